@@ -1,0 +1,250 @@
+"""Upstream HTTP: the one place that talks to arXiv, ar5iv and Semantic Scholar.
+
+`Transport` owns the wire (one kept-alive `requests.Session`, timeouts, the size cap, the
+User-Agent). `HttpClient` owns the policy: every request to an arXiv host waits for the
+shared limiter, transient failures are retried with capped, jittered exponential back-off
+that honours Retry-After, throttling in all of arXiv's disguises is recognised, and the
+whole call stays inside the tool call's time budget.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Mapping
+from urllib.parse import urljoin, urlsplit
+
+import requests
+from urllib3.exceptions import NewConnectionError
+
+from . import PROJECT_URL, __version__, budget
+from .config import Config
+from .errors import Throttled, Unreachable, UpstreamError
+from .rate_limiter import RateLimiter
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"arxiv-mcp/{__version__} (+{PROJECT_URL})"
+CONNECT_TIMEOUT_S = 10.0
+MAX_RETRY_AFTER_S = 120.0
+DOWN_FOR_S = 20.0
+_CHUNK = 64 * 1024
+
+
+@dataclass
+class Response:
+    url: str
+    status: int
+    headers: Mapping[str, str]
+    content: bytes = field(repr=False)
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8", errors="replace")
+
+
+class _Transient(Exception):
+    """A failed attempt worth retrying; carries what the final error should say."""
+
+    def __init__(self, reason: str, status: int | None = None, retry_after: float | None = None,
+                 unreachable: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+        self.retry_after = retry_after
+        self.unreachable = unreachable
+
+
+class TooLarge(UpstreamError):
+    pass
+
+
+class Transport:
+    """One session, kept-alive connections, bounded reads."""
+
+    def __init__(self, config: Config):
+        self.session = requests.Session()
+        self.session.headers["User-Agent"] = USER_AGENT
+        self.session.trust_env = False  # a proxy variable must not reroute test or mirror traffic
+        self.read_timeout = config.timeout_s
+
+    def fetch(self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None,
+              max_bytes: int) -> Response:
+        remaining = budget.remaining()
+        read_timeout = self.read_timeout if remaining is None else max(0.5, min(self.read_timeout, remaining))
+        with self.session.get(url, params=params, headers=headers, stream=True, allow_redirects=False,
+                              timeout=(min(CONNECT_TIMEOUT_S, read_timeout), read_timeout)) as r:
+            declared = r.headers.get("Content-Length")
+            if declared and declared.isdigit() and int(declared) > max_bytes:
+                raise TooLarge(_too_large(url, max_bytes))
+            body = bytearray()
+            for chunk in r.iter_content(_CHUNK):
+                body += chunk
+                if len(body) > max_bytes:
+                    raise TooLarge(_too_large(url, max_bytes))
+                left = budget.remaining()
+                if left is not None and left <= 0:
+                    raise UpstreamError(f"Downloading {_where(url)} took longer than this call may "
+                                        "take; try again (a second try is often faster)")
+            if declared and declared.isdigit() and "Content-Encoding" not in r.headers \
+                    and len(body) != int(declared):
+                raise requests.exceptions.ChunkedEncodingError("body shorter than its Content-Length")
+            return Response(r.url, r.status_code, dict(r.headers), bytes(body))
+
+
+def _too_large(url: str, max_bytes: int) -> str:
+    return (f"The answer from {_where(url)} is larger than the {max_bytes // 2**20} MB cap "
+            "(ARXIV_MCP_MAX_DOWNLOAD_MB); raise the cap if you really need this file")
+
+
+def _where(url: str) -> str:
+    return urlsplit(url).netloc or url
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date, capped."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        seconds = float(value)
+    else:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return max(0.0, min(seconds, MAX_RETRY_AFTER_S))
+
+
+def _is_throttle(resp: Response) -> bool:
+    if resp.status in (429, 406):
+        return True
+    return resp.status == 503 or (
+        resp.status == 200 and len(resp.content) < 64 and resp.content.strip() == b"Rate exceeded.")
+
+
+class HttpClient:
+    """The upstream policy: limiter, retries, back-off, budget, and clear failures."""
+
+    def __init__(self, config: Config, transport: Transport, arxiv_limiter: RateLimiter,
+                 s2_limiter: RateLimiter, *, max_attempts: int = 4, backoff_s: float = 1.0,
+                 sleep=time.sleep):
+        self.config = config
+        self.transport = transport
+        self.arxiv_limiter = arxiv_limiter
+        self.s2_limiter = s2_limiter
+        self.max_attempts = max_attempts
+        self.backoff_s = backoff_s
+        self._sleep = sleep
+        self._arxiv_hosts = config.arxiv_hosts()
+        self._s2_host = urlsplit(config.s2_url).netloc.lower()
+        self._down_until: dict[str, float] = {}
+
+    def get(self, url: str, *, params: Mapping[str, str] | None = None, follow_redirects: bool = True,
+            max_bytes: int | None = None) -> Response:
+        """GET through the limiter with retries. Returns any answer below 500 that is not
+        throttling (404s and error feeds are the caller's to read); raises UpstreamError,
+        Throttled or Unreachable otherwise."""
+        max_bytes = max_bytes or self.config.max_download_bytes
+        for _ in range(4):
+            resp = self._get_once(url, params, max_bytes)
+            location = resp.headers.get("Location") if 300 <= resp.status < 400 else None
+            if not (follow_redirects and location):
+                return resp
+            url, params = urljoin(resp.url, location), None
+            if urlsplit(url).netloc.lower() not in self._arxiv_hosts:
+                return resp  # never carry our traffic (or a key) to a host we were not configured for
+        raise UpstreamError(f"{_where(url)} redirected too many times; try again later")
+
+    def _get_once(self, url: str, params, max_bytes: int) -> Response:
+        host = urlsplit(url).netloc.lower()
+        is_s2 = host == self._s2_host and host not in self._arxiv_hosts
+        limiter = self.s2_limiter if is_s2 else self.arxiv_limiter
+        service = "Semantic Scholar" if is_s2 else "arXiv"
+        headers = {"x-api-key": self.config.s2_api_key} if is_s2 and self.config.s2_api_key else None
+        attempts = 2 if is_s2 else self.max_attempts
+        self._fail_fast(host, service)
+        last: _Transient | None = None
+        for attempt in range(1, attempts + 1):
+            limiter.acquire(budget.deadline())
+            started = time.monotonic()
+            try:
+                resp = self.transport.fetch(url, params, headers, max_bytes)
+            except TooLarge:
+                raise
+            except requests.exceptions.ConnectionError as exc:
+                refused = _is_connect_failure(exc)
+                last = _Transient("could not connect" if refused else "the connection broke",
+                                  unreachable=refused)
+            except (requests.exceptions.Timeout, requests.exceptions.ChunkedEncodingError,
+                    requests.exceptions.ContentDecodingError) as exc:
+                last = _Transient("timed out" if isinstance(exc, requests.exceptions.Timeout)
+                                  else "the answer was cut short")
+            else:
+                log.debug("GET %s -> %s (%d bytes, %.2f s)", _where(url), resp.status,
+                          len(resp.content), time.monotonic() - started)
+                if _is_throttle(resp):
+                    last = _Transient(f"HTTP {resp.status}" + (" 'Rate exceeded.'" if resp.status == 200 else ""),
+                                      status=resp.status,
+                                      retry_after=parse_retry_after(resp.headers.get("Retry-After")))
+                elif resp.status == 200 and not resp.content:
+                    last = _Transient("an empty answer")
+                elif resp.status >= 500:
+                    last = _Transient(f"HTTP {resp.status}", status=resp.status,
+                                      retry_after=parse_retry_after(resp.headers.get("Retry-After")))
+                else:
+                    self._down_until.pop(host, None)
+                    return resp
+            log.info("%s request to %s failed (%s), attempt %d of %d", service, _where(url),
+                     last.reason, attempt, attempts)
+            if last.unreachable and attempt >= 2:
+                break
+            if attempt == attempts:
+                break
+            wait = last.retry_after
+            if wait is None:
+                wait = min(30.0, self.backoff_s * 2 ** (attempt - 1)) * random.uniform(0.75, 1.25)
+                if last.unreachable:
+                    wait = min(wait, 0.5)
+            left = budget.remaining()
+            if left is not None and wait > left:
+                break
+            if last.retry_after is not None:
+                limiter.defer(wait)  # everyone waits out the server's Retry-After, not only us
+            else:
+                self._sleep(wait)
+        raise self._final_error(host, service, url, last)
+
+    def _fail_fast(self, host: str, service: str) -> None:
+        until = self._down_until.get(host)
+        if until and time.monotonic() < until:
+            raise Unreachable(f"{service} ({host}) is unreachable (it refused connections seconds ago); "
+                              f"check the network and try again in {until - time.monotonic():.0f} "
+                              "seconds. Cached papers are still available.",
+                              retry_after_seconds=round(until - time.monotonic(), 1))
+
+    def _final_error(self, host: str, service: str, url: str, last: _Transient) -> UpstreamError:
+        if last.unreachable:
+            self._down_until[host] = time.monotonic() + DOWN_FOR_S
+            return Unreachable(f"{service} ({host}) is unreachable: {last.reason}. Check the network "
+                               "connection; papers already cached are still served.")
+        retry = last.retry_after if last.retry_after is not None else 30.0
+        if last.status in (429, 406, 503) or "Rate exceeded" in last.reason:
+            return Throttled(f"{service} is throttling requests ({last.reason}) and still was after "
+                             f"retrying; wait {retry:.0f} seconds and try again.",
+                             status=last.status, retry_after_seconds=retry)
+        return UpstreamError(f"{service} failed to answer ({last.reason}) after retrying; try again "
+                             f"in {retry:.0f} seconds.", status=last.status, retry_after_seconds=retry)
+
+
+def _is_connect_failure(exc: requests.exceptions.ConnectionError) -> bool:
+    if isinstance(exc, requests.exceptions.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(reason, NewConnectionError)

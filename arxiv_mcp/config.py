@@ -1,0 +1,116 @@
+"""Every setting, read once from the environment and validated.
+
+An invalid value stops start-up with one line naming the variable and what it accepts,
+so a typo in a client's `env` block is found at once rather than at the first request.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import urlsplit
+
+ARXIV_MIN_INTERVAL_S = 3.0
+"""arXiv's terms of use: at most one request every three seconds."""
+
+
+class ConfigError(ValueError):
+    """A setting is invalid; the message is the one line shown at start-up."""
+
+
+@dataclass(frozen=True)
+class Config:
+    home: Path
+    max_papers: int = 200
+    max_disk_mb: int = 2048
+    meta_ttl_s: float = 86400.0
+    session_ttl_s: float = 604800.0
+    search_ttl_s: float = 300.0
+    api_url: str = "https://export.arxiv.org/api/query"
+    site_url: str = "https://arxiv.org"
+    ar5iv_url: str = "https://ar5iv.labs.arxiv.org"
+    s2_url: str = "https://api.semanticscholar.org/graph/v1"
+    min_interval_s: float = ARXIV_MIN_INTERVAL_S
+    timeout_s: float = 30.0
+    deadline_s: float = 120.0
+    max_download_mb: int = 100
+    s2_api_key: str | None = field(default=None, repr=False)
+
+    @property
+    def max_bytes(self) -> int:
+        return self.max_disk_mb * 2**20
+
+    @property
+    def max_download_bytes(self) -> int:
+        return self.max_download_mb * 2**20
+
+    def arxiv_hosts(self) -> set[str]:
+        """Hosts whose requests share arXiv's spacing (API, site and ar5iv)."""
+        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url)}
+
+
+def _is_arxiv_host(url: str) -> bool:
+    host = (urlsplit(url).hostname or "").lower()
+    return host == "arxiv.org" or host.endswith(".arxiv.org")
+
+
+def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: str):
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}") from None
+    if value != value or value < minimum or value in (float("inf"),):
+        raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}")
+    return value
+
+
+def _url(env: Mapping[str, str], name: str, default: str) -> str:
+    raw = env.get(name, "").strip() or default
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"{name}={raw!r} is invalid: expected an http(s) URL such as {default}")
+    return raw.rstrip("/")
+
+
+def load(env: Mapping[str, str] | None = None) -> Config:
+    """Build the configuration from `env` (default: the process environment)."""
+    env = os.environ if env is None else env
+    home_raw = env.get("ARXIV_MCP_HOME", "").strip()
+    home = Path(home_raw).expanduser() if home_raw else Path.home() / ".arxiv-mcp"
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"ARXIV_MCP_HOME={home_raw!r} is invalid: expected a directory path")
+    urls = {
+        "api_url": _url(env, "ARXIV_MCP_API_URL", Config.api_url),
+        "site_url": _url(env, "ARXIV_MCP_SITE_URL", Config.site_url),
+        "ar5iv_url": _url(env, "ARXIV_MCP_AR5IV_URL", Config.ar5iv_url),
+        "s2_url": _url(env, "ARXIV_MCP_S2_URL", Config.s2_url),
+    }
+    interval = _number(env, "ARXIV_MCP_MIN_INTERVAL_S", ARXIV_MIN_INTERVAL_S, float, 0.0,
+                       "a number of seconds >= 0")
+    arxiv_urls = [urls["api_url"], urls["site_url"], urls["ar5iv_url"]]
+    if interval < ARXIV_MIN_INTERVAL_S and any(_is_arxiv_host(u) for u in arxiv_urls):
+        raise ConfigError(
+            f"ARXIV_MCP_MIN_INTERVAL_S={interval:g} is invalid: arXiv asks for at least 3 seconds "
+            "between requests; values below 3 are allowed only when no arXiv host is configured"
+        )
+    key = env.get("SEMANTIC_SCHOLAR_API_KEY", "").strip() or None
+    return Config(
+        home=home,
+        max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number >= 1"),
+        max_disk_mb=_number(env, "ARXIV_MCP_MAX_DISK_MB", 2048, int, 1, "a whole number of MB >= 1"),
+        meta_ttl_s=_number(env, "ARXIV_MCP_META_TTL_S", 86400.0, float, 0.0, "a number of seconds >= 0"),
+        session_ttl_s=_number(env, "ARXIV_MCP_SESSION_TTL_S", 604800.0, float, 1.0,
+                              "a number of seconds >= 1"),
+        search_ttl_s=_number(env, "ARXIV_MCP_SEARCH_TTL_S", 300.0, float, 0.0, "a number of seconds >= 0"),
+        min_interval_s=interval,
+        timeout_s=_number(env, "ARXIV_MCP_TIMEOUT_S", 30.0, float, 0.1, "a number of seconds >= 0.1"),
+        deadline_s=_number(env, "ARXIV_MCP_DEADLINE_S", 120.0, float, 1.0, "a number of seconds >= 1"),
+        max_download_mb=_number(env, "ARXIV_MCP_MAX_DOWNLOAD_MB", 100, int, 1, "a whole number of MB >= 1"),
+        s2_api_key=key,
+        **urls,
+    )
