@@ -1,0 +1,431 @@
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arxiv_mcp import textview
+from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.textview import (
+    MAX_PAGE_SIZE,
+    MIN_PAGE_SIZE,
+    find,
+    outline,
+    page_of_offset,
+    paginate,
+    render_outline,
+    select_section,
+)
+
+FILLER = (
+    "Large language models are trained on web-scale corpora and evaluated on held-out "
+    "benchmarks; we report mean accuracy over five seeds with standard deviations. "
+)
+
+PAPER = "\n\n".join(
+    [
+        "# Sparse Attention for Long Documents",
+        "## Abstract",
+        "We study sparse attention. Transformers scale quadratically with sequence length.",
+        "## 1 Introduction",
+        "Attention is the core of the Transformer. " + FILLER * 3,
+        "Prior work on efficient transformers is surveyed in Section 5.",
+        "## 2 Method",
+        "Our method restricts each query to a local window plus global tokens.",
+        "### 2.1 Local windows",
+        "Each token attends to its neighbours within a window of width w. " + FILLER,
+        "### 2.2 Global tokens",
+        "A few global tokens attend to every position.\nThey carry\n  document-level state.",
+        "## 3 Experiments",
+        "We evaluate on long-document question answering. " + FILLER * 2,
+        "## 4 Introduction to the Appendix",
+        "This part explains what the appendix holds.",
+        "## References",
+        "[1] A. Author. Attention is all you need. 2017.",
+        "## A Proofs",
+        "Proof of the window bound. The query cost is linear.",
+    ]
+)
+
+
+def _page_texts(text, page_size):
+    first = paginate(text, 1, page_size)
+    return [first.text] + [paginate(text, n, page_size).text for n in range(2, first.total_pages + 1)]
+
+
+# --- outline --------------------------------------------------------------------------
+
+
+def test_outline_of_a_realistic_paper():
+    headings = outline(PAPER)
+    assert [(h.level, h.title) for h in headings] == [
+        (1, "Sparse Attention for Long Documents"),
+        (2, "Abstract"),
+        (2, "1 Introduction"),
+        (2, "2 Method"),
+        (3, "2.1 Local windows"),
+        (3, "2.2 Global tokens"),
+        (2, "3 Experiments"),
+        (2, "4 Introduction to the Appendix"),
+        (2, "References"),
+        (2, "A Proofs"),
+    ]
+    assert [h.number for h in headings] == list(range(1, 11))
+    title, method, local, glob, experiments = (headings[i] for i in (0, 3, 4, 5, 6))
+    assert (title.start, title.end) == (0, len(PAPER))
+    assert method.end == experiments.start == PAPER.index("## 3 Experiments")
+    assert local.end == glob.start
+    assert glob.end == experiments.start
+    assert headings[-1].end == len(PAPER)
+    assert all(h.chars == h.end - h.start for h in headings)
+    assert all(PAPER[h.start :].startswith("#" * h.level + " " + h.title) for h in headings)
+
+
+def test_outline_ignores_escaped_hashes_and_hash_without_space():
+    text = "intro\n\\# not a heading\n#hashtag\n####### seven\n  ## indented\n##\tTabbed  \r\nend"
+    assert [(h.level, h.title) for h in outline(text)] == [(2, "Tabbed")]
+
+
+def test_outline_of_text_without_headings_is_empty():
+    assert outline("just a body\n\nof text") == []
+    assert outline("") == []
+
+
+def test_render_outline_numbers_indents_and_counts():
+    lines = render_outline(outline(PAPER)).splitlines()
+    assert len(lines) == 10
+    assert lines[0].startswith("1. Sparse Attention for Long Documents (")
+    assert lines[2].startswith("3.   1 Introduction (")
+    assert lines[4].startswith("5.     2.1 Local windows (")
+    big = outline("# T\n\n" + "x" * 1234)[0]
+    assert render_outline([big]) == f"1. T ({big.chars:,} chars)"
+    assert "1,2" in render_outline([big])
+
+
+def test_render_outline_without_headings_says_what_to_do():
+    assert "find_in_paper" in render_outline([])
+
+
+# --- select_section -------------------------------------------------------------------
+
+
+def test_select_exact_title_case_insensitive():
+    heading, body = select_section(PAPER, "abstract")
+    assert heading.title == "Abstract"
+    assert body.startswith("## Abstract\n\nWe study sparse attention.")
+    assert "## 1 Introduction" not in body
+
+
+def test_select_exact_match_wins_over_partial():
+    # "1 introduction" is also a substring of nothing else, but "introduction" alone is a
+    # substring of two headings; the number-insensitive exact match must win.
+    heading, _ = select_section(PAPER, "Introduction")
+    assert heading.title == "1 Introduction"
+
+
+def test_select_number_insensitive_and_by_leading_number():
+    assert select_section(PAPER, "local windows")[0].title == "2.1 Local windows"
+    assert select_section(PAPER, "2.2")[0].title == "2.2 Global tokens"
+    assert select_section(PAPER, "2.2. Global Tokens")[0].title == "2.2 Global tokens"
+    assert select_section(PAPER, "proofs")[0].title == "A Proofs"
+
+
+def test_select_unique_partial_match():
+    heading, body = select_section(PAPER, "experim")
+    assert heading.title == "3 Experiments"
+    assert body.startswith("## 3 Experiments")
+
+
+def test_select_includes_subsections():
+    heading, body = select_section(PAPER, "Method")
+    assert heading.title == "2 Method"
+    assert "### 2.1 Local windows" in body and "### 2.2 Global tokens" in body
+    assert "document-level state." in body
+    assert "## 3 Experiments" not in body
+    assert body == PAPER[heading.start : heading.end]
+
+
+def test_select_by_section_number():
+    heading, body = select_section(PAPER, "section:5")
+    assert heading.title == "2.1 Local windows"
+    assert body.startswith("### 2.1 Local windows")
+    assert "2.2 Global" not in body
+    assert select_section(PAPER, " Section : 2 ")[0].title == "Abstract"
+
+
+def test_select_ambiguous_lists_candidates():
+    with pytest.raises(InvalidInput) as caught:
+        select_section(PAPER, "intro")
+    message = str(caught.value)
+    assert "section:3 1 Introduction" in message
+    assert "section:8 4 Introduction to the Appendix" in message
+    assert "section:4" not in message
+
+
+def test_select_unknown_lists_headings_and_suggests_outline():
+    with pytest.raises(InvalidInput) as caught:
+        select_section(PAPER, "Conclusion")
+    message = str(caught.value)
+    assert '"Conclusion"' in message
+    assert "section:2 Abstract" in message
+    assert 'section="outline"' in message
+
+
+@pytest.mark.parametrize("selector", ["section:0", "section:11", "section:999"])
+def test_select_section_number_out_of_range(selector):
+    with pytest.raises(InvalidInput, match="section:1 to section:10"):
+        select_section(PAPER, selector)
+
+
+def test_select_on_text_without_headings_or_with_empty_selector():
+    with pytest.raises(InvalidInput, match="no headings"):
+        select_section("plain text", "Introduction")
+    with pytest.raises(InvalidInput, match="empty"):
+        select_section(PAPER, "   ")
+
+
+def test_select_pdf_page_headings_prefers_exact():
+    text = "\n\n".join(f"## Page {n}\n\ntext of page {n}" for n in range(1, 13))
+    heading, body = select_section(text, "page 1")
+    assert heading.title == "Page 1"
+    assert body.strip() == "## Page 1\n\ntext of page 1"
+
+
+# --- paginate -------------------------------------------------------------------------
+
+
+def test_short_text_is_one_page():
+    page = paginate("hello world", 1, 15000)
+    assert page == textview.Page(text="hello world", page=1, total_pages=1, total_chars=11, has_more=False)
+
+
+def test_empty_text_is_one_empty_page():
+    assert paginate("", 1, 15000) == textview.Page(text="", page=1, total_pages=1, total_chars=0, has_more=False)
+    with pytest.raises(InvalidInput, match="past the end"):
+        paginate("", 2, 15000)
+
+
+def test_pages_prefer_paragraph_then_line_then_space_boundaries():
+    paragraphs = "\n".join(["word " * 8 + "\n"] * 200)
+    for page_text in _page_texts(paragraphs, 1000)[:-1]:
+        assert page_text.endswith("\n\n")
+    lines = "\n".join(["word " * 15] * 200)
+    for page_text in _page_texts(lines, 1000)[:-1]:
+        assert page_text.endswith("\n")
+    words = "abcdefg " * 2000
+    for page_text in _page_texts(words, 1000)[:-1]:
+        assert page_text.endswith(" ")
+
+
+def test_unbreakable_text_is_cut_hard_at_page_size():
+    text = "x" * 2500
+    assert [len(p) for p in _page_texts(text, 1000)] == [1000, 1000, 500]
+
+
+def test_page_fields_and_has_more():
+    text = "\n\n".join(["sentence " * 100] * 40)
+    total = paginate(text, 1, 5000).total_pages
+    assert total > 2
+    middle = paginate(text, 2, 5000)
+    assert (middle.page, middle.total_pages, middle.total_chars, middle.has_more) == (2, total, len(text), True)
+    assert paginate(text, total, 5000).has_more is False
+
+
+def test_page_past_end_names_last_page():
+    text = "\n\n".join(["sentence " * 100] * 40)
+    total = paginate(text, 1, 15000).total_pages
+    with pytest.raises(InvalidInput) as caught:
+        paginate(text, total + 5, 15000)
+    assert str(caught.value).startswith(
+        f"page {total + 5} is past the end: this view has {total} pages (page_size=15000)"
+    )
+
+
+@pytest.mark.parametrize("page", [0, -1])
+def test_page_below_one_is_rejected(page):
+    with pytest.raises(InvalidInput, match="1 or more"):
+        paginate("text", page, 15000)
+
+
+@pytest.mark.parametrize("page_size", [0, MIN_PAGE_SIZE - 1, MAX_PAGE_SIZE + 1, True, 1500.0])
+def test_page_size_out_of_range_gives_the_range(page_size):
+    with pytest.raises(InvalidInput, match=f"from {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE}"):
+        paginate("text", 1, page_size)
+
+
+@pytest.mark.parametrize("page_size", [MIN_PAGE_SIZE, MAX_PAGE_SIZE])
+def test_page_size_bounds_are_inclusive(page_size):
+    assert paginate("text", 1, page_size).text == "text"
+
+
+CHUNKS = st.sampled_from(
+    ["word ", "a", " ", "\n", "\n\n", "## Head\n", "é", "\t", "x" * 97, "x" * 1500, "long " * 60, "para " * 200 + "\n\n"]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    text=st.lists(CHUNKS, min_size=1, max_size=200).map("".join),
+    page_size=st.integers(min_value=MIN_PAGE_SIZE, max_value=3000),
+)
+def test_pages_concatenate_to_the_text_exactly(text, page_size):
+    pages = _page_texts(text, page_size)
+    assert "".join(pages) == text
+    assert all(len(p) <= page_size for p in pages)
+    assert all(p for p in pages) or text == ""
+    assert all(len(p) >= page_size - page_size // 10 for p in pages[:-1])
+    offset = 0
+    for number, page_text in enumerate(pages, start=1):
+        for probe in {offset, offset + len(page_text) // 2, offset + len(page_text) - 1}:
+            if 0 <= probe < len(text) and offset <= probe < offset + len(page_text):
+                assert page_of_offset(text, probe, page_size) == number
+        offset += len(page_text)
+    assert page_of_offset(text, len(text), page_size) == len(pages)
+
+
+def test_random_texts_concatenate_exactly():
+    rnd = random.Random(7)
+    alphabet = "ab \n\n\n#é"
+    for _ in range(30):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 30000)))
+        page_size = rnd.randint(MIN_PAGE_SIZE, 8000)
+        assert "".join(_page_texts(text, page_size)) == text
+
+
+def test_page_of_offset_rejects_offsets_outside_the_text():
+    with pytest.raises(ValueError):
+        page_of_offset("abc", 4, 1000)
+    with pytest.raises(ValueError):
+        page_of_offset("abc", -1, 1000)
+
+
+def test_paginate_five_megabytes_is_fast():
+    rnd = random.Random(3)
+    words = ["attention", "model", "the", "of", "transformer", "layer", "token"]
+    paragraphs = [" ".join(rnd.choices(words, k=rnd.randint(20, 200))) for _ in range(5000)]
+    text = "\n\n".join(paragraphs)
+    while len(text) < 5_000_000:
+        text += "\n\n" + text[: 5_000_000 - len(text)]
+    for page_size in (1000, 15000, MAX_PAGE_SIZE):
+        started = time.perf_counter()
+        page = paginate(text, 3, page_size)
+        elapsed = time.perf_counter() - started
+        assert page.total_chars == len(text)
+        assert elapsed < 0.05, f"page_size={page_size} took {elapsed * 1000:.1f} ms"
+
+
+# --- find -----------------------------------------------------------------------------
+
+
+def test_find_words_all_in_one_passage():
+    hits, total = find(PAPER, "query window")
+    assert total == 2
+    assert [h.section for h in hits] == ["2 Method", "A Proofs"]
+    assert hits[0].snippet == "Our method restricts each query to a local window plus global tokens."
+
+
+def test_find_is_case_insensitive_and_whole_word():
+    hits, total = find(PAPER, "ATTENTION")
+    assert total == 4
+    assert hits[0].section == "Sparse Attention for Long Documents"
+    assert find(PAPER, "atten")[1] == 0
+
+
+def test_find_folds_plurals_both_ways():
+    singular = {h.offset for h in find(PAPER, "transformer")[0]}
+    plural = {h.offset for h in find(PAPER, "transformers")[0]}
+    assert singular == plural and len(singular) == 3
+    assert find(PAPER, "neighbour")[1] == 1
+    assert find("Two queries arrived.", "query")[1] == 1
+    assert find("One query arrived.", "queries")[1] == 1
+
+
+def test_find_quoted_phrase_is_exact_sequence_whitespace_insensitive():
+    hits, total = find(PAPER, '"carry document-level state"')
+    assert total == 1
+    assert hits[0].section == "2.2 Global tokens"
+    assert PAPER[hits[0].offset :].startswith("carry\n  document-level state")
+    assert find(PAPER, '"state document-level"')[1] == 0
+
+
+def test_find_mixes_phrases_and_words():
+    hits, total = find(PAPER, '"global tokens" window')
+    assert total == 1
+    assert hits[0].section == "2 Method"
+
+
+def test_find_phrase_does_not_cross_paragraphs():
+    assert find("the end\n\nof it", '"end of"')[1] == 0
+    assert find("the end\nof it", '"end of"')[1] == 1
+
+
+def test_find_word_with_punctuation_is_literal():
+    text = "We use self-attention.\n\nSelf attention differs.\n\nC++ code and C code."
+    assert find(text, "self-attention")[1] == 1
+    hits, total = find(text, "C++")
+    assert total == 1 and hits[0].offset == text.index("C++")
+
+
+def test_find_offsets_and_pages_agree_with_read_pages():
+    rnd = random.Random(11)
+    paragraphs = []
+    for n in range(400):
+        words = rnd.choices(["alpha", "beta", "gamma", "delta", "epsilon"], k=rnd.randint(10, 80))
+        if n % 37 == 0:
+            words.insert(rnd.randint(0, len(words)), "needle")
+        paragraphs.append(" ".join(words))
+        if n % 50 == 0:
+            paragraphs.append(f"## Part {n // 50}")
+    text = "\n\n".join(paragraphs)
+    hits, total = find(text, "needle", max_hits=100, page_size=MIN_PAGE_SIZE)
+    assert total == len(hits) == 11
+    cuts = [0]
+    for page_text in _page_texts(text, MIN_PAGE_SIZE):
+        cuts.append(cuts[-1] + len(page_text))
+    for hit in hits:
+        assert text[hit.offset :].startswith("needle")
+        assert cuts[hit.page - 1] <= hit.offset < cuts[hit.page]
+        assert "needle" in paginate(text, hit.page, MIN_PAGE_SIZE).text
+        preceding = outline(text[: hit.offset])
+        assert hit.section == (preceding[-1].title if preceding else None)
+    assert [h.offset for h in hits] == sorted(h.offset for h in hits)
+
+
+def test_find_max_hits_limits_hits_not_total():
+    text = "\n\n".join(f"paragraph {n} mentions the needle" for n in range(30))
+    hits, total = find(text, "needle", max_hits=5)
+    assert total == 30
+    assert [h.snippet for h in hits] == [f"paragraph {n} mentions the needle" for n in range(5)]
+
+
+def test_find_snippet_is_trimmed_around_the_match():
+    text = "lead " * 200 + "the needle is here " + "tail " * 200
+    (hit,), total = find(text, "needle")
+    assert total == 1
+    assert hit.snippet.startswith("…") and hit.snippet.endswith("…")
+    assert "needle is here" in hit.snippet
+    assert len(hit.snippet) <= textview.SNIPPET_CHARS + 2
+    assert "ead" not in hit.snippet.replace("lead", "")
+
+
+def test_find_text_before_first_heading_has_no_section():
+    hits, _ = find("preface needle\n\n# Title\n\nbody", "needle")
+    assert hits[0].section is None
+
+
+@pytest.mark.parametrize("query", ["", "   ", '""', '" "', "?!"])
+def test_find_rejects_empty_queries(query):
+    with pytest.raises(InvalidInput, match="query"):
+        find(PAPER, query)
+
+
+@pytest.mark.parametrize("max_hits", [0, 101, -3])
+def test_find_rejects_max_hits_out_of_range(max_hits):
+    with pytest.raises(InvalidInput, match="1 to 100"):
+        find(PAPER, "attention", max_hits=max_hits)
+
+
+def test_find_rejects_bad_page_size():
+    with pytest.raises(InvalidInput, match="page_size"):
+        find(PAPER, "attention", page_size=10)
