@@ -1,0 +1,54 @@
+"""The `arxiv-mcp` command: parse arguments, load settings, serve.
+
+Start-up failures are one line on stderr and exit status 2; stdout stays for JSON-RPC.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from . import __version__
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="arxiv-mcp",
+        description="MCP server for arXiv: search, metadata, full text by page, PDFs and LaTeX source, "
+                    "with a polite rate limiter and a local cache. Settings come from ARXIV_MCP_* "
+                    "environment variables (see README).")
+    p.add_argument("--version", action="version", version=f"arxiv-mcp {__version__}")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                   help="stdio (default) or streamable HTTP")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                   help="stderr log level (default WARNING)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=args.log_level,
+                        format="arxiv-mcp %(levelname)s %(name)s: %(message)s")
+    from .config import ConfigError, load
+
+    try:
+        config = load()
+        config.home.mkdir(parents=True, exist_ok=True)
+    except (ConfigError, OSError) as exc:
+        print(f"arxiv-mcp: {exc}", file=sys.stderr)
+        return 2
+    from .server import build_server
+
+    server = build_server(config)
+    if args.transport == "http":
+        server.run("streamable-http", host=args.host, port=args.port)
+    else:
+        server.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

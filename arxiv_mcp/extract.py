@@ -1,0 +1,55 @@
+"""One entry point per full-text source, each returning the shared Markdown-ish text.
+
+The parsers are imported lazily: start-up should not pay for pypdf or the HTML and
+LaTeX converters before a paper is read. Bump EXTRACTOR_VERSION whenever any of them
+changes its output; cached text made by an older version is then re-made from the
+cached raw file, without a new request.
+"""
+
+from __future__ import annotations
+
+from .errors import ExtractionError
+
+EXTRACTOR_VERSION = 1
+
+
+def from_html(raw: bytes) -> str:
+    from .html_text import html_to_text
+
+    return html_to_text(_decode(raw))
+
+
+def from_source(raw: bytes) -> str:
+    from .latex_text import source_to_text
+
+    return source_to_text(raw)
+
+
+def from_pdf(raw: bytes, deadline: float | None = None) -> str:
+    from .pdf_text import pdf_to_text
+
+    return pdf_to_text(raw, deadline=deadline)
+
+
+def looks_like_pdf(raw: bytes) -> bool:
+    return raw[:1024].lstrip().startswith(b"%PDF-")
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def extract(method: str, raw: bytes, deadline: float | None = None) -> str:
+    """Text of `raw` as fetched by `method` (html, ar5iv, source, pdf)."""
+    if method in ("html", "ar5iv"):
+        return from_html(raw)
+    if method == "source":
+        if looks_like_pdf(raw):
+            return from_pdf(raw, deadline)
+        return from_source(raw)
+    if method == "pdf":
+        return from_pdf(raw, deadline)
+    raise ExtractionError(f"unknown extraction method {method!r}")

@@ -1,0 +1,360 @@
+"""PDF bytes -> plain text, one `## Page N` block per page, in page order.
+
+Engines: pypdf is the default and the fallback. pypdfium2 (the optional `fast` extra) is
+several times faster; `engine="auto"` uses it when it can be imported and the environment
+variable ARXIV_MCP_PDF_ENGINE is not "pypdf", and falls back to pypdf whenever pdfium cannot
+open or read the file or finds no text in it. A running-out deadline or too many pages are
+not engine failures and are raised at once.
+
+Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
+every page starts with the line `## Page N` (N from 1) followed by its text, pages are
+separated by one blank line, and no body line starts with `#` (a leading `#` becomes `\\#`).
+Inside a page the extractor's line structure is kept; a blank line is added after a line
+that ends a sentence well short of the page's full line length (a paragraph's last line).
+A word hyphenated across a line end is mended when its rest is lower case ("trans-" +
+"former"); the hyphen stays where it is real: after a part that already has one
+("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
+writes the same pair with a hyphen inside a line ("non-" + "relativistic").
+
+Post-processing is a few linear passes over each page: the acceptance budget is 1.3x of a
+bare pypdf `extract_text` loop over the same file.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import logging
+import os
+import re
+import threading
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+from .errors import ExtractionError, NoTextLayer
+
+logger = logging.getLogger(__name__)
+
+ENGINES = ("auto", "pypdf", "pdfium")
+ENGINE_ENV_VAR = "ARXIV_MCP_PDF_ENGINE"
+
+# Fewer non-space characters than this per page on average means "no text layer":
+# a scanned paper still yields the odd stamp or page number, a real page thousands.
+MIN_CHARS_PER_PAGE = 16
+FAILED_PAGE_NOTE = "(the text of this page could not be extracted)"
+
+_NEXT_STEP = "read the paper's HTML or LaTeX source instead, or download the PDF"
+
+
+def pdf_to_text(
+    data: bytes,
+    *,
+    engine: str = "auto",
+    deadline: float | None = None,
+    max_pages: int = 2000,
+    clock: Callable[[], float] = time.monotonic,
+) -> str:
+    """Text of every page of the PDF `data`, in order, in the shared page format.
+
+    `deadline` is an absolute `clock()` (time.monotonic) value, checked between pages
+    (a single slow page cannot be interrupted).
+    Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
+    or its subclass NoTextLayer (pages without text, e.g. scanned images).
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    _check_pdf_header(data)
+    budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
+    if engine == "pdfium" or (engine == "auto" and _auto_tries_pdfium()):
+        try:
+            return _render(_pdfium_pages(data, budget))
+        except (_PdfiumFailed, NoTextLayer) as exc:
+            if engine == "pdfium":
+                if isinstance(exc, NoTextLayer):
+                    raise
+                raise ExtractionError(
+                    f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it "
+                    f"({str(exc).rstrip('.')}); download it again, or {_NEXT_STEP}"
+                ) from exc
+            logger.info("pdfium failed on this PDF (%s); falling back to pypdf", exc)
+    return _render(_pypdf_pages(data, budget))
+
+
+@dataclass(frozen=True)
+class _Budget:
+    deadline: float | None
+    max_pages: int
+    clock: Callable[[], float]
+
+    def check_page_count(self, count: int) -> None:
+        if count > self.max_pages:
+            raise ExtractionError(
+                f"the PDF has {count} pages, more than the {self.max_pages} this server extracts; "
+                f"{_NEXT_STEP}"
+            )
+        if count == 0:
+            raise ExtractionError(f"the PDF has no pages; {_NEXT_STEP}")
+
+    def check_time(self, page_index: int, count: int) -> None:
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise ExtractionError(
+                f"PDF extraction took too long (stopped before page {page_index + 1} of {count}); "
+                f"try again later, or {_NEXT_STEP}"
+            )
+
+
+class _PdfiumFailed(Exception):
+    """pdfium is missing or cannot read the file; "auto" then uses pypdf."""
+
+
+def _check_pdf_header(data: bytes) -> None:
+    if not data:
+        raise ExtractionError("the PDF is empty (0 bytes); download it again")
+    if b"%PDF-" not in data[:1024]:
+        looks_like = "an HTML page" if data.lstrip()[:1] == b"<" else f"data starting {data[:16]!r}"
+        raise ExtractionError(f"this is not a PDF (it is {looks_like}); {_NEXT_STEP}")
+
+
+def _auto_tries_pdfium() -> bool:
+    return os.environ.get(ENGINE_ENV_VAR, "").strip().lower() != "pypdf"
+
+
+# --- engines: each returns one raw string per page (None: that page failed) -------------
+
+
+def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise ExtractionError(f"the PDF is encrypted with a password; {_NEXT_STEP}")
+        pages = reader.pages
+        count = len(pages)
+    except ExtractionError:
+        raise
+    except DependencyError as exc:
+        raise ExtractionError(
+            f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}"
+        ) from exc
+    except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
+        raise ExtractionError(
+            f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc}); "
+            f"download it again, or {_NEXT_STEP}"
+        ) from exc
+    budget.check_page_count(count)
+    texts: list[str | None] = []
+    for index in range(count):
+        budget.check_time(index, count)
+        try:
+            texts.append(pages[index].extract_text())
+        except Exception as exc:  # one broken page should not cost the whole paper
+            logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
+            texts.append(None)
+    return texts
+
+
+_PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
+
+
+@functools.cache
+def _import_pdfium() -> ModuleType | None:
+    try:
+        import pypdfium2
+    except ImportError:
+        return None
+    return pypdfium2
+
+
+def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
+    pdfium = _import_pdfium()
+    if pdfium is None:
+        raise _PdfiumFailed("pypdfium2 is not installed: install the 'fast' extra")
+    with _PDFIUM_LOCK:
+        try:
+            document = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as exc:
+            raise _PdfiumFailed(str(exc)) from exc
+        try:
+            count = len(document)
+            budget.check_page_count(count)
+            texts: list[str | None] = []
+            for index in range(count):
+                budget.check_time(index, count)
+                try:
+                    page = document[index]
+                    textpage = page.get_textpage()
+                    text = textpage.get_text_range()
+                    textpage.close()
+                    page.close()
+                except pdfium.PdfiumError as exc:
+                    raise _PdfiumFailed(f"page {index + 1}: {exc}") from exc
+                texts.append(_pdfium_line_ends(text))
+            return texts
+        finally:
+            document.close()
+
+
+def _pdfium_line_ends(text: str) -> str:
+    # pdfium ends lines with \r\n and joins a word hyphenated at a line end, marking the
+    # hyphen with U+FFFE; restore that line break so both engines mend words the same way.
+    if "\ufffe" in text:
+        text = text.replace("\ufffe\r\n", "-\n").replace("\ufffe", "-\n")
+    return text.replace("\r\n", "\n")
+
+
+# --- post-processing ------------------------------------------------------------------
+
+
+def _render(raw_pages: list[str | None]) -> str:
+    if all(page is None for page in raw_pages):
+        raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
+    normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
+    known_hyphenated = _hyphenated_words(normalised)
+    tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
+    text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
+    pages = [FAILED_PAGE_NOTE if page is None else page for page in tidied]
+    if text_chars < MIN_CHARS_PER_PAGE * len(pages):
+        raise NoTextLayer(
+            f"the PDF has no text layer (scanned images?): its {len(pages)} pages hold only "
+            f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
+        )
+    return "\n\n".join(
+        f"## Page {number}\n{text}" if text else f"## Page {number}" for number, text in enumerate(pages, 1)
+    )
+
+
+def _char_map() -> dict[int, str | None]:
+    table: dict[int, str | None] = {code: None for code in (*range(0x20), *range(0x7F, 0xA0))}
+    table.update({ord(c): " " for c in "\t\x0b\x0c"})
+    table[ord("\n")] = "\n"
+    for invisible in "\u00ad\u200b\ufeff\ufffe\uffff":
+        table[ord(invisible)] = None
+    for hyphen in "\u2010\u2011":
+        table[ord(hyphen)] = "-"
+    ligatures = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+    table.update({ord(lig): letters for lig, letters in ligatures.items()})
+    table.update({0xFB05: "st", 0xFB06: "st"})
+    return table
+
+
+_CHAR_MAP = _char_map()
+
+# TeX fonts without a Unicode map give an accent as its own spacing character before the
+# letter ("M´exico", "Lemaˆıtre"); turn each pair into the accented letter.
+_SPACING_TO_COMBINING = {
+    "\u00b4": "\u0301",  # acute
+    "\u00a8": "\u0308",  # diaeresis
+    "\u02c6": "\u0302",  # circumflex
+    "\u02dc": "\u0303",  # tilde
+    "\u02c7": "\u030c",  # caron
+    "\u02d8": "\u0306",  # breve
+    "\u02da": "\u030a",  # ring
+    "\u02dd": "\u030b",  # double acute
+    "\u02d9": "\u0307",  # dot above
+}
+_SPACING_ACCENT = re.compile("([" + "".join(_SPACING_TO_COMBINING) + r"])([^\W\d_])")
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+
+
+def _compose_accent(match: re.Match[str]) -> str:
+    letter = _DOTLESS.get(match.group(2), match.group(2))
+    return unicodedata.normalize("NFC", letter + _SPACING_TO_COMBINING[match.group(1)])
+
+
+def _normalise_chars(text: str) -> str:
+    """\\n line ends, a soft hyphen ending a line made visible, no controls, accents and ligatures resolved."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\u00ad" in text:
+        text = text.replace("\u00ad\n", "-\n")
+    return _SPACING_ACCENT.sub(_compose_accent, text.translate(_CHAR_MAP))
+
+
+_INWORD_HYPHEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+
+
+def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
+    """Lower-cased 'word-word' pairs written with a hyphen inside a line somewhere in the document."""
+    pairs: set[str] = set()
+    for compound in _INWORD_HYPHEN.findall("\n".join(page for page in pages if page)):
+        parts = compound.lower().split("-")
+        pairs.update(f"{left}-{right}" for left, right in zip(parts, parts[1:]))
+    return frozenset(pairs)
+
+
+def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
+    lines = _mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated)
+    out: list[str] = []
+    for line, paragraph_ends in zip(lines, _paragraph_ends(lines)):
+        if not line:
+            if out and out[-1]:
+                out.append("")
+            continue
+        out.append("\\" + line if line[0] == "#" else line)
+        if paragraph_ends:
+            out.append("")
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out)
+
+
+_TRAILING_PUNCTUATION = ".,;:!?)]}'\"\u2019\u201d"
+
+
+def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
+    """Join a word split at a line-end hyphen onto the first line, when the rest is lower case."""
+    out: list[str] = []
+    for line in lines:
+        if line and out and out[-1].endswith("-"):
+            joined = _join_hyphenated(out[-1], line, known_hyphenated)
+            if joined is not None:
+                out[-1], line = joined
+                if not line:
+                    continue
+        out.append(line)
+    return out
+
+
+def _join_hyphenated(first: str, second: str, known_hyphenated: frozenset[str]) -> tuple[str, str] | None:
+    head, _, rest = second.partition(" ")
+    word = head.rstrip(_TRAILING_PUNCTUATION)
+    if not (word.replace("-", "").isalpha() and word.islower()):
+        return None
+    stem = first[first.rfind(" ") + 1 : -1]
+    last_part = stem[stem.rfind("-") + 1 :]
+    if not last_part.isalpha():
+        return None
+    # TeX breaks a word that has a hyphen only at that hyphen: "state-of-the-" + "art".
+    first_part = word.partition("-")[0]
+    keep_hyphen = "-" in stem or "-" in word or f"{last_part.lower()}-{first_part}" in known_hyphenated
+    return (first if keep_hyphen else first[:-1]) + head, rest
+
+
+_SENTENCE_END = ".!?"
+_CLOSERS = ")]'\"\u2019\u201d"
+
+
+def _paragraph_ends(lines: list[str]) -> list[bool]:
+    """Flag a line that ends a sentence short of a full line, before one that starts a new one.
+
+    Justified lines are all about as long; ragged ones at most a long word shorter.
+    """
+    lengths = sorted(len(line) for line in lines if line)
+    if len(lengths) < 4:
+        return [False] * len(lines)
+    short = 0.85 * lengths[(len(lengths) * 3) // 4]
+    following = [*lines[1:], ""]
+    return [
+        0 < len(line) < short and _ends_sentence(line) and not following_line[:1].islower()
+        for line, following_line in zip(lines, following)
+    ]
+
+
+def _ends_sentence(line: str) -> bool:
+    tail = line.rstrip(_CLOSERS)
+    return bool(tail) and tail[-1] in _SENTENCE_END

@@ -1,0 +1,465 @@
+"""The policy behind every tool: cache first, one upstream request when needed, pins.
+
+Plain code, no MCP: `server.py` maps these methods to tools, and tests call them directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from . import budget, categories, query as q
+from .atom import Feed, Paper, parse_feed
+from .cache import Cache
+from .client import HttpClient, Transport
+from .config import Config
+from .errors import InvalidInput, NotFound, UpstreamError
+from .extract import looks_like_pdf
+from .fulltext import FullText
+from .ids import PaperId, Urls, parse
+from .models import (AuthorInfo, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
+                     ClearResult, Download, FindHit, FindResult, PaperDetail, PaperSummary, PaperText,
+                     SearchResult, SessionInfo)
+from .rate_limiter import RateLimiter, SingleFlight
+
+log = logging.getLogger(__name__)
+
+DATE_SORTED_SEARCH_TTL_S = 60.0
+LATEST_SEEN = "latest_seen"
+"""Note of the version a bare-id read found to be the latest, and when (expires like metadata)."""
+MAX_ID_LIST = 100
+
+
+def display_path(path: Path | str) -> str:
+    """Paths under the user's home are shown as ~/...: results never reveal the user name."""
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
+        return "~" + text[len(home.rstrip("/")):]
+    return text
+
+
+class ArxivService:
+    def __init__(self, config: Config, *, http: HttpClient | None = None, cache: Cache | None = None):
+        self.config = config
+        self.cache = cache or Cache(config.home, max_papers=config.max_papers, max_bytes=config.max_bytes,
+                                    meta_ttl_s=config.meta_ttl_s, session_ttl_s=config.session_ttl_s)
+        self.http = http or HttpClient(
+            config, Transport(config),
+            RateLimiter(config.min_interval_s, state_file=config.home / "ratelimit-arxiv"),
+            RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"))
+        self.urls = Urls(config.site_url, config.ar5iv_url)
+        self.flights = SingleFlight()
+        self.fulltext = FullText(self.http, self.cache, self.urls, self.flights)
+
+    # --- metadata -------------------------------------------------------------------------
+
+    def _query_api(self, params: dict[str, str]) -> Feed:
+        resp = self.http.get(self.config.api_url, params=params)
+        if resp.status == 200 or resp.status == 400:
+            feed = parse_feed(resp.content)  # a 400 carries arXiv's error feed: InvalidInput
+            if resp.status == 400:
+                raise InvalidInput("arXiv rejected the request as malformed; check the ids and query.")
+            return feed
+        raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.",
+                            status=resp.status)
+
+    def _fetch_ids(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """One id_list request for all of `pids`; answers keyed by the pid asked for."""
+        wire = list(dict.fromkeys(p.wire_id for p in pids))
+        key = ("ids",) + tuple(wire)
+        feed = self.flights.do(key, lambda: self._query_api(
+            {"id_list": ",".join(wire), "start": "0", "max_results": str(len(wire))}))
+        by_id: dict[str, list[Paper]] = {}
+        for paper in feed.papers:
+            by_id.setdefault(paper.id, []).append(paper)
+        found: dict[PaperId, Paper] = {}
+        for pid in pids:
+            candidates = by_id.get(pid.id, [])
+            if not candidates:
+                continue
+            exact = [c for c in candidates if pid.version in (None, c.version)]
+            if exact:
+                found[pid] = exact[0]
+            elif pid.old_style and pid.version <= max(c.version for c in candidates):
+                found[pid] = replace(max(candidates, key=lambda c: c.version), version=pid.version)
+        for pid, paper in found.items():
+            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
+        return found
+
+    def _cached_paper(self, pid: PaperId) -> Paper | None:
+        hit = self.cache.get_meta(pid.id, pid.version)
+        return Paper.from_dict(hit.record) if hit else None
+
+    def paper(self, pid: PaperId) -> tuple[Paper, bool]:
+        """Metadata of `pid` (latest when unversioned) and whether it is stale."""
+        cached = self._cached_paper(pid)
+        if cached:
+            return cached, False
+        try:
+            found = self._fetch_ids([pid])
+        except UpstreamError:
+            stale = self.cache.get_meta(pid.id, pid.version, allow_stale=True)
+            if stale:
+                return Paper.from_dict(stale.record), True
+            raise
+        if pid not in found:
+            raise NotFound(_not_found(pid, self.cache.versions(pid.id)))
+        return found[pid], False
+
+    def get_paper(self, paper_id: str, session_id: str | None = None) -> PaperDetail:
+        pid = parse(paper_id)
+        self._check_session(session_id)
+        paper, stale = self.paper(pid)
+        self._pin(session_id, paper)
+        return self.detail(paper, stale)
+
+    def detail(self, paper: Paper, stale: bool = False) -> PaperDetail:
+        pid = paper.pid
+        return PaperDetail(
+            id=paper.id, version=paper.version, title=paper.title,
+            authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
+            abstract=paper.abstract, primary_category=paper.primary_category,
+            categories=paper.categories, published=paper.published, updated=paper.updated,
+            doi=paper.doi, journal_ref=paper.journal_ref, comment=paper.comment,
+            abs_url=self.urls.abs(pid), pdf_url=self.urls.pdf(pid), html_url=self.urls.html(pid),
+            source_url=self.urls.source(pid), arxiv_doi=f"10.48550/arXiv.{paper.id}", stale=stale)
+
+    # --- search ---------------------------------------------------------------------------
+
+    def search(self, *, query: str | None = None, category: str | None = None, author: str | None = None,
+               title: str | None = None, abstract: str | None = None, id_list: list[str] | None = None,
+               date_from: str | None = None, date_to: str | None = None, start: int = 0,
+               max_results: int = 10, sort_by: str = "relevance", sort_order: str = "descending",
+               abstract_max_chars: int | None = None, session_id: str | None = None) -> SearchResult:
+        self._check_session(session_id)
+        if sort_by not in q.SORT_BY:
+            raise InvalidInput(f"sort_by={sort_by!r} is not one of {', '.join(q.SORT_BY)}")
+        if sort_order not in q.SORT_ORDER:
+            raise InvalidInput(f"sort_order={sort_order!r} is not one of {', '.join(q.SORT_ORDER)}")
+        if not 1 <= max_results <= q.MAX_RESULTS_CAP:
+            raise InvalidInput(f"max_results={max_results} is out of range: 1 to {q.MAX_RESULTS_CAP}")
+        if start < 0 or start + max_results > q.RESULT_WINDOW:
+            raise InvalidInput(f"start={start} with max_results={max_results} is outside arXiv's window: "
+                               f"start >= 0 and start + max_results <= {q.RESULT_WINDOW}; narrow the query")
+        if abstract_max_chars is not None and abstract_max_chars < 0:
+            raise InvalidInput("abstract_max_chars must be >= 0 (0 leaves abstracts out)")
+        cat = self._category_clause(category) if category else None
+        if id_list:
+            result = self._search_ids(id_list, query=query, cat=cat, author=author, title=title,
+                                      abstract=abstract, date_from=date_from, date_to=date_to)
+        else:
+            composed = q.compose(query=query, category_clause=cat, author=author, title=title,
+                                 abstract=abstract, date_from=date_from, date_to=date_to)
+            result = self._search_query(composed, start, max_results, sort_by, sort_order)
+        for paper in result[1]:
+            self._pin(session_id, paper)
+        return self._summaries(result, start, abstract_max_chars)
+
+    def _category_clause(self, category: str) -> str:
+        names = [c.strip() for c in category.split(",") if c.strip()]
+        if not names:
+            raise InvalidInput("category is empty; give an id like cs.AI (see list_categories)")
+        ids = [categories.get_category(n).id for n in names]
+        parts = [f"cat:{i}" for i in ids]
+        return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
+
+    def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str,
+                      sort_order: str):
+        params = {"search_query": composed.search_query, "start": str(start),
+                  "max_results": str(max_results), "sortBy": sort_by, "sortOrder": sort_order}
+        key = "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
+        cached = self.cache.get_search(key)
+        if cached:
+            papers = [Paper.from_dict(d) for d in cached["papers"]]
+            return cached["total"], papers, cached["query"], None, cached.get("note")
+        feed = self.flights.do(key, lambda: self._query_api(params))
+        sent, note = composed.search_query, None
+        if feed.total_results == 0 and composed.relaxed and start == 0:
+            relaxed = dict(params, search_query=composed.relaxed)
+            feed = self._query_api(relaxed)
+            sent = composed.relaxed
+            note = "No paper matched every word, so this shows papers matching any of them."
+        for paper in feed.papers:
+            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
+        ttl = self.config.search_ttl_s if sort_by == "relevance" else min(
+            self.config.search_ttl_s, DATE_SORTED_SEARCH_TTL_S)
+        if ttl > 0:
+            self.cache.put_search(key, {"total": feed.total_results, "query": sent, "note": note,
+                                        "papers": [p.to_dict() for p in feed.papers]}, ttl)
+        return feed.total_results, feed.papers, sent, None, note
+
+    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from, date_to):
+        if len(id_list) > MAX_ID_LIST:
+            raise InvalidInput(f"id_list has {len(id_list)} ids; at most {MAX_ID_LIST} per call")
+        pids = [parse(i) for i in id_list]
+        filters = any([query, cat, author, title, abstract, date_from, date_to])
+        if filters:
+            composed = q.compose(query=query, category_clause=cat, author=author, title=title,
+                                 abstract=abstract, date_from=date_from, date_to=date_to)
+            wire = list(dict.fromkeys(p.wire_id for p in pids))
+            feed = self._query_api({"search_query": composed.search_query, "id_list": ",".join(wire),
+                                    "start": "0", "max_results": str(len(wire))})
+            matched = {p.id: p for p in feed.papers}
+            found = {pid: matched[pid.id] for pid in pids if pid.id in matched}
+            sent = composed.search_query
+        else:
+            found = {}
+            todo = []
+            for pid in pids:
+                hit = self._cached_paper(pid)
+                if hit:
+                    found[pid] = hit
+                else:
+                    todo.append(pid)
+            if todo:
+                found.update(self._fetch_ids(todo))
+            sent = None
+        papers = [found[p] for p in pids if p in found]
+        missing = [str(p) for p in pids if p not in found]
+        return len(papers), papers, sent, missing, None
+
+    def _summaries(self, result, start: int, abstract_max_chars: int | None) -> SearchResult:
+        total, papers, sent, missing, note = result
+        out = []
+        for p in papers:
+            abstract, cut = p.abstract, False
+            if abstract_max_chars is not None and len(abstract) > abstract_max_chars:
+                abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
+            out.append(PaperSummary(id=p.id, version=p.version, title=p.title,
+                                    authors=[a.name for a in p.authors], primary_category=p.primary_category,
+                                    published=p.published, updated=p.updated, abstract=abstract,
+                                    categories=p.categories, abstract_truncated=cut))
+        return SearchResult(total_results=total, start=start if missing is None else 0, papers=out,
+                            query=sent, missing_ids=missing, note=note)
+
+    # --- full text ------------------------------------------------------------------------
+
+    def _versioned(self, pid: PaperId) -> tuple[PaperId, Paper | None]:
+        """`pid` with its version filled in, and the paper's latest metadata when known."""
+        latest = None
+        try:
+            latest, _ = self.paper(pid.with_version(None))
+        except (UpstreamError, NotFound):
+            if pid.version is None:
+                raise
+        if pid.version is None:
+            return pid.with_version(latest.version), latest
+        if latest is not None and pid.version > latest.version:
+            raise NotFound(_not_found(pid, self.cache.versions(pid.id), latest.version))
+        return pid, latest
+
+    def _text(self, paper_id: str, session_id: str | None):
+        pid = parse(paper_id)
+        self._check_session(session_id)
+        if pid.version is not None:
+            full = self.fulltext.cached(pid)
+            if full is None:
+                full = self._text_of_version(pid)
+        else:
+            pid, full = self._text_of_latest(pid)
+        if session_id:
+            self.cache.pin(session_id, pid.id, pid.version)
+        return pid, full
+
+    def _text_of_version(self, pid: PaperId):
+        """A versioned read needs no metadata request: the order comes from what is cached
+        or from the id's date. Only when every source fails is arXiv asked whether the
+        version exists, for a precise error."""
+        latest = self._latest_known(pid)
+        try:
+            return self.fulltext.get(pid, latest)
+        except NotFound:
+            latest, _ = self.paper(pid.with_version(None))
+            if pid.version > latest.version:
+                raise NotFound(_not_found(pid, self.cache.versions(pid.id), latest.version)) from None
+            raise
+
+    def _latest_known(self, pid: PaperId) -> Paper | None:
+        """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
+        hit = self.cache.get_meta(pid.id, None, allow_stale=True)
+        return Paper.from_dict(hit.record) if hit else None
+
+    def _text_of_latest(self, pid: PaperId):
+        latest = self._cached_paper(pid)
+        prefetched = None
+        if latest is None:
+            seen = self.cache.get_note(pid.id, LATEST_SEEN)
+            if seen and time.time() - seen["at"] < self.config.meta_ttl_s:
+                versioned = pid.with_version(seen["version"])
+                full = self.fulltext.cached(versioned)
+                if full is not None:
+                    return versioned, full
+        if latest is None and self.fulltext.html_era(pid, None):
+            version, probe = self.fulltext.probe_latest_html(pid)
+            if version is not None:
+                pid = pid.with_version(version)
+                full = self.fulltext.get(pid, None, {"html": probe})
+                self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
+                return pid, full
+            prefetched = {"html": probe}
+        pid, latest = self._versioned(pid)
+        return pid, self.fulltext.get(pid, latest, prefetched)
+
+    def read_paper(self, paper_id: str, page: int = 1, page_size: int = 15000, section: str | None = None,
+                   session_id: str | None = None) -> PaperText:
+        from . import textview
+
+        _check_page_size(page_size)
+        if page < 1:
+            raise InvalidInput(f"page={page} is invalid: pages start at 1")
+        pid, full = self._text(paper_id, session_id)
+        view, label = full.text, None
+        if section and section.strip():
+            if section.strip().lower() == "outline":
+                view, label = textview.render_outline(textview.outline(full.text)), "outline"
+            else:
+                heading, view = textview.select_section(full.text, section.strip())
+                label = f"section:{heading.number} {heading.title}"
+        pg = textview.paginate(view, page, page_size)
+        return PaperText(paper_id=pid.id, version=pid.version, text=pg.text, page=pg.page,
+                         total_pages=pg.total_pages, total_chars=pg.total_chars, has_more=pg.has_more,
+                         method=full.method, source_method=full.source_method, section=label)
+
+    def find_in_paper(self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000,
+                      session_id: str | None = None) -> FindResult:
+        from . import textview
+
+        _check_page_size(page_size)
+        if not query or not query.strip():
+            raise InvalidInput("query is empty: give words or a \"quoted phrase\" to look for")
+        pid, full = self._text(paper_id, session_id)
+        hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
+        return FindResult(paper_id=pid.id, version=pid.version, query=query, total_matches=total,
+                          hits=[FindHit(h.page, h.section, h.snippet) for h in hits], page_size=page_size)
+
+    def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
+        pid, full = self._text(paper_id, None)
+        return pid, full.text
+
+    # --- downloads ------------------------------------------------------------------------
+
+    def download_paper(self, paper_id: str, fmt: str = "pdf", session_id: str | None = None) -> Download:
+        if fmt not in ("pdf", "source"):
+            raise InvalidInput(f"fmt={fmt!r} is not supported: use 'pdf' or 'source' (the LaTeX e-print)")
+        pid = parse(paper_id)
+        self._check_session(session_id)
+        if pid.version is None or not self.cache.get_raw(pid.id, pid.version, fmt):
+            pid, _ = self._versioned(pid)
+        raw = self.cache.get_raw(pid.id, pid.version, fmt)
+        cached = raw is not None
+        if raw is None:
+            raw = self.flights.do(("raw", fmt, pid.id, pid.version), lambda: self._download(pid, fmt))
+        if session_id:
+            self.cache.pin(session_id, pid.id, pid.version)
+        return Download(paper_id=pid.id, version=pid.version, fmt=fmt, path=display_path(raw.path),
+                        bytes=raw.bytes, content_type=raw.content_type, cached=cached)
+
+    def _download(self, pid: PaperId, fmt: str):
+        hit = self.cache.get_raw(pid.id, pid.version, fmt)
+        if hit:
+            return hit
+        url = self.urls.pdf(pid) if fmt == "pdf" else self.urls.source(pid)
+        budget.report(f"downloading {pid} ({fmt})", 0, 1)
+        resp = self.http.get(url)
+        if resp.status == 404:
+            raise NotFound(f"arXiv has no {fmt} for {pid} (HTTP 404); check the id and version with get_paper")
+        if resp.status != 200:
+            raise UpstreamError(f"arXiv answered HTTP {resp.status} for the {fmt} of {pid}; try again later",
+                                status=resp.status)
+        data = resp.content
+        if fmt == "pdf":
+            if not looks_like_pdf(data):
+                raise UpstreamError(f"arXiv did not return a PDF for {pid} (it may still be generating it); "
+                                    "try again in a minute")
+            content_type = "application/pdf"
+        else:
+            content_type = _sniff_source(data, pid)
+        return self.cache.put_raw(pid.id, pid.version, fmt, data, content_type)
+
+    # --- sessions and cache ---------------------------------------------------------------
+
+    def _check_session(self, session_id: str | None) -> None:
+        if session_id:
+            self.cache.session_status(session_id)
+
+    def _pin(self, session_id: str | None, paper: Paper) -> None:
+        if session_id:
+            self.cache.pin(session_id, paper.id, paper.version)
+
+    def start_session(self, session_id: str | None = None) -> SessionInfo:
+        return _session(self.cache.start_session(session_id))
+
+    def end_session(self, session_id: str) -> SessionInfo:
+        return _session(self.cache.end_session(session_id), open_=False)
+
+    def session_status(self, session_id: str) -> SessionInfo:
+        return _session(self.cache.session_status(session_id))
+
+    def cache_stats(self) -> CacheStats:
+        s = self.cache.stats()
+        return CacheStats(papers=s["papers"], bytes=s["bytes"], bytes_by_tier=s.get("bytes_by_tier", {}),
+                          max_papers=s["max_papers"], max_bytes=s["max_bytes"],
+                          open_sessions=s["open_sessions"], home=display_path(self.config.home))
+
+    def list_cached(self) -> CacheList:
+        papers = [CachedPaper(paper_id=e["paper_id"], version=e["version"], title=e.get("title"),
+                              bytes=e["bytes"], tiers=list(e.get("tiers", [])),
+                              pinned_by=list(e.get("pinned_by", [])), last_access=e.get("last_access"))
+                  for e in self.cache.list_cached()]
+        return CacheList(papers=papers, count=len(papers))
+
+    def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
+        r = self.cache.clear(drop_pinned)
+        return ClearResult(evicted=[str(x) for x in r["evicted"]], kept_pinned=[str(x) for x in r["kept_pinned"]])
+
+    def list_categories(self, group: str | None = None) -> CategoryList:
+        cats = categories.list_categories(group.strip() if group and group.strip() else None)
+        return CategoryList([CategoryInfo(c.id, c.name, c.group, c.description) for c in cats], len(cats))
+
+
+def _session(d: dict, open_: bool = True) -> SessionInfo:
+    return SessionInfo(session_id=d["session_id"], created=d["created"], last_used=d["last_used"],
+                       pinned=[str(p) for p in d.get("pinned", [])], open=open_)
+
+
+def _check_page_size(page_size: int) -> None:
+    from .textview import MAX_PAGE_SIZE, MIN_PAGE_SIZE
+
+    if not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
+        raise InvalidInput(f"page_size={page_size} is out of range: {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE} characters")
+
+
+def _not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:
+    if latest is not None:
+        return (f"{pid} does not exist: the latest version of {pid.id} is v{latest}. "
+                f"Use {pid.id}v{latest} or the bare id.")
+    cached = f" (cached versions: {', '.join(f'v{v}' for v in cached_versions)})" if cached_versions else ""
+    return (f"arXiv has no paper {pid}{cached}. Check the id (e.g. 2401.12345 or hep-th/9901001), "
+            "or find it with search_papers.")
+
+
+def _sniff_source(data: bytes, pid: PaperId) -> str:
+    if data[:2] == b"\x1f\x8b":
+        import zlib
+
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[:65536], 4096)
+        except zlib.error:
+            raise UpstreamError(f"The source of {pid} arrived corrupted; try again later") from None
+        if b"not ready" in head.lower() and b"<html" in head.lower():
+            raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
+        return "application/gzip"
+    if looks_like_pdf(data):
+        return "application/pdf"
+    if len(data) > 262 and data[257:262] == b"ustar":
+        return "application/x-tar"
+    if b"not ready" in data[:2000].lower():
+        raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
+    raise UpstreamError(f"The source of {pid} is neither gzip, tar nor PDF; arXiv may be serving an error "
+                        "page. Try again later.")

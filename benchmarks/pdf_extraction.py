@@ -1,0 +1,109 @@
+"""Time pdf_to_text against a bare pypdf extract_text loop on real PDFs.
+
+Usage: python benchmarks/pdf_extraction.py [fixtures_dir] [--runs N]
+(default directory: ../shared/fixtures/arxiv/pdf relative to the repository root).
+
+All variants run in one process and are interleaved run by run, in a rotating order,
+so that a noisy machine slows them alike; each figure is the median of N runs.
+The target for ratio = ours/bare is <= 1.2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from pypdf import PdfReader  # noqa: E402
+
+from arxiv_mcp.pdf_text import pdf_to_text  # noqa: E402
+
+DEFAULT_DIR = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv" / "pdf"
+TARGET_RATIO = 1.2
+
+
+def bare_pypdf(data: bytes) -> None:
+    for page in PdfReader(io.BytesIO(data)).pages:
+        page.extract_text()
+
+
+def ours_pypdf(data: bytes) -> None:
+    pdf_to_text(data, engine="pypdf")
+
+
+def ours_pdfium(data: bytes) -> None:
+    pdf_to_text(data, engine="pdfium")
+
+
+def pdfium_installed() -> bool:
+    try:
+        import pypdfium2  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def median_times(data: bytes, variants: dict[str, Callable[[bytes], None]], runs: int) -> dict[str, float]:
+    names = list(variants)
+    times: dict[str, list[float]] = {name: [] for name in names}
+    for run in range(runs):
+        shift = run % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            variants[name](data)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("fixtures_dir", nargs="?", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("--runs", type=int, default=7, help="runs per variant (median is reported)")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)  # pypdf's warnings about odd fonts would drown the table
+
+    files = sorted(args.fixtures_dir.glob("*.pdf"))
+    if not files:
+        print(f"no PDFs in {args.fixtures_dir}", file=sys.stderr)
+        return 1
+    variants: dict[str, Callable[[bytes], None]] = {"bare": bare_pypdf, "ours": ours_pypdf}
+    if pdfium_installed():
+        variants["pdfium"] = ours_pdfium
+
+    header = (
+        f"{'file':<38} {'pages':>5} {'bare s':>8} {'ours s':>8} {'ratio':>6} "
+        f"{'pdfium s':>9} {'ours p/s':>9} {'pdfium p/s':>10}"
+    )
+    print(f"{len(files)} PDFs, median of {args.runs} interleaved runs; target ratio <= {TARGET_RATIO}")
+    print(header)
+    print("-" * len(header))
+    total = dict.fromkeys(variants, 0.0)
+    for path in files:
+        data = path.read_bytes()
+        pages = len(PdfReader(io.BytesIO(data)).pages)
+        median = median_times(data, variants, args.runs)
+        for name, seconds in median.items():
+            total[name] += seconds
+        pdfium_s = median.get("pdfium")
+        print(
+            f"{path.name[:38]:<38} {pages:>5} {median['bare']:>8.3f} {median['ours']:>8.3f} "
+            f"{median['ours'] / median['bare']:>6.3f} "
+            f"{'-' if pdfium_s is None else f'{pdfium_s:.3f}':>9} {pages / median['ours']:>9.1f} "
+            f"{'-' if pdfium_s is None else f'{pages / pdfium_s:.1f}':>10}"
+        )
+    print("-" * len(header))
+    ratio = total["ours"] / total["bare"]
+    print(f"{'all files':<38} {'':>5} {total['bare']:>8.3f} {total['ours']:>8.3f} {ratio:>6.3f}")
+    return 0 if ratio <= TARGET_RATIO else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

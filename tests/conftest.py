@@ -1,0 +1,68 @@
+"""Shared fixtures: a fake arXiv on 127.0.0.1, a service and an MCP client bound to it."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from datetime import datetime, timezone
+
+import pytest
+from mcp.client import Client
+
+from arxiv_mcp.config import load
+from arxiv_mcp.server import build_server
+from arxiv_mcp.service import ArxivService
+from tests.fake_arxiv import FakeArxiv, FakePaper, latexml_html
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def paper(pid: str, title: str, *, year: int = 2024, month: int = 3, **kw) -> FakePaper:
+    """A small realistic paper for the fake; HTML/source/PDF as the test asks."""
+    kw.setdefault("abstract", f"We study {title.lower()} and report results.")
+    kw.setdefault("authors", ["Ada Lovelace", ("Alan Turing", "University of Manchester")])
+    kw.setdefault("categories", ["cs.LG", "stat.ML"])
+    return FakePaper(id=pid, title=title, published=datetime(year, month, 5, 12, tzinfo=timezone.utc), **kw)
+
+
+def html_paper(pid: str, title: str, sections=None, **kw) -> FakePaper:
+    p = paper(pid, title, **kw)
+    p.html = latexml_html(p, sections or [
+        ("Introduction", "Transformers changed sequence modelling. " * 40),
+        ("Method", "We define the loss $L = \\sum_i x_i$ and minimise it. " * 40),
+        ("Results", "The unicorn dataset shows a large improvement. " * 40),
+    ])
+    return p
+
+
+@pytest.fixture
+def fake():
+    with FakeArxiv() as f:
+        yield f
+
+
+@pytest.fixture
+def make_config(tmp_path, fake):
+    def make(**env):
+        values = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
+        values.update({k: str(v) for k, v in env.items()})
+        return load(values)
+    return make
+
+
+@pytest.fixture
+def service(make_config):
+    return ArxivService(make_config())
+
+
+@pytest.fixture
+def connect(make_config):
+    """`async with connect() as client:` an MCP client talking to a fresh server in process."""
+    @asynccontextmanager
+    async def open_client(config=None, service=None):
+        server = build_server(config or make_config(), service)
+        async with Client(server) as client:
+            yield client
+    return open_client

@@ -1,0 +1,84 @@
+"""Tiny PDF writer for tests: real, parseable PDFs without a PDF library.
+
+Each page gets one Helvetica text stream; pypdf reads the words back, so
+tests can check text extraction end to end against known content.
+"""
+
+from __future__ import annotations
+
+_PAGE_WIDTH = 612
+_PAGE_HEIGHT = 792
+_FONT_SIZE = 11
+_LEADING = 14
+
+
+def _pdf_string(text: str) -> bytes:
+    """A PDF literal string in WinAnsi bytes, with ( ) \\ escaped and non-ASCII as octal."""
+    out = bytearray(b"(")
+    for byte in text.encode("cp1252", errors="replace"):
+        if byte in b"()\\":
+            out += b"\\" + bytes([byte])
+        elif 32 <= byte < 127:
+            out.append(byte)
+        else:
+            out += b"\\%03o" % byte
+    out += b")"
+    return bytes(out)
+
+
+def _text_stream(text: str) -> bytes:
+    lines = text.split("\n")
+    parts = [b"BT", b"/F1 %d Tf" % _FONT_SIZE, b"%d TL" % _LEADING, b"72 %d Td" % (_PAGE_HEIGHT - 72)]
+    for index, line in enumerate(lines):
+        if index:
+            parts.append(b"T*")
+        parts.append(_pdf_string(line) + b" Tj")
+    parts.append(b"ET")
+    return b"\n".join(parts)
+
+
+def _rectangle_stream() -> bytes:
+    return b"0 0 0 RG 2 w 72 400 300 200 re S"
+
+
+def _assemble(streams: list[bytes], with_font: bool) -> bytes:
+    """Lay out catalog, page tree, optional font, then page+content pairs, with an exact xref."""
+    objects: list[bytes] = []
+    page_numbers = [4 + 2 * i for i in range(len(streams))]
+    kids = b" ".join(b"%d 0 R" % n for n in page_numbers)
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(streams)))
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    resources = b"/Resources << /Font << /F1 3 0 R >> >>" if with_font else b"/Resources << >>"
+    for number, stream in zip(page_numbers, streams):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] %s /Contents %d 0 R >>"
+            % (_PAGE_WIDTH, _PAGE_HEIGHT, resources, number + 1)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref_at = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref_at)
+    return bytes(out)
+
+
+def make_pdf(pages: list[str]) -> bytes:
+    """A PDF with one page per string; each "\\n"-separated line is drawn on its own row."""
+    if not pages:
+        raise ValueError("make_pdf needs at least one page")
+    return _assemble([_text_stream(page) for page in pages], with_font=True)
+
+
+def make_pdf_without_text(n_pages: int) -> bytes:
+    """A PDF whose pages hold only a drawn rectangle, like a scanned paper without OCR."""
+    if n_pages < 1:
+        raise ValueError("make_pdf_without_text needs at least one page")
+    return _assemble([_rectangle_stream() for _ in range(n_pages)], with_font=False)

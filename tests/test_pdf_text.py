@@ -1,0 +1,365 @@
+"""pdf_to_text: page format, text clean-up, errors and engine choice, on real and hand-made PDFs."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from io import BytesIO
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from arxiv_mcp import pdf_text
+from arxiv_mcp.errors import ExtractionError, NoTextLayer
+from arxiv_mcp.pdf_text import ENGINE_ENV_VAR, FAILED_PAGE_NOTE, pdf_to_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
+REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
+WORD_2018 = FIXTURES / "1805.05865_pdf-only-submission.pdf"  # 4 pages, broken xref, no stamp
+
+HAS_PDFIUM = pdf_text._import_pdfium() is not None
+ENGINES = ["pypdf", pytest.param("pdfium", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
+
+
+# --- a hand-made PDF: Helvetica text, one content stream per page ----------------------
+
+
+def _pdf_string(text: str) -> bytes:
+    """Latin-1 bytes read through Helvetica's StandardEncoding (0xC2 is an acute, 0xAE 'fi')."""
+    return b"(" + text.encode("latin-1").replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)") + b")"
+
+
+def text_page(*lines: str) -> bytes:
+    shown = b"".join(_pdf_string(line) + b" Tj T* " for line in lines)
+    return b"BT /F1 10 Tf 12 TL 72 720 Td " + shown + b"ET"
+
+
+def drawing_page() -> bytes:
+    return b"0.5 w 72 72 m 540 720 l S 100 100 200 150 re f"
+
+
+def make_pdf(*page_streams: bytes) -> bytes:
+    count = len(page_streams)
+    kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(count))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % count,
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for i, stream in enumerate(page_streams):
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+            b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * i)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref_at = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref_at)
+    return bytes(out)
+
+
+SENTENCE = "Plain words on a page, long enough to count as a text layer."
+
+
+def page_texts(text: str) -> list[str]:
+    """Split the page format back into page bodies, checking the headings run 1..N."""
+    parts = re.split(r"(?:^|\n\n)## Page (\d+)", text)
+    assert parts[0] == ""
+    numbers = [int(n) for n in parts[1::2]]
+    assert numbers == list(range(1, len(numbers) + 1))
+    bodies = parts[2::2]
+    assert all(body == "" or body.startswith("\n") for body in bodies)
+    return [body[1:] for body in bodies]
+
+
+def body_lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if not re.fullmatch(r"## Page \d+", line)]
+
+
+# --- real arXiv PDFs --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_revtex_paper_gives_every_page_in_order(engine):
+    text = pdf_to_text(REVTEX_2009.read_bytes(), engine=engine)
+    pages = page_texts(text)
+    assert len(pages) == 4
+    assert "Ultra light bosonic dark matter and CMB" in pages[0]
+    assert "arXiv:0908.0054v1" in pages[0]
+    assert "Class. Quantum Grav. 19 2617-2632 (2002)" in pages[3]
+    assert text.index("Ultra light bosonic dark matter") < text.index("Seljak U. and Zaldarriaga M.")
+    assert "Cosmic Microwave" in pages[0]  # "Mi-" + "crowave" across a line end, mended
+    assert "Física" in pages[0]  # "F´ısica" from a TeX font, composed
+    assert not any(line.startswith("#") for line in body_lines(text))
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\ufffe]| \n| $", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_word_submission_with_broken_xref_reads_and_keeps_stdout_clean(engine, capsys):
+    text = pdf_to_text(WORD_2018.read_bytes(), engine=engine)
+    pages = page_texts(text)
+    assert len(pages) == 4
+    assert pages[0].startswith("Lets Talk About Black Hole Singularities")
+    assert "Abraham Loeb is chair of the astronomy department" in pages[2]
+    assert "\t" not in text and "  " not in text
+    assert capsys.readouterr().out == ""
+
+
+def test_both_engines_agree_on_page_count_and_opening_words():
+    if not HAS_PDFIUM:
+        pytest.skip("pypdfium2 missing")
+    data = REVTEX_2009.read_bytes()
+    by_pypdf = page_texts(pdf_to_text(data, engine="pypdf"))
+    by_pdfium = page_texts(pdf_to_text(data, engine="pdfium"))
+    assert len(by_pypdf) == len(by_pdfium)
+    for ours, theirs in zip(by_pypdf, by_pdfium):
+        assert ours.split()[:5] == theirs.split()[:5]
+
+
+# --- page format and clean-up -----------------------------------------------------------
+
+
+def test_pages_are_headed_and_separated_by_one_blank_line():
+    data = make_pdf(text_page("First page.", SENTENCE), text_page(SENTENCE), text_page("Last page words", SENTENCE))
+    assert pdf_to_text(data, engine="pypdf") == (
+        f"## Page 1\nFirst page.\n{SENTENCE}\n\n## Page 2\n{SENTENCE}\n\n## Page 3\nLast page words\n{SENTENCE}"
+    )
+
+
+def test_page_without_text_keeps_its_heading():
+    data = make_pdf(text_page(SENTENCE, SENTENCE), drawing_page(), text_page(SENTENCE, SENTENCE))
+    text = pdf_to_text(data, engine="pypdf")
+    assert page_texts(text)[1] == ""
+    assert "\n\n## Page 2\n\n## Page 3\n" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_leading_hash_is_escaped(engine):
+    data = make_pdf(text_page("# looks like a heading", "#2 in the ranking", SENTENCE, "C# and F# stay"))
+    lines = body_lines(pdf_to_text(data, engine=engine))
+    assert lines[:2] == ["\\# looks like a heading", "\\#2 in the ranking"]
+    assert "C# and F# stay" in lines
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_hyphenation_at_line_ends_is_mended(engine):
+    data = make_pdf(
+        text_page(
+            "We train a trans-",
+            "former on the data and reach state-of-the-",
+            "art results, with a non-",
+            "relativistic limit that is non-relativistic indeed and a mass-",
+            "to-temperature ratio. Bose-",
+            "Einstein statistics hold and we cite astro-",
+            "ph/0603494 as well as a hy-",
+            "phen.",
+            SENTENCE,
+        )
+    )
+    text = pdf_to_text(data, engine=engine)
+    assert "We train a transformer\non the data" in text
+    assert "reach state-of-the-art\nresults" in text
+    assert "a non-relativistic\nlimit" in text  # the paper writes the word with its hyphen elsewhere
+    assert "a mass-to-temperature\nratio" in text
+    assert "Bose-\nEinstein" in text  # upper case after the hyphen: a name, left alone
+    assert "astro-\nph/0603494" in text
+    assert "a hyphen.\n" in text  # the whole next line moved up, no empty line left behind
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_whitespace_controls_accents_and_ligatures_are_normalised(engine):
+    accents = "M\xc2exico and Lema\xc3\xf5tre"  # acute + e, circumflex + dotless i
+    data = make_pdf(text_page("tab\there   and \x01\x02control  ", accents, "\xaenal \xafow", SENTENCE))
+    lines = body_lines(pdf_to_text(data, engine=engine))
+    assert lines[:3] == ["tab here and control", "México and Lemaître", "final flow"]
+
+
+def test_a_short_line_ending_a_sentence_ends_a_paragraph():
+    full = "this line is as long as a justified line of body text is"
+    lines = [full, full, "and ends here.", "Next paragraph " + full, full, "short but going on", full]
+    data = make_pdf(text_page(*lines))
+    assert body_lines(pdf_to_text(data, engine="pypdf")) == [
+        full,
+        full,
+        "and ends here.",
+        "",
+        "Next paragraph " + full,
+        full,
+        "short but going on",
+        full,
+    ]
+
+
+# --- errors -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_pages_without_text_operators_mean_no_text_layer(engine):
+    data = make_pdf(drawing_page(), drawing_page(), drawing_page())
+    with pytest.raises(NoTextLayer, match="no text layer"):
+        pdf_to_text(data, engine=engine)
+
+
+def test_a_page_number_alone_is_still_no_text_layer():
+    data = make_pdf(text_page("1"), drawing_page(), text_page("3"))
+    with pytest.raises(NoTextLayer):
+        pdf_to_text(data, engine="pypdf")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty"),
+        (b"<!DOCTYPE html><html><body>Just a moment...</body></html>", "HTML page"),
+        (b"PK\x03\x04 a zip file", "not a PDF"),
+        (b"%PDF-1.7\n" + b"\x8f garbage " * 50, "corrupt, truncated"),
+    ],
+)
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_not_a_pdf_or_corrupt_bytes(data, message, engine):
+    with pytest.raises(ExtractionError, match=message) as caught:
+        pdf_to_text(data, engine=engine)
+    assert not isinstance(caught.value, NoTextLayer)
+
+
+@pytest.mark.parametrize("cut", [0.5, 0.9])
+@pytest.mark.parametrize("engine", ["auto", "pypdf"])
+def test_truncated_pdf_is_an_extraction_error(cut, engine):
+    data = REVTEX_2009.read_bytes()
+    with pytest.raises(ExtractionError, match="truncated"):
+        pdf_to_text(data[: int(len(data) * cut)], engine=engine)
+
+
+def _encrypted(user_password: str) -> bytes:
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(BytesIO(make_pdf(text_page(SENTENCE)))))
+    writer.encrypt(user_password=user_password, owner_password="owner", algorithm="RC4-128")
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_encrypted_pdf(engine):
+    with pytest.raises(ExtractionError, match="password"):
+        pdf_to_text(_encrypted("secret"), engine=engine)
+    assert pdf_to_text(_encrypted(""), engine=engine) == f"## Page 1\n{SENTENCE}"
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_deadline_already_passed(engine):
+    with pytest.raises(ExtractionError, match="PDF extraction took too long"):
+        pdf_to_text(make_pdf(text_page(SENTENCE)), engine=engine, deadline=0.0, clock=lambda: 5.0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_deadline_is_checked_between_pages(engine):
+    ticks = itertools.count()
+    data = make_pdf(*[text_page(SENTENCE)] * 4)
+    with pytest.raises(ExtractionError, match="took too long.*before page 3 of 4"):
+        pdf_to_text(data, engine=engine, deadline=1.5, clock=lambda: float(next(ticks)))
+
+
+def test_auto_does_not_retry_pypdf_after_the_deadline(monkeypatch):
+    if not HAS_PDFIUM:
+        pytest.skip("pypdfium2 missing")
+    called = []
+    monkeypatch.setattr(pdf_text, "_pypdf_pages", lambda data, budget: called.append(1) or [SENTENCE])
+    with pytest.raises(ExtractionError, match="too long"):
+        pdf_to_text(make_pdf(text_page(SENTENCE)), engine="auto", deadline=0.0, clock=lambda: 1.0)
+    assert called == []
+
+
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_too_many_pages(engine):
+    data = make_pdf(*[text_page(SENTENCE)] * 3)
+    with pytest.raises(ExtractionError, match="3 pages, more than the 2"):
+        pdf_to_text(data, engine=engine, max_pages=2)
+    assert len(page_texts(pdf_to_text(data, engine=engine, max_pages=3))) == 3
+
+
+def test_a_page_pypdf_cannot_read_is_noted_and_the_rest_kept(monkeypatch):
+    original = pypdf.PageObject.extract_text
+    calls = itertools.count(1)
+
+    def fail_on_second_page(self, *args, **kwargs):
+        if next(calls) == 2:
+            raise KeyError("/Font")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pypdf.PageObject, "extract_text", fail_on_second_page)
+    pages = page_texts(pdf_to_text(make_pdf(*[text_page(SENTENCE)] * 3), engine="pypdf"))
+    assert pages == [SENTENCE, FAILED_PAGE_NOTE, SENTENCE]
+
+
+def test_no_readable_page_at_all_is_an_extraction_error(monkeypatch):
+    def always_fail(self, *args, **kwargs):
+        raise ValueError("bad content stream")
+
+    monkeypatch.setattr(pypdf.PageObject, "extract_text", always_fail)
+    with pytest.raises(ExtractionError, match="no page of the PDF could be read"):
+        pdf_to_text(make_pdf(text_page(SENTENCE)), engine="pypdf")
+
+
+def test_unknown_engine_is_a_programming_error():
+    with pytest.raises(ValueError, match="engine"):
+        pdf_to_text(make_pdf(text_page(SENTENCE)), engine="tesseract")
+
+
+# --- engine choice ----------------------------------------------------------------------
+
+
+class _SpyPdfium:
+    """Stands in for the pdfium engine and records whether it ran."""
+
+    def __init__(self, result=None, error: Exception | None = None):
+        self.calls = 0
+        self.result = result
+        self.error = error
+
+    def __call__(self, data, budget):
+        self.calls += 1
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+def test_auto_prefers_pdfium_unless_the_environment_says_pypdf(monkeypatch):
+    spy = _SpyPdfium(result=["text from the pdfium engine, long enough to count"])
+    monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
+    data = make_pdf(text_page(SENTENCE))
+    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
+    assert "pdfium engine" in pdf_to_text(data)
+    monkeypatch.setenv(ENGINE_ENV_VAR, "pypdf")
+    assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
+    assert spy.calls == 1
+    assert "pdfium engine" in pdf_to_text(data, engine="pdfium")
+
+
+@pytest.mark.parametrize(
+    "spy",
+    [
+        _SpyPdfium(error=pdf_text._PdfiumFailed("Failed to load document")),
+        _SpyPdfium(result=["", ""]),  # pdfium found no text: pypdf gets a chance
+    ],
+)
+def test_auto_falls_back_to_pypdf_when_pdfium_fails(monkeypatch, spy):
+    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
+    monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
+    assert pdf_to_text(make_pdf(text_page(SENTENCE))) == f"## Page 1\n{SENTENCE}"
+    assert spy.calls == 1
+
+
+def test_without_pypdfium2_auto_uses_pypdf_and_pdfium_says_what_to_install(monkeypatch):
+    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
+    monkeypatch.setattr(pdf_text, "_import_pdfium", lambda: None)
+    data = make_pdf(text_page(SENTENCE))
+    assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
+    with pytest.raises(ExtractionError, match="not installed.*'fast' extra"):
+        pdf_to_text(data, engine="pdfium")
