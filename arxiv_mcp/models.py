@@ -166,3 +166,67 @@ class CacheStats:
 class ClearResult:
     evicted: list[str]
     kept_pinned: list[str]
+
+
+@dataclass
+class LibraryHit:
+    paper_id: str
+    version: int
+    title: str | None
+    score: float
+    snippet: str
+
+
+@dataclass
+class LibrarySearch:
+    query: str
+    hits: list[LibraryHit]
+    papers_in_library: int
+
+
+@dataclass
+class Bibtex:
+    bibtex: str
+    count: int
+    missing_ids: list[str]
+
+
+@dataclass
+class Neighbour:
+    title: str | None
+    arxiv_id: str | None
+    year: int | None
+    authors: list[str]
+
+
+@dataclass
+class Neighbours:
+    paper_id: str
+    direction: str
+    neighbours: list[Neighbour]
+    has_more: bool
+
+
+@dataclass
+class DayCount:
+    date: str
+    count: int
+
+
+@dataclass
+class TermCount:
+    term: str
+    count: int
+
+
+@dataclass
+class Trends:
+    category: str
+    window_days: int
+    date_from: str
+    date_to: str
+    papers_seen: int
+    total_results: int
+    capped: bool
+    per_day: list[DayCount]
+    top_terms: list[TermCount]

@@ -22,9 +22,10 @@ from .errors import InvalidInput, NotFound, UpstreamError
 from .extract import looks_like_pdf
 from .fulltext import FullText
 from .ids import PaperId, Urls, parse
+from .library import Library
 from .models import (AuthorInfo, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
-                     ClearResult, Download, FindHit, FindResult, PaperDetail, PaperSummary, PaperText,
-                     SearchResult, SessionInfo)
+                     ClearResult, Download, FindHit, FindResult, LibraryHit, LibrarySearch, PaperDetail,
+                     PaperSummary, PaperText, SearchResult, SessionInfo)
 from .rate_limiter import RateLimiter, SingleFlight
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,7 @@ class ArxivService:
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight()
         self.fulltext = FullText(self.http, self.cache, self.urls, self.flights)
+        self.library = Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------
 
@@ -417,6 +419,16 @@ class ArxivService:
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         r = self.cache.clear(drop_pinned)
         return ClearResult(evicted=[str(x) for x in r["evicted"]], kept_pinned=[str(x) for x in r["kept_pinned"]])
+
+    def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
+        if not query or not query.strip():
+            raise InvalidInput("query is empty: give words to look for in the cached papers")
+        if not 1 <= limit <= 100:
+            raise InvalidInput(f"limit={limit} is out of range: 1 to 100")
+        hits = self.library.search(query, limit)
+        return LibrarySearch(query=query, papers_in_library=len(self.library.index),
+                             hits=[LibraryHit(pid, v, title or None, round(score, 3), snippet)
+                                   for pid, v, title, score, snippet in hits])
 
     def list_categories(self, group: str | None = None) -> CategoryList:
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
