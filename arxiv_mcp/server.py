@@ -21,7 +21,7 @@ from pydantic import Field
 from . import __version__, budget, render
 from .config import Config, load
 from .errors import ArxivMcpError, UpstreamError
-from .models import (CacheList, CacheStats, CategoryList, ClearResult, Download, FindResult, LibrarySearch,
+from .models import (Bibtex, Neighbours, Trends, CacheList, CacheStats, CategoryList, ClearResult, Download, FindResult, LibrarySearch,
                      PaperDetail, PaperText, SearchResult, SessionInfo)
 from .service import ArxivService
 
@@ -197,6 +197,34 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     ) -> Annotated[CallToolResult, LibrarySearch]:
         """Ranked search over papers already cached (metadata and full text); offline, no arXiv request."""
         return run(lambda: svc.search_cached(query, limit))
+
+    @server.tool(**_annotations("Export BibTeX"))
+    def export_bibtex(paper_ids: Annotated[list[str], Field(description="1-50 arXiv ids, any form")],
+                      ) -> Annotated[CallToolResult, Bibtex]:
+        """BibTeX @misc entries (keys arxiv:<id>) for papers; unknown ids in missing_ids."""
+        return run(lambda: svc.export_bibtex(paper_ids), lambda r: r.bibtex + (
+            f"\n% not on arXiv: {', '.join(r.missing_ids)}" if r.missing_ids else ""))
+
+    @server.tool(**_annotations("Get references"))
+    def get_references(paper_id: PaperId, limit: Annotated[int, Field(description="1-100")] = 10,
+                       ) -> Annotated[CallToolResult, Neighbours]:
+        """Papers this paper cites (Semantic Scholar): title, arXiv id or null, year, authors."""
+        return run(lambda: svc.neighbours(paper_id, "references", limit))
+
+    @server.tool(**_annotations("Get citations"))
+    def get_citations(paper_id: PaperId, limit: Annotated[int, Field(description="1-100")] = 10,
+                      ) -> Annotated[CallToolResult, Neighbours]:
+        """Papers citing this paper (Semantic Scholar): title, arXiv id or null, year, authors."""
+        return run(lambda: svc.neighbours(paper_id, "citations", limit))
+
+    @server.tool(**_annotations("Category trends"))
+    def category_trends(
+        category: Annotated[str, Field(description="Category id, e.g. cs.CL")],
+        window_days: Annotated[int, Field(description="Days back from today, 1-365")] = 30,
+        ctx: Context = None,
+    ) -> Annotated[CallToolResult, Trends]:
+        """Submissions per day in a category over a window, and the most frequent title terms."""
+        return run(lambda: svc.category_trends(category, window_days), ctx=ctx)
 
     _resources_and_prompts(server, svc)
     return server

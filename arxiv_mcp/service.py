@@ -23,7 +23,7 @@ from .extract import looks_like_pdf
 from .fulltext import FullText
 from .ids import PaperId, Urls, parse
 from .library import Library
-from .models import (AuthorInfo, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
+from .models import (AuthorInfo, Bibtex, DayCount, Neighbour, Neighbours, TermCount, Trends, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
                      ClearResult, Download, FindHit, FindResult, LibraryHit, LibrarySearch, PaperDetail,
                      PaperSummary, PaperText, SearchResult, SessionInfo)
 from .rate_limiter import RateLimiter, SingleFlight
@@ -31,6 +31,7 @@ from .rate_limiter import RateLimiter, SingleFlight
 log = logging.getLogger(__name__)
 
 DATE_SORTED_SEARCH_TTL_S = 60.0
+TRENDS_TTL_S = 3600.0
 LATEST_SEEN = "latest_seen"
 """Note of the version a bare-id read found to be the latest, and when (expires like metadata)."""
 MAX_ID_LIST = 100
@@ -419,6 +420,47 @@ class ArxivService:
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         r = self.cache.clear(drop_pinned)
         return ClearResult(evicted=[str(x) for x in r["evicted"]], kept_pinned=[str(x) for x in r["kept_pinned"]])
+
+    def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
+        """BibTeX from cached metadata (expired is fine: titles and authors do not change),
+        with one id_list request for whatever is not cached."""
+        from .bibtex import to_bibtex
+
+        if not 1 <= len(paper_ids or []) <= 50:
+            raise InvalidInput("paper_ids takes 1 to 50 ids")
+        pids = list(dict.fromkeys(parse(i) for i in paper_ids))
+        found: dict[PaperId, Paper] = {}
+        for pid in pids:
+            hit = self.cache.get_meta(pid.id, pid.version, allow_stale=True)
+            if hit:
+                found[pid] = Paper.from_dict(hit.record)
+        todo = [p for p in pids if p not in found]
+        if todo:
+            found.update(self._fetch_ids(todo))
+        papers = [found[p] for p in pids if p in found]
+        return Bibtex(bibtex=to_bibtex(papers, site_url=self.config.site_url), count=len(papers),
+                      missing_ids=[str(p) for p in pids if p not in found])
+
+    def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
+        from . import s2
+
+        got = s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
+        return Neighbours(paper_id=got["paper_id"], direction=got["direction"], has_more=got["has_more"],
+                          neighbours=[Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"),
+                                                list(n.get("authors", []))) for n in got["neighbours"]])
+
+    def category_trends(self, category: str, window_days: int = 30) -> Trends:
+        from .trends import category_trends
+
+        key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
+        got = self.cache.get_search(key)
+        if got is None:
+            got = category_trends(self.http, self.config.api_url, category, window_days)
+            self.cache.put_search(key, got, TRENDS_TTL_S)
+        return Trends(category=got["category"], window_days=got["window_days"], date_from=got["date_from"],
+                      date_to=got["date_to"], papers_seen=got["papers_seen"], total_results=got["total_results"],
+                      capped=got["capped"], per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
+                      top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]])
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():

@@ -1,0 +1,122 @@
+"""Submission counts per day and frequent title terms for one category over a recent window.
+
+One `cat:X AND submittedDate:[...]` query sorted newest first, paged only as far as needed.
+Days count by the first version's submission time (`published`, UTC), the same clock
+arXiv's `submittedDate` filter uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from .atom import Paper, parse_feed
+from .categories import get_category
+from .errors import InvalidInput, UpstreamError
+from .query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
+
+if TYPE_CHECKING:
+    from .client import HttpClient
+
+MAX_WINDOW_DAYS = 365
+TOP_TERMS = 20
+GENERIC_TITLE_WORDS = frozenset("""
+paper approach approaches novel new study studies toward towards via using based non case
+method methods framework results result
+""".split())
+"""Words nearly every title could carry; they would crowd out the topical terms."""
+
+_MATH = re.compile(r"\$\$.*?\$\$|\$.*?\$", re.DOTALL)
+_COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)")
+_WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
+
+
+def title_terms(title: str) -> set[str]:
+    """The distinct meaningful words of a title: lowercase, no math, commands or stopwords."""
+    text = _COMMAND.sub(" ", _MATH.sub(" ", title)).lower()
+    terms = set()
+    for word in _WORD.findall(text):
+        word = word.removesuffix("'s")
+        if len(word) <= 2 or word.isdigit() or word in STOPWORDS or word in GENERIC_TITLE_WORDS:
+            continue
+        terms.add(word)
+    return terms
+
+
+def category_trends(http: HttpClient, api_url: str, category: str, window_days: int = 30, *,
+                    today: date | None = None, page_size: int = 500, max_papers: int = 2000) -> dict:
+    """Papers submitted to `category` in the `window_days` days ending today (UTC, inclusive)."""
+    cat_id = get_category(category).id
+    if isinstance(window_days, bool) or not isinstance(window_days, int) or \
+            not 1 <= window_days <= MAX_WINDOW_DAYS:
+        raise InvalidInput(f"window_days={window_days!r} is out of range: give a whole number of days "
+                           f"from 1 to {MAX_WINDOW_DAYS}")
+    if not 1 <= page_size <= MAX_RESULTS_CAP or not 1 <= max_papers <= RESULT_WINDOW:
+        raise ValueError("page_size must be 1-2000 and max_papers 1-30000")
+    date_to = today or datetime.now(timezone.utc).date()
+    date_from = date_to - timedelta(days=window_days - 1)
+    search = f"cat:{cat_id} AND submittedDate:[{date_from:%Y%m%d}0000 TO {date_to:%Y%m%d}2359]"
+
+    papers: dict[str, Paper] = {}
+    total = 0
+    fetched = 0
+    while True:
+        want = min(page_size, max_papers - fetched)
+        feed = _page(http, api_url, search, fetched, want)
+        total = feed.total_results
+        fetched += len(feed.papers)
+        for paper in feed.papers:
+            papers.setdefault(paper.id, paper)
+        if not feed.papers or fetched >= min(total, max_papers):
+            break
+
+    per_day = Counter(day for day in (_day(p) for p in papers.values())
+                      if day is not None and date_from <= day <= date_to)
+    terms = Counter(term for p in papers.values() for term in title_terms(p.title))
+    capped = total > fetched and fetched >= max_papers
+    result = {
+        "category": cat_id,
+        "window_days": window_days,
+        "date_from": date_from.isoformat(),
+        "date_to": date_to.isoformat(),
+        "papers_seen": len(papers),
+        "total_results": total,
+        "capped": capped,
+        "per_day": [{"date": (date_from + timedelta(days=i)).isoformat(),
+                     "count": per_day.get(date_from + timedelta(days=i), 0)} for i in range(window_days)],
+        "top_terms": [{"term": t, "count": c}
+                      for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
+    }
+    if capped:
+        oldest = min((d for d in (_day(p) for p in papers.values()) if d is not None), default=date_to)
+        result["note"] = (f"Only the newest {len(papers)} of {total} papers were read, so days before "
+                          f"{oldest.isoformat()} are undercounted; use a shorter window_days for exact counts.")
+    elif fetched < total:
+        result["note"] = (f"arXiv stopped returning papers after {fetched} of {total}; counts are "
+                          "partial. Try again in a minute.")
+    return result
+
+
+def _page(http: HttpClient, api_url: str, search: str, start: int, max_results: int):
+    resp = http.get(api_url, params={"search_query": search, "sortBy": "submittedDate",
+                                     "sortOrder": "descending", "start": str(start),
+                                     "max_results": str(max_results)})
+    if resp.status in (200, 400):
+        feed = parse_feed(resp.content)  # a 400 carries arXiv's error feed: InvalidInput
+        if resp.status == 200:
+            return feed
+        raise InvalidInput("arXiv rejected the trends query as malformed; check the category id.")
+    raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.",
+                        status=resp.status)
+
+
+def _day(paper: Paper) -> date | None:
+    try:
+        moment = datetime.fromisoformat(paper.published.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).date()
