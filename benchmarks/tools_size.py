@@ -1,0 +1,80 @@
+"""How many bytes the tool list costs a client: the whole tools/list answer and each tool.
+
+Run: python benchmarks/tools_size.py [--limit 17000]
+
+Starts the real server (`python -m arxiv_mcp`, stdio, a throw-away cache home), asks it for
+tools/list as a client does, and measures compact UTF-8 JSON: the whole `result` object, then
+each tool (largest first) split into description, inputSchema and outputSchema. Every client
+puts this text in the model's context on every turn, so it is worth keeping small.
+Exits 1 when the whole answer is over --limit bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_LIMIT = 17_000
+
+
+def size(value) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+def fetch_tools_list() -> tuple[dict, int]:
+    """The tools/list `result` from a fresh stdio server, and the byte size of its wire message."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "tools-size", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    with tempfile.TemporaryDirectory() as home:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+        env["ARXIV_MCP_HOME"] = home
+        proc = subprocess.Popen([sys.executable, "-m", "arxiv_mcp"], cwd=ROOT, env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+            proc.stdin.flush()
+            for line in proc.stdout:
+                answer = json.loads(line)
+                if answer.get("id") == 2:
+                    return answer["result"], len(line.rstrip(b"\r\n"))
+            raise RuntimeError("the server closed stdout before answering tools/list")
+        finally:
+            proc.stdin.close()
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help="bytes the whole answer may use")
+    args = parser.parse_args(argv)
+    result, wire = fetch_tools_list()
+    total = size(result)
+    tools = sorted(result["tools"], key=size, reverse=True)
+    print(f"tools/list: {len(tools)} tools, {total} bytes compact JSON "
+          f"(wire message {wire} bytes; limit {args.limit})")
+    print(f"{'tool':<18}{'bytes':>7}{'descr':>7}{'input':>7}{'output':>8}{'other':>7}")
+    for tool in tools:
+        parts = [size(tool.get(k, "")) if k in tool else 0
+                 for k in ("description", "inputSchema", "outputSchema")]
+        print(f"{tool['name']:<18}{size(tool):>7}{parts[0]:>7}{parts[1]:>7}{parts[2]:>8}"
+              f"{size(tool) - sum(parts):>7}")
+    if total > args.limit:
+        print(f"over the limit by {total - args.limit} bytes", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
