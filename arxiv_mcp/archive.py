@@ -1,0 +1,252 @@
+"""Safe, in-memory reading of an arXiv e-print (what arxiv.org/e-print/ID returns).
+
+The bytes are untrusted: the format is sniffed from content (never from a name), nothing is
+written to disk, and decompression is incremental and bounded so a bomb is refused long
+before it could be allocated.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import posixpath
+import tarfile
+import zlib
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from arxiv_mcp.errors import ExtractionError, UnsafeArchive
+
+log = logging.getLogger(__name__)
+
+TEXT_EXTENSIONS = (".tex", ".ltx", ".latex", ".bbl", ".txt")
+HTML_EXTENSIONS = (".html", ".htm")
+KEPT_EXTENSIONS = TEXT_EXTENSIONS + HTML_EXTENSIONS
+TEX_EXTENSIONS = (".tex", ".ltx", ".latex")
+
+_CHUNK = 64 * 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+_NOT_READY_MARKER = b"file is not ready"
+_HTML_TAGS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<h1", b"<h2", b"<p>", b"<div", b"<a href")
+
+
+@dataclass
+class SourceBundle:
+    """What an e-print holds: kind "tex" (files: .tex/.bbl/... members), "pdf" or "html"."""
+
+    kind: str
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def read_source(data: bytes, *, max_total_bytes: int = 100 * 2**20, max_members: int = 5000) -> SourceBundle:
+    """Sniff an e-print's bytes and return its usable files, refusing anything unsafe."""
+    if not data or not data.strip():
+        raise ExtractionError("The e-print source is empty; read the paper's PDF or HTML version instead.")
+    if data.startswith(_GZIP_MAGIC):
+        return _read_gzip(data, max_total_bytes, max_members)
+    if len(data) > max_total_bytes:
+        raise UnsafeArchive(
+            f"The e-print source is {len(data)} bytes, over the {max_total_bytes}-byte limit; "
+            "read the paper's PDF or HTML version instead."
+        )
+    if _looks_like_tar(data[:512]):
+        return _read_tar(io.BytesIO(data), max_total_bytes, max_members)
+    return _single_file(data, "")
+
+
+def _read_gzip(data: bytes, limit: int, max_members: int) -> SourceBundle:
+    chunks = _gunzip_chunks(data, limit)
+    head = bytearray()
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= 512:
+            break
+    if _looks_like_tar(bytes(head[:512])):
+        return _read_tar(_ChunkReader(bytes(head), chunks), limit, max_members)
+    for chunk in chunks:
+        head += chunk
+    return _single_file(bytes(head), _gzip_member_name(data))
+
+
+def _gunzip_chunks(data: bytes, limit: int) -> Iterator[bytes]:
+    """Decompress (possibly concatenated) gzip members piece by piece, never beyond `limit`."""
+    view = memoryview(data)
+    pos = 0
+    total = 0
+    while True:
+        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        while not inflater.eof:
+            if inflater.unconsumed_tail:
+                pending = inflater.unconsumed_tail
+            else:
+                pending = view[pos : pos + _CHUNK]
+                pos += len(pending)
+            try:
+                out = inflater.decompress(pending, _CHUNK)
+            except zlib.error as exc:
+                raise ExtractionError(
+                    f"The e-print source is a corrupt gzip file ({exc}); read the PDF or HTML version instead."
+                ) from None
+            if not out and not pending and not inflater.eof:
+                raise ExtractionError(
+                    "The e-print source is a truncated gzip file; download it again or read the PDF instead."
+                )
+            if out:
+                total += len(out)
+                if total > limit:
+                    raise UnsafeArchive(
+                        f"The e-print source decompresses to more than {limit} bytes (a decompression "
+                        "bomb or an oversized source); read the paper's PDF or HTML version instead."
+                    )
+                yield out
+        pos -= len(inflater.unused_data)
+        if bytes(view[pos : pos + 2]) != _GZIP_MAGIC:
+            return
+
+
+def _gzip_member_name(data: bytes) -> str:
+    """The original file name stored in the gzip header (FNAME), if any; only its base name."""
+    flags = data[3] if len(data) > 3 else 0
+    pos = 10
+    if flags & 4 and len(data) >= 12:
+        pos += 2 + int.from_bytes(data[10:12], "little")
+    if not flags & 8:
+        return ""
+    end = data.find(b"\0", pos, pos + 1024)
+    if end < 0:
+        return ""
+    name = data[pos:end].decode("latin-1").replace("\\", "/")
+    return posixpath.basename(name)
+
+
+class _ChunkReader(io.RawIOBase):
+    """A read-only file over already-read bytes followed by the rest of a chunk iterator."""
+
+    def __init__(self, first: bytes, rest: Iterator[bytes]):
+        self._buffer = first
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target) -> int:
+        while not self._buffer:
+            chunk = next(self._rest, None)
+            if chunk is None:
+                return 0
+            self._buffer = chunk
+        size = min(len(target), len(self._buffer))
+        target[:size] = self._buffer[:size]
+        self._buffer = self._buffer[size:]
+        return size
+
+
+def _looks_like_tar(header: bytes) -> bool:
+    if len(header) < 512:
+        return False
+    if header[257:262] == b"ustar":
+        return True
+    stored = header[148:156].replace(b"\0", b" ").strip()
+    if not stored or any(c not in b"01234567" for c in stored):
+        return False
+    computed = sum(header[:148]) + 8 * 32 + sum(header[156:512])
+    return int(stored, 8) == computed
+
+
+def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -> SourceBundle:
+    kept: dict[str, bytes] = {}
+    declared = 0
+    count = 0
+    try:
+        with tarfile.open(fileobj=stream, mode="r|") as archive:
+            for member in archive:
+                count += 1
+                if count > max_members:
+                    raise UnsafeArchive(
+                        f"The e-print archive has more than {max_members} members (a tar bomb?); "
+                        "read the paper's PDF or HTML version instead."
+                    )
+                name = _safe_member_name(member)
+                if member.isdir():
+                    continue
+                if not member.isreg():
+                    log.debug("skipping non-regular tar member %r (type %r)", name, member.type)
+                    continue
+                declared += member.size
+                if declared > limit:
+                    raise UnsafeArchive(
+                        f"The e-print archive member {name!r} takes the total size past the {limit}-byte "
+                        "limit; read the paper's PDF or HTML version instead."
+                    )
+                if not name or not name.lower().endswith(KEPT_EXTENSIONS):
+                    continue
+                handle = archive.extractfile(member)
+                if handle is not None:
+                    kept[name] = handle.read()
+    except tarfile.TarError as exc:
+        raise ExtractionError(
+            f"The e-print archive is corrupt ({exc}); read the paper's PDF or HTML version instead."
+        ) from None
+    return _bundle_from_members(kept)
+
+
+def _safe_member_name(member: tarfile.TarInfo) -> str:
+    """The member's normalised name; refuse traversal, absolute paths, links and devices."""
+    raw = member.name
+    unified = raw.replace("\\", "/")
+    if unified.startswith("/") or (len(unified) > 1 and unified[1] == ":"):
+        raise UnsafeArchive(f"The e-print archive member {raw!r} has an absolute path; refusing the archive.")
+    parts = [p for p in unified.split("/") if p not in ("", ".")]
+    if ".." in parts:
+        raise UnsafeArchive(f"The e-print archive member {raw!r} points outside the archive ('..'); refusing it.")
+    if member.issym() or member.islnk():
+        raise UnsafeArchive(
+            f"The e-print archive member {raw!r} is a link (to {member.linkname!r}); refusing the archive."
+        )
+    if member.ischr() or member.isblk() or member.isfifo():
+        raise UnsafeArchive(f"The e-print archive member {raw!r} is a device or FIFO; refusing the archive.")
+    return "/".join(parts)
+
+
+def _bundle_from_members(kept: dict[str, bytes]) -> SourceBundle:
+    if any(name.lower().endswith(TEX_EXTENSIONS) for name in kept):
+        return SourceBundle("tex", kept)
+    pages = {n: b for n, b in kept.items() if n.lower().endswith(HTML_EXTENSIONS)}
+    if pages:
+        main = max(pages, key=lambda n: len(pages[n]))
+        return SourceBundle("html", {main: pages[main]})
+    if any(name.lower().endswith(".txt") for name in kept):
+        return SourceBundle("tex", kept)
+    raise ExtractionError(
+        "The e-print archive holds no TeX or HTML source (only figures or other files); "
+        "read the paper's PDF instead."
+    )
+
+
+def _single_file(data: bytes, name: str) -> SourceBundle:
+    """Classify one (decompressed) file: PDF, HTML, the 'not ready' page, or TeX."""
+    if data.startswith(b"%PDF-"):
+        return SourceBundle("pdf", {name or "source.pdf": data})
+    head = data[:4096].lstrip().lower()
+    if _NOT_READY_MARKER in data[:4096].lower() and len(data) < 4096:
+        raise ExtractionError(
+            "arXiv is still preparing this paper's source ('file is not ready'); "
+            "try again in a few minutes, or read the PDF or HTML version now."
+        )
+    if head.startswith(b"<") and any(tag in head for tag in _HTML_TAGS):
+        return SourceBundle("html", {name or "source.html": data})
+    if not _looks_like_text(data[:8192]):
+        raise ExtractionError(
+            "The e-print source is not a recognisable TeX, HTML, PDF or tar file; "
+            "read the paper's PDF or HTML version instead."
+        )
+    if not name.lower().endswith(KEPT_EXTENSIONS):
+        name = (name or "main") + ".tex"
+    return SourceBundle("tex", {name: data})
+
+
+def _looks_like_text(sample: bytes) -> bool:
+    if b"\0" in sample:
+        return False
+    control = sum(1 for byte in sample if byte < 32 and byte not in (9, 10, 12, 13))
+    return control <= len(sample) // 50

@@ -1,0 +1,712 @@
+"""The three-tier disk cache: metadata, extracted text and raw files of paper versions.
+
+Layout under the cache home:
+  papers/     one file per tier and paper version (`2401.12345v2.meta.json`, `.text.json`,
+              `.pdf`, `.source[.gz|.tar|.pdf]`), each written whole (temporary file + rename)
+  searches/   short-lived search answers, one file per query
+  tmp/        temporary files being written
+  index.json, journal.jsonl   the index (see cache_index.py)
+  sessions.json               open sessions and their pins (see cache_sessions.py)
+  .lock       flock'ed around every index change, so server processes can share the home
+
+The index is a mirror of `papers/`: a file is renamed into place and then recorded, under the
+lock; an entry is unrecorded and then its file removed. A process killed in between leaves a
+whole file the index does not know (adopted when the cache is next opened) or a record of a file
+that was never half-written. So the cache always loads, serves only whole entries and loses
+nothing except by the eviction rules.
+
+Eviction (after every insert): least recently accessed first, unpinned entries only, while there
+are more than `max_papers` entries; then, while the files exceed `max_bytes`: raw files first,
+then text, then whole entries. The entry just inserted goes only as a last resort.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from . import errors
+from .atomic import clean_stale_tmp, discard, stage
+from .cache_files import (
+    RAW_KINDS,
+    TIERS,
+    FoundFile,
+    check_paper_id,
+    check_version,
+    decode_meta,
+    decode_text,
+    encode_meta,
+    encode_text,
+    file_name,
+    scan_papers,
+    sniff_content_type,
+    versioned_id,
+)
+from .cache_index import IndexState, JournaledIndex, Key
+from .cache_sessions import SessionStore
+from .filelock import BOOT_ID, ProcessLock
+
+logger = logging.getLogger(__name__)
+
+SESSION_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+MAX_SEARCH_ENTRIES = 500
+MAX_NOTE_BYTES = 16384
+MAX_TITLE_CHARS = 300
+# A hit on the most recently accessed entry within this many seconds is not journaled again.
+TOUCH_STEP_S = 1.0
+
+
+class CacheFull(errors.ArxivMcpError):
+    """A file cannot be kept within ARXIV_MCP_MAX_DISK_MB (too big, or pinned papers fill the cache)."""
+
+
+@dataclass
+class CachedMeta:
+    record: dict
+    fetched_at: float
+    stale: bool
+
+
+@dataclass
+class CachedText:
+    text: str
+    method: str
+    extractor_version: int
+
+
+@dataclass
+class CachedRaw:
+    path: Path
+    bytes: int
+    content_type: str
+
+
+def _title_of(record: dict) -> str | None:
+    title = record.get("title")
+    return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
+
+
+class Cache:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        max_papers: int = 200,
+        max_bytes: int = 2048 * 2**20,
+        meta_ttl_s: float = 86400,
+        session_ttl_s: float = 604800,
+        clock: Callable[[], float] = time.time,
+    ):
+        if type(max_papers) is not int or max_papers < 1:
+            raise ValueError(f"max_papers must be a positive integer, not {max_papers!r}")
+        if type(max_bytes) is not int or max_bytes < 1:
+            raise ValueError(f"max_bytes must be a positive integer, not {max_bytes!r}")
+        if not meta_ttl_s > 0 or not session_ttl_s > 0:
+            raise ValueError("meta_ttl_s and session_ttl_s must be positive")
+        self.home = Path(home).expanduser().absolute()
+        self.max_papers = max_papers
+        self.max_bytes = max_bytes
+        self.meta_ttl_s = meta_ttl_s
+        self.session_ttl_s = session_ttl_s
+        self._clock = clock
+        self._papers = self.home / "papers"
+        self._searches = self.home / "searches"
+        self._tmp = self.home / "tmp"
+        for folder in (self.home, self._papers, self._searches, self._tmp):
+            folder.mkdir(parents=True, exist_ok=True)
+        self._lock = ProcessLock(self.home / ".lock")
+        self._index = JournaledIndex(self.home, self._tmp)
+        self._sessions = SessionStore(self.home / "sessions.json", self._tmp)
+        # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
+        self._index.needs_reconcile = BOOT_ID is None
+        with self._locked():
+            clean_stale_tmp(self._tmp)
+            self._evict()
+
+    def close(self) -> None:
+        """Release this object's open files; the cache home stays usable by other Cache objects."""
+        self._index.close()
+        self._sessions.close()
+        self._lock.close()
+
+    def __enter__(self) -> Cache:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if hasattr(self, "_sessions"):
+            self.close()
+
+    # ----- metadata, text, raw files -------------------------------------------------------
+
+    def get_meta(self, paper_id: str, version: int | None, *, allow_stale: bool = False) -> CachedMeta | None:
+        """Metadata of a version, or (version None) of the version last marked latest within the TTL."""
+        paper_id = check_paper_id(paper_id)
+        if version is not None:
+            check_version(version)
+        with self._locked():
+            stale = False
+            if version is None:
+                mark = self._state.latest.get(paper_id)
+                if mark is None:
+                    return None
+                version, marked_at = mark
+                stale = self._clock() - marked_at >= self.meta_ttl_s
+                if stale and not allow_stale:
+                    return None
+            opened = self._open_tier((paper_id, version), "meta")
+        if opened is None:
+            return None
+        body = self._read_whole(opened, (paper_id, version), "meta", decode_meta)
+        return None if body is None else CachedMeta(body["record"], body["fetched_at"], stale)
+
+    def put_meta(self, paper_id: str, version: int, record: dict, *, latest: bool) -> None:
+        """Store metadata; `latest` also marks this version as the paper's latest as of now."""
+        key = (check_paper_id(paper_id), check_version(version))
+        if not isinstance(record, dict):
+            raise ValueError("record must be a dict")
+        now = self._clock()
+        payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
+        extra = {"ti": _title_of(record)}
+        if latest:
+            extra["L"] = now
+        self._commit(key, "meta", payload, {"b": len(payload), "f": now}, file_name(*key, "meta"), extra)
+
+    def get_text(self, paper_id: str, version: int) -> CachedText | None:
+        key = (check_paper_id(paper_id), check_version(version))
+        with self._locked():
+            opened = self._open_tier(key, "text")
+        if opened is None:
+            return None
+        body = self._read_whole(opened, key, "text", decode_text)
+        return None if body is None else CachedText(body["text"], body["method"], body["extractor_version"])
+
+    def put_text(self, paper_id: str, version: int, text: str, *, method: str, extractor_version: int) -> None:
+        key = (check_paper_id(paper_id), check_version(version))
+        if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
+            raise ValueError("text and method must be str, extractor_version an int")
+        payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
+        info = {"b": len(payload), "m": method, "x": extractor_version}
+        self._commit(key, "text", payload, info, file_name(*key, "text"), {})
+
+    def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
+        key = (check_paper_id(paper_id), check_version(version))
+        _check_kind(kind)
+        with self._locked():
+            opened = self._open_tier(key, kind)
+            if opened is None:
+                return None
+            handle, info = opened
+            handle.close()
+            return CachedRaw(self._papers / info["n"], info["b"], info["ct"])
+
+    def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
+        """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
+        key = (check_paper_id(paper_id), check_version(version))
+        _check_kind(kind)
+        if not isinstance(data, (bytes, bytearray, memoryview)) or not isinstance(content_type, str):
+            raise ValueError("data must be bytes and content_type a str")
+        data = bytes(data)
+        if len(data) > self.max_bytes:
+            raise CacheFull(
+                f"The {kind} of {versioned_id(*key)} is {len(data) / 2**20:.1f} MB, more than the whole cache "
+                f"may hold (ARXIV_MCP_MAX_DISK_MB={self.max_bytes / 2**20:g}); raise that setting to keep it."
+            )
+        name = file_name(*key, kind, data[:512])
+        if not self._commit(key, kind, data, {"b": len(data), "n": name, "ct": content_type}, name, {}):
+            raise CacheFull(
+                f"Pinned papers fill the cache, so the {kind} of {versioned_id(*key)} could not be kept; "
+                "end sessions you no longer need (end_session) or raise ARXIV_MCP_MAX_DISK_MB."
+            )
+        return CachedRaw(self._papers / name, len(data), content_type)
+
+    def versions(self, paper_id: str) -> list[int]:
+        """Versions of a paper with anything cached."""
+        paper_id = check_paper_id(paper_id)
+        with self._locked():
+            return sorted(self._state.by_paper.get(paper_id, ()))
+
+    # ----- per-paper notes and search answers ------------------------------------------------
+
+    def get_note(self, paper_id: str, key: str) -> Any | None:
+        paper_id = check_paper_id(paper_id)
+        with self._locked():
+            return self._state.notes.get(paper_id, {}).get(key)
+
+    def put_note(self, paper_id: str, key: str, value: Any) -> None:
+        """Keep a small JSON value with a paper (None deletes it); gone when the paper is evicted."""
+        paper_id = check_paper_id(paper_id)
+        if not isinstance(key, str) or not 1 <= len(key) <= 64:
+            raise ValueError("a note key is a string of 1 to 64 characters")
+        try:
+            size = len(json.dumps(value))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"a note value must be JSON: {exc}") from None
+        if size > MAX_NOTE_BYTES:
+            raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
+        with self._locked():
+            self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
+
+    def get_search(self, key: str) -> dict | None:
+        path = self._search_path(key)
+        try:
+            body = json.loads(path.read_bytes())
+        except (FileNotFoundError, ValueError):
+            return None
+        if not isinstance(body, dict) or body.get("key") != key or not isinstance(body.get("value"), dict):
+            return None
+        expires_at = body.get("expires_at")
+        if not isinstance(expires_at, (int, float)) or expires_at <= self._clock():
+            return None
+        return body["value"]
+
+    def put_search(self, key: str, value: dict, ttl_s: float) -> None:
+        """Keep a search answer for `ttl_s` seconds; only the newest MAX_SEARCH_ENTRIES are kept."""
+        path = self._search_path(key)
+        if not isinstance(value, dict) or not ttl_s > 0:
+            raise ValueError("a search answer is a dict kept for a positive number of seconds")
+        body = {"key": key, "expires_at": self._clock() + ttl_s, "value": value}
+        try:
+            payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"a search answer must be JSON: {exc}") from None
+        staged = stage(payload, self._tmp, durable=False)
+        try:
+            with self._locked():
+                os.replace(staged, path)
+                staged = None
+                self._trim_searches()
+        finally:
+            if staged is not None:
+                discard(staged)
+
+    # ----- sessions ------------------------------------------------------------------------
+
+    def start_session(self, session_id: str | None = None) -> dict:
+        """Open a session (or return the open one of that id); its pins keep papers from eviction."""
+        if session_id is not None:
+            _check_session_id(session_id)
+        with self._locked():
+            now = self._clock()
+            self._sessions.expire(now, self.session_ttl_s)
+            if session_id is None:
+                session_id = "s-" + secrets.token_hex(6)
+                while session_id in self._sessions.sessions:
+                    session_id = "s-" + secrets.token_hex(6)
+            if session_id in self._sessions.sessions:
+                self._sessions.touch(session_id, now)
+            else:
+                self._sessions.create(session_id, now)
+            return self._session_view(session_id)
+
+    def end_session(self, session_id: str) -> dict:
+        """Close a session and release its pins (papers pinned by other sessions stay pinned)."""
+        _check_session_id(session_id)
+        with self._locked():
+            self._open_session(session_id)
+            session = self._sessions.end(session_id)
+            self._evict()
+            return {
+                "session_id": session_id,
+                "ended": True,
+                "released": [versioned_id(p, v) for p, v in session["pinned"]],
+            }
+
+    def session_status(self, session_id: str) -> dict:
+        _check_session_id(session_id)
+        with self._locked():
+            self._open_session(session_id)
+            self._sessions.touch(session_id, self._clock())
+            return self._session_view(session_id)
+
+    def pin(self, session_id: str, paper_id: str, version: int) -> None:
+        """Keep a paper version from eviction while the session is open (it may be cached later)."""
+        _check_session_id(session_id)
+        key = (check_paper_id(paper_id), check_version(version))
+        with self._locked():
+            self._open_session(session_id)
+            self._sessions.pin(session_id, key, self._clock())
+
+    # ----- overview and maintenance ----------------------------------------------------------
+
+    def stats(self) -> dict:
+        with self._locked():
+            self._sessions.expire(self._clock(), self.session_ttl_s)
+            pins = self._sessions.pins()
+            return {
+                "papers": len(self._state.entries),
+                "bytes": self._state.total_bytes,
+                "bytes_by_tier": dict(self._state.bytes_by_tier),
+                "max_papers": self.max_papers,
+                "max_bytes": self.max_bytes,
+                "open_sessions": len(self._sessions.sessions),
+                "pinned_papers": sum(1 for key in pins if key in self._state.entries),
+                "search_entries": self._count_searches(),
+                "home": str(self.home),
+            }
+
+    def list_cached(self) -> list[dict]:
+        """Cached paper versions, most recently accessed first."""
+        with self._locked():
+            self._sessions.expire(self._clock(), self.session_ttl_s)
+            pins = self._sessions.pins()
+            return [
+                {
+                    "paper_id": entry.paper_id,
+                    "version": entry.version,
+                    "id": versioned_id(entry.paper_id, entry.version),
+                    "title": entry.title,
+                    "bytes": entry.bytes,
+                    "tiers": [tier for tier in TIERS if tier in entry.tiers],
+                    "pinned_by": sorted(pins.get(key, [])),
+                    "last_access": entry.last_access,
+                }
+                for key, entry in reversed(self._state.entries.items())
+            ]
+
+    def clear(self, drop_pinned: bool = False) -> dict:
+        """Evict every unpinned paper (every paper, with drop_pinned) and all search answers."""
+        with self._locked():
+            self._sessions.expire(self._clock(), self.session_ttl_s)
+            pins = self._sessions.pins()
+            evicted, kept, freed = [], [], 0
+            for key, entry in list(self._state.entries.items()):
+                if key in pins and not drop_pinned:
+                    kept.append(versioned_id(*key))
+                    continue
+                freed += entry.bytes
+                self._drop(key, None, "clear_cache")
+                evicted.append(versioned_id(*key))
+            for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
+                if paper_id not in self._state.by_paper:
+                    self._index.append({"o": "forget", "p": paper_id})
+            if drop_pinned and pins:
+                self._sessions.unpin_all()
+            searches = 0
+            for path in self._searches.glob("*.json"):
+                discard(path)
+                searches += 1
+            return {"evicted": evicted, "kept_pinned": kept, "bytes_freed": freed, "searches_dropped": searches}
+
+    def iter_documents(self, only: set[tuple[str, int]] | None = None
+                       ) -> Iterator[tuple[str, int, dict | None, str | None]]:
+        """(paper_id, version, metadata record, text) of every cached version (or of those in
+        `only`), read lazily.
+
+        Reading is not an access: it leaves the eviction order alone.
+        """
+        with self._locked():
+            listing = [
+                (key, {tier: self._papers / self._file_name(key, tier, info) for tier, info in entry.tiers.items()})
+                for key, entry in reversed(self._state.entries.items())
+                if only is None or key in only
+            ]
+        for (paper_id, version), paths in listing:
+            meta = _read_quietly(paths.get("meta"), paper_id, version, decode_meta)
+            text = _read_quietly(paths.get("text"), paper_id, version, decode_text)
+            if meta is None and text is None:
+                continue
+            yield paper_id, version, meta and meta["record"], text and text["text"]
+
+    def verify(self) -> list[str]:
+        """Problems found by checking every indexed file against its record (empty when healthy)."""
+        problems = []
+        with self._locked():
+            for key, entry in self._state.entries.items():
+                for tier, info in entry.tiers.items():
+                    path = self._papers / self._file_name(key, tier, info)
+                    try:
+                        data = path.read_bytes()
+                    except FileNotFoundError:
+                        problems.append(f"{path.name}: indexed but missing")
+                        continue
+                    if len(data) != info["b"]:
+                        problems.append(f"{path.name}: {len(data)} bytes, index says {info['b']}")
+                    decoder = {"meta": decode_meta, "text": decode_text}.get(tier)
+                    try:
+                        if decoder is not None:
+                            decoder(data, *key)
+                    except ValueError as exc:
+                        problems.append(f"{path.name}: does not parse ({exc})")
+        return problems
+
+    # ----- internals -------------------------------------------------------------------------
+
+    @property
+    def _state(self) -> IndexState:
+        return self._index.state
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the cache lock, having caught up with other processes' changes first.
+
+        If the previous holder died mid-update (or the machine rebooted), or the index was
+        damaged, the index is first reconciled with the files. An unexpected exception here
+        leaves that mark for the next holder; refused input is raised before any change.
+        """
+        outermost = self._lock.acquire()
+        finished = False
+        try:
+            if outermost:
+                self._index.refresh()
+                self._sessions.refresh()
+                if self._lock.interrupted or self._index.needs_reconcile:
+                    self._reconcile()
+            yield
+            if outermost:
+                self._index.compact_if_long()
+            finished = True
+        except (errors.ArxivMcpError, ValueError):
+            finished = True
+            raise
+        finally:
+            self._lock.release(finished=finished)
+
+    def _commit(self, key: Key, tier: str, payload: bytes, info: dict, name: str, extra: dict) -> bool:
+        """Write a tier's file whole, record it, evict; True if the tier is still cached afterwards."""
+        staged = stage(payload, self._tmp)
+        try:
+            with self._locked():
+                entry = self._state.entries.get(key)
+                old = entry.tiers.get(tier) if entry else None
+                old_name = self._file_name(key, tier, old) if old else None
+                os.replace(staged, self._papers / name)
+                staged = None
+                self._index.append({"o": "put", "k": list(key), "t": tier, "i": info, "a": self._clock(), **extra})
+                if old_name not in (None, name):
+                    discard(self._papers / old_name)
+                self._evict(protect=key)
+                entry = self._state.entries.get(key)
+                return entry is not None and tier in entry.tiers
+        finally:
+            if staged is not None:
+                discard(staged)
+
+    def _open_tier(self, key: Key, tier: str):
+        """Open a tier's file and count the access (needs the lock); None when not cached."""
+        entry = self._state.entries.get(key)
+        info = entry.tiers.get(tier) if entry else None
+        if info is None:
+            return None
+        path = self._papers / self._file_name(key, tier, info)
+        try:
+            handle = open(path, "rb")
+        except FileNotFoundError:
+            logger.warning("cache file %s vanished; forgetting it", path)
+            self._index.append({"o": "drop", "k": list(key), "t": [tier]})
+            return None
+        self._touch(key)
+        return handle, info
+
+    def _read_whole(self, opened, key: Key, tier: str, decode):
+        """Read and decode an opened tier file; a damaged file is dropped from the cache."""
+        handle, info = opened
+        with handle:
+            data = handle.read()
+        try:
+            return decode(data, *key)
+        except ValueError as exc:
+            logger.warning("cache file for %s %s is damaged (%s); dropping it", versioned_id(*key), tier, exc)
+            with self._locked():
+                entry = self._state.entries.get(key)
+                if entry is not None and entry.tiers.get(tier) == info:
+                    self._drop(key, [tier], "damaged")
+            return None
+
+    def _touch(self, key: Key) -> None:
+        now = self._clock()
+        entries = self._state.entries
+        if next(reversed(entries)) == key and now - entries[key].last_access < TOUCH_STEP_S:
+            return
+        self._index.append({"o": "touch", "k": list(key), "a": now})
+
+    def _file_name(self, key: Key, tier: str, info: dict) -> str:
+        return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
+
+    def _drop(self, key: Key, tiers: list[str] | None, reason: str) -> None:
+        """Unrecord tiers of an entry (all of it when None), then remove their files."""
+        entry = self._state.entries.get(key)
+        present = [t for t in (tiers or TIERS) if entry is not None and t in entry.tiers]
+        if not present:
+            return
+        names = [self._file_name(key, tier, entry.tiers[tier]) for tier in present]
+        logger.info("evicting %s tiers=%s (%s)", versioned_id(*key), ",".join(present) if tiers else "all", reason)
+        self._index.append({"o": "drop", "k": list(key), "t": tiers})
+        for name in names:
+            discard(self._papers / name)
+
+    def _evict(self, protect: Key | None = None) -> None:
+        """Enforce the bounds: count first, then bytes (raw, text, whole entries), LRU first."""
+        state = self._state
+        self._sessions.expire(self._clock(), self.session_ttl_s)
+        pinned = self._sessions.pins()
+        exempt = pinned.keys() | ({protect} if protect else set())
+        excess = len(state.entries) - self.max_papers
+        if excess > 0:
+            for key in list(islice((k for k in state.entries if k not in exempt), excess)):
+                self._drop(key, None, "paper count")
+        for tiers in (["pdf", "source"], ["text"], None):
+            excess = state.total_bytes - self.max_bytes
+            if excess <= 0:
+                break
+            victims, freed = [], 0
+            for key, entry in state.entries.items():
+                if freed >= excess:
+                    break
+                present = [t for t in (tiers or entry.tiers) if t in entry.tiers]
+                if key in exempt or not present:
+                    continue
+                victims.append(key)
+                freed += sum(entry.tiers[t]["b"] for t in present)
+            for key in victims:
+                self._drop(key, tiers, "disk size")
+        if protect is None or protect in pinned:
+            return
+        if len(state.entries) > self.max_papers:
+            self._drop(protect, None, "paper count, all others pinned")
+        for tiers in (["pdf", "source"], ["text"], None):
+            if state.total_bytes <= self.max_bytes:
+                break
+            self._drop(protect, tiers, "disk size, all others pinned")
+
+    def _reconcile(self) -> None:
+        """Make the index agree with the files: forget missing ones, adopt whole unknown ones."""
+        self._index.needs_reconcile = False
+        found = scan_papers(self._papers)
+        known = set()
+        for key, entry in list(self._state.entries.items()):
+            for tier, info in list(entry.tiers.items()):
+                name = self._file_name(key, tier, info)
+                on_disk = found.get(name)
+                if on_disk is None:
+                    logger.warning("cache index names %s but the file is gone; forgetting it", name)
+                    self._index.append({"o": "drop", "k": list(key), "t": [tier]})
+                elif on_disk.size == info["b"]:
+                    known.add(name)
+        # Newest first, each adopted at the old end of the eviction order: the oldest file ends first.
+        for found_file in sorted((f for n, f in found.items() if n not in known), key=lambda f: -f.mtime):
+            self._adopt(found_file)
+
+    def _adopt(self, found: FoundFile) -> None:
+        key = (found.paper_id, found.version)
+        path = self._papers / found.name
+        entry = self._state.entries.get(key)
+        current = entry.tiers.get(found.tier) if entry else None
+        if current is not None and self._file_name(key, found.tier, current) != found.name:
+            logger.info("removing %s: superseded by %s", found.name, self._file_name(key, found.tier, current))
+            discard(path)
+            return
+        op = {"o": "put", "k": list(key), "t": found.tier, "a": found.mtime, "front": True}
+        try:
+            if found.tier in RAW_KINDS:
+                with open(path, "rb") as handle:
+                    head = handle.read(512)
+                op["i"] = {"b": found.size, "n": found.name, "ct": sniff_content_type(head)}
+            elif found.tier == "meta":
+                data = path.read_bytes()
+                body = decode_meta(data, *key)
+                op["i"] = {"b": len(data), "f": body["fetched_at"]}
+                op["ti"] = _title_of(body["record"])
+                mark = self._state.latest.get(key[0])
+                if body["latest_at"] is not None and (mark is None or mark[1] < body["latest_at"]):
+                    op["L"] = body["latest_at"]
+            else:
+                data = path.read_bytes()
+                body = decode_text(data, *key)
+                op["i"] = {"b": len(data), "m": body["method"], "x": body["extractor_version"]}
+        except FileNotFoundError:
+            return
+        except ValueError as exc:
+            logger.warning("removing unreadable cache file %s (%s)", path, exc)
+            discard(path)
+            if current is not None:
+                self._index.append({"o": "drop", "k": list(key), "t": [found.tier]})
+            return
+        logger.info("adopting %s into the cache index", found.name)
+        self._index.append(op)
+
+    def _open_session(self, session_id: str) -> dict:
+        self._sessions.expire(self._clock(), self.session_ttl_s)
+        session = self._sessions.sessions.get(session_id)
+        if session is None:
+            days = self.session_ttl_s / 86400
+            raise errors.NotFound(
+                f"No open session '{session_id}': it was ended, closed after {days:g} days unused, or never "
+                "started. Call start_session (you may reuse the same id) and fetch the papers again to pin them."
+            )
+        return session
+
+    def _session_view(self, session_id: str) -> dict:
+        session = self._sessions.sessions[session_id]
+        return {
+            "session_id": session_id,
+            "created": session["created"],
+            "last_used": session["last_used"],
+            "expires_at": session["last_used"] + self.session_ttl_s,
+            "pinned": [versioned_id(p, v) for p, v in session["pinned"]],
+        }
+
+    def _search_path(self, key: str) -> Path:
+        if not isinstance(key, str) or not key:
+            raise ValueError("a search key is a non-empty string")
+        return self._searches / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".json")
+
+    def _count_searches(self) -> int:
+        with os.scandir(self._searches) as entries:
+            return sum(1 for entry in entries if entry.name.endswith(".json"))
+
+    def _trim_searches(self) -> None:
+        if self._count_searches() <= MAX_SEARCH_ENTRIES:
+            return
+        aged = []
+        with os.scandir(self._searches) as entries:
+            for entry in entries:
+                try:
+                    aged.append((entry.stat().st_mtime_ns, entry.path))
+                except FileNotFoundError:
+                    continue
+        aged.sort()
+        for _, path in aged[: len(aged) - MAX_SEARCH_ENTRIES]:
+            discard(Path(path))
+
+
+def _json_bytes(encode, *args) -> bytes:
+    try:
+        return encode(*args)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not storable as JSON: {exc}") from None
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in RAW_KINDS:
+        raise ValueError(f"raw kind must be one of {RAW_KINDS}, not {kind!r}")
+
+
+def _check_session_id(session_id: object) -> None:
+    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+        raise errors.InvalidInput(
+            f"Invalid session_id {session_id!r}: use 1-64 characters of letters, digits, '_', '.' or '-', "
+            "or call start_session without an id to get one."
+        )
+
+
+def _read_quietly(path: Path | None, paper_id: str, version: int, decode) -> dict | None:
+    if path is None:
+        return None
+    try:
+        return decode(path.read_bytes(), paper_id, version)
+    except (FileNotFoundError, ValueError):
+        return None

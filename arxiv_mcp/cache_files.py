@@ -1,0 +1,164 @@
+"""Where the cache keeps each tier of a paper on disk, and how those files are read back.
+
+Every file name is built from a strictly validated paper id and version, so nothing a caller
+passes can name a path outside the cache folder. Files are self-describing (metadata and text
+carry their id and provenance; raw files are recognised by their bytes), which lets the index
+be rebuilt from the folder alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv")
+RAW_KINDS = ("pdf", "source", "html", "ar5iv")
+"""Raw files: the PDF, the e-print, and the HTML pages text was extracted from (kept so a
+better extractor can re-make the text without a new request)."""
+MAX_VERSION = 9999
+
+_NEW_ID = re.compile(r"\d{4}\.\d{4,5}")
+# Old scheme: archive, optional subject class, slash, YYMMNNN ("hep-th/9901001", "math.GT/0309136").
+_OLD_ID = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?/\d{7}")
+_FILE_NAME = re.compile(
+    r"(?P<stem>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?_\d{7})"
+    r"v(?P<version>[1-9]\d{0,3})\.(?P<tier>meta\.json|text\.json|pdf|html|ar5iv\.html|source(?:\.[a-z]+){0,2})"
+)
+
+_SOURCE_SUFFIXES = {"application/gzip": ".gz", "application/x-tar": ".tar", "application/pdf": ".pdf"}
+
+
+def check_paper_id(paper_id: object) -> str:
+    """Return `paper_id` if it is a normalised versionless arXiv id; raise ValueError otherwise."""
+    if not isinstance(paper_id, str) or not (_NEW_ID.fullmatch(paper_id) or _OLD_ID.fullmatch(paper_id)):
+        raise ValueError(f"not a normalised versionless arXiv id: {paper_id!r}")
+    return paper_id
+
+
+def check_version(version: object) -> int:
+    if type(version) is not int or not 1 <= version <= MAX_VERSION:
+        raise ValueError(f"not an arXiv version number (1..{MAX_VERSION}): {version!r}")
+    return version
+
+
+def versioned_id(paper_id: str, version: int) -> str:
+    return f"{paper_id}v{version}"
+
+
+def _stem(paper_id: str, version: int) -> str:
+    return f"{paper_id.replace('/', '_')}v{version}"
+
+
+def sniff_content_type(head: bytes) -> str:
+    """Recognise the raw formats arXiv serves from their first bytes."""
+    if head.startswith(b"%PDF"):
+        return "application/pdf"
+    if head.startswith(b"\x1f\x8b"):
+        return "application/gzip"
+    if head[257:262] == b"ustar":
+        return "application/x-tar"
+    return "application/octet-stream"
+
+
+def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
+    """The file holding `tier` of one paper version; a source file's suffix follows its bytes."""
+    stem = _stem(paper_id, version)
+    if tier in ("meta", "text"):
+        return f"{stem}.{tier}.json"
+    if tier in ("pdf", "html"):
+        return f"{stem}.{tier}"
+    if tier == "ar5iv":
+        return f"{stem}.ar5iv.html"
+    if tier == "source":
+        return f"{stem}.source{_SOURCE_SUFFIXES.get(sniff_content_type(head), '')}"
+    raise ValueError(f"unknown cache tier {tier!r}")
+
+
+@dataclass(frozen=True)
+class FoundFile:
+    """A file in the papers folder whose name the cache could have written."""
+
+    name: str
+    paper_id: str
+    version: int
+    tier: str
+    size: int
+    mtime: float
+
+
+def parse_file_name(name: str) -> tuple[str, int, str] | None:
+    match = _FILE_NAME.fullmatch(name)
+    if not match:
+        return None
+    stem, tier = match["stem"], match["tier"]
+    paper_id = stem.replace("_", "/", 1) if "_" in stem else stem
+    tier = tier.split(".", 1)[0]
+    try:
+        return check_paper_id(paper_id), check_version(int(match["version"])), tier
+    except ValueError:
+        return None
+
+
+def scan_papers(folder: Path) -> dict[str, FoundFile]:
+    """Every regular file in `folder` named like a cache file, by name; anything else is left alone."""
+    found: dict[str, FoundFile] = {}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            parsed = parse_file_name(entry.name)
+            if parsed is None or not entry.is_file(follow_symlinks=False):
+                continue
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            found[entry.name] = FoundFile(entry.name, *parsed, st.st_size, st.st_mtime)
+    return found
+
+
+def encode_meta(paper_id: str, version: int, record: dict, fetched_at: float, latest_at: float | None) -> bytes:
+    body = {"paper_id": paper_id, "version": version, "fetched_at": fetched_at, "latest_at": latest_at, "record": record}
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def encode_text(paper_id: str, version: int, text: str, method: str, extractor_version: int) -> bytes:
+    body = {
+        "paper_id": paper_id,
+        "version": version,
+        "method": method,
+        "extractor_version": extractor_version,
+        "text": text,
+    }
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def decode_meta(data: bytes, paper_id: str, version: int) -> dict:
+    """Parse a metadata file; raise ValueError unless it is whole and belongs to this paper version."""
+    body = _decode(data, paper_id, version)
+    fetched_at, latest_at = body.get("fetched_at"), body.get("latest_at")
+    if not isinstance(body.get("record"), dict) or not isinstance(fetched_at, (int, float)):
+        raise ValueError("metadata file without a record or fetch time")
+    if latest_at is not None and not isinstance(latest_at, (int, float)):
+        raise ValueError("metadata file with a malformed latest time")
+    return body
+
+
+def decode_text(data: bytes, paper_id: str, version: int) -> dict:
+    """Parse a text file; raise ValueError unless it is whole and belongs to this paper version."""
+    body = _decode(data, paper_id, version)
+    if not (
+        isinstance(body.get("text"), str)
+        and isinstance(body.get("method"), str)
+        and type(body.get("extractor_version")) is int
+    ):
+        raise ValueError("text file without text, method or extractor version")
+    return body
+
+
+def _decode(data: bytes, paper_id: str, version: int) -> dict:
+    body = json.loads(data)
+    if not isinstance(body, dict) or body.get("paper_id") != paper_id or body.get("version") != version:
+        raise ValueError("file does not belong to this paper version")
+    return body

@@ -1,0 +1,372 @@
+"""The cache index: an in-memory mirror kept in step, across processes, by a snapshot plus a journal.
+
+`index.json` is a snapshot written atomically (temporary file, fsync, rename) and tagged with a
+generation number. `journal.jsonl` starts with a header naming the generation it continues and
+then holds one JSON operation per line, appended under the cache's file lock, so a cache hit costs
+one short append instead of a rewrite. Every process applies the same operations in the same
+order, so their mirrors agree; a process notices others' work by the journal growing (new lines
+to apply) or being replaced (a compaction: reload the snapshot).
+
+A torn last line (a writer killed mid-append) is cut off; a line that does not parse is skipped
+and flagged, and so is a missing or corrupt snapshot: the caller then reconciles the index
+with the files on disk, which are the ground truth.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections import OrderedDict
+from pathlib import Path
+
+from .atomic import fsync_dir, write_atomic
+from .cache_files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+
+logger = logging.getLogger(__name__)
+
+SNAPSHOT_FORMAT = 1
+# The journal is folded into a new snapshot once it outgrows both this and twice the snapshot.
+COMPACT_MIN_BYTES = 1 << 20
+
+Key = tuple[str, int]
+
+
+class Entry:
+    """One cached paper version: its tiers (each with its size and provenance) and last access."""
+
+    __slots__ = ("paper_id", "version", "last_access", "title", "tiers")
+
+    def __init__(self, paper_id: str, version: int, last_access: float, title: str | None = None):
+        self.paper_id = paper_id
+        self.version = version
+        self.last_access = last_access
+        self.title = title
+        self.tiers: dict[str, dict] = {}
+
+    @property
+    def bytes(self) -> int:
+        return sum(info["b"] for info in self.tiers.values())
+
+
+def _key(raw: object) -> Key:
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise ValueError(f"malformed key {raw!r}")
+    return check_paper_id(raw[0]), check_version(raw[1])
+
+
+def _number(raw: object) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        raise ValueError(f"not a number: {raw!r}")
+    return float(raw)
+
+
+def _tier_info(key: Key, tier: object, info: object) -> dict:
+    if tier not in TIERS or not isinstance(info, dict):
+        raise ValueError(f"malformed tier {tier!r}: {info!r}")
+    size = info.get("b")
+    if type(size) is not int or size < 0:
+        raise ValueError(f"malformed size in {info!r}")
+    # A raw file's name is recorded (its suffix follows its format): it must name this very tier,
+    # or a planted index could make eviction remove files outside the cache.
+    if tier in RAW_KINDS and (
+        not isinstance(info.get("n"), str)
+        or parse_file_name(info["n"]) != (*key, tier)
+        or not isinstance(info.get("ct"), str)
+    ):
+        raise ValueError(f"raw tier with a malformed file name or type: {info!r}")
+    return info
+
+
+class IndexState:
+    """The index itself: entries in least-recently-accessed-first order, latest markers, notes.
+
+    Changed only through `apply`, which validates an operation completely before changing
+    anything, so a malformed line can be skipped without leaving a half-applied change.
+    """
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[Key, Entry] = OrderedDict()
+        self.by_paper: dict[str, set[int]] = {}
+        self.latest: dict[str, tuple[int, float]] = {}
+        self.notes: dict[str, dict] = {}
+        self.bytes_by_tier: dict[str, int] = dict.fromkeys(TIERS, 0)
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.bytes_by_tier.values())
+
+    def apply(self, op: dict) -> None:
+        kind = op.get("o") if isinstance(op, dict) else None
+        if kind == "put":
+            self._put(op)
+        elif kind == "touch":
+            key = _key(op.get("k"))
+            when = _number(op.get("a"))
+            entry = self.entries.get(key)
+            if entry is not None:
+                entry.last_access = when
+                self.entries.move_to_end(key)
+        elif kind == "drop":
+            key = _key(op.get("k"))
+            tiers = op.get("t")
+            if tiers is not None and (not isinstance(tiers, list) or not set(tiers) <= set(TIERS)):
+                raise ValueError(f"malformed tiers {tiers!r}")
+            self._drop(key, tiers)
+        elif kind == "note":
+            paper_id = check_paper_id(op.get("p"))
+            name = op.get("n")
+            if not isinstance(name, str):
+                raise ValueError(f"malformed note name {name!r}")
+            if op.get("v") is None:
+                self.notes.get(paper_id, {}).pop(name, None)
+                if not self.notes.get(paper_id, True):
+                    del self.notes[paper_id]
+            else:
+                self.notes.setdefault(paper_id, {})[name] = op["v"]
+        elif kind == "forget":
+            paper_id = check_paper_id(op.get("p"))
+            self.notes.pop(paper_id, None)
+            self.latest.pop(paper_id, None)
+        else:
+            raise ValueError(f"unknown operation {kind!r}")
+
+    def _put(self, op: dict) -> None:
+        key = _key(op.get("k"))
+        tier = op.get("t")
+        info = _tier_info(key, tier, op.get("i"))
+        when = _number(op.get("a"))
+        latest_at = None if op.get("L") is None else _number(op["L"])
+        title = op.get("ti")
+        if title is not None and not isinstance(title, str):
+            raise ValueError(f"malformed title {title!r}")
+        entry = self.entries.get(key)
+        if entry is None:
+            entry = Entry(key[0], key[1], when)
+            self.entries[key] = entry
+            self.by_paper.setdefault(key[0], set()).add(key[1])
+            if op.get("front"):
+                self.entries.move_to_end(key, last=False)
+        if not op.get("front"):
+            entry.last_access = when
+            self.entries.move_to_end(key)
+        old = entry.tiers.get(tier)
+        if old is not None:
+            self.bytes_by_tier[tier] -= old["b"]
+        entry.tiers[tier] = info
+        self.bytes_by_tier[tier] += info["b"]
+        if tier == "meta":
+            entry.title = title
+        if latest_at is not None:
+            self.latest[key[0]] = (key[1], latest_at)
+
+    def _drop(self, key: Key, tiers: list[str] | None) -> None:
+        entry = self.entries.get(key)
+        if entry is None:
+            return
+        for tier in list(entry.tiers) if tiers is None else tiers:
+            info = entry.tiers.pop(tier, None)
+            if info is not None:
+                self.bytes_by_tier[tier] -= info["b"]
+        if entry.tiers:
+            return
+        del self.entries[key]
+        versions = self.by_paper[key[0]]
+        versions.discard(key[1])
+        if not versions:
+            del self.by_paper[key[0]]
+            self.latest.pop(key[0], None)
+            self.notes.pop(key[0], None)
+
+    def to_json(self, generation: int) -> dict:
+        return {
+            "format": SNAPSHOT_FORMAT,
+            "generation": generation,
+            "entries": [[e.paper_id, e.version, e.last_access, e.title, e.tiers] for e in self.entries.values()],
+            "latest": {paper_id: list(mark) for paper_id, mark in self.latest.items()},
+            "notes": self.notes,
+        }
+
+    @classmethod
+    def from_json(cls, body: object) -> tuple[IndexState, int]:
+        """Rebuild a state from a snapshot; raise ValueError (or a subclass) on anything malformed."""
+        if not isinstance(body, dict) or body.get("format") != SNAPSHOT_FORMAT:
+            raise ValueError("not an index snapshot of a known format")
+        generation = body.get("generation")
+        if type(generation) is not int:
+            raise ValueError("snapshot without a generation")
+        state = cls()
+        for paper_id, version, last_access, title, tiers in body["entries"]:
+            key = _key([paper_id, version])
+            if not isinstance(tiers, dict) or not tiers or key in state.entries:
+                raise ValueError("snapshot entry without tiers, or twice")
+            if title is not None and not isinstance(title, str):
+                raise ValueError(f"malformed title {title!r}")
+            entry = Entry(key[0], key[1], _number(last_access), title)
+            entry.tiers = {tier: _tier_info(key, tier, info) for tier, info in tiers.items()}
+            state.entries[key] = entry
+            state.by_paper.setdefault(key[0], set()).add(key[1])
+            for tier, info in entry.tiers.items():
+                state.bytes_by_tier[tier] += info["b"]
+        for paper_id, (version, marked_at) in body["latest"].items():
+            state.latest[check_paper_id(paper_id)] = (check_version(version), _number(marked_at))
+        for paper_id, notes in body["notes"].items():
+            if not isinstance(notes, dict):
+                raise ValueError("malformed notes")
+            state.notes[check_paper_id(paper_id)] = dict(notes)
+        return state, generation
+
+
+class JournaledIndex:
+    """Keeps an `IndexState` in step with `index.json` + `journal.jsonl`; every call needs the cache lock."""
+
+    def __init__(self, home: Path, tmp_dir: Path):
+        self.snapshot_path = home / "index.json"
+        self.journal_path = home / "journal.jsonl"
+        self._tmp_dir = tmp_dir
+        self.state = IndexState()
+        self.generation = 0
+        self.needs_reconcile = False
+        self._fd = -1
+        self._inode = -1
+        self._offset = 0
+        self._snapshot_bytes = 0
+
+    def refresh(self) -> None:
+        """Catch up with what other processes wrote since this process last looked."""
+        try:
+            st = os.stat(self.journal_path)
+        except FileNotFoundError:
+            self.load()
+            return
+        if self._fd < 0 or st.st_ino != self._inode or st.st_size < self._offset:
+            self.load()
+        elif st.st_size > self._offset:
+            self._replay(os.pread(self._fd, st.st_size - self._offset, self._offset), self._offset)
+
+    def load(self) -> None:
+        """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""
+        self._close_journal()
+        snapshot = self._read_snapshot()
+        header, lines_at, data = self._read_journal()
+        journal_generation = header.get("generation") if header else None
+        if snapshot is not None:
+            self.state, self.generation = snapshot
+            if journal_generation == self.generation:
+                self._open_journal()
+                self._replay(data[lines_at:], lines_at)
+                return
+            if data and (journal_generation is None or journal_generation > self.generation):
+                logger.warning("cache journal %s does not continue the snapshot; salvaging its lines", self.journal_path)
+                self._salvage(data[lines_at:])
+        else:
+            self.state, self.generation = IndexState(), 0
+            if data:
+                self._salvage(data[lines_at:])
+            self.needs_reconcile = True
+        if isinstance(journal_generation, int):
+            self.generation = max(self.generation, journal_generation)
+        self.compact()
+
+    def append(self, op: dict) -> None:
+        """Record one operation (the journal first, then the mirror); needs `refresh` first."""
+        line = (json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        view = memoryview(line)
+        while view:
+            view = view[os.write(self._fd, view) :]
+        self._offset += len(line)
+        self.state.apply(op)
+
+    def compact_if_long(self) -> None:
+        if self._offset > max(COMPACT_MIN_BYTES, 2 * self._snapshot_bytes):
+            self.compact()
+
+    def compact(self) -> None:
+        """Fold the journal into a new snapshot and start a fresh journal of the next generation.
+
+        The snapshot is renamed into place before the journal, so a crash in between leaves a
+        journal of an older generation, which `load` recognises as already folded in.
+        """
+        self.generation += 1
+        body = json.dumps(self.state.to_json(self.generation), ensure_ascii=False, separators=(",", ":")).encode()
+        write_atomic(self.snapshot_path, body, self._tmp_dir)
+        write_atomic(self.journal_path, self._header(), self._tmp_dir)
+        self._snapshot_bytes = len(body)
+        self._close_journal()
+        self._open_journal()
+
+    def close(self) -> None:
+        self._close_journal()
+
+    def _header(self) -> bytes:
+        return (json.dumps({"o": "head", "generation": self.generation}) + "\n").encode()
+
+    def _open_journal(self) -> None:
+        self._fd = os.open(self.journal_path, os.O_RDWR | os.O_APPEND)
+        st = os.fstat(self._fd)
+        self._inode = st.st_ino
+        self._offset = st.st_size
+
+    def _close_journal(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+        self._fd = -1
+        self._inode = -1
+
+    def _read_snapshot(self) -> tuple[IndexState, int] | None:
+        try:
+            data = self.snapshot_path.read_bytes()
+        except FileNotFoundError:
+            return None
+        try:
+            state, generation = IndexState.from_json(json.loads(data))
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            aside = self.snapshot_path.with_name("index.json.corrupt")
+            os.replace(self.snapshot_path, aside)
+            logger.warning("cache index %s is unreadable (%s); kept as %s, rebuilding from the files", self.snapshot_path, exc, aside)
+            return None
+        self._snapshot_bytes = len(data)
+        return state, generation
+
+    def _read_journal(self) -> tuple[dict | None, int, bytes]:
+        """The journal's header (None if missing or garbled), where its lines start, and its bytes."""
+        try:
+            data = self.journal_path.read_bytes()
+        except FileNotFoundError:
+            return None, 0, b""
+        first, newline, _ = data.partition(b"\n")
+        try:
+            header = json.loads(first) if newline else None
+        except ValueError:
+            header = None
+        if isinstance(header, dict) and header.get("o") == "head" and type(header.get("generation")) is int:
+            return header, len(first) + 1, data
+        return None, 0, data
+
+    def _replay(self, data: bytes, start: int) -> None:
+        """Apply the complete lines of `data` (which begins at journal offset `start`)."""
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            logger.warning("cutting a torn line off the end of cache journal %s", self.journal_path)
+            os.ftruncate(self._fd, start + end)
+            self.needs_reconcile = True
+        self._apply_lines(data[:end])
+        self._offset = start + end
+
+    def _salvage(self, data: bytes) -> None:
+        self._apply_lines(data[: data.rfind(b"\n") + 1])
+        self.needs_reconcile = True
+
+    def _apply_lines(self, data: bytes) -> None:
+        skipped = 0
+        for line in data.splitlines():
+            if not line.strip():
+                continue
+            try:
+                self.state.apply(json.loads(line))
+            except (ValueError, TypeError, KeyError, AttributeError):
+                skipped += 1
+        if skipped:
+            logger.warning("skipped %d unreadable line(s) in cache journal %s", skipped, self.journal_path)
+            self.needs_reconcile = True
+

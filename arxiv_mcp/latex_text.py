@@ -1,0 +1,1471 @@
+"""LaTeX source -> clean text in the shared extractor format.
+
+Format (shared with the HTML and PDF extractors): first line `# <title>`, then the authors,
+`## Abstract`, numbered `##`/`###`/`####` headings, paragraphs separated by one blank line,
+math kept as `$...$` / `$$...$$`, and no body line starting with `#`.
+
+Paper source is untrusted data, so nothing is ever executed or expanded: no \\def or
+\\newcommand is applied (the one exception is a pure alias such as `\\def\\beq{\\begin{equation}}`,
+looked up in a table, never recursively). Scanning is single-pass over a token list with
+precomputed brace/environment matching, memoised forward searches and no nested regex
+quantifiers, so hostile input cannot make it hang or recurse deeply.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import posixpath
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Callable
+
+from arxiv_mcp.archive import read_source
+from arxiv_mcp.errors import ExtractionError
+
+log = logging.getLogger(__name__)
+
+MAX_INPUT_DEPTH = 12
+_NL = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
+
+# ---------------------------------------------------------------------------------------------
+# Public entry points
+# ---------------------------------------------------------------------------------------------
+
+
+def source_to_text(data: bytes) -> str:
+    """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
+    bundle = read_source(data)
+    if bundle.kind == "pdf":
+        raise ExtractionError(
+            "This paper's source is a PDF (a PDF-only submission); read it through the PDF path instead."
+        )
+    if bundle.kind == "html":
+        return _html_source_to_text(bundle.files)
+    return latex_to_text(bundle.files)
+
+
+def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
+    """Convert the files of a LaTeX source (name -> bytes) to clean text with headings."""
+    main = _find_main(files)
+    source = _Assembler(files, max_chars).assemble(main)
+    preamble, body = _split_document(source)
+    aliases = _environment_aliases(source)
+    theorems = _theorem_names(preamble)
+
+    meta = _Meta()
+    _Converter(_tokenize(preamble, aliases), meta, theorems, preamble=True).run()
+    converter = _Converter(_tokenize(body, aliases), meta, theorems, preamble=False)
+    converter.run()
+    text = _render(meta, converter.front.blocks, converter.body.blocks)
+    if not text.strip():
+        raise ExtractionError(
+            f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
+        )
+    return text
+
+
+def _html_source_to_text(files: dict[str, bytes]) -> str:
+    if importlib.util.find_spec("arxiv_mcp.html_text") is None:
+        raise ExtractionError(
+            "This paper's source is an HTML page and no HTML extractor is available; read the PDF instead."
+        )
+    html_text = importlib.import_module("arxiv_mcp.html_text")
+    (page,) = files.values()
+    return html_text.html_to_text(_decode(page))
+
+
+# ---------------------------------------------------------------------------------------------
+# Source assembly: main file, comments, \input inlining
+# ---------------------------------------------------------------------------------------------
+
+_TEX_SUFFIXES = (".tex", ".ltx", ".latex")
+_PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
+_DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
+_INPUT_RE = re.compile(
+    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
+)
+_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
+_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
+_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace(_NL, "")
+
+
+def _find_main(files: dict[str, bytes]) -> str:
+    tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
+    if not tex:
+        tex = [n for n in files if n.lower().endswith(".txt")]
+    if not tex:
+        raise ExtractionError("The source holds no .tex file; read the paper's PDF or HTML version instead.")
+    if len(tex) == 1:
+        return tex[0]
+
+    def rank(name: str) -> tuple[int, int, int, int]:
+        text = _strip_comments(_decode(files[name]))
+        has_class = bool(_DOCCLASS_RE.search(text))
+        has_body = "\\begin{document}" in text
+        stem = posixpath.splitext(posixpath.basename(name))[0].lower()
+        return (has_class and has_body, has_class or has_body, stem in _PREFERRED_STEMS, len(files[name]))
+
+    return max(tex, key=rank)
+
+
+def _comment_start(line: str) -> int:
+    """Index of the `%` that starts a comment (not `\\%`), or -1."""
+    pos = line.find("%")
+    while pos >= 0:
+        slashes = 0
+        k = pos - 1
+        while k >= 0 and line[k] == "\\":
+            slashes += 1
+            k -= 1
+        if slashes % 2 == 0:
+            return pos
+        pos = line.find("%", pos + 1)
+    return -1
+
+
+def _strip_comments(text: str) -> str:
+    """Drop `%` comments and comment environments the way TeX reads lines."""
+    out: list[str] = []
+    verbatim_end = ""
+    in_comment_env = False
+    glue = False
+    for line in text.split("\n"):
+        if in_comment_env:
+            end = line.find("\\end{comment}")
+            if end < 0:
+                continue
+            in_comment_env = False
+            line = line[end + len("\\end{comment}") :]
+        if verbatim_end:
+            out.append(line + "\n")
+            if verbatim_end in line:
+                verbatim_end = ""
+            continue
+        cut = _comment_start(line)
+        code = line if cut < 0 else line[:cut]
+        begin = _VERBATIM_BEGIN_RE.search(code)
+        if begin and begin.group(1) == "comment":
+            out.append(code[: begin.start()])
+            end = code.find("\\end{comment}", begin.end())
+            if end < 0:
+                in_comment_env = True
+                continue
+            code = code[: begin.start()] + code[end + len("\\end{comment}") :]
+            begin = None
+        if begin and ("\\end{" + begin.group(1) + "}") not in line[begin.end() :]:
+            verbatim_end = "\\end{" + begin.group(1) + "}"
+            out.append(line + "\n")
+            continue
+        if glue:
+            code = code.lstrip(" \t")
+        if cut >= 0:
+            out.append(code)
+            glue = True
+        elif code.strip():
+            out.append(code + "\n")
+            glue = False
+        else:
+            out.append("\n\n")
+            glue = False
+    return _drop_iffalse("".join(out))
+
+
+def _drop_iffalse(text: str) -> str:
+    """Remove `\\iffalse ... \\fi` blocks (nested \\if... counted), a common way to hide text."""
+    if "\\iffalse" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    depth = 0
+    start = 0
+    for m in _IF_FI_RE.finditer(text):
+        if m.group(1) or m.group(2) == "ifthenelse":
+            continue
+        word = m.group(2)
+        if depth == 0:
+            if word == "iffalse":
+                out.append(text[pos : m.start()])
+                depth = 1
+                start = m.start()
+        elif word == "fi":
+            depth -= 1
+            if depth == 0:
+                pos = m.end()
+        else:
+            depth += 1
+    if depth:
+        out.append(text[start + len("\\iffalse") :])
+    else:
+        out.append(text[pos:])
+    return "".join(out)
+
+
+class _Assembler:
+    """Inline \\input/\\include/\\subfile (and the .bbl for \\bibliography) from `files` only."""
+
+    def __init__(self, files: dict[str, bytes], max_chars: int):
+        self.files = files
+        self.max_chars = max_chars
+        self.used = 0
+        self.cache: dict[str, str] = {}
+        self.bbl_done = False
+        self.main = ""
+
+    def assemble(self, main: str) -> str:
+        self.main = main
+        return self._expand(main, (main,))
+
+    def _text(self, name: str) -> str:
+        if name not in self.cache:
+            text = _strip_comments(_decode(self.files[name]))
+            end = _ENDINPUT_RE.search(text)
+            self.cache[name] = text[: end.start()] if end else text
+        return self.cache[name]
+
+    def _take(self, piece: str) -> str:
+        room = self.max_chars - self.used
+        if len(piece) > room:
+            log.warning("LaTeX source longer than %d characters; the rest is ignored", self.max_chars)
+            piece = piece[: max(room, 0)]
+        self.used += len(piece)
+        return piece
+
+    def _expand(self, name: str, stack: tuple[str, ...]) -> str:
+        text = self._text(name)
+        if len(stack) > 1:
+            text = _document_body_if_any(text)
+        out: list[str] = []
+        pos = 0
+        for m in _INPUT_RE.finditer(text):
+            out.append(self._take(text[pos : m.start()]))
+            pos = m.end()
+            command, target = m.group(1), (m.group(2) if m.group(2) is not None else m.group(3))
+            if command == "bibliography":
+                bbl = self._bbl(target)
+                out.append(self._take(self._text(bbl)) if bbl else "")
+                continue
+            resolved = self._resolve(target, posixpath.dirname(name))
+            if resolved is None or resolved in stack or len(stack) > MAX_INPUT_DEPTH:
+                log.debug("not inlining %s{%s} from %s", command, target, name)
+                continue
+            out.append("\n" + self._expand(resolved, stack + (resolved,)) + "\n")
+        out.append(self._take(text[pos:]))
+        return "".join(out)
+
+    def _resolve(self, target: str, folder: str) -> str | None:
+        target = target.strip().strip('"').strip()
+        if not target:
+            return None
+        for base in (folder, ""):
+            path = posixpath.normpath(posixpath.join(base, target))
+            if path.startswith(("/", "../")) or path == "..":
+                continue
+            for candidate in (path, path + ".tex"):
+                if candidate in self.files and candidate.lower().endswith(_TEX_SUFFIXES + (".bbl", ".txt")):
+                    return candidate
+        return None
+
+    def _bbl(self, target: str) -> str | None:
+        if self.bbl_done:
+            return None
+        stem = posixpath.splitext(self.main)[0]
+        names = [stem + ".bbl"] + [t.strip() + ".bbl" for t in target.split(",") if t.strip()]
+        bbls = [n for n in self.files if n.lower().endswith(".bbl")]
+        if len(bbls) == 1:
+            names.append(bbls[0])
+        for name in names:
+            if name in self.files:
+                self.bbl_done = True
+                return name
+        return None
+
+
+def _document_body_if_any(text: str) -> str:
+    start = text.find("\\begin{document}")
+    if start < 0:
+        return text
+    end = text.find("\\end{document}", start)
+    return text[start + len("\\begin{document}") : end if end >= 0 else len(text)]
+
+
+def _split_document(source: str) -> tuple[str, str]:
+    start = source.find("\\begin{document}")
+    if start < 0:
+        return "", source
+    end = source.find("\\end{document}", start)
+    return source[:start], source[start + len("\\begin{document}") : end if end >= 0 else len(source)]
+
+
+_ALIAS_RE = re.compile(
+    r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
+    r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
+)
+_THEOREM_RE = re.compile(r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}")
+
+
+def _environment_aliases(source: str) -> dict[str, tuple[str, str]]:
+    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
+    aliases: dict[str, tuple[str, str]] = {}
+    for m in _ALIAS_RE.finditer(source):
+        name = m.group(1)
+        if name not in _RESERVED_NAMES:
+            aliases[name] = (m.group(2), m.group(3))
+    return aliases
+
+
+def _theorem_names(preamble: str) -> dict[str, str]:
+    names = dict(_BUILTIN_THEOREMS)
+    for m in _THEOREM_RE.finditer(preamble):
+        label = " ".join(m.group(2).split())
+        if re.fullmatch(r"[^\\{}$]+", label):
+            names[m.group(1)] = label
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Tokenizer
+# ---------------------------------------------------------------------------------------------
+
+TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
+LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
+
+Token = tuple[str, str]
+
+_SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
+_PAR_RE = re.compile(r"\n[ \t]*\n\s*")
+_WORD_RE = re.compile(r"\\([A-Za-z]+)")
+_AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+_ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+_LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
+_SYMBOL_ACCENT_RE = re.compile(r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))")
+_LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
+_LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
+
+_ACCENTS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
+    "k": "\u0328", "d": "\u0323",
+}
+_CONTROL_SYMBOLS = {
+    "%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\n": " ",
+    "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ", "!": "", "-": "", "/": "", "@": "",
+    "|": "\u2016",
+}
+_MATH_ENVS = {
+    "equation": "", "equation*": "", "displaymath": "", "math": "inline",
+    "align": "aligned", "align*": "aligned", "eqnarray": "aligned", "eqnarray*": "aligned",
+    "flalign": "aligned", "flalign*": "aligned", "alignat": "alignedat", "alignat*": "alignedat",
+    "gather": "gathered", "gather*": "gathered", "multline": "gathered", "multline*": "gathered",
+    "dmath": "", "dmath*": "",
+}
+_VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+_STARRABLE = {
+    "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
+    "hspace", "vspace", "caption", "newcommand", "renewcommand", "providecommand", "newtheorem",
+    "cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "includegraphics",
+    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment", "url",
+}
+
+
+class _Searcher:
+    """Forward `str.find` with memo: repeated searches for the same needle stay linear overall."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.memo: dict[str, tuple[int, int]] = {}
+
+    def find(self, needle: str, start: int) -> int:
+        known = self.memo.get(needle)
+        if known is not None and known[0] <= start and (known[1] < 0 or start <= known[1]):
+            return known[1]
+        found = self.text.find(needle, start)
+        self.memo[needle] = (start, found)
+        return found
+
+    def find_word(self, needle: str, start: int) -> int:
+        """Like find, but `needle` (a control word) must not be followed by another letter."""
+        pos = self.find(needle, start)
+        while pos >= 0:
+            after = pos + len(needle)
+            if after >= len(self.text) or not self.text[after].isalpha():
+                return pos
+            pos = self.find(needle, pos + 1)
+        return -1
+
+    def find_unescaped(self, char: str, start: int) -> int:
+        pos = self.find(char, start)
+        while pos >= 0:
+            slashes = 0
+            k = pos - 1
+            while k >= start and self.text[k] == "\\":
+                slashes += 1
+                k -= 1
+            if slashes % 2 == 0:
+                return pos
+            pos = self.find(char, pos + 1)
+        return -1
+
+
+def _clean_math(latex: str) -> str:
+    return " ".join(_LABEL_RE.sub("", latex).replace("\\protect", "").split())
+
+
+def _accented(accent: str, base: str) -> str:
+    base = {"\\i": "i", "\\j": "j"}.get(base, base)
+    return unicodedata.normalize("NFC", base + _ACCENTS[accent])
+
+
+class _Tokenizer:
+    def __init__(self, src: str, aliases: dict[str, tuple[str, str]]):
+        self.src = src
+        self.aliases = aliases
+        self.search = _Searcher(src)
+        self.toks: list[Token] = []
+        self.end_aliases: dict[str, list[str]] = {}
+        for name, (kind, env) in aliases.items():
+            if kind == "end":
+                self.end_aliases.setdefault(env, []).append("\\" + name)
+
+    def text(self, chunk: str) -> None:
+        chunk = chunk.replace("---", "\u2014").replace("--", "\u2013").replace("``", "\u201c").replace("''", "\u201d")
+        pieces = _PAR_RE.split(chunk)
+        for k, piece in enumerate(pieces):
+            if k:
+                self.toks.append((PAR, ""))
+            if piece:
+                self.toks.append((TEXT, piece))
+
+    def run(self) -> list[Token]:
+        src, n, i = self.src, len(self.src), 0
+        while i < n:
+            m = _SPECIAL_RE.search(src, i)
+            j = m.start() if m else n
+            if j > i:
+                self.text(src[i:j])
+            if not m:
+                break
+            c = src[j]
+            if c == "\\":
+                i = self.control(j)
+            elif c == "$":
+                i = self.dollar(j)
+            elif c == "%":
+                nl = src.find("\n", j)
+                i = n if nl < 0 else nl + 1
+            else:
+                self.toks.append({"{": (LBRACE, ""), "}": (RBRACE, ""), "&": (AMP, ""), "~": (TEXT, " "),
+                                  "[": (LBRACKET, ""), "]": (RBRACKET, "")}[c])
+                i = j + 1
+        return self.toks
+
+    def dollar(self, j: int) -> int:
+        src = self.src
+        if src.startswith("$$", j):
+            end = self.search.find("$$", j + 2)
+            if end < 0:
+                return j + 2
+            self.math(DMATH, src[j + 2 : end])
+            return end + 2
+        end = self.search.find_unescaped("$", j + 1)
+        if end < 0 or _PAR_RE.search(src, j + 1, end):
+            self.toks.append((TEXT, "$"))
+            return j + 1
+        self.math(MATH, src[j + 1 : end])
+        return end + 1
+
+    def math(self, kind: str, latex: str, wrapper: str = "") -> None:
+        latex = _clean_math(latex)
+        if not latex:
+            return
+        if wrapper == "inline":
+            kind = MATH
+        elif wrapper:
+            latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
+        self.toks.append((kind, latex))
+
+    def control(self, j: int) -> int:
+        src = self.src
+        word = _WORD_RE.match(src, j)
+        if not word:
+            return self.control_symbol(j)
+        accent = _LETTER_ACCENT_RE.match(src, j)
+        if accent:
+            self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
+            return accent.end()
+        name, k = word.group(1), word.end()
+        if name in ("begin", "end"):
+            env = _ENV_NAME_RE.match(src, k)
+            if not env:
+                return _AFTER_WORD_RE.match(src, k).end()
+            return self.environment(name, env.group(1), env.end())
+        if name in self.aliases and not src.startswith("*", k):
+            kind, env = self.aliases[name]
+            return self.environment(kind, env, k)
+        if name == "verb" and k < len(src):
+            return self.verb(k)
+        if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
+            return self.url(name, k)
+        if src.startswith("*", k) and name in _STARRABLE:
+            name += "*"
+            k += 1
+        self.toks.append((CMD, name))
+        return _AFTER_WORD_RE.match(src, k).end()
+
+    def control_symbol(self, j: int) -> int:
+        src = self.src
+        if j + 1 >= len(src):
+            return j + 1
+        c = src[j + 1]
+        if c == "\\":
+            self.toks.append((NEWLINE, ""))
+            return _LINEBREAK_OPT_RE.match(src, j + 2).end()
+        if c in "([":
+            close = "\\)" if c == "(" else "\\]"
+            end = self.search.find(close, j + 2)
+            if end < 0:
+                return j + 2
+            self.math(MATH if c == "(" else DMATH, src[j + 2 : end])
+            return end + 2
+        accent = _SYMBOL_ACCENT_RE.match(src, j)
+        if accent:
+            base = accent.group(2) or accent.group(3) or accent.group(4)
+            self.toks.append((TEXT, _accented(accent.group(1), base)))
+            return accent.end()
+        self.toks.append((TEXT, _CONTROL_SYMBOLS.get(c, "")))
+        return j + 2
+
+    def environment(self, kind: str, env: str, k: int) -> int:
+        src = self.src
+        if kind == "end":
+            self.toks.append((END, env))
+            return k
+        if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
+            end, after = self.find_env_end(env, k)
+            if end < 0:
+                self.toks.append((BEGIN, env))
+                return k
+            inner = src[k:end]
+            if env in _MATH_ENVS:
+                self.math(DMATH, inner, _MATH_ENVS[env])
+            elif env in _VERBATIM_ENVS:
+                self.toks.append((VERB, _verbatim_body(env, inner)))
+            return after
+        self.toks.append((BEGIN, env))
+        return k
+
+    def find_env_end(self, env: str, k: int) -> tuple[int, int]:
+        closer = "\\end{" + env + "}"
+        best = self.search.find(closer, k)
+        best_after = best + len(closer)
+        for word in self.end_aliases.get(env, ()):
+            pos = self.search.find_word(word, k)
+            if pos >= 0 and (best < 0 or pos < best):
+                best, best_after = pos, pos + len(word)
+        return best, best_after
+
+    def verb(self, k: int) -> int:
+        src = self.src
+        if src.startswith("*", k):
+            k += 1
+        if k >= len(src) or src[k].isalpha() or src[k].isspace():
+            self.toks.append((CMD, "verb"))
+            return k
+        delim = src[k]
+        end = src.find(delim, k + 1, k + 2000)
+        line_end = src.find("\n", k + 1, k + 2000)
+        if end < 0 or (0 <= line_end < end):
+            self.toks.append((CMD, "verb"))
+            return k
+        self.toks.append((TEXT, src[k + 1 : end]))
+        return end + 1
+
+    def url(self, name: str, k: int) -> int:
+        src = self.src
+        brace = _AFTER_WORD_RE.match(src, k).end()
+        if not src.startswith("{", brace):
+            self.toks.append((CMD, name))
+            return k
+        end = self.search.find("}", brace + 1)
+        if end < 0 or end - brace > 4000:
+            self.toks.append((CMD, name))
+            return k
+        if name == "href":
+            self.toks.append((CMD, "href"))
+        self.toks.append((RAW, "".join(src[brace + 1 : end].split())))
+        return end + 1
+
+
+def _verbatim_body(env: str, inner: str) -> str:
+    if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
+        inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
+    if env == "minted":
+        inner = re.sub(r"\A[ \t]*\{[^}\n]{0,40}\}", "", inner, count=1)
+    return inner.strip("\n")
+
+
+def _tokenize(src: str, aliases: dict[str, tuple[str, str]]) -> list[Token]:
+    return _Tokenizer(src, aliases).run()
+
+
+def _match_groups(toks: list[Token]) -> list[int]:
+    """Index of the partner of every `{`/`}` and \\begin/\\end; -1 when unmatched. Well nested."""
+    match = [-1] * len(toks)
+    stack: list[int] = []
+    open_count: dict[str, int] = {}
+    for i, (kind, value) in enumerate(toks):
+        if kind == LBRACE or kind == BEGIN:
+            key = "{" if kind == LBRACE else value
+            stack.append(i)
+            open_count[key] = open_count.get(key, 0) + 1
+        elif kind == RBRACE or kind == END:
+            key = "{" if kind == RBRACE else value
+            if not open_count.get(key):
+                continue
+            while stack:
+                j = stack.pop()
+                kj = "{" if toks[j][0] == LBRACE else toks[j][1]
+                open_count[kj] -= 1
+                if kj == key:
+                    match[i], match[j] = j, i
+                    break
+    return match
+
+
+def _match_brackets(toks: list[Token]) -> list[int]:
+    """Partner of every `[` / `]` at the same brace depth within one paragraph; -1 otherwise."""
+    match = [-1] * len(toks)
+    stack: list[tuple[int, int]] = []
+    depth = 0
+    for i, (kind, _) in enumerate(toks):
+        if kind == LBRACKET:
+            stack.append((i, depth))
+        elif kind == RBRACKET:
+            if stack and stack[-1][1] == depth:
+                j = stack.pop()[0]
+                match[i], match[j] = j, i
+        elif kind == LBRACE:
+            depth += 1
+        elif kind == RBRACE:
+            depth -= 1
+            while stack and stack[-1][1] > depth:
+                stack.pop()
+        elif kind in (PAR, BEGIN, END):
+            stack.clear()
+    return match
+
+
+# ---------------------------------------------------------------------------------------------
+# Output sinks
+# ---------------------------------------------------------------------------------------------
+
+Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, table
+
+
+def _finish(raw: str) -> str:
+    lines = (" ".join(line.split()) for line in raw.split(_NL))
+    return "\n".join(line for line in lines if line)
+
+
+class _Sink:
+    """Collects blocks; text is written into the current paragraph until par()."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.parts: list[str] = []
+        self.marker = ""
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def newline(self) -> None:
+        self.parts.append(_NL)
+
+    def start_item(self, marker: str) -> None:
+        self.par()
+        self.marker = marker
+
+    def par(self) -> None:
+        text = _finish("".join(self.parts)) if self.parts else ""
+        if text:
+            self.blocks.append(("li", self.marker + text) if self.marker else ("p", text))
+        self.parts = []
+        self.marker = ""
+
+    def block(self, kind: str, text: str) -> None:
+        self.par()
+        self.blocks.append((kind, text))
+
+    def flat(self, separator: str = " ") -> str:
+        """All collected text on one line; `\\` line breaks become `separator`."""
+        self.par()
+        return " ".join(separator.join(separator.join(t.split("\n")) for _, t in self.blocks).split())
+
+    def flat_blocks(self) -> list[Block]:
+        self.par()
+        return list(self.blocks)
+
+
+class _Discard(_Sink):
+    def write(self, text: str) -> None:
+        pass
+
+    def newline(self) -> None:
+        pass
+
+    def block(self, kind: str, text: str) -> None:
+        pass
+
+
+class _TableSink(_Sink):
+    """Rows of a tabular: `&` ends a cell, `\\\\` ends a row."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.cells: list[str] = []
+
+    def par(self) -> None:
+        self.parts.append(" ")
+
+    def block(self, kind: str, text: str) -> None:
+        self.parts.append(" " + text + " ")
+
+    def newline(self) -> None:
+        self.end_row()
+
+    def end_cell(self) -> None:
+        self.cells.append(" ".join("".join(self.parts).replace(_NL, " ").split()))
+        self.parts = []
+
+    def end_row(self) -> None:
+        self.end_cell()
+        if any(self.cells):
+            self.rows.append(self.cells)
+        self.cells = []
+
+    def plain(self) -> str:
+        """A table nested in a table cell: its cells as words, so nesting cannot grow the text."""
+        self.end_row()
+        return " ".join(cell for row in self.rows for cell in row if cell)
+
+    def render(self) -> str:
+        self.end_row()
+        return "\n".join("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in self.rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Converter
+# ---------------------------------------------------------------------------------------------
+
+_RESERVED_NAMES = {
+    "begin", "end", "item", "input", "include", "section", "subsection", "subsubsection", "chapter",
+    "paragraph", "caption", "title", "author", "cite", "ref", "label", "footnote", "par",
+}
+_BUILTIN_THEOREMS = {
+    "theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition", "corollary": "Corollary",
+    "definition": "Definition", "remark": "Remark", "example": "Example", "proof": "Proof",
+    "conjecture": "Conjecture", "claim": "Claim", "assumption": "Assumption", "observation": "Observation",
+    "fact": "Fact", "problem": "Problem", "exercise": "Exercise", "hypothesis": "Hypothesis",
+}
+_LIST_ENVS = {
+    "itemize": "-", "itemize*": "-", "compactitem": "-", "asparaitem": "-", "inparaitem": "-", "dinglist": "-",
+    "enumerate": "1", "enumerate*": "1", "compactenum": "1", "asparaenum": "1", "inparaenum": "1",
+    "description": "d", "description*": "d", "compactdesc": "d", "list": "-",
+}
+_FIGURE_ENVS = {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "sidewaysfigure*"}
+_TABLE_FLOATS = {"table", "table*", "wraptable", "sidewaystable", "sidewaystable*", "SCtable"}
+_TABULAR_SPECS = {
+    "tabular": "om", "tabular*": "mom", "tabularx": "mom", "tabulary": "mom", "longtable": "om",
+    "longtable*": "om", "supertabular": "om", "xtabular": "om", "array": "om",
+}
+_DISCARD_ENVS = {
+    "tikzpicture", "picture", "pspicture", "filecontents", "filecontents*", "pgfpicture", "axis",
+    "thebibliographyabbrv", "tocentry",
+}
+_ENV_SPECS = {
+    "minipage": "ooom", "multicols": "mo", "multicols*": "mo", "wrapfigure": "omom", "wraptable": "omom",
+    "subfigure": "om", "subtable": "om", "list": "mm", "thebibliography": "m", "adjustbox": "m",
+    "spacing": "m", "tcolorbox": "o", "mdframed": "o", "algorithm": "o", "algorithmic": "o",
+    "figure": "o", "figure*": "o", "table": "o", "table*": "o", "center": "", "otherlanguage": "m",
+    "sloppypar": "", "IEEEkeywords": "", "CJK": "mm", "CJK*": "mm", "floatrow": "o", "resizebox": "mm",
+}
+_HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
+_CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
+_SKIP_SPECS = {
+    # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
+    # = = an optional '=', r = parenthesised (..) -- all dropped; later arguments stay as text.
+    "label": "m", "vspace": "m", "vspace*": "m", "hspace": "m", "hspace*": "m", "includegraphics": "om",
+    "includegraphics*": "om", "bibliographystyle": "m", "bibliography": "m", "thispagestyle": "m",
+    "pagestyle": "m", "setlength": "mm", "addtolength": "mm", "setcounter": "mm", "addtocounter": "mm",
+    "color": "om", "pagecolor": "om", "usepackage": "om", "RequirePackage": "om", "documentclass": "om",
+    "thanks": "m", "thanks*": "m", "nocite": "m", "cline": "m", "cmidrule": "rom", "rule": "omm",
+    "phantom": "m", "hphantom": "m", "vphantom": "m", "fontsize": "mm", "linespread": "m",
+    "definecolor": "mmm", "numberwithin": "mm", "captionsetup": "om", "hypersetup": "m",
+    "graphicspath": "m", "includeonly": "m", "enlargethispage": "m", "titlerunning": "m",
+    "authorrunning": "m", "orcid": "m", "orcidlink": "m", "affiliation": "m", "affil": "om",
+    "address": "m", "institute": "m", "inst": "m", "email": "m", "pacs": "m", "date": "m",
+    "markboth": "mm", "markright": "m", "lstset": "m", "tikzset": "m", "pgfplotsset": "m",
+    "usetikzlibrary": "m", "newcounter": "mo", "stepcounter": "m", "refstepcounter": "m",
+    "hyphenation": "m", "DeclareMathOperator": "mm", "DeclareMathOperator*": "mm",
+    "addbibresource": "om", "newlength": "m", "settowidth": "mm", "setstretch": "m",
+    "raisebox": "moo", "resizebox": "mm", "resizebox*": "mm", "scalebox": "mo", "parbox": "ooom",
+    "makebox": "oo", "framebox": "oo", "textcolor": "om", "colorbox": "om", "fcolorbox": "mm",
+    "multicolumn": "mm", "multicolumn*": "mm", "multirow": "omo", "hyperref": "o", "hyperlink": "m",
+    "hypertarget": "m", "newenvironment": "moomm", "renewenvironment": "moomm",
+    "newcommand": "moom", "newcommand*": "moom", "renewcommand": "moom", "renewcommand*": "moom",
+    "providecommand": "moom", "providecommand*": "moom", "DeclareRobustCommand": "moom",
+    "def": "mPm", "gdef": "mPm", "edef": "mPm", "xdef": "mPm", "let": "m=m", "newif": "m",
+    "newtheorem": "momo", "newtheorem*": "mm", "theoremstyle": "m", "addcontentsline": "mmm",
+    "vskip": "d", "hskip": "d", "kern": "d", "subfloat": "o", "footnotemark": "o",
+    "includepdf": "om", "input": "m", "include": "m", "subfile": "m", "pgfdeclareimage": "omm",
+    "special": "m", "pdfbookmark": "omm", "belowpdfbookmark": "mm", "pretolerance": "=", "tolerance": "=",
+    "setlist": "om", "SetKwInOut": "mm", "SetKw": "mm",
+    "abovedisplayskip": "=d", "belowdisplayskip": "=d", "parskip": "=d", "parindent": "=d",
+    "baselineskip": "=d", "textwidth": "=d", "columnsep": "=d", "itemsep": "=d", "bibpunct": "omm",
+    "setcitestyle": "m", "doi": "m", "keywordsname": "", "acmConference": "omm", "copyrightyear": "m",
+    "acmYear": "m", "setcopyright": "m", "acmDOI": "m", "acmISBN": "m", "acmPrice": "m",
+    "ccsdesc": "om", "received": "m", "accepted": "m", "published": "m", "journal": "m", "volume": "m",
+    "runningtitle": "m", "shorttitle": "m", "shortauthors": "m", "correspondingauthor": "m",
+    "icmltitlerunning": "m", "icmlkeywords": "m", "icmlaffiliation": "mm", "icmlcorrespondingauthor": "mm",
+    "icmlsetsymbol": "mm", "Thanks": "m", "arrayrulecolor": "om", "rowcolor": "om", "cellcolor": "om", "columncolor": "om", "printAffiliationsAndNotice": "m", "AtBeginDocument": "m", "AtEndDocument": "m",
+}
+_PAR_COMMANDS = {
+    "par", "vskip", "vspace", "vspace*", "bigskip", "medskip", "smallskip", "newpage", "clearpage",
+    "cleardoublepage", "pagebreak", "bigbreak", "medbreak", "smallbreak", "maketitle", "centerline"
+}
+_SYMBOLS = {
+    "ldots": "\u2026", "dots": "\u2026", "textellipsis": "\u2026", "LaTeX": "LaTeX", "TeX": "TeX",
+    "LaTeXe": "LaTeX2e", "BibTeX": "BibTeX", "copyright": "\u00a9", "textendash": "\u2013",
+    "textemdash": "\u2014", "S": "\u00a7", "P": "\u00b6", "dag": "\u2020", "ddag": "\u2021",
+    "pounds": "\u00a3", "textdegree": "\u00b0", "textbackslash": "\\", "textasciitilde": "~",
+    "textbar": "|", "textless": "<", "textgreater": ">", "slash": "/", "quad": " ", "qquad": " ",
+    "enspace": " ", "enskip": " ", "hfill": " ", "hfil": " ", "space": " ", "nobreakspace": " ",
+    "ss": "\u00df", "o": "\u00f8", "O": "\u00d8", "aa": "\u00e5", "AA": "\u00c5", "ae": "\u00e6",
+    "AE": "\u00c6", "oe": "\u0153", "OE": "\u0152", "l": "\u0142", "L": "\u0141", "i": "\u0131",
+    "j": "\u0237", "textregistered": "\u00ae", "texttrademark": "\u2122", "euro": "\u20ac",
+    "textquoteright": "\u2019", "textquoteleft": "\u2018", "textquotedblleft": "\u201c",
+    "textquotedblright": "\u201d", "textbullet": "\u2022", "textperiodcentered": "\u00b7",
+    "textasciicircum": "^", "textunderscore": "_", "and": ", ", "AND": ", ", "And": ", ", "newblock": " ",
+    "linebreak": " ", "allowbreak": "", "textsection": "\u00a7", "checkmark": "\u2713",
+    "times": "\u00d7", "pm": "\u00b1", "textpm": "\u00b1", "textmu": "\u00b5", "ie": "i.e.", "eg": "e.g.",
+    "etal": "et al.", "etc": "etc.", "wrt": "w.r.t.",
+}
+_ALGORITHM_WORDS = {
+    "State": "", "STATE": "", "Statex": "", "If": "if ", "IF": "if ", "ElsIf": "else if ",
+    "ELSIF": "else if ", "Else": "else", "ELSE": "else", "For": "for ", "FOR": "for ",
+    "ForAll": "for all ", "FORALL": "for all ", "While": "while ", "WHILE": "while ",
+    "Repeat": "repeat", "Until": "until ", "Return": "return ", "RETURN": "return ",
+    "Require": "Require: ", "REQUIRE": "Require: ", "Ensure": "Ensure: ", "ENSURE": "Ensure: ",
+    "Input": "Input: ", "Output": "Output: ", "KwIn": "Input: ", "KwOut": "Output: ",
+    "KwData": "Data: ", "KwResult": "Result: ", "EndIf": "end", "ENDIF": "end", "EndFor": "end",
+    "ENDFOR": "end", "EndWhile": "end", "ENDWHILE": "end", "Procedure": "procedure ",
+    "EndProcedure": "end", "Function": "function ", "EndFunction": "end",
+}
+_TITLE_FONTS = {
+    "bf", "bfseries", "textbf", "Large", "LARGE", "large", "huge", "Huge", "sc", "scshape", "boldmath",
+}
+_CITE_COMMANDS = {
+    "cite", "cite*", "citet", "citet*", "citep", "citep*", "citealt", "citealp", "citeauthor",
+    "citeyear", "citeyearpar", "parencite", "textcite", "autocite", "autocites", "footcite", "Cite",
+    "Citet", "Citep", "citenum", "onlinecite", "supercite", "smartcite", "nocite",
+}
+_REF_COMMANDS = {
+    "ref", "eqref", "autoref", "cref", "Cref", "pageref", "vref", "Vref", "nameref", "Eqref",
+    "crefrange", "subref", "labelcref", "fref", "Fref",
+}
+_DIMENSION_RE = re.compile(
+    r"[ \t]*=?[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+    r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
+)
+_ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
+
+
+@dataclass
+class _Meta:
+    title: str = ""
+    authors: list[str] = field(default_factory=list)
+    abstract: list[Block] = field(default_factory=list)
+
+
+def _letter(number: int) -> str:
+    return chr(ord("A") + number - 1) if 1 <= number <= 26 else str(number)
+
+
+class _Converter:
+    """One linear pass over the tokens; work at a closing brace/\\end is queued on a stack."""
+
+    def __init__(self, toks: list[Token], meta: _Meta, theorems: dict[str, str], *, preamble: bool):
+        self.toks = toks
+        self.match = _match_groups(toks)
+        self.bracket = _match_brackets(toks)
+        self.meta = meta
+        self.theorems = theorems
+        self.preamble = preamble
+        self.front = _Discard() if preamble else _Sink()
+        self.body = _Sink()
+        self.in_front = not preamble
+        self.sinks: list[_Sink] = [self.front]
+        self.pending: list[tuple[int, Callable[[], None]]] = []
+        self.lists: list[list] = []
+        self.floats: list[tuple[str, _Sink]] = []
+        self.meta_depth = 0
+        self.stacked_cells = 0
+        self.appendix = False
+        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
+        self.counters = [0, 0, 0, 0]
+        self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
+        self.handlers: dict[str, Callable[[int, str], int]] = {
+            "title": self.cmd_title, "author": self.cmd_author, "abstract": self.cmd_abstract,
+            "footnote": self.cmd_footnote, "footnote*": self.cmd_footnote, "footnotetext": self.cmd_footnote,
+            "item": self.cmd_item, "item*": self.cmd_item, "bibitem": self.cmd_bibitem,
+            "caption": self.cmd_caption, "caption*": self.cmd_caption, "subcaption": self.cmd_caption,
+            "captionof": self.cmd_captionof, "appendix": self.cmd_appendix, "href": self.cmd_href,
+            "textbf": self.cmd_font, "textsc": self.cmd_font, "maketitle": self.cmd_maketitle,
+            "makecell": self.cmd_cell_lines, "thead": self.cmd_cell_lines, "shortstack": self.cmd_cell_lines,
+            "specialcell": self.cmd_cell_lines, "Centerstack": self.cmd_cell_lines,
+        }
+        for name in ("part", "part*", "chapter", "chapter*", "section", "section*", "subsection",
+                     "subsection*", "subsubsection", "subsubsection*", "paragraph", "paragraph*",
+                     "subparagraph", "subparagraph*"):
+            self.handlers[name] = self.cmd_heading
+        for name in _CITE_COMMANDS:
+            self.handlers[name] = self.cmd_cite
+        for name in _REF_COMMANDS:
+            self.handlers[name] = self.cmd_ref
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    @property
+    def sink(self) -> _Sink:
+        return self.sinks[-1]
+
+    def run(self) -> None:
+        toks, n, i = self.toks, len(self.toks), 0
+        while i < n:
+            while self.pending and self.pending[-1][0] <= i:
+                self.pending.pop()[1]()
+            kind, value = toks[i]
+            if kind == TEXT or kind == RAW:
+                self.sink.write(value)
+                nxt = i + 1
+            elif kind == CMD:
+                nxt = self.command(i, value)
+            elif kind == LBRACE:
+                nxt = self.open_group(i)
+            elif kind == PAR:
+                self.sink.par()
+                nxt = i + 1
+            elif kind == MATH:
+                self.sink.write(f"${value}$")
+                nxt = i + 1
+            elif kind == DMATH:
+                self.sink.block("math", f"$${value}$$")
+                nxt = i + 1
+            elif kind == BEGIN:
+                nxt = self.begin(i, value)
+            elif kind == END:
+                self.sink.par()
+                nxt = i + 1
+            elif kind == NEWLINE:
+                if self.stacked_cells:
+                    self.sink.write(" ")
+                else:
+                    self.sink.newline()
+                nxt = i + 1
+            elif kind == AMP:
+                if isinstance(self.sink, _TableSink):
+                    self.sink.end_cell()
+                else:
+                    self.sink.write(" ")
+                nxt = i + 1
+            elif kind == LBRACKET or kind == RBRACKET:
+                self.sink.write(kind)
+                nxt = i + 1
+            elif kind == VERB:
+                self.sink.block("verb", value)
+                nxt = i + 1
+            else:
+                nxt = i + 1
+            i = max(nxt, i + 1)
+        while self.pending:
+            self.pending.pop()[1]()
+        self.sinks[0].par()
+
+    def later(self, index: int, action: Callable[[], None]) -> None:
+        self.pending.append((index, action))
+
+    def push(self, sink: _Sink) -> _Sink:
+        self.sinks.append(sink)
+        return sink
+
+    def pop(self, sink: _Sink) -> _Sink:
+        for k in range(len(self.sinks) - 1, 0, -1):
+            if self.sinks[k] is sink:
+                del self.sinks[k]
+                break
+        return sink
+
+    def skip_space(self, i: int) -> int:
+        toks, n = self.toks, len(self.toks)
+        while i < n and toks[i][0] == TEXT and not toks[i][1].strip():
+            i += 1
+        return i
+
+    def group(self, i: int) -> tuple[int, int] | None:
+        """(open, close) of the `{...}` argument starting at i (after spaces), if any."""
+        j = self.skip_space(i)
+        if j < len(self.toks) and self.toks[j][0] == LBRACE and self.match[j] > j:
+            return j, self.match[j]
+        return None
+
+    def optional(self, i: int) -> tuple[int, int] | None:
+        """(open, close) of a `[...]` argument at i, if any."""
+        j = self.skip_space(i)
+        if j < len(self.toks) and self.toks[j][0] == LBRACKET and self.bracket[j] > j:
+            return j, self.bracket[j]
+        return None
+
+    def argument_end(self, i: int) -> int:
+        """Index just past one mandatory argument (a group or a single token) at i."""
+        toks = self.toks
+        j = self.skip_space(i)
+        if j >= len(toks):
+            return j
+        kind, value = toks[j]
+        if kind == LBRACE:
+            return self.match[j] + 1 if self.match[j] > j else j + 1
+        if kind == TEXT:
+            rest = value.lstrip()[1:]
+            toks[j] = (TEXT, rest)
+            return j if rest else j + 1
+        if kind in (CMD, MATH, RAW):
+            return j + 1
+        return i
+
+    def raw_text(self, i: int) -> tuple[str, int] | None:
+        """Plain text of the group at i (keys, labels) and the index after it."""
+        g = self.group(i)
+        if g is None:
+            return None
+        a, b = g
+        text = "".join(v for k, v in self.toks[a + 1 : b] if k in (TEXT, RAW))
+        return text, b + 1
+
+    def skip_spec(self, i: int, spec: str) -> int:
+        toks = self.toks
+        for code in spec:
+            if code == "o":
+                opt = self.optional(i)
+                if opt:
+                    i = opt[1] + 1
+            elif code == "m":
+                i = self.argument_end(i)
+            elif code == "P":
+                k = i
+                while k < len(toks) and k - i < 20 and toks[k][0] not in (LBRACE, PAR):
+                    k += 1
+                i = k if k < len(toks) and toks[k][0] == LBRACE else i
+            elif code in "=dr" and i < len(toks) and toks[i][0] == TEXT:
+                value = toks[i][1]
+                if code == "=":
+                    stripped = value.lstrip()
+                    value = stripped[1:] if stripped.startswith("=") else value
+                elif code == "d":
+                    m = _DIMENSION_RE.match(value)
+                    value = value[m.end() :] if m else value
+                else:
+                    stripped = value.lstrip()
+                    close = stripped.find(")")
+                    value = stripped[close + 1 :] if stripped.startswith("(") and close > 0 else value
+                toks[i] = (TEXT, value)
+            elif code == "d" and i < len(toks) and toks[i][0] == CMD:
+                i += 1
+        return i
+
+    def capture(self, i: int, done: Callable[[_Sink], None], sink: _Sink | None = None) -> int:
+        """Send the group at i to a fresh sink and call done(sink) at its closing brace."""
+        g = self.group(i)
+        if g is None:
+            return i
+        target = self.push(sink or _Sink())
+        self.later(g[1], lambda: done(self.pop(target)))
+        return g[0] + 1
+
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def open_group(self, i: int) -> int:
+        if self.in_front and self.need_title and self.match[i] > i:
+            j = self.skip_space(i + 1)
+            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in _TITLE_FONTS:
+                return self.capture(i, self.maybe_title)
+        return i + 1
+
+    def maybe_title(self, sink: _Sink) -> None:
+        text = sink.flat()
+        if self.need_title and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+            self.meta.title = text
+            self.need_title = False
+        elif text:
+            self.sink.write(f" {text} ")
+
+    def command(self, i: int, name: str) -> int:
+        handler = self.handlers.get(name)
+        if handler is not None:
+            return handler(i + 1, name)
+        if name in _SYMBOLS:
+            self.sink.write(_SYMBOLS[name])
+            return i + 1
+        if name in _ALGORITHM_WORDS:
+            self.sink.newline()
+            self.sink.write(_ALGORITHM_WORDS[name])
+            return i + 1
+        nxt = self.skip_spec(i + 1, _SKIP_SPECS[name]) if name in _SKIP_SPECS else i + 1
+        if name in _PAR_COMMANDS:
+            self.sink.par()
+        if name == "newline":
+            self.sink.newline()
+        return nxt
+
+    def begin(self, i: int, env: str) -> int:
+        self.sink.par()
+        end = self.match[i]
+        if end < 0:
+            return i + 1
+        j = i + 1
+        if env in _DISCARD_ENVS:
+            return end + 1
+        if env == "abstract":
+            target = self.push(_Sink())
+            self.later(end, lambda: self.keep_abstract(self.pop(target)))
+            return j
+        if env in _FIGURE_ENVS:
+            self.floats.append(("Figure", self.sink))
+            target = self.push(_Discard())
+            self.later(end, lambda: (self.pop(target), self.floats.pop()))
+            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+        if env in _TABLE_FLOATS:
+            self.floats.append(("Table", self.sink))
+            self.later(end, self.floats.pop)
+            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+        if env in _TABULAR_SPECS:
+            if env.startswith("longtable"):
+                self.floats.append(("Table", self.sink))
+                self.later(end, self.floats.pop)
+            table = self.push(_TableSink())
+            self.later(end, lambda: self.finish_table(table))
+            return self.skip_spec(j, _TABULAR_SPECS[env])
+        if env in _LIST_ENVS:
+            self.lists.append([_LIST_ENVS[env], 0])
+            self.later(end, self.lists.pop)
+            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+        if env == "thebibliography":
+            self.sink.block("h", "## References")
+            return self.skip_spec(j, "m")
+        if env in ("appendix", "appendices"):
+            self.start_appendix()
+            return j
+        base = env.rstrip("*")
+        if base in self.theorems:
+            return self.theorem(j, self.theorems[base])
+        if env in ("keywords", "IEEEkeywords"):
+            self.sink.write("Keywords: ")
+            return j
+        if env in ("acknowledgments", "acknowledgements", "acks"):
+            self.sink.block("h", "## Acknowledgments")
+            return j
+        return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+
+    def theorem(self, j: int, label: str) -> int:
+        opt = self.optional(j)
+        if opt is None:
+            self.sink.write(f"{label}. ")
+            return j
+        a, b = opt
+        self.sink.write(f"{label} (")
+        self.toks[b] = (TEXT, "). ")
+        return a + 1
+
+    def finish_table(self, table: _TableSink) -> None:
+        self.pop(table)
+        if isinstance(self.sink, _TableSink):
+            self.sink.write(" " + table.plain() + " ")
+            return
+        rows = table.render()
+        if rows:
+            self.sink.block("table", rows)
+
+    # -- commands -------------------------------------------------------------------------------
+
+    def cmd_heading(self, i: int, name: str) -> int:
+        base = name.rstrip("*")
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+        if self.group(i) is None:
+            return i
+        if base in ("part", "chapter", "section") and not self.preamble:
+            self.end_front()
+        hashes, number = self.heading_number(base, numbered=not name.endswith("*"))
+
+        def done(sink: _Sink) -> None:
+            title = sink.flat()
+            head = " ".join(x for x in ("#" * hashes, number, title) if x)
+            self.sink.block("h", head)
+
+        return self.capture(i, done)
+
+    def heading_number(self, base: str, numbered: bool) -> tuple[int, str]:
+        if base == "paragraph":
+            return 5, ""
+        if base == "subparagraph":
+            return 6, ""
+        if base == "part":
+            return 2, ""
+        levels = _CHAPTER_LEVELS if self.has_chapters else _HEADING_LEVELS
+        level = levels.get(base, 0)
+        if not numbered:
+            return 2 + level, ""
+        self.counters[level] += 1
+        for k in range(level + 1, len(self.counters)):
+            self.counters[k] = 0
+        top = _letter(self.counters[0]) if self.appendix else str(self.counters[0])
+        return 2 + level, ".".join([top] + [str(c) for c in self.counters[1 : level + 1]])
+
+    def end_front(self) -> None:
+        if self.in_front:
+            self.in_front = False
+            self.need_title = False
+            self.front.par()
+            self.sinks[0] = self.body
+
+    def start_appendix(self) -> None:
+        self.appendix = True
+        self.counters = [0, 0, 0, 0]
+
+    def cmd_appendix(self, i: int, name: str) -> int:
+        self.start_appendix()
+        return i
+
+    def cmd_title(self, i: int, name: str) -> int:
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+
+        def done(sink: _Sink) -> None:
+            self.meta_depth -= 1
+            if not self.meta.title:
+                self.meta.title = sink.flat()
+
+        if self.group(i) is None:
+            return i
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_author(self, i: int, name: str) -> int:
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+
+        def done(sink: _Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat(", ")
+            if text:
+                self.meta.authors.append(text)
+
+        if self.group(i) is None:
+            return i
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_abstract(self, i: int, name: str) -> int:
+        if self.group(i) is None:
+            return i
+        return self.capture(i, self.keep_abstract)
+
+    def keep_abstract(self, sink: _Sink) -> None:
+        """The abstract closes the front matter: what follows is body even without a section."""
+        self.meta.abstract.extend(sink.flat_blocks())
+        self.end_front()
+
+    def cmd_maketitle(self, i: int, name: str) -> int:
+        self.sink.par()
+        if self.meta.abstract:
+            self.end_front()
+        return i
+
+    def cmd_footnote(self, i: int, name: str) -> int:
+        i = self.skip_spec(i, "o")
+        g = self.group(i)
+        if g is None:
+            return i
+        if self.meta_depth:
+            return g[1] + 1
+        self.sink.write(" [^")
+        self.toks[g[1]] = (TEXT, "]")
+        return g[0] + 1
+
+    def cmd_font(self, i: int, name: str) -> int:
+        if self.in_front and self.need_title and self.group(i) is not None:
+            return self.capture(i, self.maybe_title)
+        return i
+
+    def cmd_cell_lines(self, i: int, name: str) -> int:
+        """A stacked cell (\\makecell{a \\\\ b}): its line breaks must not end the table row."""
+        i = self.skip_spec(i, "o")
+        g = self.group(i)
+        if g is None:
+            return i
+        self.stacked_cells += 1
+        self.later(g[1], self.end_stacked_cell)
+        return g[0] + 1
+
+    def end_stacked_cell(self) -> None:
+        self.stacked_cells -= 1
+
+    def cmd_href(self, i: int, name: str) -> int:
+        return i + 1 if i < len(self.toks) and self.toks[i][0] == RAW else i
+
+    def cmd_cite(self, i: int, name: str) -> int:
+        for _ in range(2):
+            opt = self.optional(i)
+            if opt:
+                i = opt[1] + 1
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        keys = [k.strip() for k in found[0].split(",") if k.strip()]
+        if keys and name != "nocite":
+            self.sink.write("[" + ", ".join(keys) + "]")
+        return found[1]
+
+    def cmd_ref(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        label = " ".join(found[0].split())
+        if label:
+            self.sink.write(f"[{label}]")
+        return found[1]
+
+    def cmd_item(self, i: int, name: str) -> int:
+        kind, depth = ("-", 1)
+        if self.lists:
+            kind, depth = self.lists[-1][0], len(self.lists)
+        marker = "- "
+        if kind == "1":
+            self.lists[-1][1] += 1
+            marker = f"{self.lists[-1][1]}. "
+        self.sink.start_item("  " * min(depth - 1, 6) + marker)
+        opt = self.optional(i)
+        if opt:
+            a, b = opt
+            self.toks[a] = (TEXT, "")
+            self.toks[b] = (TEXT, ": " if kind == "d" else " ")
+        return i
+
+    def cmd_bibitem(self, i: int, name: str) -> int:
+        self.sink.par()
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        key = " ".join(found[0].split())
+        if key:
+            self.sink.write(f"[{key}] ")
+        return found[1]
+
+    def cmd_caption(self, i: int, name: str) -> int:
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+        label, target = self.floats[-1] if self.floats else ("Figure", self.sink)
+        return self.capture(i, lambda sink: self.emit_caption(target, label, sink))
+
+    def cmd_captionof(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        label = "Table" if "table" in found[0].lower() else "Figure"
+        i = found[1]
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+        target = self.sink
+        return self.capture(i, lambda sink: self.emit_caption(target, label, sink))
+
+    def emit_caption(self, target: _Sink, label: str, sink: _Sink) -> None:
+        text = sink.flat()
+        if text:
+            target.block("p", f"{label}: {text}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering
+# ---------------------------------------------------------------------------------------------
+
+
+def _split_front(front: list[Block]) -> tuple[list[Block], list[Block]]:
+    """Without an abstract environment, find an 'Abstract' paragraph in the front matter."""
+    for k, (kind, text) in enumerate(front):
+        if kind != "p":
+            continue
+        m = _ABSTRACT_HEADING_RE.match(text)
+        if not m:
+            continue
+        rest = text[m.end() :].strip()
+        if not rest and k + 1 < len(front):
+            return front[:k], front[k + 1 :]
+        if rest and m.group(1):
+            return front[:k], [("p", rest)] + front[k + 1 :]
+    return front, []
+
+
+def _escape_line(line: str) -> str:
+    body = line.lstrip()
+    return line[: len(line) - len(body)] + "\\" + body if body.startswith("#") else line
+
+
+def _escape(text: str) -> str:
+    """No body line may look like a heading: a leading `#` becomes `\\#`."""
+    return "\n".join(_escape_line(line) for line in text.split("\n"))
+
+
+def _render(meta: _Meta, front: list[Block], body: list[Block]) -> str:
+    blocks: list[Block] = []
+    if meta.title:
+        blocks.append(("h", "# " + " ".join(meta.title.split())))
+    if meta.authors:
+        blocks.append(("p", "; ".join(meta.authors) if any("," in a for a in meta.authors) else ", ".join(meta.authors)))
+    abstract = list(meta.abstract)
+    if not abstract:
+        front, abstract = _split_front(front)
+    blocks.extend(front)
+    if abstract:
+        blocks.append(("h", "## Abstract"))
+        blocks.extend(abstract)
+    blocks.extend(body)
+
+    out: list[str] = []
+    previous = ""
+    for kind, text in blocks:
+        if not text.strip():
+            continue
+        rendered = text if kind == "h" else _escape(text)
+        if out:
+            out.append("\n" if kind == "li" and previous == "li" else "\n\n")
+        out.append(rendered)
+        previous = kind
+    return "".join(out) + "\n" if out else ""

@@ -1,0 +1,215 @@
+"""Several processes share one cache home; some are killed with SIGKILL at random points.
+
+Each writer process puts random paper versions (all tiers, small bounds so eviction is busy,
+frequent journal compaction) and, only after a put returns, appends a line to its own log. The
+cache's eviction messages go to a per-process log too. Afterwards a fresh Cache must load, hold
+only whole and correct files, keep its bounds, and hold every completed write unless an eviction
+of it was logged after the write began.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from arxiv_mcp.cache import Cache
+
+REPO = Path(__file__).resolve().parent.parent
+MAX_PAPERS = 20
+MAX_BYTES = 90_000
+
+WRITER = textwrap.dedent(
+    """
+    import hashlib, json, logging, os, random, sys, time
+    from pathlib import Path
+
+    from arxiv_mcp import cache_index
+    from arxiv_mcp.cache import Cache
+
+    home, logs, writer, seed, ops = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    cache_index.COMPACT_MIN_BYTES = 2048  # compact often, so kills also land inside compactions
+
+    handler = logging.FileHandler(logs / f"evictions-{writer}.log")
+    handler.setFormatter(logging.Formatter("%(created).6f %(message)s"))
+    logging.getLogger("arxiv_mcp.cache").addHandler(handler)
+    logging.getLogger("arxiv_mcp.cache").setLevel(logging.INFO)
+    done = os.open(logs / f"done-{writer}.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+
+    def record(**fields):
+        os.write(done, (json.dumps(fields) + "\\n").encode())
+
+    def sealed(body: bytes) -> bytes:
+        return body + hashlib.sha256(body).hexdigest().encode()
+
+    def whole(data) -> bool:
+        if isinstance(data, str):
+            data = data.encode()
+        return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
+
+    cache = Cache(home, max_papers=int(sys.argv[6]), max_bytes=int(sys.argv[7]))
+    session = cache.start_session(f"w{writer}")["session_id"]
+    rng = random.Random(seed)
+    for seq in range(ops):
+        tag = f"{writer}:{seed}:{seq}"
+        if seq % 100 == 0:
+            paper_id, version = f"2404.{seed % 1000:03d}{seq // 100:02d}", 1
+            cache.pin(session, paper_id, version)
+            cache.put_meta(paper_id, version, {"title": tag, "check": tag}, latest=True)
+            record(op="pin", key=f"{paper_id}v{version}", session=session)
+            continue
+        paper_id, version = f"2403.{rng.randrange(30):05d}", rng.randint(1, 2)
+        tier = rng.choice(["meta", "text", "text", "pdf", "source"])
+        started = time.time()
+        if tier == "meta":
+            cache.put_meta(paper_id, version, {"title": tag, "check": tag, "pad": "m" * rng.randrange(400)}, latest=rng.random() < 0.5)
+        elif tier == "text":
+            body = (tag + "|" + "t" * rng.randrange(200, 6000)).encode()
+            cache.put_text(paper_id, version, sealed(body).decode(), method="html", extractor_version=1)
+        else:
+            head = b"%PDF-1.5 " if tier == "pdf" else b"\\x1f\\x8b\\x08 "
+            body = head + tag.encode() + rng.randbytes(rng.randrange(1000, 15000))
+            cache.put_raw(paper_id, version, tier, sealed(body), "application/octet-stream")
+        record(op="put", key=f"{paper_id}v{version}", tier=tier, start=started)
+        probe, probe_version = f"2403.{rng.randrange(30):05d}", rng.randint(1, 2)
+        text = cache.get_text(probe, probe_version)
+        raw = cache.get_raw(probe, probe_version, "pdf")
+        try:
+            raw_data = raw.path.read_bytes() if raw else None
+        except FileNotFoundError:  # evicted by another process since: allowed
+            raw_data = None
+        if (text and not whole(text.text)) or (raw_data and not whole(raw_data)):
+            record(op="torn", key=f"{probe}v{probe_version}")
+    record(op="finished")
+    """
+)
+
+EVICTION = re.compile(r"(?P<at>\d+\.\d+) evicting (?P<key>\S+) tiers=(?P<tiers>\S+) \((?P<reason>.*)\)")
+
+
+class EvictionLog(logging.Handler):
+    """Collects the verifying process's own eviction messages in the writers' format."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(f"{record.created:.6f} {record.getMessage()}")
+
+
+def start_writer(script: Path, home: Path, logs: Path, writer: str, seed: int, ops: int) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    args = [sys.executable, str(script), str(home), str(logs), writer, str(seed), str(ops), str(MAX_PAPERS), str(MAX_BYTES)]
+    return subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
+
+
+def lines(path: Path) -> list[dict]:
+    """Whole lines of a log (a killed writer may leave half a line at the end)."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines(keepends=True) if line.endswith("\n")]
+
+
+def wait_for_progress(path: Path, count: int, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(lines(path)) < count:
+        assert time.monotonic() < deadline, f"writer made no progress: {path}"
+        time.sleep(0.01)
+
+
+def open_and_check(home: Path, logs: Path) -> Cache:
+    """Open the cache as a restarted server would and check every promise about its state."""
+    own = EvictionLog()
+    logger = logging.getLogger("arxiv_mcp.cache")
+    logger.addHandler(own)
+    previous_level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        cache = Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES)
+    finally:
+        logger.removeHandler(own)
+        logger.setLevel(previous_level)
+
+    assert cache.verify() == [], "every indexed file exists with its recorded size and parses"
+    stats = cache.stats()
+    assert stats["papers"] <= MAX_PAPERS and stats["bytes"] <= MAX_BYTES, stats
+    assert os.listdir(home / "tmp") == [], "temporary files of killed writers are cleaned"
+
+    with open(logs / "evictions-verifier.log", "a") as kept:  # later rounds must see these evictions too
+        kept.writelines(line + "\n" for line in own.lines)
+    evictions: dict[tuple[str, str], list[float]] = {}
+    for line in (line for log in logs.glob("evictions-*.log") for line in log.read_text().splitlines()):
+        match = EVICTION.fullmatch(line)
+        if match:
+            tiers = ["meta", "text", "pdf", "source"] if match["tiers"] == "all" else match["tiers"].split(",")
+            for tier in tiers:
+                evictions.setdefault((match["key"], tier), []).append(float(match["at"]))
+
+    present = {item["id"]: item for item in cache.list_cached()}
+    done = [entry for log in logs.glob("done-*.log") for entry in lines(log)]
+    assert not [entry for entry in done if entry["op"] == "torn"], "no reader saw a torn file"
+    for entry in done:
+        if entry["op"] == "pin":
+            assert "meta" in present[entry["key"]]["tiers"], f"pinned {entry['key']} was lost"
+            assert entry["session"] in present[entry["key"]]["pinned_by"], "a pin update was lost"
+        elif entry["op"] == "put" and entry["tier"] not in present.get(entry["key"], {}).get("tiers", []):
+            later = [at for at in evictions.get((entry["key"], entry["tier"]), []) if at >= entry["start"]]
+            assert later, f"completed write {entry} is gone without an eviction"
+
+    for paper_id, version, meta, text in cache.iter_documents():
+        assert meta is None or meta["check"] == meta["title"]
+        assert text is None or _sealed(text.encode())
+    for item in present.values():
+        for kind in ("pdf", "source"):
+            raw = cache.get_raw(item["paper_id"], item["version"], kind)
+            assert raw is None or _sealed(raw.path.read_bytes())
+    return cache
+
+
+def _sealed(data: bytes) -> bool:
+    import hashlib
+
+    return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
+
+
+def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
+    home, logs = tmp_path / "home", tmp_path / "logs"
+    logs.mkdir()
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES).close()
+    writers = [start_writer(script, home, logs, str(n), seed=n + 1, ops=300) for n in range(3)]
+    wait_for_progress(logs / "done-0.log", 60)
+    writers[0].send_signal(signal.SIGKILL)
+    assert writers[0].wait() == -signal.SIGKILL
+    for writer in writers[1:]:
+        _, stderr = writer.communicate(timeout=60)
+        assert writer.returncode == 0, stderr.decode()
+    for n in (1, 2):
+        assert lines(logs / f"done-{n}.log")[-1] == {"op": "finished"}
+    cache = open_and_check(home, logs)
+    assert {"w0", "w1", "w2"} <= {pinner for item in cache.list_cached() for pinner in item["pinned_by"]}
+
+
+def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):
+    home, logs = tmp_path / "home", tmp_path / "logs"
+    logs.mkdir()
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER)
+    rng = random.Random(7)
+    for round_ in range(8):
+        writer = start_writer(script, home, logs, f"r{round_}", seed=100 + round_, ops=10_000)
+        wait_for_progress(logs / f"done-r{round_}.log", 1)
+        time.sleep(rng.uniform(0.0, 0.4))
+        writer.send_signal(signal.SIGKILL)
+        assert writer.wait() == -signal.SIGKILL
+        open_and_check(home, logs).close()
