@@ -5,6 +5,9 @@ User-Agent). `HttpClient` owns the policy: every request to an arXiv host waits 
 shared limiter, transient failures are retried with capped, jittered exponential back-off
 that honours Retry-After, throttling in all of arXiv's disguises is recognised, and the
 whole call stays inside the tool call's time budget.
+
+`requests` is imported on the first upstream request, not at import: start-up (and a
+session served from the cache alone) does not pay for it.
 """
 
 from __future__ import annotations
@@ -12,13 +15,11 @@ from __future__ import annotations
 import email.utils
 import logging
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Mapping
 from urllib.parse import urljoin, urlsplit
-
-import requests
-from urllib3.exceptions import NewConnectionError
 
 from . import PROJECT_URL, __version__, budget
 from .config import Config
@@ -66,10 +67,22 @@ class Transport:
     """One session, kept-alive connections, bounded reads."""
 
     def __init__(self, config: Config):
-        self.session = requests.Session()
-        self.session.headers["User-Agent"] = USER_AGENT
-        self.session.trust_env = False  # a proxy variable must not reroute test or mirror traffic
         self.read_timeout = config.timeout_s
+        self._session = None
+        self._session_lock = threading.Lock()
+
+    @property
+    def session(self):
+        """The kept-alive `requests.Session`, made on first use."""
+        with self._session_lock:
+            if self._session is None:
+                import requests
+
+                session = requests.Session()
+                session.headers["User-Agent"] = USER_AGENT
+                session.trust_env = False  # a proxy variable must not reroute test or mirror traffic
+                self._session = session
+            return self._session
 
     def fetch(self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None,
               max_bytes: int) -> Response:
@@ -91,7 +104,9 @@ class Transport:
                                         "take; try again (a second try is often faster)")
             if declared and declared.isdigit() and "Content-Encoding" not in r.headers \
                     and len(body) != int(declared):
-                raise requests.exceptions.ChunkedEncodingError("body shorter than its Content-Length")
+                from requests.exceptions import ChunkedEncodingError
+
+                raise ChunkedEncodingError("body shorter than its Content-Length")
             return Response(r.url, r.status_code, dict(r.headers), bytes(body))
 
 
@@ -143,7 +158,6 @@ class HttpClient:
         self.backoff_s = backoff_s
         self._sleep = sleep
         self._arxiv_hosts = config.arxiv_hosts()
-        self._s2_host = urlsplit(config.s2_url).netloc.lower()
         self._down_until: dict[str, float] = {}
 
     def get(self, url: str, *, params: Mapping[str, str] | None = None, follow_redirects: bool = True,
@@ -163,8 +177,10 @@ class HttpClient:
         raise UpstreamError(f"{_where(url)} redirected too many times; try again later")
 
     def _get_once(self, url: str, params, max_bytes: int) -> Response:
+        import requests
+
         host = urlsplit(url).netloc.lower()
-        is_s2 = host == self._s2_host and host not in self._arxiv_hosts
+        is_s2 = url.startswith(self.config.s2_url + "/")
         limiter = self.s2_limiter if is_s2 else self.arxiv_limiter
         service = "Semantic Scholar" if is_s2 else "arXiv"
         headers = {"x-api-key": self.config.s2_api_key} if is_s2 and self.config.s2_api_key else None
@@ -243,7 +259,10 @@ class HttpClient:
                              f"in {retry:.0f} seconds.", status=last.status, retry_after_seconds=retry)
 
 
-def _is_connect_failure(exc: requests.exceptions.ConnectionError) -> bool:
+def _is_connect_failure(exc: Exception) -> bool:
+    import requests
+    from urllib3.exceptions import NewConnectionError
+
     if isinstance(exc, requests.exceptions.ConnectTimeout):
         return True
     reason = getattr(exc.args[0], "reason", None) if exc.args else None

@@ -28,6 +28,7 @@ from arxiv_mcp.errors import ExtractionError
 log = logging.getLogger(__name__)
 
 MAX_INPUT_DEPTH = 12
+MAX_INLINED_FILES = 2000  # \input of the same small files in a wide fan-out must not explode
 _NL = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
 
 # ---------------------------------------------------------------------------------------------
@@ -221,6 +222,7 @@ class _Assembler:
         self.cache: dict[str, str] = {}
         self.bbl_done = False
         self.main = ""
+        self.inlined = 0
 
     def assemble(self, main: str) -> str:
         self.main = main
@@ -259,7 +261,12 @@ class _Assembler:
             if resolved is None or resolved in stack or len(stack) > MAX_INPUT_DEPTH:
                 log.debug("not inlining %s{%s} from %s", command, target, name)
                 continue
-            out.append("\n" + self._expand(resolved, stack + (resolved,)) + "\n")
+            if self.inlined >= MAX_INLINED_FILES or self.used >= self.max_chars:
+                log.warning("too many or too large \\input files; the rest of the source is ignored")
+                continue
+            self.inlined += 1
+            inlined = self._expand(resolved, stack + (resolved,))
+            out.append(inlined if inlined[-1:].isspace() else inlined + " ")
         out.append(self._take(text[pos:]))
         return "".join(out)
 
@@ -1279,7 +1286,7 @@ class _Converter:
 
         def done(sink: _Sink) -> None:
             self.meta_depth -= 1
-            text = sink.flat(", ")
+            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
             if text:
                 self.meta.authors.append(text)
 
