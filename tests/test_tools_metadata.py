@@ -171,3 +171,24 @@ async def test_exhausted_retries_name_the_status(corpus, connect, make_config):
     text = r.content[0].text
     assert "503" in text and "try again" in text
     assert r.structured_content["retry_after_seconds"] > 0
+
+
+def test_real_spacing_against_the_fake(fake, make_config):
+    """Ten concurrent lookups of different papers at a 0.2 s interval: request starts at
+    the fake are never closer than the interval."""
+    import threading
+
+    from arxiv_mcp.service import ArxivService
+    from tests.conftest import paper as make
+
+    for i in range(10):
+        fake.add(make(f"2402.{i:05d}", f"Paper {i}"))
+    svc = ArxivService(make_config(ARXIV_MCP_MIN_INTERVAL_S=0.2))
+    threads = [threading.Thread(target=svc.get_paper, args=(f"2402.{i:05d}",)) for i in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    times = sorted(r.t for r in fake.requests_to("/api/query"))
+    assert len(times) == 10
+    assert min(b - a for a, b in zip(times, times[1:])) >= 0.19
