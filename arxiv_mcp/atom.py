@@ -8,11 +8,14 @@ Both the current feed and the pre-2020 layout parse (namespaces are the same).
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from .errors import InvalidInput, UpstreamError
 from .ids import PaperId, parse
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 NS = {
     "atom": "http://www.w3.org/2005/Atom",
@@ -100,6 +103,8 @@ def parse_feed(data: bytes) -> Feed:
     if _DECLARATION.search(data[:65536]) or b"<!ENTITY" in data or b"<!entity" in data:
         raise UpstreamError("arXiv's answer contained a DOCTYPE or entity declaration, which a real "
                             "feed never has; it was refused. Try again later.")
+    import xml.etree.ElementTree as ET  # on first use: start-up and cached answers never parse XML
+
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:

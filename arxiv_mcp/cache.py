@@ -11,9 +11,10 @@ Layout under the cache home:
 
 The index is a mirror of `papers/`: a file is renamed into place and then recorded, under the
 lock; an entry is unrecorded and then its file removed. A process killed in between leaves a
-whole file the index does not know (adopted when the cache is next opened) or a record of a file
-that was never half-written. So the cache always loads, serves only whole entries and loses
-nothing except by the eviction rules.
+whole file the index does not know, and a mark in the lock file; the next holder of the lock
+sees the mark and reconciles the index with the files (adopting whole unknown files, forgetting
+missing ones). So the cache always loads, serves only whole entries and loses nothing except
+by the eviction rules.
 
 Eviction (after every insert): least recently accessed first, unpinned entries only, while there
 are more than `max_papers` entries; then, while the files exceed `max_bytes`: raw files first,
@@ -313,17 +314,17 @@ class Cache:
             return self._session_view(session_id)
 
     def end_session(self, session_id: str) -> dict:
-        """Close a session and release its pins (papers pinned by other sessions stay pinned)."""
+        """Close a session and release its pins (papers pinned by other sessions stay pinned).
+
+        Returns the session as it was, with `ended` set; `pinned` lists the released pins.
+        """
         _check_session_id(session_id)
         with self._locked():
             self._open_session(session_id)
-            session = self._sessions.end(session_id)
+            view = self._session_view(session_id)
+            self._sessions.end(session_id)
             self._evict()
-            return {
-                "session_id": session_id,
-                "ended": True,
-                "released": [versioned_id(p, v) for p, v in session["pinned"]],
-            }
+            return {**view, "ended": True}
 
     def session_status(self, session_id: str) -> dict:
         _check_session_id(session_id)

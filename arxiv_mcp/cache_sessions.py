@@ -85,10 +85,9 @@ class SessionStore:
         session["last_used"] = max(session["last_used"], now)
         self.save()
 
-    def end(self, session_id: str) -> dict:
-        session = self.sessions.pop(session_id)
+    def end(self, session_id: str) -> None:
+        del self.sessions[session_id]
         self.save()
-        return session
 
     def expire(self, now: float, ttl_s: float) -> list[str]:
         """Close the sessions untouched for `ttl_s`; return their ids."""

@@ -22,8 +22,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable
 
-from arxiv_mcp.archive import read_source
-from arxiv_mcp.errors import ExtractionError
+from .archive import read_source
+from .errors import ExtractionError
 
 log = logging.getLogger(__name__)
 
@@ -318,7 +318,9 @@ _ALIAS_RE = re.compile(
     r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
     r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
 )
-_THEOREM_RE = re.compile(r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}")
+_THEOREM_RE = re.compile(
+    r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}"
+)
 
 
 def _environment_aliases(source: str) -> dict[str, tuple[str, str]]:
@@ -355,7 +357,9 @@ _WORD_RE = re.compile(r"\\([A-Za-z]+)")
 _AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
-_SYMBOL_ACCENT_RE = re.compile(r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))")
+_SYMBOL_ACCENT_RE = re.compile(
+    r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
+)
 _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
 _LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
 
@@ -381,7 +385,7 @@ _STARRABLE = {
     "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
     "hspace", "vspace", "caption", "newcommand", "renewcommand", "providecommand", "newtheorem",
     "cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "includegraphics",
-    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment", "url",
+    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment",
 }
 
 
@@ -798,14 +802,14 @@ _TABULAR_SPECS = {
 }
 _DISCARD_ENVS = {
     "tikzpicture", "picture", "pspicture", "filecontents", "filecontents*", "pgfpicture", "axis",
-    "thebibliographyabbrv", "tocentry",
+    "tocentry",
 }
 _ENV_SPECS = {
     "minipage": "ooom", "multicols": "mo", "multicols*": "mo", "wrapfigure": "omom", "wraptable": "omom",
     "subfigure": "om", "subtable": "om", "list": "mm", "thebibliography": "m", "adjustbox": "m",
     "spacing": "m", "tcolorbox": "o", "mdframed": "o", "algorithm": "o", "algorithmic": "o",
     "figure": "o", "figure*": "o", "table": "o", "table*": "o", "center": "", "otherlanguage": "m",
-    "sloppypar": "", "IEEEkeywords": "", "CJK": "mm", "CJK*": "mm", "floatrow": "o", "resizebox": "mm",
+    "sloppypar": "", "IEEEkeywords": "", "CJK": "mm", "CJK*": "mm", "floatrow": "o",
 }
 _HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
 _CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
@@ -845,7 +849,8 @@ _SKIP_SPECS = {
     "ccsdesc": "om", "received": "m", "accepted": "m", "published": "m", "journal": "m", "volume": "m",
     "runningtitle": "m", "shorttitle": "m", "shortauthors": "m", "correspondingauthor": "m",
     "icmltitlerunning": "m", "icmlkeywords": "m", "icmlaffiliation": "mm", "icmlcorrespondingauthor": "mm",
-    "icmlsetsymbol": "mm", "Thanks": "m", "arrayrulecolor": "om", "rowcolor": "om", "cellcolor": "om", "columncolor": "om", "printAffiliationsAndNotice": "m", "AtBeginDocument": "m", "AtEndDocument": "m",
+    "icmlsetsymbol": "mm", "Thanks": "m", "arrayrulecolor": "om", "rowcolor": "om", "cellcolor": "om",
+    "columncolor": "om", "printAffiliationsAndNotice": "m", "AtBeginDocument": "m", "AtEndDocument": "m",
 }
 _PAR_COMMANDS = {
     "par", "vskip", "vspace", "vspace*", "bigskip", "medskip", "smallskip", "newpage", "clearpage",
@@ -892,7 +897,7 @@ _REF_COMMANDS = {
     "crefrange", "subref", "labelcref", "fref", "Fref",
 }
 _DIMENSION_RE = re.compile(
-    r"[ \t]*=?[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
 )
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
@@ -1455,7 +1460,8 @@ def _render(meta: _Meta, front: list[Block], body: list[Block]) -> str:
     if meta.title:
         blocks.append(("h", "# " + " ".join(meta.title.split())))
     if meta.authors:
-        blocks.append(("p", "; ".join(meta.authors) if any("," in a for a in meta.authors) else ", ".join(meta.authors)))
+        separator = "; " if any("," in author for author in meta.authors) else ", "
+        blocks.append(("p", separator.join(meta.authors)))
     abstract = list(meta.abstract)
     if not abstract:
         front, abstract = _split_front(front)

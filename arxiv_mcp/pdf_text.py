@@ -3,8 +3,9 @@
 Engines: pypdf is the default and the fallback. pypdfium2 (the optional `fast` extra) is
 several times faster; `engine="auto"` uses it when it can be imported and the environment
 variable ARXIV_MCP_PDF_ENGINE is not "pypdf", and falls back to pypdf whenever pdfium cannot
-open or read the file or finds no text in it. A running-out deadline or too many pages are
-not engine failures and are raised at once.
+open or read the file, finds no text in it, or a page asks for more drawing work than
+pdfium may do in one uninterruptible call (see "the work a page asks for"). A running-out
+deadline or too many pages are not engine failures and are raised at once.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import logging
 import os
 import re
@@ -59,8 +61,8 @@ def pdf_to_text(
 ) -> str:
     """Text of every page of the PDF `data`, in order, in the shared page format.
 
-    `deadline` is an absolute `clock()` (time.monotonic) value, checked between pages
-    (a single slow page cannot be interrupted).
+    `deadline` is an absolute `clock()` (time.monotonic) value, checked between pages, and
+    by pypdf also between the operators of a page.
     Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
     or its subclass NoTextLayer (pages without text, e.g. scanned images).
     """
@@ -75,6 +77,8 @@ def pdf_to_text(
             if engine == "pdfium":
                 if isinstance(exc, NoTextLayer):
                     raise
+                if isinstance(exc, _TooMuchWork):
+                    raise ExtractionError(f"{exc}; {_NEXT_STEP}") from exc
                 raise ExtractionError(
                     f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it "
                     f"({str(exc).rstrip('.')}); download it again, or {_NEXT_STEP}"
@@ -98,16 +102,30 @@ class _Budget:
         if count == 0:
             raise ExtractionError(f"the PDF has no pages; {_NEXT_STEP}")
 
-    def check_time(self, page_index: int, count: int) -> None:
+    def check_time(self, page_index: int, count: int, where: str = "before") -> None:
         if self.deadline is not None and self.clock() > self.deadline:
             raise ExtractionError(
-                f"PDF extraction took too long (stopped before page {page_index + 1} of {count}); "
+                f"PDF extraction took too long (stopped {where} page {page_index + 1} of {count}); "
                 f"try again later, or {_NEXT_STEP}"
             )
+
+    def operator_check(self, page_index: int, count: int) -> Callable[..., None]:
+        """A pypdf visitor that checks the deadline every few hundred operators of a page."""
+        operators = itertools.count()
+
+        def visit(*_: object) -> None:
+            if next(operators) % 256 == 255:
+                self.check_time(page_index, count, "inside")
+
+        return visit
 
 
 class _PdfiumFailed(Exception):
     """pdfium is missing or cannot read the file; "auto" then uses pypdf."""
+
+
+class _TooMuchWork(_PdfiumFailed):
+    """A page asks for more work than pdfium may do at once, or its work cannot be measured."""
 
 
 def _check_pdf_header(data: bytes) -> None:
@@ -151,12 +169,111 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
     for index in range(count):
         budget.check_time(index, count)
         try:
-            texts.append(pages[index].extract_text())
+            work = _page_work(pages[index], MAX_PAGE_WORK)
+        except Exception as exc:  # unmeasurable: pypdf's own limits and the deadline still apply
+            logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
+            work = 0
+        if work > MAX_PAGE_WORK:
+            logger.warning("page %d of the PDF asks for more than %d MB of drawing instructions; left out",
+                           index + 1, MAX_PAGE_WORK // 2**20)
+            texts.append(None)
+            continue
+        try:
+            texts.append(pages[index].extract_text(visitor_operand_before=budget.operator_check(index, count)))
+        except ExtractionError:
+            raise
         except Exception as exc:  # one broken page should not cost the whole paper
             logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
             texts.append(None)
     return texts
 
+
+# --- the work a page asks for ----------------------------------------------------------
+
+# A page's work is the bytes of drawing instructions a reader parses for it: its decoded
+# content streams, plus each form XObject's every time the page (or a form) draws it. A
+# hostile file packs gigabytes of work into kilobytes (a compression bomb, forms drawing forms
+# ten times over). pdfium builds all of a page's objects at once and cannot be interrupted,
+# so it gets only files whose every page stays under PDFIUM_MAX_PAGE_WORK; pypdf checks the
+# deadline between operators, and leaves out a page over MAX_PAGE_WORK.
+PDFIUM_MAX_PAGE_WORK = 4 * 2**20
+MAX_PAGE_WORK = 8 * 2**20
+_MAX_FORM_DEPTH = 32
+_NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
+_DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def _check_pdfium_can_bear(data: bytes, max_pages: int) -> None:
+    """Raise _TooMuchWork when a page of `data` asks for more work than pdfium may do.
+
+    pypdf measures; a file it cannot measure is not given to pdfium, except an encrypted
+    one pypdf cannot open (pdfium cannot either, and says so).
+    """
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            return
+        pages = reader.pages
+        count = len(pages)
+        if count > max_pages:
+            return  # refused by the page count before any page is parsed
+        for index in range(count):
+            if _page_work(pages[index], PDFIUM_MAX_PAGE_WORK) > PDFIUM_MAX_PAGE_WORK:
+                raise _TooMuchWork(
+                    f"page {index + 1} of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
+                    "drawing instructions, too much for pdfium to parse at once"
+                )
+    except _TooMuchWork:
+        raise
+    except Exception as exc:
+        raise _TooMuchWork(
+            f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _resolved(obj: object) -> object:
+    get_object = getattr(obj, "get_object", None)
+    return get_object() if get_object is not None else obj
+
+
+def _page_work(page: object, limit: int) -> int:
+    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it)."""
+    over = limit + 1
+    done: dict[object, int] = {}
+
+    def work(data: bytes, resources: object, depth: int) -> int:
+        total = len(data)
+        draws: dict[bytes, int] = {}
+        for match in _DRAW_FORM.finditer(data):
+            name = _NAME_ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), match[1])
+            draws[name] = draws.get(name, 0) + 1
+        xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+        for name, times in draws.items():
+            if total > limit or not isinstance(xobjects, dict):
+                break
+            ref = dict.get(xobjects, "/" + name.decode("latin-1"))
+            form = _resolved(ref)
+            if not isinstance(form, dict) or form.get("/Subtype") != "/Form":
+                continue
+            key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(form)
+            if key not in done:
+                done[key] = over  # a form met again while it is being measured draws itself
+                if depth < _MAX_FORM_DEPTH:
+                    inner = _resolved(form.get("/Resources"))
+                    done[key] = work(form.get_data(), inner if inner is not None else resources, depth + 1)
+            total = min(over, total + times * done[key])
+        return min(total, over)
+
+    contents = _resolved(page.get("/Contents"))
+    streams = contents if isinstance(contents, list) else [] if contents is None else [contents]
+    data = b"\n".join(_resolved(stream).get_data() for stream in streams)
+    return work(data, _resolved(page.get("/Resources")), 0)
+
+
+# --- pdfium -------------------------------------------------------------------------------
 
 _PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
 
@@ -174,6 +291,7 @@ def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
     pdfium = _import_pdfium()
     if pdfium is None:
         raise _PdfiumFailed("pypdfium2 is not installed: install the 'fast' extra")
+    _check_pdfium_can_bear(data, budget.max_pages)
     with _PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
@@ -275,7 +393,9 @@ def _normalise_chars(text: str) -> str:
     return _SPACING_ACCENT.sub(_compose_accent, text.translate(_CHAR_MAP))
 
 
-_INWORD_HYPHEN = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+# A match may start only where a run of letters starts: tried inside a long run, every start
+# would scan to the run's end first, which makes one long "word" cost quadratic time.
+_INWORD_HYPHEN = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:-[^\W\d_]+)+")
 
 
 def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:

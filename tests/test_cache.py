@@ -236,8 +236,8 @@ def test_two_sessions_share_one_copy_and_ending_one_keeps_the_others_pins(home, 
     cache.pin("bob", paper, 1)
     assert cache.list_cached()[0]["pinned_by"] == ["alice", "bob"]
     assert len(list((home / "papers").iterdir())) == 2  # one meta and one text file, not per session
-    released = cache.end_session("alice")
-    assert released["released"] == ["2401.00001v1"]
+    ended = cache.end_session("alice")
+    assert ended["ended"] and ended["session_id"] == "alice" and ended["pinned"] == ["2401.00001v1"]
     put_paper(cache, clock, 2)
     assert ids(cache) == ["2401.00001v1"] and cache.session_status("bob")["pinned"] == ["2401.00001v1"]
     cache.end_session("bob")  # ending the last pin lets eviction enforce the bound again
@@ -358,8 +358,12 @@ def test_iter_documents_reads_lazily_and_leaves_the_order(home, clock):
     cache.put_raw("2401.00003", 1, "pdf", PDF, "application/pdf")
     before = ids(cache)
     documents = {(p, v): (meta, text) for p, v, meta, text in cache.iter_documents()}
-    assert documents == {("2401.00001", 1): ({"title": "Paper 1"}, "first text"), ("2401.00002", 1): ({"title": "Paper 2"}, None)}
+    assert documents == {
+        ("2401.00001", 1): ({"title": "Paper 1"}, "first text"),
+        ("2401.00002", 1): ({"title": "Paper 2"}, None),
+    }
     assert ids(cache) == before
+    assert [p for p, *_ in cache.iter_documents({("2401.00002", 1), ("2401.00009", 1)})] == ["2401.00002"]
 
 
 # ----- the index: cost, sharing, recovery ------------------------------------------------------------

@@ -1,0 +1,379 @@
+"""latex_text: LaTeX source -> the shared text format, on real e-prints and hostile input."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import tarfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arxiv_mcp.errors import ExtractionError
+from arxiv_mcp.latex_text import latex_to_text, source_to_text
+
+FIXTURES = Path(__file__).parent / "fixtures" / "src"
+HEADING = re.compile(r"^#{1,6} \S")
+
+
+def headings(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.startswith("#")]
+
+
+def doc(body: str, preamble: str = "") -> dict[str, bytes]:
+    return {"main.tex": f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n".encode()}
+
+
+def convert(body: str, preamble: str = "") -> str:
+    return latex_to_text(doc(body, preamble))
+
+
+def assert_contract(text: str) -> None:
+    """Every line starting with '#' is a heading; paragraphs are separated by one blank line."""
+    assert all(HEADING.match(line) for line in headings(text))
+    assert "\n\n\n" not in text
+
+
+# -- real e-prints ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def logcft() -> str:
+    return source_to_text((FIXTURES / "1605.03959.tar.gz").read_bytes())
+
+
+@pytest.fixture(scope="module")
+def desitter() -> str:
+    return source_to_text((FIXTURES / "single_gzipped_tex_hepth_desitterv3_2009.gz").read_bytes())
+
+
+def test_tar_gz_paper_title_abstract_and_headings(logcft):
+    lines = logcft.split("\n")
+    assert lines[0] == "# The ABC (in any D) of Logarithmic CFT"
+    assert "Matthijs Hogervorst$^{a}$, Miguel Paulos$^{b}$, Alessandro Vichi$^{b}$" in logcft
+    abstract = logcft.index("## Abstract\n\nLogarithmic conformal field theories have a vast range")
+    found = headings(logcft)
+    expected = ["## Abstract", "## 1 Introduction", "## 2 Consequences of conformal invariance",
+                "### 2.1 Logarithmic multiplets", "#### 2.3.1 Examples", "## 3 Conformal block decompositions",
+                "### 5.3 Self-avoiding walks and the $O(n\\rightarrow 0)$ model", "## 6 Discussion",
+                "### Acknowledgements", "## A Simplifications for the two-point function",
+                "### C.1 Gram matrix and proof of Eq. eq:logPW", "## E Free field limit of logarithmic GFF",
+                "## References"]
+    assert [h for h in found if h in expected] == expected
+    assert abstract < logcft.index("## 1 Introduction")
+    assert_contract(logcft)
+
+
+def test_tar_gz_paper_math_citations_and_bbl(logcft):
+    assert "$\\mathfrak{so}(d+1,1)$" in logcft
+    assert "\n\n$$K_\\mu \\ket{\\Oo_a} = 0\\,.$$\n\n" in logcft  # \beq ... \eeq alias of equation
+    assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
+    assert "logarithms [Saleur:1991hk, Rozansky:1992td, Gurarie:1993xq]" in logcft
+    references = logcft[logcft.index("## References"):]
+    assert "[Saleur:1991hk] H. Saleur, \u201cPolymers and percolation" in references
+    assert "\\label" not in logcft and "%%CITATION" not in logcft
+
+
+def test_single_gzipped_tex_title_abstract_headings(desitter):
+    assert desitter.startswith("# Solutions of Minimal Four Dimensional de Sitter Supergravity\n\n")
+    assert "J. B. Gutowski$^1$ and W. A. Sabra$^2$" in desitter
+    assert "## Abstract\n\nPseudo-supersymmetric solutions of minimal $N=2$, $D=4$ de Sitter" in desitter
+    assert headings(desitter) == [
+        "# Solutions of Minimal Four Dimensional de Sitter Supergravity",
+        "## Abstract",
+        "## 1 Introduction",
+        "## 2 $N=2$, $D=4$ Minimal de Sitter Supergravity",
+        "## 3 Solutions with $\\epsilon=e_2$",
+        "## 4 Solutions with $\\epsilon =1+\\mu e_{1}$",
+        "## 5 Solutions with $\\epsilon =1+ e^{i \\alpha} e_{2}$",
+        "### 5.1 Solutions with $\\cos \\alpha \\neq 0$",
+        "### 5.2 Solutions with $\\cos \\alpha =0$",
+        "## 6 Conclusions",
+        "## A The Linear System",
+        "## References",
+    ]
+    assert "$$S=\\int \\ \\mathrm{d}^{4}x" in desitter  # \be ... \ee alias of eqnarray
+    assert "[tod] K. P. Tod, All Metrics Admitting" in desitter
+    assert_contract(desitter)
+
+
+def test_not_ready_source():
+    with pytest.raises(ExtractionError, match="try again"):
+        source_to_text((FIXTURES / "edgecase_file_not_ready.gz").read_bytes())
+
+
+def test_pdf_source_sends_the_caller_to_the_pdf_path():
+    with pytest.raises(ExtractionError, match="source is a PDF"):
+        source_to_text(gzip.compress(b"%PDF-1.4\n1 0 obj <<>> endobj\n"))
+
+
+# -- the output contract -----------------------------------------------------------------------
+
+CONTRACT_DOC = r"""
+\title{A \emph{Study} of Things\thanks{Funded by nobody.}}
+\author{Ada Lovelace \and Alan Turing}
+\maketitle
+\begin{abstract}
+We study things~\cite{a,b}. % a comment
+Costs are 5\% lower.
+\end{abstract}
+\section{Introduction}\label{sec:intro}
+Text with $x^2$ and \(y\) and \textbf{bold}, see Section~\ref{sec:intro} and \eqref{eq:1}.
+A footnote\footnote{The \textit{note}.}, \url{https://example.org/a_b~c} and \href{https://x.org}{link text}.
+Line one\\line two.
+
+\#hashtag starts this paragraph.
+
+\beq
+E = mc^2 \label{eq:1}
+\eeq
+\begin{align*}
+a &= b \\
+c &= d
+\end{align*}
+$$ \int f $$
+\[ g(x) \]
+\begin{itemize}
+\item First
+\item Second
+  \begin{enumerate}
+  \item Inner one
+  \item Inner two
+  \end{enumerate}
+\end{itemize}
+\begin{description}
+\item[Term] Meaning
+\end{description}
+\begin{comment}
+hidden text one
+\end{comment}
+\iffalse hidden text two \fi
+\begin{figure}[t]
+\centering
+\includegraphics[width=\linewidth]{fig.pdf}
+Loose figure body text.
+\caption{A nice figure.}
+\end{figure}
+\begin{table}
+\caption{Numbers.}
+\begin{tabular}{lr}
+\hline
+Name & Value \\
+\hline
+a & 1 \\
+\end{tabular}
+\end{table}
+\begin{thm}[Main]
+All is well.
+\end{thm}
+\subsection{Details}
+\subsubsection{More}
+\paragraph{Para title} Para body.
+\section*{Acknowledgements}
+Thanks.
+\appendix
+\section{Extra}
+\subsection{Sub extra}
+\begin{verbatim}
+# python comment
+x = 1  % not a comment
+\end{verbatim}
+\begin{thebibliography}{9}
+\bibitem{a} A. Author, \emph{Title A}, 2020.
+\bibitem[B99]{b} B. Author, Title B.
+\end{thebibliography}
+"""
+CONTRACT_PREAMBLE = r"""
+\newcommand{\beq}{\begin{equation}}
+\newcommand{\eeq}{\end{equation}}
+\newtheorem{thm}{Theorem}
+"""
+
+
+@pytest.fixture(scope="module")
+def contract_text() -> str:
+    return convert(CONTRACT_DOC, CONTRACT_PREAMBLE)
+
+
+def test_front_matter(contract_text):
+    assert contract_text.startswith("# A Study of Things\n\nAda Lovelace, Alan Turing\n\n## Abstract\n\n"
+                                    "We study things [a, b]. Costs are 5% lower.\n\n## 1 Introduction\n\n")
+    assert "Funded by nobody" not in contract_text
+
+
+def test_heading_numbering(contract_text):
+    assert headings(contract_text) == [
+        "# A Study of Things", "## Abstract", "## 1 Introduction", "### 1.1 Details", "#### 1.1.1 More",
+        "##### Para title", "## Acknowledgements", "## A Extra", "### A.1 Sub extra", "## References",
+    ]
+    assert "##### Para title\n\nPara body." in contract_text
+
+
+def test_inline_text_macros_refs_and_links(contract_text):
+    assert ("Text with $x^2$ and $y$ and bold, see Section [sec:intro] and [eq:1]. A footnote [^The note.], "
+            "https://example.org/a_b~c and link text. Line one\nline two.") in contract_text
+
+
+def test_no_body_line_starts_with_hash(contract_text):
+    assert "\n\\#hashtag starts this paragraph.\n" in contract_text
+    assert "\n\\# python comment\nx = 1  % not a comment\n" in contract_text
+    assert_contract(contract_text)
+
+
+def test_display_math_paragraphs(contract_text):
+    for math in ("$$E = mc^2$$", "$$\\begin{aligned}a &= b \\\\ c &= d\\end{aligned}$$", "$$\\int f$$", "$$g(x)$$"):
+        assert f"\n\n{math}\n\n" in contract_text
+
+
+def test_lists_floats_theorems_and_bibliography(contract_text):
+    assert "- First\n- Second\n  1. Inner one\n  2. Inner two\n- Term: Meaning" in contract_text
+    assert "\n\nFigure: A nice figure.\n\n" in contract_text
+    assert "Loose figure body" not in contract_text and "fig.pdf" not in contract_text
+    assert "Table: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
+    assert "Theorem (Main). All is well." in contract_text
+    assert contract_text.endswith("## References\n\n[a] A. Author, Title A, 2020.\n\n[b] B. Author, Title B.\n")
+
+
+def test_comments_are_dropped(contract_text):
+    assert "hidden text" not in contract_text and "% a comment" not in contract_text
+
+
+def test_sections_without_title_use_bold_front_matter_and_abstract_paragraph():
+    body = r"""\begin{center}{\Large\bf On Things}\\ \vskip 1cm A. Writer\end{center}
+\vskip 1cm
+\centerline{\bf Abstract}
+\vskip .5cm
+We show things.
+\section{Start}
+Hello."""
+    text = convert(body)
+    assert text == "# On Things\n\nA. Writer\n\n## Abstract\n\nWe show things.\n\n## 1 Start\n\nHello.\n"
+
+
+def test_chapters_shift_the_levels():
+    text = convert(r"\chapter{One}\section{A}\subsection{B}\chapter*{Preface}\chapter{Two}\section{C}")
+    assert headings(text) == ["## 1 One", "### 1.1 A", "#### 1.1.1 B", "## Preface", "## 2 Two", "### 2.1 C"]
+
+
+def test_accents_quotes_dashes_and_latin1():
+    text = latex_to_text({"a.tex": "\\documentclass{article}\\begin{document}G\\\"odel, Erd\\H{o}s, \\c{C}a\\u{g}lar, "
+                          "\\'{\\i}, ``quoted'' 1--2 a---b \u00e9t\u00e9\\end{document}".encode("latin-1")})
+    assert text == "G\u00f6del, Erd\u0151s, \u00c7a\u011flar, \u00ed, \u201cquoted\u201d 1\u20132 a\u2014b \u00e9t\u00e9\n"
+
+
+# -- files: main-file choice and \input ------------------------------------------------------------
+
+
+def test_main_file_choice_and_recursive_inputs():
+    files = {
+        "macros.tex": b"\\newcommand{\\x}{y}",
+        "paper.tex": b"\\documentclass{article}\\begin{document}\\input{sec/intro}\\include{concl}\\end{document}",
+        "ms.tex": b"% \\documentclass{article}\n\\begin{document}not this\\end{document}",
+        "sec/intro.tex": b"\\section{Intro}\\input details",
+        "sec/details.tex": b"Deep text.\\input{../../outside}\\input{/etc/passwd}\\input{sec/intro}",
+        "concl.tex": b"\\section{End}Done.",
+    }
+    text = latex_to_text(files)
+    assert text == "## 1 Intro\n\nDeep text.\n\n## 2 End\n\nDone.\n"
+
+
+def test_input_cycles_and_repeated_includes_are_bounded():
+    files = {"main.tex": b"\\documentclass{article}\\begin{document}\\input{a}\\end{document}",
+             "a.tex": b"A\\input{b}\\input{main}", "b.tex": b"B\\input{a}\\input{b}"}
+    assert latex_to_text(files) == "AB\n"
+    # each level includes the next twice: 2**20 copies unless the size cap stops the expansion
+    files = {f"l{k}.tex": b"x" * 100 + f"\\input{{l{k + 1}}}\\input{{l{k + 1}}}".encode() for k in range(20)}
+    files["main.tex"] = b"\\documentclass{article}\\begin{document}\\input{l0}\\end{document}"
+    start = time.monotonic()
+    text = latex_to_text(files, max_chars=50_000)
+    assert time.monotonic() - start < 5
+    assert 40_000 < len(text) <= 50_001
+    files = {f"w{k}.tex": f"\\input{{w{k + 1}}}".encode() * 10 for k in range(12)}
+    files["main.tex"] = b"\\documentclass{article}\\begin{document}\\input{w0}Done\\end{document}"
+    start = time.monotonic()
+    assert latex_to_text(files) == "Done\n"
+    assert time.monotonic() - start < 5
+
+
+def test_bibliography_pulls_in_the_bbl_of_the_main_file():
+    files = {"paper.tex": b"\\documentclass{article}\\begin{document}See \\cite{k}.\\bibliography{refs}\\end{document}",
+             "paper.bbl": b"\\begin{thebibliography}{1}\n\\bibitem{k} K. Author.\n\\end{thebibliography}\n"}
+    assert latex_to_text(files) == "See [k].\n\n## References\n\n[k] K. Author.\n"
+
+
+def test_lone_tex_without_document_environment_and_no_tex_at_all():
+    assert latex_to_text({"notes.tex": b"Plain \\emph{TeX} words."}) == "Plain TeX words.\n"
+    with pytest.raises(ExtractionError):
+        latex_to_text({"readme.md": b"# hi"})
+    with pytest.raises(ExtractionError):
+        latex_to_text(doc("% only a comment"))
+
+
+def test_source_to_text_on_a_generated_tar():
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, payload in {"main.tex": b"\\documentclass{article}\\title{T}\\begin{document}\\maketitle Hi\\end{document}",
+                              "fig.png": b"\x89PNG" + bytes(100)}.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(payload)
+            archive.addfile(info, io.BytesIO(payload))
+    assert source_to_text(buffer.getvalue()) == "# T\n\nHi\n"
+
+
+# -- hostile input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", [
+    "{" * 100_000, "}" * 100_000, "{" * 50_000 + "x" + "}" * 50_000, "$" * 100_001, "\\(" * 100_000,
+    "\\[" * 50_000, "[" * 100_000, "\\item[" * 50_000, "\\section{" * 50_000, "\\footnote{" * 50_000,
+    "\\begin{itemize}\\item x" * 20_000 + "\\end{itemize}" * 20_000, "\\begin{equation}" * 50_000,
+    "\\makecell{a\\\\" * 20_000 + "}" * 20_000, "\\begin{tabular}{c}" * 20_000 + "a&b" + "\\end{tabular}" * 20_000,
+    "\\url{" * 50_000 + "}", "\\verb|" * 50_000, "\\iffalse" * 50_000, "\\" * 100_001, "%" * 100_000,
+    "\\vskip" + " " * 500_000 + "1", "\\def" + " " * 500_000, "\\parskip=" + " " * 500_000 + "x",
+])
+def test_pathological_input_finishes_quickly(body):
+    start = time.monotonic()
+    try:
+        text = convert(body)
+    except ExtractionError:
+        text = ""
+    assert time.monotonic() - start < 5
+    assert_contract(text)
+
+
+def test_five_megabyte_paper_is_linear():
+    paragraph = ("Text with $x^2$, \\textbf{bold} words \\cite{a,b} and \\ref{s} here. " * 20) + "\n\n"
+    body = (paragraph + "\\section{S}\n\\begin{itemize}\\item one\\end{itemize}\n") * 3700
+    assert len(body) > 5_000_000
+    start = time.monotonic()
+    text = convert(body)
+    assert time.monotonic() - start < 15
+    assert headings(text)[-1] == "## 3700 S"
+
+
+def test_macros_are_never_expanded():
+    text = convert(r"\def\boom{\boom\boom}\newcommand{\x}[1]{#1#1}\boom\x{a} safe", r"\def\y{\y}")
+    assert text == "a safe\n"
+
+
+ALPHABET = st.sampled_from([
+    "\\", "{", "}", "$", "$$", "&", "~", "%", "#", "[", "]", "\n", "\n\n", " ", "a", "\\\\", "\\(", "\\)",
+    "\\[", "\\]", "\\item", "\\section", "\\begin{itemize}", "\\end{itemize}", "\\begin{equation}",
+    "\\end{equation}", "\\begin{tabular}", "\\end{tabular}", "\\caption", "\\footnote", "\\cite",
+    "\\begin{figure}", "\\end{figure}", "\\verb", "\\title", "\\begin{abstract}", "\\end{abstract}",
+    "\\input", "\\appendix", "\\'", "\\c", "\\def", "\\newcommand", "\\url", "\\href", "\\iffalse", "\\fi",
+])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ALPHABET, max_size=80))
+def test_random_latex_never_crashes_and_keeps_the_contract(pieces):
+    try:
+        text = convert("".join(pieces))
+    except ExtractionError:
+        return
+    assert_contract(text)
