@@ -459,10 +459,10 @@ LEGACY_SUBJECT_CLASSES: dict[str, frozenset[str]] = {
 _IDS_BY_LOWER: dict[str, str] = {cat_id.lower(): cat_id for cat_id in CATEGORIES}
 _ARCHIVES_BY_LOWER: dict[str, str] = {archive.lower(): archive for archive in ARCHIVE_GROUPS}
 _GROUPS_BY_LOWER: dict[str, str] = {group.lower(): group for group in GROUPS}
-_IDS_BY_LOWER_NAME: dict[str, list[str]] = {
-    name: [c.id for c in CATEGORIES.values() if c.name.lower() == name]
-    for name in dict.fromkeys(c.name.lower() for c in CATEGORIES.values())
-}
+_IDS_BY_LOWER_NAME: dict[str, list[str]] = {}
+for _category in CATEGORIES.values():  # one pass: this runs at every start-up
+    _IDS_BY_LOWER_NAME.setdefault(_category.name.lower(), []).append(_category.id)
+del _category
 
 # Everyday abbreviations that neither ids nor names spell out.
 _INFORMAL_NAMES: dict[str, tuple[str, ...]] = {

@@ -6,8 +6,6 @@ typed result as structured content plus a compact text rendering; a failure the 
 act on comes back as `isError` with text that says what to do next.
 """
 
-from __future__ import annotations
-
 import logging
 from dataclasses import asdict
 from typing import Annotated, Any, Callable

@@ -12,8 +12,9 @@ import os
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import budget, categories, query as q
+from . import budget
 from .atom import Feed, Paper, parse_feed
 from .cache import Cache
 from .client import HttpClient, Transport
@@ -27,6 +28,9 @@ from .models import (AuthorInfo, Bibtex, DayCount, Neighbour, Neighbours, TermCo
                      ClearResult, Download, FindHit, FindResult, LibraryHit, LibrarySearch, PaperDetail,
                      PaperSummary, PaperText, SearchResult, SessionInfo)
 from .rate_limiter import RateLimiter, SingleFlight
+
+if TYPE_CHECKING:
+    from . import query as q
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +144,8 @@ class ArxivService:
                date_from: str | None = None, date_to: str | None = None, start: int = 0,
                max_results: int = 10, sort_by: str = "relevance", sort_order: str = "descending",
                abstract_max_chars: int | None = None, session_id: str | None = None) -> SearchResult:
+        from . import query as q
+
         self._check_session(session_id)
         if sort_by not in q.SORT_BY:
             raise InvalidInput(f"sort_by={sort_by!r} is not one of {', '.join(q.SORT_BY)}")
@@ -165,6 +171,8 @@ class ArxivService:
         return self._summaries(result, start, abstract_max_chars)
 
     def _category_clause(self, category: str) -> str:
+        from . import categories
+
         names = [c.strip() for c in category.split(",") if c.strip()]
         if not names:
             raise InvalidInput("category is empty; give an id like cs.AI (see list_categories)")
@@ -198,6 +206,8 @@ class ArxivService:
         return feed.total_results, feed.papers, sent, None, note
 
     def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from, date_to):
+        from . import query as q
+
         if len(id_list) > MAX_ID_LIST:
             raise InvalidInput(f"id_list has {len(id_list)} ids; at most {MAX_ID_LIST} per call")
         pids = [parse(i) for i in id_list]
@@ -473,6 +483,8 @@ class ArxivService:
                                    for pid, v, title, score, snippet in hits])
 
     def list_categories(self, group: str | None = None) -> CategoryList:
+        from . import categories
+
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
         return CategoryList([CategoryInfo(c.id, c.name, c.group, c.description) for c in cats], len(cats))
 

@@ -7,7 +7,8 @@ runs; where a floor exists it is measured in the same run, interleaved with ours
 figure is also given as a ratio to it. BENCHMARKS.md explains every row.
 
 Options: --runs N (repetitions of the process-level figures), --sizes (cache index sizes),
---fixtures DIR (real arXiv files; default ../shared/fixtures/arxiv), --skip-cache-index.
+--fixtures DIR (real arXiv files: html/, ar5iv/, pdf/; default ../shared/fixtures/arxiv, or
+the smaller set in tests/fixtures when that is absent), --skip-cache-index.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from benchmarks import pdf_extraction as pdf_bench  # noqa: E402
 from tests.fake_arxiv import FakeArxiv, FakePaper, latexml_html, make_corpus  # noqa: E402
 from tests.pdfgen import make_pdf  # noqa: E402
 
-DEFAULT_FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv"
+SHARED_FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv"
+TEST_FIXTURES = REPO_ROOT / "tests" / "fixtures"
 POLITE_SPACING_S = 3.0
 PROTOCOL_VERSION = "2025-06-18"
 PAGE_SIZE = 15000
@@ -139,7 +141,10 @@ def bare(env: dict[str, str]) -> StdioServer:
 
 
 def server_env(fake: FakeArxiv, home: Path, **settings: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    """The fake's addresses and a cache home; bytecode caches allowed, as for an installed package
+    (without them every start would compile arxiv_mcp's sources again)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("ARXIV_MCP_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(fake.env(), ARXIV_MCP_HOME=str(home), **settings)
     return env
 
@@ -329,7 +334,7 @@ def html_throughput(fixtures: Path, runs: int, report: Report) -> None:
         total_s += statistics.median(times)
         total_in += len(raw.decode("utf-8", errors="replace"))
         total_out += len(text)
-    report.add(f"HTML extraction ({len(files)} real pages, {total_in / 1e6:.1f} M chars)",
+    report.add(f"HTML extraction ({len(files)} real files, {total_in / 1e6:.2f} M chars)",
                f"{total_in / total_s / 1e6:.2f} M chars/s in, {total_out / total_s / 1e6:.2f} M out")
 
 
@@ -472,10 +477,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="repetitions of each process-level figure")
     parser.add_argument("--calls", type=int, default=300, help="warm read_paper calls")
     parser.add_argument("--sizes", default="200,2000,10000,50000", help="cache index sizes")
-    parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES, help="real arXiv files")
+    parser.add_argument("--fixtures", type=Path, default=None, help="real arXiv files (html/, ar5iv/, pdf/)")
     parser.add_argument("--skip-cache-index", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)  # pypdf's font warnings would drown the table
+    fixtures = args.fixtures or (SHARED_FIXTURES if SHARED_FIXTURES.is_dir() else TEST_FIXTURES)
 
     began = time.monotonic()
     report = Report()
@@ -490,11 +496,9 @@ def main(argv: list[str] | None = None) -> int:
                 ("agent task", lambda: agent_task_figures(fake, scratch, max(1, args.runs // 2), report)),
                 ("memory", lambda: memory(fake, scratch, max(1, args.runs // 2), report)),
             ]
-            if args.fixtures.is_dir():
-                steps += [("HTML extraction", lambda: html_throughput(args.fixtures, args.runs, report)),
-                          ("PDF extraction", lambda: pdf_throughput(args.fixtures, max(1, args.runs // 2), report))]
-            else:
-                report.notes.append(f"extraction figures skipped: no fixtures at {args.fixtures} (use --fixtures)")
+            steps += [("HTML extraction", lambda: html_throughput(fixtures, args.runs, report)),
+                      ("PDF extraction", lambda: pdf_throughput(fixtures, max(1, args.runs // 2), report))]
+            report.notes.append(f"extraction figures from the real files in {fixtures}")
             if not args.skip_cache_index:
                 sizes = [int(s) for s in args.sizes.split(",")]
                 steps.append(("cache index", lambda: index_rows.extend(cache_index(sizes, scratch))))
