@@ -30,8 +30,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=args.log_level,
-                        format="arxiv-mcp %(levelname)s %(name)s: %(message)s")
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setLevel(args.log_level)  # the client may ask for more detail through MCP logging
+    stderr.setFormatter(logging.Formatter("arxiv-mcp %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=args.log_level, handlers=[stderr])
     from .config import ConfigError, load
 
     try:

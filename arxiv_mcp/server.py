@@ -6,7 +6,10 @@ typed result as structured content plus a compact text rendering; a failure the 
 act on comes back as `isError` with text that says what to do next.
 """
 
+import functools
 import logging
+import warnings
+from contextvars import ContextVar
 from dataclasses import asdict
 from typing import Annotated, Any, Callable
 
@@ -48,6 +51,29 @@ def _annotations(title: str, *, read_only: bool = True, idempotent: bool = True,
         idempotentHint=idempotent, openWorldHint=open_world)}
 
 
+_call_ctx: ContextVar[Context | None] = ContextVar("arxiv_mcp_call_ctx", default=None)
+_MCP_LEVELS = {logging.DEBUG: "debug", logging.INFO: "info", logging.WARNING: "warning",
+               logging.ERROR: "error", logging.CRITICAL: "critical"}
+
+
+class _ClientLogHandler(logging.Handler):
+    """Forwards this package's log records to the client of the tool call that made them, as
+    MCP log notifications (the client chooses the level); stderr gets them too."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        ctx = _call_ctx.get()
+        if ctx is None:
+            return
+        level = _MCP_LEVELS.get(record.levelno, "info")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the capability is deprecated in the 2026 spec, not gone
+                anyio.from_thread.run(functools.partial(ctx.log, level, record.getMessage(),
+                                                        logger_name=record.name))
+        except Exception:
+            pass  # the client has gone, or this is not a worker thread: stderr still has it
+
+
 def _progress_for(ctx: Context | None) -> budget.Progress | None:
     if ctx is None:
         return None
@@ -65,10 +91,16 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     """The server with every tool bound to one service (one cache, one limiter)."""
     config = config or load()
     svc = service or ArxivService(config)
+    package_log = logging.getLogger("arxiv_mcp")
+    if not any(isinstance(h, _ClientLogHandler) for h in package_log.handlers):
+        package_log.addHandler(_ClientLogHandler(logging.INFO))
+        if package_log.level == logging.NOTSET or package_log.level > logging.INFO:
+            package_log.setLevel(logging.INFO)
     server = MCPServer("arxiv-mcp", title="arXiv", version=__version__, instructions=INSTRUCTIONS)
 
     def run(work: Callable[[], Any], text: Callable[[Any], str] = render.compact_json,
             ctx: Context | None = None) -> CallToolResult:
+        token = _call_ctx.set(ctx)
         with budget.tool_call(config.deadline_s, _progress_for(ctx)):
             try:
                 result = work()
@@ -79,6 +111,8 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
                     structured["retry_after_seconds"] = exc.retry_after_seconds
                 return CallToolResult(content=[TextContent(type="text", text=str(exc))],
                                       structured_content=structured, is_error=True)
+            finally:
+                _call_ctx.reset(token)
         return CallToolResult(content=[TextContent(type="text", text=text(result))],
                               structured_content=asdict(result))
 
@@ -100,18 +134,20 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         sort_order: Annotated[str, Field(description="descending or ascending")] = "descending",
         abstract_max_chars: Annotated[int | None, Field(description="Cut abstracts to this length")] = None,
         session_id: SessionId = None,
+        ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchResult]:
         """Find arXiv papers by words, author, title, category or submission date (combined with
         AND), or look up ids. Then get_paper or read_paper."""
         return run(lambda: svc.search(
             query=query, category=category, author=author, title=title, abstract=abstract, id_list=id_list,
             date_from=date_from, date_to=date_to, start=start, max_results=max_results, sort_by=sort_by,
-            sort_order=sort_order, abstract_max_chars=abstract_max_chars, session_id=session_id), render.search)
+            sort_order=sort_order, abstract_max_chars=abstract_max_chars, session_id=session_id), render.search, ctx)
 
     @server.tool(**_annotations("Get paper metadata"))
-    def get_paper(paper_id: PaperId, session_id: SessionId = None) -> Annotated[CallToolResult, PaperDetail]:
+    def get_paper(paper_id: PaperId, session_id: SessionId = None,
+                  ctx: Context = None) -> Annotated[CallToolResult, PaperDetail]:
         """Full metadata of one paper: abstract, authors, dates, DOI, links."""
-        return run(lambda: svc.get_paper(paper_id, session_id), render.paper)
+        return run(lambda: svc.get_paper(paper_id, session_id), render.paper, ctx)
 
     @server.tool(**_annotations("Read paper text"))
     def read_paper(
@@ -201,22 +237,22 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
 
     @server.tool(**_annotations("Export BibTeX"))
     def export_bibtex(paper_ids: Annotated[list[str], Field(description="1-50 arXiv ids, any form")],
-                      ) -> Annotated[CallToolResult, Bibtex]:
+                      ctx: Context = None) -> Annotated[CallToolResult, Bibtex]:
         """BibTeX @misc entries (keys arxiv:<id>) for papers; unknown ids in missing_ids."""
         return run(lambda: svc.export_bibtex(paper_ids), lambda r: r.bibtex + (
-            f"\n% not on arXiv: {', '.join(r.missing_ids)}" if r.missing_ids else ""))
+            f"\n% not on arXiv: {', '.join(r.missing_ids)}" if r.missing_ids else ""), ctx)
 
     @server.tool(**_annotations("Get references"))
     def get_references(paper_id: PaperId, limit: Annotated[int, Field(description="1-100")] = 10,
-                       ) -> Annotated[CallToolResult, Neighbours]:
+                    ctx: Context = None) -> Annotated[CallToolResult, Neighbours]:
         """Papers this one cites (Semantic Scholar), with arXiv ids where known."""
-        return run(lambda: svc.neighbours(paper_id, "references", limit))
+        return run(lambda: svc.neighbours(paper_id, "references", limit), ctx=ctx)
 
     @server.tool(**_annotations("Get citations"))
     def get_citations(paper_id: PaperId, limit: Annotated[int, Field(description="1-100")] = 10,
-                      ) -> Annotated[CallToolResult, Neighbours]:
+                    ctx: Context = None) -> Annotated[CallToolResult, Neighbours]:
         """Papers citing this one (Semantic Scholar), with arXiv ids where known."""
-        return run(lambda: svc.neighbours(paper_id, "citations", limit))
+        return run(lambda: svc.neighbours(paper_id, "citations", limit), ctx=ctx)
 
     @server.tool(**_annotations("Category trends"))
     def category_trends(
