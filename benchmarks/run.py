@@ -14,7 +14,6 @@ the smaller set in tests/fixtures when that is absent), --skip-cache-index.
 from __future__ import annotations
 
 import argparse
-import gzip
 import io
 import json
 import logging
@@ -24,7 +23,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import textwrap
 import time
@@ -37,7 +35,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks import cache_index as cache_index_bench  # noqa: E402
 from benchmarks import pdf_extraction as pdf_bench  # noqa: E402
-from tests.fake_arxiv import FakeArxiv, FakePaper, latexml_html, make_corpus  # noqa: E402
+from tests.fake_arxiv import FakeArxiv, FakePaper, eprint, latexml_html, make_corpus  # noqa: E402
 from tests.pdfgen import make_pdf  # noqa: E402
 
 SHARED_FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv"
@@ -176,12 +174,7 @@ def _latex_source(title: str, sections: list[tuple[str, str]]) -> bytes:
     body = "".join(f"\\section{{{name}}}\n{text}\n\n" for name, text in sections)
     tex = (f"\\documentclass{{article}}\n\\title{{{title}}}\n\\begin{{document}}\n\\maketitle\n"
            f"{body}\\end{{document}}\n").encode()
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        info = tarfile.TarInfo("main.tex")
-        info.size, info.mtime = len(tex), 0
-        archive.addfile(info, io.BytesIO(tex))
-    return gzip.compress(buffer.getvalue(), mtime=0)
+    return eprint({"main.tex": tex})
 
 
 def _fixed(pid: str, title: str, published: datetime, **kw) -> FakePaper:

@@ -1046,6 +1046,18 @@ _CORPUS_SPAN = timedelta(days=913)
 _SECTION_TITLES = ["Introduction", "Related work", "Method", "Results", "Discussion", "Conclusion"]
 
 
+def eprint(files: dict[str, str | bytes]) -> bytes:
+    """An e-print as arXiv serves a multi-file submission: a gzipped tar, reproducible bytes."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for name, content in files.items():
+            data = content.encode() if isinstance(content, str) else content
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), 0
+            archive.addfile(info, io.BytesIO(data))
+    return gzip.compress(buffer.getvalue(), mtime=0)
+
+
 def _fill(template: str, rng: random.Random, group: str) -> str:
     adjectives, nouns = _TOPICS[group]
     return template.format(A=rng.choice(adjectives), B=rng.choice(adjectives), N=rng.choice(nouns), M=rng.choice(nouns))
@@ -1059,12 +1071,7 @@ def _corpus_source(paper: FakePaper, rng: random.Random) -> bytes | None:
     ).encode("utf-8")
     roll = rng.random()
     if roll < 0.6:
-        buffer = io.BytesIO()
-        with tarfile.open(fileobj=buffer, mode="w") as archive:
-            info = tarfile.TarInfo("main.tex")
-            info.size, info.mtime = len(tex), 0
-            archive.addfile(info, io.BytesIO(tex))
-        return gzip.compress(buffer.getvalue(), mtime=0)
+        return eprint({"main.tex": tex})
     if roll < 0.8:
         return gzip.compress(tex, mtime=0)
     return None

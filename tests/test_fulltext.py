@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import gzip
-import io
-import tarfile
 import threading
 
 import pytest
 
 from tests.conftest import html_paper, paper
-from tests.fake_arxiv import STUB
+from tests.fake_arxiv import STUB, eprint
 from tests.pdfgen import make_pdf
 
 pytestmark = pytest.mark.anyio
@@ -26,17 +23,6 @@ Knot invariants $K(x)$ are studied here. The zebra lemma holds.
 \begin{equation} a^2 + b^2 = c^2 \end{equation}
 \end{document}
 """
-
-
-def tar_gz(files: dict[str, str]) -> bytes:
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
-        for name, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
 
 
 def text_of(result):
@@ -68,7 +54,7 @@ async def test_read_after_get_paper_costs_one_more_request(fake, connect):
 
 
 async def test_stub_html_falls_through_to_source(fake, connect):
-    fake.add(paper("2403.00004", "Knots", html=STUB, source=tar_gz({"main.tex": LATEX})))
+    fake.add(paper("2403.00004", "Knots", html=STUB, source=eprint({"main.tex": LATEX})))
     async with connect() as client:
         r = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00004v1"}))
         assert r["method"] == "source" and "zebra lemma" in r["text"]
@@ -91,7 +77,7 @@ async def test_pdf_only_submission_reads_the_eprint_as_pdf(fake, connect):
 
 async def test_old_paper_prefers_ar5iv_and_remembers_misses_across_versions(fake, connect):
     old = paper("hep-th/9901001", "Strings", year=1999, month=1, versions=2,
-                source=tar_gz({"main.tex": LATEX}))
+                source=eprint({"main.tex": LATEX}))
     fake.add(old)
     async with connect() as client:
         await client.call_tool("get_paper", {"paper_id": "hep-th/9901001"})
@@ -200,7 +186,7 @@ async def test_find_in_paper_points_at_the_page(fake, connect):
 
 
 async def test_untrusted_notice_and_download_source(fake, connect):
-    fake.add(paper("2403.00011", "Sourced", source=tar_gz({"main.tex": LATEX})))
+    fake.add(paper("2403.00011", "Sourced", source=eprint({"main.tex": LATEX})))
     async with connect() as client:
         d = text_of(await client.call_tool("download_paper", {"paper_id": "2403.00011", "fmt": "source"}))
         r = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00011"}))
