@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,9 +24,10 @@ from .extract import looks_like_pdf
 from .fulltext import FullText
 from .ids import PaperId, Urls, parse
 from .library import Library
-from .models import (AuthorInfo, Bibtex, DayCount, Neighbour, Neighbours, TermCount, Trends, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
-                     ClearResult, Download, FindHit, FindResult, LibraryHit, LibrarySearch, PaperDetail,
-                     PaperSummary, PaperText, SearchResult, SessionInfo)
+from .models import (AuthorInfo, Bibtex, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
+                     ClearResult, DayCount, Download, FindHit, FindResult, LibraryHit, LibrarySearch,
+                     Neighbour, Neighbours, PaperDetail, PaperSummary, PaperText, SearchResult, SessionInfo,
+                     TermCount, Trends)
 from .rate_limiter import RateLimiter, SingleFlight
 
 if TYPE_CHECKING:
@@ -50,6 +51,17 @@ def display_path(path: Path | str) -> str:
     return text
 
 
+@dataclass
+class _Hits:
+    """What a search found, before it is cut down to summaries."""
+
+    total: int
+    papers: list[Paper]
+    query: str | None
+    missing: list[str] | None = None
+    note: str | None = None
+
+
 class ArxivService:
     def __init__(self, config: Config, *, http: HttpClient | None = None, cache: Cache | None = None):
         self.config = config
@@ -68,11 +80,11 @@ class ArxivService:
 
     def _query_api(self, params: dict[str, str]) -> Feed:
         resp = self.http.get(self.config.api_url, params=params)
-        if resp.status == 200 or resp.status == 400:
-            feed = parse_feed(resp.content)  # a 400 carries arXiv's error feed: InvalidInput
-            if resp.status == 400:
-                raise InvalidInput("arXiv rejected the request as malformed; check the ids and query.")
-            return feed
+        if resp.status == 200:
+            return parse_feed(resp.content)
+        if resp.status == 400:
+            parse_feed(resp.content)  # arXiv's error feed says what was wrong: InvalidInput
+            raise InvalidInput("arXiv rejected the request as malformed; check the ids and the query syntax.")
         raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.",
                             status=resp.status)
 
@@ -166,7 +178,7 @@ class ArxivService:
             composed = q.compose(query=query, category_clause=cat, author=author, title=title,
                                  abstract=abstract, date_from=date_from, date_to=date_to)
             result = self._search_query(composed, start, max_results, sort_by, sort_order)
-        for paper in result[1]:
+        for paper in result.papers:
             self._pin(session_id, paper)
         return self._summaries(result, start, abstract_max_chars)
 
@@ -181,14 +193,14 @@ class ArxivService:
         return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
 
     def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str,
-                      sort_order: str):
+                      sort_order: str) -> _Hits:
         params = {"search_query": composed.search_query, "start": str(start),
                   "max_results": str(max_results), "sortBy": sort_by, "sortOrder": sort_order}
         key = "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
         cached = self.cache.get_search(key)
         if cached:
-            papers = [Paper.from_dict(d) for d in cached["papers"]]
-            return cached["total"], papers, cached["query"], None, cached.get("note")
+            return _Hits(cached["total"], [Paper.from_dict(d) for d in cached["papers"]], cached["query"],
+                         note=cached.get("note"))
         feed = self.flights.do(key, lambda: self._query_api(params))
         sent, note = composed.search_query, None
         if feed.total_results == 0 and composed.relaxed and start == 0:
@@ -203,9 +215,10 @@ class ArxivService:
         if ttl > 0:
             self.cache.put_search(key, {"total": feed.total_results, "query": sent, "note": note,
                                         "papers": [p.to_dict() for p in feed.papers]}, ttl)
-        return feed.total_results, feed.papers, sent, None, note
+        return _Hits(feed.total_results, feed.papers, sent, note=note)
 
-    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from, date_to):
+    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from,
+                    date_to) -> _Hits:
         from . import query as q
 
         if len(id_list) > MAX_ID_LIST:
@@ -234,13 +247,11 @@ class ArxivService:
                 found.update(self._fetch_ids(todo))
             sent = None
         papers = [found[p] for p in pids if p in found]
-        missing = [str(p) for p in pids if p not in found]
-        return len(papers), papers, sent, missing, None
+        return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
 
-    def _summaries(self, result, start: int, abstract_max_chars: int | None) -> SearchResult:
-        total, papers, sent, missing, note = result
+    def _summaries(self, hits: _Hits, start: int, abstract_max_chars: int | None) -> SearchResult:
         out = []
-        for p in papers:
+        for p in hits.papers:
             abstract, cut = p.abstract, False
             if abstract_max_chars is not None and len(abstract) > abstract_max_chars:
                 abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
@@ -248,8 +259,8 @@ class ArxivService:
                                     authors=[a.name for a in p.authors], primary_category=p.primary_category,
                                     published=p.published, updated=p.updated, abstract=abstract,
                                     categories=p.categories, abstract_truncated=cut))
-        return SearchResult(total_results=total, start=start if missing is None else 0, papers=out,
-                            query=sent, missing_ids=missing, note=note)
+        return SearchResult(total_results=hits.total, start=start if hits.missing is None else 0, papers=out,
+                            query=hits.query, missing_ids=hits.missing, note=hits.note)
 
     # --- full text ------------------------------------------------------------------------
 
@@ -308,7 +319,9 @@ class ArxivService:
                 full = self.fulltext.cached(versioned)
                 if full is not None:
                     return versioned, full
-        if latest is None and self.fulltext.html_era(pid, None):
+        if latest is None and self._latest_known(pid) is None and self.fulltext.html_era(pid, None):
+            # Nothing known about the paper: its HTML can tell the version too. (When expired
+            # metadata exists, the API is asked instead, and the old answer serves offline.)
             version, probe = self.fulltext.probe_latest_html(pid)
             if version is not None:
                 pid = pid.with_version(version)
