@@ -16,6 +16,9 @@ ARXIV_MIN_INTERVAL_S = 3.0
 """arXiv's terms of use: at most one request every three seconds."""
 
 
+PDF_ENGINES = ("auto", "pypdf", "pdfium")
+
+
 class ConfigError(ValueError):
     """A setting is invalid; the message is the one line shown at start-up."""
 
@@ -36,6 +39,8 @@ class Config:
     timeout_s: float = 30.0
     deadline_s: float = 120.0
     max_download_mb: int = 100
+    pdf_engine: str = "auto"
+    """auto (pypdfium2 when the `fast` extra is installed, else pypdf), pypdf, or pdfium."""
     s2_api_key: str | None = field(default=None, repr=False)
 
     @property
@@ -99,6 +104,9 @@ def load(env: Mapping[str, str] | None = None) -> Config:
             "between requests; values below 3 are allowed only when no arXiv host is configured"
         )
     key = env.get("SEMANTIC_SCHOLAR_API_KEY", "").strip() or None
+    engine = env.get("ARXIV_MCP_PDF_ENGINE", "").strip().lower() or "auto"
+    if engine not in PDF_ENGINES:
+        raise ConfigError(f"ARXIV_MCP_PDF_ENGINE={engine!r} is invalid: expected one of {', '.join(PDF_ENGINES)}")
     return Config(
         home=home,
         max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number >= 1"),
@@ -111,6 +119,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         timeout_s=_number(env, "ARXIV_MCP_TIMEOUT_S", 30.0, float, 0.1, "a number of seconds >= 0.1"),
         deadline_s=_number(env, "ARXIV_MCP_DEADLINE_S", 120.0, float, 1.0, "a number of seconds >= 1"),
         max_download_mb=_number(env, "ARXIV_MCP_MAX_DOWNLOAD_MB", 100, int, 1, "a whole number of MB >= 1"),
+        pdf_engine=engine,
         s2_api_key=key,
         **urls,
     )

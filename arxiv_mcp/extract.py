@@ -25,10 +25,10 @@ def from_source(raw: bytes) -> str:
     return source_to_text(raw)
 
 
-def from_pdf(raw: bytes, deadline: float | None = None) -> str:
+def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> str:
     from .pdf_text import pdf_to_text
 
-    return pdf_to_text(raw, deadline=deadline)
+    return pdf_to_text(raw, deadline=deadline, engine=engine)
 
 
 def looks_like_pdf(raw: bytes) -> bool:
@@ -42,14 +42,14 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-def extract(method: str, raw: bytes, deadline: float | None = None) -> str:
+def extract(method: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> str:
     """Text of `raw` as fetched by `method` (html, ar5iv, source, pdf)."""
     if method in ("html", "ar5iv"):
         return from_html(raw)
     if method == "source":
         if looks_like_pdf(raw):
-            return from_pdf(raw, deadline)
+            return from_pdf(raw, deadline, pdf_engine)
         return from_source(raw)
     if method == "pdf":
-        return from_pdf(raw, deadline)
+        return from_pdf(raw, deadline, pdf_engine)
     raise ExtractionError(f"unknown extraction method {method!r}")

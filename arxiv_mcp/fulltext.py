@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 HTML_ERA = "2023-12-01"
 AR5IV_MISS_TTL_S = 30 * 86400
 _FAILED = "failed_sources"
+_NOT_A_PDF = "the answer was not a PDF"
+"""Why a PDF is missing when arXiv sent something else (a "being generated" or error page):
+worth trying again later, so it is not remembered as missing."""
 
 
 @dataclass
@@ -60,8 +63,10 @@ class _Versions:
 
 
 class FullText:
-    def __init__(self, http: HttpClient, cache: Cache, urls: Urls, flights: SingleFlight):
+    def __init__(self, http: HttpClient, cache: Cache, urls: Urls, flights: SingleFlight,
+                 pdf_engine: str = "auto"):
         self.http = http
+        self.pdf_engine = pdf_engine
         self.cache = cache
         self.urls = urls
         self.flights = flights
@@ -99,7 +104,7 @@ class FullText:
         if raw is None:
             return None
         try:
-            text = extract(cached.method, raw.path.read_bytes(), budget.deadline())
+            text = extract(cached.method, raw.path.read_bytes(), budget.deadline(), self.pdf_engine)
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
@@ -151,13 +156,14 @@ class FullText:
             budget.report(f"fetching {pid} ({method})", i, len(order))
             raw, missing = prefetched.pop(method) if method in prefetched else self._download(pid, method)
             if raw is None:
-                self._remember_missing(pid, method, missing)
+                if missing != _NOT_A_PDF:
+                    self._remember_missing(pid, method, missing)
                 tried.append(f"{method}: {missing}")
                 continue
             used = "pdf" if method == "source" and looks_like_pdf(raw) else method
             budget.report(f"extracting {pid} ({used})", i + 0.5, len(order))
             try:
-                text = extract(used, raw, budget.deadline())
+                text = extract(used, raw, budget.deadline(), self.pdf_engine)
             except NoTextLayer as exc:
                 no_text = exc
                 self._remember_missing(pid, method, str(exc))
@@ -193,7 +199,7 @@ class FullText:
         if resp.status != 200:
             return None, f"HTTP {resp.status}"
         if method == "pdf" and not looks_like_pdf(resp.content):
-            return None, "the answer was not a PDF"
+            return None, _NOT_A_PDF
         return resp.content, ""
 
 

@@ -1,8 +1,8 @@
 """PDF bytes -> plain text, one `## Page N` block per page, in page order.
 
 Engines: pypdf is the default and the fallback. pypdfium2 (the optional `fast` extra) is
-several times faster; `engine="auto"` uses it when it can be imported and the environment
-variable ARXIV_MCP_PDF_ENGINE is not "pypdf", and falls back to pypdf whenever pdfium cannot
+several times faster; `engine="auto"` uses it when it can be imported (the setting
+ARXIV_MCP_PDF_ENGINE chooses the engine for the server), and falls back to pypdf whenever pdfium cannot
 open or read the file, finds no text in it, or a page asks for more drawing work than
 pdfium may do in one uninterruptible call (see "the work a page asks for"). A running-out
 deadline or too many pages are not engine failures and are raised at once.
@@ -27,7 +27,6 @@ import functools
 import io
 import itertools
 import logging
-import os
 import re
 import threading
 import time
@@ -41,7 +40,6 @@ from .errors import ExtractionError, NoTextLayer
 logger = logging.getLogger(__name__)
 
 ENGINES = ("auto", "pypdf", "pdfium")
-ENGINE_ENV_VAR = "ARXIV_MCP_PDF_ENGINE"
 
 # Fewer non-space characters than this per page on average means "no text layer":
 # a scanned paper still yields the odd stamp or page number, a real page thousands.
@@ -70,7 +68,7 @@ def pdf_to_text(
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
     budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
-    if engine == "pdfium" or (engine == "auto" and _auto_tries_pdfium()):
+    if engine in ("pdfium", "auto"):
         try:
             return _render(_pdfium_pages(data, budget))
         except (_PdfiumFailed, NoTextLayer) as exc:
@@ -134,10 +132,6 @@ def _check_pdf_header(data: bytes) -> None:
     if b"%PDF-" not in data[:1024]:
         looks_like = "an HTML page" if data.lstrip()[:1] == b"<" else f"data starting {data[:16]!r}"
         raise ExtractionError(f"this is not a PDF (it is {looks_like}); {_NEXT_STEP}")
-
-
-def _auto_tries_pdfium() -> bool:
-    return os.environ.get(ENGINE_ENV_VAR, "").strip().lower() != "pypdf"
 
 
 # --- engines: each returns one raw string per page (None: that page failed) -------------

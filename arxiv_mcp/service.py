@@ -73,7 +73,7 @@ class ArxivService:
             RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"))
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight()
-        self.fulltext = FullText(self.http, self.cache, self.urls, self.flights)
+        self.fulltext = FullText(self.http, self.cache, self.urls, self.flights, config.pdf_engine)
         self.library = Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------

@@ -41,3 +41,11 @@ def test_interval_below_three_allowed_for_a_local_mirror():
 def test_api_key_is_not_in_repr():
     cfg = load({"SEMANTIC_SCHOLAR_API_KEY": "sekrit-key"})
     assert cfg.s2_api_key == "sekrit-key" and "sekrit" not in repr(cfg)
+
+
+def test_pdf_engine_is_validated():
+    assert load({}).pdf_engine == "auto"
+    assert load({"ARXIV_MCP_PDF_ENGINE": " PyPDF "}).pdf_engine == "pypdf"
+    with pytest.raises(ConfigError) as err:
+        load({"ARXIV_MCP_PDF_ENGINE": "mupdf"})
+    assert "ARXIV_MCP_PDF_ENGINE" in str(err.value)

@@ -12,7 +12,7 @@ import pytest
 
 from arxiv_mcp import pdf_text
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
-from arxiv_mcp.pdf_text import ENGINE_ENV_VAR, FAILED_PAGE_NOTE, pdf_to_text
+from arxiv_mcp.pdf_text import FAILED_PAGE_NOTE, pdf_to_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -330,14 +330,12 @@ class _SpyPdfium:
         return self.result
 
 
-def test_auto_prefers_pdfium_unless_the_environment_says_pypdf(monkeypatch):
+def test_auto_prefers_pdfium_and_pypdf_means_pypdf(monkeypatch):
     spy = _SpyPdfium(result=["text from the pdfium engine, long enough to count"])
     monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
     data = make_pdf(text_page(SENTENCE))
-    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
     assert "pdfium engine" in pdf_to_text(data)
-    monkeypatch.setenv(ENGINE_ENV_VAR, "pypdf")
-    assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
+    assert pdf_to_text(data, engine="pypdf") == f"## Page 1\n{SENTENCE}"
     assert spy.calls == 1
     assert "pdfium engine" in pdf_to_text(data, engine="pdfium")
 
@@ -350,14 +348,12 @@ def test_auto_prefers_pdfium_unless_the_environment_says_pypdf(monkeypatch):
     ],
 )
 def test_auto_falls_back_to_pypdf_when_pdfium_fails(monkeypatch, spy):
-    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
     monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
     assert pdf_to_text(make_pdf(text_page(SENTENCE))) == f"## Page 1\n{SENTENCE}"
     assert spy.calls == 1
 
 
 def test_without_pypdfium2_auto_uses_pypdf_and_pdfium_says_what_to_install(monkeypatch):
-    monkeypatch.delenv(ENGINE_ENV_VAR, raising=False)
     monkeypatch.setattr(pdf_text, "_import_pdfium", lambda: None)
     data = make_pdf(text_page(SENTENCE))
     assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
