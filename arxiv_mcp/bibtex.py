@@ -1,9 +1,12 @@
 """Paper records to arXiv-style BibTeX (`@misc` with eprint, archivePrefix, primaryClass).
 
 Only fields the metadata really carries are written. Text is escaped for BibTeX and LaTeX,
-except `$...$` math in titles, which is kept as the authors wrote it. BibTeX counts every
-brace, escaped or not, so literal braces become `\\textbraceleft{}`/`\\textbraceright{}` in
-text and `\\lbrace`/`\\rbrace` in math whose braces would not balance otherwise.
+except `$...$` math in titles, which is kept as the authors wrote it. Brace counting differs
+between readers: BibTeX counts every brace, escaped or not, while bibtexparser skips a brace
+right after a backslash. Output must balance for both, so literal braces become
+`\\textbraceleft{}`/`\\textbraceright{}` in text, and math keeps its `\\{`/`\\}` only when both
+counts balance; otherwise they are spelled `\\lbrace`/`\\rbrace`, and math that still does not
+balance is escaped as text.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ _TEXT_ESCAPES = {
 }
 _TEXT_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
 _MATH = re.compile(r"(?<!\\)(?:\$\$(?:[^$\\]|\\.)+?\$\$|\$(?:[^$\\]|\\.)+?\$)", re.DOTALL)
+_MATH_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_SPELLED_BRACES = {"{": r"\lbrace ", "}": r"\rbrace "}
 _AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
 _YEAR = re.compile(r"\d{4}")
 _VERBATIM_UNSAFE = {"{": "%7B", "}": "%7D", "\\": "%5C"}
@@ -36,22 +41,34 @@ def escape_text(text: str) -> str:
     return _TEXT_SPECIAL.sub(lambda m: _TEXT_ESCAPES[m.group()], text)
 
 
-def _braces_balance(text: str) -> bool:
+def _braces_balance(text: str, *, skip_after_backslash: bool) -> bool:
+    """Brace balance as BibTeX reads it, or (skipping braces after `\\`) as bibtexparser does."""
     depth = 0
+    previous = ""
     for char in text:
-        depth += char == "{"
-        depth -= char == "}"
-        if depth < 0:
-            return False
+        if char in "{}" and not (skip_after_backslash and previous == "\\"):
+            depth += 1 if char == "{" else -1
+            if depth < 0:
+                return False
+        previous = char
     return depth == 0
 
 
+def _readable(text: str) -> bool:
+    return all(_braces_balance(text, skip_after_backslash=skip) for skip in (False, True))
+
+
+def _spell_braces(segment: str) -> str:
+    """`\\{`/`\\}` -> `\\lbrace`/`\\rbrace`; escapes are read in pairs, so `\\\\{` is left alone."""
+    return _MATH_ESCAPE.sub(lambda m: _SPELLED_BRACES.get(m.group(1), m.group()), segment)
+
+
 def _math(segment: str) -> str:
-    """Math as written when BibTeX can read it, else with its brace delimiters spelled out."""
-    if _braces_balance(segment):
+    """Math as written when every reader balances it, else with its brace delimiters spelled out."""
+    if _readable(segment):
         return segment
-    spelled = segment.replace(r"\{", r"\lbrace ").replace(r"\}", r"\rbrace ")
-    return spelled if _braces_balance(spelled) else escape_text(segment)
+    spelled = _spell_braces(segment)
+    return spelled if _readable(spelled) else escape_text(segment)
 
 
 def escape_title(title: str) -> str:

@@ -6,7 +6,7 @@ import re
 
 import bibtexparser
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from arxiv_mcp.atom import Author, Paper
 from arxiv_mcp.bibtex import escape_title, to_bibtex
@@ -131,8 +131,34 @@ def test_unbalanced_math_spells_out_its_braces():
     assert escape_title("Sets $\\{x \\mid x>0$") == "Sets $\\lbrace x \\mid x>0$"
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)  # random runs also find ${\\}$: see the note
+def test_math_balanced_only_when_escaped_braces_count():
+    """`{\\}` balances when every brace counts, but bibtexparser skips the escaped one; and
+    TeX itself reads it as an unclosed group, so it is escaped as text."""
+    assert escape_title("${\\}$") == "\\$\\textbraceleft{}\\textbackslash{}\\textbraceright{}\\$"
+    assert escape_title("${\\}}$") == "${\\rbrace }$"
+
+
+def test_math_no_spelling_can_balance_is_escaped_as_text():
+    """`\\\\{` is a line break then a brace: bibtexparser skips that brace, BibTeX does not."""
+    assert escape_title("$\\\\{x}$") == "\\$\\textbackslash{}\\textbackslash{}\\textbraceleft{}x\\textbraceright{}\\$"
+
+
+ESCAPED_BRACE_MATH = ["${\\}$", "$\\{}$", "${\\}}$", "${{\\}$", "$\\\\{$", "$\\\\}{$", "${\\\\}$",
+                      "$$a{\\}b$$", "${\\}$ and $\\{}$", "$\\{\\}$", "${\\{}\\}$", "x ${\\}$ y"]
+
+
+@pytest.mark.parametrize("title", ESCAPED_BRACE_MATH)
+def test_escaped_braces_in_math_balance_for_both_readers(title):
+    text = to_bibtex([make("2401.00005", title)])
+    assert_balanced(text)
+    title_value = parse(text)["arxiv:2401.00005"].fields_dict["title"].value
+    assert title_value == "{" + escape_title(title) + "}"
+
+
+@settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("ab &%$#_{}~^\\ö€x2")), min_size=1, max_size=40))
+@example("${\\}$")
+@example("$\\\\{$ and ${\\}}$")
 def test_any_title_parses(title):
     title = title.strip() or "x"
     text = to_bibtex([make("2401.00004", title, authors=(title,))])

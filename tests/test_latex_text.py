@@ -70,7 +70,8 @@ def test_tar_gz_paper_title_abstract_and_headings(logcft):
 
 def test_tar_gz_paper_math_citations_and_bbl(logcft):
     assert "$\\mathfrak{so}(d+1,1)$" in logcft
-    assert "\n\n$$K_\\mu \\ket{\\Oo_a} = 0\\,.$$\n\n" in logcft  # \beq ... \eeq alias of equation
+    # \beq ... \eeq alias of equation; \def\Oo{\mathcal{O}} substituted, \ket (one argument) kept
+    assert "\n\n$$K_\\mu \\ket{\\mathcal{O}_a} = 0\\,.$$\n\n" in logcft
     assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
     assert "logarithms [Saleur:1991hk, Rozansky:1992td, Gurarie:1993xq]" in logcft
     references = logcft[logcft.index("## References"):]
@@ -355,9 +356,54 @@ def test_five_megabyte_paper_is_linear():
     assert headings(text)[-1] == "## 3700 S"
 
 
-def test_macros_are_never_expanded():
+def test_macros_with_arguments_stay_unexpanded_and_recursion_is_bounded():
     text = convert(r"\def\boom{\boom\boom}\newcommand{\x}[1]{#1#1}\boom\x{a} safe", r"\def\y{\y}")
     assert text == "a safe\n"
+
+
+def test_zero_argument_text_macro_is_substituted():
+    preamble = r"\title{Paper}\newcommand{\gorc}{S2ORC}\newcommand{\stork}{\textsc{S2ORC}\xspace}"
+    text = convert(r"We introduce \gorc{}, a corpus. In \stork we link \stork's papers (see \stork).", preamble)
+    assert text == "# Paper\n\nWe introduce S2ORC, a corpus. In S2ORC we link S2ORC's papers (see S2ORC).\n"
+
+
+def test_math_macro_becomes_latex_in_text_and_in_math():
+    preamble = r"\newcommand{\Tc}{\ensuremath{T_{\rm c}\,}}" "\n" r"\def\g{\gamma}\providecommand\Hc{H_c}"
+    text = convert(r"Above \Tc the gap closes at \Tc, and $\chi_{\Tc} + \g\Hc^2$ and \Tc$x$.", preamble)
+    assert text == ("Above $T_{\\rm c}$ the gap closes at $T_{\\rm c}$, and $\\chi_{T_{\\rm c}\\,} + \\gamma H_c^2$ "
+                    "and $T_{\\rm c}$ $x$.\n")
+
+
+def test_definition_order_and_unsafe_bodies():
+    preamble = "\n".join([
+        r"\newcommand{\one}{first}\renewcommand{\one}{second}\providecommand{\one}{third}",
+        r"\newcommand{\two}{kept}\renewcommand{\two}[1]{#1 args}",
+        r"\def\three{\input{secret}}\def\four{\csname x\endcsname}\def\five{" + "y" * 201 + "}",
+        r"\def\six{\seven!}\def\seven{no}\def\eight{\begin{itemize}}\renewcommand{\and}{ AND }",
+        r"\author{Ada \and Alan}",
+    ])
+    text = convert(r"[\one] [\two] [\three] [\four] [\five] [\six] [\seven]", preamble)
+    assert text == "Ada, Alan\n\n[second] [] [] [] [] [!] [no]\n"
+
+
+def test_self_and_mutually_recursive_macros_stay_bounded():
+    preamble = r"\def\a{\a\a}\def\b{\c\c x}\def\c{\b\b y}"
+    text = convert(r"\a" * 2000 + r" \b{} \c{} end", preamble)
+    assert text == "x y end\n"  # \b's body keeps \c dropped, and \c's keeps \b dropped
+
+
+def test_ten_thousand_macro_uses_stay_fast():
+    preamble = r"\newcommand{\gorc}{S2ORC}\newcommand{\Tc}{\ensuremath{T_c}}"
+    start = time.monotonic()
+    text = convert(r"\gorc{} and $\Tc$ and \Tc. " * 10_000, preamble)
+    assert time.monotonic() - start < 5
+    assert text.count("S2ORC") == 10_000 and text.count("$T_c$") == 20_000
+
+
+def test_total_expansion_is_capped(monkeypatch):
+    monkeypatch.setattr("arxiv_mcp.latex_text.MAX_MACRO_EXPANSION", 100)
+    text = convert(r"\x{} " * 50, r"\def\x{word}")
+    assert text.split() == ["word"] * 20  # each use costs len(body) + 1 = 5
 
 
 ALPHABET = st.sampled_from([
@@ -366,6 +412,7 @@ ALPHABET = st.sampled_from([
     "\\end{equation}", "\\begin{tabular}", "\\end{tabular}", "\\caption", "\\footnote", "\\cite",
     "\\begin{figure}", "\\end{figure}", "\\verb", "\\title", "\\begin{abstract}", "\\end{abstract}",
     "\\input", "\\appendix", "\\'", "\\c", "\\def", "\\newcommand", "\\url", "\\href", "\\iffalse", "\\fi",
+    "\\def\\m{\\m\\m}", "\\newcommand{\\n}{$a\\,$}", "\\def\\o{\\n}", "\\m", "\\n", "\\o",
 ])
 
 
