@@ -194,3 +194,18 @@ async def test_untrusted_notice_and_download_source(fake, connect):
     assert d["bytes"] > 0 and d["content_type"] == "application/gzip" and d["path"].endswith((".gz", ".tar.gz", ""))
     assert "Untrusted" in r["notice"]
     assert bad.is_error and "pdf" in bad.content[0].text
+
+
+async def test_better_extractor_remakes_cached_text_without_a_request(fake, make_config, monkeypatch):
+    from arxiv_mcp import fulltext
+    from arxiv_mcp.service import ArxivService
+
+    fake.add(html_paper("2403.00012", "Re-extraction"))
+    svc = ArxivService(make_config())
+    svc.read_paper("2403.00012v1")
+    fake.clear_log()
+    monkeypatch.setattr(fulltext, "EXTRACTOR_VERSION", fulltext.EXTRACTOR_VERSION + 1)
+    again = svc.read_paper("2403.00012v1")
+    assert again.method == "cache" and again.source_method == "html" and "Transformers" in again.text
+    assert fake.requests == []
+    assert svc.cache.get_text("2403.00012", 1).extractor_version == fulltext.EXTRACTOR_VERSION
