@@ -1,0 +1,119 @@
+"""Check HTML extraction on arXiv's real pages: title, abstract, every heading in order,
+math as LaTeX, and no markup, script or style residue.
+
+    python benchmarks/check_html.py [fixtures_dir]    (default ../shared/fixtures/arxiv)
+
+Expected headings are read from the page itself (LaTeXML's ltx_title_* elements), so the
+check is independent of the extractor. Exits 1 when any check fails.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arxiv_mcp.errors import ExtractionError  # noqa: E402
+from arxiv_mcp.html_text import html_to_text  # noqa: E402
+
+HEADING_CLASSES = ("ltx_title_section", "ltx_title_subsection", "ltx_title_subsubsection",
+                   "ltx_title_appendix")
+RESIDUE = re.compile(r"<\s*/?\s*(div|span|script|style|math|a|p|section|img)\b|function\s*\(|\{display:|"
+                     r"var\(--|&[a-z]+;", re.I)
+
+
+class _Headings(HTMLParser):
+    """Collects the text of LaTeXML section titles, skipping the math inside them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.headings: list[str] = []
+        self._depth = 0  # >0 while inside a heading element
+        self._tags: list[str] = []
+        self._math = 0
+        self._buf: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if self._depth:
+            self._depth += 1
+            if tag == "math":
+                self._math += 1
+                self._buf.append(dict(attrs).get("alttext") or "")
+        elif any(c in HEADING_CLASSES for c in classes) and tag.startswith("h"):
+            self._depth = 1
+            self._buf = []
+
+    def handle_endtag(self, tag):
+        if self._depth:
+            if tag == "math":
+                self._math -= 1
+            self._depth -= 1
+            if self._depth == 0:
+                self.headings.append(" ".join("".join(self._buf).split()))
+
+    def handle_data(self, data):
+        if self._depth and not self._math:
+            self._buf.append(data)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def check(path: Path) -> tuple[list[str], int, int]:
+    """Problems found, headings expected, characters extracted."""
+    html = path.read_text("utf-8", errors="replace")
+    try:
+        text = html_to_text(html)
+    except ExtractionError as exc:
+        return [f"rejected: {exc}"], 0, 0
+    parser = _Headings()
+    parser.feed(html)
+    problems = []
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("# ") or len(lines[0]) < 5:
+        problems.append("no title line")
+    if "## Abstract" not in text:
+        problems.append("no abstract")
+    heading_words = [_words(l.lstrip("#")) for l in lines if l.startswith("#")]
+    position = 0
+    for expected in parser.headings:
+        want = _words(expected)
+        found = next((i for i in range(position, len(heading_words)) if want and want in heading_words[i]), None)
+        if found is None:
+            problems.append(f"heading missing or out of order: {expected!r}")
+        else:
+            position = found + 1
+    if "<math" in html and "$" not in text:
+        problems.append("math not kept as LaTeX")
+    residue = RESIDUE.search(text)
+    if residue:
+        problems.append(f"markup residue: {text[max(0, residue.start() - 30):residue.end() + 30]!r}")
+    return problems, len(parser.headings), len(text)
+
+
+def main() -> int:
+    base = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "fixtures" / "arxiv"
+    files = sorted((base / "html").glob("*.html")) + sorted((base / "ar5iv").glob("*.html"))
+    if not files:
+        print(f"no HTML fixtures under {base}", file=sys.stderr)
+        return 2
+    failed = 0
+    print(f"{'file':<62}{'headings':>9}{'chars':>9}  result")
+    for path in files:
+        problems, headings, chars = check(path)
+        expected_rejection = "fatal_error" in path.name
+        ok = (problems and problems[0].startswith("rejected")) if expected_rejection else not problems
+        failed += not ok
+        verdict = "ok" + (" (rejected, as it should be)" if expected_rejection and ok else "")
+        print(f"{path.name[:61]:<62}{headings:>9}{chars:>9}  {verdict if ok else '; '.join(problems)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
