@@ -18,6 +18,8 @@ from .errors import InvalidInput
 SORT_BY = ("relevance", "submittedDate", "lastUpdatedDate")
 SORT_ORDER = ("descending", "ascending")
 MAX_RESULTS_CAP = 2000
+MAX_QUERY_CHARS = 4000
+"""A longer composed query makes a URL that arXiv's servers refuse; say so before sending."""
 RESULT_WINDOW = 30000
 
 STOPWORDS = frozenset("""
@@ -115,6 +117,16 @@ class Composed:
 def compose(*, query: str | None, category_clause: str | None, author: str | None, title: str | None,
             abstract: str | None, date_from: str | None, date_to: str | None) -> Composed:
     """AND-combine every given part, each parenthesised, category first."""
+    composed = _compose(query=query, category_clause=category_clause, author=author, title=title,
+                        abstract=abstract, date_from=date_from, date_to=date_to)
+    if len(composed.search_query) > MAX_QUERY_CHARS:
+        raise InvalidInput(f"The query is too long for arXiv ({len(composed.search_query)} characters once "
+                           f"composed; at most {MAX_QUERY_CHARS}): keep the distinctive words, or split "
+                           "it into several searches")
+    return composed
+
+
+def _compose(*, query, category_clause, author, title, abstract, date_from, date_to) -> Composed:
     base: list[str] = []
     if category_clause:
         base.append(category_clause)

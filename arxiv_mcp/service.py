@@ -19,8 +19,8 @@ from .atom import Feed, Paper, parse_feed
 from .cache import Cache
 from .client import HttpClient, Transport
 from .config import Config
-from .errors import InvalidInput, NotFound, UpstreamError
-from .extract import looks_like_pdf
+from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
+from .extract import check_pdf, looks_like_pdf
 from .fulltext import FullText
 from .ids import PaperId, Urls, parse
 from .library import Library
@@ -244,7 +244,13 @@ class ArxivService:
                 else:
                     todo.append(pid)
             if todo:
-                found.update(self._fetch_ids(todo))
+                try:
+                    found.update(self._fetch_ids(todo))
+                except UpstreamError:
+                    stale = {p: self.cache.get_meta(p.id, p.version, allow_stale=True) for p in todo}
+                    if not all(stale.values()):
+                        raise
+                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items()})
             sent = None
         papers = [found[p] for p in pids if p in found]
         return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
@@ -311,14 +317,21 @@ class ArxivService:
 
     def _text_of_latest(self, pid: PaperId):
         latest = self._cached_paper(pid)
+        seen = None if latest else self.cache.get_note(pid.id, LATEST_SEEN)
+        if seen and time.time() - seen["at"] < self.config.meta_ttl_s:
+            full = self.fulltext.cached(pid.with_version(seen["version"]))
+            if full is not None:
+                return pid.with_version(seen["version"]), full
+        try:
+            return self._fetch_latest(pid, latest)
+        except UpstreamError:
+            full = self.fulltext.cached(pid.with_version(seen["version"])) if seen else None
+            if full is None:
+                raise
+            return pid.with_version(seen["version"]), full  # arXiv unreachable: the last version read
+
+    def _fetch_latest(self, pid: PaperId, latest: Paper | None):
         prefetched = None
-        if latest is None:
-            seen = self.cache.get_note(pid.id, LATEST_SEEN)
-            if seen and time.time() - seen["at"] < self.config.meta_ttl_s:
-                versioned = pid.with_version(seen["version"])
-                full = self.fulltext.cached(versioned)
-                if full is not None:
-                    return versioned, full
         if latest is None and self._latest_known(pid) is None and self.fulltext.html_era(pid, None):
             # Nothing known about the paper: its HTML can tell the version too. (When expired
             # metadata exists, the API is asked instead, and the old answer serves offline.)
@@ -400,9 +413,11 @@ class ArxivService:
                                 status=resp.status)
         data = resp.content
         if fmt == "pdf":
-            if not looks_like_pdf(data):
-                raise UpstreamError(f"arXiv did not return a PDF for {pid} (it may still be generating it); "
-                                    "try again in a minute")
+            try:
+                check_pdf(data)
+            except ExtractionError as exc:
+                raise UpstreamError(f"arXiv did not return a usable PDF for {pid} ({exc}; it may still be "
+                                    "generating it); nothing was saved, try again in a minute") from None
             content_type = "application/pdf"
         else:
             content_type = _sniff_source(data, pid)
@@ -524,17 +539,18 @@ def _not_found(pid: PaperId, cached_versions: list[int], latest: int | None = No
 
 
 def _sniff_source(data: bytes, pid: PaperId) -> str:
+    """The e-print's content type, once it is known to have arrived whole: a cut or garbled
+    file is never kept."""
     if data[:2] == b"\x1f\x8b":
-        import zlib
-
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[:65536], 4096)
-        except zlib.error:
-            raise UpstreamError(f"The source of {pid} arrived corrupted; try again later") from None
+        head = _gunzip_head(data, pid)
         if b"not ready" in head.lower() and b"<html" in head.lower():
             raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
         return "application/gzip"
     if looks_like_pdf(data):
+        try:
+            check_pdf(data)
+        except ExtractionError as exc:
+            raise UpstreamError(f"The source of {pid} (a PDF) arrived damaged ({exc}); try again later") from None
         return "application/pdf"
     if len(data) > 262 and data[257:262] == b"ustar":
         return "application/x-tar"
@@ -542,3 +558,35 @@ def _sniff_source(data: bytes, pid: PaperId) -> str:
         raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
     raise UpstreamError(f"The source of {pid} is neither gzip, tar nor PDF; arXiv may be serving an error "
                         "page. Try again later.")
+
+
+GUNZIP_CHECK_LIMIT = 2 * 2**30
+"""Past this much output a gzip stream is taken as whole: checking a bomb to its end would
+take minutes, and the file is only stored, never unpacked here."""
+
+
+def _gunzip_head(data: bytes, pid: PaperId) -> bytes:
+    """Decompress `data` to its end in bounded chunks, discarding the output, to prove it is
+    complete and uncorrupted; return its first 4 KB."""
+    import zlib
+
+    head, produced, rest = b"", 0, data
+    try:
+        while rest:
+            stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunk = stream.decompress(rest, 1 << 20)
+            while True:
+                head = head or chunk[:4096]
+                produced += len(chunk)
+                if produced > GUNZIP_CHECK_LIMIT or stream.eof or not stream.unconsumed_tail:
+                    break
+                chunk = stream.decompress(stream.unconsumed_tail, 1 << 20)
+            if produced > GUNZIP_CHECK_LIMIT:
+                return head
+            if not stream.eof:
+                raise zlib.error("the stream ends early")
+            rest = stream.unused_data.lstrip(b"\x00")  # further gzip members, or tar padding
+    except zlib.error:
+        raise UpstreamError(f"The source of {pid} arrived cut short or corrupted; nothing was saved, "
+                            "try again later") from None
+    return head
