@@ -23,7 +23,6 @@ NS = {
     "arxiv": "http://arxiv.org/schemas/atom",
 }
 _ABS_ID = re.compile(r"/abs/(?P<id>.+?)v(?P<v>\d+)$")
-_DECLARATION = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _WS = re.compile(r"\s+")
 
 
@@ -100,7 +99,7 @@ def _opt(entry: ET.Element, tag: str) -> str | None:
 def parse_feed(data: bytes) -> Feed:
     """Parse an API answer. arXiv's error feed becomes InvalidInput (it always means a
     malformed request); anything unparseable becomes UpstreamError."""
-    if _DECLARATION.search(data[:65536]) or b"<!ENTITY" in data or b"<!entity" in data:
+    if _declares_dtd(data):
         raise UpstreamError("arXiv's answer contained a DOCTYPE or entity declaration, which a real "
                             "feed never has; it was refused. Try again later.")
     import xml.etree.ElementTree as ET  # on first use: start-up and cached answers never parse XML
@@ -126,6 +125,40 @@ def parse_feed(data: bytes) -> Feed:
         start=_int(root.find("opensearch:startIndex", NS), 0),
         papers=papers,
     )
+
+
+class _PrologRead(Exception):
+    """Raised from expat handlers to stop reading once the prolog has been seen."""
+
+
+def _declares_dtd(data: bytes) -> bool:
+    """Whether the document has a DOCTYPE (the only place entities can be declared).
+
+    Expat reads the prolog itself, in whatever encoding the document declares (a UTF-16
+    DOCTYPE shows none of the bytes a search for "<!DOCTYPE" looks for), and stops at
+    the root element, after which a DOCTYPE cannot come.
+    """
+    from xml.parsers import expat
+
+    found = []
+
+    def doctype(*_: object) -> None:
+        found.append(True)
+        raise _PrologRead
+
+    def root(*_: object) -> None:
+        raise _PrologRead
+
+    parser = expat.ParserCreate()
+    parser.StartDoctypeDeclHandler = doctype
+    parser.StartElementHandler = root
+    try:
+        parser.Parse(data, True)
+    except _PrologRead:
+        pass
+    except expat.ExpatError:
+        pass  # malformed: the real parse reports it
+    return bool(found)
 
 
 def _int(el: ET.Element | None, default: int) -> int:

@@ -113,8 +113,10 @@ class Cache:
             raise ValueError(f"max_papers must be a positive integer, not {max_papers!r}")
         if type(max_bytes) is not int or max_bytes < 1:
             raise ValueError(f"max_bytes must be a positive integer, not {max_bytes!r}")
-        if not meta_ttl_s > 0 or not session_ttl_s > 0:
-            raise ValueError("meta_ttl_s and session_ttl_s must be positive")
+        if not meta_ttl_s >= 0 or not session_ttl_s > 0:
+            # A TTL of 0 (ARXIV_MCP_META_TTL_S=0) makes every "latest" lookup ask arXiv again,
+            # the old answer still served, marked stale, when arXiv cannot be reached.
+            raise ValueError("meta_ttl_s must be >= 0 and session_ttl_s positive")
         self.home = Path(home).expanduser().absolute()
         self.max_papers = max_papers
         self.max_bytes = max_bytes

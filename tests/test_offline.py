@@ -1,0 +1,176 @@
+"""arXiv unreachable: what is cached keeps being served, the rest fails fast and says why.
+
+The cache is filled through a server talking to the fake; then a second server on the same
+cache home points every upstream URL at a closed 127.0.0.1 port (or the fake is stopped
+under the first server). Metadata lookups of "latest" use ARXIV_MCP_META_TTL_S=0, so every
+one of them is past its lifetime: it must come back with `stale: true` instead of failing.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from arxiv_mcp.service import ArxivService
+from tests.conftest import html_paper, paper
+from tests.test_faults import LATEX, tar_gz
+
+pytestmark = pytest.mark.anyio
+
+HTML_ID = "2403.00001"
+SOURCE_ID = "2403.00002"
+READ_ONLY_ID = "2403.00003"
+UNCACHED = "2403.00099"
+FAST_S = 3.0
+
+
+def corpus(fake):
+    p = html_paper(HTML_ID, "Offline reading of graphs")
+    p.references = [{"title": "A survey of the field", "year": 2019, "authors": ["A. Author"], "arxiv": None}]
+    p.citations = []
+    fake.add(p)
+    fake.add(paper(SOURCE_ID, "Offline knots", source=tar_gz({"main.tex": LATEX})))
+    fake.add(html_paper(READ_ONLY_ID, "Read by its bare id only"))
+    fake.add(html_paper(UNCACHED, "Never fetched"))
+
+
+def closed_port_urls() -> dict[str, str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    return {"ARXIV_MCP_API_URL": base + "/api/query", "ARXIV_MCP_SITE_URL": base,
+            "ARXIV_MCP_AR5IV_URL": base + "/ar5iv", "ARXIV_MCP_S2_URL": base + "/s2/graph/v1"}
+
+
+SETTINGS = {"ARXIV_MCP_META_TTL_S": 0, "ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20}
+
+# What the online server fetched, and the same calls answered offline.
+CACHED_CALLS = [
+    ("get_paper", {"paper_id": HTML_ID}),
+    ("read_paper", {"paper_id": HTML_ID + "v1", "section": "outline"}),
+    ("read_paper", {"paper_id": HTML_ID}),
+    ("find_in_paper", {"paper_id": HTML_ID, "query": "unicorn"}),
+    ("read_paper", {"paper_id": SOURCE_ID + "v1"}),
+    ("find_in_paper", {"paper_id": HTML_ID + "v1", "query": "unicorn dataset"}),
+    ("download_paper", {"paper_id": HTML_ID + "v1", "fmt": "pdf"}),
+    ("download_paper", {"paper_id": HTML_ID, "fmt": "pdf"}),
+    ("search_papers", {"query": "offline graphs"}),
+    ("search_papers", {"id_list": [HTML_ID + "v1", SOURCE_ID + "v1"]}),
+    ("export_bibtex", {"paper_ids": [HTML_ID]}),
+    ("get_references", {"paper_id": HTML_ID}),
+    ("search_cached", {"query": "unicorn"}),
+    ("list_cached", {}),
+    ("cache_stats", {}),
+]
+UNCACHED_CALLS = [
+    ("get_paper", {"paper_id": UNCACHED}),
+    ("read_paper", {"paper_id": UNCACHED + "v1"}),
+    ("read_paper", {"paper_id": UNCACHED}),
+    ("find_in_paper", {"paper_id": UNCACHED + "v1", "query": "graphs"}),
+    ("download_paper", {"paper_id": UNCACHED + "v1", "fmt": "source"}),
+    ("search_papers", {"query": "a search never made"}),
+    ("search_papers", {"id_list": [UNCACHED + "v1"]}),
+    ("export_bibtex", {"paper_ids": [UNCACHED]}),
+    ("get_citations", {"paper_id": UNCACHED}),
+    ("category_trends", {"category": "cs.LG"}),
+]
+
+
+async def fill(client):
+    answers = {}
+    for name, args in CACHED_CALLS:
+        result = await client.call_tool(name, args)
+        assert not result.is_error, (name, result.content[0].text)
+        answers[(name, repr(args))] = result.structured_content
+    return answers
+
+
+def same_answer(offline: dict, online: dict) -> bool:
+    """Equal but for freshness marks and the links, which follow the configured site URL."""
+    def kept(answer: dict) -> dict:
+        return {k: v for k, v in answer.items() if k not in ("stale", "cached", "method") and not k.endswith("_url")}
+    return kept(offline) == kept(online)
+
+
+async def check_offline(client, answers):
+    for name, args in CACHED_CALLS:
+        started = time.monotonic()
+        result = await client.call_tool(name, args)
+        assert not result.is_error, (name, args, result.content[0].text)
+        assert time.monotonic() - started < FAST_S
+        online = answers[(name, repr(args))]
+        if name == "export_bibtex":  # its url field follows the configured site
+            assert result.structured_content["count"] == 1 and "Offline reading of graphs" in result.content[0].text
+        elif name not in ("list_cached", "cache_stats", "search_cached"):
+            assert same_answer(result.structured_content, online), name
+    meta = await client.call_tool("get_paper", {"paper_id": HTML_ID})
+    assert meta.structured_content["stale"] is True
+    for name, args in UNCACHED_CALLS:
+        started = time.monotonic()
+        result = await client.call_tool(name, args)
+        took = time.monotonic() - started
+        assert result.is_error, (name, args)
+        text = result.content[0].text
+        assert "unreachable" in text and result.structured_content["kind"] == "Unreachable", (name, text)
+        assert took < FAST_S, (name, took)
+
+
+async def test_a_server_started_offline_serves_the_cache_and_fails_fast(fake, make_config, connect):
+    corpus(fake)
+    online = make_config(**SETTINGS)
+    async with connect(config=online) as client:
+        answers = await fill(client)
+    offline = make_config(**SETTINGS, **closed_port_urls())
+    assert offline.home == online.home
+    before = len(fake.requests)
+    async with connect(config=offline) as client:
+        await check_offline(client, answers)
+    assert len(fake.requests) == before
+
+
+async def test_arxiv_going_away_under_a_running_server(fake, make_config, connect):
+    corpus(fake)
+    config = make_config(**SETTINGS)
+    svc = ArxivService(config)
+    async with connect(config=config, service=svc) as client:
+        answers = await fill(client)
+        fake.stop()
+        await check_offline(client, answers)
+
+
+async def test_the_second_uncached_call_fails_at_once(fake, make_config, connect):
+    corpus(fake)
+    async with connect(config=make_config(**SETTINGS, **closed_port_urls())) as client:
+        first_started = time.monotonic()
+        first = await client.call_tool("get_paper", {"paper_id": UNCACHED})
+        first_took = time.monotonic() - first_started
+        started = time.monotonic()
+        second = await client.call_tool("read_paper", {"paper_id": UNCACHED + "v1"})
+        took = time.monotonic() - started
+    assert first.is_error and second.is_error and first_took < FAST_S
+    assert took < 0.5 and "unreachable" in second.content[0].text
+    assert second.structured_content["retry_after_seconds"] > 0
+
+
+async def test_a_paper_read_only_by_its_bare_id_is_read_offline(fake, make_config, connect):
+    corpus(fake)
+    async with connect(config=make_config(**SETTINGS)) as client:
+        online = await client.call_tool("read_paper", {"paper_id": READ_ONLY_ID})
+        assert not online.is_error
+    async with connect(config=make_config(**SETTINGS, **closed_port_urls())) as client:
+        result = await client.call_tool("read_paper", {"paper_id": READ_ONLY_ID})
+    assert not result.is_error, result.content[0].text
+    assert result.structured_content["text"] == online.structured_content["text"]
+
+
+async def test_an_id_list_of_bare_cached_ids_works_offline(fake, make_config, connect):
+    corpus(fake)
+    async with connect(config=make_config(**SETTINGS)) as client:
+        await fill(client)
+    async with connect(config=make_config(**SETTINGS, **closed_port_urls())) as client:
+        result = await client.call_tool("search_papers", {"id_list": [HTML_ID]})
+    assert not result.is_error, result.content[0].text
+    assert [p["id"] for p in result.structured_content["papers"]] == [HTML_ID]

@@ -1,0 +1,101 @@
+"""No tool result ever shows the Semantic Scholar API key or the user's home directory.
+
+HOME is a temporary folder with a distinctive name and the cache lives under it, as it does
+by default; every tool is called with good and bad arguments and against failing upstreams,
+and its text and structured content are searched for the key and for the home path.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+
+import pytest
+
+from arxiv_mcp.service import ArxivService
+from tests.conftest import html_paper, paper
+from tests.test_faults import LATEX, tar_gz
+
+pytestmark = pytest.mark.anyio
+
+PID = "2403.00001"
+OTHER = "2403.00002"
+SESSION = "secrets-session"
+
+# Every tool, each with calls that succeed and calls that fail. A tool missing here fails
+# test_no_result_shows_the_key_or_the_home_path: add its calls when you add the tool.
+CALLS: dict[str, list[dict]] = {
+    "search_papers": [{"query": "secret graphs"}, {"id_list": [PID, "2403.09999"]}, {"max_results": 0},
+                      {"category": "no.such"}],
+    "get_paper": [{"paper_id": PID}, {"paper_id": "../../etc/passwd"}, {"paper_id": "2403.09999"}],
+    "read_paper": [{"paper_id": PID, "session_id": SESSION}, {"paper_id": PID, "page": 99},
+                   {"paper_id": OTHER + "v1"}, {"paper_id": PID, "session_id": "closed-session"}],
+    "find_in_paper": [{"paper_id": PID, "query": "unicorn"}, {"paper_id": PID, "query": " "}],
+    "download_paper": [{"paper_id": PID, "fmt": "pdf"}, {"paper_id": PID, "fmt": "source"},
+                       {"paper_id": PID, "fmt": "docx"}, {"paper_id": OTHER, "fmt": "pdf"}],
+    "start_session": [{"session_id": SESSION}, {"session_id": "../escape"}, {}],
+    "session_status": [{"session_id": SESSION}, {"session_id": "never-started"}],
+    "end_session": [{"session_id": SESSION}, {"session_id": SESSION}],
+    "cache_stats": [{}],
+    "list_cached": [{}],
+    "list_categories": [{"group": "cs"}, {"group": "no-such-group"}],
+    "search_cached": [{"query": "unicorn"}, {"query": ""}],
+    "export_bibtex": [{"paper_ids": [PID, "2403.09999"]}, {"paper_ids": []}],
+    "get_references": [{"paper_id": PID}, {"paper_id": PID, "limit": 1000}],
+    "get_citations": [{"paper_id": PID}, {"paper_id": "2403.09999"}, {"paper_id": OTHER}],
+    "category_trends": [{"category": "cs.LG", "window_days": 30}, {"category": "nope.XX"}],
+    "clear_cache": [{}, {"drop_pinned": True}],
+}
+
+
+@pytest.fixture
+def user_home(tmp_path, monkeypatch):
+    home = tmp_path / f"home-of-ada-{secrets.token_hex(3)}"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def leaks(result, needles: list[str]) -> list[str]:
+    shown = " ".join(c.text for c in result.content if getattr(c, "text", None))
+    shown += json.dumps(result.structured_content or {}, ensure_ascii=False)
+    return [n for n in needles if n in shown]
+
+
+async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, connect, user_home, caplog):
+    caplog.set_level(logging.DEBUG)
+    key = "s2-key-" + secrets.token_hex(12)
+    p = html_paper(PID, "Secret graphs", source=tar_gz({"main.tex": LATEX}))
+    p.references = [{"title": "A survey of the field", "year": 2019, "authors": ["A. Author"], "arxiv": None}]
+    p.citations = [{"title": "A follow-up", "year": 2025, "authors": ["B. Writer"], "arxiv": None}]
+    fake.add(p)
+    fake.add(paper(OTHER, "Failing upstream"))
+    fake.fault(f"/html/{OTHER}", "status", status=503, retry_after="0", times=100)
+    fake.fault(f"/pdf/{OTHER}", "reset", times=100)
+    fake.fault(f"/s2/graph/v1/paper/arXiv:{OTHER}", "status", status=429, retry_after="0", times=100)
+    config = make_config(ARXIV_MCP_HOME=str(user_home / ".arxiv-mcp"), SEMANTIC_SCHOLAR_API_KEY=key,
+                         ARXIV_MCP_TIMEOUT_S=1, ARXIV_MCP_DEADLINE_S=20)
+    needles = [key, str(user_home), str(user_home.resolve()), user_home.name]
+    outcomes = {"ok": 0, "error": 0}
+    svc = ArxivService(config)
+    svc.http.backoff_s = 0.01
+    svc.http.s2_limiter.interval = 0.0  # Semantic Scholar's 1 s spacing is not under test here
+    async with connect(config=config, service=svc) as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        assert tools == set(CALLS), f"tools without calls here: {tools - set(CALLS)}"
+        for name, calls in CALLS.items():
+            for args in calls:
+                result = await client.call_tool(name, args)
+                assert leaks(result, needles) == [], (name, args)
+                outcomes["error" if result.is_error else "ok"] += 1
+                if name == "download_paper" and not result.is_error:
+                    assert result.structured_content["path"].startswith("~/.arxiv-mcp/")
+        for uri in (f"arxiv://paper/{PID}", f"arxiv://paper/{PID}/text"):
+            read = await client.read_resource(uri)
+            assert not any(n in c.text for c in read.contents for n in needles)
+    assert outcomes["ok"] >= 20 and outcomes["error"] >= 15
+    s2 = fake.requests_to("/s2/")
+    assert s2 and all(r.headers.get("x-api-key") == key for r in s2)
+    assert not any("x-api-key" in r.headers for r in fake.requests if not r.path.startswith("/s2/"))
+    assert key not in caplog.text
