@@ -33,6 +33,8 @@ log = logging.getLogger(__name__)
 
 HTML_ERA = "2023-12-01"
 AR5IV_MISS_TTL_S = 30 * 86400
+UNREADABLE_RECHECK_S = 7 * 86400
+"""An HTML page that came back unreadable may have been a broken answer, not a stub."""
 _FAILED = "failed_sources"
 _NOT_A_PDF = "the answer was not a PDF"
 """Why a PDF is missing when arXiv sent something else (a "being generated" or error page):
@@ -130,18 +132,24 @@ class FullText:
         return [m for m in order if not self._known_missing(m, pid.version, failed, info)]
 
     def _known_missing(self, method: str, version: int, failed: dict, info: _Versions) -> bool:
-        if f"{method}:v{version}" in failed:
+        entry = failed.get(f"{method}:v{version}")
+        if entry is not None and entry.get("until", float("inf")) > time.time():
             return True
         if method == "ar5iv":
-            at = failed.get("ar5iv:paper", {}).get("at", 0)
-            return time.time() - at < AR5IV_MISS_TTL_S
+            entry = failed.get("ar5iv:paper", {})
+            now = time.time()
+            return now - entry.get("at", 0) < AR5IV_MISS_TTL_S and entry.get("until", now + 1) > now
         if method == "html" and info.before_html_era(version):
-            return any(k.startswith("html:v") and info.before_html_era(int(k[6:])) for k in failed)
+            return any(k.startswith("html:v") and "until" not in v and info.before_html_era(int(k[6:]))
+                       for k, v in failed.items())
         return False
 
-    def _remember_missing(self, pid: PaperId, method: str, reason: str) -> None:
+    def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
+        """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
         failed = dict(self.cache.get_note(pid.id, _FAILED) or {})
         entry = {"reason": reason[:200], "at": time.time()}
+        if for_s is not None:
+            entry["until"] = entry["at"] + for_s
         failed["ar5iv:paper" if method == "ar5iv" else f"{method}:v{pid.version}"] = entry
         self.cache.put_note(pid.id, _FAILED, failed)
 
@@ -170,8 +178,8 @@ class FullText:
                 tried.append(f"{method}: {exc}")
                 continue
             except ExtractionError as exc:
-                if method in ("html", "ar5iv"):  # a stub page: this rendering does not exist
-                    self._remember_missing(pid, method, str(exc))
+                if method in ("html", "ar5iv"):  # a stub page, or a broken one: look again next week
+                    self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {exc}")
                 continue
             self.cache.put_raw(pid.id, pid.version, used, raw,

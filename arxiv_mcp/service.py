@@ -560,7 +560,7 @@ def _sniff_source(data: bytes, pid: PaperId) -> str:
                         "page. Try again later.")
 
 
-GUNZIP_CHECK_LIMIT = 2 * 2**30
+GUNZIP_CHECK_LIMIT = 512 * 2**20
 """Past this much output a gzip stream is taken as whole: checking a bomb to its end would
 take minutes, and the file is only stored, never unpacked here."""
 

@@ -209,3 +209,18 @@ async def test_better_extractor_remakes_cached_text_without_a_request(fake, make
     assert again.method == "cache" and again.source_method == "html" and "Transformers" in again.text
     assert fake.requests == []
     assert svc.cache.get_text("2403.00012", 1).extractor_version == fulltext.EXTRACTOR_VERSION
+
+
+async def test_an_unreadable_html_page_is_looked_at_again_a_week_later(fake, make_config, monkeypatch):
+    from arxiv_mcp import fulltext
+    from arxiv_mcp.ids import PaperId
+    from arxiv_mcp.service import ArxivService
+
+    fake.add(paper("2403.00013", "Stubbed", html=STUB, source=eprint({"main.tex": LATEX})))
+    svc = ArxivService(make_config())
+    svc.read_paper("2403.00013v1")
+    pid = PaperId("2403.00013", 1)
+    assert svc.fulltext.order(pid, None) == ["source", "pdf"]
+    later = fulltext.time.time() + fulltext.UNREADABLE_RECHECK_S + 60
+    monkeypatch.setattr(fulltext.time, "time", lambda: later)
+    assert svc.fulltext.order(pid, None) == ["html", "source", "pdf"]
