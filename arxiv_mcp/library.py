@@ -36,7 +36,7 @@ class Library:
         changed = {(pid, sig[0]) for pid, sig in wanted.items() if self._indexed.get(pid) != sig}
         if not changed:
             return
-        for pid, version, record, text in self.cache.iter_documents(changed):
+        for pid, _version, record, text in self.cache.iter_documents(changed):
             record = record or {}
             self._titles[pid] = record.get("title", "")
             self.index.add(pid, title=record.get("title", ""), abstract=record.get("abstract", ""),
