@@ -18,20 +18,46 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-import posixpath
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .archive import read_source
 from .errors import ExtractionError
+from .latex_source import (
+    LINE_BREAK,
+    RESERVED_NAMES,
+    Assembler,
+    Macro,
+    decode,
+    environment_aliases,
+    find_main,
+    split_document,
+    text_macros,
+    theorem_names,
+)
+from .latex_tokens import (
+    AMP,
+    BEGIN,
+    CMD,
+    DMATH,
+    END,
+    LBRACE,
+    LBRACKET,
+    MATH,
+    NEWLINE,
+    PAR,
+    RAW,
+    RBRACKET,
+    TEXT,
+    VERB,
+    Token,
+    match_brackets,
+    match_groups,
+    tokenize,
+)
 
 log = logging.getLogger(__name__)
-
-MAX_INPUT_DEPTH = 12
-MAX_INLINED_FILES = 2000  # \input of the same small files in a wide fan-out must not explode
-_NL = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
 
 # ---------------------------------------------------------------------------------------------
 # Public entry points
@@ -52,16 +78,16 @@ def source_to_text(data: bytes) -> str:
 
 def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
     """Convert the files of a LaTeX source (name -> bytes) to clean text with headings."""
-    main = _find_main(files)
-    source = _Assembler(files, max_chars).assemble(main)
-    preamble, body = _split_document(source)
-    aliases = _environment_aliases(source)
-    theorems = _theorem_names(preamble)
-    expansion = _Expansion(_text_macros(source))
+    main = find_main(files)
+    source = Assembler(files, max_chars).assemble(main)
+    preamble, body = split_document(source)
+    aliases = environment_aliases(source)
+    theorems = theorem_names(preamble)
+    expansion = _Expansion(text_macros(source, _PROTECTED_MACROS))
 
     meta = _Meta()
-    _Converter(expansion.tokens(_tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
-    converter = _Converter(expansion.tokens(_tokenize(body, aliases)), meta, theorems, preamble=False)
+    _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
+    converter = _Converter(expansion.tokens(tokenize(body, aliases)), meta, theorems, preamble=False)
     converter.run()
     text = _render(meta, converter.front.blocks, converter.body.blocks)
     if not text.strip():
@@ -78,605 +104,7 @@ def _html_source_to_text(files: dict[str, bytes]) -> str:
         )
     html_text = importlib.import_module("arxiv_mcp.html_text")
     (page,) = files.values()
-    return html_text.html_to_text(_decode(page))
-
-
-# ---------------------------------------------------------------------------------------------
-# Source assembly: main file, comments, \input inlining
-# ---------------------------------------------------------------------------------------------
-
-_TEX_SUFFIXES = (".tex", ".ltx", ".latex")
-_PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
-_DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
-_INPUT_RE = re.compile(
-    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
-)
-_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
-_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
-_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace(_NL, "")
-
-
-def _find_main(files: dict[str, bytes]) -> str:
-    tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
-    if not tex:
-        tex = [n for n in files if n.lower().endswith(".txt")]
-    if not tex:
-        raise ExtractionError("The source holds no .tex file; read the paper's PDF or HTML version instead.")
-    if len(tex) == 1:
-        return tex[0]
-
-    def rank(name: str) -> tuple[int, int, int, int]:
-        text = _strip_comments(_decode(files[name]))
-        has_class = bool(_DOCCLASS_RE.search(text))
-        has_body = "\\begin{document}" in text
-        stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-        return (has_class and has_body, has_class or has_body, stem in _PREFERRED_STEMS, len(files[name]))
-
-    return max(tex, key=rank)
-
-
-def _comment_start(line: str) -> int:
-    """Index of the `%` that starts a comment (not `\\%`), or -1."""
-    pos = line.find("%")
-    while pos >= 0:
-        slashes = 0
-        k = pos - 1
-        while k >= 0 and line[k] == "\\":
-            slashes += 1
-            k -= 1
-        if slashes % 2 == 0:
-            return pos
-        pos = line.find("%", pos + 1)
-    return -1
-
-
-def _strip_comments(text: str) -> str:
-    """Drop `%` comments and comment environments the way TeX reads lines."""
-    out: list[str] = []
-    verbatim_end = ""
-    in_comment_env = False
-    glue = False
-    for line in text.split("\n"):
-        if in_comment_env:
-            end = line.find("\\end{comment}")
-            if end < 0:
-                continue
-            in_comment_env = False
-            line = line[end + len("\\end{comment}") :]
-        if verbatim_end:
-            out.append(line + "\n")
-            if verbatim_end in line:
-                verbatim_end = ""
-            continue
-        cut = _comment_start(line)
-        code = line if cut < 0 else line[:cut]
-        begin = _VERBATIM_BEGIN_RE.search(code)
-        if begin and begin.group(1) == "comment":
-            out.append(code[: begin.start()])
-            end = code.find("\\end{comment}", begin.end())
-            if end < 0:
-                in_comment_env = True
-                continue
-            code = code[: begin.start()] + code[end + len("\\end{comment}") :]
-            begin = None
-        if begin and ("\\end{" + begin.group(1) + "}") not in line[begin.end() :]:
-            verbatim_end = "\\end{" + begin.group(1) + "}"
-            out.append(line + "\n")
-            continue
-        if glue:
-            code = code.lstrip(" \t")
-        if cut >= 0:
-            out.append(code)
-            glue = True
-        elif code.strip():
-            out.append(code + "\n")
-            glue = False
-        else:
-            out.append("\n\n")
-            glue = False
-    return _drop_iffalse("".join(out))
-
-
-def _drop_iffalse(text: str) -> str:
-    """Remove `\\iffalse ... \\fi` blocks (nested \\if... counted), a common way to hide text."""
-    if "\\iffalse" not in text:
-        return text
-    out: list[str] = []
-    pos = 0
-    depth = 0
-    start = 0
-    for m in _IF_FI_RE.finditer(text):
-        if m.group(1) or m.group(2) == "ifthenelse":
-            continue
-        word = m.group(2)
-        if depth == 0:
-            if word == "iffalse":
-                out.append(text[pos : m.start()])
-                depth = 1
-                start = m.start()
-        elif word == "fi":
-            depth -= 1
-            if depth == 0:
-                pos = m.end()
-        else:
-            depth += 1
-    if depth:
-        out.append(text[start + len("\\iffalse") :])
-    else:
-        out.append(text[pos:])
-    return "".join(out)
-
-
-class _Assembler:
-    """Inline \\input/\\include/\\subfile (and the .bbl for \\bibliography) from `files` only."""
-
-    def __init__(self, files: dict[str, bytes], max_chars: int):
-        self.files = files
-        self.max_chars = max_chars
-        self.used = 0
-        self.cache: dict[str, str] = {}
-        self.bbl_done = False
-        self.main = ""
-        self.inlined = 0
-
-    def assemble(self, main: str) -> str:
-        self.main = main
-        return self._expand(main, (main,))
-
-    def _text(self, name: str) -> str:
-        if name not in self.cache:
-            text = _strip_comments(_decode(self.files[name]))
-            end = _ENDINPUT_RE.search(text)
-            self.cache[name] = text[: end.start()] if end else text
-        return self.cache[name]
-
-    def _take(self, piece: str) -> str:
-        room = self.max_chars - self.used
-        if len(piece) > room:
-            log.warning("LaTeX source longer than %d characters; the rest is ignored", self.max_chars)
-            piece = piece[: max(room, 0)]
-        self.used += len(piece)
-        return piece
-
-    def _expand(self, name: str, stack: tuple[str, ...]) -> str:
-        text = self._text(name)
-        if len(stack) > 1:
-            text = _document_body_if_any(text)
-        out: list[str] = []
-        pos = 0
-        for m in _INPUT_RE.finditer(text):
-            out.append(self._take(text[pos : m.start()]))
-            pos = m.end()
-            command, target = m.group(1), (m.group(2) if m.group(2) is not None else m.group(3))
-            if command == "bibliography":
-                bbl = self._bbl(target)
-                out.append(self._take(self._text(bbl)) if bbl else "")
-                continue
-            resolved = self._resolve(target, posixpath.dirname(name))
-            if resolved is None or resolved in stack or len(stack) > MAX_INPUT_DEPTH:
-                log.debug("not inlining %s{%s} from %s", command, target, name)
-                continue
-            if self.inlined >= MAX_INLINED_FILES or self.used >= self.max_chars:
-                log.warning("too many or too large \\input files; the rest of the source is ignored")
-                continue
-            self.inlined += 1
-            inlined = self._expand(resolved, stack + (resolved,))
-            out.append(inlined if inlined[-1:].isspace() else inlined + " ")
-        out.append(self._take(text[pos:]))
-        return "".join(out)
-
-    def _resolve(self, target: str, folder: str) -> str | None:
-        target = target.strip().strip('"').strip()
-        if not target:
-            return None
-        for base in (folder, ""):
-            path = posixpath.normpath(posixpath.join(base, target))
-            if path.startswith(("/", "../")) or path == "..":
-                continue
-            for candidate in (path, path + ".tex"):
-                if candidate in self.files and candidate.lower().endswith(_TEX_SUFFIXES + (".bbl", ".txt")):
-                    return candidate
-        return None
-
-    def _bbl(self, target: str) -> str | None:
-        if self.bbl_done:
-            return None
-        stem = posixpath.splitext(self.main)[0]
-        names = [stem + ".bbl"] + [t.strip() + ".bbl" for t in target.split(",") if t.strip()]
-        bbls = [n for n in self.files if n.lower().endswith(".bbl")]
-        if len(bbls) == 1:
-            names.append(bbls[0])
-        for name in names:
-            if name in self.files:
-                self.bbl_done = True
-                return name
-        return None
-
-
-def _document_body_if_any(text: str) -> str:
-    start = text.find("\\begin{document}")
-    if start < 0:
-        return text
-    end = text.find("\\end{document}", start)
-    return text[start + len("\\begin{document}") : end if end >= 0 else len(text)]
-
-
-def _split_document(source: str) -> tuple[str, str]:
-    start = source.find("\\begin{document}")
-    if start < 0:
-        return "", source
-    end = source.find("\\end{document}", start)
-    return source[:start], source[start + len("\\begin{document}") : end if end >= 0 else len(source)]
-
-
-_ALIAS_RE = re.compile(
-    r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
-    r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
-)
-_THEOREM_RE = re.compile(
-    r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}"
-)
-
-
-def _environment_aliases(source: str) -> dict[str, tuple[str, str]]:
-    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
-    aliases: dict[str, tuple[str, str]] = {}
-    for m in _ALIAS_RE.finditer(source):
-        name = m.group(1)
-        if name not in _RESERVED_NAMES:
-            aliases[name] = (m.group(2), m.group(3))
-    return aliases
-
-
-def _theorem_names(preamble: str) -> dict[str, str]:
-    names = dict(_BUILTIN_THEOREMS)
-    for m in _THEOREM_RE.finditer(preamble):
-        label = " ".join(m.group(2).split())
-        if re.fullmatch(r"[^\\{}$]+", label):
-            names[m.group(1)] = label
-    return names
-
-
-# ---------------------------------------------------------------------------------------------
-# Tokenizer
-# ---------------------------------------------------------------------------------------------
-
-TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
-LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
-
-Token = tuple[str, str]
-
-_SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
-_PAR_RE = re.compile(r"\n[ \t]*\n\s*")
-_WORD_RE = re.compile(r"\\([A-Za-z]+)")
-_AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
-_ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
-_LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
-_SYMBOL_ACCENT_RE = re.compile(
-    r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
-)
-_LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
-_LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
-
-_ACCENTS = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
-    "k": "\u0328", "d": "\u0323",
-}
-_CONTROL_SYMBOLS = {
-    "%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\n": " ",
-    "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ", "!": "", "-": "", "/": "", "@": "",
-    "|": "\u2016",
-}
-_MATH_ENVS = {
-    "equation": "", "equation*": "", "displaymath": "", "math": "inline",
-    "align": "aligned", "align*": "aligned", "eqnarray": "aligned", "eqnarray*": "aligned",
-    "flalign": "aligned", "flalign*": "aligned", "alignat": "alignedat", "alignat*": "alignedat",
-    "gather": "gathered", "gather*": "gathered", "multline": "gathered", "multline*": "gathered",
-    "dmath": "", "dmath*": "",
-}
-_VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-_STARRABLE = {
-    "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
-    "hspace", "vspace", "caption", "newcommand", "renewcommand", "providecommand", "newtheorem",
-    "cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "includegraphics",
-    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment",
-}
-
-
-class _Searcher:
-    """Forward `str.find` with memo: repeated searches for the same needle stay linear overall."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.memo: dict[str, tuple[int, int]] = {}
-
-    def find(self, needle: str, start: int) -> int:
-        known = self.memo.get(needle)
-        if known is not None and known[0] <= start and (known[1] < 0 or start <= known[1]):
-            return known[1]
-        found = self.text.find(needle, start)
-        self.memo[needle] = (start, found)
-        return found
-
-    def find_word(self, needle: str, start: int) -> int:
-        """Like find, but `needle` (a control word) must not be followed by another letter."""
-        pos = self.find(needle, start)
-        while pos >= 0:
-            after = pos + len(needle)
-            if after >= len(self.text) or not self.text[after].isalpha():
-                return pos
-            pos = self.find(needle, pos + 1)
-        return -1
-
-    def find_unescaped(self, char: str, start: int) -> int:
-        pos = self.find(char, start)
-        while pos >= 0:
-            slashes = 0
-            k = pos - 1
-            while k >= start and self.text[k] == "\\":
-                slashes += 1
-                k -= 1
-            if slashes % 2 == 0:
-                return pos
-            pos = self.find(char, pos + 1)
-        return -1
-
-
-def _clean_math(latex: str) -> str:
-    return " ".join(_LABEL_RE.sub("", latex).replace("\\protect", "").split())
-
-
-def _accented(accent: str, base: str) -> str:
-    base = {"\\i": "i", "\\j": "j"}.get(base, base)
-    return unicodedata.normalize("NFC", base + _ACCENTS[accent])
-
-
-class _Tokenizer:
-    def __init__(self, src: str, aliases: dict[str, tuple[str, str]]):
-        self.src = src
-        self.aliases = aliases
-        self.search = _Searcher(src)
-        self.toks: list[Token] = []
-        self.end_aliases: dict[str, list[str]] = {}
-        for name, (kind, env) in aliases.items():
-            if kind == "end":
-                self.end_aliases.setdefault(env, []).append("\\" + name)
-
-    def text(self, chunk: str) -> None:
-        chunk = chunk.replace("---", "\u2014").replace("--", "\u2013").replace("``", "\u201c").replace("''", "\u201d")
-        pieces = _PAR_RE.split(chunk)
-        for k, piece in enumerate(pieces):
-            if k:
-                self.toks.append((PAR, ""))
-            if piece:
-                self.toks.append((TEXT, piece))
-
-    def run(self) -> list[Token]:
-        src, n, i = self.src, len(self.src), 0
-        while i < n:
-            m = _SPECIAL_RE.search(src, i)
-            j = m.start() if m else n
-            if j > i:
-                self.text(src[i:j])
-            if not m:
-                break
-            c = src[j]
-            if c == "\\":
-                i = self.control(j)
-            elif c == "$":
-                i = self.dollar(j)
-            elif c == "%":
-                nl = src.find("\n", j)
-                i = n if nl < 0 else nl + 1
-            else:
-                self.toks.append({"{": (LBRACE, ""), "}": (RBRACE, ""), "&": (AMP, ""), "~": (TEXT, " "),
-                                  "[": (LBRACKET, ""), "]": (RBRACKET, "")}[c])
-                i = j + 1
-        return self.toks
-
-    def dollar(self, j: int) -> int:
-        src = self.src
-        if src.startswith("$$", j):
-            end = self.search.find("$$", j + 2)
-            if end < 0:
-                return j + 2
-            self.math(DMATH, src[j + 2 : end])
-            return end + 2
-        end = self.search.find_unescaped("$", j + 1)
-        if end < 0 or _PAR_RE.search(src, j + 1, end):
-            self.toks.append((TEXT, "$"))
-            return j + 1
-        self.math(MATH, src[j + 1 : end])
-        return end + 1
-
-    def math(self, kind: str, latex: str, wrapper: str = "") -> None:
-        latex = _clean_math(latex)
-        if not latex:
-            return
-        if wrapper == "inline":
-            kind = MATH
-        elif wrapper:
-            latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
-        self.toks.append((kind, latex))
-
-    def control(self, j: int) -> int:
-        src = self.src
-        word = _WORD_RE.match(src, j)
-        if not word:
-            return self.control_symbol(j)
-        accent = _LETTER_ACCENT_RE.match(src, j)
-        if accent:
-            self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
-            return accent.end()
-        name, k = word.group(1), word.end()
-        if name in ("begin", "end"):
-            env = _ENV_NAME_RE.match(src, k)
-            if not env:
-                return _AFTER_WORD_RE.match(src, k).end()
-            return self.environment(name, env.group(1), env.end())
-        if name in self.aliases and not src.startswith("*", k):
-            kind, env = self.aliases[name]
-            return self.environment(kind, env, k)
-        if name == "verb" and k < len(src):
-            return self.verb(k)
-        if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
-            return self.url(name, k)
-        if src.startswith("*", k) and name in _STARRABLE:
-            name += "*"
-            k += 1
-        self.toks.append((CMD, name))
-        return _AFTER_WORD_RE.match(src, k).end()
-
-    def control_symbol(self, j: int) -> int:
-        src = self.src
-        if j + 1 >= len(src):
-            return j + 1
-        c = src[j + 1]
-        if c == "\\":
-            self.toks.append((NEWLINE, ""))
-            return _LINEBREAK_OPT_RE.match(src, j + 2).end()
-        if c in "([":
-            close = "\\)" if c == "(" else "\\]"
-            end = self.search.find(close, j + 2)
-            if end < 0:
-                return j + 2
-            self.math(MATH if c == "(" else DMATH, src[j + 2 : end])
-            return end + 2
-        accent = _SYMBOL_ACCENT_RE.match(src, j)
-        if accent:
-            base = accent.group(2) or accent.group(3) or accent.group(4)
-            self.toks.append((TEXT, _accented(accent.group(1), base)))
-            return accent.end()
-        self.toks.append((TEXT, _CONTROL_SYMBOLS.get(c, "")))
-        return j + 2
-
-    def environment(self, kind: str, env: str, k: int) -> int:
-        src = self.src
-        if kind == "end":
-            self.toks.append((END, env))
-            return k
-        if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
-            end, after = self.find_env_end(env, k)
-            if end < 0:
-                self.toks.append((BEGIN, env))
-                return k
-            inner = src[k:end]
-            if env in _MATH_ENVS:
-                self.math(DMATH, inner, _MATH_ENVS[env])
-            elif env in _VERBATIM_ENVS:
-                self.toks.append((VERB, _verbatim_body(env, inner)))
-            return after
-        self.toks.append((BEGIN, env))
-        return k
-
-    def find_env_end(self, env: str, k: int) -> tuple[int, int]:
-        closer = "\\end{" + env + "}"
-        best = self.search.find(closer, k)
-        best_after = best + len(closer)
-        for word in self.end_aliases.get(env, ()):
-            pos = self.search.find_word(word, k)
-            if pos >= 0 and (best < 0 or pos < best):
-                best, best_after = pos, pos + len(word)
-        return best, best_after
-
-    def verb(self, k: int) -> int:
-        src = self.src
-        if src.startswith("*", k):
-            k += 1
-        if k >= len(src) or src[k].isalpha() or src[k].isspace():
-            self.toks.append((CMD, "verb"))
-            return k
-        delim = src[k]
-        end = src.find(delim, k + 1, k + 2000)
-        line_end = src.find("\n", k + 1, k + 2000)
-        if end < 0 or (0 <= line_end < end):
-            self.toks.append((CMD, "verb"))
-            return k
-        self.toks.append((TEXT, src[k + 1 : end]))
-        return end + 1
-
-    def url(self, name: str, k: int) -> int:
-        src = self.src
-        brace = _AFTER_WORD_RE.match(src, k).end()
-        if not src.startswith("{", brace):
-            self.toks.append((CMD, name))
-            return k
-        end = self.search.find("}", brace + 1)
-        if end < 0 or end - brace > 4000:
-            self.toks.append((CMD, name))
-            return k
-        if name == "href":
-            self.toks.append((CMD, "href"))
-        self.toks.append((RAW, "".join(src[brace + 1 : end].split())))
-        return end + 1
-
-
-def _verbatim_body(env: str, inner: str) -> str:
-    if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
-        inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
-    if env == "minted":
-        inner = re.sub(r"\A[ \t]*\{[^}\n]{0,40}\}", "", inner, count=1)
-    return inner.strip("\n")
-
-
-def _tokenize(src: str, aliases: dict[str, tuple[str, str]]) -> list[Token]:
-    return _Tokenizer(src, aliases).run()
-
-
-def _match_groups(toks: list[Token]) -> list[int]:
-    """Index of the partner of every `{`/`}` and \\begin/\\end; -1 when unmatched. Well nested."""
-    match = [-1] * len(toks)
-    stack: list[int] = []
-    open_count: dict[str, int] = {}
-    for i, (kind, value) in enumerate(toks):
-        if kind == LBRACE or kind == BEGIN:
-            key = "{" if kind == LBRACE else value
-            stack.append(i)
-            open_count[key] = open_count.get(key, 0) + 1
-        elif kind == RBRACE or kind == END:
-            key = "{" if kind == RBRACE else value
-            if not open_count.get(key):
-                continue
-            while stack:
-                j = stack.pop()
-                kj = "{" if toks[j][0] == LBRACE else toks[j][1]
-                open_count[kj] -= 1
-                if kj == key:
-                    match[i], match[j] = j, i
-                    break
-    return match
-
-
-def _match_brackets(toks: list[Token]) -> list[int]:
-    """Partner of every `[` / `]` at the same brace depth within one paragraph; -1 otherwise."""
-    match = [-1] * len(toks)
-    stack: list[tuple[int, int]] = []
-    depth = 0
-    for i, (kind, _) in enumerate(toks):
-        if kind == LBRACKET:
-            stack.append((i, depth))
-        elif kind == RBRACKET:
-            if stack and stack[-1][1] == depth:
-                j = stack.pop()[0]
-                match[i], match[j] = j, i
-        elif kind == LBRACE:
-            depth += 1
-        elif kind == RBRACE:
-            depth -= 1
-            while stack and stack[-1][1] > depth:
-                stack.pop()
-        elif kind in (PAR, BEGIN, END):
-            stack.clear()
-    return match
+    return html_text.html_to_text(decode(page))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -687,7 +115,7 @@ Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, 
 
 
 def _finish(raw: str) -> str:
-    lines = (" ".join(line.split()) for line in raw.split(_NL))
+    lines = (" ".join(line.split()) for line in raw.split(LINE_BREAK))
     return "\n".join(line for line in lines if line)
 
 
@@ -703,7 +131,7 @@ class _Sink:
         self.parts.append(text)
 
     def newline(self) -> None:
-        self.parts.append(_NL)
+        self.parts.append(LINE_BREAK)
 
     def start_item(self, marker: str) -> None:
         self.par()
@@ -759,7 +187,7 @@ class _TableSink(_Sink):
         self.end_row()
 
     def end_cell(self) -> None:
-        self.cells.append(" ".join("".join(self.parts).replace(_NL, " ").split()))
+        self.cells.append(" ".join("".join(self.parts).replace(LINE_BREAK, " ").split()))
         self.parts = []
 
     def end_row(self) -> None:
@@ -782,16 +210,6 @@ class _TableSink(_Sink):
 # Converter
 # ---------------------------------------------------------------------------------------------
 
-_RESERVED_NAMES = {
-    "begin", "end", "item", "input", "include", "section", "subsection", "subsubsection", "chapter",
-    "paragraph", "caption", "title", "author", "cite", "ref", "label", "footnote", "par",
-}
-_BUILTIN_THEOREMS = {
-    "theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition", "corollary": "Corollary",
-    "definition": "Definition", "remark": "Remark", "example": "Example", "proof": "Proof",
-    "conjecture": "Conjecture", "claim": "Claim", "assumption": "Assumption", "observation": "Observation",
-    "fact": "Fact", "problem": "Problem", "exercise": "Exercise", "hypothesis": "Hypothesis",
-}
 _LIST_ENVS = {
     "itemize": "-", "itemize*": "-", "compactitem": "-", "asparaitem": "-", "inparaitem": "-", "dinglist": "-",
     "enumerate": "1", "enumerate*": "1", "compactenum": "1", "asparaenum": "1", "inparaenum": "1",
@@ -922,8 +340,8 @@ class _Converter:
 
     def __init__(self, toks: list[Token], meta: _Meta, theorems: dict[str, str], *, preamble: bool):
         self.toks = toks
-        self.match = _match_groups(toks)
-        self.bracket = _match_brackets(toks)
+        self.match = match_groups(toks)
+        self.bracket = match_brackets(toks)
         self.meta = meta
         self.theorems = theorems
         self.preamble = preamble
@@ -1428,26 +846,12 @@ class _Converter:
 
 
 # ---------------------------------------------------------------------------------------------
-# User text macros: one level, zero arguments, short bodies
+# User text macros: splicing the collected definitions into the tokens
 # ---------------------------------------------------------------------------------------------
 
-MAX_MACRO_BODY = 200
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
 
-_DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z]+)[ \t]*\}|\\([A-Za-z]+)(?![A-Za-z@]))"
-)
-_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
-_SPACES_RE = re.compile(r"\s*")
-_UNSAFE_BODY_RE = re.compile(
-    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
-    r"|(?<!\\)#"
-)
-_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
-_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
 _MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
-_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 _DEFINERS = {
     "def", "gdef", "edef", "xdef", "let", "newcommand", "newcommand*", "renewcommand", "renewcommand*",
     "providecommand", "providecommand*", "DeclareRobustCommand",
@@ -1455,7 +859,7 @@ _DEFINERS = {
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
 # Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
 _PROTECTED_MACROS = frozenset(
-    _RESERVED_NAMES | set(_SKIP_SPECS) | _PAR_COMMANDS | set(_ALGORITHM_WORDS) | _CITE_COMMANDS
+    RESERVED_NAMES | set(_SKIP_SPECS) | _PAR_COMMANDS | set(_ALGORITHM_WORDS) | _CITE_COMMANDS
     | _REF_COMMANDS | set(_HEADING_LEVELS) | set(_CHAPTER_LEVELS) | {
         "part", "abstract", "footnotetext", "bibitem", "subcaption", "captionof", "appendix", "href",
         "url", "path", "verb", "textbf", "textsc", "maketitle", "makecell", "thead", "shortstack",
@@ -1465,113 +869,15 @@ _PROTECTED_MACROS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class _Macro:
-    """A usable definition: tokens for text mode, LaTeX for math (None: leave it in math)."""
-
-    text: tuple[Token, ...]
-    math: str | None
-    xspace: bool
-    cost: int
-
-
-def _group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
-    depth = 0
-    k = open_at
-    stop = min(len(text), open_at + limit + 2)
-    while k < stop:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-        k += 1
-    return -1
-
-
-def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
-    """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
-    out: list[str] = []
-    pos = 0
-    for m in _ENSUREMATH_RE.finditer(body):
-        if m.start() < pos:
-            continue
-        end = _group_end(body, m.end() - 1, len(body))
-        if end < 0:
-            break
-        out.append(body[pos : m.start()])
-        out.append(wrap(body[m.end() : end]))
-        pos = end + 1
-    out.append(body[pos:])
-    return "".join(out)
-
-
-def _balanced_tokens(toks: list[Token]) -> bool:
-    depth = 0
-    for kind, _ in toks:
-        depth += (kind == LBRACE) - (kind == RBRACE)
-        if depth < 0 or kind in (BEGIN, END):
-            return False
-    return depth == 0
-
-
-def _inline_math(inner: str) -> str:
-    """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
-    an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
-    spacing = _TRAILING_MATH_SPACE_RE.search(inner)
-    return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
-
-
-def _make_macro(body: str) -> _Macro | None:
-    if _UNSAFE_BODY_RE.search(body):
-        return None
-    text = _tokenize(_replace_ensuremath(body, _inline_math), {})
-    if not _balanced_tokens(text):
-        return None
-    xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = _replace_ensuremath(body, lambda inner: inner)
-    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
-    return _Macro(
-        text=tuple(text[:-1] if xspace else text),
-        math=None if _UNESCAPED_DOLLAR_RE.search(math) else math,
-        xspace=xspace,
-        cost=len(body) + 1,
-    )
-
-
-def _text_macros(source: str) -> dict[str, _Macro]:
-    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
-
-    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A definition that takes arguments or is unsafe makes the name unusable.
-    """
-    found: dict[str, _Macro | None] = {}
-    for m in _DEFINITION_RE.finditer(source):
-        kind, name = m.group(1), m.group(2) or m.group(3)
-        if name in _PROTECTED_MACROS or (kind in ("newcommand", "providecommand") and name in found):
-            continue
-        spacing = _ZERO_ARGUMENTS_RE if kind.endswith("command") else _SPACES_RE
-        start = spacing.match(source, m.end()).end()
-        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
-    return {name: macro for name, macro in found.items() if macro is not None}
-
-
 class _Expansion:
     """Splices macro bodies into a token list, once each; the bodies themselves are never scanned."""
 
-    def __init__(self, macros: dict[str, _Macro]):
+    def __init__(self, macros: dict[str, Macro]):
         self.macros = macros
         self.budget = MAX_MACRO_EXPANSION
         self.warned = False
 
-    def affordable(self, macro: _Macro) -> bool:
+    def affordable(self, macro: Macro) -> bool:
         if macro.cost <= self.budget:
             return True
         if not self.warned:
@@ -1596,7 +902,7 @@ class _Expansion:
         return out
 
     @staticmethod
-    def splice(out: list[Token], macro: _Macro, following: Token | None) -> None:
+    def splice(out: list[Token], macro: Macro, following: Token | None) -> None:
         """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
         if macro.text and macro.text[0][0] == MATH and out and out[-1][0] == MATH:
             out.append((TEXT, " "))

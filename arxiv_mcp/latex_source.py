@@ -1,0 +1,422 @@
+"""The LaTeX source as one text: which file is main, \\input inlined, comments gone, and what it defines.
+
+Everything here reads source text, before tokenising: the main-file choice, include inlining from
+the archive's own files, comment stripping, the document split, and the definitions collected from
+the whole source (environment aliases, theorem names, zero-argument text macros).
+"""
+
+from __future__ import annotations
+
+import logging
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .errors import ExtractionError
+from .latex_tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
+
+log = logging.getLogger(__name__)
+
+MAX_INPUT_DEPTH = 12
+MAX_INLINED_FILES = 2000  # \input of the same small files in a wide fan-out must not explode
+LINE_BREAK = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
+
+# ---------------------------------------------------------------------------------------------
+# Source assembly: main file, comments, \input inlining
+# ---------------------------------------------------------------------------------------------
+
+_TEX_SUFFIXES = (".tex", ".ltx", ".latex")
+_PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
+_DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
+_INPUT_RE = re.compile(
+    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
+)
+_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
+_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
+_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
+
+
+def decode(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace(LINE_BREAK, "")
+
+
+def find_main(files: dict[str, bytes]) -> str:
+    tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
+    if not tex:
+        tex = [n for n in files if n.lower().endswith(".txt")]
+    if not tex:
+        raise ExtractionError("The source holds no .tex file; read the paper's PDF or HTML version instead.")
+    if len(tex) == 1:
+        return tex[0]
+
+    def rank(name: str) -> tuple[int, int, int, int]:
+        text = _strip_comments(decode(files[name]))
+        has_class = bool(_DOCCLASS_RE.search(text))
+        has_body = "\\begin{document}" in text
+        stem = posixpath.splitext(posixpath.basename(name))[0].lower()
+        return (has_class and has_body, has_class or has_body, stem in _PREFERRED_STEMS, len(files[name]))
+
+    return max(tex, key=rank)
+
+
+def _comment_start(line: str) -> int:
+    """Index of the `%` that starts a comment (not `\\%`), or -1."""
+    pos = line.find("%")
+    while pos >= 0:
+        slashes = 0
+        k = pos - 1
+        while k >= 0 and line[k] == "\\":
+            slashes += 1
+            k -= 1
+        if slashes % 2 == 0:
+            return pos
+        pos = line.find("%", pos + 1)
+    return -1
+
+
+def _strip_comments(text: str) -> str:
+    """Drop `%` comments and comment environments the way TeX reads lines."""
+    out: list[str] = []
+    verbatim_end = ""
+    in_comment_env = False
+    glue = False
+    for line in text.split("\n"):
+        if in_comment_env:
+            end = line.find("\\end{comment}")
+            if end < 0:
+                continue
+            in_comment_env = False
+            line = line[end + len("\\end{comment}") :]
+        if verbatim_end:
+            out.append(line + "\n")
+            if verbatim_end in line:
+                verbatim_end = ""
+            continue
+        cut = _comment_start(line)
+        code = line if cut < 0 else line[:cut]
+        begin = _VERBATIM_BEGIN_RE.search(code)
+        if begin and begin.group(1) == "comment":
+            out.append(code[: begin.start()])
+            end = code.find("\\end{comment}", begin.end())
+            if end < 0:
+                in_comment_env = True
+                continue
+            code = code[: begin.start()] + code[end + len("\\end{comment}") :]
+            begin = None
+        if begin and ("\\end{" + begin.group(1) + "}") not in line[begin.end() :]:
+            verbatim_end = "\\end{" + begin.group(1) + "}"
+            out.append(line + "\n")
+            continue
+        if glue:
+            code = code.lstrip(" \t")
+        if cut >= 0:
+            out.append(code)
+            glue = True
+        elif code.strip():
+            out.append(code + "\n")
+            glue = False
+        else:
+            out.append("\n\n")
+            glue = False
+    return _drop_iffalse("".join(out))
+
+
+def _drop_iffalse(text: str) -> str:
+    """Remove `\\iffalse ... \\fi` blocks (nested \\if... counted), a common way to hide text."""
+    if "\\iffalse" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    depth = 0
+    start = 0
+    for m in _IF_FI_RE.finditer(text):
+        if m.group(1) or m.group(2) == "ifthenelse":
+            continue
+        word = m.group(2)
+        if depth == 0:
+            if word == "iffalse":
+                out.append(text[pos : m.start()])
+                depth = 1
+                start = m.start()
+        elif word == "fi":
+            depth -= 1
+            if depth == 0:
+                pos = m.end()
+        else:
+            depth += 1
+    if depth:
+        out.append(text[start + len("\\iffalse") :])
+    else:
+        out.append(text[pos:])
+    return "".join(out)
+
+
+class Assembler:
+    """Inline \\input/\\include/\\subfile (and the .bbl for \\bibliography) from `files` only."""
+
+    def __init__(self, files: dict[str, bytes], max_chars: int):
+        self.files = files
+        self.max_chars = max_chars
+        self.used = 0
+        self.cache: dict[str, str] = {}
+        self.bbl_done = False
+        self.main = ""
+        self.inlined = 0
+
+    def assemble(self, main: str) -> str:
+        self.main = main
+        return self._expand(main, (main,))
+
+    def _text(self, name: str) -> str:
+        if name not in self.cache:
+            text = _strip_comments(decode(self.files[name]))
+            end = _ENDINPUT_RE.search(text)
+            self.cache[name] = text[: end.start()] if end else text
+        return self.cache[name]
+
+    def _take(self, piece: str) -> str:
+        room = self.max_chars - self.used
+        if len(piece) > room:
+            log.warning("LaTeX source longer than %d characters; the rest is ignored", self.max_chars)
+            piece = piece[: max(room, 0)]
+        self.used += len(piece)
+        return piece
+
+    def _expand(self, name: str, stack: tuple[str, ...]) -> str:
+        text = self._text(name)
+        if len(stack) > 1:
+            text = _document_body_if_any(text)
+        out: list[str] = []
+        pos = 0
+        for m in _INPUT_RE.finditer(text):
+            out.append(self._take(text[pos : m.start()]))
+            pos = m.end()
+            command, target = m.group(1), (m.group(2) if m.group(2) is not None else m.group(3))
+            if command == "bibliography":
+                bbl = self._bbl(target)
+                out.append(self._take(self._text(bbl)) if bbl else "")
+                continue
+            resolved = self._resolve(target, posixpath.dirname(name))
+            if resolved is None or resolved in stack or len(stack) > MAX_INPUT_DEPTH:
+                log.debug("not inlining %s{%s} from %s", command, target, name)
+                continue
+            if self.inlined >= MAX_INLINED_FILES or self.used >= self.max_chars:
+                log.warning("too many or too large \\input files; the rest of the source is ignored")
+                continue
+            self.inlined += 1
+            inlined = self._expand(resolved, stack + (resolved,))
+            out.append(inlined if inlined[-1:].isspace() else inlined + " ")
+        out.append(self._take(text[pos:]))
+        return "".join(out)
+
+    def _resolve(self, target: str, folder: str) -> str | None:
+        target = target.strip().strip('"').strip()
+        if not target:
+            return None
+        for base in (folder, ""):
+            path = posixpath.normpath(posixpath.join(base, target))
+            if path.startswith(("/", "../")) or path == "..":
+                continue
+            for candidate in (path, path + ".tex"):
+                if candidate in self.files and candidate.lower().endswith(_TEX_SUFFIXES + (".bbl", ".txt")):
+                    return candidate
+        return None
+
+    def _bbl(self, target: str) -> str | None:
+        if self.bbl_done:
+            return None
+        stem = posixpath.splitext(self.main)[0]
+        names = [stem + ".bbl"] + [t.strip() + ".bbl" for t in target.split(",") if t.strip()]
+        bbls = [n for n in self.files if n.lower().endswith(".bbl")]
+        if len(bbls) == 1:
+            names.append(bbls[0])
+        for name in names:
+            if name in self.files:
+                self.bbl_done = True
+                return name
+        return None
+
+
+def _document_body_if_any(text: str) -> str:
+    start = text.find("\\begin{document}")
+    if start < 0:
+        return text
+    end = text.find("\\end{document}", start)
+    return text[start + len("\\begin{document}") : end if end >= 0 else len(text)]
+
+
+def split_document(source: str) -> tuple[str, str]:
+    start = source.find("\\begin{document}")
+    if start < 0:
+        return "", source
+    end = source.find("\\end{document}", start)
+    return source[:start], source[start + len("\\begin{document}") : end if end >= 0 else len(source)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Definitions: environment aliases, theorem names
+# ---------------------------------------------------------------------------------------------
+
+# Names the converter gives a meaning of their own: never taken as a user's environment alias.
+RESERVED_NAMES = {
+    "begin", "end", "item", "input", "include", "section", "subsection", "subsubsection", "chapter",
+    "paragraph", "caption", "title", "author", "cite", "ref", "label", "footnote", "par",
+}
+_BUILTIN_THEOREMS = {
+    "theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition", "corollary": "Corollary",
+    "definition": "Definition", "remark": "Remark", "example": "Example", "proof": "Proof",
+    "conjecture": "Conjecture", "claim": "Claim", "assumption": "Assumption", "observation": "Observation",
+    "fact": "Fact", "problem": "Problem", "exercise": "Exercise", "hypothesis": "Hypothesis",
+}
+_ALIAS_RE = re.compile(
+    r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
+    r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
+)
+_THEOREM_RE = re.compile(
+    r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}"
+)
+
+
+def environment_aliases(source: str) -> dict[str, tuple[str, str]]:
+    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
+    aliases: dict[str, tuple[str, str]] = {}
+    for m in _ALIAS_RE.finditer(source):
+        name = m.group(1)
+        if name not in RESERVED_NAMES:
+            aliases[name] = (m.group(2), m.group(3))
+    return aliases
+
+
+def theorem_names(preamble: str) -> dict[str, str]:
+    names = dict(_BUILTIN_THEOREMS)
+    for m in _THEOREM_RE.finditer(preamble):
+        label = " ".join(m.group(2).split())
+        if re.fullmatch(r"[^\\{}$]+", label):
+            names[m.group(1)] = label
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# User text macros: one level, zero arguments, short bodies
+# ---------------------------------------------------------------------------------------------
+
+MAX_MACRO_BODY = 200
+
+_DEFINITION_RE = re.compile(
+    r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z]+)[ \t]*\}|\\([A-Za-z]+)(?![A-Za-z@]))"
+)
+_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
+_SPACES_RE = re.compile(r"\s*")
+_UNSAFE_BODY_RE = re.compile(
+    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
+    r"|(?<!\\)#"
+)
+_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
+_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
+_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A usable definition: tokens for text mode, LaTeX for math (None: leave it in math)."""
+
+    text: tuple[Token, ...]
+    math: str | None
+    xspace: bool
+    cost: int
+
+
+def _group_end(text: str, open_at: int, limit: int) -> int:
+    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
+    depth = 0
+    k = open_at
+    stop = min(len(text), open_at + limit + 2)
+    while k < stop:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return -1
+
+
+def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
+    """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
+    out: list[str] = []
+    pos = 0
+    for m in _ENSUREMATH_RE.finditer(body):
+        if m.start() < pos:
+            continue
+        end = _group_end(body, m.end() - 1, len(body))
+        if end < 0:
+            break
+        out.append(body[pos : m.start()])
+        out.append(wrap(body[m.end() : end]))
+        pos = end + 1
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _balanced_tokens(toks: list[Token]) -> bool:
+    depth = 0
+    for kind, _ in toks:
+        depth += (kind == LBRACE) - (kind == RBRACE)
+        if depth < 0 or kind in (BEGIN, END):
+            return False
+    return depth == 0
+
+
+def _inline_math(inner: str) -> str:
+    """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
+    an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
+    spacing = _TRAILING_MATH_SPACE_RE.search(inner)
+    return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
+
+
+def _make_macro(body: str) -> Macro | None:
+    if _UNSAFE_BODY_RE.search(body):
+        return None
+    text = tokenize(_replace_ensuremath(body, _inline_math), {})
+    if not _balanced_tokens(text):
+        return None
+    xspace = bool(text) and text[-1] == (CMD, "xspace")
+    math = _replace_ensuremath(body, lambda inner: inner)
+    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
+    return Macro(
+        text=tuple(text[:-1] if xspace else text),
+        math=None if _UNESCAPED_DOLLAR_RE.search(math) else math,
+        xspace=xspace,
+        cost=len(body) + 1,
+    )
+
+
+def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
+    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
+
+    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
+    \\def do. A definition that takes arguments or is unsafe makes the name unusable. Names in
+    `protected` mean something to the converter, so their redefinitions are never collected.
+    """
+    found: dict[str, Macro | None] = {}
+    for m in _DEFINITION_RE.finditer(source):
+        kind, name = m.group(1), m.group(2) or m.group(3)
+        if name in protected or (kind in ("newcommand", "providecommand") and name in found):
+            continue
+        spacing = _ZERO_ARGUMENTS_RE if kind.endswith("command") else _SPACES_RE
+        start = spacing.match(source, m.end()).end()
+        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
+    return {name: macro for name, macro in found.items() if macro is not None}
+

@@ -1,0 +1,339 @@
+"""LaTeX source text -> a flat token list, plus the brace/bracket matching the converter walks by.
+
+One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
+and control symbols become text, and every other control word is a CMD token for the converter.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
+LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
+
+Token = tuple[str, str]
+
+_SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
+_PAR_RE = re.compile(r"\n[ \t]*\n\s*")
+_WORD_RE = re.compile(r"\\([A-Za-z]+)")
+_AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+_ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+_LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
+_SYMBOL_ACCENT_RE = re.compile(
+    r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
+)
+_LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
+_LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
+
+_ACCENTS = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
+    "k": "\u0328", "d": "\u0323",
+}
+_CONTROL_SYMBOLS = {
+    "%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\n": " ",
+    "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ", "!": "", "-": "", "/": "", "@": "",
+    "|": "\u2016",
+}
+_MATH_ENVS = {
+    "equation": "", "equation*": "", "displaymath": "", "math": "inline",
+    "align": "aligned", "align*": "aligned", "eqnarray": "aligned", "eqnarray*": "aligned",
+    "flalign": "aligned", "flalign*": "aligned", "alignat": "alignedat", "alignat*": "alignedat",
+    "gather": "gathered", "gather*": "gathered", "multline": "gathered", "multline*": "gathered",
+    "dmath": "", "dmath*": "",
+}
+_VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+_STARRABLE = {
+    "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
+    "hspace", "vspace", "caption", "newcommand", "renewcommand", "providecommand", "newtheorem",
+    "cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "includegraphics",
+    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment",
+}
+
+
+class _Searcher:
+    """Forward `str.find` with memo: repeated searches for the same needle stay linear overall."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.memo: dict[str, tuple[int, int]] = {}
+
+    def find(self, needle: str, start: int) -> int:
+        known = self.memo.get(needle)
+        if known is not None and known[0] <= start and (known[1] < 0 or start <= known[1]):
+            return known[1]
+        found = self.text.find(needle, start)
+        self.memo[needle] = (start, found)
+        return found
+
+    def find_word(self, needle: str, start: int) -> int:
+        """Like find, but `needle` (a control word) must not be followed by another letter."""
+        pos = self.find(needle, start)
+        while pos >= 0:
+            after = pos + len(needle)
+            if after >= len(self.text) or not self.text[after].isalpha():
+                return pos
+            pos = self.find(needle, pos + 1)
+        return -1
+
+    def find_unescaped(self, char: str, start: int) -> int:
+        pos = self.find(char, start)
+        while pos >= 0:
+            slashes = 0
+            k = pos - 1
+            while k >= start and self.text[k] == "\\":
+                slashes += 1
+                k -= 1
+            if slashes % 2 == 0:
+                return pos
+            pos = self.find(char, pos + 1)
+        return -1
+
+
+def _clean_math(latex: str) -> str:
+    return " ".join(_LABEL_RE.sub("", latex).replace("\\protect", "").split())
+
+
+def _accented(accent: str, base: str) -> str:
+    base = {"\\i": "i", "\\j": "j"}.get(base, base)
+    return unicodedata.normalize("NFC", base + _ACCENTS[accent])
+
+
+class _Tokenizer:
+    def __init__(self, src: str, aliases: dict[str, tuple[str, str]]):
+        self.src = src
+        self.aliases = aliases
+        self.search = _Searcher(src)
+        self.toks: list[Token] = []
+        self.end_aliases: dict[str, list[str]] = {}
+        for name, (kind, env) in aliases.items():
+            if kind == "end":
+                self.end_aliases.setdefault(env, []).append("\\" + name)
+
+    def text(self, chunk: str) -> None:
+        chunk = chunk.replace("---", "\u2014").replace("--", "\u2013").replace("``", "\u201c").replace("''", "\u201d")
+        pieces = _PAR_RE.split(chunk)
+        for k, piece in enumerate(pieces):
+            if k:
+                self.toks.append((PAR, ""))
+            if piece:
+                self.toks.append((TEXT, piece))
+
+    def run(self) -> list[Token]:
+        src, n, i = self.src, len(self.src), 0
+        while i < n:
+            m = _SPECIAL_RE.search(src, i)
+            j = m.start() if m else n
+            if j > i:
+                self.text(src[i:j])
+            if not m:
+                break
+            c = src[j]
+            if c == "\\":
+                i = self.control(j)
+            elif c == "$":
+                i = self.dollar(j)
+            elif c == "%":
+                nl = src.find("\n", j)
+                i = n if nl < 0 else nl + 1
+            else:
+                self.toks.append({"{": (LBRACE, ""), "}": (RBRACE, ""), "&": (AMP, ""), "~": (TEXT, " "),
+                                  "[": (LBRACKET, ""), "]": (RBRACKET, "")}[c])
+                i = j + 1
+        return self.toks
+
+    def dollar(self, j: int) -> int:
+        src = self.src
+        if src.startswith("$$", j):
+            end = self.search.find("$$", j + 2)
+            if end < 0:
+                return j + 2
+            self.math(DMATH, src[j + 2 : end])
+            return end + 2
+        end = self.search.find_unescaped("$", j + 1)
+        if end < 0 or _PAR_RE.search(src, j + 1, end):
+            self.toks.append((TEXT, "$"))
+            return j + 1
+        self.math(MATH, src[j + 1 : end])
+        return end + 1
+
+    def math(self, kind: str, latex: str, wrapper: str = "") -> None:
+        latex = _clean_math(latex)
+        if not latex:
+            return
+        if wrapper == "inline":
+            kind = MATH
+        elif wrapper:
+            latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
+        self.toks.append((kind, latex))
+
+    def control(self, j: int) -> int:
+        src = self.src
+        word = _WORD_RE.match(src, j)
+        if not word:
+            return self.control_symbol(j)
+        accent = _LETTER_ACCENT_RE.match(src, j)
+        if accent:
+            self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
+            return accent.end()
+        name, k = word.group(1), word.end()
+        if name in ("begin", "end"):
+            env = _ENV_NAME_RE.match(src, k)
+            if not env:
+                return _AFTER_WORD_RE.match(src, k).end()
+            return self.environment(name, env.group(1), env.end())
+        if name in self.aliases and not src.startswith("*", k):
+            kind, env = self.aliases[name]
+            return self.environment(kind, env, k)
+        if name == "verb" and k < len(src):
+            return self.verb(k)
+        if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
+            return self.url(name, k)
+        if src.startswith("*", k) and name in _STARRABLE:
+            name += "*"
+            k += 1
+        self.toks.append((CMD, name))
+        return _AFTER_WORD_RE.match(src, k).end()
+
+    def control_symbol(self, j: int) -> int:
+        src = self.src
+        if j + 1 >= len(src):
+            return j + 1
+        c = src[j + 1]
+        if c == "\\":
+            self.toks.append((NEWLINE, ""))
+            return _LINEBREAK_OPT_RE.match(src, j + 2).end()
+        if c in "([":
+            close = "\\)" if c == "(" else "\\]"
+            end = self.search.find(close, j + 2)
+            if end < 0:
+                return j + 2
+            self.math(MATH if c == "(" else DMATH, src[j + 2 : end])
+            return end + 2
+        accent = _SYMBOL_ACCENT_RE.match(src, j)
+        if accent:
+            base = accent.group(2) or accent.group(3) or accent.group(4)
+            self.toks.append((TEXT, _accented(accent.group(1), base)))
+            return accent.end()
+        self.toks.append((TEXT, _CONTROL_SYMBOLS.get(c, "")))
+        return j + 2
+
+    def environment(self, kind: str, env: str, k: int) -> int:
+        src = self.src
+        if kind == "end":
+            self.toks.append((END, env))
+            return k
+        if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
+            end, after = self.find_env_end(env, k)
+            if end < 0:
+                self.toks.append((BEGIN, env))
+                return k
+            inner = src[k:end]
+            if env in _MATH_ENVS:
+                self.math(DMATH, inner, _MATH_ENVS[env])
+            elif env in _VERBATIM_ENVS:
+                self.toks.append((VERB, _verbatim_body(env, inner)))
+            return after
+        self.toks.append((BEGIN, env))
+        return k
+
+    def find_env_end(self, env: str, k: int) -> tuple[int, int]:
+        closer = "\\end{" + env + "}"
+        best = self.search.find(closer, k)
+        best_after = best + len(closer)
+        for word in self.end_aliases.get(env, ()):
+            pos = self.search.find_word(word, k)
+            if pos >= 0 and (best < 0 or pos < best):
+                best, best_after = pos, pos + len(word)
+        return best, best_after
+
+    def verb(self, k: int) -> int:
+        src = self.src
+        if src.startswith("*", k):
+            k += 1
+        if k >= len(src) or src[k].isalpha() or src[k].isspace():
+            self.toks.append((CMD, "verb"))
+            return k
+        delim = src[k]
+        end = src.find(delim, k + 1, k + 2000)
+        line_end = src.find("\n", k + 1, k + 2000)
+        if end < 0 or (0 <= line_end < end):
+            self.toks.append((CMD, "verb"))
+            return k
+        self.toks.append((TEXT, src[k + 1 : end]))
+        return end + 1
+
+    def url(self, name: str, k: int) -> int:
+        src = self.src
+        brace = _AFTER_WORD_RE.match(src, k).end()
+        if not src.startswith("{", brace):
+            self.toks.append((CMD, name))
+            return k
+        end = self.search.find("}", brace + 1)
+        if end < 0 or end - brace > 4000:
+            self.toks.append((CMD, name))
+            return k
+        if name == "href":
+            self.toks.append((CMD, "href"))
+        self.toks.append((RAW, "".join(src[brace + 1 : end].split())))
+        return end + 1
+
+
+def _verbatim_body(env: str, inner: str) -> str:
+    if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
+        inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
+    if env == "minted":
+        inner = re.sub(r"\A[ \t]*\{[^}\n]{0,40}\}", "", inner, count=1)
+    return inner.strip("\n")
+
+
+def tokenize(src: str, aliases: dict[str, tuple[str, str]]) -> list[Token]:
+    return _Tokenizer(src, aliases).run()
+
+
+def match_groups(toks: list[Token]) -> list[int]:
+    """Index of the partner of every `{`/`}` and \\begin/\\end; -1 when unmatched. Well nested."""
+    match = [-1] * len(toks)
+    stack: list[int] = []
+    open_count: dict[str, int] = {}
+    for i, (kind, value) in enumerate(toks):
+        if kind == LBRACE or kind == BEGIN:
+            key = "{" if kind == LBRACE else value
+            stack.append(i)
+            open_count[key] = open_count.get(key, 0) + 1
+        elif kind == RBRACE or kind == END:
+            key = "{" if kind == RBRACE else value
+            if not open_count.get(key):
+                continue
+            while stack:
+                j = stack.pop()
+                kj = "{" if toks[j][0] == LBRACE else toks[j][1]
+                open_count[kj] -= 1
+                if kj == key:
+                    match[i], match[j] = j, i
+                    break
+    return match
+
+
+def match_brackets(toks: list[Token]) -> list[int]:
+    """Partner of every `[` / `]` at the same brace depth within one paragraph; -1 otherwise."""
+    match = [-1] * len(toks)
+    stack: list[tuple[int, int]] = []
+    depth = 0
+    for i, (kind, _) in enumerate(toks):
+        if kind == LBRACKET:
+            stack.append((i, depth))
+        elif kind == RBRACKET:
+            if stack and stack[-1][1] == depth:
+                j = stack.pop()[0]
+                match[i], match[j] = j, i
+        elif kind == LBRACE:
+            depth += 1
+        elif kind == RBRACE:
+            depth -= 1
+            while stack and stack[-1][1] > depth:
+                stack.pop()
+        elif kind in (PAR, BEGIN, END):
+            stack.clear()
+    return match
