@@ -56,7 +56,11 @@ def _assemble(streams: list[bytes], with_font: bool) -> bytes:
             % (_PAGE_WIDTH, _PAGE_HEIGHT, resources, number + 1)
         )
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    return assemble(objects)
 
+
+def assemble(objects: list[bytes]) -> bytes:
+    """A PDF file of `objects` (numbered from 1, the first being the catalog) with an exact xref."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -64,8 +68,7 @@ def _assemble(streams: list[bytes], with_font: bool) -> bytes:
         out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
     xref_at = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        out += b"%010d 00000 n \n" % offset
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref_at)
     return bytes(out)
 

@@ -9,14 +9,12 @@ from them). The last test kills a reading process with SIGKILL at random points.
 from __future__ import annotations
 
 import email.utils
-import io
 import json
 import os
 import random
 import signal
 import subprocess
 import sys
-import tarfile
 import textwrap
 import time
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ import pytest
 from arxiv_mcp.cache import Cache
 from arxiv_mcp.extract import extract
 from arxiv_mcp.service import ArxivService
+from tests.fake_arxiv import eprint
 from tests.conftest import html_paper, paper
 
 pytestmark = pytest.mark.anyio
@@ -44,24 +43,14 @@ The walrus lemma survives every fault the network throws at it.
 """
 
 
-def tar_gz(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
-
-
 def full_paper():
     """HTML, LaTeX source and PDF all available."""
-    return html_paper(PID, "Fault tolerant reading", source=tar_gz({"main.tex": LATEX}))
+    return html_paper(PID, "Fault tolerant reading", source=eprint({"main.tex": LATEX}))
 
 
 def source_only_paper():
     """No HTML: a read goes to the e-print."""
-    return paper(PID, "Fault tolerant reading", source=tar_gz({"main.tex": LATEX}))
+    return paper(PID, "Fault tolerant reading", source=eprint({"main.tex": LATEX}))
 
 
 def pdf_only_paper():

@@ -25,7 +25,8 @@ from arxiv_mcp.cache_files import parse_file_name
 from arxiv_mcp.server import build_server
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
-from tests.test_faults import LATEX, tar_gz
+from tests.fake_arxiv import eprint
+from tests.test_faults import LATEX
 
 TOOLS = ["search_papers", "get_paper", "read_paper", "find_in_paper", "download_paper", "start_session",
          "end_session", "session_status", "cache_stats", "list_cached", "clear_cache", "list_categories",
@@ -170,7 +171,7 @@ def served(fake, make_config, tmp_path):
     p = html_paper(HTML_ID, "Attention for graphs")
     p.references, p.citations = [{"title": "A survey", "year": 2019, "authors": ["A. Author"]}], []
     fake.add(p)
-    fake.add(paper(SOURCE_ID, "Knots from the source", source=tar_gz({"main.tex": LATEX})))
+    fake.add(paper(SOURCE_ID, "Knots from the source", source=eprint({"main.tex": LATEX})))
     fake.add(paper(OLD_ID, "Strings", year=1999, month=1, versions=2))
     config = make_config(ARXIV_MCP_TIMEOUT_S=1, ARXIV_MCP_DEADLINE_S=20, ARXIV_MCP_MAX_DOWNLOAD_MB=2)
     svc = ArxivService(config)

@@ -28,8 +28,9 @@ from arxiv_mcp.errors import ExtractionError, UpstreamError
 from arxiv_mcp.pdf_text import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
-from tests.fake_arxiv import atom_entry, atom_feed
-from tests.test_faults import LATEX, tar_gz
+from tests.fake_arxiv import atom_entry, atom_feed, eprint
+from tests.pdfgen import assemble
+from tests.test_faults import LATEX
 from tests.test_fuzz import layout_problems
 
 pytestmark = pytest.mark.anyio
@@ -211,19 +212,6 @@ FONT = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiE
 
 def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s >>\nstream\n%s\nendstream" % (len(data), extra, data)
-
-
-def assemble(objects: list[bytes]) -> bytes:
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref_at = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref_at)
-    return bytes(out)
 
 
 def pdf(page_contents: list[bytes], *, kids: bytes | None = None, xobjects: bytes = b"",
@@ -413,7 +401,7 @@ ESCAPING_SESSIONS = ["../x", "/etc", "a/b", "x\x00", "..\\..\\x", "s" * 65, "~",
 
 
 async def test_ids_built_to_escape_the_cache_are_refused(fake, make_config, connect, tmp_path):
-    fake.add(html_paper(PID, "The only paper", source=tar_gz({"main.tex": LATEX})))
+    fake.add(html_paper(PID, "The only paper", source=eprint({"main.tex": LATEX})))
     config = settings(make_config)
     svc = ArxivService(config)
     async with connect(config=config, service=svc) as client:

@@ -15,7 +15,8 @@ import pytest
 
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
-from tests.test_faults import LATEX, tar_gz
+from tests.fake_arxiv import eprint
+from tests.test_faults import LATEX
 
 pytestmark = pytest.mark.anyio
 
@@ -31,7 +32,7 @@ def corpus(fake):
     p.references = [{"title": "A survey of the field", "year": 2019, "authors": ["A. Author"], "arxiv": None}]
     p.citations = []
     fake.add(p)
-    fake.add(paper(SOURCE_ID, "Offline knots", source=tar_gz({"main.tex": LATEX})))
+    fake.add(paper(SOURCE_ID, "Offline knots", source=eprint({"main.tex": LATEX})))
     fake.add(html_paper(READ_ONLY_ID, "Read by its bare id only"))
     fake.add(html_paper(UNCACHED, "Never fetched"))
 

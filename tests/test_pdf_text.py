@@ -13,6 +13,7 @@ import pytest
 from arxiv_mcp import pdf_text
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.pdf_text import FAILED_PAGE_NOTE, pdf_to_text
+from tests.pdfgen import assemble
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -53,16 +54,7 @@ def make_pdf(*page_streams: bytes) -> bytes:
             b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * i)
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref_at = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref_at)
-    return bytes(out)
+    return assemble(objects)
 
 
 SENTENCE = "Plain words on a page, long enough to count as a text layer."

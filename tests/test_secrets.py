@@ -15,7 +15,8 @@ import pytest
 
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
-from tests.test_faults import LATEX, tar_gz
+from tests.fake_arxiv import eprint
+from tests.test_faults import LATEX
 
 pytestmark = pytest.mark.anyio
 
@@ -66,7 +67,7 @@ def leaks(result, needles: list[str]) -> list[str]:
 async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, connect, user_home, caplog):
     caplog.set_level(logging.DEBUG)
     key = "s2-key-" + secrets.token_hex(12)
-    p = html_paper(PID, "Secret graphs", source=tar_gz({"main.tex": LATEX}))
+    p = html_paper(PID, "Secret graphs", source=eprint({"main.tex": LATEX}))
     p.references = [{"title": "A survey of the field", "year": 2019, "authors": ["A. Author"], "arxiv": None}]
     p.citations = [{"title": "A follow-up", "year": 2025, "authors": ["B. Writer"], "arxiv": None}]
     fake.add(p)
