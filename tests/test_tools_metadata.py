@@ -192,3 +192,40 @@ def test_real_spacing_against_the_fake(fake, make_config):
     times = sorted(r.t for r in fake.requests_to("/api/query"))
     assert len(times) == 10
     assert min(b - a for a, b in zip(times, times[1:])) >= 0.19
+
+
+async def test_metadata_is_fetched_once(corpus, connect):
+    async with connect() as client:
+        await call(client, "get_paper", paper_id="2402.00002v1")
+        await call(client, "search_papers", title="attention")
+        corpus.clear_log()
+        again = await call(client, "get_paper", paper_id="2402.00002v1")
+        after_search = await call(client, "get_paper", paper_id="2401.00001")
+        after_search_v = await call(client, "get_paper", paper_id="2403.00003v1")
+    assert not again.is_error and not after_search.is_error and not after_search_v.is_error
+    assert corpus.requests == []
+
+
+def test_ten_concurrent_identical_fetches_make_one_request(corpus, make_config):
+    import threading
+
+    from arxiv_mcp.service import ArxivService
+
+    svc = ArxivService(make_config(ARXIV_MCP_MIN_INTERVAL_S=0.5))
+    svc.get_paper("2401.00001")  # books a slot: the next request waits 0.5 s, so all ten overlap
+    corpus.clear_log()
+    titles, errors = [], []
+
+    def fetch():
+        try:
+            titles.append(svc.get_paper("2402.00002v1").title)
+        except Exception as exc:  # collected so the assertion shows it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=fetch) for _ in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and titles == ["Quantum error correction with surface codes"] * 10
+    assert len(corpus.requests_to("/api/query")) == 1
