@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 
@@ -17,6 +18,13 @@ from tests.fake_arxiv import FakeArxiv, FakePaper, latexml_html
 @pytest.fixture
 def anyio_backend():
     return "asyncio"
+
+
+def in_threads(work, count: int = 10) -> list:
+    """Run work(0) .. work(count - 1) in `count` threads at once; their results in that order,
+    or the first error raised."""
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(work, range(count)))
 
 
 def paper(pid: str, title: str, *, year: int = 2024, month: int = 3, **kw) -> FakePaper:

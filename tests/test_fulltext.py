@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 
-from tests.conftest import html_paper, paper
+from tests.conftest import html_paper, in_threads, paper
 from tests.fake_arxiv import STUB, eprint
 from tests.pdfgen import make_pdf
 
@@ -129,20 +128,8 @@ async def test_ten_concurrent_reads_fetch_once(fake, make_config):
     svc = ArxivService(make_config())
     svc.get_paper("2403.00007")
     fake.clear_log()
-    results, errors = [], []
-
-    def read():
-        try:
-            results.append(svc.read_paper("2403.00007").total_chars)
-        except Exception as exc:  # collected so the assertion shows it
-            errors.append(exc)
-
-    threads = [threading.Thread(target=read) for _ in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors and len(set(results)) == 1 and len(results) == 10
+    results = in_threads(lambda _: svc.read_paper("2403.00007").total_chars)
+    assert len(set(results)) == 1 and len(results) == 10
     assert upstream(fake) == ["/html/2403.00007v1"]
 
 

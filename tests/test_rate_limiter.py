@@ -5,25 +5,13 @@ import pytest
 
 from arxiv_mcp.errors import Throttled
 from arxiv_mcp.rate_limiter import RateLimiter, SingleFlight
+from tests.conftest import in_threads
 
 
 def test_ten_concurrent_callers_get_slots_three_seconds_apart():
     slept = []
     limiter = RateLimiter(3.0, clock=lambda: 1000.0, sleep=slept.append)
-    starts = []
-    lock = threading.Lock()
-
-    def call():
-        s = limiter.acquire()
-        with lock:
-            starts.append(s)
-
-    threads = [threading.Thread(target=call) for _ in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    starts.sort()
+    starts = sorted(in_threads(lambda _: limiter.acquire()))
     assert len(starts) == 10
     assert all(b - a >= 3.0 - 1e-9 for a, b in zip(starts, starts[1:]))
     assert starts[-1] - starts[0] == pytest.approx(27.0)
@@ -68,13 +56,7 @@ def test_state_file_spaces_requests_across_limiter_instances(tmp_path):
 
 def test_real_clock_short_interval():
     limiter = RateLimiter(0.05)
-    starts = []
-    threads = [threading.Thread(target=lambda: starts.append(limiter.acquire())) for _ in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    starts.sort()
+    starts = sorted(in_threads(lambda _: limiter.acquire()))
     assert all(b - a >= 0.05 - 1e-6 for a, b in zip(starts, starts[1:]))
 
 

@@ -176,19 +176,13 @@ async def test_exhausted_retries_name_the_status(corpus, connect, make_config):
 def test_real_spacing_against_the_fake(fake, make_config):
     """Ten concurrent lookups of different papers at a 0.2 s interval: request starts at
     the fake are never closer than the interval."""
-    import threading
-
     from arxiv_mcp.service import ArxivService
-    from tests.conftest import paper as make
+    from tests.conftest import in_threads, paper as make
 
     for i in range(10):
         fake.add(make(f"2402.{i:05d}", f"Paper {i}"))
     svc = ArxivService(make_config(ARXIV_MCP_MIN_INTERVAL_S=0.2))
-    threads = [threading.Thread(target=svc.get_paper, args=(f"2402.{i:05d}",)) for i in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    in_threads(lambda i: svc.get_paper(f"2402.{i:05d}"))
     times = sorted(r.t for r in fake.requests_to("/api/query"))
     assert len(times) == 10
     assert min(b - a for a, b in zip(times, times[1:])) >= 0.19
@@ -207,25 +201,12 @@ async def test_metadata_is_fetched_once(corpus, connect):
 
 
 def test_ten_concurrent_identical_fetches_make_one_request(corpus, make_config):
-    import threading
-
     from arxiv_mcp.service import ArxivService
+    from tests.conftest import in_threads
 
     svc = ArxivService(make_config(ARXIV_MCP_MIN_INTERVAL_S=0.5))
     svc.get_paper("2401.00001")  # books a slot: the next request waits 0.5 s, so all ten overlap
     corpus.clear_log()
-    titles, errors = [], []
-
-    def fetch():
-        try:
-            titles.append(svc.get_paper("2402.00002v1").title)
-        except Exception as exc:  # collected so the assertion shows it
-            errors.append(exc)
-
-    threads = [threading.Thread(target=fetch) for _ in range(10)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors and titles == ["Quantum error correction with surface codes"] * 10
+    titles = in_threads(lambda _: svc.get_paper("2402.00002v1").title)
+    assert titles == ["Quantum error correction with surface codes"] * 10
     assert len(corpus.requests_to("/api/query")) == 1
