@@ -782,14 +782,18 @@ class _Converter:
             self.sink.write("[" + ", ".join(keys) + "]")
         return found[1]
 
-    def cmd_ref(self, i: int, name: str) -> int:
+    def bracketed(self, i: int, after: str = "") -> int:
+        """Write the raw argument at `i` as `[label]` (labels and bib keys are not text)."""
         found = self.raw_text(i)
         if found is None:
             return i
         label = " ".join(found[0].split())
         if label:
-            self.sink.write(f"[{label}]")
+            self.sink.write(f"[{label}]{after}")
         return found[1]
+
+    def cmd_ref(self, i: int, name: str) -> int:
+        return self.bracketed(i)
 
     def cmd_item(self, i: int, name: str) -> int:
         kind, depth = ("-", 1)
@@ -812,13 +816,7 @@ class _Converter:
         opt = self.optional(i)
         if opt:
             i = opt[1] + 1
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        key = " ".join(found[0].split())
-        if key:
-            self.sink.write(f"[{key}] ")
-        return found[1]
+        return self.bracketed(i, " ")
 
     def cmd_caption(self, i: int, name: str) -> int:
         opt = self.optional(i)
