@@ -15,23 +15,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import budget
-from .atom import Feed, Paper, parse_feed
-from .cache import Cache
-from .client import HttpClient, Transport
+from .upstream.atom import Feed, Paper, parse_feed
+from .cache.store import Cache
+from .upstream.http import HttpClient, Transport
 from .config import Config
 from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
-from .extract import check_pdf, looks_like_pdf
-from .fulltext import FullText
+from .text.extract import check_pdf, looks_like_pdf
+from .text.reading import FullText
 from .ids import PaperId, Urls, parse
-from .library import Library
+from .research.library import Library
 from .models import (AuthorInfo, Bibtex, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
                      ClearResult, DayCount, Download, FindHit, FindResult, LibraryHit, LibrarySearch,
                      Neighbour, Neighbours, PaperDetail, PaperSummary, PaperText, SearchResult, SessionInfo,
                      TermCount, Trends)
-from .rate_limiter import RateLimiter, SingleFlight
+from .upstream.rate_limiter import RateLimiter, SingleFlight
 
 if TYPE_CHECKING:
-    from . import query as q
+    from .upstream import query as q
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +156,7 @@ class ArxivService:
                date_from: str | None = None, date_to: str | None = None, start: int = 0,
                max_results: int = 10, sort_by: str = "relevance", sort_order: str = "descending",
                abstract_max_chars: int | None = None, session_id: str | None = None) -> SearchResult:
-        from . import query as q
+        from .upstream import query as q
 
         self._check_session(session_id)
         if sort_by not in q.SORT_BY:
@@ -219,7 +219,7 @@ class ArxivService:
 
     def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from,
                     date_to) -> _Hits:
-        from . import query as q
+        from .upstream import query as q
 
         if len(id_list) > MAX_ID_LIST:
             raise InvalidInput(f"id_list has {len(id_list)} ids; at most {MAX_ID_LIST} per call")
@@ -347,7 +347,7 @@ class ArxivService:
 
     def read_paper(self, paper_id: str, page: int = 1, page_size: int = 15000, section: str | None = None,
                    session_id: str | None = None) -> PaperText:
-        from . import textview
+        from .text import view as textview
 
         _check_page_size(page_size)
         if page < 1:
@@ -367,7 +367,7 @@ class ArxivService:
 
     def find_in_paper(self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000,
                       session_id: str | None = None) -> FindResult:
-        from . import textview
+        from .text import view as textview
 
         _check_page_size(page_size)
         if not query or not query.strip():
@@ -462,7 +462,7 @@ class ArxivService:
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
         """BibTeX from cached metadata (expired is fine: titles and authors do not change),
         with one id_list request for whatever is not cached."""
-        from .bibtex import to_bibtex
+        from .research.bibtex import to_bibtex
 
         if not 1 <= len(paper_ids or []) <= 50:
             raise InvalidInput("paper_ids takes 1 to 50 ids")
@@ -480,7 +480,7 @@ class ArxivService:
                       missing_ids=[str(p) for p in pids if p not in found])
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
-        from . import s2
+        from .upstream import s2
 
         got = s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
         return Neighbours(paper_id=got["paper_id"], direction=got["direction"], has_more=got["has_more"],
@@ -488,7 +488,7 @@ class ArxivService:
                                                 list(n.get("authors", []))) for n in got["neighbours"]])
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
-        from .trends import category_trends
+        from .research.trends import category_trends
 
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
         got = self.cache.get_search(key)
@@ -523,7 +523,7 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
 
 
 def _check_page_size(page_size: int) -> None:
-    from .textview import MAX_PAGE_SIZE, MIN_PAGE_SIZE
+    from .text.view import MAX_PAGE_SIZE, MIN_PAGE_SIZE
 
     if not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
         raise InvalidInput(f"page_size={page_size} is out of range: {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE} characters")

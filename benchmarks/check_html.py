@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arxiv_mcp.errors import ExtractionError  # noqa: E402
-from arxiv_mcp.html_text import html_to_text  # noqa: E402
+from arxiv_mcp.text.html import html_to_text  # noqa: E402
 
 HEADING_CLASSES = ("ltx_title_section", "ltx_title_subsection", "ltx_title_subsubsection",
                    "ltx_title_appendix")

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from pypdf import PdfReader  # noqa: E402
 
-from arxiv_mcp.pdf_text import pdf_to_text  # noqa: E402
+from arxiv_mcp.text.pdf import pdf_to_text  # noqa: E402
 
 DEFAULT_DIR = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv" / "pdf"
 TARGET_RATIO = 1.2

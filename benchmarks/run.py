@@ -306,7 +306,7 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
 
 def html_throughput(fixtures: Path, runs: int, report: Report) -> None:
     from arxiv_mcp.errors import ExtractionError
-    from arxiv_mcp.extract import from_html
+    from arxiv_mcp.text.extract import from_html
 
     files = []
     for path in sorted((fixtures / "html").glob("*.html")) + sorted((fixtures / "ar5iv").glob("*.html")):

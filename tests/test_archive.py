@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.archive import SourceBundle, read_source
+from arxiv_mcp.text.archive import SourceBundle, read_source
 from arxiv_mcp.errors import ExtractionError, UnsafeArchive
 
 FIXTURES = Path(__file__).parent / "fixtures" / "src"

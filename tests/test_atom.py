@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.atom import parse_feed
+from arxiv_mcp.upstream.atom import parse_feed
 from arxiv_mcp.errors import InvalidInput, UpstreamError
 
 FIX = Path(__file__).parent / "fixtures" / "atom"

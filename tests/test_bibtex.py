@@ -8,8 +8,8 @@ import bibtexparser
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from arxiv_mcp.atom import Author, Paper
-from arxiv_mcp.bibtex import escape_title, to_bibtex
+from arxiv_mcp.upstream.atom import Author, Paper
+from arxiv_mcp.research.bibtex import escape_title, to_bibtex
 
 
 def make(pid: str, title: str, *, version: int = 1, authors=("Ada Lovelace", "Alan Turing"),

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp import cache_index, errors
-from arxiv_mcp import cache as cache_module
-from arxiv_mcp.cache import Cache, CacheFull
+from arxiv_mcp import errors
+
+from arxiv_mcp.cache import index as cache_index
+from arxiv_mcp.cache import store as cache_module
+from arxiv_mcp.cache.store import Cache, CacheFull
 
 PDF = b"%PDF-1.5\n" + b"x" * 4991  # 5000 bytes
 TGZ = b"\x1f\x8b\x08\x00" + b"y" * 2996  # 3000 bytes

@@ -21,7 +21,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from arxiv_mcp.cache import Cache
+from arxiv_mcp.cache.store import Cache
 
 REPO = Path(__file__).resolve().parent.parent
 MAX_PAPERS = 20
@@ -32,16 +32,16 @@ WRITER = textwrap.dedent(
     import hashlib, json, logging, os, random, sys, time
     from pathlib import Path
 
-    from arxiv_mcp import cache_index
-    from arxiv_mcp.cache import Cache
+    from arxiv_mcp.cache import index as cache_index
+    from arxiv_mcp.cache.store import Cache
 
     home, logs, writer, seed, ops = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     cache_index.COMPACT_MIN_BYTES = 2048  # compact often, so kills also land inside compactions
 
     handler = logging.FileHandler(logs / f"evictions-{writer}.log")
     handler.setFormatter(logging.Formatter("%(created).6f %(message)s"))
-    logging.getLogger("arxiv_mcp.cache").addHandler(handler)
-    logging.getLogger("arxiv_mcp.cache").setLevel(logging.INFO)
+    logging.getLogger("arxiv_mcp.cache.store").addHandler(handler)
+    logging.getLogger("arxiv_mcp.cache.store").setLevel(logging.INFO)
     done = os.open(logs / f"done-{writer}.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 
     def record(**fields):
@@ -129,7 +129,7 @@ def wait_for_progress(path: Path, count: int, timeout: float = 20.0) -> None:
 def open_and_check(home: Path, logs: Path) -> Cache:
     """Open the cache as a restarted server would and check every promise about its state."""
     own = EvictionLog()
-    logger = logging.getLogger("arxiv_mcp.cache")
+    logger = logging.getLogger("arxiv_mcp.cache.store")
     logger.addHandler(own)
     previous_level = logger.level
     logger.setLevel(logging.INFO)

@@ -23,8 +23,8 @@ from typing import Callable
 
 import pytest
 
-from arxiv_mcp.cache import Cache
-from arxiv_mcp.extract import extract
+from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.text.extract import extract
 from arxiv_mcp.service import ArxivService
 from tests.fake_arxiv import eprint
 from tests.conftest import html_paper, paper

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcp.client import Client
 
-from arxiv_mcp.cache_files import parse_file_name
+from arxiv_mcp.cache.files import parse_file_name
 from arxiv_mcp.server import build_server
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.atom import parse_feed
+from arxiv_mcp.upstream.atom import parse_feed
 from arxiv_mcp.errors import ExtractionError, UpstreamError
-from arxiv_mcp.pdf_text import FAILED_PAGE_NOTE, pdf_to_text
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import atom_entry, atom_feed, eprint

@@ -1,4 +1,4 @@
-"""arXiv / ar5iv LaTeXML HTML -> clean Markdown-ish text (`arxiv_mcp.html_text`)."""
+"""arXiv / ar5iv LaTeXML HTML -> clean Markdown-ish text (`arxiv_mcp.text.html`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arxiv_mcp.errors import ExtractionError
-from arxiv_mcp.html_text import html_to_text
+from arxiv_mcp.text.html import html_to_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
 DASCH = FIXTURES / "arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html"

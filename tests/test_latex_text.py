@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arxiv_mcp.errors import ExtractionError
-from arxiv_mcp.latex_text import latex_to_text, source_to_text
+from arxiv_mcp.text.latex.convert import latex_to_text, source_to_text
 
 FIXTURES = Path(__file__).parent / "fixtures" / "src"
 HEADING = re.compile(r"^#{1,6} \S")
@@ -401,7 +401,7 @@ def test_ten_thousand_macro_uses_stay_fast():
 
 
 def test_total_expansion_is_capped(monkeypatch):
-    monkeypatch.setattr("arxiv_mcp.latex_text.MAX_MACRO_EXPANSION", 100)
+    monkeypatch.setattr("arxiv_mcp.text.latex.convert.MAX_MACRO_EXPANSION", 100)
     text = convert(r"\x{} " * 50, r"\def\x{word}")
     assert text.split() == ["word"] * 20  # each use costs len(body) + 1 = 5
 

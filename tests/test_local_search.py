@@ -4,7 +4,7 @@ import time
 import pytest
 
 from arxiv_mcp.errors import InvalidInput
-from arxiv_mcp.local_search import SNIPPET_CHARS, LocalIndex, tokenize
+from arxiv_mcp.research.local_search import SNIPPET_CHARS, LocalIndex, tokenize
 
 FILLER = (
     "We train the network with stochastic gradient descent and report the mean over "

@@ -10,9 +10,9 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from arxiv_mcp import pdf_text
+from arxiv_mcp.text import pdf as pdf_text
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
-from arxiv_mcp.pdf_text import FAILED_PAGE_NOTE, pdf_to_text
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from tests.pdfgen import assemble
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"

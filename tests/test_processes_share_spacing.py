@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from arxiv_mcp.cache import Cache
+from arxiv_mcp.cache.store import Cache
 from tests.conftest import paper
 
 WORKER = """

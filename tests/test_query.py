@@ -2,7 +2,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from arxiv_mcp import query as q
+from arxiv_mcp.upstream import query as q
 from arxiv_mcp.errors import InvalidInput
 
 

@@ -4,7 +4,7 @@ import time
 import pytest
 
 from arxiv_mcp.errors import Throttled
-from arxiv_mcp.rate_limiter import RateLimiter, SingleFlight
+from arxiv_mcp.upstream.rate_limiter import RateLimiter, SingleFlight
 from tests.conftest import in_threads
 
 

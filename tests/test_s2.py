@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp import s2
-from arxiv_mcp.client import HttpClient, Transport
+from arxiv_mcp.upstream import s2
+from arxiv_mcp.upstream.http import HttpClient, Transport
 from arxiv_mcp.errors import InvalidInput, NotFound, Throttled, UpstreamError
 from arxiv_mcp.ids import parse
-from arxiv_mcp.rate_limiter import RateLimiter
+from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from arxiv_mcp.service import ArxivService
 from tests.conftest import paper
 

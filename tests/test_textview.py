@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arxiv_mcp import textview
+from arxiv_mcp.text import view as textview
 from arxiv_mcp.errors import InvalidInput
-from arxiv_mcp.textview import (
+from arxiv_mcp.text.view import (
     MAX_PAGE_SIZE,
     MIN_PAGE_SIZE,
     find,

@@ -8,10 +8,10 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from arxiv_mcp.client import HttpClient, Transport
+from arxiv_mcp.upstream.http import HttpClient, Transport
 from arxiv_mcp.errors import InvalidInput, UpstreamError
-from arxiv_mcp.rate_limiter import RateLimiter
-from arxiv_mcp.trends import category_trends, title_terms
+from arxiv_mcp.upstream.rate_limiter import RateLimiter
+from arxiv_mcp.research.trends import category_trends, title_terms
 from tests.fake_arxiv import FakePaper
 
 UTC = timezone.utc

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .atom import Paper
+from ..upstream.atom import Paper
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",

@@ -8,25 +8,25 @@ cached raw file, without a new request.
 
 from __future__ import annotations
 
-from .errors import ExtractionError
+from ..errors import ExtractionError
 
 EXTRACTOR_VERSION = 2
 
 
 def from_html(raw: bytes) -> str:
-    from .html_text import html_to_text
+    from .html import html_to_text
 
     return html_to_text(_decode(raw))
 
 
 def from_source(raw: bytes) -> str:
-    from .latex_text import source_to_text
+    from .latex.convert import source_to_text
 
     return source_to_text(raw)
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> str:
-    from .pdf_text import pdf_to_text
+    from .pdf import pdf_to_text
 
     return pdf_to_text(raw, deadline=deadline, engine=engine)
 

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from .atomic import write_atomic
-from .cache_files import check_paper_id, check_version
+from .files import check_paper_id, check_version
 
 logger = logging.getLogger(__name__)
 

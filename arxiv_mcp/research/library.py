@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from .cache import Cache
+from ..cache.store import Cache
 from .local_search import LocalIndex
 
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from .errors import Throttled
+from ..errors import Throttled
 
 T = TypeVar("T")
 _SLOT = struct.Struct("<d")

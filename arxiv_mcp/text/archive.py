@@ -15,7 +15,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .errors import ExtractionError, UnsafeArchive
+from ..errors import ExtractionError, UnsafeArchive
 
 log = logging.getLogger(__name__)
 

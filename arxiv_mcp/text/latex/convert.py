@@ -15,16 +15,14 @@ nested regex quantifiers, so hostile input cannot make it hang or recurse deeply
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .archive import read_source
-from .errors import ExtractionError
-from .latex_source import (
+from ..archive import read_source
+from ...errors import ExtractionError
+from .source import (
     LINE_BREAK,
     RESERVED_NAMES,
     Assembler,
@@ -36,7 +34,7 @@ from .latex_source import (
     text_macros,
     theorem_names,
 )
-from .latex_tokens import (
+from .tokens import (
     AMP,
     BEGIN,
     CMD,
@@ -98,13 +96,10 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
 
 
 def _html_source_to_text(files: dict[str, bytes]) -> str:
-    if importlib.util.find_spec("arxiv_mcp.html_text") is None:
-        raise ExtractionError(
-            "This paper's source is an HTML page and no HTML extractor is available; read the PDF instead."
-        )
-    html_text = importlib.import_module("arxiv_mcp.html_text")
+    from ..html import html_to_text
+
     (page,) = files.values()
-    return html_text.html_to_text(decode(page))
+    return html_to_text(decode(page))
 
 
 # ---------------------------------------------------------------------------------------------

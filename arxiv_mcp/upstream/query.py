@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 
-from .errors import InvalidInput
+from ..errors import InvalidInput
 
 SORT_BY = ("relevance", "submittedDate", "lastUpdatedDate")
 SORT_ORDER = ("descending", "ascending")

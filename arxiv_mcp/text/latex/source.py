@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .errors import ExtractionError
-from .latex_tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
+from ...errors import ExtractionError
+from .tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
 
 log = logging.getLogger(__name__)
 

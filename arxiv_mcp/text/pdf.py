@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from .errors import ExtractionError, NoTextLayer
+from ..errors import ExtractionError, NoTextLayer
 
 logger = logging.getLogger(__name__)
 

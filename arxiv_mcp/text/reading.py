@@ -20,14 +20,14 @@ import re
 import time
 from dataclasses import dataclass
 
-from . import budget
-from .atom import Paper
-from .cache import Cache
-from .client import HttpClient
-from .errors import ExtractionError, NoTextLayer, NotFound
+from .. import budget
+from ..upstream.atom import Paper
+from ..cache.store import Cache
+from ..upstream.http import HttpClient
+from ..errors import ExtractionError, NoTextLayer, NotFound
 from .extract import EXTRACTOR_VERSION, extract, looks_like_pdf
-from .ids import PaperId, Urls
-from .rate_limiter import SingleFlight
+from ..ids import PaperId, Urls
+from ..upstream.rate_limiter import SingleFlight
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import InvalidInput, UpstreamError
-from .ids import PaperId, parse
+from ..errors import InvalidInput, UpstreamError
+from ..ids import PaperId, parse
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET

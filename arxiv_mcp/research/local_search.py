@@ -17,7 +17,7 @@ import unicodedata
 from array import array
 from collections import Counter
 
-from .errors import InvalidInput
+from ..errors import InvalidInput
 
 K1 = 1.2
 B = 0.75

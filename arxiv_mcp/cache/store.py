@@ -37,9 +37,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from . import errors
+from .. import errors
 from .atomic import clean_stale_tmp, discard, stage
-from .cache_files import (
+from .files import (
     RAW_KINDS,
     TIERS,
     FoundFile,
@@ -54,8 +54,8 @@ from .cache_files import (
     sniff_content_type,
     versioned_id,
 )
-from .cache_index import IndexState, JournaledIndex, Key
-from .cache_sessions import SessionStore
+from .index import IndexState, JournaledIndex, Key
+from .sessions import SessionStore
 from .filelock import BOOT_ID, ProcessLock
 
 logger = logging.getLogger(__name__)

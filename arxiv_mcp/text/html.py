@@ -32,7 +32,7 @@ import logging
 import re
 from html.parser import HTMLParser
 
-from .errors import ExtractionError
+from ..errors import ExtractionError
 
 logger = logging.getLogger(__name__)
 

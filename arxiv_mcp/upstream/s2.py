@@ -11,11 +11,11 @@ import json
 import logging
 from typing import TYPE_CHECKING, Protocol
 
-from .errors import InvalidInput, NotFound, Throttled, UpstreamError
-from .ids import PaperId, parse
+from ..errors import InvalidInput, NotFound, Throttled, UpstreamError
+from ..ids import PaperId, parse
 
 if TYPE_CHECKING:
-    from .client import HttpClient
+    from .http import HttpClient
 
 log = logging.getLogger(__name__)
 

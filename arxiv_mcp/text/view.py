@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .errors import InvalidInput
+from ..errors import InvalidInput
 
 MIN_PAGE_SIZE = 1000
 MAX_PAGE_SIZE = 100_000

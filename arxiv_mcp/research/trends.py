@@ -12,13 +12,13 @@ from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from .atom import Paper, parse_feed
-from .categories import get_category
-from .errors import InvalidInput, UpstreamError
-from .query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
+from ..upstream.atom import Paper, parse_feed
+from ..categories import get_category
+from ..errors import InvalidInput, UpstreamError
+from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
 
 if TYPE_CHECKING:
-    from .client import HttpClient
+    from ..upstream.http import HttpClient
 
 MAX_WINDOW_DAYS = 365
 TOP_TERMS = 20

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Mapping
 from urllib.parse import urljoin, urlsplit
 
-from . import PROJECT_URL, __version__, budget
-from .config import Config
-from .errors import Throttled, Unreachable, UpstreamError
+from .. import PROJECT_URL, __version__, budget
+from ..config import Config
+from ..errors import Throttled, Unreachable, UpstreamError
 from .rate_limiter import RateLimiter
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from .atomic import write_atomic
-from .cache_files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
 
 logger = logging.getLogger(__name__)
 

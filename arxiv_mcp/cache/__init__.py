@@ -1,0 +1,7 @@
+"""The on-disk cache: tiers per paper version, a journaled JSON index, sessions and pins.
+
+Contract: a file is written whole (temp, fsync, rename) before the index names it; every
+change happens under the home's file lock, after catching up on other processes' journal
+lines; eviction is least-recently-used by count and then bytes, pinned papers exempt, and
+nothing outside the home is ever named. Only `store.Cache` is used from outside.
+"""
