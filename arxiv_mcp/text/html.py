@@ -33,6 +33,7 @@ import re
 from html.parser import HTMLParser
 
 from ..errors import ExtractionError
+from .shape import escape_line
 
 logger = logging.getLogger(__name__)
 
@@ -155,13 +156,6 @@ def _collapse(text: str) -> str:
 
 def _clean_alttext(alttext: str) -> str:
     return _collapse(_ALTTEXT_LINE_WRAP.sub("", alttext))
-
-
-def _escape_line(line: str) -> str:
-    stripped = line.lstrip(" ")
-    if stripped.startswith("#"):
-        return line[: len(line) - len(stripped)] + "\\" + stripped
-    return line
 
 
 class _Sink:
@@ -843,7 +837,7 @@ class _PageParser(HTMLParser):
         title = self._title or _HEAD_TITLE_ID.sub("", self._head_title or "").strip() or "Untitled"
         out = [f"# {title}"]
         if self._authors:
-            out.append(_escape_line(", ".join(self._authors)))
+            out.append(escape_line(", ".join(self._authors)))
         before_first_heading = True
         for block in self._blocks:
             if block.kind == "heading":
@@ -852,7 +846,7 @@ class _PageParser(HTMLParser):
             elif before_first_heading and block.kind == "para" and block.text == title:
                 continue  # a title page that repeats the title as a paragraph
             else:
-                out.append("\n".join(_escape_line(line.rstrip()) for line in block.text.split("\n")))
+                out.append("\n".join(escape_line(line.rstrip()) for line in block.text.split("\n")))
         return "\n\n".join(out)
 
     def _reject_stub(self) -> None:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from ..errors import ExtractionError, NoTextLayer
+from .shape import escape_line, page_heading
 
 logger = logging.getLogger(__name__)
 
@@ -336,7 +337,7 @@ def _render(raw_pages: list[str | None]) -> str:
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
     return "\n\n".join(
-        f"## Page {number}\n{text}" if text else f"## Page {number}" for number, text in enumerate(pages, 1)
+        f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
 
 
@@ -409,7 +410,7 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
             if out and out[-1]:
                 out.append("")
             continue
-        out.append("\\" + line if line[0] == "#" else line)
+        out.append(escape_line(line))
         if paragraph_ends:
             out.append("")
     while out and not out[-1]:

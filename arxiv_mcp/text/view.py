@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
+from .shape import HEADING_RE
 
 MIN_PAGE_SIZE = 1000
 MAX_PAGE_SIZE = 100_000
@@ -25,7 +26,6 @@ _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a 
 _LISTED_HEADINGS = 15
 _LISTED_CANDIDATES = 20
 
-_HEADING_RE = re.compile(r"(#{1,6})[ \t]+(\S[^\n]*?)[ \t\r]*(?=\n|\Z)")
 _SECTION_REF_RE = re.compile(r"section\s*:\s*(\d+)", re.IGNORECASE)
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
@@ -72,7 +72,7 @@ def outline(text: str) -> list[Heading]:
     """All headings in document order; a section ends where a heading of its level or higher starts."""
     found = []
     for line_start in _heading_line_starts(text):
-        match = _HEADING_RE.match(text, line_start)
+        match = HEADING_RE.match(text, line_start)
         if match:
             found.append((line_start, len(match.group(1)), match.group(2)))
     ends = [len(text)] * len(found)

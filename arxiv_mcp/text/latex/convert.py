@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..archive import read_source
+from ..shape import escape_body, escape_line
 from ...errors import ExtractionError
 from .source import (
     LINE_BREAK,
@@ -959,16 +960,6 @@ def _split_front(front: list[Block]) -> tuple[list[Block], list[Block]]:
     return front, []
 
 
-def _escape_line(line: str) -> str:
-    body = line.lstrip()
-    return line[: len(line) - len(body)] + "\\" + body if body.startswith("#") else line
-
-
-def _escape(text: str) -> str:
-    """No body line may look like a heading: a leading `#` becomes `\\#`."""
-    return "\n".join(_escape_line(line) for line in text.split("\n"))
-
-
 def _render(meta: _Meta, front: list[Block], body: list[Block]) -> str:
     blocks: list[Block] = []
     if meta.title:
@@ -990,7 +981,7 @@ def _render(meta: _Meta, front: list[Block], body: list[Block]) -> str:
     for kind, text in blocks:
         if not text.strip():
             continue
-        rendered = text if kind == "h" else _escape(text)
+        rendered = text if kind == "h" else escape_body(text)
         if out:
             out.append("\n" if kind == "li" and previous == "li" else "\n\n")
         out.append(rendered)
