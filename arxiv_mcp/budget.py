@@ -8,9 +8,9 @@ with its own context, so calls never see each other's budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator
 
 Progress = Callable[[str, float, float | None], None]
 

@@ -16,15 +16,19 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arxiv-mcp",
         description="MCP server for arXiv: search, metadata, full text by page, PDFs and LaTeX source, "
-                    "with a polite rate limiter and a local cache. Settings come from ARXIV_MCP_* "
-                    "environment variables (see README).")
+        "with a polite rate limiter and a local cache. Settings come from ARXIV_MCP_* "
+        "environment variables (see README).",
+    )
     p.add_argument("--version", action="version", version=f"arxiv-mcp {__version__}")
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
-                   help="stdio (default) or streamable HTTP")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP")
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
-    p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-                   help="stderr log level (default WARNING)")
+    p.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="stderr log level (default WARNING)",
+    )
     return p
 
 

@@ -7,9 +7,9 @@ so a typo in a client's `env` block is found at once rather than at the first re
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import urlsplit
 
 ARXIV_MIN_INTERVAL_S = 3.0
@@ -95,8 +95,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         "ar5iv_url": _url(env, "ARXIV_MCP_AR5IV_URL", Config.ar5iv_url),
         "s2_url": _url(env, "ARXIV_MCP_S2_URL", Config.s2_url),
     }
-    interval = _number(env, "ARXIV_MCP_MIN_INTERVAL_S", ARXIV_MIN_INTERVAL_S, float, 0.0,
-                       "a number of seconds >= 0")
+    interval = _number(env, "ARXIV_MCP_MIN_INTERVAL_S", ARXIV_MIN_INTERVAL_S, float, 0.0, "a number of seconds >= 0")
     arxiv_urls = [urls["api_url"], urls["site_url"], urls["ar5iv_url"]]
     if interval < ARXIV_MIN_INTERVAL_S and any(_is_arxiv_host(u) for u in arxiv_urls):
         raise ConfigError(
@@ -112,8 +111,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number >= 1"),
         max_disk_mb=_number(env, "ARXIV_MCP_MAX_DISK_MB", 2048, int, 1, "a whole number of MB >= 1"),
         meta_ttl_s=_number(env, "ARXIV_MCP_META_TTL_S", 86400.0, float, 0.0, "a number of seconds >= 0"),
-        session_ttl_s=_number(env, "ARXIV_MCP_SESSION_TTL_S", 604800.0, float, 1.0,
-                              "a number of seconds >= 1"),
+        session_ttl_s=_number(env, "ARXIV_MCP_SESSION_TTL_S", 604800.0, float, 1.0, "a number of seconds >= 1"),
         search_ttl_s=_number(env, "ARXIV_MCP_SEARCH_TTL_S", 300.0, float, 0.0, "a number of seconds >= 0"),
         min_interval_s=interval,
         timeout_s=_number(env, "ARXIV_MCP_TIMEOUT_S", 30.0, float, 0.1, "a number of seconds >= 0.1"),

@@ -16,12 +16,19 @@ from urllib.parse import unquote, urlsplit
 from .errors import InvalidInput
 
 _NEW = re.compile(r"(?P<yymm>\d{4})\.(?P<num>\d{4,5})(?:v(?P<v>\d+))?")
-_OLD = re.compile(
-    r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subj>[a-z][a-z-]+))?/(?P<num>\d{7})(?:v(?P<v>\d+))?"
-)
+_OLD = re.compile(r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subj>[a-z][a-z-]+))?/(?P<num>\d{7})(?:v(?P<v>\d+))?")
 _DOI = re.compile(r"(?:doi:\s*)?10\.48550/arxiv\.(?P<rest>.+)")
-_URL_HOSTS = ("arxiv.org", "www.arxiv.org", "export.arxiv.org", "ar5iv.labs.arxiv.org",
-              "ar5iv.org", "www.ar5iv.org", "doi.org", "dx.doi.org", "browse.arxiv.org")
+_URL_HOSTS = (
+    "arxiv.org",
+    "www.arxiv.org",
+    "export.arxiv.org",
+    "ar5iv.labs.arxiv.org",
+    "ar5iv.org",
+    "www.ar5iv.org",
+    "doi.org",
+    "dx.doi.org",
+    "browse.arxiv.org",
+)
 _URL_PATH = re.compile(r"/(?:abs|pdf|html|format|e-print|src)/(?P<rest>.+?)(?:\.pdf)?/?$")
 
 ACCEPTED_FORMS = (
@@ -53,7 +60,7 @@ class PaperId:
         """The form for the API's `id_list`: it rejects versioned old-style ids."""
         return self.id if self.old_style else self.versioned
 
-    def with_version(self, version: int | None) -> "PaperId":
+    def with_version(self, version: int | None) -> PaperId:
         return PaperId(self.id, version)
 
     def __str__(self) -> str:
@@ -96,7 +103,7 @@ def parse(text: str) -> PaperId:
     s = _strip_wrapping(text)
     doi = _DOI.fullmatch(s.lower())
     if doi:
-        s = s[len(s) - len(doi.group("rest")):]
+        s = s[len(s) - len(doi.group("rest")) :]
     low = s.lower()
     m = _NEW.fullmatch(low)
     if m:

@@ -27,16 +27,21 @@ def search(r: SearchResult) -> str:
     if r.missing_ids:
         lines.append("Not on arXiv: " + ", ".join(r.missing_ids))
     for p in r.papers:
-        lines.append(f"\n[{p.id}v{p.version}] {p.title}\n  {_authors(p.authors)} | {p.primary_category} | "
-                     f"{p.published[:10]}" + (f"\n  {p.abstract}" if p.abstract else ""))
+        lines.append(
+            f"\n[{p.id}v{p.version}] {p.title}\n  {_authors(p.authors)} | {p.primary_category} | "
+            f"{p.published[:10]}" + (f"\n  {p.abstract}" if p.abstract else "")
+        )
     return "\n".join(lines)
 
 
 def paper(d: PaperDetail) -> str:
     authors = _authors([a.name for a in d.authors], 20)
-    parts = [f"[{d.id}v{d.version}] {d.title}", f"Authors: {authors}",
-             f"Categories: {', '.join(d.categories)} (primary {d.primary_category})",
-             f"Submitted {d.published[:10]}; this version {d.updated[:10]}"]
+    parts = [
+        f"[{d.id}v{d.version}] {d.title}",
+        f"Authors: {authors}",
+        f"Categories: {', '.join(d.categories)} (primary {d.primary_category})",
+        f"Submitted {d.published[:10]}; this version {d.updated[:10]}",
+    ]
     for label, value in (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment)):
         if value:
             parts.append(f"{label}: {value}")
@@ -49,13 +54,17 @@ def paper(d: PaperDetail) -> str:
 def paper_text(t: PaperText) -> str:
     view = f", {t.section}" if t.section else ""
     more = f"; next: page={t.page + 1}" if t.has_more else ""
-    return (f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
-            f"from {t.source_method}{more}\n{t.notice}\n\n{t.text}")
+    return (
+        f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
+        f"from {t.source_method}{more}\n{t.notice}\n\n{t.text}"
+    )
 
 
 def find(r: FindResult) -> str:
-    lines = [f"{r.total_matches} passage(s) match {r.query!r} in {r.paper_id}v{r.version} "
-             f"(pages of {r.page_size} chars); {r.notice}"]
+    lines = [
+        f"{r.total_matches} passage(s) match {r.query!r} in {r.paper_id}v{r.version} "
+        f"(pages of {r.page_size} chars); {r.notice}"
+    ]
     for h in r.hits:
         lines.append(f"- page {h.page}" + (f", {h.section}" if h.section else "") + f": {h.snippet}")
     return "\n".join(lines)
@@ -68,10 +77,14 @@ def compact_json(result) -> str:
 
 def paper_card(d: PaperDetail) -> str:
     """Markdown card for the arxiv://paper/{id} resource."""
-    lines = [f"# {d.title}", "", f"**arXiv:** [{d.id}v{d.version}]({d.abs_url})  ",
-             f"**Authors:** {', '.join(a.name for a in d.authors)}  ",
-             f"**Categories:** {', '.join(d.categories)}  ",
-             f"**Submitted:** {d.published[:10]} (this version {d.updated[:10]})  "]
+    lines = [
+        f"# {d.title}",
+        "",
+        f"**arXiv:** [{d.id}v{d.version}]({d.abs_url})  ",
+        f"**Authors:** {', '.join(a.name for a in d.authors)}  ",
+        f"**Categories:** {', '.join(d.categories)}  ",
+        f"**Submitted:** {d.published[:10]} (this version {d.updated[:10]})  ",
+    ]
     for label, value in (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment)):
         if value:
             lines.append(f"**{label}:** {value}  ")

@@ -15,19 +15,40 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import budget
-from .upstream.atom import Feed, Paper, parse_feed
 from .cache.store import Cache
-from .upstream.http import HttpClient, Transport
 from .config import Config
 from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
+from .ids import PaperId, Urls, parse
+from .models import (
+    AuthorInfo,
+    Bibtex,
+    CachedPaper,
+    CacheList,
+    CacheStats,
+    CategoryInfo,
+    CategoryList,
+    ClearResult,
+    DayCount,
+    Download,
+    FindHit,
+    FindResult,
+    LibraryHit,
+    LibrarySearch,
+    Neighbour,
+    Neighbours,
+    PaperDetail,
+    PaperSummary,
+    PaperText,
+    SearchResult,
+    SessionInfo,
+    TermCount,
+    Trends,
+)
+from .research.library import Library
 from .text.extract import check_pdf, looks_like_pdf
 from .text.reading import FullText
-from .ids import PaperId, Urls, parse
-from .research.library import Library
-from .models import (AuthorInfo, Bibtex, CachedPaper, CacheList, CacheStats, CategoryInfo, CategoryList,
-                     ClearResult, DayCount, Download, FindHit, FindResult, LibraryHit, LibrarySearch,
-                     Neighbour, Neighbours, PaperDetail, PaperSummary, PaperText, SearchResult, SessionInfo,
-                     TermCount, Trends)
+from .upstream.atom import Feed, Paper, parse_feed
+from .upstream.http import HttpClient, Transport
 from .upstream.rate_limiter import RateLimiter, SingleFlight
 
 if TYPE_CHECKING:
@@ -47,7 +68,7 @@ def display_path(path: Path | str) -> str:
     text = str(path)
     home = os.path.expanduser("~")
     if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
-        return "~" + text[len(home.rstrip("/")):]
+        return "~" + text[len(home.rstrip("/")) :]
     return text
 
 
@@ -65,12 +86,19 @@ class _Hits:
 class ArxivService:
     def __init__(self, config: Config, *, http: HttpClient | None = None, cache: Cache | None = None):
         self.config = config
-        self.cache = cache or Cache(config.home, max_papers=config.max_papers, max_bytes=config.max_bytes,
-                                    meta_ttl_s=config.meta_ttl_s, session_ttl_s=config.session_ttl_s)
+        self.cache = cache or Cache(
+            config.home,
+            max_papers=config.max_papers,
+            max_bytes=config.max_bytes,
+            meta_ttl_s=config.meta_ttl_s,
+            session_ttl_s=config.session_ttl_s,
+        )
         self.http = http or HttpClient(
-            config, Transport(config),
+            config,
+            Transport(config),
             RateLimiter(config.min_interval_s, state_file=config.home / "ratelimit-arxiv"),
-            RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"))
+            RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"),
+        )
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight()
         self.fulltext = FullText(self.http, self.cache, self.urls, self.flights, config.pdf_engine)
@@ -85,15 +113,15 @@ class ArxivService:
         if resp.status == 400:
             parse_feed(resp.content)  # arXiv's error feed says what was wrong: InvalidInput
             raise InvalidInput("arXiv rejected the request as malformed; check the ids and the query syntax.")
-        raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.",
-                            status=resp.status)
+        raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.", status=resp.status)
 
     def _fetch_ids(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """One id_list request for all of `pids`; answers keyed by the pid asked for."""
         wire = list(dict.fromkeys(p.wire_id for p in pids))
         key = ("ids",) + tuple(wire)
-        feed = self.flights.do(key, lambda: self._query_api(
-            {"id_list": ",".join(wire), "start": "0", "max_results": str(len(wire))}))
+        feed = self.flights.do(
+            key, lambda: self._query_api({"id_list": ",".join(wire), "start": "0", "max_results": str(len(wire))})
+        )
         by_id: dict[str, list[Paper]] = {}
         for paper in feed.papers:
             by_id.setdefault(paper.id, []).append(paper)
@@ -141,21 +169,46 @@ class ArxivService:
     def detail(self, paper: Paper, stale: bool = False) -> PaperDetail:
         pid = paper.pid
         return PaperDetail(
-            id=paper.id, version=paper.version, title=paper.title,
+            id=paper.id,
+            version=paper.version,
+            title=paper.title,
             authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
-            abstract=paper.abstract, primary_category=paper.primary_category,
-            categories=paper.categories, published=paper.published, updated=paper.updated,
-            doi=paper.doi, journal_ref=paper.journal_ref, comment=paper.comment,
-            abs_url=self.urls.abs(pid), pdf_url=self.urls.pdf(pid), html_url=self.urls.html(pid),
-            source_url=self.urls.source(pid), arxiv_doi=f"10.48550/arXiv.{paper.id}", stale=stale)
+            abstract=paper.abstract,
+            primary_category=paper.primary_category,
+            categories=paper.categories,
+            published=paper.published,
+            updated=paper.updated,
+            doi=paper.doi,
+            journal_ref=paper.journal_ref,
+            comment=paper.comment,
+            abs_url=self.urls.abs(pid),
+            pdf_url=self.urls.pdf(pid),
+            html_url=self.urls.html(pid),
+            source_url=self.urls.source(pid),
+            arxiv_doi=f"10.48550/arXiv.{paper.id}",
+            stale=stale,
+        )
 
     # --- search ---------------------------------------------------------------------------
 
-    def search(self, *, query: str | None = None, category: str | None = None, author: str | None = None,
-               title: str | None = None, abstract: str | None = None, id_list: list[str] | None = None,
-               date_from: str | None = None, date_to: str | None = None, start: int = 0,
-               max_results: int = 10, sort_by: str = "relevance", sort_order: str = "descending",
-               abstract_max_chars: int | None = None, session_id: str | None = None) -> SearchResult:
+    def search(
+        self,
+        *,
+        query: str | None = None,
+        category: str | None = None,
+        author: str | None = None,
+        title: str | None = None,
+        abstract: str | None = None,
+        id_list: list[str] | None = None,
+        date_from: str | None = None,
+        date_to: str | None = None,
+        start: int = 0,
+        max_results: int = 10,
+        sort_by: str = "relevance",
+        sort_order: str = "descending",
+        abstract_max_chars: int | None = None,
+        session_id: str | None = None,
+    ) -> SearchResult:
         from .upstream import query as q
 
         self._check_session(session_id)
@@ -166,17 +219,34 @@ class ArxivService:
         if not 1 <= max_results <= q.MAX_RESULTS_CAP:
             raise InvalidInput(f"max_results={max_results} is out of range: 1 to {q.MAX_RESULTS_CAP}")
         if start < 0 or start + max_results > q.RESULT_WINDOW:
-            raise InvalidInput(f"start={start} with max_results={max_results} is outside arXiv's window: "
-                               f"start >= 0 and start + max_results <= {q.RESULT_WINDOW}; narrow the query")
+            raise InvalidInput(
+                f"start={start} with max_results={max_results} is outside arXiv's window: "
+                f"start >= 0 and start + max_results <= {q.RESULT_WINDOW}; narrow the query"
+            )
         if abstract_max_chars is not None and abstract_max_chars < 0:
             raise InvalidInput("abstract_max_chars must be >= 0 (0 leaves abstracts out)")
         cat = self._category_clause(category) if category else None
         if id_list:
-            result = self._search_ids(id_list, query=query, cat=cat, author=author, title=title,
-                                      abstract=abstract, date_from=date_from, date_to=date_to)
+            result = self._search_ids(
+                id_list,
+                query=query,
+                cat=cat,
+                author=author,
+                title=title,
+                abstract=abstract,
+                date_from=date_from,
+                date_to=date_to,
+            )
         else:
-            composed = q.compose(query=query, category_clause=cat, author=author, title=title,
-                                 abstract=abstract, date_from=date_from, date_to=date_to)
+            composed = q.compose(
+                query=query,
+                category_clause=cat,
+                author=author,
+                title=title,
+                abstract=abstract,
+                date_from=date_from,
+                date_to=date_to,
+            )
             result = self._search_query(composed, start, max_results, sort_by, sort_order)
         for paper in result.papers:
             self._pin(session_id, paper)
@@ -192,15 +262,23 @@ class ArxivService:
         parts = [f"cat:{i}" for i in ids]
         return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
 
-    def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str,
-                      sort_order: str) -> _Hits:
-        params = {"search_query": composed.search_query, "start": str(start),
-                  "max_results": str(max_results), "sortBy": sort_by, "sortOrder": sort_order}
+    def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str, sort_order: str) -> _Hits:
+        params = {
+            "search_query": composed.search_query,
+            "start": str(start),
+            "max_results": str(max_results),
+            "sortBy": sort_by,
+            "sortOrder": sort_order,
+        }
         key = "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
         cached = self.cache.get_search(key)
         if cached:
-            return _Hits(cached["total"], [Paper.from_dict(d) for d in cached["papers"]], cached["query"],
-                         note=cached.get("note"))
+            return _Hits(
+                cached["total"],
+                [Paper.from_dict(d) for d in cached["papers"]],
+                cached["query"],
+                note=cached.get("note"),
+            )
         feed = self.flights.do(key, lambda: self._query_api(params))
         sent, note = composed.search_query, None
         if feed.total_results == 0 and composed.relaxed and start == 0:
@@ -210,15 +288,25 @@ class ArxivService:
             note = "No paper matched every word, so this shows papers matching any of them."
         for paper in feed.papers:
             self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
-        ttl = self.config.search_ttl_s if sort_by == "relevance" else min(
-            self.config.search_ttl_s, DATE_SORTED_SEARCH_TTL_S)
+        ttl = (
+            self.config.search_ttl_s
+            if sort_by == "relevance"
+            else min(self.config.search_ttl_s, DATE_SORTED_SEARCH_TTL_S)
+        )
         if ttl > 0:
-            self.cache.put_search(key, {"total": feed.total_results, "query": sent, "note": note,
-                                        "papers": [p.to_dict() for p in feed.papers]}, ttl)
+            self.cache.put_search(
+                key,
+                {
+                    "total": feed.total_results,
+                    "query": sent,
+                    "note": note,
+                    "papers": [p.to_dict() for p in feed.papers],
+                },
+                ttl,
+            )
         return _Hits(feed.total_results, feed.papers, sent, note=note)
 
-    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from,
-                    date_to) -> _Hits:
+    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from, date_to) -> _Hits:
         from .upstream import query as q
 
         if len(id_list) > MAX_ID_LIST:
@@ -226,11 +314,24 @@ class ArxivService:
         pids = [parse(i) for i in id_list]
         filters = any([query, cat, author, title, abstract, date_from, date_to])
         if filters:
-            composed = q.compose(query=query, category_clause=cat, author=author, title=title,
-                                 abstract=abstract, date_from=date_from, date_to=date_to)
+            composed = q.compose(
+                query=query,
+                category_clause=cat,
+                author=author,
+                title=title,
+                abstract=abstract,
+                date_from=date_from,
+                date_to=date_to,
+            )
             wire = list(dict.fromkeys(p.wire_id for p in pids))
-            feed = self._query_api({"search_query": composed.search_query, "id_list": ",".join(wire),
-                                    "start": "0", "max_results": str(len(wire))})
+            feed = self._query_api(
+                {
+                    "search_query": composed.search_query,
+                    "id_list": ",".join(wire),
+                    "start": "0",
+                    "max_results": str(len(wire)),
+                }
+            )
             matched = {p.id: p for p in feed.papers}
             found = {pid: matched[pid.id] for pid in pids if pid.id in matched}
             sent = composed.search_query
@@ -261,12 +362,28 @@ class ArxivService:
             abstract, cut = p.abstract, False
             if abstract_max_chars is not None and len(abstract) > abstract_max_chars:
                 abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
-            out.append(PaperSummary(id=p.id, version=p.version, title=p.title,
-                                    authors=[a.name for a in p.authors], primary_category=p.primary_category,
-                                    published=p.published, updated=p.updated, abstract=abstract,
-                                    categories=p.categories, abstract_truncated=cut))
-        return SearchResult(total_results=hits.total, start=start if hits.missing is None else 0, papers=out,
-                            query=hits.query, missing_ids=hits.missing, note=hits.note)
+            out.append(
+                PaperSummary(
+                    id=p.id,
+                    version=p.version,
+                    title=p.title,
+                    authors=[a.name for a in p.authors],
+                    primary_category=p.primary_category,
+                    published=p.published,
+                    updated=p.updated,
+                    abstract=abstract,
+                    categories=p.categories,
+                    abstract_truncated=cut,
+                )
+            )
+        return SearchResult(
+            total_results=hits.total,
+            start=start if hits.missing is None else 0,
+            papers=out,
+            query=hits.query,
+            missing_ids=hits.missing,
+            note=hits.note,
+        )
 
     # --- full text ------------------------------------------------------------------------
 
@@ -345,8 +462,14 @@ class ArxivService:
         pid, latest = self._versioned(pid)
         return pid, self.fulltext.get(pid, latest, prefetched)
 
-    def read_paper(self, paper_id: str, page: int = 1, page_size: int = 15000, section: str | None = None,
-                   session_id: str | None = None) -> PaperText:
+    def read_paper(
+        self,
+        paper_id: str,
+        page: int = 1,
+        page_size: int = 15000,
+        section: str | None = None,
+        session_id: str | None = None,
+    ) -> PaperText:
         from .text import view as textview
 
         _check_page_size(page_size)
@@ -361,21 +484,37 @@ class ArxivService:
                 heading, view = textview.select_section(full.text, section.strip())
                 label = f"section:{heading.number} {heading.title}"
         pg = textview.paginate(view, page, page_size)
-        return PaperText(paper_id=pid.id, version=pid.version, text=pg.text, page=pg.page,
-                         total_pages=pg.total_pages, total_chars=pg.total_chars, has_more=pg.has_more,
-                         method=full.method, source_method=full.source_method, section=label)
+        return PaperText(
+            paper_id=pid.id,
+            version=pid.version,
+            text=pg.text,
+            page=pg.page,
+            total_pages=pg.total_pages,
+            total_chars=pg.total_chars,
+            has_more=pg.has_more,
+            method=full.method,
+            source_method=full.source_method,
+            section=label,
+        )
 
-    def find_in_paper(self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000,
-                      session_id: str | None = None) -> FindResult:
+    def find_in_paper(
+        self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000, session_id: str | None = None
+    ) -> FindResult:
         from .text import view as textview
 
         _check_page_size(page_size)
         if not query or not query.strip():
-            raise InvalidInput("query is empty: give words or a \"quoted phrase\" to look for")
+            raise InvalidInput('query is empty: give words or a "quoted phrase" to look for')
         pid, full = self._text(paper_id, session_id)
         hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
-        return FindResult(paper_id=pid.id, version=pid.version, query=query, total_matches=total,
-                          hits=[FindHit(h.page, h.section, h.snippet) for h in hits], page_size=page_size)
+        return FindResult(
+            paper_id=pid.id,
+            version=pid.version,
+            query=query,
+            total_matches=total,
+            hits=[FindHit(h.page, h.section, h.snippet) for h in hits],
+            page_size=page_size,
+        )
 
     def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
         pid, full = self._text(paper_id, None)
@@ -396,8 +535,15 @@ class ArxivService:
             raw = self.flights.do(("raw", fmt, pid.id, pid.version), lambda: self._download(pid, fmt))
         if session_id:
             self.cache.pin(session_id, pid.id, pid.version)
-        return Download(paper_id=pid.id, version=pid.version, fmt=fmt, path=display_path(raw.path),
-                        bytes=raw.bytes, content_type=raw.content_type, cached=cached)
+        return Download(
+            paper_id=pid.id,
+            version=pid.version,
+            fmt=fmt,
+            path=display_path(raw.path),
+            bytes=raw.bytes,
+            content_type=raw.content_type,
+            cached=cached,
+        )
 
     def _download(self, pid: PaperId, fmt: str):
         hit = self.cache.get_raw(pid.id, pid.version, fmt)
@@ -409,15 +555,18 @@ class ArxivService:
         if resp.status == 404:
             raise NotFound(f"arXiv has no {fmt} for {pid} (HTTP 404); check the id and version with get_paper")
         if resp.status != 200:
-            raise UpstreamError(f"arXiv answered HTTP {resp.status} for the {fmt} of {pid}; try again later",
-                                status=resp.status)
+            raise UpstreamError(
+                f"arXiv answered HTTP {resp.status} for the {fmt} of {pid}; try again later", status=resp.status
+            )
         data = resp.content
         if fmt == "pdf":
             try:
                 check_pdf(data)
             except ExtractionError as exc:
-                raise UpstreamError(f"arXiv did not return a usable PDF for {pid} ({exc}; it may still be "
-                                    "generating it); nothing was saved, try again in a minute") from None
+                raise UpstreamError(
+                    f"arXiv did not return a usable PDF for {pid} ({exc}; it may still be "
+                    "generating it); nothing was saved, try again in a minute"
+                ) from None
             content_type = "application/pdf"
         else:
             content_type = _sniff_source(data, pid)
@@ -444,15 +593,29 @@ class ArxivService:
 
     def cache_stats(self) -> CacheStats:
         s = self.cache.stats()
-        return CacheStats(papers=s["papers"], bytes=s["bytes"], bytes_by_tier=s.get("bytes_by_tier", {}),
-                          max_papers=s["max_papers"], max_bytes=s["max_bytes"],
-                          open_sessions=s["open_sessions"], home=display_path(self.config.home))
+        return CacheStats(
+            papers=s["papers"],
+            bytes=s["bytes"],
+            bytes_by_tier=s.get("bytes_by_tier", {}),
+            max_papers=s["max_papers"],
+            max_bytes=s["max_bytes"],
+            open_sessions=s["open_sessions"],
+            home=display_path(self.config.home),
+        )
 
     def list_cached(self) -> CacheList:
-        papers = [CachedPaper(paper_id=e["paper_id"], version=e["version"], title=e.get("title"),
-                              bytes=e["bytes"], tiers=list(e.get("tiers", [])),
-                              pinned_by=list(e.get("pinned_by", [])), last_access=e.get("last_access"))
-                  for e in self.cache.list_cached()]
+        papers = [
+            CachedPaper(
+                paper_id=e["paper_id"],
+                version=e["version"],
+                title=e.get("title"),
+                bytes=e["bytes"],
+                tiers=list(e.get("tiers", [])),
+                pinned_by=list(e.get("pinned_by", [])),
+                last_access=e.get("last_access"),
+            )
+            for e in self.cache.list_cached()
+        ]
         return CacheList(papers=papers, count=len(papers))
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
@@ -476,16 +639,25 @@ class ArxivService:
         if todo:
             found.update(self._fetch_ids(todo))
         papers = [found[p] for p in pids if p in found]
-        return Bibtex(bibtex=to_bibtex(papers, site_url=self.config.site_url), count=len(papers),
-                      missing_ids=[str(p) for p in pids if p not in found])
+        return Bibtex(
+            bibtex=to_bibtex(papers, site_url=self.config.site_url),
+            count=len(papers),
+            missing_ids=[str(p) for p in pids if p not in found],
+        )
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         from .upstream import s2
 
         got = s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
-        return Neighbours(paper_id=got["paper_id"], direction=got["direction"], has_more=got["has_more"],
-                          neighbours=[Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"),
-                                                list(n.get("authors", []))) for n in got["neighbours"]])
+        return Neighbours(
+            paper_id=got["paper_id"],
+            direction=got["direction"],
+            has_more=got["has_more"],
+            neighbours=[
+                Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"), list(n.get("authors", [])))
+                for n in got["neighbours"]
+            ],
+        )
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
         from .research.trends import category_trends
@@ -495,10 +667,17 @@ class ArxivService:
         if got is None:
             got = category_trends(self.http, self.config.api_url, category, window_days)
             self.cache.put_search(key, got, TRENDS_TTL_S)
-        return Trends(category=got["category"], window_days=got["window_days"], date_from=got["date_from"],
-                      date_to=got["date_to"], papers_seen=got["papers_seen"], total_results=got["total_results"],
-                      capped=got["capped"], per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
-                      top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]])
+        return Trends(
+            category=got["category"],
+            window_days=got["window_days"],
+            date_from=got["date_from"],
+            date_to=got["date_to"],
+            papers_seen=got["papers_seen"],
+            total_results=got["total_results"],
+            capped=got["capped"],
+            per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
+            top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]],
+        )
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
@@ -506,9 +685,13 @@ class ArxivService:
         if not 1 <= limit <= 100:
             raise InvalidInput(f"limit={limit} is out of range: 1 to 100")
         hits = self.library.search(query, limit)
-        return LibrarySearch(query=query, papers_in_library=len(self.library.index),
-                             hits=[LibraryHit(pid, v, title or None, round(score, 3), snippet)
-                                   for pid, v, title, score, snippet in hits])
+        return LibrarySearch(
+            query=query,
+            papers_in_library=len(self.library.index),
+            hits=[
+                LibraryHit(pid, v, title or None, round(score, 3), snippet) for pid, v, title, score, snippet in hits
+            ],
+        )
 
     def list_categories(self, group: str | None = None) -> CategoryList:
         from . import categories
@@ -518,8 +701,13 @@ class ArxivService:
 
 
 def _session(d: dict, open_: bool = True) -> SessionInfo:
-    return SessionInfo(session_id=d["session_id"], created=d["created"], last_used=d["last_used"],
-                       pinned=[str(p) for p in d.get("pinned", [])], open=open_)
+    return SessionInfo(
+        session_id=d["session_id"],
+        created=d["created"],
+        last_used=d["last_used"],
+        pinned=[str(p) for p in d.get("pinned", [])],
+        open=open_,
+    )
 
 
 def _check_page_size(page_size: int) -> None:
@@ -531,11 +719,14 @@ def _check_page_size(page_size: int) -> None:
 
 def _not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:
     if latest is not None:
-        return (f"{pid} does not exist: the latest version of {pid.id} is v{latest}. "
-                f"Use {pid.id}v{latest} or the bare id.")
+        return (
+            f"{pid} does not exist: the latest version of {pid.id} is v{latest}. Use {pid.id}v{latest} or the bare id."
+        )
     cached = f" (cached versions: {', '.join(f'v{v}' for v in cached_versions)})" if cached_versions else ""
-    return (f"arXiv has no paper {pid}{cached}. Check the id (e.g. 2401.12345 or hep-th/9901001), "
-            "or find it with search_papers.")
+    return (
+        f"arXiv has no paper {pid}{cached}. Check the id (e.g. 2401.12345 or hep-th/9901001), "
+        "or find it with search_papers."
+    )
 
 
 def _sniff_source(data: bytes, pid: PaperId) -> str:
@@ -556,8 +747,9 @@ def _sniff_source(data: bytes, pid: PaperId) -> str:
         return "application/x-tar"
     if b"not ready" in data[:2000].lower():
         raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
-    raise UpstreamError(f"The source of {pid} is neither gzip, tar nor PDF; arXiv may be serving an error "
-                        "page. Try again later.")
+    raise UpstreamError(
+        f"The source of {pid} is neither gzip, tar nor PDF; arXiv may be serving an error page. Try again later."
+    )
 
 
 GUNZIP_CHECK_LIMIT = 512 * 2**20
@@ -587,6 +779,7 @@ def _gunzip_head(data: bytes, pid: PaperId) -> bytes:
                 raise zlib.error("the stream ends early")
             rest = stream.unused_data.lstrip(b"\x00")  # further gzip members, or tar padding
     except zlib.error:
-        raise UpstreamError(f"The source of {pid} arrived cut short or corrupted; nothing was saved, "
-                            "try again later") from None
+        raise UpstreamError(
+            f"The source of {pid} arrived cut short or corrupted; nothing was saved, try again later"
+        ) from None
     return head

@@ -26,9 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arxiv_mcp.cache import atomic  # noqa: E402
+from arxiv_mcp.cache import (
+    Cache,  # noqa: E402
+    atomic,  # noqa: E402
+)
 from arxiv_mcp.cache import store as cache_module  # noqa: E402
-from arxiv_mcp.cache import Cache  # noqa: E402
 
 
 def _record(number: int) -> dict:
@@ -80,11 +82,15 @@ def run(size: int, root: Path, rng: random.Random) -> str:
         functools.partial(cache.get_meta, _paper_id(rng.randrange(size)), 1) for _ in range(min(3000, 10 * size))
     )
     fresh = iter(range(size, size + 10**6))
-    inserts = _timed(functools.partial(cache.put_meta, _paper_id(next(fresh)), 1, _record(0), latest=True) for _ in range(200))
+    inserts = _timed(
+        functools.partial(cache.put_meta, _paper_id(next(fresh)), 1, _record(0), latest=True) for _ in range(200)
+    )
     durable_stage = cache_module.stage
     cache_module.stage = functools.partial(atomic.stage, durable=False)
     try:
-        nosync = _timed(functools.partial(cache.put_meta, _paper_id(next(fresh)), 1, _record(0), latest=True) for _ in range(500))
+        nosync = _timed(
+            functools.partial(cache.put_meta, _paper_id(next(fresh)), 1, _record(0), latest=True) for _ in range(500)
+        )
     finally:
         cache_module.stage = durable_stage
     cache.close()

@@ -20,10 +20,12 @@ sys.path.insert(0, str(ROOT))
 from arxiv_mcp.errors import ExtractionError  # noqa: E402
 from arxiv_mcp.text.html import html_to_text  # noqa: E402
 
-HEADING_CLASSES = ("ltx_title_section", "ltx_title_subsection", "ltx_title_subsubsection",
-                   "ltx_title_appendix")
-RESIDUE = re.compile(r"<\s*/?\s*(div|span|script|style|math|a|p|section|img)\b|function\s*\(|\{display:|"
-                     r"var\(--|&[a-z]+;", re.I)
+HEADING_CLASSES = ("ltx_title_section", "ltx_title_subsection", "ltx_title_subsubsection", "ltx_title_appendix")
+RESIDUE = re.compile(
+    r"<\s*/?\s*(div|span|script|style|math|a|p|section|img)\b|function\s*\(|\{display:|"
+    r"var\(--|&[a-z]+;",
+    re.I,
+)
 
 
 class _Headings(HTMLParser):
@@ -80,7 +82,7 @@ def check(path: Path) -> tuple[list[str], int, int]:
         problems.append("no title line")
     if "## Abstract" not in text:
         problems.append("no abstract")
-    heading_words = [_words(l.lstrip("#")) for l in lines if l.startswith("#")]
+    heading_words = [_words(line.lstrip("#")) for line in lines if line.startswith("#")]
     position = 0
     for expected in parser.headings:
         want = _words(expected)
@@ -93,7 +95,7 @@ def check(path: Path) -> tuple[list[str], int, int]:
         problems.append("math not kept as LaTeX")
     residue = RESIDUE.search(text)
     if residue:
-        problems.append(f"markup residue: {text[max(0, residue.start() - 30):residue.end() + 30]!r}")
+        problems.append(f"markup residue: {text[max(0, residue.start() - 30) : residue.end() + 30]!r}")
     return problems, len(parser.headings), len(text)
 
 

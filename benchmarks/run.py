@@ -27,7 +27,7 @@ import tempfile
 import textwrap
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -64,8 +64,9 @@ class StdioServer:
     def __init__(self, argv: list[str], env: dict[str, str]):
         self._log = tempfile.TemporaryFile()
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
-                                     env=env, cwd=REPO_ROOT)
+        self.proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, env=env, cwd=REPO_ROOT
+        )
         self._next_id = 0
 
     def send(self, message: dict) -> None:
@@ -87,8 +88,14 @@ class StdioServer:
                 return answer["result"]
 
     def initialize(self) -> dict:
-        result = self.request("initialize", {"protocolVersion": PROTOCOL_VERSION, "capabilities": {},
-                                             "clientInfo": {"name": "arxiv-mcp-bench", "version": "0"}})
+        result = self.request(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "arxiv-mcp-bench", "version": "0"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return result
 
@@ -141,16 +148,17 @@ def bare(env: dict[str, str]) -> StdioServer:
 def server_env(fake: FakeArxiv, home: Path, **settings: str) -> dict[str, str]:
     """The fake's addresses and a cache home; bytecode caches allowed, as for an installed package
     (without them every start would compile arxiv_mcp's sources again)."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("ARXIV_MCP_") and k != "PYTHONDONTWRITEBYTECODE"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_") and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(fake.env(), ARXIV_MCP_HOME=str(home), **settings)
     return env
 
 
 # ---- the papers the figures use ------------------------------------------------------------
 
-_WORDS = ("model data result method sparse attention graph bound proof energy field signal error "
-          "layer sample kernel matrix operator spectrum network training loss estimate").split()
+_WORDS = (
+    "model data result method sparse attention graph bound proof energy field signal error "
+    "layer sample kernel matrix operator spectrum network training loss estimate"
+).split()
 
 
 def _prose(rng: random.Random, chars: int) -> str:
@@ -161,7 +169,7 @@ def _prose(rng: random.Random, chars: int) -> str:
         sentence = " ".join(words).capitalize() + "."
         sentences.append(sentence)
         size += len(sentence) + 1
-    return "\n\n".join(" ".join(sentences[i:i + 6]) for i in range(0, len(sentences), 6))
+    return "\n\n".join(" ".join(sentences[i : i + 6]) for i in range(0, len(sentences), 6))
 
 
 def _sections(seed: int, count: int = 6, chars: int = 9000) -> list[tuple[str, str]]:
@@ -172,37 +180,45 @@ def _sections(seed: int, count: int = 6, chars: int = 9000) -> list[tuple[str, s
 
 def _latex_source(title: str, sections: list[tuple[str, str]]) -> bytes:
     body = "".join(f"\\section{{{name}}}\n{text}\n\n" for name, text in sections)
-    tex = (f"\\documentclass{{article}}\n\\title{{{title}}}\n\\begin{{document}}\n\\maketitle\n"
-           f"{body}\\end{{document}}\n").encode()
+    tex = (
+        f"\\documentclass{{article}}\n\\title{{{title}}}\n\\begin{{document}}\n\\maketitle\n{body}\\end{{document}}\n"
+    ).encode()
     return eprint({"main.tex": tex})
 
 
 def _fixed(pid: str, title: str, published: datetime, **kw) -> FakePaper:
-    return FakePaper(id=pid, title=title, abstract=f"We study {title.lower()}.",
-                     authors=["Ada Lovelace", ("Alan Turing", "University of Manchester")],
-                     categories=["cs.LG", "stat.ML"], published=published, **kw)
+    return FakePaper(
+        id=pid,
+        title=title,
+        abstract=f"We study {title.lower()}.",
+        authors=["Ada Lovelace", ("Alan Turing", "University of Manchester")],
+        categories=["cs.LG", "stat.ML"],
+        published=published,
+        **kw,
+    )
 
 
 def bench_papers() -> list[FakePaper]:
     """A 200-paper corpus plus the fixed papers of the agent task and the memory figure."""
-    utc = timezone.utc
+    utc = UTC
     with_html = _fixed(PAPER_HTML, "Sparse attention for long documents", datetime(2024, 3, 5, tzinfo=utc))
     with_html.html = latexml_html(with_html, _sections(1))
     no_html = _fixed(PAPER_NO_HTML, "Kernel bounds for graph signals", datetime(2024, 4, 9, tzinfo=utc))
     no_html.source = _latex_source(no_html.title, _sections(2))
     old = _fixed(PAPER_AR5IV, "Spectral estimates of network operators", datetime(2017, 5, 12, tzinfo=utc))
     old.ar5iv = latexml_html(old, _sections(3))
-    long_pdf = _fixed(PAPER_LONG_PDF, "A long report on training loss", datetime(2024, 5, 20, tzinfo=utc),
-                      pdf=long_pdf_bytes())
-    corpus = [p for p in make_corpus(200, seed=0)
-              if p.id not in {PAPER_HTML, PAPER_NO_HTML, PAPER_AR5IV, PAPER_LONG_PDF}]
+    long_pdf = _fixed(
+        PAPER_LONG_PDF, "A long report on training loss", datetime(2024, 5, 20, tzinfo=utc), pdf=long_pdf_bytes()
+    )
+    corpus = [
+        p for p in make_corpus(200, seed=0) if p.id not in {PAPER_HTML, PAPER_NO_HTML, PAPER_AR5IV, PAPER_LONG_PDF}
+    ]
     return corpus + [with_html, no_html, old, long_pdf]
 
 
 def long_pdf_bytes(pages: int = 50) -> bytes:
     rng = random.Random(50)
-    texts = [f"{n + 1}\n" + "\n".join(textwrap.wrap(_prose(rng, 3000).replace("\n\n", " "), 90))
-             for n in range(pages)]
+    texts = [f"{n + 1}\n" + "\n".join(textwrap.wrap(_prose(rng, 3000).replace("\n\n", " "), 90)) for n in range(pages)]
     return make_pdf(texts)
 
 
@@ -241,8 +257,9 @@ def cold_start(fake: FakeArxiv, scratch: Path, runs: int, report: Report) -> Non
     """Spawn to `initialize` answered (and on to `tools/list` answered), ours and the bare
     floor alternately; the first start of each is not recorded (it writes bytecode caches)."""
     env = server_env(fake, scratch / "cold-home")
-    times: dict[tuple[str, str], list[float]] = {(who, what): [] for who in ("ours", "bare")
-                                                 for what in ("initialize", "tools/list")}
+    times: dict[tuple[str, str], list[float]] = {
+        (who, what): [] for who in ("ours", "bare") for what in ("initialize", "tools/list")
+    }
     for run in range(runs + 1):
         order = [("ours", ours), ("bare", bare)] if run % 2 else [("bare", bare), ("ours", ours)]
         for name, start in order:
@@ -256,10 +273,20 @@ def cold_start(fake: FakeArxiv, scratch: Path, runs: int, report: Report) -> Non
                 times[name, "tools/list"].append(listed)
     median = {key: statistics.median(values) for key, values in times.items()}
     ratio = median["ours", "initialize"] / median["bare", "initialize"]
-    report.add("cold start: spawn to initialize answered", _ms(median["ours", "initialize"]),
-               _ms(median["bare", "initialize"]), ratio, "<= 1.10x", ratio <= 1.10)
-    report.add("cold start: spawn to tools/list answered", _ms(median["ours", "tools/list"]),
-               _ms(median["bare", "tools/list"]), median["ours", "tools/list"] / median["bare", "tools/list"])
+    report.add(
+        "cold start: spawn to initialize answered",
+        _ms(median["ours", "initialize"]),
+        _ms(median["bare", "initialize"]),
+        ratio,
+        "<= 1.10x",
+        ratio <= 1.10,
+    )
+    report.add(
+        "cold start: spawn to tools/list answered",
+        _ms(median["ours", "tools/list"]),
+        _ms(median["bare", "tools/list"]),
+        median["ours", "tools/list"] / median["bare", "tools/list"],
+    )
 
 
 def startup_stages(fake: FakeArxiv, scratch: Path, runs: int, report: Report) -> None:
@@ -267,15 +294,24 @@ def startup_stages(fake: FakeArxiv, scratch: Path, runs: int, report: Report) ->
     env = server_env(fake, scratch / "cold-home")
     samples = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-m", "benchmarks.startup_stages"], env=env, cwd=REPO_ROOT,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-m", "benchmarks.startup_stages"],
+            env=env,
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         samples.append(json.loads(out.stdout))
     median = {key: statistics.median(s[key] for s in samples) for key in samples[0]}
     report.add("start-up stage: import the MCP SDK (floor pays it too)", _ms(median["import_mcp"]))
     report.add("start-up stage: import arxiv_mcp (beyond the SDK)", _ms(median["import_arxiv_mcp"]))
     report.add("start-up stage: ArxivService (cache home, limiters)", _ms(median["service"]))
-    report.add(f"start-up stage: build_server ({median['tools']:g} tools)", _ms(median["build_server"]),
-               _ms(median["bare_build"]) + " (1 tool)")
+    report.add(
+        f"start-up stage: build_server ({median['tools']:g} tools)",
+        _ms(median["build_server"]),
+        _ms(median["bare_build"]) + " (1 tool)",
+    )
 
 
 def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> None:
@@ -299,8 +335,14 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
             bare_t.append(middle - start)
     p50, floor50 = statistics.median(ours_t), statistics.median(bare_t)
     p99, floor99 = _percentile(ours_t, 0.99), _percentile(bare_t, 0.99)
-    report.add(f"warm read_paper p50 ({page_chars:,}-char page, {calls} calls)", _ms(p50), _ms(floor50),
-               p50 / floor50, "<= 2x", p50 / floor50 <= 2)
+    report.add(
+        f"warm read_paper p50 ({page_chars:,}-char page, {calls} calls)",
+        _ms(p50),
+        _ms(floor50),
+        p50 / floor50,
+        "<= 2x",
+        p50 / floor50 <= 2,
+    )
     report.add("warm read_paper p99", _ms(p99), _ms(floor99), p99 / floor99)
 
 
@@ -327,8 +369,10 @@ def html_throughput(fixtures: Path, runs: int, report: Report) -> None:
         total_s += statistics.median(times)
         total_in += len(raw.decode("utf-8", errors="replace"))
         total_out += len(text)
-    report.add(f"HTML extraction ({len(files)} real files, {total_in / 1e6:.2f} M chars)",
-               f"{total_in / total_s / 1e6:.2f} M chars/s in, {total_out / total_s / 1e6:.2f} M out")
+    report.add(
+        f"HTML extraction ({len(files)} real files, {total_in / 1e6:.2f} M chars)",
+        f"{total_in / total_s / 1e6:.2f} M chars/s in, {total_out / total_s / 1e6:.2f} M out",
+    )
 
 
 def pdf_throughput(fixtures: Path, runs: int, report: Report) -> None:
@@ -346,12 +390,21 @@ def pdf_throughput(fixtures: Path, runs: int, report: Report) -> None:
         for name, seconds in pdf_bench.median_times(data, variants, runs).items():
             totals[name] += seconds
     ratio = totals["ours"] / totals["bare"]
-    report.add(f"PDF extraction, pypdf ({len(files)} real PDFs, {pages} pages)", f"{pages / totals['ours']:.1f} pages/s",
-               f"{pages / totals['bare']:.1f} pages/s", ratio, f"<= {pdf_bench.TARGET_RATIO}x",
-               ratio <= pdf_bench.TARGET_RATIO)
+    report.add(
+        f"PDF extraction, pypdf ({len(files)} real PDFs, {pages} pages)",
+        f"{pages / totals['ours']:.1f} pages/s",
+        f"{pages / totals['bare']:.1f} pages/s",
+        ratio,
+        f"<= {pdf_bench.TARGET_RATIO}x",
+        ratio <= pdf_bench.TARGET_RATIO,
+    )
     if "pdfium" in totals:
-        report.add("PDF extraction, `fast` extra (pypdfium2)", f"{pages / totals['pdfium']:.1f} pages/s",
-                   f"{pages / totals['bare']:.1f} pages/s", totals["pdfium"] / totals["bare"])
+        report.add(
+            "PDF extraction, `fast` extra (pypdfium2)",
+            f"{pages / totals['pdfium']:.1f} pages/s",
+            f"{pages / totals['bare']:.1f} pages/s",
+            totals["pdfium"] / totals["bare"],
+        )
     else:
         report.add("PDF extraction, `fast` extra (pypdfium2)", "not installed")
 
@@ -411,10 +464,15 @@ def agent_task_figures(fake: FakeArxiv, scratch: Path, runs: int, report: Report
         count = statistics.median(r.requests for r in results)
         implied = statistics.median(r.implied_s for r in results)
         local = statistics.median(r.local_s for r in results)
-        report.add(f"agent task requests, {label}", f"{count:g}" + (f" (varied: {counts})" if len(counts) > 1 else ""),
-                   "", None, f"<= {target}", count <= target)
-        report.add(f"agent task wall time at 3 s spacing, {label}", f"{implied:.1f} s",
-                   f"local work {local:.2f} s")
+        report.add(
+            f"agent task requests, {label}",
+            f"{count:g}" + (f" (varied: {counts})" if len(counts) > 1 else ""),
+            "",
+            None,
+            f"<= {target}",
+            count <= target,
+        )
+        report.add(f"agent task wall time at 3 s spacing, {label}", f"{implied:.1f} s", f"local work {local:.2f} s")
     report.notes.append("agent task upstream requests (cold): " + ", ".join(colds[0].paths))
     if colds[0].bibtex != "measured":
         report.notes.append("export_bibtex " + colds[0].bibtex)
@@ -439,13 +497,21 @@ def memory(fake: FakeArxiv, scratch: Path, runs: int, report: Report) -> None:
         floor.initialize()
         floor.request("tools/list")
         bare_idle = floor.peak_rss_mb()
-    report.add("peak RSS idle (after initialize, tools/list)", f"{statistics.median(idle):.1f} MB",
-               f"{bare_idle:.1f} MB", statistics.median(idle) / bare_idle)
+    report.add(
+        "peak RSS idle (after initialize, tools/list)",
+        f"{statistics.median(idle):.1f} MB",
+        f"{bare_idle:.1f} MB",
+        statistics.median(idle) / bare_idle,
+    )
     engine_name = "pypdfium2" if pdf_bench.pdfium_installed() else "pypdf"
-    report.add(f"peak RSS after reading a 50-page PDF (default engine: {engine_name})",
-               f"{statistics.median(after['auto']):.1f} MB")
-    report.add("peak RSS after reading a 50-page PDF (ARXIV_MCP_PDF_ENGINE=pypdf)",
-               f"{statistics.median(after['pypdf']):.1f} MB")
+    report.add(
+        f"peak RSS after reading a 50-page PDF (default engine: {engine_name})",
+        f"{statistics.median(after['auto']):.1f} MB",
+    )
+    report.add(
+        "peak RSS after reading a 50-page PDF (ARXIV_MCP_PDF_ENGINE=pypdf)",
+        f"{statistics.median(after['pypdf']):.1f} MB",
+    )
 
 
 # ---- output --------------------------------------------------------------------------------
@@ -453,8 +519,17 @@ def memory(fake: FakeArxiv, scratch: Path, runs: int, report: Report) -> None:
 
 def render(report: Report) -> str:
     header = ("figure", "value", "floor", "ratio", "target", "met")
-    lines = [(r.figure, r.value, r.floor, "" if r.ratio is None else f"{r.ratio:.2f}x", r.target,
-              "" if r.met is None else ("yes" if r.met else "NO")) for r in report.rows]
+    lines = [
+        (
+            r.figure,
+            r.value,
+            r.floor,
+            "" if r.ratio is None else f"{r.ratio:.2f}x",
+            r.target,
+            "" if r.met is None else ("yes" if r.met else "NO"),
+        )
+        for r in report.rows
+    ]
     widths = [max(len(header[i]), *(len(line[i]) for line in lines)) for i in range(len(header))]
 
     def fmt(cells) -> str:
@@ -489,8 +564,10 @@ def main(argv: list[str] | None = None) -> int:
                 ("agent task", lambda: agent_task_figures(fake, scratch, max(1, args.runs // 2), report)),
                 ("memory", lambda: memory(fake, scratch, max(1, args.runs // 2), report)),
             ]
-            steps += [("HTML extraction", lambda: html_throughput(fixtures, args.runs, report)),
-                      ("PDF extraction", lambda: pdf_throughput(fixtures, max(1, args.runs // 2), report))]
+            steps += [
+                ("HTML extraction", lambda: html_throughput(fixtures, args.runs, report)),
+                ("PDF extraction", lambda: pdf_throughput(fixtures, max(1, args.runs // 2), report)),
+            ]
             report.notes.append(f"extraction figures from the real files in {fixtures}")
             if not args.skip_cache_index:
                 sizes = [int(s) for s in args.sizes.split(",")]
@@ -502,13 +579,14 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    print(f"arxiv-mcp benchmarks: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
-          f"{args.runs} runs (medians)\n")
+    print(f"arxiv-mcp benchmarks: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.runs} runs (medians)\n")
     print(render(report))
     if index_rows:
         print("\ncache index (benchmarks/cache_index.py): median [p90] per operation")
-        print(f"{'papers':>7} | {'hit (p90)':>22} | {'insert (p90)':>22} | {'insert-nosync (p90)':>22} | "
-              f"{'open':>11} | {'compact':>11} | build")
+        print(
+            f"{'papers':>7} | {'hit (p90)':>22} | {'insert (p90)':>22} | {'insert-nosync (p90)':>22} | "
+            f"{'open':>11} | {'compact':>11} | build"
+        )
         print("\n".join(index_rows))
     for note in report.notes:
         print(f"\nnote: {note}")

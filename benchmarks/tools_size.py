@@ -30,17 +30,30 @@ def size(value) -> int:
 def fetch_tools_list() -> tuple[dict, int]:
     """The tools/list `result` from a fresh stdio server, and the byte size of its wire message."""
     messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "tools-size", "version": "0"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "tools-size", "version": "0"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     ]
     with tempfile.TemporaryDirectory() as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
         env["ARXIV_MCP_HOME"] = home
-        proc = subprocess.Popen([sys.executable, "-m", "arxiv_mcp"], cwd=ROOT, env=env,
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arxiv_mcp"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
             proc.stdin.flush()
@@ -62,14 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     result, wire = fetch_tools_list()
     total = size(result)
     tools = sorted(result["tools"], key=size, reverse=True)
-    print(f"tools/list: {len(tools)} tools, {total} bytes compact JSON "
-          f"(wire message {wire} bytes; limit {args.limit})")
+    print(f"tools/list: {len(tools)} tools, {total} bytes compact JSON (wire message {wire} bytes; limit {args.limit})")
     print(f"{'tool':<18}{'bytes':>7}{'descr':>7}{'input':>7}{'output':>8}{'other':>7}")
     for tool in tools:
-        parts = [size(tool.get(k, "")) if k in tool else 0
-                 for k in ("description", "inputSchema", "outputSchema")]
-        print(f"{tool['name']:<18}{size(tool):>7}{parts[0]:>7}{parts[1]:>7}{parts[2]:>8}"
-              f"{size(tool) - sum(parts):>7}")
+        parts = [size(tool.get(k, "")) if k in tool else 0 for k in ("description", "inputSchema", "outputSchema")]
+        print(f"{tool['name']:<18}{size(tool):>7}{parts[0]:>7}{parts[1]:>7}{parts[2]:>8}{size(tool) - sum(parts):>7}")
     if total > args.limit:
         print(f"over the limit by {total - args.limit} bytes", file=sys.stderr)
         return 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from mcp.client import Client
@@ -32,16 +32,20 @@ def paper(pid: str, title: str, *, year: int = 2024, month: int = 3, **kw) -> Fa
     kw.setdefault("abstract", f"We study {title.lower()} and report results.")
     kw.setdefault("authors", ["Ada Lovelace", ("Alan Turing", "University of Manchester")])
     kw.setdefault("categories", ["cs.LG", "stat.ML"])
-    return FakePaper(id=pid, title=title, published=datetime(year, month, 5, 12, tzinfo=timezone.utc), **kw)
+    return FakePaper(id=pid, title=title, published=datetime(year, month, 5, 12, tzinfo=UTC), **kw)
 
 
 def html_paper(pid: str, title: str, sections=None, **kw) -> FakePaper:
     p = paper(pid, title, **kw)
-    p.html = latexml_html(p, sections or [
-        ("Introduction", "Transformers changed sequence modelling. " * 40),
-        ("Method", "We define the loss $L = \\sum_i x_i$ and minimise it. " * 40),
-        ("Results", "The unicorn dataset shows a large improvement. " * 40),
-    ])
+    p.html = latexml_html(
+        p,
+        sections
+        or [
+            ("Introduction", "Transformers changed sequence modelling. " * 40),
+            ("Method", "We define the loss $L = \\sum_i x_i$ and minimise it. " * 40),
+            ("Results", "The unicorn dataset shows a large improvement. " * 40),
+        ],
+    )
     return p
 
 
@@ -57,6 +61,7 @@ def make_config(tmp_path, fake):
         values = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
         values.update({k: str(v) for k, v in env.items()})
         return load(values)
+
     return make
 
 
@@ -68,9 +73,11 @@ def service(make_config):
 @pytest.fixture
 def connect(make_config):
     """`async with connect() as client:` an MCP client talking to a fresh server in process."""
+
     @asynccontextmanager
     async def open_client(config=None, service=None):
         server = build_server(config or make_config(), service)
         async with Client(server) as client:
             yield client
+
     return open_client

@@ -25,17 +25,17 @@ import tarfile
 import textwrap
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Iterable, Iterator
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
 from tests import fake_arxiv_query as query_lang
 from tests.pdfgen import make_pdf
 
-UTC = timezone.utc
+UTC = UTC
 
 
 class _Sentinel:
@@ -267,9 +267,7 @@ def abs_page(paper: FakePaper, version: int) -> str:
     metas += [f'<meta name="citation_author" content="{esc(name)}"/>' for name, _ in paper.author_list()]
     metas.append(f'<meta name="citation_date" content="{paper.published:%Y/%m/%d}"/>')
     metas.append(f'<meta name="citation_arxiv_id" content="{esc(paper.id)}"/>')
-    authors = ", ".join(
-        f'<a href="/a/{quote(name)}">{esc(name)}</a>' for name, _ in paper.author_list()
-    )
+    authors = ", ".join(f'<a href="/a/{quote(name)}">{esc(name)}</a>' for name, _ in paper.author_list())
     history = "".join(
         f"<strong>[v{k}]</strong> {paper.version_date(k):%a, %d %b %Y %H:%M:%S} UTC<br/>"
         for k in range(1, paper.versions + 1)
@@ -322,7 +320,11 @@ def latexml_html(paper: FakePaper, sections: list[tuple[str, str]]) -> str:
     authors = "\n".join(
         '<span class="ltx_creator ltx_role_author">\n'
         f'<span class="ltx_personname">{esc(name)}</span>'
-        + (f'<span class="ltx_author_notes"><span class="ltx_contact ltx_role_affiliation">{esc(aff)}</span></span>' if aff else "")
+        + (
+            f'<span class="ltx_author_notes"><span class="ltx_contact ltx_role_affiliation">{esc(aff)}</span></span>'
+            if aff
+            else ""
+        )
         + "</span>"
         for name, aff in paper.author_list()
     )
@@ -334,7 +336,9 @@ def latexml_html(paper: FakePaper, sections: list[tuple[str, str]]) -> str:
         for j, para in enumerate(paragraphs, start=1):
             rendered = _with_math(para, f"S{i}.p{j}")
             math_seen = math_seen or "<math" in rendered
-            paras.append(f'<div class="ltx_para" id="S{i}.p{j}">\n<p class="ltx_p" id="S{i}.p{j}.1">{rendered}</p>\n</div>')
+            paras.append(
+                f'<div class="ltx_para" id="S{i}.p{j}">\n<p class="ltx_p" id="S{i}.p{j}.1">{rendered}</p>\n</div>'
+            )
         body_parts.append(
             f'<section class="ltx_section" id="S{i}">\n<h2 class="ltx_title ltx_title_section">\n'
             f'<span class="ltx_tag ltx_tag_section">{i} </span>{esc(title)}</h2>\n' + "\n".join(paras) + "\n</section>"
@@ -464,7 +468,13 @@ def _kind_of_path(path: str) -> str:
     return "html"
 
 
-_CONTENT_TYPES = {"atom": ATOM_TYPE, "pdf": "application/pdf", "json": JSON_TYPE, "gzip": "application/gzip", "html": HTML_TYPE}
+_CONTENT_TYPES = {
+    "atom": ATOM_TYPE,
+    "pdf": "application/pdf",
+    "json": JSON_TYPE,
+    "gzip": "application/gzip",
+    "html": HTML_TYPE,
+}
 _BROKEN_BODIES = {
     "atom": b"<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <entry>\n    <id>http://arxiv.org/abs/2401.0",
     "pdf": b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R\nthis is not a pdf any more",
@@ -481,7 +491,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], fake: "FakeArxiv"):
+    def __init__(self, address: tuple[str, int], fake: FakeArxiv):
         self.fake = fake
         self.stopping = threading.Event()
         self.open_connections: set[socket.socket] = set()
@@ -529,7 +539,16 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         path = unquote(parts.path)
         query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-        fake._log(Req(self.command, path, query, {k.lower(): v for k, v in self.headers.items()}, time.monotonic(), self.client_address[1]))
+        fake._log(
+            Req(
+                self.command,
+                path,
+                query,
+                {k.lower(): v for k, v in self.headers.items()},
+                time.monotonic(),
+                self.client_address[1],
+            )
+        )
         fault = fake._take_fault(path)
         if fault is not None:
             self._fault(fault, path, query, send_body)
@@ -637,7 +656,7 @@ class FakeArxiv:
     def papers(self) -> dict[str, FakePaper]:
         return dict(self._papers)
 
-    def start(self) -> "FakeArxiv":
+    def start(self) -> FakeArxiv:
         if self._server is not None:
             return self
         self._server = _Server(("127.0.0.1", self._port), self)
@@ -661,7 +680,7 @@ class FakeArxiv:
         server.server_close()
         self._server = None
 
-    def __enter__(self) -> "FakeArxiv":
+    def __enter__(self) -> FakeArxiv:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -918,7 +937,9 @@ class FakeArxiv:
         if match is None:
             return _json(404, {"error": f"Unrecognized path: {rest}"})
         ident, tail = match.group("ident"), match.group("tail") or ""
-        not_found = _Response(404, json.dumps({"error": f"Paper with id {ident} not found"}, separators=(",", ":")).encode(), JSON_TYPE)
+        not_found = _Response(
+            404, json.dumps({"error": f"Paper with id {ident} not found"}, separators=(",", ":")).encode(), JSON_TYPE
+        )
         if not ident.lower().startswith("arxiv:"):
             return not_found
         found = self._lookup(ident[len("arxiv:") :])
@@ -1009,16 +1030,44 @@ _CATEGORIES = {
 }
 _OLD_ARCHIVES = ["hep-th", "hep-ph", "quant-ph", "gr-qc", "astro-ph", "cond-mat", "math", "cs"]
 _TOPICS = {
-    "cs": (["neural", "sparse", "robust", "scalable", "federated", "contrastive", "causal", "adaptive"],
-           ["transformers", "retrieval", "language models", "graph networks", "reinforcement learning", "tokenization", "embeddings", "agents"]),
-    "math": (["hyperbolic", "compact", "algebraic", "random", "finite", "elliptic", "symplectic", "modular"],
-             ["knot invariants", "manifolds", "moduli spaces", "walks", "graphs", "curves", "operators", "forms"]),
-    "physics": (["quantum", "topological", "conformal", "holographic", "entangled", "critical", "supersymmetric", "disordered"],
-                ["field theories", "spin chains", "black holes", "criticality", "anomalies", "qubits", "lattices", "scattering amplitudes"]),
-    "astro": (["galactic", "cosmological", "stellar", "transient", "dark", "relativistic", "magnetized", "primordial"],
-              ["surveys", "clusters", "supernovae", "dark energy", "lensing", "outflows", "binaries", "reionization"]),
-    "other": (["Bayesian", "stochastic", "nonparametric", "dynamic", "spectral", "hierarchical", "latent", "efficient"],
-              ["estimators", "networks", "signals", "panels", "inference", "dynamics", "models", "filters"]),
+    "cs": (
+        ["neural", "sparse", "robust", "scalable", "federated", "contrastive", "causal", "adaptive"],
+        [
+            "transformers",
+            "retrieval",
+            "language models",
+            "graph networks",
+            "reinforcement learning",
+            "tokenization",
+            "embeddings",
+            "agents",
+        ],
+    ),
+    "math": (
+        ["hyperbolic", "compact", "algebraic", "random", "finite", "elliptic", "symplectic", "modular"],
+        ["knot invariants", "manifolds", "moduli spaces", "walks", "graphs", "curves", "operators", "forms"],
+    ),
+    "physics": (
+        ["quantum", "topological", "conformal", "holographic", "entangled", "critical", "supersymmetric", "disordered"],
+        [
+            "field theories",
+            "spin chains",
+            "black holes",
+            "criticality",
+            "anomalies",
+            "qubits",
+            "lattices",
+            "scattering amplitudes",
+        ],
+    ),
+    "astro": (
+        ["galactic", "cosmological", "stellar", "transient", "dark", "relativistic", "magnetized", "primordial"],
+        ["surveys", "clusters", "supernovae", "dark energy", "lensing", "outflows", "binaries", "reionization"],
+    ),
+    "other": (
+        ["Bayesian", "stochastic", "nonparametric", "dynamic", "spectral", "hierarchical", "latent", "efficient"],
+        ["estimators", "networks", "signals", "panels", "inference", "dynamics", "models", "filters"],
+    ),
 }
 _TITLE_FORMS = [
     "{A} {N} for {B} {M}",
@@ -1039,9 +1088,51 @@ _SENTENCES = [
     "The construction extends to {A} settings with a parameter $\\alpha > 0$.",
     "Numerical simulations confirm the predicted scaling of {N}.",
 ]
-_FIRST_NAMES = ["Anna", "José", "Zoë", "Łukasz", "Søren", "Wei", "Aisha", "Dmitri", "Chloé", "Kenji", "María", "Olúwadámilọ́lá", "Niamh", "Jürgen", "Priya", "Tomás"]
-_LAST_NAMES = ["Müller", "García", "Kowalski", "Nakamura", "Okafor", "Chen", "Del Maestro", "van der Berg", "Ivanova", "Østergaard", "Smith", "Dubois", "Rossi", "Ng", "Çelik", "O'Brien"]
-_AFFILIATIONS = ["MIT", "University of Vermont", "Universität Heidelberg", "Perimeter Institute", "ETH Zürich", "Tsinghua University", "CNRS"]
+_FIRST_NAMES = [
+    "Anna",
+    "José",
+    "Zoë",
+    "Łukasz",
+    "Søren",
+    "Wei",
+    "Aisha",
+    "Dmitri",
+    "Chloé",
+    "Kenji",
+    "María",
+    "Olúwadámilọ́lá",
+    "Niamh",
+    "Jürgen",
+    "Priya",
+    "Tomás",
+]
+_LAST_NAMES = [
+    "Müller",
+    "García",
+    "Kowalski",
+    "Nakamura",
+    "Okafor",
+    "Chen",
+    "Del Maestro",
+    "van der Berg",
+    "Ivanova",
+    "Østergaard",
+    "Smith",
+    "Dubois",
+    "Rossi",
+    "Ng",
+    "Çelik",
+    "O'Brien",
+]
+_AFFILIATIONS = [
+    "MIT",
+    "University of Vermont",
+    "Universität Heidelberg",
+    "Perimeter Institute",
+    "ETH Zürich",
+    "Tsinghua University",
+    "CNRS",
+]
 _CORPUS_SPAN = timedelta(days=913)
 _SECTION_TITLES = ["Introduction", "Related work", "Method", "Results", "Discussion", "Conclusion"]
 
@@ -1068,7 +1159,7 @@ def _corpus_source(paper: FakePaper, rng: random.Random) -> bytes | None:
         "\\documentclass{article}\n\\begin{document}\n"
         f"\\title{{{paper.title}}}\n\\maketitle\n\\begin{{abstract}}\n{paper.abstract}\n\\end{{abstract}}\n"
         "\\section{Introduction}\nWe begin.\n\\end{document}\n"
-    ).encode("utf-8")
+    ).encode()
     roll = rng.random()
     if roll < 0.6:
         return eprint({"main.tex": tex})
@@ -1092,7 +1183,14 @@ def make_corpus(n: int, seed: int = 0, start: datetime = datetime(2023, 6, 1, tz
     for _ in range(n):
         group = rng.choice(list(_CATEGORIES))
         if rng.random() < 0.08:
-            published = datetime(rng.randint(1995, 2006), rng.randint(1, 12), rng.randint(1, 28), rng.randint(0, 23), rng.randint(0, 59), tzinfo=UTC)
+            published = datetime(
+                rng.randint(1995, 2006),
+                rng.randint(1, 12),
+                rng.randint(1, 28),
+                rng.randint(0, 23),
+                rng.randint(0, 59),
+                tzinfo=UTC,
+            )
             archive = rng.choice(_OLD_ARCHIVES)
             paper_id = f"{archive}/{published:%y%m}{rng.randint(1, 999):03d}"
             while paper_id in used_old:
@@ -1100,7 +1198,15 @@ def make_corpus(n: int, seed: int = 0, start: datetime = datetime(2023, 6, 1, tz
             used_old.add(paper_id)
             subject = {"math": "math.GT", "cs": "cs.AI", "cond-mat": "cond-mat.str-el"}.get(archive, archive)
             categories = [subject] + ([rng.choice(_CATEGORIES["physics"])] if rng.random() < 0.3 else [])
-            group = "math" if archive == "math" else "cs" if archive == "cs" else "astro" if archive == "astro-ph" else "physics"
+            group = (
+                "math"
+                if archive == "math"
+                else "cs"
+                if archive == "cs"
+                else "astro"
+                if archive == "astro-ph"
+                else "physics"
+            )
         else:
             moment += step * rng.uniform(0.5, 1.5)
             published = moment.replace(microsecond=0)
@@ -1132,14 +1238,23 @@ def make_corpus(n: int, seed: int = 0, start: datetime = datetime(2023, 6, 1, tz
             categories=categories,
             published=published,
             versions=versions,
-            updated=published + timedelta(days=rng.randint(versions, 200)) if versions > 1 and rng.random() < 0.5 else None,
+            updated=published + timedelta(days=rng.randint(versions, 200))
+            if versions > 1 and rng.random() < 0.5
+            else None,
             doi=f"10.{rng.randint(1000, 9999)}/fake.{rng.randint(10000, 99999)}" if rng.random() < 0.25 else None,
-            journal_ref=f"Phys. Rev. {rng.choice('ABDE')} {rng.randint(50, 110)}, {rng.randint(1, 9999)} ({published.year + 1})" if rng.random() < 0.2 else None,
+            journal_ref=f"Phys. Rev. {rng.choice('ABDE')} {rng.randint(50, 110)}, {rng.randint(1, 9999)} ({published.year + 1})"
+            if rng.random() < 0.2
+            else None,
             comment=f"{rng.randint(4, 60)} pages, {rng.randint(0, 12)} figures" if rng.random() < 0.6 else None,
         )
         paper.source = _corpus_source(paper, rng)
         sections = [
-            (title_, " ".join(_fill(s, rng, group) for s in rng.sample(_SENTENCES, 3)) + "\n\n" + _fill(rng.choice(_SENTENCES), rng, group))
+            (
+                title_,
+                " ".join(_fill(s, rng, group) for s in rng.sample(_SENTENCES, 3))
+                + "\n\n"
+                + _fill(rng.choice(_SENTENCES), rng, group),
+            )
             for title_ in rng.sample(_SECTION_TITLES, 3)
         ]
         if published >= datetime(2023, 12, 1, tzinfo=UTC):
@@ -1160,14 +1275,35 @@ def _link_citations(papers: list[FakePaper], rng: random.Random) -> None:
     for index, paper in enumerate(by_date):
         refs: list[dict] = []
         for earlier in rng.sample(by_date[:index], min(index, rng.randint(0, 5))):
-            refs.append({"title": earlier.title, "year": earlier.published.year, "authors": [a for a, _ in earlier.author_list()], "arxiv": earlier.id})
+            refs.append(
+                {
+                    "title": earlier.title,
+                    "year": earlier.published.year,
+                    "authors": [a for a, _ in earlier.author_list()],
+                    "arxiv": earlier.id,
+                }
+            )
         for k in range(rng.randint(0, 3)):
-            refs.append({"title": f"An outside work on {paper.title.split()[-1]} ({k + 1})", "year": rng.randint(1990, 2022), "authors": [f"{rng.choice(_FIRST_NAMES)} {rng.choice(_LAST_NAMES)}"], "arxiv": None})
+            refs.append(
+                {
+                    "title": f"An outside work on {paper.title.split()[-1]} ({k + 1})",
+                    "year": rng.randint(1990, 2022),
+                    "authors": [f"{rng.choice(_FIRST_NAMES)} {rng.choice(_LAST_NAMES)}"],
+                    "arxiv": None,
+                }
+            )
         if paper.id in in_s2:
             paper.references = refs
             for ref in refs:
                 if ref["arxiv"]:
-                    incoming[ref["arxiv"]].append({"title": paper.title, "year": paper.published.year, "authors": [a for a, _ in paper.author_list()], "arxiv": paper.id})
+                    incoming[ref["arxiv"]].append(
+                        {
+                            "title": paper.title,
+                            "year": paper.published.year,
+                            "authors": [a for a, _ in paper.author_list()],
+                            "arxiv": paper.id,
+                        }
+                    )
     for paper in papers:
         paper.citations = incoming[paper.id] if paper.id in in_s2 else None
 

@@ -270,9 +270,7 @@ def _term_score(term: Term, doc: SearchDoc) -> int:
         return int(term.value.strip().lower() in doc.ids)
     if term.field == "cat":
         pattern = term.value.strip().lower()
-        return sum(
-            1 for cat in doc.categories if fnmatch.fnmatchcase(cat, pattern) or cat.startswith(pattern + ".")
-        )
+        return sum(1 for cat in doc.categories if fnmatch.fnmatchcase(cat, pattern) or cat.startswith(pattern + "."))
     term_words = words(term.value)
     if not term_words:
         return 0

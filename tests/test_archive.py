@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.text.archive import SourceBundle, read_source
 from arxiv_mcp.errors import ExtractionError, UnsafeArchive
+from arxiv_mcp.text.archive import SourceBundle, read_source
 
 FIXTURES = Path(__file__).parent / "fixtures" / "src"
 
@@ -103,16 +103,19 @@ def test_not_ready_page_uncompressed_too():
 
 
 def test_plain_tar_skips_images_and_directories_and_normalises_names():
-    data = tar_bytes([
-        special("./figs", tarfile.DIRTYPE),
-        regular("./figs/plot.png", b"\x89PNG" + bytes(1000)),
-        regular("./paper.tex", b"\\documentclass{article}"),
-        regular("sub/ref.bbl", b"\\begin{thebibliography}{1}"),
-        regular("notes.sty", b"\\def\\x{}"),
-    ])
+    data = tar_bytes(
+        [
+            special("./figs", tarfile.DIRTYPE),
+            regular("./figs/plot.png", b"\x89PNG" + bytes(1000)),
+            regular("./paper.tex", b"\\documentclass{article}"),
+            regular("sub/ref.bbl", b"\\begin{thebibliography}{1}"),
+            regular("notes.sty", b"\\def\\x{}"),
+        ]
+    )
     bundle = read_source(data)
-    assert bundle == SourceBundle("tex", {"paper.tex": b"\\documentclass{article}",
-                                          "sub/ref.bbl": b"\\begin{thebibliography}{1}"})
+    assert bundle == SourceBundle(
+        "tex", {"paper.tex": b"\\documentclass{article}", "sub/ref.bbl": b"\\begin{thebibliography}{1}"}
+    )
 
 
 def test_raw_tex_and_gzip_name_from_content_not_file_name():
@@ -132,9 +135,14 @@ def test_pdf_plain_and_gzipped():
 def test_html_single_file_and_html_only_tar():
     page = b"<!-- x -->\n<h1>Contributions</h1><p>Body</p>"
     assert read_source(gzip.compress(page)).kind == "html"
-    data = tar_bytes([regular("paper.htm", b"<html><body>" + b"x" * 500 + b"</body></html>"),
-                      regular("small.html", b"<html></html>"),
-                      regular("timeline.gif", b"GIF89a" + bytes(100))], compress=True)
+    data = tar_bytes(
+        [
+            regular("paper.htm", b"<html><body>" + b"x" * 500 + b"</body></html>"),
+            regular("small.html", b"<html></html>"),
+            regular("timeline.gif", b"GIF89a" + bytes(100)),
+        ],
+        compress=True,
+    )
     bundle = read_source(data)
     assert bundle.kind == "html" and list(bundle.files) == ["paper.htm"]
 
@@ -175,13 +183,16 @@ def test_traversal_and_absolute_names_are_refused(no_disk_writes, name, compress
     assert repr(name) in str(caught.value)
 
 
-@pytest.mark.parametrize("member", [
-    special("link.tex", tarfile.SYMTYPE, "/etc/passwd"),
-    special("hard.tex", tarfile.LNKTYPE, "ok.tex"),
-    special("dev", tarfile.CHRTYPE),
-    special("disk", tarfile.BLKTYPE),
-    special("pipe", tarfile.FIFOTYPE),
-])
+@pytest.mark.parametrize(
+    "member",
+    [
+        special("link.tex", tarfile.SYMTYPE, "/etc/passwd"),
+        special("hard.tex", tarfile.LNKTYPE, "ok.tex"),
+        special("dev", tarfile.CHRTYPE),
+        special("disk", tarfile.BLKTYPE),
+        special("pipe", tarfile.FIFOTYPE),
+    ],
+)
 def test_links_and_devices_are_refused(no_disk_writes, member):
     data = tar_bytes([regular("ok.tex", b"x"), member], compress=True)
     with pytest.raises(UnsafeArchive) as caught:

@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.upstream.atom import parse_feed
 from arxiv_mcp.errors import InvalidInput, UpstreamError
+from arxiv_mcp.upstream.atom import parse_feed
 
 FIX = Path(__file__).parent / "fixtures" / "atom"
 
@@ -64,13 +64,19 @@ def test_error_feed_is_a_clear_error():
     assert "incorrect id format for abc" in str(err.value)
 
 
-@pytest.mark.parametrize("body", [
-    b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>'
-    b'<feed xmlns="http://www.w3.org/2005/Atom"><title>&lol2;</title></feed>',
-    b'<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
-    b'<feed xmlns="http://www.w3.org/2005/Atom"><title>&xxe;</title></feed>',
-    b"<feed><entry>", b"Rate exceeded.", b"", b"<html><body>oops</body></html>",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>'
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><title>&lol2;</title></feed>',
+        b'<?xml version="1.0"?><!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>'
+        b'<feed xmlns="http://www.w3.org/2005/Atom"><title>&xxe;</title></feed>',
+        b"<feed><entry>",
+        b"Rate exceeded.",
+        b"",
+        b"<html><body>oops</body></html>",
+    ],
+)
 def test_hostile_or_broken_xml_refused(body):
     with pytest.raises(UpstreamError):
         parse_feed(body)

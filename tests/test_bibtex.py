@@ -6,23 +6,48 @@ import re
 
 import bibtexparser
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from arxiv_mcp.upstream.atom import Author, Paper
 from arxiv_mcp.research.bibtex import escape_title, to_bibtex
+from arxiv_mcp.upstream.atom import Author, Paper
 
 
-def make(pid: str, title: str, *, version: int = 1, authors=("Ada Lovelace", "Alan Turing"),
-         primary: str = "cs.LG", published: str = "2024-03-05T12:00:00Z", **kw) -> Paper:
-    return Paper(id=pid, version=version, title=title, abstract="", authors=[Author(a) for a in authors],
-                 categories=[primary], primary_category=primary, published=published,
-                 updated=published, **kw)
+def make(
+    pid: str,
+    title: str,
+    *,
+    version: int = 1,
+    authors=("Ada Lovelace", "Alan Turing"),
+    primary: str = "cs.LG",
+    published: str = "2024-03-05T12:00:00Z",
+    **kw,
+) -> Paper:
+    return Paper(
+        id=pid,
+        version=version,
+        title=title,
+        abstract="",
+        authors=[Author(a) for a in authors],
+        categories=[primary],
+        primary_category=primary,
+        published=published,
+        updated=published,
+        **kw,
+    )
 
 
 _UNESCAPES = {
-    r"\textbackslash{}": "\\", r"\textbraceleft{}": "{", r"\textbraceright{}": "}",
-    r"\textasciitilde{}": "~", r"\textasciicircum{}": "^",
-    r"\&": "&", r"\%": "%", r"\$": "$", r"\#": "#", r"\_": "_",
+    r"\textbackslash{}": "\\",
+    r"\textbraceleft{}": "{",
+    r"\textbraceright{}": "}",
+    r"\textasciitilde{}": "~",
+    r"\textasciicircum{}": "^",
+    r"\&": "&",
+    r"\%": "%",
+    r"\$": "$",
+    r"\#": "#",
+    r"\_": "_",
 }
 _UNESCAPE = re.compile("|".join(re.escape(k) for k in sorted(_UNESCAPES, key=len, reverse=True)))
 
@@ -47,30 +72,51 @@ def parse(text: str):
 
 
 PAPERS = [
-    make("2401.12345", "Cats & dogs: 100% of $x^2$ {robust} #1 under_scores", version=3,
-         authors=("Erwin Schrödinger", "Marie Skłodowska-Curie", "Alan Turing"),
-         doi="10.1103/PhysRevD.1.2_3", journal_ref="Phys. Rev. D 1, 2 (2024) & more"),
-    make("hep-th/9901001", "Strings on curved backgrounds", authors=("Edward Witten",),
-         primary="hep-th", published="1999-01-04T10:00:00Z"),
-    make("math.GT/0309136", "Knots ~ and ^ three-manifolds \\ back", version=2, authors=("William Thurston",),
-         primary="math.GT", published="2003-09-15T00:00:00Z"),
-    make("0704.0001", "Calculation of prompt diphoton production $\\sigma_{\\gamma\\gamma}$ at $$E=mc^2$$",
-         primary="hep-ph", published="2007-04-02T19:18:42Z"),
+    make(
+        "2401.12345",
+        "Cats & dogs: 100% of $x^2$ {robust} #1 under_scores",
+        version=3,
+        authors=("Erwin Schrödinger", "Marie Skłodowska-Curie", "Alan Turing"),
+        doi="10.1103/PhysRevD.1.2_3",
+        journal_ref="Phys. Rev. D 1, 2 (2024) & more",
+    ),
+    make(
+        "hep-th/9901001",
+        "Strings on curved backgrounds",
+        authors=("Edward Witten",),
+        primary="hep-th",
+        published="1999-01-04T10:00:00Z",
+    ),
+    make(
+        "math.GT/0309136",
+        "Knots ~ and ^ three-manifolds \\ back",
+        version=2,
+        authors=("William Thurston",),
+        primary="math.GT",
+        published="2003-09-15T00:00:00Z",
+    ),
+    make(
+        "0704.0001",
+        "Calculation of prompt diphoton production $\\sigma_{\\gamma\\gamma}$ at $$E=mc^2$$",
+        primary="hep-ph",
+        published="2007-04-02T19:18:42Z",
+    ),
 ]
 
 
 def test_every_entry_parses_with_the_expected_keys():
     entries = parse(to_bibtex(PAPERS))
-    assert list(entries) == ["arxiv:2401.12345", "arxiv:hep-th/9901001", "arxiv:math.GT/0309136",
-                             "arxiv:0704.0001"]
+    assert list(entries) == ["arxiv:2401.12345", "arxiv:hep-th/9901001", "arxiv:math.GT/0309136", "arxiv:0704.0001"]
     assert all(e.entry_type == "misc" for e in entries.values())
 
 
 def test_fields_round_trip():
     entries = parse(to_bibtex(PAPERS))
     first = entries["arxiv:2401.12345"].fields_dict
-    assert first["title"].value == "{Cats \\& dogs: 100\\% of $x^2$ \\textbraceleft{}robust\\textbraceright{} " \
-                                   "\\#1 under\\_scores}"
+    assert (
+        first["title"].value == "{Cats \\& dogs: 100\\% of $x^2$ \\textbraceleft{}robust\\textbraceright{} "
+        "\\#1 under\\_scores}"
+    )
     assert decode(first["title"].value[1:-1]) == PAPERS[0].title
     assert first["author"].value == "Erwin Schrödinger and Marie Skłodowska-Curie and Alan Turing"
     assert first["year"].value == "2024"
@@ -116,8 +162,9 @@ def test_site_url_and_repeated_ids():
 
 
 def test_author_named_with_and_stays_one_author():
-    fields = parse(to_bibtex([make("2401.00002", "T", authors=("Smith and Wesson Group", "B. Jones"))])
-                   )["arxiv:2401.00002"].fields_dict
+    fields = parse(to_bibtex([make("2401.00002", "T", authors=("Smith and Wesson Group", "B. Jones"))]))[
+        "arxiv:2401.00002"
+    ].fields_dict
     assert fields["author"].value == "{Smith and Wesson Group} and B. Jones"
 
 
@@ -143,8 +190,20 @@ def test_math_no_spelling_can_balance_is_escaped_as_text():
     assert escape_title("$\\\\{x}$") == "\\$\\textbackslash{}\\textbackslash{}\\textbraceleft{}x\\textbraceright{}\\$"
 
 
-ESCAPED_BRACE_MATH = ["${\\}$", "$\\{}$", "${\\}}$", "${{\\}$", "$\\\\{$", "$\\\\}{$", "${\\\\}$",
-                      "$$a{\\}b$$", "${\\}$ and $\\{}$", "$\\{\\}$", "${\\{}\\}$", "x ${\\}$ y"]
+ESCAPED_BRACE_MATH = [
+    "${\\}$",
+    "$\\{}$",
+    "${\\}}$",
+    "${{\\}$",
+    "$\\\\{$",
+    "$\\\\}{$",
+    "${\\\\}$",
+    "$$a{\\}b$$",
+    "${\\}$ and $\\{}$",
+    "$\\{\\}$",
+    "${\\{}\\}$",
+    "x ${\\}$ y",
+]
 
 
 @pytest.mark.parametrize("title", ESCAPED_BRACE_MATH)

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import errors
-
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
 from arxiv_mcp.cache.store import Cache, CacheFull

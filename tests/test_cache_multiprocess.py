@@ -108,7 +108,17 @@ class EvictionLog(logging.Handler):
 
 def start_writer(script: Path, home: Path, logs: Path, writer: str, seed: int, ops: int) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    args = [sys.executable, str(script), str(home), str(logs), writer, str(seed), str(ops), str(MAX_PAPERS), str(MAX_BYTES)]
+    args = [
+        sys.executable,
+        str(script),
+        str(home),
+        str(logs),
+        writer,
+        str(seed),
+        str(ops),
+        str(MAX_PAPERS),
+        str(MAX_BYTES),
+    ]
     return subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
 
 
@@ -165,7 +175,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
             later = [at for at in evictions.get((entry["key"], entry["tier"]), []) if at >= entry["start"]]
             assert later, f"completed write {entry} is gone without an eviction"
 
-    for paper_id, version, meta, text in cache.iter_documents():
+    for _paper_id, _version, meta, text in cache.iter_documents():
         assert meta is None or meta["check"] == meta["title"]
         assert text is None or _sealed(text.encode())
     for item in present.values():

@@ -11,11 +11,19 @@ def test_defaults(tmp_path):
     assert cfg.meta_ttl_s == 86400 and cfg.session_ttl_s == 604800
 
 
-@pytest.mark.parametrize("name, value", [
-    ("ARXIV_MCP_MAX_PAPERS", "0"), ("ARXIV_MCP_MAX_PAPERS", "many"), ("ARXIV_MCP_MAX_DISK_MB", "-5"),
-    ("ARXIV_MCP_META_TTL_S", "nan"), ("ARXIV_MCP_SESSION_TTL_S", "0"), ("ARXIV_MCP_API_URL", "ftp://x"),
-    ("ARXIV_MCP_SITE_URL", "not a url"), ("ARXIV_MCP_MIN_INTERVAL_S", "-1"),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("ARXIV_MCP_MAX_PAPERS", "0"),
+        ("ARXIV_MCP_MAX_PAPERS", "many"),
+        ("ARXIV_MCP_MAX_DISK_MB", "-5"),
+        ("ARXIV_MCP_META_TTL_S", "nan"),
+        ("ARXIV_MCP_SESSION_TTL_S", "0"),
+        ("ARXIV_MCP_API_URL", "ftp://x"),
+        ("ARXIV_MCP_SITE_URL", "not a url"),
+        ("ARXIV_MCP_MIN_INTERVAL_S", "-1"),
+    ],
+)
 def test_invalid_value_names_the_variable_in_one_line(name, value):
     with pytest.raises(ConfigError) as err:
         load({name: value})
@@ -28,13 +36,24 @@ def test_interval_below_three_refused_while_an_arxiv_host_is_configured():
         load({"ARXIV_MCP_MIN_INTERVAL_S": "1"})
     assert "ARXIV_MCP_MIN_INTERVAL_S" in str(err.value)
     with pytest.raises(ConfigError):
-        load({"ARXIV_MCP_MIN_INTERVAL_S": "0.5", "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
-              "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1"})  # ar5iv still points at arXiv
+        load(
+            {
+                "ARXIV_MCP_MIN_INTERVAL_S": "0.5",
+                "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
+                "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
+            }
+        )  # ar5iv still points at arXiv
 
 
 def test_interval_below_three_allowed_for_a_local_mirror():
-    cfg = load({"ARXIV_MCP_MIN_INTERVAL_S": "0", "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
-                "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1", "ARXIV_MCP_AR5IV_URL": "http://127.0.0.1:1/ar5iv"})
+    cfg = load(
+        {
+            "ARXIV_MCP_MIN_INTERVAL_S": "0",
+            "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
+            "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
+            "ARXIV_MCP_AR5IV_URL": "http://127.0.0.1:1/ar5iv",
+        }
+    )
     assert cfg.min_interval_s == 0
 
 

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pypdf
@@ -35,7 +35,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "fake_arxiv"
 ATOM = "{http://www.w3.org/2005/Atom}"
 OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
-UTC = timezone.utc
+UTC = UTC
 
 
 def _dt(*parts: int) -> datetime:
@@ -54,7 +54,12 @@ def _hand_papers() -> list[FakePaper]:
             html="<html><body><article class='ltx_document'>v-any</article></body></html>",
             source=gzip.compress(b"\\documentclass{article}"),
             references=[
-                {"title": f"Reference {k}", "year": 2000 + k, "authors": ["R. Author"], "arxiv": "2402.00003" if k == 0 else None}
+                {
+                    "title": f"Reference {k}",
+                    "year": 2000 + k,
+                    "authors": ["R. Author"],
+                    "arxiv": "2402.00003" if k == 0 else None,
+                }
                 for k in range(5)
             ],
             citations=[{"title": "A citing paper", "year": 2025, "authors": ["C. Iter"], "arxiv": "2501.09999"}],
@@ -208,7 +213,15 @@ def test_relevance_then_date_ordering(fake):
 
 @pytest.mark.parametrize(
     "query",
-    ["ti:(quantum", "AND ti:quantum", "ti:quantum AND", "foo:bar", "submittedDate:[2024 TO 2025]", 'ti:"open', "ti:a )"],
+    [
+        "ti:(quantum",
+        "AND ti:quantum",
+        "ti:quantum AND",
+        "foo:bar",
+        "submittedDate:[2024 TO 2025]",
+        'ti:"open',
+        "ti:a )",
+    ],
 )
 def test_unparseable_query_gets_error_feed(fake, query):
     response = requests.get(fake.api_url, params={"search_query": query}, timeout=5)
@@ -395,7 +408,11 @@ def test_pdf_downloads_and_reads_back(fake):
     for path in ("/pdf/2401.00001", "/pdf/2401.00001v1", "/pdf/2401.00001v1.pdf", "/pdf/hep-th/9901001v1"):
         response = requests.get(fake.site_url + path, timeout=5)
         assert response.status_code == 200 and response.headers["Content-Type"] == "application/pdf"
-    text = pypdf.PdfReader(io.BytesIO(requests.get(f"{fake.site_url}/pdf/2401.00001", timeout=5).content)).pages[0].extract_text()
+    text = (
+        pypdf.PdfReader(io.BytesIO(requests.get(f"{fake.site_url}/pdf/2401.00001", timeout=5).content))
+        .pages[0]
+        .extract_text()
+    )
     assert "Quantum criticality in spin chains" in text
     assert requests.get(f"{fake.site_url}/pdf/2401.00001v2", timeout=5).status_code == 404
     assert requests.get(f"{fake.site_url}/pdf/2402.00003", timeout=5).status_code == 404
@@ -562,7 +579,12 @@ def test_keep_alive_reuses_one_connection(fake):
 
 
 def test_request_log_records_decoded_query_and_headers(fake):
-    requests.get(fake.api_url, params={"search_query": 'ti:"a b" AND au:x', "max_results": 3}, headers={"User-Agent": "probe/1"}, timeout=5)
+    requests.get(
+        fake.api_url,
+        params={"search_query": 'ti:"a b" AND au:x', "max_results": 3},
+        headers={"User-Agent": "probe/1"},
+        timeout=5,
+    )
     requests.get(f"{fake.site_url}/pdf/hep-th/9901001", timeout=5)
     first, second = fake.requests
     assert first.method == "GET" and first.path == "/api/query"
@@ -625,8 +647,21 @@ def test_make_corpus_is_varied_and_deterministic():
 
 def test_latexml_html_has_the_reader_landmarks():
     paper = make_corpus(1, seed=2)[0]
-    page = latexml_html(paper, [("Introduction", "Energy is $E=mc^2$ here."), ("Method", "We proceed.\n\nSecond paragraph.")])
-    for landmark in ("ltx_document", "ltx_title_document", "ltx_authors", "ltx_abstract", "ltx_section", "ltx_title_section", 'alttext="E=mc^2"', "ltx_bibliography", "<script", "<nav"):
+    page = latexml_html(
+        paper, [("Introduction", "Energy is $E=mc^2$ here."), ("Method", "We proceed.\n\nSecond paragraph.")]
+    )
+    for landmark in (
+        "ltx_document",
+        "ltx_title_document",
+        "ltx_authors",
+        "ltx_abstract",
+        "ltx_section",
+        "ltx_title_section",
+        'alttext="E=mc^2"',
+        "ltx_bibliography",
+        "<script",
+        "<nav",
+    ):
         assert landmark in page
     assert 3_000 < len(page.encode()) < 12_000
 

@@ -17,17 +17,17 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
 from arxiv_mcp.cache.store import Cache
-from arxiv_mcp.text.extract import extract
 from arxiv_mcp.service import ArxivService
-from tests.fake_arxiv import eprint
+from arxiv_mcp.text.extract import extract
 from tests.conftest import html_paper, paper
+from tests.fake_arxiv import eprint
 
 pytestmark = pytest.mark.anyio
 
@@ -78,10 +78,20 @@ def _is_text(r: dict) -> bool:
 ROUTES = {
     "api": Route("/api/", full_paper, "get_paper", {"paper_id": PID}, lambda r: r["title"] == "Fault tolerant reading"),
     "html": Route("/html/", full_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "html"),
-    "pdf": Route("/pdf/", full_paper, "download_paper", {"paper_id": PID + "v1", "fmt": "pdf"},
-                 lambda r: r["content_type"] == "application/pdf"),
-    "source": Route("/e-print/", full_paper, "download_paper", {"paper_id": PID + "v1", "fmt": "source"},
-                    lambda r: r["content_type"] == "application/gzip"),
+    "pdf": Route(
+        "/pdf/",
+        full_paper,
+        "download_paper",
+        {"paper_id": PID + "v1", "fmt": "pdf"},
+        lambda r: r["content_type"] == "application/pdf",
+    ),
+    "source": Route(
+        "/e-print/",
+        full_paper,
+        "download_paper",
+        {"paper_id": PID + "v1", "fmt": "source"},
+        lambda r: r["content_type"] == "application/gzip",
+    ),
     "pdf-read": Route("/pdf/", pdf_only_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "pdf"),
     "source-read": Route("/e-print/", source_only_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "source"),
 }
@@ -126,8 +136,9 @@ ONE_BAD_ANSWER = {
 
 
 def settings(make_config, **extra):
-    return make_config(**{"ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20, "ARXIV_MCP_MAX_DOWNLOAD_MB": 2,
-                          **extra})
+    return make_config(
+        **{"ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20, "ARXIV_MCP_MAX_DOWNLOAD_MB": 2, **extra}
+    )
 
 
 def service_with_backoff(config, backoff_s: float) -> ArxivService:
@@ -149,8 +160,11 @@ def assert_cache_whole(svc: ArxivService, fake_paper) -> None:
     cache = svc.cache
     assert cache.verify() == []
     assert list((cache.home / "tmp").iterdir()) == []
-    genuine = {"pdf": fake_paper.pdf, "source": fake_paper.source,
-               "html": fake_paper.html.encode() if isinstance(fake_paper.html, str) else None}
+    genuine = {
+        "pdf": fake_paper.pdf,
+        "source": fake_paper.source,
+        "html": fake_paper.html.encode() if isinstance(fake_paper.html, str) else None,
+    }
     for version in cache.versions(PID):
         for kind, data in genuine.items():
             raw = cache.get_raw(PID, version, kind)
@@ -166,8 +180,18 @@ def assert_cache_whole(svc: ArxivService, fake_paper) -> None:
         assert json.loads(search.read_bytes())["value"]
 
 
-async def run_fault_case(fake, make_config, connect, route: Route, kind: str, fault_args: dict, times: int,
-                         backoff_s: float, expect: str, **config_extra):
+async def run_fault_case(
+    fake,
+    make_config,
+    connect,
+    route: Route,
+    kind: str,
+    fault_args: dict,
+    times: int,
+    backoff_s: float,
+    expect: str,
+    **config_extra,
+):
     fake_paper = route.make_paper()
     fake.add(fake_paper)
     svc = service_with_backoff(settings(make_config, **config_extra), backoff_s)
@@ -192,8 +216,9 @@ async def run_fault_case(fake, make_config, connect, route: Route, kind: str, fa
 
 
 # The stall costs a read timeout, so it is shown on the four direct paths only.
-TRANSIENT_CASES = [(path, fault) for path in ROUTES for fault in RETRIED
-                   if not (fault == "stall" and path.endswith("-read"))]
+TRANSIENT_CASES = [
+    (path, fault) for path in ROUTES for fault in RETRIED if not (fault == "stall" and path.endswith("-read"))
+]
 
 
 @pytest.mark.parametrize("path, fault", TRANSIENT_CASES)
@@ -211,8 +236,12 @@ async def test_one_transient_fault_is_retried_to_success(fake, make_config, conn
 
 
 PERSISTENT = ["503-seconds", "429-date", "rate-exceeded", "reset", "truncated", "empty"]
-PERSISTENT_CASES = [(path, fault) for path in ROUTES for fault in PERSISTENT
-                    if not path.endswith("-read") or fault in ("503-seconds", "truncated")]
+PERSISTENT_CASES = [
+    (path, fault)
+    for path in ROUTES
+    for fault in PERSISTENT
+    if not path.endswith("-read") or fault in ("503-seconds", "truncated")
+]
 
 
 @pytest.mark.parametrize("path, fault", PERSISTENT_CASES)
@@ -228,24 +257,25 @@ async def test_a_fault_that_persists_is_a_readable_error(fake, make_config, conn
 
 
 async def test_a_stall_that_persists_ends_in_a_timeout_error(fake, make_config, connect):
-    first = await run_fault_case(fake, make_config, connect, ROUTES["api"], "stall", {"delay": 2.0}, 4, 0.01,
-                                 "error", ARXIV_MCP_TIMEOUT_S=0.3)
+    first = await run_fault_case(
+        fake, make_config, connect, ROUTES["api"], "stall", {"delay": 2.0}, 4, 0.01, "error", ARXIV_MCP_TIMEOUT_S=0.3
+    )
     assert "timed out" in first.content[0].text
 
 
 @pytest.mark.parametrize("path, fault", list(ONE_BAD_ANSWER))
 async def test_a_malformed_or_oversized_answer_is_never_kept(fake, make_config, connect, path, fault):
     kind, args = NOT_RETRIED[fault]
-    first = await run_fault_case(fake, make_config, connect, ROUTES[path], kind, args, 1, 0.01,
-                                 ONE_BAD_ANSWER[(path, fault)])
+    first = await run_fault_case(
+        fake, make_config, connect, ROUTES[path], kind, args, 1, 0.01, ONE_BAD_ANSWER[(path, fault)]
+    )
     if first.is_error and fault == "huge":
         assert "MAX_DOWNLOAD_MB" in first.content[0].text
 
 
 async def test_an_error_page_instead_of_the_pdf_is_tried_again_next_time(fake, make_config, connect):
     page = b"<!DOCTYPE html><html><body><h1>The PDF is being generated, try again.</h1></body></html>"
-    await run_fault_case(fake, make_config, connect, ROUTES["pdf-read"], "malformed", {"body": page}, 1, 0.01,
-                         "error")
+    await run_fault_case(fake, make_config, connect, ROUTES["pdf-read"], "malformed", {"body": page}, 1, 0.01, "error")
 
 
 @pytest.mark.parametrize("retry_after", ["1", "date"])
@@ -301,15 +331,23 @@ def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, mak
     for p in papers:
         fake.add(p)
     config = settings(make_config, ARXIV_MCP_MAX_PAPERS=3)
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(config.home), "ARXIV_MCP_MAX_PAPERS": "3",
-           "ARXIV_MCP_TIMEOUT_S": "1", "ARXIV_MCP_DEADLINE_S": "20"}
+    env = {
+        **fake.env(),
+        "ARXIV_MCP_HOME": str(config.home),
+        "ARXIV_MCP_MAX_PAPERS": "3",
+        "ARXIV_MCP_TIMEOUT_S": "1",
+        "ARXIV_MCP_DEADLINE_S": "20",
+    }
     rng = random.Random(7)
     dead_pids = []
     for _ in range(6):
         child = subprocess.Popen(
             [sys.executable, "-c", READER, json.dumps(env), json.dumps([p.id for p in papers])],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONPATH": str(REPO)})
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+        )
         try:
             assert child.stdout.readline().strip() == b"ready"
             time.sleep(rng.uniform(0.02, 0.4))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.conftest import html_paper, in_threads, paper
@@ -75,8 +74,7 @@ async def test_pdf_only_submission_reads_the_eprint_as_pdf(fake, connect):
 
 
 async def test_old_paper_prefers_ar5iv_and_remembers_misses_across_versions(fake, connect):
-    old = paper("hep-th/9901001", "Strings", year=1999, month=1, versions=2,
-                source=eprint({"main.tex": LATEX}))
+    old = paper("hep-th/9901001", "Strings", year=1999, month=1, versions=2, source=eprint({"main.tex": LATEX}))
     fake.add(old)
     async with connect() as client:
         await client.call_tool("get_paper", {"paper_id": "hep-th/9901001"})
@@ -94,8 +92,7 @@ async def test_old_paper_prefers_ar5iv_and_remembers_misses_across_versions(fake
 
 
 async def test_second_version_skips_html_known_missing_before_html_era(fake, connect):
-    fake.add(paper("1901.00001", "Old paper", year=2019, month=1, versions=2,
-                   source=None, html=None))
+    fake.add(paper("1901.00001", "Old paper", year=2019, month=1, versions=2, source=None, html=None))
     async with connect() as client:
         await client.call_tool("get_paper", {"paper_id": "1901.00001"})
         text_of(await client.call_tool("read_paper", {"paper_id": "1901.00001v2"}))
@@ -109,8 +106,10 @@ async def test_second_version_skips_html_known_missing_before_html_era(fake, con
 
 async def test_versions_never_mix(fake, connect):
     p = html_paper("2404.00006", "Versioned", versions=2)
-    p.html = {1: p.html.replace("Transformers changed", "VERSION ONE TEXT"),
-              2: p.html.replace("Transformers changed", "VERSION TWO TEXT")}
+    p.html = {
+        1: p.html.replace("Transformers changed", "VERSION ONE TEXT"),
+        2: p.html.replace("Transformers changed", "VERSION TWO TEXT"),
+    }
     fake.add(p)
     async with connect() as client:
         v2 = text_of(await client.call_tool("read_paper", {"paper_id": "2404.00006v2"}))
@@ -139,10 +138,14 @@ async def test_paging_covers_the_text_exactly(fake, connect):
         first = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00008", "page_size": 1000}))
         pages = [first["text"]]
         for n in range(2, first["total_pages"] + 1):
-            pages.append(text_of(await client.call_tool(
-                "read_paper", {"paper_id": "2403.00008", "page": n, "page_size": 1000}))["text"])
-        past = await client.call_tool("read_paper", {"paper_id": "2403.00008", "page": first["total_pages"] + 1,
-                                                     "page_size": 1000})
+            pages.append(
+                text_of(await client.call_tool("read_paper", {"paper_id": "2403.00008", "page": n, "page_size": 1000}))[
+                    "text"
+                ]
+            )
+        past = await client.call_tool(
+            "read_paper", {"paper_id": "2403.00008", "page": first["total_pages"] + 1, "page_size": 1000}
+        )
         tiny = await client.call_tool("read_paper", {"paper_id": "2403.00008", "page_size": 10})
     whole = "".join(pages)
     assert len(whole) == first["total_chars"] and first["total_pages"] > 2
@@ -164,8 +167,9 @@ async def test_outline_and_sections(fake, connect):
 async def test_find_in_paper_points_at_the_page(fake, connect):
     fake.add(html_paper("2403.00010", "Finding"))
     async with connect() as client:
-        found = text_of(await client.call_tool("find_in_paper", {"paper_id": "2403.00010",
-                                                                "query": '"unicorn dataset"'}))
+        found = text_of(
+            await client.call_tool("find_in_paper", {"paper_id": "2403.00010", "query": '"unicorn dataset"'})
+        )
         hit = found["hits"][0]
         page = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00010", "page": hit["page"]}))
     assert found["total_matches"] >= 1 and hit["section"] and "Results" in hit["section"]
@@ -184,8 +188,8 @@ async def test_untrusted_notice_and_download_source(fake, connect):
 
 
 async def test_better_extractor_remakes_cached_text_without_a_request(fake, make_config, monkeypatch):
-    from arxiv_mcp.text import reading as fulltext
     from arxiv_mcp.service import ArxivService
+    from arxiv_mcp.text import reading as fulltext
 
     fake.add(html_paper("2403.00012", "Re-extraction"))
     svc = ArxivService(make_config())
@@ -199,9 +203,9 @@ async def test_better_extractor_remakes_cached_text_without_a_request(fake, make
 
 
 async def test_an_unreadable_html_page_is_looked_at_again_a_week_later(fake, make_config, monkeypatch):
-    from arxiv_mcp.text import reading as fulltext
     from arxiv_mcp.ids import PaperId
     from arxiv_mcp.service import ArxivService
+    from arxiv_mcp.text import reading as fulltext
 
     fake.add(paper("2403.00013", "Stubbed", html=STUB, source=eprint({"main.tex": LATEX})))
     svc = ArxivService(make_config())

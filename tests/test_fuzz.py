@@ -28,28 +28,66 @@ from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 from tests.test_faults import LATEX
 
-TOOLS = ["search_papers", "get_paper", "read_paper", "find_in_paper", "download_paper", "start_session",
-         "end_session", "session_status", "cache_stats", "list_cached", "clear_cache", "list_categories",
-         "search_cached", "export_bibtex", "get_references", "get_citations", "category_trends"]
+TOOLS = [
+    "search_papers",
+    "get_paper",
+    "read_paper",
+    "find_in_paper",
+    "download_paper",
+    "start_session",
+    "end_session",
+    "session_status",
+    "cache_stats",
+    "list_cached",
+    "clear_cache",
+    "list_categories",
+    "search_cached",
+    "export_bibtex",
+    "get_references",
+    "get_citations",
+    "category_trends",
+]
 CALL_TIMEOUT_S = 30
 EXAMPLES_PER_TOOL = 40
 
 HTML_ID, SOURCE_ID, OLD_ID = "2403.00001", "2403.00002", "hep-th/9901001"
-GOOD_IDS = [HTML_ID, HTML_ID + "v1", SOURCE_ID, f"arXiv:{SOURCE_ID}v1", OLD_ID, "2403.09999",
-            f"https://arxiv.org/abs/{HTML_ID}", f"10.48550/arXiv.{HTML_ID}"]
+GOOD_IDS = [
+    HTML_ID,
+    HTML_ID + "v1",
+    SOURCE_ID,
+    f"arXiv:{SOURCE_ID}v1",
+    OLD_ID,
+    "2403.09999",
+    f"https://arxiv.org/abs/{HTML_ID}",
+    f"10.48550/arXiv.{HTML_ID}",
+]
 # Values each argument takes when used as meant, so that most calls get past the schema and
 # into the service; the rest of the strategy mixes in anything at all.
 GOOD_STRINGS = {
-    "session_id": ["fuzz-1", "fuzz.session_2"], "fmt": ["pdf", "source"],
-    "sort_by": ["relevance", "submittedDate", "lastUpdatedDate"], "sort_order": ["ascending", "descending"],
-    "date_from": ["2024-01-01", "2023-12-31", "2024-02-30"], "date_to": ["2024-12-31", "1999-01-01"],
-    "category": ["cs.LG", "cs.AI,stat.ML", "math.GT", "hep-th"], "group": ["cs", "Physics", "cs.AI", "math"],
+    "session_id": ["fuzz-1", "fuzz.session_2"],
+    "fmt": ["pdf", "source"],
+    "sort_by": ["relevance", "submittedDate", "lastUpdatedDate"],
+    "sort_order": ["ascending", "descending"],
+    "date_from": ["2024-01-01", "2023-12-31", "2024-02-30"],
+    "date_to": ["2024-12-31", "1999-01-01"],
+    "category": ["cs.LG", "cs.AI,stat.ML", "math.GT", "hep-th"],
+    "group": ["cs", "Physics", "cs.AI", "math"],
     "section": ["outline", "section:1", "section:99", "Introduction", "Results"],
     "query": ["attention graphs", '"unicorn dataset"', "ti:attention AND au:Lovelace", "knots", "zebra lemma"],
-    "title": ["attention", "knots"], "author": ["Ada Lovelace", "Turing"], "abstract": ["graphs"],
+    "title": ["attention", "knots"],
+    "author": ["Ada Lovelace", "Turing"],
+    "abstract": ["graphs"],
 }
-GOOD_NUMBERS = {"page": (1, 5), "page_size": (1000, 100_000), "max_results": (1, 50), "start": (0, 100),
-                "limit": (1, 100), "max_hits": (1, 100), "window_days": (1, 365), "abstract_max_chars": (0, 500)}
+GOOD_NUMBERS = {
+    "page": (1, 5),
+    "page_size": (1000, 100_000),
+    "max_results": (1, 50),
+    "start": (0, 100),
+    "limit": (1, 100),
+    "max_hits": (1, 100),
+    "window_days": (1, 365),
+    "abstract_max_chars": (0, 500),
+}
 
 # --- the cache home's layout ---------------------------------------------------------------------
 
@@ -90,15 +128,39 @@ def assert_well_formed(result, name: str, args: dict) -> None:
 # --- strategies ------------------------------------------------------------------------------------
 
 any_text = st.text(st.characters(codec="utf-8"), max_size=60)
-nasty_text = st.sampled_from(["", " ", "\x00", "\x00" * 50, "\u202e\u0000\ufeff", "../../../../etc/passwd",
-                              "%s%n%x", "'; DROP TABLE papers; --", "\\" * 300, "(" * 500, '"' * 301,
-                              "ti:" * 400, "a" * 100_000, "word " * 20_000, "\U0001F600" * 1000,
-                              "AND OR ANDNOT " * 300, "cat:" + "x" * 5000])
-wrong_type = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30),
-                       st.floats(allow_nan=True, allow_infinity=True), st.lists(any_text, max_size=3),
-                       st.dictionaries(any_text, st.integers(), max_size=2))
-numbers = st.one_of(st.integers(-(10**30), 10**30), st.sampled_from([0, 1, -1, 2, 10, 100, 999, 1000, 2000,
-                                                                      2001, 29999, 30000, 100_000, 2**31, 2**63]))
+nasty_text = st.sampled_from(
+    [
+        "",
+        " ",
+        "\x00",
+        "\x00" * 50,
+        "\u202e\u0000\ufeff",
+        "../../../../etc/passwd",
+        "%s%n%x",
+        "'; DROP TABLE papers; --",
+        "\\" * 300,
+        "(" * 500,
+        '"' * 301,
+        "ti:" * 400,
+        "a" * 100_000,
+        "word " * 20_000,
+        "\U0001f600" * 1000,
+        "AND OR ANDNOT " * 300,
+        "cat:" + "x" * 5000,
+    ]
+)
+wrong_type = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.lists(any_text, max_size=3),
+    st.dictionaries(any_text, st.integers(), max_size=2),
+)
+numbers = st.one_of(
+    st.integers(-(10**30), 10**30),
+    st.sampled_from([0, 1, -1, 2, 10, 100, 999, 1000, 2000, 2001, 29999, 30000, 100_000, 2**31, 2**63]),
+)
 
 
 def strings_for(name: str, meant: bool) -> st.SearchStrategy:
@@ -163,6 +225,7 @@ class Served:
         async def bounded():
             with anyio.fail_after(CALL_TIMEOUT_S):  # a hang fails the test instead of stalling it
                 return await self.client.call_tool(name, args)
+
         return self.portal.call(bounded)
 
 
@@ -190,9 +253,13 @@ def test_the_fuzzed_tools_are_all_the_tools(served):
 
 
 @pytest.mark.parametrize("tool", TOOLS)
-@settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=EXAMPLES_PER_TOOL,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_any_arguments_get_an_answer(served, tool, data):
     args = data.draw(arguments(served.schemas[tool]), label="arguments")
@@ -203,18 +270,21 @@ def test_any_arguments_get_an_answer(served, tool, data):
     assert layout_problems(served.home) == []
 
 
-@pytest.mark.parametrize("tool, args", [
-    ("search_papers", {"query": "a" * 100_000}),
-    ("search_papers", {"title": "word " * 20_000}),
-    ("find_in_paper", {"paper_id": HTML_ID, "query": "unicorn " * 20_000}),
-    ("search_cached", {"query": "x" * 100_000}),
-    ("read_paper", {"paper_id": HTML_ID, "section": "s" * 100_000}),
-    ("get_paper", {"paper_id": "2" * 100_000}),
-    ("export_bibtex", {"paper_ids": [HTML_ID] * 10_000}),
-    ("search_papers", {"id_list": ["2403.00001"] * 10_000}),
-    ("read_paper", {"paper_id": HTML_ID, "page": 10**30, "page_size": -(10**30)}),
-    ("category_trends", {"category": "cs.LG", "window_days": 10**30}),
-])
+@pytest.mark.parametrize(
+    "tool, args",
+    [
+        ("search_papers", {"query": "a" * 100_000}),
+        ("search_papers", {"title": "word " * 20_000}),
+        ("find_in_paper", {"paper_id": HTML_ID, "query": "unicorn " * 20_000}),
+        ("search_cached", {"query": "x" * 100_000}),
+        ("read_paper", {"paper_id": HTML_ID, "section": "s" * 100_000}),
+        ("get_paper", {"paper_id": "2" * 100_000}),
+        ("export_bibtex", {"paper_ids": [HTML_ID] * 10_000}),
+        ("search_papers", {"id_list": ["2403.00001"] * 10_000}),
+        ("read_paper", {"paper_id": HTML_ID, "page": 10**30, "page_size": -(10**30)}),
+        ("category_trends", {"category": "cs.LG", "window_days": 10**30}),
+    ],
+)
 def test_huge_arguments_are_answered_quickly(served, tool, args):
     result = served.call(tool, args)
     assert_well_formed(result, tool, {k: str(v)[:40] for k, v in args.items()})

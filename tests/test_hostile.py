@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.upstream.atom import parse_feed
 from arxiv_mcp.errors import ExtractionError, UpstreamError
-from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.service import ArxivService
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
+from arxiv_mcp.upstream.atom import parse_feed
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import atom_entry, atom_feed, eprint
 from tests.pdfgen import assemble
@@ -41,8 +41,9 @@ MAX_GROWTH_KB = 600 * 1024
 
 
 def settings(make_config, **extra):
-    return make_config(**{"ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20, "ARXIV_MCP_MAX_DOWNLOAD_MB": 2,
-                          **extra})
+    return make_config(
+        **{"ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20, "ARXIV_MCP_MAX_DOWNLOAD_MB": 2, **extra}
+    )
 
 
 def peak_rss_kb() -> int:
@@ -71,14 +72,18 @@ FEED_HEAD = '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.o
 
 def billion_laughs(encoding: str = "utf-8") -> bytes:
     entities = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10))
-    text = (f'<?xml version="1.0" encoding="{encoding.upper()}"?><!DOCTYPE feed [<!ENTITY lol0 "lol">{entities}]>'
-            f"{FEED_HEAD}<title>&lol9;</title></entry></feed>")
+    text = (
+        f'<?xml version="1.0" encoding="{encoding.upper()}"?><!DOCTYPE feed [<!ENTITY lol0 "lol">{entities}]>'
+        f"{FEED_HEAD}<title>&lol9;</title></entry></feed>"
+    )
     return text.encode(encoding)
 
 
 def external_entity(target: str, encoding: str = "utf-8") -> bytes:
-    text = (f'<?xml version="1.0" encoding="{encoding.upper()}"?>'
-            f'<!DOCTYPE feed [<!ENTITY stolen SYSTEM "{target}">]>{FEED_HEAD}<title>&stolen;</title></entry></feed>')
+    text = (
+        f'<?xml version="1.0" encoding="{encoding.upper()}"?>'
+        f'<!DOCTYPE feed [<!ENTITY stolen SYSTEM "{target}">]>{FEED_HEAD}<title>&stolen;</title></entry></feed>'
+    )
     return text.encode(encoding)
 
 
@@ -90,8 +95,13 @@ def hostile_feeds(secret: Path, fake_base: str) -> dict[str, bytes]:
         "external entity": external_entity(secret.as_uri()),
         "external entity, UTF-16": external_entity(secret.as_uri(), "utf-16"),
         "external DTD after a long comment": late + b'/dtd/evil.dtd">' + FEED_HEAD.encode() + b"</entry></feed>",
-        "parameter entity": (b'<!DOCTYPE feed [<!ENTITY % p SYSTEM "' + fake_base.encode() + b'/dtd/p.dtd"> %p;]>'
-                             + FEED_HEAD.encode() + b"</entry></feed>"),
+        "parameter entity": (
+            b'<!DOCTYPE feed [<!ENTITY % p SYSTEM "'
+            + fake_base.encode()
+            + b'/dtd/p.dtd"> %p;]>'
+            + FEED_HEAD.encode()
+            + b"</entry></feed>"
+        ),
     }
 
 
@@ -181,22 +191,30 @@ def test_deeply_nested_atom_is_parsed_without_recursion():
 # --- HTML ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("hostile", [
-    "<div>" * 100_000 + "deep text" + "</div>" * 100_000,
-    "<div>" * 200_000,
-    "<span class='ltx_note ltx_role_footnote'>" * 50_000,
-    "<" * 500_000,
-    "<!--" + "-" * 500_000,
-    '<math alttext="' + "x" * 500_000 + '">',
-    "<table><tr><td>" * 30_000,
-    "<ul><li>" * 50_000,
-], ids=["nested", "unclosed", "notes", "angles", "open-comment", "huge-attribute", "tables", "lists"])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "<div>" * 100_000 + "deep text" + "</div>" * 100_000,
+        "<div>" * 200_000,
+        "<span class='ltx_note ltx_role_footnote'>" * 50_000,
+        "<" * 500_000,
+        "<!--" + "-" * 500_000,
+        '<math alttext="' + "x" * 500_000 + '">',
+        "<table><tr><td>" * 30_000,
+        "<ul><li>" * 50_000,
+    ],
+    ids=["nested", "unclosed", "notes", "angles", "open-comment", "huge-attribute", "tables", "lists"],
+)
 async def test_hostile_html_is_read_in_bounded_time(fake, make_config, connect, hostile):
-    p = html_paper(PID, "Hostile markup", sections=[
-        ("Introduction", "Transformers changed sequence modelling. " * 40),
-        ("Hostile", "HOSTILE-MARKUP-HERE"),
-        ("Results", "The unicorn dataset shows a large improvement. " * 40),
-    ])
+    p = html_paper(
+        PID,
+        "Hostile markup",
+        sections=[
+            ("Introduction", "Transformers changed sequence modelling. " * 40),
+            ("Hostile", "HOSTILE-MARKUP-HERE"),
+            ("Results", "The unicorn dataset shows a large improvement. " * 40),
+        ],
+    )
     p.html = p.html.replace("HOSTILE-MARKUP-HERE", hostile)
     fake.add(p)
     async with connect(config=settings(make_config)) as client:
@@ -214,16 +232,21 @@ def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s >>\nstream\n%s\nendstream" % (len(data), extra, data)
 
 
-def pdf(page_contents: list[bytes], *, kids: bytes | None = None, xobjects: bytes = b"",
-        extra: list[bytes] = ()) -> bytes:
+def pdf(
+    page_contents: list[bytes], *, kids: bytes | None = None, xobjects: bytes = b"", extra: list[bytes] = ()
+) -> bytes:
     """Objects: 1 catalog, 2 page tree, 3 font, then page/content pairs, then `extra`."""
     pages = [4 + 2 * i for i in range(len(page_contents))]
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids or b" ".join(b"%d 0 R" % n for n in pages),
-                                                              len(pages)), FONT]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids or b" ".join(b"%d 0 R" % n for n in pages), len(pages)),
+        FONT,
+    ]
     for number, content in zip(pages, page_contents):
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
-                       b"%s >> /Contents %d 0 R >>" % (xobjects, number + 1))
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> "
+            b"%s >> /Contents %d 0 R >>" % (xobjects, number + 1)
+        )
         objects.append(content)
     return assemble(objects + list(extra))
 
@@ -247,14 +270,15 @@ def form_fanout(levels: int, fan: int = 10, first_page: bytes | None = None) -> 
         last = level == levels - 1
         body = b"BT /F1 11 Tf 72 600 Td (leaf) Tj ET" if last else b" ".join([b"/X Do"] * fan)
         resources = b"/Font << /F1 3 0 R >>" if last else b"/XObject << /X %d 0 R >>" % (first_form + level + 1)
-        forms.append(stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << %s >>"
-                            % resources))
+        forms.append(stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << %s >>" % resources))
     return pdf(contents + [page_content], xobjects=b"/XObject << /X %d 0 R >>" % first_form, extra=forms)
 
 
 def self_drawing_form() -> bytes:
-    form = stream(b"BT /F1 11 Tf 72 600 Td (inner) Tj ET /X Do",
-                  b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X 6 0 R >> >>")
+    form = stream(
+        b"BT /F1 11 Tf 72 600 Td (inner) Tj ET /X Do",
+        b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X 6 0 R >> >>",
+    )
     return pdf([stream(b"/X Do")], xobjects=b"/XObject << /X 6 0 R >>", extra=[form])
 
 
@@ -345,8 +369,9 @@ def hostile_archives(tmp_path: Path) -> dict[str, bytes]:
         "traversal": tar_of((member("../../../evil-traversal.tex"), evil)),
         "absolute": tar_of((member(str(tmp_path / "evil-absolute.tex")), evil)),
         "symlink": tar_of((member("main.tex", tarfile.SYMTYPE, "/etc/passwd"), b"")),
-        "symlink then write": tar_of((member("sub", tarfile.SYMTYPE, str(tmp_path)), b""),
-                                     (member("sub/evil-through-link.tex"), evil)),
+        "symlink then write": tar_of(
+            (member("sub", tarfile.SYMTYPE, str(tmp_path)), b""), (member("sub/evil-through-link.tex"), evil)
+        ),
         "hard link": tar_of((member("main.tex", tarfile.LNKTYPE, "/etc/passwd"), b"")),
         "device": tar_of((member("main.tex", tarfile.CHRTYPE), b"")),
         "fifo": tar_of((member("main.tex", tarfile.FIFOTYPE), b"")),
@@ -379,13 +404,30 @@ async def test_hostile_archives_are_refused_and_the_pdf_read(fake, make_config, 
 # --- ids and sessions built to escape the cache ---------------------------------------------------
 
 ESCAPING_IDS = [
-    "../../../../etc/passwd", "/etc/passwd", "2403.00001\x00", "2403.00001\x00/../../x",
-    "2403.00001/../../../tmp/owned", "2403.00001v1/../../../../tmp/owned", "hep-th/../../etc/passwd",
-    "hep-th/9901001/../../../x", "..%2F..%2Fetc%2Fpasswd", "2403.00001%2F..%2F..%2Fx",
-    "https://arxiv.org/abs/../../../etc/passwd", "https://arxiv.org/abs/2403.00001/../../x",
-    "file:///etc/passwd", "C:\\Windows\\system32", "2403.00001v1\\..\\..\\x", "~/.ssh/id_rsa",
-    "arXiv:../../x", "10.48550/arXiv.../../x", "hep-th\x00/9901001", "math.GT/0309136/../../..",
-    "2403.00001v1.pdf/../../x", "2403.00001;rm -rf ~", "2403.00001v1 ", "\u2024\u2024/\u2024\u2024/etc",
+    "../../../../etc/passwd",
+    "/etc/passwd",
+    "2403.00001\x00",
+    "2403.00001\x00/../../x",
+    "2403.00001/../../../tmp/owned",
+    "2403.00001v1/../../../../tmp/owned",
+    "hep-th/../../etc/passwd",
+    "hep-th/9901001/../../../x",
+    "..%2F..%2Fetc%2Fpasswd",
+    "2403.00001%2F..%2F..%2Fx",
+    "https://arxiv.org/abs/../../../etc/passwd",
+    "https://arxiv.org/abs/2403.00001/../../x",
+    "file:///etc/passwd",
+    "C:\\Windows\\system32",
+    "2403.00001v1\\..\\..\\x",
+    "~/.ssh/id_rsa",
+    "arXiv:../../x",
+    "10.48550/arXiv.../../x",
+    "hep-th\x00/9901001",
+    "math.GT/0309136/../../..",
+    "2403.00001v1.pdf/../../x",
+    "2403.00001;rm -rf ~",
+    "2403.00001v1 ",
+    "\u2024\u2024/\u2024\u2024/etc",
 ]
 ID_TOOLS = [
     ("get_paper", lambda i: {"paper_id": i}),

@@ -20,7 +20,9 @@ AR5IV_FATAL = FIXTURES / "ar5iv_1001.5455_conversion_fatal_error.html"
 
 FILLER = "The quick survey of the field continues with more words. " * 12
 FILLER_TEXT = FILLER.strip()
-TAG_RESIDUE = re.compile(r"</?(?:div|span|p|a|math|mi|mo|mn|mrow|semantics|annotation|table|tr|td|li|ul|script|style|img|br|section|h[1-6])\b[^>]*>")
+TAG_RESIDUE = re.compile(
+    r"</?(?:div|span|p|a|math|mi|mo|mn|mrow|semantics|annotation|table|tr|td|li|ul|script|style|img|br|section|h[1-6])\b[^>]*>"
+)
 
 
 def page(body: str = "", *, head: str = "", front: str = "", title: str = "A Test Paper", chrome: str = "") -> str:
@@ -124,7 +126,7 @@ def test_arxiv_no_html_stub_is_rejected():
 
 def test_abs_page_served_instead_of_paper_is_rejected():
     abs_page = (
-        '<html><head><title>[1907.07829] Technosignatures in the Thermal Infrared</title>'
+        "<html><head><title>[1907.07829] Technosignatures in the Thermal Infrared</title>"
         '<meta name="citation_title" content="Technosignatures in the Thermal Infrared" />'
         '<meta name="citation_arxiv_id" content="1907.07829" /></head><body>'
         '<div id="abs"><h1 class="title mathjax">Technosignatures in the Thermal Infrared</h1>'
@@ -134,7 +136,9 @@ def test_abs_page_served_instead_of_paper_is_rejected():
         html_to_text(abs_page)
 
 
-@pytest.mark.parametrize("junk", ["", "plain text, no markup", "<html><body><p>A page about cats.</p></body></html>", "%PDF-1.5 \x00\x01"])
+@pytest.mark.parametrize(
+    "junk", ["", "plain text, no markup", "<html><body><p>A page about cats.</p></body></html>", "%PDF-1.5 \x00\x01"]
+)
 def test_pages_without_a_latexml_document_are_rejected(junk):
     with pytest.raises(ExtractionError, match="ltx_document"):
         html_to_text(junk)
@@ -210,7 +214,9 @@ def test_title_falls_back_to_head_title_without_ar5iv_id_prefix():
 
 
 def test_title_page_paragraph_repeating_the_title_is_not_duplicated():
-    html = page(title="", front='<div class="ltx_titlepage"><p class="ltx_p"><b>Page</b></p><p class="ltx_p">Someone</p></div>')
+    html = page(
+        title="", front='<div class="ltx_titlepage"><p class="ltx_p"><b>Page</b></p><p class="ltx_p">Someone</p></div>'
+    )
     text = html_to_text(html)
     assert text.startswith("# Page\n\nSomeone\n\n## 1 Introduction")
 
@@ -270,7 +276,9 @@ def test_leading_hash_in_body_is_escaped():
 
 
 def test_entities_nbsp_and_invisible_characters():
-    body = '<p class="ltx_p">A &amp; B &lt;x&gt; C&nbsp;D f&#8289;(x) a&#8290;b zero&#8203;width &#xFEFF;bom &eacute;</p>'
+    body = (
+        '<p class="ltx_p">A &amp; B &lt;x&gt; C&nbsp;D f&#8289;(x) a&#8290;b zero&#8203;width &#xFEFF;bom &eacute;</p>'
+    )
     assert section_text(html_to_text(page(body))) == "A & B <x> C D f(x) ab zerowidth bom é"
 
 
@@ -333,11 +341,14 @@ def test_equation_group_rows_merge_aligned_cells_and_keep_text_cells():
         '<td class="ltx_td ltx_eqn_cell">{rhs}</td>{eqno}</tr></tbody>'
     )
     first = row.format(
-        lhs="a", rhs='<math alttext="\\displaystyle=b+c"><mi>b</mi></math>',
+        lhs="a",
+        rhs='<math alttext="\\displaystyle=b+c"><mi>b</mi></math>',
         eqno='<td class="ltx_eqn_cell ltx_eqn_eqno"><span class="ltx_tag">(5)</span></td>',
     )
     second = row.format(
-        lhs="N", rhs='<span class="ltx_text">Number of customers, indexed by <math alttext="n"><mi>n</mi></math></span>', eqno=""
+        lhs="N",
+        rhs='<span class="ltx_text">Number of customers, indexed by <math alttext="n"><mi>n</mi></math></span>',
+        eqno="",
     )
     body = f'<table class="ltx_equationgroup ltx_eqn_align ltx_eqn_table">{first}{second}</table>'
     assert section_text(html_to_text(page(body))) == (
@@ -359,7 +370,12 @@ def test_equation_inside_list_item_stays_in_the_item():
 
 def test_lists_bullets_numbers_nesting_and_labels():
     item = '<li class="ltx_item"><span class="ltx_tag ltx_tag_item">{tag}</span><div class="ltx_para"><p class="ltx_p">{text}</p></div>{extra}</li>'
-    inner = '<ol class="ltx_enumerate">' + item.format(tag="1.", text="first", extra="") + item.format(tag="(b)", text="second", extra="") + "</ol>"
+    inner = (
+        '<ol class="ltx_enumerate">'
+        + item.format(tag="1.", text="first", extra="")
+        + item.format(tag="(b)", text="second", extra="")
+        + "</ol>"
+    )
     body = (
         '<ul class="ltx_itemize">'
         + item.format(tag="•", text="outer", extra=inner + '<p class="ltx_p">tail</p>')
@@ -400,7 +416,7 @@ def test_inline_tabular_stays_in_its_sentence():
 def test_figure_caption_kept_image_dropped():
     body = (
         '<figure class="ltx_figure"><img src="x.png" alt="Refer to caption" class="ltx_graphics"/>'
-        '<svg><text>axis label</text></svg>'
+        "<svg><text>axis label</text></svg>"
         '<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The model.</figcaption></figure>'
     )
     assert section_text(html_to_text(page(body))) == "Figure 1: The model."
@@ -443,7 +459,9 @@ def test_bibliography_labels_and_entries():
         '<span class="ltx_bibblock">Smith, J. 2019.</span></li></ul></section>'
     )
     text = html_to_text(page().replace("</section></article>", f"</section>{bib}</article>"))
-    assert text.split("## References\n\n")[1] == "[12] A. Author. A Title, 2020.\n\n[Smith et al. (2019)] Smith, J. 2019."
+    assert (
+        text.split("## References\n\n")[1] == "[12] A. Author. A Title, 2020.\n\n[Smith et al. (2019)] Smith, J. 2019."
+    )
     assert "Literature" not in text and "↑" not in text
 
 
@@ -468,13 +486,25 @@ def test_site_chrome_scripts_and_hidden_elements_are_dropped():
     )
     text = html_to_text(page(body, head=head, chrome=chrome))
     assert section_text(text) == "Kept text."
-    for leak in ("function(", "{display:", "experimental", "sometimes display", "PAGE HEADER", "Report", "hidden",
-                 "Generated", "affiliation", "enable JS"):
+    for leak in (
+        "function(",
+        "{display:",
+        "experimental",
+        "sometimes display",
+        "PAGE HEADER",
+        "Report",
+        "hidden",
+        "Generated",
+        "affiliation",
+        "enable JS",
+    ):
         assert leak not in text
 
 
 def test_text_outside_the_document_is_ignored():
-    html = page().replace("<body>", "<body><div class='section' id='target-section'><div id='license-tr'>License: CC BY</div></div>")
+    html = page().replace(
+        "<body>", "<body><div class='section' id='target-section'><div id='license-tr'>License: CC BY</div></div>"
+    )
     assert "License" not in html_to_text(html)
 
 
@@ -508,7 +538,15 @@ def test_unclosed_and_misnested_tags_still_give_text():
 
 @pytest.mark.parametrize(
     "hostile",
-    ["<a" * 50_000, "</" * 50_000, "<?" * 50_000, "<!--x>" * 30_000, "<![CDATA[x>" * 30_000, "<!x" * 50_000, "&#" * 50_000],
+    [
+        "<a" * 50_000,
+        "</" * 50_000,
+        "<?" * 50_000,
+        "<!--x>" * 30_000,
+        "<![CDATA[x>" * 30_000,
+        "<!x" * 50_000,
+        "&#" * 50_000,
+    ],
 )
 def test_hostile_markup_is_linear(hostile):
     started = time.perf_counter()
@@ -538,11 +576,47 @@ def test_large_page_is_fast():
     st.lists(
         st.one_of(
             st.sampled_from(
-                ["<div>", "</div>", "<p>", "</p>", "<math alttext='x'>", "</math>", "<table>", "<tr>", "<td>", "</td>",
-                 "</tr>", "</table>", "<ul>", "<li>", "</ul>", '<span class="ltx_note ltx_role_footnote">', "</span>",
-                 '<h2 class="ltx_title ltx_title_section">', "</h2>", "<script>", "</script>", "<!--", "-->", "<![CDATA[",
-                 "&amp;", "&#0;", "&#xD800;", "&bogus;", "<", ">", "\x00", "#", "\n", '<section class="ltx_bibliography">',
-                 '<li class="ltx_bibitem">', '<tr class="ltx_eqn_row">', '<td class="ltx_eqn_eqno">', "<pre>", "<br/>"]
+                [
+                    "<div>",
+                    "</div>",
+                    "<p>",
+                    "</p>",
+                    "<math alttext='x'>",
+                    "</math>",
+                    "<table>",
+                    "<tr>",
+                    "<td>",
+                    "</td>",
+                    "</tr>",
+                    "</table>",
+                    "<ul>",
+                    "<li>",
+                    "</ul>",
+                    '<span class="ltx_note ltx_role_footnote">',
+                    "</span>",
+                    '<h2 class="ltx_title ltx_title_section">',
+                    "</h2>",
+                    "<script>",
+                    "</script>",
+                    "<!--",
+                    "-->",
+                    "<![CDATA[",
+                    "&amp;",
+                    "&#0;",
+                    "&#xD800;",
+                    "&bogus;",
+                    "<",
+                    ">",
+                    "\x00",
+                    "#",
+                    "\n",
+                    '<section class="ltx_bibliography">',
+                    '<li class="ltx_bibitem">',
+                    '<tr class="ltx_eqn_row">',
+                    '<td class="ltx_eqn_eqno">',
+                    "<pre>",
+                    "<br/>",
+                ]
             ),
             st.text(max_size=20),
         ),

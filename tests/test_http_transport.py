@@ -61,8 +61,13 @@ def http_server(fake, tmp_path):
     env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"))
     log = tmp_path / "server.log"
     with log.open("w") as stderr:
-        proc = subprocess.Popen([sys.executable, "-m", "arxiv_mcp", "--transport", "http", "--port", str(port)],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arxiv_mcp", "--transport", "http", "--port", str(port)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            env=env,
+        )
     try:
         _wait_listening(proc, port, log)
         yield port

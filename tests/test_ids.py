@@ -4,42 +4,61 @@ from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.ids import PaperId, Urls, parse
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("2401.12345", ("2401.12345", None)),
-    ("2401.12345v2", ("2401.12345", 2)),
-    ("0704.0001", ("0704.0001", None)),
-    ("  arXiv:2401.12345V3 ", ("2401.12345", 3)),
-    ("ARXIV:0704.0001", ("0704.0001", None)),
-    ("hep-th/9901001", ("hep-th/9901001", None)),
-    ("math.GT/0309136", ("math.GT/0309136", None)),
-    ("math.gt/0309136v1", ("math.GT/0309136", 1)),
-    ("cs/0112017v2", ("cs/0112017", 2)),
-    ("solv-int/9901001v1", ("solv-int/9901001", 1)),
-    ("https://arxiv.org/abs/2401.12345", ("2401.12345", None)),
-    ("http://arxiv.org/abs/2401.12345v2", ("2401.12345", 2)),
-    ("https://export.arxiv.org/abs/hep-th/9901001", ("hep-th/9901001", None)),
-    ("https://arxiv.org/pdf/2401.12345", ("2401.12345", None)),
-    ("https://arxiv.org/pdf/2401.12345v4.pdf", ("2401.12345", 4)),
-    ("arxiv.org/pdf/cs/0112017v2.pdf", ("cs/0112017", 2)),
-    ("https://arxiv.org/html/2401.12345v1/", ("2401.12345", 1)),
-    ("https://www.arxiv.org/abs/2401.12345?context=cs", ("2401.12345", None)),
-    ("https://ar5iv.labs.arxiv.org/html/1706.03762", ("1706.03762", None)),
-    ("https://ar5iv.org/abs/1706.03762v5", ("1706.03762", 5)),
-    ("10.48550/arXiv.2401.12345", ("2401.12345", None)),
-    ("doi:10.48550/arXiv.2401.12345", ("2401.12345", None)),
-    ("https://doi.org/10.48550/arXiv.2401.12345", ("2401.12345", None)),
-    ("https://doi.org/10.48550/arXiv.hep-th/9901001", ("hep-th/9901001", None)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("2401.12345", ("2401.12345", None)),
+        ("2401.12345v2", ("2401.12345", 2)),
+        ("0704.0001", ("0704.0001", None)),
+        ("  arXiv:2401.12345V3 ", ("2401.12345", 3)),
+        ("ARXIV:0704.0001", ("0704.0001", None)),
+        ("hep-th/9901001", ("hep-th/9901001", None)),
+        ("math.GT/0309136", ("math.GT/0309136", None)),
+        ("math.gt/0309136v1", ("math.GT/0309136", 1)),
+        ("cs/0112017v2", ("cs/0112017", 2)),
+        ("solv-int/9901001v1", ("solv-int/9901001", 1)),
+        ("https://arxiv.org/abs/2401.12345", ("2401.12345", None)),
+        ("http://arxiv.org/abs/2401.12345v2", ("2401.12345", 2)),
+        ("https://export.arxiv.org/abs/hep-th/9901001", ("hep-th/9901001", None)),
+        ("https://arxiv.org/pdf/2401.12345", ("2401.12345", None)),
+        ("https://arxiv.org/pdf/2401.12345v4.pdf", ("2401.12345", 4)),
+        ("arxiv.org/pdf/cs/0112017v2.pdf", ("cs/0112017", 2)),
+        ("https://arxiv.org/html/2401.12345v1/", ("2401.12345", 1)),
+        ("https://www.arxiv.org/abs/2401.12345?context=cs", ("2401.12345", None)),
+        ("https://ar5iv.labs.arxiv.org/html/1706.03762", ("1706.03762", None)),
+        ("https://ar5iv.org/abs/1706.03762v5", ("1706.03762", 5)),
+        ("10.48550/arXiv.2401.12345", ("2401.12345", None)),
+        ("doi:10.48550/arXiv.2401.12345", ("2401.12345", None)),
+        ("https://doi.org/10.48550/arXiv.2401.12345", ("2401.12345", None)),
+        ("https://doi.org/10.48550/arXiv.hep-th/9901001", ("hep-th/9901001", None)),
+    ],
+)
 def test_accepted_forms(text, expected):
     pid = parse(text)
     assert (pid.id, pid.version) == expected
 
 
-@pytest.mark.parametrize("text", ["", "   ", "abc", "2401", "2401.123", "2401.123456",
-                                  "../../etc/passwd", "hep-th/9901001/../../x", "/etc/passwd",
-                                  "2401.12345\x00", "nosuch-archive/9901001", "math.ZZ/0309136",
-                                  "https://example.com/abs/2401.12345", "https://arxiv.org/list/cs.AI",
-                                  "2401.12345v0", "x" * 1000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "abc",
+        "2401",
+        "2401.123",
+        "2401.123456",
+        "../../etc/passwd",
+        "hep-th/9901001/../../x",
+        "/etc/passwd",
+        "2401.12345\x00",
+        "nosuch-archive/9901001",
+        "math.ZZ/0309136",
+        "https://example.com/abs/2401.12345",
+        "https://arxiv.org/list/cs.AI",
+        "2401.12345v0",
+        "x" * 1000,
+    ],
+)
 def test_malformed_is_a_clear_error(text):
     with pytest.raises(InvalidInput) as err:
         parse(text)

@@ -41,10 +41,25 @@ def inspector(fake, tmp_path):
     def run(calls: dict[str, list[str]]) -> dict[str, dict]:
         procs = {
             label: subprocess.Popen(
-                [str(NODE), str(launcher), "--cli", *env_flags, "--cwd", str(ROOT), *args,
-                 "--", sys.executable, "-m", "arxiv_mcp"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, env=own_env)
+                [
+                    str(NODE),
+                    str(launcher),
+                    "--cli",
+                    *env_flags,
+                    "--cwd",
+                    str(ROOT),
+                    *args,
+                    "--",
+                    sys.executable,
+                    "-m",
+                    "arxiv_mcp",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=own_env,
+            )
             for label, args in calls.items()
         }
         results = {}
@@ -61,13 +76,22 @@ def test_inspector_lists_tools_and_calls_them(fake, inspector):
     fake.add(html_paper(PAPER_ID, "Sparse attention for long documents"))
     # The CLI reads each key=value as JSON first, so an id is quoted to stay a string.
     quoted_id = f'paper_id="{PAPER_ID}"'
-    got = inspector({
-        "list": ["--method", "tools/list"],
-        "search": ["--method", "tools/call", "--tool-name", "search_papers",
-                   "--tool-arg", "query=sparse attention", "max_results=5"],
-        "get": ["--method", "tools/call", "--tool-name", "get_paper", "--tool-arg", quoted_id],
-        "read": ["--method", "tools/call", "--tool-name", "read_paper", "--tool-arg", quoted_id, "page=1"],
-    })
+    got = inspector(
+        {
+            "list": ["--method", "tools/list"],
+            "search": [
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "search_papers",
+                "--tool-arg",
+                "query=sparse attention",
+                "max_results=5",
+            ],
+            "get": ["--method", "tools/call", "--tool-name", "get_paper", "--tool-arg", quoted_id],
+            "read": ["--method", "tools/call", "--tool-name", "read_paper", "--tool-arg", quoted_id, "page=1"],
+        }
+    )
 
     names = {tool["name"] for tool in got["list"]["tools"]}
     assert {"search_papers", "get_paper", "read_paper", "find_in_paper", "list_categories"} <= names

@@ -25,7 +25,9 @@ def headings(text: str) -> list[str]:
 
 
 def doc(body: str, preamble: str = "") -> dict[str, bytes]:
-    return {"main.tex": f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n".encode()}
+    return {
+        "main.tex": f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n".encode()
+    }
 
 
 def convert(body: str, preamble: str = "") -> str:
@@ -57,12 +59,21 @@ def test_tar_gz_paper_title_abstract_and_headings(logcft):
     assert "Matthijs Hogervorst$^{a}$, Miguel Paulos$^{b}$, Alessandro Vichi$^{b}$" in logcft
     abstract = logcft.index("## Abstract\n\nLogarithmic conformal field theories have a vast range")
     found = headings(logcft)
-    expected = ["## Abstract", "## 1 Introduction", "## 2 Consequences of conformal invariance",
-                "### 2.1 Logarithmic multiplets", "#### 2.3.1 Examples", "## 3 Conformal block decompositions",
-                "### 5.3 Self-avoiding walks and the $O(n\\rightarrow 0)$ model", "## 6 Discussion",
-                "### Acknowledgements", "## A Simplifications for the two-point function",
-                "### C.1 Gram matrix and proof of Eq. eq:logPW", "## E Free field limit of logarithmic GFF",
-                "## References"]
+    expected = [
+        "## Abstract",
+        "## 1 Introduction",
+        "## 2 Consequences of conformal invariance",
+        "### 2.1 Logarithmic multiplets",
+        "#### 2.3.1 Examples",
+        "## 3 Conformal block decompositions",
+        "### 5.3 Self-avoiding walks and the $O(n\\rightarrow 0)$ model",
+        "## 6 Discussion",
+        "### Acknowledgements",
+        "## A Simplifications for the two-point function",
+        "### C.1 Gram matrix and proof of Eq. eq:logPW",
+        "## E Free field limit of logarithmic GFF",
+        "## References",
+    ]
     assert [h for h in found if h in expected] == expected
     assert abstract < logcft.index("## 1 Introduction")
     assert_contract(logcft)
@@ -74,7 +85,7 @@ def test_tar_gz_paper_math_citations_and_bbl(logcft):
     assert "\n\n$$K_\\mu \\ket{\\mathcal{O}_a} = 0\\,.$$\n\n" in logcft
     assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
     assert "logarithms [Saleur:1991hk, Rozansky:1992td, Gurarie:1993xq]" in logcft
-    references = logcft[logcft.index("## References"):]
+    references = logcft[logcft.index("## References") :]
     assert "[Saleur:1991hk] H. Saleur, \u201cPolymers and percolation" in references
     assert "\\label" not in logcft and "%%CITATION" not in logcft
 
@@ -201,22 +212,34 @@ def contract_text() -> str:
 
 
 def test_front_matter(contract_text):
-    assert contract_text.startswith("# A Study of Things\n\nAda Lovelace, Alan Turing\n\n## Abstract\n\n"
-                                    "We study things [a, b]. Costs are 5% lower.\n\n## 1 Introduction\n\n")
+    assert contract_text.startswith(
+        "# A Study of Things\n\nAda Lovelace, Alan Turing\n\n## Abstract\n\n"
+        "We study things [a, b]. Costs are 5% lower.\n\n## 1 Introduction\n\n"
+    )
     assert "Funded by nobody" not in contract_text
 
 
 def test_heading_numbering(contract_text):
     assert headings(contract_text) == [
-        "# A Study of Things", "## Abstract", "## 1 Introduction", "### 1.1 Details", "#### 1.1.1 More",
-        "##### Para title", "## Acknowledgements", "## A Extra", "### A.1 Sub extra", "## References",
+        "# A Study of Things",
+        "## Abstract",
+        "## 1 Introduction",
+        "### 1.1 Details",
+        "#### 1.1.1 More",
+        "##### Para title",
+        "## Acknowledgements",
+        "## A Extra",
+        "### A.1 Sub extra",
+        "## References",
     ]
     assert "##### Para title\n\nPara body." in contract_text
 
 
 def test_inline_text_macros_refs_and_links(contract_text):
-    assert ("Text with $x^2$ and $y$ and bold, see Section [sec:intro] and [eq:1]. A footnote [^The note.], "
-            "https://example.org/a_b~c and link text. Line one\nline two.") in contract_text
+    assert (
+        "Text with $x^2$ and $y$ and bold, see Section [sec:intro] and [eq:1]. A footnote [^The note.], "
+        "https://example.org/a_b~c and link text. Line one\nline two."
+    ) in contract_text
 
 
 def test_no_body_line_starts_with_hash(contract_text):
@@ -261,9 +284,15 @@ def test_chapters_shift_the_levels():
 
 
 def test_accents_quotes_dashes_and_latin1():
-    text = latex_to_text({"a.tex": "\\documentclass{article}\\begin{document}G\\\"odel, Erd\\H{o}s, \\c{C}a\\u{g}lar, "
-                          "\\'{\\i}, ``quoted'' 1--2 a---b \u00e9t\u00e9\\end{document}".encode("latin-1")})
-    assert text == "G\u00f6del, Erd\u0151s, \u00c7a\u011flar, \u00ed, \u201cquoted\u201d 1\u20132 a\u2014b \u00e9t\u00e9\n"
+    text = latex_to_text(
+        {
+            "a.tex": '\\documentclass{article}\\begin{document}G\\"odel, Erd\\H{o}s, \\c{C}a\\u{g}lar, '
+            "\\'{\\i}, ``quoted'' 1--2 a---b \u00e9t\u00e9\\end{document}".encode("latin-1")
+        }
+    )
+    assert (
+        text == "G\u00f6del, Erd\u0151s, \u00c7a\u011flar, \u00ed, \u201cquoted\u201d 1\u20132 a\u2014b \u00e9t\u00e9\n"
+    )
 
 
 # -- files: main-file choice and \input ------------------------------------------------------------
@@ -283,8 +312,11 @@ def test_main_file_choice_and_recursive_inputs():
 
 
 def test_input_cycles_and_repeated_includes_are_bounded():
-    files = {"main.tex": b"\\documentclass{article}\\begin{document}\\input{a}\\end{document}",
-             "a.tex": b"A\\input{b}\\input{main}", "b.tex": b"B\\input{a}\\input{b}"}
+    files = {
+        "main.tex": b"\\documentclass{article}\\begin{document}\\input{a}\\end{document}",
+        "a.tex": b"A\\input{b}\\input{main}",
+        "b.tex": b"B\\input{a}\\input{b}",
+    }
     assert latex_to_text(files) == "AB\n"
     # each level includes the next twice: 2**20 copies unless the size cap stops the expansion
     files = {f"l{k}.tex": b"x" * 100 + f"\\input{{l{k + 1}}}\\input{{l{k + 1}}}".encode() for k in range(20)}
@@ -301,8 +333,10 @@ def test_input_cycles_and_repeated_includes_are_bounded():
 
 
 def test_bibliography_pulls_in_the_bbl_of_the_main_file():
-    files = {"paper.tex": b"\\documentclass{article}\\begin{document}See \\cite{k}.\\bibliography{refs}\\end{document}",
-             "paper.bbl": b"\\begin{thebibliography}{1}\n\\bibitem{k} K. Author.\n\\end{thebibliography}\n"}
+    files = {
+        "paper.tex": b"\\documentclass{article}\\begin{document}See \\cite{k}.\\bibliography{refs}\\end{document}",
+        "paper.bbl": b"\\begin{thebibliography}{1}\n\\bibitem{k} K. Author.\n\\end{thebibliography}\n",
+    }
     assert latex_to_text(files) == "See [k].\n\n## References\n\n[k] K. Author.\n"
 
 
@@ -317,8 +351,10 @@ def test_lone_tex_without_document_environment_and_no_tex_at_all():
 def test_source_to_text_on_a_generated_tar():
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
-        for name, payload in {"main.tex": b"\\documentclass{article}\\title{T}\\begin{document}\\maketitle Hi\\end{document}",
-                              "fig.png": b"\x89PNG" + bytes(100)}.items():
+        for name, payload in {
+            "main.tex": b"\\documentclass{article}\\title{T}\\begin{document}\\maketitle Hi\\end{document}",
+            "fig.png": b"\x89PNG" + bytes(100),
+        }.items():
             info = tarfile.TarInfo(name)
             info.size = len(payload)
             archive.addfile(info, io.BytesIO(payload))
@@ -328,14 +364,33 @@ def test_source_to_text_on_a_generated_tar():
 # -- hostile input ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("body", [
-    "{" * 100_000, "}" * 100_000, "{" * 50_000 + "x" + "}" * 50_000, "$" * 100_001, "\\(" * 100_000,
-    "\\[" * 50_000, "[" * 100_000, "\\item[" * 50_000, "\\section{" * 50_000, "\\footnote{" * 50_000,
-    "\\begin{itemize}\\item x" * 20_000 + "\\end{itemize}" * 20_000, "\\begin{equation}" * 50_000,
-    "\\makecell{a\\\\" * 20_000 + "}" * 20_000, "\\begin{tabular}{c}" * 20_000 + "a&b" + "\\end{tabular}" * 20_000,
-    "\\url{" * 50_000 + "}", "\\verb|" * 50_000, "\\iffalse" * 50_000, "\\" * 100_001, "%" * 100_000,
-    "\\vskip" + " " * 500_000 + "1", "\\def" + " " * 500_000, "\\parskip=" + " " * 500_000 + "x",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{" * 100_000,
+        "}" * 100_000,
+        "{" * 50_000 + "x" + "}" * 50_000,
+        "$" * 100_001,
+        "\\(" * 100_000,
+        "\\[" * 50_000,
+        "[" * 100_000,
+        "\\item[" * 50_000,
+        "\\section{" * 50_000,
+        "\\footnote{" * 50_000,
+        "\\begin{itemize}\\item x" * 20_000 + "\\end{itemize}" * 20_000,
+        "\\begin{equation}" * 50_000,
+        "\\makecell{a\\\\" * 20_000 + "}" * 20_000,
+        "\\begin{tabular}{c}" * 20_000 + "a&b" + "\\end{tabular}" * 20_000,
+        "\\url{" * 50_000 + "}",
+        "\\verb|" * 50_000,
+        "\\iffalse" * 50_000,
+        "\\" * 100_001,
+        "%" * 100_000,
+        "\\vskip" + " " * 500_000 + "1",
+        "\\def" + " " * 500_000,
+        "\\parskip=" + " " * 500_000 + "x",
+    ],
+)
 def test_pathological_input_finishes_quickly(body):
     start = time.monotonic()
     try:
@@ -370,18 +425,22 @@ def test_zero_argument_text_macro_is_substituted():
 def test_math_macro_becomes_latex_in_text_and_in_math():
     preamble = r"\newcommand{\Tc}{\ensuremath{T_{\rm c}\,}}" "\n" r"\def\g{\gamma}\providecommand\Hc{H_c}"
     text = convert(r"Above \Tc the gap closes at \Tc, and $\chi_{\Tc} + \g\Hc^2$ and \Tc$x$.", preamble)
-    assert text == ("Above $T_{\\rm c}$ the gap closes at $T_{\\rm c}$, and $\\chi_{T_{\\rm c}\\,} + \\gamma H_c^2$ "
-                    "and $T_{\\rm c}$ $x$.\n")
+    assert text == (
+        "Above $T_{\\rm c}$ the gap closes at $T_{\\rm c}$, and $\\chi_{T_{\\rm c}\\,} + \\gamma H_c^2$ "
+        "and $T_{\\rm c}$ $x$.\n"
+    )
 
 
 def test_definition_order_and_unsafe_bodies():
-    preamble = "\n".join([
-        r"\newcommand{\one}{first}\renewcommand{\one}{second}\providecommand{\one}{third}",
-        r"\newcommand{\two}{kept}\renewcommand{\two}[1]{#1 args}",
-        r"\def\three{\input{secret}}\def\four{\csname x\endcsname}\def\five{" + "y" * 201 + "}",
-        r"\def\six{\seven!}\def\seven{no}\def\eight{\begin{itemize}}\renewcommand{\and}{ AND }",
-        r"\author{Ada \and Alan}",
-    ])
+    preamble = "\n".join(
+        [
+            r"\newcommand{\one}{first}\renewcommand{\one}{second}\providecommand{\one}{third}",
+            r"\newcommand{\two}{kept}\renewcommand{\two}[1]{#1 args}",
+            r"\def\three{\input{secret}}\def\four{\csname x\endcsname}\def\five{" + "y" * 201 + "}",
+            r"\def\six{\seven!}\def\seven{no}\def\eight{\begin{itemize}}\renewcommand{\and}{ AND }",
+            r"\author{Ada \and Alan}",
+        ]
+    )
     text = convert(r"[\one] [\two] [\three] [\four] [\five] [\six] [\seven]", preamble)
     assert text == "Ada, Alan\n\n[second] [] [] [] [] [!] [no]\n"
 
@@ -406,14 +465,63 @@ def test_total_expansion_is_capped(monkeypatch):
     assert text.split() == ["word"] * 20  # each use costs len(body) + 1 = 5
 
 
-ALPHABET = st.sampled_from([
-    "\\", "{", "}", "$", "$$", "&", "~", "%", "#", "[", "]", "\n", "\n\n", " ", "a", "\\\\", "\\(", "\\)",
-    "\\[", "\\]", "\\item", "\\section", "\\begin{itemize}", "\\end{itemize}", "\\begin{equation}",
-    "\\end{equation}", "\\begin{tabular}", "\\end{tabular}", "\\caption", "\\footnote", "\\cite",
-    "\\begin{figure}", "\\end{figure}", "\\verb", "\\title", "\\begin{abstract}", "\\end{abstract}",
-    "\\input", "\\appendix", "\\'", "\\c", "\\def", "\\newcommand", "\\url", "\\href", "\\iffalse", "\\fi",
-    "\\def\\m{\\m\\m}", "\\newcommand{\\n}{$a\\,$}", "\\def\\o{\\n}", "\\m", "\\n", "\\o",
-])
+ALPHABET = st.sampled_from(
+    [
+        "\\",
+        "{",
+        "}",
+        "$",
+        "$$",
+        "&",
+        "~",
+        "%",
+        "#",
+        "[",
+        "]",
+        "\n",
+        "\n\n",
+        " ",
+        "a",
+        "\\\\",
+        "\\(",
+        "\\)",
+        "\\[",
+        "\\]",
+        "\\item",
+        "\\section",
+        "\\begin{itemize}",
+        "\\end{itemize}",
+        "\\begin{equation}",
+        "\\end{equation}",
+        "\\begin{tabular}",
+        "\\end{tabular}",
+        "\\caption",
+        "\\footnote",
+        "\\cite",
+        "\\begin{figure}",
+        "\\end{figure}",
+        "\\verb",
+        "\\title",
+        "\\begin{abstract}",
+        "\\end{abstract}",
+        "\\input",
+        "\\appendix",
+        "\\'",
+        "\\c",
+        "\\def",
+        "\\newcommand",
+        "\\url",
+        "\\href",
+        "\\iffalse",
+        "\\fi",
+        "\\def\\m{\\m\\m}",
+        "\\newcommand{\\n}{$a\\,$}",
+        "\\def\\o{\\n}",
+        "\\m",
+        "\\n",
+        "\\o",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -42,8 +42,12 @@ def closed_port_urls() -> dict[str, str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
-    return {"ARXIV_MCP_API_URL": base + "/api/query", "ARXIV_MCP_SITE_URL": base,
-            "ARXIV_MCP_AR5IV_URL": base + "/ar5iv", "ARXIV_MCP_S2_URL": base + "/s2/graph/v1"}
+    return {
+        "ARXIV_MCP_API_URL": base + "/api/query",
+        "ARXIV_MCP_SITE_URL": base,
+        "ARXIV_MCP_AR5IV_URL": base + "/ar5iv",
+        "ARXIV_MCP_S2_URL": base + "/s2/graph/v1",
+    }
 
 
 SETTINGS = {"ARXIV_MCP_META_TTL_S": 0, "ARXIV_MCP_TIMEOUT_S": 1, "ARXIV_MCP_DEADLINE_S": 20}
@@ -91,8 +95,10 @@ async def fill(client):
 
 def same_answer(offline: dict, online: dict) -> bool:
     """Equal but for freshness marks and the links, which follow the configured site URL."""
+
     def kept(answer: dict) -> dict:
         return {k: v for k, v in answer.items() if k not in ("stale", "cached", "method") and not k.endswith("_url")}
+
     return kept(offline) == kept(online)
 
 

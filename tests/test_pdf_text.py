@@ -10,8 +10,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from arxiv_mcp.text import pdf as pdf_text
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
+from arxiv_mcp.text import pdf as pdf_text
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from tests.pdfgen import assemble
 

@@ -31,11 +31,23 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
         fake.add(paper(pid, f"Paper {pid}", source=None))
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
-    env.update(fake.env(), ARXIV_MCP_HOME=str(home), ARXIV_MCP_MIN_INTERVAL_S=str(INTERVAL),
-               ARXIV_MCP_MAX_PAPERS="8", PYTHONPATH=os.getcwd())
-    procs = [subprocess.Popen([sys.executable, "-c", WORKER, *ids[k::3]], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for k in range(3)]
+    env.update(
+        fake.env(),
+        ARXIV_MCP_HOME=str(home),
+        ARXIV_MCP_MIN_INTERVAL_S=str(INTERVAL),
+        ARXIV_MCP_MAX_PAPERS="8",
+        PYTHONPATH=os.getcwd(),
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, *ids[k::3]],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(3)
+    ]
     time.sleep(2.5)
     procs[1].send_signal(signal.SIGKILL)
     for p in procs:

@@ -2,13 +2,12 @@ from datetime import date, timedelta
 
 import pytest
 
-from arxiv_mcp.upstream import query as q
 from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.upstream import query as q
 
 
 def compose(**kw):
-    base = dict(query=None, category_clause=None, author=None, title=None, abstract=None,
-                date_from=None, date_to=None)
+    base = dict(query=None, category_clause=None, author=None, title=None, abstract=None, date_from=None, date_to=None)
     base.update(kw)
     return q.compose(**base)
 
@@ -31,11 +30,19 @@ def test_advanced_syntax_passes_through_parenthesised():
 
 
 def test_category_first_and_everything_parenthesised():
-    c = compose(query="neural networks", category_clause="cat:cs.LG", author="Yann LeCun",
-                title="convolution", date_from="2020-01-01", date_to="2020-12-31")
-    assert c.search_query == ('cat:cs.LG AND au:"Yann LeCun" AND ti:convolution AND '
-                              'submittedDate:[202001010000 TO 202012312359] AND '
-                              '(all:neural AND all:networks)')
+    c = compose(
+        query="neural networks",
+        category_clause="cat:cs.LG",
+        author="Yann LeCun",
+        title="convolution",
+        date_from="2020-01-01",
+        date_to="2020-12-31",
+    )
+    assert c.search_query == (
+        'cat:cs.LG AND au:"Yann LeCun" AND ti:convolution AND '
+        "submittedDate:[202001010000 TO 202012312359] AND "
+        "(all:neural AND all:networks)"
+    )
 
 
 def test_relaxed_form_for_long_plain_queries():
@@ -43,11 +50,16 @@ def test_relaxed_form_for_long_plain_queries():
     assert " AND " in c.search_query and c.relaxed and " OR " in c.relaxed
 
 
-@pytest.mark.parametrize("kw", [
-    {"date_from": "2020-13-01"}, {"date_from": "20200101"}, {"date_to": "yesterday"},
-    {"date_from": "2021-01-01", "date_to": "2020-01-01"},
-    {"date_to": (date.today() + timedelta(days=3)).isoformat()},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"date_from": "2020-13-01"},
+        {"date_from": "20200101"},
+        {"date_to": "yesterday"},
+        {"date_from": "2021-01-01", "date_to": "2020-01-01"},
+        {"date_to": (date.today() + timedelta(days=3)).isoformat()},
+    ],
+)
 def test_bad_dates(kw):
     with pytest.raises(InvalidInput):
         compose(query="x", **kw)

@@ -24,7 +24,9 @@ async def test_resources_list_templates_and_read(fake, connect):
         old = await client.read_resource("arxiv://paper/hep-th%2F9901001")
     assert "arxiv://categories" in [str(r.uri) for r in listed.resources]
     assert {t.uri_template for t in templates.resource_templates} == {
-        "arxiv://paper/{paper_id}", "arxiv://paper/{paper_id}/text"}
+        "arxiv://paper/{paper_id}",
+        "arxiv://paper/{paper_id}/text",
+    }
     assert "`cs.AI` Artificial Intelligence" in cats.contents[0].text
     assert card.contents[0].text.startswith("# Attention for graphs")
     assert "## Abstract" in card.contents[0].text
@@ -46,10 +48,13 @@ async def test_completions(fake, connect):
     fake.add(html_paper("2403.00003", "Attention for graphs"))
     async with connect() as client:
         await client.call_tool("get_paper", {"paper_id": "2403.00003"})
-        ids = await client.complete(ResourceTemplateReference(type="ref/resource", uri="arxiv://paper/{paper_id}"),
-                                    {"name": "paper_id", "value": "2403"})
-        cats = await client.complete(PromptReference(type="ref/prompt", name="literature_review"),
-                                     {"name": "category", "value": "cs.A"})
+        ids = await client.complete(
+            ResourceTemplateReference(type="ref/resource", uri="arxiv://paper/{paper_id}"),
+            {"name": "paper_id", "value": "2403"},
+        )
+        cats = await client.complete(
+            PromptReference(type="ref/prompt", name="literature_review"), {"name": "category", "value": "cs.A"}
+        )
     assert ids.completion.values == ["2403.00003"]
     assert "cs.AI" in cats.completion.values and "cs.AR" in cats.completion.values
 
@@ -57,12 +62,22 @@ async def test_completions(fake, connect):
 async def test_search_cached_ranks_offline(fake, connect, make_config):
     from arxiv_mcp.service import ArxivService
 
-    strong = html_paper("2403.00020", "Graph neural networks for molecules", sections=[
-        ("Introduction", "Graph neural networks on molecules. " * 30),
-        ("Method", "Message passing graph neural networks over molecular graphs. " * 30)])
-    weak = html_paper("2403.00021", "Protein folding", sections=[
-        ("Introduction", "Protein structure prediction. " * 30),
-        ("Related", "One line mentions graph neural networks once. " + "Folding energy. " * 40)])
+    strong = html_paper(
+        "2403.00020",
+        "Graph neural networks for molecules",
+        sections=[
+            ("Introduction", "Graph neural networks on molecules. " * 30),
+            ("Method", "Message passing graph neural networks over molecular graphs. " * 30),
+        ],
+    )
+    weak = html_paper(
+        "2403.00021",
+        "Protein folding",
+        sections=[
+            ("Introduction", "Protein structure prediction. " * 30),
+            ("Related", "One line mentions graph neural networks once. " + "Folding energy. " * 40),
+        ],
+    )
     fake.add(strong)
     fake.add(weak)
     svc = ArxivService(make_config())
@@ -84,9 +99,18 @@ def test_search_cached_is_fast_at_1000_papers(make_config):
     words = "graph neural network transformer attention protein galaxy quantum knot lattice".split()
     for i in range(1000):
         title = f"{words[i % 10]} {words[(i * 3) % 10]} study {i}"
-        svc.cache.put_meta(f"2401.{i:05d}", 1, {"id": f"2401.{i:05d}", "version": 1, "title": title,
-                                                 "abstract": " ".join(words) * 3, "authors": [{"name": "A B"}]},
-                           latest=True)
+        svc.cache.put_meta(
+            f"2401.{i:05d}",
+            1,
+            {
+                "id": f"2401.{i:05d}",
+                "version": 1,
+                "title": title,
+                "abstract": " ".join(words) * 3,
+                "authors": [{"name": "A B"}],
+            },
+            latest=True,
+        )
     svc.search_cached("warm up the index")
     start = time.perf_counter()
     result = svc.search_cached("quantum knot lattice")

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp.upstream import s2
-from arxiv_mcp.upstream.http import HttpClient, Transport
 from arxiv_mcp.errors import InvalidInput, NotFound, Throttled, UpstreamError
 from arxiv_mcp.ids import parse
-from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from arxiv_mcp.service import ArxivService
+from arxiv_mcp.upstream import s2
+from arxiv_mcp.upstream.http import HttpClient, Transport
+from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from tests.conftest import paper
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fake_arxiv"
@@ -23,28 +23,40 @@ KEY = "s2-test-key-5f1d9c0e7b"
 S2_PREFIX = "/s2/graph/v1/paper/"
 
 REFERENCES = [
-    {"arxiv": "1706.03762", "title": "Attention Is All You Need", "year": 2017,
-     "authors": ["Ashish Vaswani", "Noam Shazeer"]},
+    {
+        "arxiv": "1706.03762",
+        "title": "Attention Is All You Need",
+        "year": 2017,
+        "authors": ["Ashish Vaswani", "Noam Shazeer"],
+    },
     {"title": "A book that is not on arXiv", "year": 1998, "authors": ["Judea Pearl"]},
-    {"arxiv": "hep-th/9711200", "title": "The Large N Limit of Superconformal Field Theories",
-     "year": 1997, "authors": ["Juan Maldacena"]},
+    {
+        "arxiv": "hep-th/9711200",
+        "title": "The Large N Limit of Superconformal Field Theories",
+        "year": 1997,
+        "authors": ["Juan Maldacena"],
+    },
 ]
-CITATIONS = [{"arxiv": f"2405.{i:05d}", "title": f"Follow-up number {i}", "year": 2024,
-              "authors": ["Grace Hopper"]} for i in range(1, 8)]
+CITATIONS = [
+    {"arxiv": f"2405.{i:05d}", "title": f"Follow-up number {i}", "year": 2024, "authors": ["Grace Hopper"]}
+    for i in range(1, 8)
+]
 
 
 def fast_service(config) -> ArxivService:
     """A service whose limiters and back-off do not wait: the fake is local."""
-    http = HttpClient(config, Transport(config), RateLimiter(0.0), RateLimiter(0.0, name="Semantic Scholar"),
-                      sleep=lambda _s: None)
+    http = HttpClient(
+        config, Transport(config), RateLimiter(0.0), RateLimiter(0.0, name="Semantic Scholar"), sleep=lambda _s: None
+    )
     return ArxivService(config, http=http)
 
 
 @pytest.fixture
 def corpus(fake):
     fake.add(paper("2401.00001", "Sparse attention", references=REFERENCES, citations=CITATIONS))
-    fake.add(paper("hep-th/9901001", "Strings", year=1999, categories=["hep-th"],
-                   references=[REFERENCES[0]], citations=[]))
+    fake.add(
+        paper("hep-th/9901001", "Strings", year=1999, categories=["hep-th"], references=[REFERENCES[0]], citations=[])
+    )
     fake.add(paper("2402.00002", "Not indexed by Semantic Scholar"))  # citations=None: S2 answers 404
     return fake
 
@@ -64,11 +76,19 @@ def test_references_are_parsed(svc, corpus):
         "paper_id": "2401.00001",
         "direction": "references",
         "neighbours": [
-            {"title": "Attention Is All You Need", "arxiv_id": "1706.03762", "year": 2017,
-             "authors": ["Ashish Vaswani", "Noam Shazeer"]},
+            {
+                "title": "Attention Is All You Need",
+                "arxiv_id": "1706.03762",
+                "year": 2017,
+                "authors": ["Ashish Vaswani", "Noam Shazeer"],
+            },
             {"title": "A book that is not on arXiv", "arxiv_id": None, "year": 1998, "authors": ["Judea Pearl"]},
-            {"title": "The Large N Limit of Superconformal Field Theories", "arxiv_id": "hep-th/9711200",
-             "year": 1997, "authors": ["Juan Maldacena"]},
+            {
+                "title": "The Large N Limit of Superconformal Field Theories",
+                "arxiv_id": "hep-th/9711200",
+                "year": 1997,
+                "authors": ["Juan Maldacena"],
+            },
         ],
         "has_more": False,
     }
@@ -112,14 +132,34 @@ def test_unknown_direction(svc):
 
 
 def test_null_and_empty_entries_are_skipped(svc, corpus):
-    body = json.dumps({"offset": 0, "next": 3, "data": [
-        {"citedPaper": None},
-        {"citedPaper": {"paperId": None, "externalIds": None, "title": "Unresolved but titled",
-                        "year": None, "authors": None}},
-        {"citedPaper": {"paperId": None, "externalIds": None, "title": None, "year": None, "authors": []}},
-        {"citedPaper": {"paperId": "x", "externalIds": {"ArXiv": "not an id"}, "title": "Odd id",
-                        "year": "2020", "authors": [{"name": "A. B."}, {"name": None}, "junk"]}},
-    ]}).encode()
+    body = json.dumps(
+        {
+            "offset": 0,
+            "next": 3,
+            "data": [
+                {"citedPaper": None},
+                {
+                    "citedPaper": {
+                        "paperId": None,
+                        "externalIds": None,
+                        "title": "Unresolved but titled",
+                        "year": None,
+                        "authors": None,
+                    }
+                },
+                {"citedPaper": {"paperId": None, "externalIds": None, "title": None, "year": None, "authors": []}},
+                {
+                    "citedPaper": {
+                        "paperId": "x",
+                        "externalIds": {"ArXiv": "not an id"},
+                        "title": "Odd id",
+                        "year": "2020",
+                        "authors": [{"name": "A. B."}, {"name": None}, "junk"],
+                    }
+                },
+            ],
+        }
+    ).encode()
     corpus.fault(S2_PREFIX, "malformed", body=body)
     result = call(svc, "2401.00001", limit=3)
     assert result["neighbours"] == [

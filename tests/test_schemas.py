@@ -34,8 +34,14 @@ CALLS = [
 
 
 async def test_every_tool_has_schema_annotations_title_and_valid_output(fake, connect):
-    fake.add(html_paper("2403.00003", "Attention for graphs",
-                        references=[{"title": "Old", "year": 2001, "authors": ["A"], "arxiv": None}], citations=[]))
+    fake.add(
+        html_paper(
+            "2403.00003",
+            "Attention for graphs",
+            references=[{"title": "Old", "year": 2001, "authors": ["A"], "arxiv": None}],
+            citations=[],
+        )
+    )
     fake.add(paper("2401.00001", "Other"))
     async with connect() as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}

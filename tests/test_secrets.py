@@ -27,14 +27,26 @@ SESSION = "secrets-session"
 # Every tool, each with calls that succeed and calls that fail. A tool missing here fails
 # test_no_result_shows_the_key_or_the_home_path: add its calls when you add the tool.
 CALLS: dict[str, list[dict]] = {
-    "search_papers": [{"query": "secret graphs"}, {"id_list": [PID, "2403.09999"]}, {"max_results": 0},
-                      {"category": "no.such"}],
+    "search_papers": [
+        {"query": "secret graphs"},
+        {"id_list": [PID, "2403.09999"]},
+        {"max_results": 0},
+        {"category": "no.such"},
+    ],
     "get_paper": [{"paper_id": PID}, {"paper_id": "../../etc/passwd"}, {"paper_id": "2403.09999"}],
-    "read_paper": [{"paper_id": PID, "session_id": SESSION}, {"paper_id": PID, "page": 99},
-                   {"paper_id": OTHER + "v1"}, {"paper_id": PID, "session_id": "closed-session"}],
+    "read_paper": [
+        {"paper_id": PID, "session_id": SESSION},
+        {"paper_id": PID, "page": 99},
+        {"paper_id": OTHER + "v1"},
+        {"paper_id": PID, "session_id": "closed-session"},
+    ],
     "find_in_paper": [{"paper_id": PID, "query": "unicorn"}, {"paper_id": PID, "query": " "}],
-    "download_paper": [{"paper_id": PID, "fmt": "pdf"}, {"paper_id": PID, "fmt": "source"},
-                       {"paper_id": PID, "fmt": "docx"}, {"paper_id": OTHER, "fmt": "pdf"}],
+    "download_paper": [
+        {"paper_id": PID, "fmt": "pdf"},
+        {"paper_id": PID, "fmt": "source"},
+        {"paper_id": PID, "fmt": "docx"},
+        {"paper_id": OTHER, "fmt": "pdf"},
+    ],
     "start_session": [{"session_id": SESSION}, {"session_id": "../escape"}, {}],
     "session_status": [{"session_id": SESSION}, {"session_id": "never-started"}],
     "end_session": [{"session_id": SESSION}, {"session_id": SESSION}],
@@ -75,8 +87,12 @@ async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, conne
     fake.fault(f"/html/{OTHER}", "status", status=503, retry_after="0", times=100)
     fake.fault(f"/pdf/{OTHER}", "reset", times=100)
     fake.fault(f"/s2/graph/v1/paper/arXiv:{OTHER}", "status", status=429, retry_after="0", times=100)
-    config = make_config(ARXIV_MCP_HOME=str(user_home / ".arxiv-mcp"), SEMANTIC_SCHOLAR_API_KEY=key,
-                         ARXIV_MCP_TIMEOUT_S=1, ARXIV_MCP_DEADLINE_S=20)
+    config = make_config(
+        ARXIV_MCP_HOME=str(user_home / ".arxiv-mcp"),
+        SEMANTIC_SCHOLAR_API_KEY=key,
+        ARXIV_MCP_TIMEOUT_S=1,
+        ARXIV_MCP_DEADLINE_S=20,
+    )
     needles = [key, str(user_home), str(user_home.resolve()), user_home.name]
     outcomes = {"ok": 0, "error": 0}
     svc = ArxivService(config)

@@ -22,22 +22,29 @@ HOSTILE = "# not a heading\n  ## nor this"
 
 
 def _latex() -> bytes:
-    body = (r"\documentclass{article}\title{Shape}\begin{document}\maketitle"
-            r"\begin{abstract}An abstract.\end{abstract}\section{Intro}" + "\n"
-            + HOSTILE.replace("#", r"\#") + "\n" r"\section{End}Done.\end{document}")
+    body = (
+        r"\documentclass{article}\title{Shape}\begin{document}\maketitle"
+        r"\begin{abstract}An abstract.\end{abstract}\section{Intro}" + "\n" + HOSTILE.replace("#", r"\#") + "\n"
+        r"\section{End}Done.\end{document}"
+    )
     return eprint({"main.tex": body})
 
 
 def _html() -> bytes:
-    return ("<html><body><article class='ltx_document'><h1 class='ltx_title ltx_title_document'>Shape</h1>"
-            "<section class='ltx_section'><h2 class='ltx_title ltx_title_section'>1 Intro</h2>"
-            f"<div class='ltx_para'><p class='ltx_p'>{'Some body text. ' * 30}</p></div>"
-            f"<div class='ltx_para'><p class='ltx_p'>{HOSTILE.replace(chr(10), '<br>')}</p></div>"
-            "</section></article></body></html>").encode()
+    return (
+        "<html><body><article class='ltx_document'><h1 class='ltx_title ltx_title_document'>Shape</h1>"
+        "<section class='ltx_section'><h2 class='ltx_title ltx_title_section'>1 Intro</h2>"
+        f"<div class='ltx_para'><p class='ltx_p'>{'Some body text. ' * 30}</p></div>"
+        f"<div class='ltx_para'><p class='ltx_p'>{HOSTILE.replace(chr(10), '<br>')}</p></div>"
+        "</section></article></body></html>"
+    ).encode()
 
 
 CASES = {
-    "html (real page)": ("html", lambda: (FIXTURES / "html" / "arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html").read_bytes()),
+    "html (real page)": (
+        "html",
+        lambda: (FIXTURES / "html" / "arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html").read_bytes(),
+    ),
     "html (hostile)": ("html", _html),
     "source (real e-print)": ("source", lambda: (FIXTURES / "src" / "1605.03959.tar.gz").read_bytes()),
     "source (hostile)": ("source", _latex),

@@ -26,8 +26,14 @@ def test_version_and_help():
 
 def test_bad_setting_is_one_line_on_stderr(tmp_path):
     env = dict(os.environ, ARXIV_MCP_MAX_PAPERS="lots", ARXIV_MCP_HOME=str(tmp_path))
-    out = subprocess.run([sys.executable, "-m", "arxiv_mcp"], capture_output=True, text=True, env=env,
-                         stdin=subprocess.DEVNULL, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "arxiv_mcp"],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
     assert out.returncode == 2 and out.stdout == ""
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and "ARXIV_MCP_MAX_PAPERS" in lines[0]
@@ -36,21 +42,44 @@ def test_bad_setting_is_one_line_on_stderr(tmp_path):
 def test_stdout_is_only_json_rpc(fake, tmp_path):
     fake.add(paper("2401.00001", "Sparse attention for long documents"))
     messages = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw-test", "version": "0"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "raw-test", "version": "0"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-         "params": {"name": "search_papers", "arguments": {"query": "sparse attention"}}},
-        {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
-         "params": {"name": "get_paper", "arguments": {"paper_id": "bogus"}}},
-        {"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-         "params": {"name": "read_paper", "arguments": {"paper_id": "2401.00001"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "search_papers", "arguments": {"query": "sparse attention"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "get_paper", "arguments": {"paper_id": "bogus"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "read_paper", "arguments": {"paper_id": "2401.00001"}},
+        },
     ]
-    proc = subprocess.Popen([sys.executable, "-m", "arxiv_mcp", "--log-level", "DEBUG"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=_env(fake, tmp_path / "home"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arxiv_mcp", "--log-level", "DEBUG"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(fake, tmp_path / "home"),
+    )
     answers: dict[int, dict] = {}
     raw_lines: list[bytes] = []
     for msg in messages:

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arxiv_mcp.text import view as textview
 from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.text import view as textview
 from arxiv_mcp.text.view import (
     MAX_PAGE_SIZE,
     MIN_PAGE_SIZE,
@@ -260,7 +260,20 @@ def test_page_size_bounds_are_inclusive(page_size):
 
 
 CHUNKS = st.sampled_from(
-    ["word ", "a", " ", "\n", "\n\n", "## Head\n", "é", "\t", "x" * 97, "x" * 1500, "long " * 60, "para " * 200 + "\n\n"]
+    [
+        "word ",
+        "a",
+        " ",
+        "\n",
+        "\n\n",
+        "## Head\n",
+        "é",
+        "\t",
+        "x" * 97,
+        "x" * 1500,
+        "long " * 60,
+        "para " * 200 + "\n\n",
+    ]
 )
 
 

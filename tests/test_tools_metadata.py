@@ -9,18 +9,54 @@ from tests.conftest import paper
 pytestmark = pytest.mark.anyio
 
 CORPUS = [
-    paper("2401.00001", "Sparse attention for long documents", month=1,
-          authors=["Grace Hopper", "Edsger Dijkstra"], categories=["cs.CL", "cs.LG"]),
-    paper("2402.00002", "Quantum error correction with surface codes", month=2,
-          authors=["Richard Feynman"], categories=["quant-ph"]),
-    paper("2403.00003", "Attention is not all you need for graphs", month=3,
-          authors=["Grace Hopper"], categories=["cs.LG"], doi="10.1000/xyz", journal_ref="J. Graphs 1 (2024)"),
-    paper("2303.00004", "Protein folding with attention", year=2023, month=3,
-          authors=["Rosalind Franklin"], categories=["q-bio.BM"]),
-    paper("hep-th/9901001", "Strings on curved backgrounds", year=1999, month=1,
-          authors=["Edward Witten"], categories=["hep-th"], versions=2),
-    paper("math.GT/0309136", "Knots and three-manifolds", year=2003, month=9,
-          authors=["William Thurston"], categories=["math.GT"]),
+    paper(
+        "2401.00001",
+        "Sparse attention for long documents",
+        month=1,
+        authors=["Grace Hopper", "Edsger Dijkstra"],
+        categories=["cs.CL", "cs.LG"],
+    ),
+    paper(
+        "2402.00002",
+        "Quantum error correction with surface codes",
+        month=2,
+        authors=["Richard Feynman"],
+        categories=["quant-ph"],
+    ),
+    paper(
+        "2403.00003",
+        "Attention is not all you need for graphs",
+        month=3,
+        authors=["Grace Hopper"],
+        categories=["cs.LG"],
+        doi="10.1000/xyz",
+        journal_ref="J. Graphs 1 (2024)",
+    ),
+    paper(
+        "2303.00004",
+        "Protein folding with attention",
+        year=2023,
+        month=3,
+        authors=["Rosalind Franklin"],
+        categories=["q-bio.BM"],
+    ),
+    paper(
+        "hep-th/9901001",
+        "Strings on curved backgrounds",
+        year=1999,
+        month=1,
+        authors=["Edward Witten"],
+        categories=["hep-th"],
+        versions=2,
+    ),
+    paper(
+        "math.GT/0309136",
+        "Knots and three-manifolds",
+        year=2003,
+        month=9,
+        authors=["William Thurston"],
+        categories=["math.GT"],
+    ),
 ]
 
 
@@ -58,8 +94,14 @@ async def test_title_search_sends_fielded_query(corpus, connect):
 
 async def test_author_category_and_dates(corpus, connect):
     async with connect() as client:
-        r = await call(client, "search_papers", author="Grace Hopper", category="cs.LG",
-                       date_from="2024-02-01", date_to="2024-12-31")
+        r = await call(
+            client,
+            "search_papers",
+            author="Grace Hopper",
+            category="cs.LG",
+            date_from="2024-02-01",
+            date_to="2024-12-31",
+        )
     assert [p["id"] for p in r.structured_content["papers"]] == ["2403.00003"]
     sent = corpus.requests_to("/api/query")[-1].query["search_query"]
     assert sent == 'cat:cs.LG AND au:"Grace Hopper" AND submittedDate:[202402010000 TO 202412312359]'
@@ -81,12 +123,21 @@ async def test_id_list_keeps_order_and_reports_missing(corpus, connect):
     assert len(corpus.requests_to("/api/query")) == 1
 
 
-@pytest.mark.parametrize("form", [
-    "2403.00003", "2403.00003v1", "arXiv:2403.00003", "https://arxiv.org/abs/2403.00003v1",
-    "https://arxiv.org/pdf/2403.00003.pdf", "https://arxiv.org/html/2403.00003v1",
-    "https://ar5iv.labs.arxiv.org/html/2403.00003", "10.48550/arXiv.2403.00003",
-    "https://doi.org/10.48550/arXiv.2403.00003", " ARXIV:2403.00003V1 ",
-])
+@pytest.mark.parametrize(
+    "form",
+    [
+        "2403.00003",
+        "2403.00003v1",
+        "arXiv:2403.00003",
+        "https://arxiv.org/abs/2403.00003v1",
+        "https://arxiv.org/pdf/2403.00003.pdf",
+        "https://arxiv.org/html/2403.00003v1",
+        "https://ar5iv.labs.arxiv.org/html/2403.00003",
+        "10.48550/arXiv.2403.00003",
+        "https://doi.org/10.48550/arXiv.2403.00003",
+        " ARXIV:2403.00003V1 ",
+    ],
+)
 async def test_get_paper_accepts_every_form(corpus, connect, form):
     async with connect() as client:
         r = await call(client, "get_paper", paper_id=form)
@@ -120,8 +171,12 @@ async def test_malformed_id_is_a_tool_error(corpus, connect):
 
 
 async def test_arxiv_error_feed_is_a_tool_error(corpus, connect):
-    corpus.fault("/api/query", "status", status=400,
-                 body=(__import__("pathlib").Path(__file__).parent / "fixtures/atom/error_idlist_abc_http400.xml").read_bytes())
+    corpus.fault(
+        "/api/query",
+        "status",
+        status=400,
+        body=(__import__("pathlib").Path(__file__).parent / "fixtures/atom/error_idlist_abc_http400.xml").read_bytes(),
+    )
     async with connect() as client:
         r = await call(client, "get_paper", paper_id="2401.00001")
     assert r.is_error and "incorrect id format" in r.content[0].text
@@ -141,13 +196,16 @@ async def test_unknown_category_suggests(corpus, connect):
     assert cats.structured_content["count"] == 40
 
 
-@pytest.mark.parametrize("args, words", [
-    ({"query": "x", "sort_by": "date"}, "sort_by"),
-    ({"query": "x", "max_results": 5000}, "max_results"),
-    ({"query": "x", "start": 29995, "max_results": 10}, "30000"),
-    ({"query": "x", "date_from": "2024-31-01"}, "date_from"),
-    ({"query": "x", "date_from": "2024-05-01", "date_to": "2024-01-01"}, "after"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ({"query": "x", "sort_by": "date"}, "sort_by"),
+        ({"query": "x", "max_results": 5000}, "max_results"),
+        ({"query": "x", "start": 29995, "max_results": 10}, "30000"),
+        ({"query": "x", "date_from": "2024-31-01"}, "date_from"),
+        ({"query": "x", "date_from": "2024-05-01", "date_to": "2024-01-01"}, "after"),
+    ],
+)
 async def test_invalid_arguments(corpus, connect, args, words):
     async with connect() as client:
         r = await call(client, "search_papers", **args)
@@ -177,7 +235,8 @@ def test_real_spacing_against_the_fake(fake, make_config):
     """Ten concurrent lookups of different papers at a 0.2 s interval: request starts at
     the fake are never closer than the interval."""
     from arxiv_mcp.service import ArxivService
-    from tests.conftest import in_threads, paper as make
+    from tests.conftest import in_threads
+    from tests.conftest import paper as make
 
     for i in range(10):
         fake.add(make(f"2402.{i:05d}", f"Paper {i}"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import bibtexparser
 import pytest
 
@@ -14,8 +16,9 @@ async def test_export_bibtex_one_request_and_missing(fake, connect):
     fake.add(paper("2401.00001", "Sparse attention & 100% recall", doi="10.1/x", journal_ref="J. X 1 (2024)"))
     fake.add(paper("hep-th/9901001", "Strings on $AdS_5$", year=1999, month=1, versions=2))
     async with connect() as client:
-        r = await client.call_tool("export_bibtex", {"paper_ids": [
-            "2401.00001", "hep-th/9901001v1", "arXiv:2401.00001", "2501.99999"]})
+        r = await client.call_tool(
+            "export_bibtex", {"paper_ids": ["2401.00001", "hep-th/9901001v1", "arXiv:2401.00001", "2501.99999"]}
+        )
         api_calls = len(fake.requests_to("/api/query"))
         again = await client.call_tool("export_bibtex", {"paper_ids": ["2401.00001", "hep-th/9901001v1"]})
     s = r.structured_content
@@ -31,8 +34,10 @@ async def test_export_bibtex_one_request_and_missing(fake, connect):
 
 
 async def test_references_citations_and_errors(fake, connect):
-    refs = [{"title": "Old idea", "year": 2019, "authors": ["A. B"], "arxiv": "1901.00001"},
-            {"title": "Book", "year": 2001, "authors": ["C. D"], "arxiv": None}]
+    refs = [
+        {"title": "Old idea", "year": 2019, "authors": ["A. B"], "arxiv": "1901.00001"},
+        {"title": "Book", "year": 2001, "authors": ["C. D"], "arxiv": None},
+    ]
     fake.add(paper("2401.00001", "Cited", references=refs * 3, citations=[]))
     fake.add(paper("2401.00002", "Not in S2"))
     async with connect() as client:
@@ -50,9 +55,9 @@ async def test_references_citations_and_errors(fake, connect):
 
 
 async def test_category_trends_counts(fake, connect):
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
-    today = datetime.now(timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0)
+    today = datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0)
     for i, days_ago in enumerate([0, 1, 1, 3, 40]):
         p = paper(f"2401.{i:05d}", f"Graph transformers {i}", categories=["cs.LG"])
         p.published = today - timedelta(days=days_ago)

@@ -23,4 +23,5 @@ def test_tools_list_answer_is_under_the_limit():
     assert total <= wire_bytes
     by_tool = sorted(((tools_size.size(t), t["name"]) for t in result["tools"]), reverse=True)
     assert total < tools_size.DEFAULT_LIMIT, (
-        f"tools/list is {total} bytes, over {tools_size.DEFAULT_LIMIT}; largest: {by_tool[:5]}")
+        f"tools/list is {total} bytes, over {tools_size.DEFAULT_LIMIT}; largest: {by_tool[:5]}"
+    )

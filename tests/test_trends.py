@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from arxiv_mcp.upstream.http import HttpClient, Transport
 from arxiv_mcp.errors import InvalidInput, UpstreamError
-from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from arxiv_mcp.research.trends import category_trends, title_terms
+from arxiv_mcp.upstream.http import HttpClient, Transport
+from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from tests.fake_arxiv import FakePaper
 
-UTC = timezone.utc
+UTC = UTC
 TODAY = date(2024, 3, 31)
 WINDOW = 30
 FIRST_DAY = TODAY - timedelta(days=WINDOW - 1)  # 2024-03-02
@@ -22,8 +22,15 @@ TOPICS = ["diffusion", "graph", "transformer", "kernel", "bandit"]
 
 
 def fake_paper(pid: str, when: datetime, title: str, categories: list[str]) -> FakePaper:
-    return FakePaper(id=pid, title=title, abstract="An abstract.", authors=["Ada Lovelace"],
-                     categories=categories, published=when, pdf=None)
+    return FakePaper(
+        id=pid,
+        title=title,
+        abstract="An abstract.",
+        authors=["Ada Lovelace"],
+        categories=categories,
+        published=when,
+        pdf=None,
+    )
 
 
 def build_corpus(n_in_window: int, seed: int = 7) -> tuple[list[FakePaper], list[FakePaper]]:
@@ -35,14 +42,17 @@ def build_corpus(n_in_window: int, seed: int = 7) -> tuple[list[FakePaper], list
         day = FIRST_DAY + timedelta(days=rng.choice(days))
         when = datetime(day.year, day.month, day.day, rng.randrange(24), rng.randrange(60), tzinfo=UTC)
         words = rng.sample(TOPICS, 2)
-        title = (f"{words[0].title()} models for {words[1]} learning models with $O(n^2)$ "
-                 "\\emph{cost} via a novel approach")
+        title = (
+            f"{words[0].title()} models for {words[1]} learning models with $O(n^2)$ "
+            "\\emph{cost} via a novel approach"
+        )
         cats = ["cs.LG"] if i % 3 else ["stat.ML", "cs.LG"]  # cross-lists count for cat:cs.LG too
         inside.append(fake_paper(f"2403.{i + 1:05d}", when, title, cats))
     # The window's exact edges are inside; a minute either side is not.
     inside.append(fake_paper("2403.20001", datetime(2024, 3, 2, 0, 0, tzinfo=UTC), "Edge first minute", ["cs.LG"]))
-    inside.append(fake_paper("2403.20002", datetime(2024, 3, 31, 23, 59, 30, tzinfo=UTC), "Edge last minute",
-                             ["cs.LG"]))
+    inside.append(
+        fake_paper("2403.20002", datetime(2024, 3, 31, 23, 59, 30, tzinfo=UTC), "Edge last minute", ["cs.LG"])
+    )
     outside = [
         fake_paper("2403.30001", datetime(2024, 3, 1, 23, 59, tzinfo=UTC), "Too early diffusion", ["cs.LG"]),
         fake_paper("2404.30002", datetime(2024, 4, 1, 0, 0, tzinfo=UTC), "Too late diffusion", ["cs.LG"]),
@@ -53,8 +63,10 @@ def build_corpus(n_in_window: int, seed: int = 7) -> tuple[list[FakePaper], list
 
 def expected_per_day(papers: list[FakePaper]) -> list[dict]:
     counts = Counter(p.published.date() for p in papers)
-    return [{"date": (FIRST_DAY + timedelta(days=i)).isoformat(), "count": counts[FIRST_DAY + timedelta(days=i)]}
-            for i in range(WINDOW)]
+    return [
+        {"date": (FIRST_DAY + timedelta(days=i)).isoformat(), "count": counts[FIRST_DAY + timedelta(days=i)]}
+        for i in range(WINDOW)
+    ]
 
 
 @pytest.fixture
@@ -81,8 +93,13 @@ def test_counts_match_the_corpus(http, corpus):
     assert result["per_day"] == expected_per_day(inside)
     assert [d["count"] for d in result["per_day"][3:6]] == [0, 0, 0]
     [req] = fake.requests_to("/api/query")
-    assert req.query == {"search_query": "cat:cs.LG AND submittedDate:[202403020000 TO 202403312359]",
-                         "sortBy": "submittedDate", "sortOrder": "descending", "start": "0", "max_results": "500"}
+    assert req.query == {
+        "search_query": "cat:cs.LG AND submittedDate:[202403020000 TO 202403312359]",
+        "sortBy": "submittedDate",
+        "sortOrder": "descending",
+        "start": "0",
+        "max_results": "500",
+    }
 
 
 def test_top_terms_count_each_paper_once(http, corpus):
@@ -144,9 +161,15 @@ def test_window_ends_today_utc_by_default(http, fake):
     assert len(result["per_day"]) == 1
 
 
-@pytest.mark.parametrize("category, window, message", [
-    ("cs.XX", 30, "cs.XX"), ("cs.LG", 0, "1 to 365"), ("cs.LG", 366, "1 to 365"), ("cs.LG", True, "1 to 365"),
-])
+@pytest.mark.parametrize(
+    "category, window, message",
+    [
+        ("cs.XX", 30, "cs.XX"),
+        ("cs.LG", 0, "1 to 365"),
+        ("cs.LG", 366, "1 to 365"),
+        ("cs.LG", True, "1 to 365"),
+    ],
+)
 def test_bad_arguments_send_nothing(http, fake, category, window, message):
     with pytest.raises(InvalidInput, match=message):
         category_trends(http, fake.api_url, category, window, today=TODAY)
@@ -161,6 +184,7 @@ def test_broken_feed_is_upstream_error(http, corpus):
 
 
 def test_title_terms():
-    assert title_terms("Towards Scalable GNNs via $\\mathcal{O}(n)$ Message-Passing: "
-                       "a Novel Approach for the Schrödinger's Equation in 2024, GNNs and 3D") == {
-        "scalable", "gnns", "message-passing", "schrödinger", "equation"}
+    assert title_terms(
+        "Towards Scalable GNNs via $\\mathcal{O}(n)$ Message-Passing: "
+        "a Novel Approach for the Schrödinger's Equation in 2024, GNNs and 3D"
+    ) == {"scalable", "gnns", "message-passing", "schrödinger", "equation"}

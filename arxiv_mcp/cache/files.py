@@ -119,7 +119,13 @@ def scan_papers(folder: Path) -> dict[str, FoundFile]:
 
 
 def encode_meta(paper_id: str, version: int, record: dict, fetched_at: float, latest_at: float | None) -> bytes:
-    body = {"paper_id": paper_id, "version": version, "fetched_at": fetched_at, "latest_at": latest_at, "record": record}
+    body = {
+        "paper_id": paper_id,
+        "version": version,
+        "fetched_at": fetched_at,
+        "latest_at": latest_at,
+        "record": record,
+    }
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -257,7 +257,9 @@ class JournaledIndex:
                 self._replay(data[lines_at:], lines_at)
                 return
             if data and (journal_generation is None or journal_generation > self.generation):
-                logger.warning("cache journal %s does not continue the snapshot; salvaging its lines", self.journal_path)
+                logger.warning(
+                    "cache journal %s does not continue the snapshot; salvaging its lines", self.journal_path
+                )
                 self._salvage(data[lines_at:])
         else:
             self.state, self.generation = IndexState(), 0
@@ -323,7 +325,12 @@ class JournaledIndex:
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             aside = self.snapshot_path.with_name("index.json.corrupt")
             os.replace(self.snapshot_path, aside)
-            logger.warning("cache index %s is unreadable (%s); kept as %s, rebuilding from the files", self.snapshot_path, exc, aside)
+            logger.warning(
+                "cache index %s is unreadable (%s); kept as %s, rebuilding from the files",
+                self.snapshot_path,
+                exc,
+                aside,
+            )
             return None
         self._snapshot_bytes = len(data)
         return state, generation

@@ -127,7 +127,9 @@ class SessionStore:
             aside = self.path.with_name("sessions.json.corrupt")
             os.replace(self.path, aside)
             self._hold(-1)
-            logger.warning("session file %s is unreadable (%s); kept as %s, starting with no sessions", self.path, exc, aside)
+            logger.warning(
+                "session file %s is unreadable (%s); kept as %s, starting with no sessions", self.path, exc, aside
+            )
 
 
 def _parse(data: bytes) -> dict[str, dict]:
@@ -137,5 +139,9 @@ def _parse(data: bytes) -> dict[str, dict]:
     sessions = {}
     for session_id, raw in body["sessions"].items():
         pinned = [[check_paper_id(p), check_version(v)] for p, v in raw["pinned"]]
-        sessions[session_id] = {"created": float(raw["created"]), "last_used": float(raw["last_used"]), "pinned": pinned}
+        sessions[session_id] = {
+            "created": float(raw["created"]),
+            "last_used": float(raw["last_used"]),
+            "pinned": pinned,
+        }
     return sessions

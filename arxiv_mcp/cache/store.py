@@ -39,6 +39,7 @@ from typing import Any
 
 from .. import errors
 from .atomic import clean_stale_tmp, discard, stage
+from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
@@ -56,7 +57,6 @@ from .files import (
 )
 from .index import IndexState, JournaledIndex, Key
 from .sessions import SessionStore
-from .filelock import BOOT_ID, ProcessLock
 
 logger = logging.getLogger(__name__)
 
@@ -404,8 +404,9 @@ class Cache:
                 searches += 1
             return {"evicted": evicted, "kept_pinned": kept, "bytes_freed": freed, "searches_dropped": searches}
 
-    def iter_documents(self, only: set[tuple[str, int]] | None = None
-                       ) -> Iterator[tuple[str, int, dict | None, str | None]]:
+    def iter_documents(
+        self, only: set[tuple[str, int]] | None = None
+    ) -> Iterator[tuple[str, int, dict | None, str | None]]:
         """(paper_id, version, metadata record, text) of every cached version (or of those in
         `only`), read lazily.
 

@@ -76,7 +76,7 @@ def escape_title(title: str) -> str:
     out: list[str] = []
     pos = 0
     for m in _MATH.finditer(title):
-        out.append(escape_text(title[pos:m.start()]))
+        out.append(escape_text(title[pos : m.start()]))
         out.append(_math(m.group()))
         pos = m.end()
     out.append(escape_text(title[pos:]))

@@ -39,14 +39,20 @@ class Library:
         for pid, _version, record, text in self.cache.iter_documents(changed):
             record = record or {}
             self._titles[pid] = record.get("title", "")
-            self.index.add(pid, title=record.get("title", ""), abstract=record.get("abstract", ""),
-                           authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
-                           text=text or "")
+            self.index.add(
+                pid,
+                title=record.get("title", ""),
+                abstract=record.get("abstract", ""),
+                authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
+                text=text or "",
+            )
             self._indexed[pid] = wanted[pid]
 
     def search(self, query: str, limit: int) -> list[tuple[str, int, str, float, str]]:
         """(paper id, version, title, score, snippet), best first."""
         with self._lock:
             self._sync()
-            return [(pid, self._indexed[pid][0], self._titles.get(pid, ""), score, snippet)
-                    for pid, score, snippet in self.index.search(query, limit)]
+            return [
+                (pid, self._indexed[pid][0], self._titles.get(pid, ""), score, snippet)
+                for pid, score, snippet in self.index.search(query, limit)
+            ]

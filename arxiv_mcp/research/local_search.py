@@ -165,8 +165,7 @@ class LocalIndex:
             scores = self._scores(terms)
             best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]]))[:limit]
             return [
-                (self._doc_ids[slot], score, _snippet(*self._snippet_sources[slot], set(terms)))
-                for slot, score in best
+                (self._doc_ids[slot], score, _snippet(*self._snippet_sources[slot], set(terms))) for slot, score in best
             ]
 
     def _scores(self, terms: list[str]) -> dict[int, float]:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from ..upstream.atom import Paper, parse_feed
 from ..categories import get_category
 from ..errors import InvalidInput, UpstreamError
+from ..upstream.atom import Paper, parse_feed
 from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
 
 if TYPE_CHECKING:
@@ -22,10 +22,12 @@ if TYPE_CHECKING:
 
 MAX_WINDOW_DAYS = 365
 TOP_TERMS = 20
-GENERIC_TITLE_WORDS = frozenset("""
+GENERIC_TITLE_WORDS = frozenset(
+    """
 paper approach approaches novel new study studies toward towards via using based non case
 method methods framework results result
-""".split())
+""".split()
+)
 """Words nearly every title could carry; they would crowd out the topical terms."""
 
 _MATH = re.compile(r"\$\$.*?\$\$|\$.*?\$", re.DOTALL)
@@ -45,17 +47,25 @@ def title_terms(title: str) -> set[str]:
     return terms
 
 
-def category_trends(http: HttpClient, api_url: str, category: str, window_days: int = 30, *,
-                    today: date | None = None, page_size: int = 500, max_papers: int = 2000) -> dict:
+def category_trends(
+    http: HttpClient,
+    api_url: str,
+    category: str,
+    window_days: int = 30,
+    *,
+    today: date | None = None,
+    page_size: int = 500,
+    max_papers: int = 2000,
+) -> dict:
     """Papers submitted to `category` in the `window_days` days ending today (UTC, inclusive)."""
     cat_id = get_category(category).id
-    if isinstance(window_days, bool) or not isinstance(window_days, int) or \
-            not 1 <= window_days <= MAX_WINDOW_DAYS:
-        raise InvalidInput(f"window_days={window_days!r} is out of range: give a whole number of days "
-                           f"from 1 to {MAX_WINDOW_DAYS}")
+    if isinstance(window_days, bool) or not isinstance(window_days, int) or not 1 <= window_days <= MAX_WINDOW_DAYS:
+        raise InvalidInput(
+            f"window_days={window_days!r} is out of range: give a whole number of days from 1 to {MAX_WINDOW_DAYS}"
+        )
     if not 1 <= page_size <= MAX_RESULTS_CAP or not 1 <= max_papers <= RESULT_WINDOW:
         raise ValueError("page_size must be 1-2000 and max_papers 1-30000")
-    date_to = today or datetime.now(timezone.utc).date()
+    date_to = today or datetime.now(UTC).date()
     date_from = date_to - timedelta(days=window_days - 1)
     search = f"cat:{cat_id} AND submittedDate:[{date_from:%Y%m%d}0000 TO {date_to:%Y%m%d}2359]"
 
@@ -72,8 +82,9 @@ def category_trends(http: HttpClient, api_url: str, category: str, window_days: 
         if not feed.papers or fetched >= min(total, max_papers):
             break
 
-    per_day = Counter(day for day in (_day(p) for p in papers.values())
-                      if day is not None and date_from <= day <= date_to)
+    per_day = Counter(
+        day for day in (_day(p) for p in papers.values()) if day is not None and date_from <= day <= date_to
+    )
     terms = Counter(term for p in papers.values() for term in title_terms(p.title))
     capped = total > fetched and fetched >= max_papers
     result = {
@@ -84,32 +95,47 @@ def category_trends(http: HttpClient, api_url: str, category: str, window_days: 
         "papers_seen": len(papers),
         "total_results": total,
         "capped": capped,
-        "per_day": [{"date": (date_from + timedelta(days=i)).isoformat(),
-                     "count": per_day.get(date_from + timedelta(days=i), 0)} for i in range(window_days)],
-        "top_terms": [{"term": t, "count": c}
-                      for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
+        "per_day": [
+            {
+                "date": (date_from + timedelta(days=i)).isoformat(),
+                "count": per_day.get(date_from + timedelta(days=i), 0),
+            }
+            for i in range(window_days)
+        ],
+        "top_terms": [
+            {"term": t, "count": c} for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]
+        ],
     }
     if capped:
         oldest = min((d for d in (_day(p) for p in papers.values()) if d is not None), default=date_to)
-        result["note"] = (f"Only the newest {len(papers)} of {total} papers were read, so days before "
-                          f"{oldest.isoformat()} are undercounted; use a shorter window_days for exact counts.")
+        result["note"] = (
+            f"Only the newest {len(papers)} of {total} papers were read, so days before "
+            f"{oldest.isoformat()} are undercounted; use a shorter window_days for exact counts."
+        )
     elif fetched < total:
-        result["note"] = (f"arXiv stopped returning papers after {fetched} of {total}; counts are "
-                          "partial. Try again in a minute.")
+        result["note"] = (
+            f"arXiv stopped returning papers after {fetched} of {total}; counts are partial. Try again in a minute."
+        )
     return result
 
 
 def _page(http: HttpClient, api_url: str, search: str, start: int, max_results: int):
-    resp = http.get(api_url, params={"search_query": search, "sortBy": "submittedDate",
-                                     "sortOrder": "descending", "start": str(start),
-                                     "max_results": str(max_results)})
+    resp = http.get(
+        api_url,
+        params={
+            "search_query": search,
+            "sortBy": "submittedDate",
+            "sortOrder": "descending",
+            "start": str(start),
+            "max_results": str(max_results),
+        },
+    )
     if resp.status in (200, 400):
         feed = parse_feed(resp.content)  # a 400 carries arXiv's error feed: InvalidInput
         if resp.status == 200:
             return feed
         raise InvalidInput("arXiv rejected the trends query as malformed; check the category id.")
-    raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.",
-                        status=resp.status)
+    raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.", status=resp.status)
 
 
 def _day(paper: Paper) -> date | None:
@@ -118,5 +144,5 @@ def _day(paper: Paper) -> date | None:
     except ValueError:
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).date()
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).date()

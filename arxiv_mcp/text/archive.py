@@ -12,8 +12,8 @@ import logging
 import posixpath
 import tarfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from ..errors import ExtractionError, UnsafeArchive
 
@@ -218,8 +218,7 @@ def _bundle_from_members(kept: dict[str, bytes]) -> SourceBundle:
     if any(name.lower().endswith(".txt") for name in kept):
         return SourceBundle("tex", kept)
     raise ExtractionError(
-        "The e-print archive holds no TeX or HTML source (only figures or other files); "
-        "read the paper's PDF instead."
+        "The e-print archive holds no TeX or HTML source (only figures or other files); read the paper's PDF instead."
     )
 
 

@@ -42,8 +42,7 @@ _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 2
 _DIAGNOSTIC_CHARS = 4000  # text kept from outside the document to name a stub page
 
 _VOID_TAGS = frozenset(
-    "area base basefont br col command embed frame hr img input isindex keygen link meta "
-    "param source track wbr".split()
+    "area base basefont br col command embed frame hr img input isindex keygen link meta param source track wbr".split()
 )
 _DROPPED_TAGS = frozenset(
     "script style noscript template nav header footer button form select option textarea "
@@ -92,8 +91,23 @@ _INVISIBLE = {code: None for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0
 _INVISIBLE.update(
     {
         code: None
-        for code in (0xAD, 0x180E, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0x2061, 0x2062,
-                     0x2063, 0x2064, 0xFEFF, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+        for code in (
+            0xAD,
+            0x180E,
+            0x200B,
+            0x200C,
+            0x200D,
+            0x200E,
+            0x200F,
+            0x2060,
+            0x2061,
+            0x2062,
+            0x2063,
+            0x2064,
+            0xFEFF,
+            *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A),
+        )
     }
 )
 _INVISIBLE[0xA0] = " "

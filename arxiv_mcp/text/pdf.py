@@ -95,8 +95,7 @@ class _Budget:
     def check_page_count(self, count: int) -> None:
         if count > self.max_pages:
             raise ExtractionError(
-                f"the PDF has {count} pages, more than the {self.max_pages} this server extracts; "
-                f"{_NEXT_STEP}"
+                f"the PDF has {count} pages, more than the {self.max_pages} this server extracts; {_NEXT_STEP}"
             )
         if count == 0:
             raise ExtractionError(f"the PDF has no pages; {_NEXT_STEP}")
@@ -151,9 +150,7 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
     except ExtractionError:
         raise
     except DependencyError as exc:
-        raise ExtractionError(
-            f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}"
-        ) from exc
+        raise ExtractionError(f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}") from exc
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
         raise ExtractionError(
             f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc}); "
@@ -169,8 +166,11 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             work = 0
         if work > MAX_PAGE_WORK:
-            logger.warning("page %d of the PDF asks for more than %d MB of drawing instructions; left out",
-                           index + 1, MAX_PAGE_WORK // 2**20)
+            logger.warning(
+                "page %d of the PDF asks for more than %d MB of drawing instructions; left out",
+                index + 1,
+                MAX_PAGE_WORK // 2**20,
+            )
             texts.append(None)
             continue
         try:

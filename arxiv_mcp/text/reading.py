@@ -21,13 +21,13 @@ import time
 from dataclasses import dataclass
 
 from .. import budget
-from ..upstream.atom import Paper
 from ..cache.store import Cache
-from ..upstream.http import HttpClient
 from ..errors import ExtractionError, NoTextLayer, NotFound
-from .extract import EXTRACTOR_VERSION, extract, looks_like_pdf
 from ..ids import PaperId, Urls
+from ..upstream.atom import Paper
+from ..upstream.http import HttpClient
 from ..upstream.rate_limiter import SingleFlight
+from .extract import EXTRACTOR_VERSION, extract, looks_like_pdf
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +65,7 @@ class _Versions:
 
 
 class FullText:
-    def __init__(self, http: HttpClient, cache: Cache, urls: Urls, flights: SingleFlight,
-                 pdf_engine: str = "auto"):
+    def __init__(self, http: HttpClient, cache: Cache, urls: Urls, flights: SingleFlight, pdf_engine: str = "auto"):
         self.http = http
         self.pdf_engine = pdf_engine
         self.cache = cache
@@ -110,8 +109,7 @@ class FullText:
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
-        self.cache.put_text(pid.id, pid.version, text, method=cached.method,
-                            extractor_version=EXTRACTOR_VERSION)
+        self.cache.put_text(pid.id, pid.version, text, method=cached.method, extractor_version=EXTRACTOR_VERSION)
         return Text(text, "cache", cached.method)
 
     @staticmethod
@@ -140,8 +138,10 @@ class FullText:
             now = time.time()
             return now - entry.get("at", 0) < AR5IV_MISS_TTL_S and entry.get("until", now + 1) > now
         if method == "html" and info.before_html_era(version):
-            return any(k.startswith("html:v") and "until" not in v and info.before_html_era(int(k[6:]))
-                       for k, v in failed.items())
+            return any(
+                k.startswith("html:v") and "until" not in v and info.before_html_era(int(k[6:]))
+                for k, v in failed.items()
+            )
         return False
 
     def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
@@ -182,25 +182,30 @@ class FullText:
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {exc}")
                 continue
-            self.cache.put_raw(pid.id, pid.version, used, raw,
-                               "application/pdf" if used == "pdf" else _content_type(method))
-            self.cache.put_text(pid.id, pid.version, text, method=used,
-                                extractor_version=EXTRACTOR_VERSION)
+            self.cache.put_raw(
+                pid.id, pid.version, used, raw, "application/pdf" if used == "pdf" else _content_type(method)
+            )
+            self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
             budget.report(f"read {pid}", len(order), len(order))
             return Text(text, used, used)
         if no_text is not None:
-            raise NoTextLayer(f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
-                              "Use download_paper to get the PDF file itself.")
+            raise NoTextLayer(
+                f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
+                "Use download_paper to get the PDF file itself."
+            )
         versions = self.cache.versions(pid.id)
-        raise NotFound(f"No full text could be obtained for {pid}: "
-                       f"{'; '.join(tried) or 'every source is known to be missing'}. "
-                       f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
-                       "or use get_paper for the abstract.")
+        raise NotFound(
+            f"No full text could be obtained for {pid}: "
+            f"{'; '.join(tried) or 'every source is known to be missing'}. "
+            f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
+            "or use get_paper for the abstract."
+        )
 
     def _download(self, pid: PaperId, method: str) -> tuple[bytes | None, str]:
         """The raw body of `method` for `pid`, or None and why it is missing."""
-        url = {"html": self.urls.html, "ar5iv": self.urls.ar5iv, "source": self.urls.source,
-               "pdf": self.urls.pdf}[method](pid)
+        url = {"html": self.urls.html, "ar5iv": self.urls.ar5iv, "source": self.urls.source, "pdf": self.urls.pdf}[
+            method
+        ](pid)
         resp = self.http.get(url, follow_redirects=method != "ar5iv")
         if 300 <= resp.status < 400:
             return None, "no rendering (redirected)"
@@ -221,4 +226,5 @@ def _id_date(pid: PaperId) -> str:
 
 def _content_type(method: str) -> str:
     return {"html": "text/html", "ar5iv": "text/html", "source": "application/gzip"}.get(
-        method, "application/octet-stream")
+        method, "application/octet-stream"
+    )

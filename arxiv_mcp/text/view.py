@@ -102,9 +102,7 @@ def render_outline(headings: list[Heading]) -> str:
     if not headings:
         return "No headings in this text: read it by page (section=None) or use find_in_paper."
     top = min(h.level for h in headings)
-    return "\n".join(
-        f"{h.number}. {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings
-    )
+    return "\n".join(f"{h.number}. {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings)
 
 
 def select_section(text: str, selector: str) -> tuple[Heading, str]:
@@ -168,10 +166,7 @@ def _ambiguous_message(wanted: str, matches: list[Heading]) -> str:
     lines = [f"section:{h.number} {h.title}" for h in matches[:_LISTED_CANDIDATES]]
     if len(matches) > _LISTED_CANDIDATES:
         lines.append(f"… and {len(matches) - _LISTED_CANDIDATES} more")
-    return (
-        f'section "{wanted}" matches {len(matches)} headings; pass one of these as section:\n'
-        + "\n".join(lines)
-    )
+    return f'section "{wanted}" matches {len(matches)} headings; pass one of these as section:\n' + "\n".join(lines)
 
 
 def _unknown_message(wanted: str, headings: list[Heading]) -> str:
@@ -197,9 +192,7 @@ def paginate(text: str, page: int, page_size: int) -> Page:
     if isinstance(page, bool) or not isinstance(page, int):
         raise InvalidInput(f"page must be a whole number from 1 to {total_pages}; got {page!r}.")
     if page < 1:
-        raise InvalidInput(
-            f"page must be 1 or more: this view has {total_pages} pages (page_size={page_size})."
-        )
+        raise InvalidInput(f"page must be 1 or more: this view has {total_pages} pages (page_size={page_size}).")
     if page > total_pages:
         raise InvalidInput(
             f"page {page} is past the end: this view has {total_pages} "
@@ -224,11 +217,7 @@ def page_of_offset(text: str, offset: int, page_size: int) -> int:
 
 
 def _checked_page_size(page_size: int) -> int:
-    if (
-        isinstance(page_size, bool)
-        or not isinstance(page_size, int)
-        or not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE
-    ):
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
         raise InvalidInput(
             f"page_size must be a whole number of characters from {MIN_PAGE_SIZE} to "
             f"{MAX_PAGE_SIZE}; got {page_size!r}."
@@ -326,9 +315,7 @@ def _query_patterns(query: str) -> list[re.Pattern[str]]:
     for word in words:
         patterns.append(_word_pattern(word) if re.fullmatch(r"\w+", word) else _phrase_pattern(word))
     if not patterns:
-        raise InvalidInput(
-            'query has no words to look for: pass one or more words, or a "quoted phrase".'
-        )
+        raise InvalidInput('query has no words to look for: pass one or more words, or a "quoted phrase".')
     return patterns
 
 

@@ -71,7 +71,7 @@ class Paper:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Paper":
+    def from_dict(cls, d: dict) -> Paper:
         d = dict(d)
         d["authors"] = [Author(**a) for a in d.get("authors", [])]
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
@@ -100,16 +100,19 @@ def parse_feed(data: bytes) -> Feed:
     """Parse an API answer. arXiv's error feed becomes InvalidInput (it always means a
     malformed request); anything unparseable becomes UpstreamError."""
     if _declares_dtd(data):
-        raise UpstreamError("arXiv's answer contained a DOCTYPE or entity declaration, which a real "
-                            "feed never has; it was refused. Try again later.")
+        raise UpstreamError(
+            "arXiv's answer contained a DOCTYPE or entity declaration, which a real "
+            "feed never has; it was refused. Try again later."
+        )
     import xml.etree.ElementTree as ET  # on first use: start-up and cached answers never parse XML
 
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:
         head = data[:60].decode("utf-8", "replace").strip()
-        raise UpstreamError(f"arXiv answered with something that is not an Atom feed ({exc}; it "
-                            f"began {head!r}); try again in a minute.") from None
+        raise UpstreamError(
+            f"arXiv answered with something that is not an Atom feed ({exc}; it began {head!r}); try again in a minute."
+        ) from None
     if root.tag != f"{{{NS['atom']}}}feed":
         raise UpstreamError("arXiv answered with XML that is not an Atom feed; try again in a minute.")
     entries = root.findall("atom:entry", NS)
@@ -117,8 +120,10 @@ def parse_feed(data: bytes) -> Feed:
         eid = _text(entry.find("atom:id", NS))
         if "/api/errors" in eid or _text(entry.find("atom:title", NS)) == "Error" and not _ABS_ID.search(eid):
             detail = _text(entry.find("atom:summary", NS)) or "unspecified error"
-            raise InvalidInput(f"arXiv rejected the request: {detail}. Check the ids and the query "
-                               "syntax (fields ti: au: abs: cat: all:, operators AND OR ANDNOT).")
+            raise InvalidInput(
+                f"arXiv rejected the request: {detail}. Check the ids and the query "
+                "syntax (fields ti: au: abs: cat: all:, operators AND OR ANDNOT)."
+            )
     papers = [p for p in (_entry(e) for e in entries) if p is not None]
     return Feed(
         total_results=_int(root.find("opensearch:totalResults", NS), len(papers)),
@@ -180,8 +185,7 @@ def _entry(entry: ET.Element) -> Paper | None:
     primary_el = entry.find("arxiv:primary_category", NS)
     primary = primary_el.get("term", "") if primary_el is not None else (cats[0] if cats else "")
     authors = [
-        Author(_text(a.find("atom:name", NS)),
-               [t for t in (_text(x) for x in a.findall("arxiv:affiliation", NS)) if t])
+        Author(_text(a.find("atom:name", NS)), [t for t in (_text(x) for x in a.findall("arxiv:affiliation", NS)) if t])
         for a in entry.findall("atom:author", NS)
     ]
     return Paper(

@@ -17,8 +17,8 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 from urllib.parse import urljoin, urlsplit
 
 from .. import PROJECT_URL, __version__, budget
@@ -50,8 +50,9 @@ class Response:
 class _Transient(Exception):
     """A failed attempt worth retrying; carries what the final error should say."""
 
-    def __init__(self, reason: str, status: int | None = None, retry_after: float | None = None,
-                 unreachable: bool = False):
+    def __init__(
+        self, reason: str, status: int | None = None, retry_after: float | None = None, unreachable: bool = False
+    ):
         super().__init__(reason)
         self.reason = reason
         self.status = status
@@ -84,12 +85,19 @@ class Transport:
                 self._session = session
             return self._session
 
-    def fetch(self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None,
-              max_bytes: int) -> Response:
+    def fetch(
+        self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None, max_bytes: int
+    ) -> Response:
         remaining = budget.remaining()
         read_timeout = self.read_timeout if remaining is None else max(0.5, min(self.read_timeout, remaining))
-        with self.session.get(url, params=params, headers=headers, stream=True, allow_redirects=False,
-                              timeout=(min(CONNECT_TIMEOUT_S, read_timeout), read_timeout)) as r:
+        with self.session.get(
+            url,
+            params=params,
+            headers=headers,
+            stream=True,
+            allow_redirects=False,
+            timeout=(min(CONNECT_TIMEOUT_S, read_timeout), read_timeout),
+        ) as r:
             declared = r.headers.get("Content-Length")
             if declared and declared.isdigit() and int(declared) > max_bytes:
                 raise TooLarge(_too_large(url, max_bytes))
@@ -100,10 +108,11 @@ class Transport:
                     raise TooLarge(_too_large(url, max_bytes))
                 left = budget.remaining()
                 if left is not None and left <= 0:
-                    raise UpstreamError(f"Downloading {_where(url)} took longer than this call may "
-                                        "take; try again (a second try is often faster)")
-            if declared and declared.isdigit() and "Content-Encoding" not in r.headers \
-                    and len(body) != int(declared):
+                    raise UpstreamError(
+                        f"Downloading {_where(url)} took longer than this call may "
+                        "take; try again (a second try is often faster)"
+                    )
+            if declared and declared.isdigit() and "Content-Encoding" not in r.headers and len(body) != int(declared):
                 from requests.exceptions import ChunkedEncodingError
 
                 raise ChunkedEncodingError("body shorter than its Content-Length")
@@ -111,8 +120,10 @@ class Transport:
 
 
 def _too_large(url: str, max_bytes: int) -> str:
-    return (f"The answer from {_where(url)} is larger than the {max_bytes // 2**20} MB cap "
-            "(ARXIV_MCP_MAX_DOWNLOAD_MB); raise the cap if you really need this file")
+    return (
+        f"The answer from {_where(url)} is larger than the {max_bytes // 2**20} MB cap "
+        "(ARXIV_MCP_MAX_DOWNLOAD_MB); raise the cap if you really need this file"
+    )
 
 
 def _where(url: str) -> str:
@@ -141,15 +152,24 @@ def _is_throttle(resp: Response) -> bool:
     if resp.status in (429, 406):
         return True
     return resp.status == 503 or (
-        resp.status == 200 and len(resp.content) < 64 and resp.content.strip() == b"Rate exceeded.")
+        resp.status == 200 and len(resp.content) < 64 and resp.content.strip() == b"Rate exceeded."
+    )
 
 
 class HttpClient:
     """The upstream policy: limiter, retries, back-off, budget, and clear failures."""
 
-    def __init__(self, config: Config, transport: Transport, arxiv_limiter: RateLimiter,
-                 s2_limiter: RateLimiter, *, max_attempts: int = 4, backoff_s: float = 1.0,
-                 sleep=time.sleep):
+    def __init__(
+        self,
+        config: Config,
+        transport: Transport,
+        arxiv_limiter: RateLimiter,
+        s2_limiter: RateLimiter,
+        *,
+        max_attempts: int = 4,
+        backoff_s: float = 1.0,
+        sleep=time.sleep,
+    ):
         self.config = config
         self.transport = transport
         self.arxiv_limiter = arxiv_limiter
@@ -160,8 +180,14 @@ class HttpClient:
         self._arxiv_hosts = config.arxiv_hosts()
         self._down_until: dict[str, float] = {}
 
-    def get(self, url: str, *, params: Mapping[str, str] | None = None, follow_redirects: bool = True,
-            max_bytes: int | None = None) -> Response:
+    def get(
+        self,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        follow_redirects: bool = True,
+        max_bytes: int | None = None,
+    ) -> Response:
         """GET through the limiter with retries. Returns any answer below 500 that is not
         throttling (404s and error feeds are the caller's to read); raises UpstreamError,
         Throttled or Unreachable otherwise."""
@@ -196,29 +222,43 @@ class HttpClient:
                 raise
             except requests.exceptions.ConnectionError as exc:
                 refused = _is_connect_failure(exc)
-                last = _Transient("could not connect" if refused else "the connection broke",
-                                  unreachable=refused)
-            except (requests.exceptions.Timeout, requests.exceptions.ChunkedEncodingError,
-                    requests.exceptions.ContentDecodingError) as exc:
-                last = _Transient("timed out" if isinstance(exc, requests.exceptions.Timeout)
-                                  else "the answer was cut short")
+                last = _Transient("could not connect" if refused else "the connection broke", unreachable=refused)
+            except (
+                requests.exceptions.Timeout,
+                requests.exceptions.ChunkedEncodingError,
+                requests.exceptions.ContentDecodingError,
+            ) as exc:
+                last = _Transient(
+                    "timed out" if isinstance(exc, requests.exceptions.Timeout) else "the answer was cut short"
+                )
             else:
-                log.debug("GET %s -> %s (%d bytes, %.2f s)", _where(url), resp.status,
-                          len(resp.content), time.monotonic() - started)
+                log.debug(
+                    "GET %s -> %s (%d bytes, %.2f s)",
+                    _where(url),
+                    resp.status,
+                    len(resp.content),
+                    time.monotonic() - started,
+                )
                 if _is_throttle(resp):
-                    last = _Transient(f"HTTP {resp.status}" + (" 'Rate exceeded.'" if resp.status == 200 else ""),
-                                      status=resp.status,
-                                      retry_after=parse_retry_after(resp.headers.get("Retry-After")))
+                    last = _Transient(
+                        f"HTTP {resp.status}" + (" 'Rate exceeded.'" if resp.status == 200 else ""),
+                        status=resp.status,
+                        retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+                    )
                 elif resp.status == 200 and not resp.content:
                     last = _Transient("an empty answer")
                 elif resp.status >= 500:
-                    last = _Transient(f"HTTP {resp.status}", status=resp.status,
-                                      retry_after=parse_retry_after(resp.headers.get("Retry-After")))
+                    last = _Transient(
+                        f"HTTP {resp.status}",
+                        status=resp.status,
+                        retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+                    )
                 else:
                     self._down_until.pop(host, None)
                     return resp
-            log.info("%s request to %s failed (%s), attempt %d of %d", service, _where(url),
-                     last.reason, attempt, attempts)
+            log.info(
+                "%s request to %s failed (%s), attempt %d of %d", service, _where(url), last.reason, attempt, attempts
+            )
             if last.unreachable and attempt >= 2:
                 break
             if attempt == attempts:
@@ -240,23 +280,33 @@ class HttpClient:
     def _fail_fast(self, host: str, service: str) -> None:
         until = self._down_until.get(host)
         if until and time.monotonic() < until:
-            raise Unreachable(f"{service} ({host}) is unreachable (it refused connections seconds ago); "
-                              f"check the network and try again in {until - time.monotonic():.0f} "
-                              "seconds. Cached papers are still available.",
-                              retry_after_seconds=round(until - time.monotonic(), 1))
+            raise Unreachable(
+                f"{service} ({host}) is unreachable (it refused connections seconds ago); "
+                f"check the network and try again in {until - time.monotonic():.0f} "
+                "seconds. Cached papers are still available.",
+                retry_after_seconds=round(until - time.monotonic(), 1),
+            )
 
     def _final_error(self, host: str, service: str, url: str, last: _Transient) -> UpstreamError:
         if last.unreachable:
             self._down_until[host] = time.monotonic() + DOWN_FOR_S
-            return Unreachable(f"{service} ({host}) is unreachable: {last.reason}. Check the network "
-                               "connection; papers already cached are still served.")
+            return Unreachable(
+                f"{service} ({host}) is unreachable: {last.reason}. Check the network "
+                "connection; papers already cached are still served."
+            )
         retry = last.retry_after if last.retry_after is not None else 30.0
         if last.status in (429, 406, 503) or "Rate exceeded" in last.reason:
-            return Throttled(f"{service} is throttling requests ({last.reason}) and still was after "
-                             f"retrying; wait {retry:.0f} seconds and try again.",
-                             status=last.status, retry_after_seconds=retry)
-        return UpstreamError(f"{service} failed to answer ({last.reason}) after retrying; try again "
-                             f"in {retry:.0f} seconds.", status=last.status, retry_after_seconds=retry)
+            return Throttled(
+                f"{service} is throttling requests ({last.reason}) and still was after "
+                f"retrying; wait {retry:.0f} seconds and try again.",
+                status=last.status,
+                retry_after_seconds=retry,
+            )
+        return UpstreamError(
+            f"{service} failed to answer ({last.reason}) after retrying; try again in {retry:.0f} seconds.",
+            status=last.status,
+            retry_after_seconds=retry,
+        )
 
 
 def _is_connect_failure(exc: Exception) -> bool:

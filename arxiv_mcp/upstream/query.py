@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from ..errors import InvalidInput
 
@@ -22,7 +22,8 @@ MAX_QUERY_CHARS = 4000
 """A longer composed query makes a URL that arXiv's servers refuse; say so before sending."""
 RESULT_WINDOW = 30000
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again against all am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had
 has have having he her here hers herself him himself his how i if in into is it its itself just
@@ -30,7 +31,8 @@ me more most my myself no nor not now of off on once only or other our ours ours
 own same she should so some such than that the their theirs them themselves then there these
 they this those through to too under until up very was we were what when where which while who
 whom why will with would you your yours yourself yourselves via using use used based towards
-""".split())
+""".split()
+)
 
 _FIELDED = re.compile(r"\b(ti|au|abs|co|jr|cat|rn|id|all|submittedDate|lastUpdatedDate):", re.I)
 _BOOLEAN = re.compile(r"(^|\s)(AND|OR|ANDNOT)(\s|$)")
@@ -89,7 +91,7 @@ def parse_date(name: str, value: str) -> date:
         d = date.fromisoformat(value.strip())
     except ValueError:
         raise InvalidInput(f"{name}={value!r} is not a real calendar date: use YYYY-MM-DD") from None
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     if d > today:
         raise InvalidInput(f"{name}={value} is in the future (today is {today} UTC)")
     if d < date(1991, 1, 1):
@@ -101,7 +103,7 @@ def date_clause(date_from: str | None, date_to: str | None) -> str | None:
     if not date_from and not date_to:
         return None
     d1 = parse_date("date_from", date_from) if date_from else date(1991, 1, 1)
-    d2 = parse_date("date_to", date_to) if date_to else datetime.now(timezone.utc).date()
+    d2 = parse_date("date_to", date_to) if date_to else datetime.now(UTC).date()
     if d1 > d2:
         raise InvalidInput(f"date_from {d1} is after date_to {d2}; swap them")
     return f"submittedDate:[{d1:%Y%m%d}0000 TO {d2:%Y%m%d}2359]"
@@ -114,15 +116,32 @@ class Composed:
     """An OR-ed form of a plain multi-word query, tried once when the AND-ed one finds nothing."""
 
 
-def compose(*, query: str | None, category_clause: str | None, author: str | None, title: str | None,
-            abstract: str | None, date_from: str | None, date_to: str | None) -> Composed:
+def compose(
+    *,
+    query: str | None,
+    category_clause: str | None,
+    author: str | None,
+    title: str | None,
+    abstract: str | None,
+    date_from: str | None,
+    date_to: str | None,
+) -> Composed:
     """AND-combine every given part, each parenthesised, category first."""
-    composed = _compose(query=query, category_clause=category_clause, author=author, title=title,
-                        abstract=abstract, date_from=date_from, date_to=date_to)
+    composed = _compose(
+        query=query,
+        category_clause=category_clause,
+        author=author,
+        title=title,
+        abstract=abstract,
+        date_from=date_from,
+        date_to=date_to,
+    )
     if len(composed.search_query) > MAX_QUERY_CHARS:
-        raise InvalidInput(f"The query is too long for arXiv ({len(composed.search_query)} characters once "
-                           f"composed; at most {MAX_QUERY_CHARS}): keep the distinctive words, or split "
-                           "it into several searches")
+        raise InvalidInput(
+            f"The query is too long for arXiv ({len(composed.search_query)} characters once "
+            f"composed; at most {MAX_QUERY_CHARS}): keep the distinctive words, or split "
+            "it into several searches"
+        )
     return composed
 
 
@@ -130,10 +149,12 @@ def _compose(*, query, category_clause, author, title, abstract, date_from, date
     base: list[str] = []
     if category_clause:
         base.append(category_clause)
-    for clause in (author_clause(author) if author else None,
-                   words_clause("ti", title) if title else None,
-                   words_clause("abs", abstract) if abstract else None,
-                   date_clause(date_from, date_to)):
+    for clause in (
+        author_clause(author) if author else None,
+        words_clause("ti", title) if title else None,
+        words_clause("abs", abstract) if abstract else None,
+        date_clause(date_from, date_to),
+    ):
         if clause:
             base.append(clause)
     relaxed = None
@@ -151,6 +172,7 @@ def _compose(*, query, category_clause, author, title, abstract, date_from, date
             relaxed_q = " AND ".join(base + [relaxed]) if relaxed else None
             return Composed(joined, relaxed_q)
     if not base:
-        raise InvalidInput("Nothing to search for: give query, title, author, abstract, category, "
-                           "a date range, or id_list")
+        raise InvalidInput(
+            "Nothing to search for: give query, title, author, abstract, category, a date range, or id_list"
+        )
     return Composed(" AND ".join(base), None)

@@ -15,8 +15,9 @@ import os
 import struct
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from ..errors import Throttled
 
@@ -30,9 +31,15 @@ class RateLimiter:
     `clock` and `sleep` are injectable so tests prove the spacing without waiting.
     """
 
-    def __init__(self, interval: float, *, name: str = "arXiv", state_file: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        interval: float,
+        *,
+        name: str = "arXiv",
+        state_file: Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.interval = interval
         self.name = name
         self._state_file = state_file
@@ -46,13 +53,16 @@ class RateLimiter:
 
         Raises Throttled at once, booking nothing, when the slot would start after `deadline`.
         """
+
         def book(booked: float, now: float) -> float:
             start = max(now, booked)
             if deadline is not None and start > deadline:
                 wait = round(start - now, 1)
                 raise Throttled(
                     f"{self.name} requests are queued for the next {wait:g} s, longer than this "
-                    f"call may wait; try again in {wait:g} seconds", retry_after_seconds=wait)
+                    f"call may wait; try again in {wait:g} seconds",
+                    retry_after_seconds=wait,
+                )
             return start + self.interval
 
         now, booked_before = self._exchange(book)

@@ -31,8 +31,9 @@ class AnswerCache(Protocol):
     def put_search(self, key: str, value: dict, ttl_s: float) -> None: ...
 
 
-def neighbours(http: HttpClient, s2_url: str, pid: PaperId, direction: str, limit: int = 10, *,
-               cache: AnswerCache | None = None) -> dict:
+def neighbours(
+    http: HttpClient, s2_url: str, pid: PaperId, direction: str, limit: int = 10, *, cache: AnswerCache | None = None
+) -> dict:
     """The first `limit` papers this one cites (`references`) or that cite it (`citations`)."""
     if direction not in DIRECTIONS:
         raise InvalidInput(f"direction={direction!r} is not supported: use 'references' or 'citations'")
@@ -51,14 +52,20 @@ def neighbours(http: HttpClient, s2_url: str, pid: PaperId, direction: str, limi
             f"Semantic Scholar is rate-limiting requests (HTTP {exc.status or 429}) even after a retry; "
             "retry later (in a minute or so). Its shared anonymous quota runs out often; "
             "setting SEMANTIC_SCHOLAR_API_KEY gives this server its own quota.",
-            status=exc.status, retry_after_seconds=exc.retry_after_seconds) from None
+            status=exc.status,
+            retry_after_seconds=exc.retry_after_seconds,
+        ) from None
     if resp.status == 404:
-        raise NotFound(f"arXiv:{pid.id} is not in Semantic Scholar, so its {direction} are unknown "
-                       "there. That does not mean it is not on arXiv: get_paper still works, and "
-                       "recent papers often reach Semantic Scholar a few days later.")
+        raise NotFound(
+            f"arXiv:{pid.id} is not in Semantic Scholar, so its {direction} are unknown "
+            "there. That does not mean it is not on arXiv: get_paper still works, and "
+            "recent papers often reach Semantic Scholar a few days later."
+        )
     if resp.status != 200:
-        raise UpstreamError(f"Semantic Scholar answered HTTP {resp.status} for the {direction} of "
-                            f"arXiv:{pid.id}; try again later.", status=resp.status)
+        raise UpstreamError(
+            f"Semantic Scholar answered HTTP {resp.status} for the {direction} of arXiv:{pid.id}; try again later.",
+            status=resp.status,
+        )
     result = {"paper_id": pid.id, "direction": direction, **_parse_page(resp.content, DIRECTIONS[direction])}
     if cache is not None:
         cache.put_search(key, result, CACHE_TTL_S)
@@ -71,8 +78,10 @@ def _parse_page(content: bytes, side: str) -> dict:
     except (ValueError, UnicodeDecodeError):
         page = None
     if not isinstance(page, dict) or not isinstance(page.get("data"), list):
-        raise UpstreamError("Semantic Scholar answered with something that is not a page of papers "
-                            "(malformed JSON); try again in a minute.")
+        raise UpstreamError(
+            "Semantic Scholar answered with something that is not a page of papers "
+            "(malformed JSON); try again in a minute."
+        )
     found = [_neighbour(item.get(side)) for item in page["data"] if isinstance(item, dict)]
     return {"neighbours": [n for n in found if n is not None], "has_more": page.get("next") is not None}
 
@@ -93,8 +102,9 @@ def _neighbour(paper: object) -> dict | None:
         "title": title,
         "arxiv_id": arxiv_id,
         "year": year if isinstance(year, int) and not isinstance(year, bool) else None,
-        "authors": [a["name"] for a in authors
-                    if isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip()],
+        "authors": [
+            a["name"] for a in authors if isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip()
+        ],
     }
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ...errors import ExtractionError
 from .tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
@@ -29,9 +29,7 @@ LINE_BREAK = "\x00"  # line-break marker inside a paragraph (`\\`); stripped fro
 _TEX_SUFFIXES = (".tex", ".ltx", ".latex")
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
-_INPUT_RE = re.compile(
-    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
-)
+_INPUT_RE = re.compile(r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))")
 _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
 _IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
 _ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
@@ -264,14 +262,42 @@ def split_document(source: str) -> tuple[str, str]:
 
 # Names the converter gives a meaning of their own: never taken as a user's environment alias.
 RESERVED_NAMES = {
-    "begin", "end", "item", "input", "include", "section", "subsection", "subsubsection", "chapter",
-    "paragraph", "caption", "title", "author", "cite", "ref", "label", "footnote", "par",
+    "begin",
+    "end",
+    "item",
+    "input",
+    "include",
+    "section",
+    "subsection",
+    "subsubsection",
+    "chapter",
+    "paragraph",
+    "caption",
+    "title",
+    "author",
+    "cite",
+    "ref",
+    "label",
+    "footnote",
+    "par",
 }
 _BUILTIN_THEOREMS = {
-    "theorem": "Theorem", "lemma": "Lemma", "proposition": "Proposition", "corollary": "Corollary",
-    "definition": "Definition", "remark": "Remark", "example": "Example", "proof": "Proof",
-    "conjecture": "Conjecture", "claim": "Claim", "assumption": "Assumption", "observation": "Observation",
-    "fact": "Fact", "problem": "Problem", "exercise": "Exercise", "hypothesis": "Hypothesis",
+    "theorem": "Theorem",
+    "lemma": "Lemma",
+    "proposition": "Proposition",
+    "corollary": "Corollary",
+    "definition": "Definition",
+    "remark": "Remark",
+    "example": "Example",
+    "proof": "Proof",
+    "conjecture": "Conjecture",
+    "claim": "Claim",
+    "assumption": "Assumption",
+    "observation": "Observation",
+    "fact": "Fact",
+    "problem": "Problem",
+    "exercise": "Exercise",
+    "hypothesis": "Hypothesis",
 }
 _ALIAS_RE = re.compile(
     r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
@@ -419,4 +445,3 @@ def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
         end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
         found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
     return {name: macro for name, macro in found.items() if macro is not None}
-

@@ -27,28 +27,92 @@ _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|
 _LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
 
 _ACCENTS = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b", "r": "\u030a",
-    "k": "\u0328", "d": "\u0323",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "c": "\u0327",
+    "v": "\u030c",
+    "u": "\u0306",
+    "H": "\u030b",
+    "r": "\u030a",
+    "k": "\u0328",
+    "d": "\u0323",
 }
 _CONTROL_SYMBOLS = {
-    "%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\n": " ",
-    "\t": " ", ",": " ", ";": " ", ":": " ", ">": " ", "!": "", "-": "", "/": "", "@": "",
+    "%": "%",
+    "&": "&",
+    "$": "$",
+    "#": "#",
+    "_": "_",
+    "{": "{",
+    "}": "}",
+    " ": " ",
+    "\n": " ",
+    "\t": " ",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    ">": " ",
+    "!": "",
+    "-": "",
+    "/": "",
+    "@": "",
     "|": "\u2016",
 }
 _MATH_ENVS = {
-    "equation": "", "equation*": "", "displaymath": "", "math": "inline",
-    "align": "aligned", "align*": "aligned", "eqnarray": "aligned", "eqnarray*": "aligned",
-    "flalign": "aligned", "flalign*": "aligned", "alignat": "alignedat", "alignat*": "alignedat",
-    "gather": "gathered", "gather*": "gathered", "multline": "gathered", "multline*": "gathered",
-    "dmath": "", "dmath*": "",
+    "equation": "",
+    "equation*": "",
+    "displaymath": "",
+    "math": "inline",
+    "align": "aligned",
+    "align*": "aligned",
+    "eqnarray": "aligned",
+    "eqnarray*": "aligned",
+    "flalign": "aligned",
+    "flalign*": "aligned",
+    "alignat": "alignedat",
+    "alignat*": "alignedat",
+    "gather": "gathered",
+    "gather*": "gathered",
+    "multline": "gathered",
+    "multline*": "gathered",
+    "dmath": "",
+    "dmath*": "",
 }
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _STARRABLE = {
-    "part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph",
-    "hspace", "vspace", "caption", "newcommand", "renewcommand", "providecommand", "newtheorem",
-    "cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear", "includegraphics",
-    "footnote", "thanks", "item", "multicolumn", "newenvironment", "renewenvironment",
+    "part",
+    "chapter",
+    "section",
+    "subsection",
+    "subsubsection",
+    "paragraph",
+    "subparagraph",
+    "hspace",
+    "vspace",
+    "caption",
+    "newcommand",
+    "renewcommand",
+    "providecommand",
+    "newtheorem",
+    "cite",
+    "citet",
+    "citep",
+    "citealt",
+    "citealp",
+    "citeauthor",
+    "citeyear",
+    "includegraphics",
+    "footnote",
+    "thanks",
+    "item",
+    "multicolumn",
+    "newenvironment",
+    "renewenvironment",
 }
 
 
@@ -138,8 +202,16 @@ class _Tokenizer:
                 nl = src.find("\n", j)
                 i = n if nl < 0 else nl + 1
             else:
-                self.toks.append({"{": (LBRACE, ""), "}": (RBRACE, ""), "&": (AMP, ""), "~": (TEXT, " "),
-                                  "[": (LBRACKET, ""), "]": (RBRACKET, "")}[c])
+                self.toks.append(
+                    {
+                        "{": (LBRACE, ""),
+                        "}": (RBRACE, ""),
+                        "&": (AMP, ""),
+                        "~": (TEXT, " "),
+                        "[": (LBRACKET, ""),
+                        "]": (RBRACKET, ""),
+                    }[c]
+                )
                 i = j + 1
         return self.toks
 
