@@ -47,7 +47,8 @@ from .models import (
 from .research.library import Library
 from .text.extract import check_pdf, looks_like_pdf
 from .text.reading import FullText
-from .upstream.atom import Feed, Paper, parse_feed
+from .upstream.arxiv_api import ArxivApi, search_params
+from .upstream.atom import Paper
 from .upstream.http import HttpClient, Transport
 from .upstream.rate_limiter import RateLimiter, SingleFlight
 
@@ -101,27 +102,17 @@ class ArxivService:
         )
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight()
+        self.api = ArxivApi(self.http, config.api_url)
         self.fulltext = FullText(self.http, self.cache, self.urls, self.flights, config.pdf_engine)
         self.library = Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------
 
-    def _query_api(self, params: dict[str, str]) -> Feed:
-        resp = self.http.get(self.config.api_url, params=params)
-        if resp.status == 200:
-            return parse_feed(resp.content)
-        if resp.status == 400:
-            parse_feed(resp.content)  # arXiv's error feed says what was wrong: InvalidInput
-            raise InvalidInput("arXiv rejected the request as malformed; check the ids and the query syntax.")
-        raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.", status=resp.status)
-
     def _fetch_ids(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """One id_list request for all of `pids`; answers keyed by the pid asked for."""
         wire = list(dict.fromkeys(p.wire_id for p in pids))
         key = ("ids",) + tuple(wire)
-        feed = self.flights.do(
-            key, lambda: self._query_api({"id_list": ",".join(wire), "start": "0", "max_results": str(len(wire))})
-        )
+        feed = self.flights.do(key, lambda: self.api.by_ids(wire))
         by_id: dict[str, list[Paper]] = {}
         for paper in feed.papers:
             by_id.setdefault(paper.id, []).append(paper)
@@ -225,29 +216,12 @@ class ArxivService:
             )
         if abstract_max_chars is not None and abstract_max_chars < 0:
             raise InvalidInput("abstract_max_chars must be >= 0 (0 leaves abstracts out)")
+        filters = q.SearchFilters(query, category, author, title, abstract, date_from, date_to)
         cat = self._category_clause(category) if category else None
         if id_list:
-            result = self._search_ids(
-                id_list,
-                query=query,
-                cat=cat,
-                author=author,
-                title=title,
-                abstract=abstract,
-                date_from=date_from,
-                date_to=date_to,
-            )
+            result = self._search_ids(id_list, filters, cat)
         else:
-            composed = q.compose(
-                query=query,
-                category_clause=cat,
-                author=author,
-                title=title,
-                abstract=abstract,
-                date_from=date_from,
-                date_to=date_to,
-            )
-            result = self._search_query(composed, start, max_results, sort_by, sort_order)
+            result = self._search_query(q.compose(filters, cat), start, max_results, sort_by, sort_order)
         for paper in result.papers:
             self._pin(session_id, paper)
         return self._summaries(result, start, abstract_max_chars)
@@ -263,13 +237,7 @@ class ArxivService:
         return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
 
     def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str, sort_order: str) -> _Hits:
-        params = {
-            "search_query": composed.search_query,
-            "start": str(start),
-            "max_results": str(max_results),
-            "sortBy": sort_by,
-            "sortOrder": sort_order,
-        }
+        params = search_params(composed.search_query, start, max_results, sort_by, sort_order)
         key = "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
         cached = self.cache.get_search(key)
         if cached:
@@ -279,11 +247,10 @@ class ArxivService:
                 cached["query"],
                 note=cached.get("note"),
             )
-        feed = self.flights.do(key, lambda: self._query_api(params))
+        feed = self.flights.do(key, lambda: self.api.query(params))
         sent, note = composed.search_query, None
         if feed.total_results == 0 and composed.relaxed and start == 0:
-            relaxed = dict(params, search_query=composed.relaxed)
-            feed = self._query_api(relaxed)
+            feed = self.api.query(dict(params, search_query=composed.relaxed))
             sent = composed.relaxed
             note = "No paper matched every word, so this shows papers matching any of them."
         for paper in feed.papers:
@@ -306,32 +273,16 @@ class ArxivService:
             )
         return _Hits(feed.total_results, feed.papers, sent, note=note)
 
-    def _search_ids(self, id_list: list[str], *, query, cat, author, title, abstract, date_from, date_to) -> _Hits:
+    def _search_ids(self, id_list: list[str], filters: q.SearchFilters, cat: str | None) -> _Hits:
         from .upstream import query as q
 
         if len(id_list) > MAX_ID_LIST:
             raise InvalidInput(f"id_list has {len(id_list)} ids; at most {MAX_ID_LIST} per call")
         pids = [parse(i) for i in id_list]
-        filters = any([query, cat, author, title, abstract, date_from, date_to])
-        if filters:
-            composed = q.compose(
-                query=query,
-                category_clause=cat,
-                author=author,
-                title=title,
-                abstract=abstract,
-                date_from=date_from,
-                date_to=date_to,
-            )
+        if filters.any():
+            composed = q.compose(filters, cat)
             wire = list(dict.fromkeys(p.wire_id for p in pids))
-            feed = self._query_api(
-                {
-                    "search_query": composed.search_query,
-                    "id_list": ",".join(wire),
-                    "start": "0",
-                    "max_results": str(len(wire)),
-                }
-            )
+            feed = self.api.by_ids(wire, composed.search_query)
             matched = {p.id: p for p in feed.papers}
             found = {pid: matched[pid.id] for pid in pids if pid.id in matched}
             sent = composed.search_query
@@ -665,7 +616,7 @@ class ArxivService:
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
         got = self.cache.get_search(key)
         if got is None:
-            got = category_trends(self.http, self.config.api_url, category, window_days)
+            got = category_trends(self.api, category, window_days)
             self.cache.put_search(key, got, TRENDS_TTL_S)
         return Trends(
             category=got["category"],

@@ -6,10 +6,8 @@ from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.upstream import query as q
 
 
-def compose(**kw):
-    base = dict(query=None, category_clause=None, author=None, title=None, abstract=None, date_from=None, date_to=None)
-    base.update(kw)
-    return q.compose(**base)
+def compose(category_clause=None, **kw):
+    return q.compose(q.SearchFilters(**kw), category_clause)
 
 
 def test_plain_words_are_anded_without_stopwords():
@@ -68,3 +66,9 @@ def test_bad_dates(kw):
 def test_nothing_to_search_for():
     with pytest.raises(InvalidInput):
         compose(query="   ")
+
+
+def test_search_filters_any():
+    assert not q.SearchFilters().any()
+    assert not q.SearchFilters(query="", author=None).any()
+    assert q.SearchFilters(date_to="2024-01-01").any()

@@ -10,6 +10,7 @@ import pytest
 
 from arxiv_mcp.errors import InvalidInput, UpstreamError
 from arxiv_mcp.research.trends import category_trends, title_terms
+from arxiv_mcp.upstream.arxiv_api import ArxivApi
 from arxiv_mcp.upstream.http import HttpClient, Transport
 from arxiv_mcp.upstream.rate_limiter import RateLimiter
 from tests.fake_arxiv import FakePaper
@@ -85,7 +86,7 @@ def corpus(fake):
 
 def test_counts_match_the_corpus(http, corpus):
     fake, inside = corpus
-    result = category_trends(http, fake.api_url, "cs.lg", WINDOW, today=TODAY)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.lg", WINDOW, today=TODAY)
     assert result["category"] == "cs.LG"
     assert (result["date_from"], result["date_to"]) == ("2024-03-02", "2024-03-31")
     assert result["papers_seen"] == result["total_results"] == len(inside) == 25
@@ -104,7 +105,7 @@ def test_counts_match_the_corpus(http, corpus):
 
 def test_top_terms_count_each_paper_once(http, corpus):
     fake, inside = corpus
-    result = category_trends(http, fake.api_url, "cs.LG", WINDOW, today=TODAY)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY)
     expected = Counter(t for p in inside for t in title_terms(p.title))
     assert {d["term"]: d["count"] for d in result["top_terms"]} == dict(expected.most_common(20))
     by_term = {d["term"]: d["count"] for d in result["top_terms"]}
@@ -119,7 +120,7 @@ def test_top_terms_count_each_paper_once(http, corpus):
 
 def test_pages_only_as_far_as_needed(http, corpus):
     fake, inside = corpus
-    result = category_trends(http, fake.api_url, "cs.LG", WINDOW, today=TODAY, page_size=7)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=7)
     assert result["papers_seen"] == 25 and result["capped"] is False
     assert result["per_day"] == expected_per_day(inside)
     pages = [(r.query["start"], r.query["max_results"]) for r in fake.requests_to("/api/query")]
@@ -128,7 +129,7 @@ def test_pages_only_as_far_as_needed(http, corpus):
 
 def test_cap_reads_the_newest_papers_and_says_so(http, corpus):
     fake, inside = corpus
-    result = category_trends(http, fake.api_url, "cs.LG", WINDOW, today=TODAY, page_size=5, max_papers=12)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=5, max_papers=12)
     assert result["capped"] is True
     assert (result["papers_seen"], result["total_results"]) == (12, 25)
     newest = sorted(inside, key=lambda p: (p.published, p.id), reverse=True)[:12]
@@ -142,20 +143,20 @@ def test_exact_page_multiple_needs_no_extra_request(http, fake):
     inside, _ = build_corpus(8)  # 10 papers with the two edge ones
     for p in inside:
         fake.add(p)
-    result = category_trends(http, fake.api_url, "cs.LG", WINDOW, today=TODAY, page_size=5)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=5)
     assert result["papers_seen"] == 10
     assert len(fake.requests_to("/api/query")) == 2
 
 
 def test_empty_window(http, fake):
-    result = category_trends(http, fake.api_url, "math.GT", 7, today=TODAY)
+    result = category_trends(ArxivApi(http, fake.api_url), "math.GT", 7, today=TODAY)
     assert result["papers_seen"] == result["total_results"] == 0
     assert [d["date"] for d in result["per_day"]] == [f"2024-03-{d}" for d in range(25, 32)]
     assert all(d["count"] == 0 for d in result["per_day"]) and result["top_terms"] == []
 
 
 def test_window_ends_today_utc_by_default(http, fake):
-    result = category_trends(http, fake.api_url, "cs.AI", 1)
+    result = category_trends(ArxivApi(http, fake.api_url), "cs.AI", 1)
     today = datetime.now(UTC).date().isoformat()
     assert result["date_from"] == result["date_to"] == today
     assert len(result["per_day"]) == 1
@@ -172,7 +173,7 @@ def test_window_ends_today_utc_by_default(http, fake):
 )
 def test_bad_arguments_send_nothing(http, fake, category, window, message):
     with pytest.raises(InvalidInput, match=message):
-        category_trends(http, fake.api_url, category, window, today=TODAY)
+        category_trends(ArxivApi(http, fake.api_url), category, window, today=TODAY)
     assert fake.requests_to("/api/") == []
 
 
@@ -180,7 +181,7 @@ def test_broken_feed_is_upstream_error(http, corpus):
     fake, _ = corpus
     fake.fault("/api/query", "malformed")
     with pytest.raises(UpstreamError, match="not an Atom feed"):
-        category_trends(http, fake.api_url, "cs.LG", WINDOW, today=TODAY)
+        category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY)
 
 
 def test_title_terms():

@@ -13,12 +13,12 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from ..categories import get_category
-from ..errors import InvalidInput, UpstreamError
-from ..upstream.atom import Paper, parse_feed
+from ..errors import InvalidInput
 from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
 
 if TYPE_CHECKING:
-    from ..upstream.http import HttpClient
+    from ..upstream.arxiv_api import ArxivApi
+    from ..upstream.atom import Paper
 
 MAX_WINDOW_DAYS = 365
 TOP_TERMS = 20
@@ -48,8 +48,7 @@ def title_terms(title: str) -> set[str]:
 
 
 def category_trends(
-    http: HttpClient,
-    api_url: str,
+    api: ArxivApi,
     category: str,
     window_days: int = 30,
     *,
@@ -72,15 +71,12 @@ def category_trends(
     papers: dict[str, Paper] = {}
     total = 0
     fetched = 0
-    while True:
-        want = min(page_size, max_papers - fetched)
-        feed = _page(http, api_url, search, fetched, want)
+    pages = api.pages(search, sort_by="submittedDate", sort_order="descending", page_size=page_size, limit=max_papers)
+    for feed in pages:
         total = feed.total_results
         fetched += len(feed.papers)
         for paper in feed.papers:
             papers.setdefault(paper.id, paper)
-        if not feed.papers or fetched >= min(total, max_papers):
-            break
 
     per_day = Counter(
         day for day in (_day(p) for p in papers.values()) if day is not None and date_from <= day <= date_to
@@ -117,25 +113,6 @@ def category_trends(
             f"arXiv stopped returning papers after {fetched} of {total}; counts are partial. Try again in a minute."
         )
     return result
-
-
-def _page(http: HttpClient, api_url: str, search: str, start: int, max_results: int):
-    resp = http.get(
-        api_url,
-        params={
-            "search_query": search,
-            "sortBy": "submittedDate",
-            "sortOrder": "descending",
-            "start": str(start),
-            "max_results": str(max_results),
-        },
-    )
-    if resp.status in (200, 400):
-        feed = parse_feed(resp.content)  # a 400 carries arXiv's error feed: InvalidInput
-        if resp.status == 200:
-            return feed
-        raise InvalidInput("arXiv rejected the trends query as malformed; check the category id.")
-    raise UpstreamError(f"arXiv's API answered HTTP {resp.status}; try again in a minute.", status=resp.status)
 
 
 def _day(paper: Paper) -> date | None:

@@ -10,7 +10,7 @@ Query syntax: https://info.arxiv.org/help/api/user-manual.html#query_details
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
 
 from ..errors import InvalidInput
@@ -116,25 +116,33 @@ class Composed:
     """An OR-ed form of a plain multi-word query, tried once when the AND-ed one finds nothing."""
 
 
-def compose(
-    *,
-    query: str | None,
-    category_clause: str | None,
-    author: str | None,
-    title: str | None,
-    abstract: str | None,
-    date_from: str | None,
-    date_to: str | None,
-) -> Composed:
+@dataclass(frozen=True)
+class SearchFilters:
+    """What a search narrows by, besides ids and paging: one record from the tool to the query."""
+
+    query: str | None = None
+    category: str | None = None
+    """Category ids as the user gave them (comma-separated); the caller turns them into a clause."""
+    author: str | None = None
+    title: str | None = None
+    abstract: str | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+
+    def any(self) -> bool:
+        return any(getattr(self, f.name) for f in fields(self))
+
+
+def compose(filters: SearchFilters, category_clause: str | None = None) -> Composed:
     """AND-combine every given part, each parenthesised, category first."""
     composed = _compose(
-        query=query,
+        query=filters.query,
         category_clause=category_clause,
-        author=author,
-        title=title,
-        abstract=abstract,
-        date_from=date_from,
-        date_to=date_to,
+        author=filters.author,
+        title=filters.title,
+        abstract=filters.abstract,
+        date_from=filters.date_from,
+        date_to=filters.date_to,
     )
     if len(composed.search_query) > MAX_QUERY_CHARS:
         raise InvalidInput(
