@@ -10,14 +10,15 @@ import json
 import logging
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import budget
 from .cache.store import Cache
+from .catalog import Catalog
 from .config import Config
-from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
+from .errors import InvalidInput, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
     AuthorInfo,
@@ -45,8 +46,7 @@ from .models import (
     Trends,
 )
 from .research.library import Library
-from .text.extract import check_pdf, looks_like_pdf
-from .text.reading import FullText
+from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi, search_params
 from .upstream.atom import Paper
 from .upstream.http import HttpClient, Transport
@@ -59,8 +59,6 @@ log = logging.getLogger(__name__)
 
 DATE_SORTED_SEARCH_TTL_S = 60.0
 TRENDS_TTL_S = 3600.0
-LATEST_SEEN = "latest_seen"
-"""Note of the version a bare-id read found to be the latest, and when (expires like metadata)."""
 MAX_ID_LIST = 100
 
 
@@ -103,52 +101,23 @@ class ArxivService:
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight()
         self.api = ArxivApi(self.http, config.api_url)
-        self.fulltext = FullText(self.http, self.cache, self.urls, self.flights, config.pdf_engine)
+        self.catalog = Catalog(self.api, self.cache, self.flights)
+        self.reader = Reader(
+            self.http,
+            self.cache,
+            self.catalog,
+            self.urls,
+            self.flights,
+            meta_ttl_s=config.meta_ttl_s,
+            pdf_engine=config.pdf_engine,
+        )
         self.library = Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------
 
-    def _fetch_ids(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
-        """One id_list request for all of `pids`; answers keyed by the pid asked for."""
-        wire = list(dict.fromkeys(p.wire_id for p in pids))
-        key = ("ids",) + tuple(wire)
-        feed = self.flights.do(key, lambda: self.api.by_ids(wire))
-        by_id: dict[str, list[Paper]] = {}
-        for paper in feed.papers:
-            by_id.setdefault(paper.id, []).append(paper)
-        found: dict[PaperId, Paper] = {}
-        for pid in pids:
-            candidates = by_id.get(pid.id, [])
-            if not candidates:
-                continue
-            exact = [c for c in candidates if pid.version in (None, c.version)]
-            if exact:
-                found[pid] = exact[0]
-            elif pid.old_style and pid.version <= max(c.version for c in candidates):
-                found[pid] = replace(max(candidates, key=lambda c: c.version), version=pid.version)
-        for pid, paper in found.items():
-            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
-        return found
-
-    def _cached_paper(self, pid: PaperId) -> Paper | None:
-        hit = self.cache.get_meta(pid.id, pid.version)
-        return Paper.from_dict(hit.record) if hit else None
-
     def paper(self, pid: PaperId) -> tuple[Paper, bool]:
         """Metadata of `pid` (latest when unversioned) and whether it is stale."""
-        cached = self._cached_paper(pid)
-        if cached:
-            return cached, False
-        try:
-            found = self._fetch_ids([pid])
-        except UpstreamError:
-            stale = self.cache.get_meta(pid.id, pid.version, allow_stale=True)
-            if stale:
-                return Paper.from_dict(stale.record), True
-            raise
-        if pid not in found:
-            raise NotFound(_not_found(pid, self.cache.versions(pid.id)))
-        return found[pid], False
+        return self.catalog.paper(pid)
 
     def get_paper(self, paper_id: str, session_id: str | None = None) -> PaperDetail:
         pid = parse(paper_id)
@@ -290,14 +259,14 @@ class ArxivService:
             found = {}
             todo = []
             for pid in pids:
-                hit = self._cached_paper(pid)
+                hit = self.catalog.cached(pid)
                 if hit:
                     found[pid] = hit
                 else:
                     todo.append(pid)
             if todo:
                 try:
-                    found.update(self._fetch_ids(todo))
+                    found.update(self.catalog.fetch(todo))
                 except UpstreamError:
                     stale = {p: self.cache.get_meta(p.id, p.version, allow_stale=True) for p in todo}
                     if not all(stale.values()):
@@ -338,80 +307,13 @@ class ArxivService:
 
     # --- full text ------------------------------------------------------------------------
 
-    def _versioned(self, pid: PaperId) -> tuple[PaperId, Paper | None]:
-        """`pid` with its version filled in, and the paper's latest metadata when known."""
-        latest = None
-        try:
-            latest, _ = self.paper(pid.with_version(None))
-        except (UpstreamError, NotFound):
-            if pid.version is None:
-                raise
-        if pid.version is None:
-            return pid.with_version(latest.version), latest
-        if latest is not None and pid.version > latest.version:
-            raise NotFound(_not_found(pid, self.cache.versions(pid.id), latest.version))
-        return pid, latest
-
-    def _text(self, paper_id: str, session_id: str | None):
+    def _text(self, paper_id: str, session_id: str | None) -> tuple[PaperId, Text]:
         pid = parse(paper_id)
         self._check_session(session_id)
-        if pid.version is not None:
-            full = self.fulltext.cached(pid)
-            if full is None:
-                full = self._text_of_version(pid)
-        else:
-            pid, full = self._text_of_latest(pid)
+        pid, full = self.reader.read(pid)
         if session_id:
             self.cache.pin(session_id, pid.id, pid.version)
         return pid, full
-
-    def _text_of_version(self, pid: PaperId):
-        """A versioned read needs no metadata request: the order comes from what is cached
-        or from the id's date. Only when every source fails is arXiv asked whether the
-        version exists, for a precise error."""
-        latest = self._latest_known(pid)
-        try:
-            return self.fulltext.get(pid, latest)
-        except NotFound:
-            latest, _ = self.paper(pid.with_version(None))
-            if pid.version > latest.version:
-                raise NotFound(_not_found(pid, self.cache.versions(pid.id), latest.version)) from None
-            raise
-
-    def _latest_known(self, pid: PaperId) -> Paper | None:
-        """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
-        hit = self.cache.get_meta(pid.id, None, allow_stale=True)
-        return Paper.from_dict(hit.record) if hit else None
-
-    def _text_of_latest(self, pid: PaperId):
-        latest = self._cached_paper(pid)
-        seen = None if latest else self.cache.get_note(pid.id, LATEST_SEEN)
-        if seen and time.time() - seen["at"] < self.config.meta_ttl_s:
-            full = self.fulltext.cached(pid.with_version(seen["version"]))
-            if full is not None:
-                return pid.with_version(seen["version"]), full
-        try:
-            return self._fetch_latest(pid, latest)
-        except UpstreamError:
-            full = self.fulltext.cached(pid.with_version(seen["version"])) if seen else None
-            if full is None:
-                raise
-            return pid.with_version(seen["version"]), full  # arXiv unreachable: the last version read
-
-    def _fetch_latest(self, pid: PaperId, latest: Paper | None):
-        prefetched = None
-        if latest is None and self._latest_known(pid) is None and self.fulltext.html_era(pid, None):
-            # Nothing known about the paper: its HTML can tell the version too. (When expired
-            # metadata exists, the API is asked instead, and the old answer serves offline.)
-            version, probe = self.fulltext.probe_latest_html(pid)
-            if version is not None:
-                pid = pid.with_version(version)
-                full = self.fulltext.get(pid, None, {"html": probe})
-                self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
-                return pid, full
-            prefetched = {"html": probe}
-        pid, latest = self._versioned(pid)
-        return pid, self.fulltext.get(pid, latest, prefetched)
 
     def read_paper(
         self,
@@ -478,12 +380,11 @@ class ArxivService:
             raise InvalidInput(f"fmt={fmt!r} is not supported: use 'pdf' or 'source' (the LaTeX e-print)")
         pid = parse(paper_id)
         self._check_session(session_id)
-        if pid.version is None or not self.cache.get_raw(pid.id, pid.version, fmt):
-            pid, _ = self._versioned(pid)
-        raw = self.cache.get_raw(pid.id, pid.version, fmt)
-        cached = raw is not None
-        if raw is None:
-            raw = self.flights.do(("raw", fmt, pid.id, pid.version), lambda: self._download(pid, fmt))
+        cached = pid.version is not None and self.reader.cached_raw(pid, fmt) is not None
+        if not cached:
+            pid, _ = self.reader.resolve(pid)
+            budget.report(f"downloading {pid} ({fmt})", 0, 1)
+        raw = self.reader.raw(pid, fmt)
         if session_id:
             self.cache.pin(session_id, pid.id, pid.version)
         return Download(
@@ -495,33 +396,6 @@ class ArxivService:
             content_type=raw.content_type,
             cached=cached,
         )
-
-    def _download(self, pid: PaperId, fmt: str):
-        hit = self.cache.get_raw(pid.id, pid.version, fmt)
-        if hit:
-            return hit
-        url = self.urls.pdf(pid) if fmt == "pdf" else self.urls.source(pid)
-        budget.report(f"downloading {pid} ({fmt})", 0, 1)
-        resp = self.http.get(url)
-        if resp.status == 404:
-            raise NotFound(f"arXiv has no {fmt} for {pid} (HTTP 404); check the id and version with get_paper")
-        if resp.status != 200:
-            raise UpstreamError(
-                f"arXiv answered HTTP {resp.status} for the {fmt} of {pid}; try again later", status=resp.status
-            )
-        data = resp.content
-        if fmt == "pdf":
-            try:
-                check_pdf(data)
-            except ExtractionError as exc:
-                raise UpstreamError(
-                    f"arXiv did not return a usable PDF for {pid} ({exc}; it may still be "
-                    "generating it); nothing was saved, try again in a minute"
-                ) from None
-            content_type = "application/pdf"
-        else:
-            content_type = _sniff_source(data, pid)
-        return self.cache.put_raw(pid.id, pid.version, fmt, data, content_type)
 
     # --- sessions and cache ---------------------------------------------------------------
 
@@ -588,7 +462,7 @@ class ArxivService:
                 found[pid] = Paper.from_dict(hit.record)
         todo = [p for p in pids if p not in found]
         if todo:
-            found.update(self._fetch_ids(todo))
+            found.update(self.catalog.fetch(todo))
         papers = [found[p] for p in pids if p in found]
         return Bibtex(
             bibtex=to_bibtex(papers, site_url=self.config.site_url),
@@ -666,71 +540,3 @@ def _check_page_size(page_size: int) -> None:
 
     if not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
         raise InvalidInput(f"page_size={page_size} is out of range: {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE} characters")
-
-
-def _not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:
-    if latest is not None:
-        return (
-            f"{pid} does not exist: the latest version of {pid.id} is v{latest}. Use {pid.id}v{latest} or the bare id."
-        )
-    cached = f" (cached versions: {', '.join(f'v{v}' for v in cached_versions)})" if cached_versions else ""
-    return (
-        f"arXiv has no paper {pid}{cached}. Check the id (e.g. 2401.12345 or hep-th/9901001), "
-        "or find it with search_papers."
-    )
-
-
-def _sniff_source(data: bytes, pid: PaperId) -> str:
-    """The e-print's content type, once it is known to have arrived whole: a cut or garbled
-    file is never kept."""
-    if data[:2] == b"\x1f\x8b":
-        head = _gunzip_head(data, pid)
-        if b"not ready" in head.lower() and b"<html" in head.lower():
-            raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
-        return "application/gzip"
-    if looks_like_pdf(data):
-        try:
-            check_pdf(data)
-        except ExtractionError as exc:
-            raise UpstreamError(f"The source of {pid} (a PDF) arrived damaged ({exc}); try again later") from None
-        return "application/pdf"
-    if len(data) > 262 and data[257:262] == b"ustar":
-        return "application/x-tar"
-    if b"not ready" in data[:2000].lower():
-        raise UpstreamError(f"arXiv is still preparing the source of {pid}; try again in a few minutes")
-    raise UpstreamError(
-        f"The source of {pid} is neither gzip, tar nor PDF; arXiv may be serving an error page. Try again later."
-    )
-
-
-GUNZIP_CHECK_LIMIT = 512 * 2**20
-"""Past this much output a gzip stream is taken as whole: checking a bomb to its end would
-take minutes, and the file is only stored, never unpacked here."""
-
-
-def _gunzip_head(data: bytes, pid: PaperId) -> bytes:
-    """Decompress `data` to its end in bounded chunks, discarding the output, to prove it is
-    complete and uncorrupted; return its first 4 KB."""
-    import zlib
-
-    head, produced, rest = b"", 0, data
-    try:
-        while rest:
-            stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            chunk = stream.decompress(rest, 1 << 20)
-            while True:
-                head = head or chunk[:4096]
-                produced += len(chunk)
-                if produced > GUNZIP_CHECK_LIMIT or stream.eof or not stream.unconsumed_tail:
-                    break
-                chunk = stream.decompress(stream.unconsumed_tail, 1 << 20)
-            if produced > GUNZIP_CHECK_LIMIT:
-                return head
-            if not stream.eof:
-                raise zlib.error("the stream ends early")
-            rest = stream.unused_data.lstrip(b"\x00")  # further gzip members, or tar padding
-    except zlib.error:
-        raise UpstreamError(
-            f"The source of {pid} arrived cut short or corrupted; nothing was saved, try again later"
-        ) from None
-    return head

@@ -211,7 +211,7 @@ async def test_an_unreadable_html_page_is_looked_at_again_a_week_later(fake, mak
     svc = ArxivService(make_config())
     svc.read_paper("2403.00013v1")
     pid = PaperId("2403.00013", 1)
-    assert svc.fulltext.order(pid, None) == ["source", "pdf"]
+    assert svc.reader.order(pid, None) == ["source", "pdf"]
     later = fulltext.time.time() + fulltext.UNREADABLE_RECHECK_S + 60
     monkeypatch.setattr(fulltext.time, "time", lambda: later)
-    assert svc.fulltext.order(pid, None) == ["html", "source", "pdf"]
+    assert svc.reader.order(pid, None) == ["html", "source", "pdf"]

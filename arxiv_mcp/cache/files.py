@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
+
 TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv")
 RAW_KINDS = ("pdf", "source", "html", "ar5iv")
 """Raw files: the PDF, the e-print, and the HTML pages text was extracted from (kept so a
@@ -28,7 +30,7 @@ _FILE_NAME = re.compile(
     r"v(?P<version>[1-9]\d{0,3})\.(?P<tier>meta\.json|text\.json|pdf|html|ar5iv\.html|source(?:\.[a-z]+){0,2})"
 )
 
-_SOURCE_SUFFIXES = {"application/gzip": ".gz", "application/x-tar": ".tar", "application/pdf": ".pdf"}
+_SOURCE_SUFFIXES = {GZIP: ".gz", TAR: ".tar", PDF: ".pdf", TEX: ".tex", HTML: ".html"}
 
 
 def check_paper_id(paper_id: object) -> str:
@@ -52,17 +54,6 @@ def _stem(paper_id: str, version: int) -> str:
     return f"{paper_id.replace('/', '_')}v{version}"
 
 
-def sniff_content_type(head: bytes) -> str:
-    """Recognise the raw formats arXiv serves from their first bytes."""
-    if head.startswith(b"%PDF"):
-        return "application/pdf"
-    if head.startswith(b"\x1f\x8b"):
-        return "application/gzip"
-    if head[257:262] == b"ustar":
-        return "application/x-tar"
-    return "application/octet-stream"
-
-
 def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     """The file holding `tier` of one paper version; a source file's suffix follows its bytes."""
     stem = _stem(paper_id, version)
@@ -73,7 +64,7 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     if tier == "ar5iv":
         return f"{stem}.ar5iv.html"
     if tier == "source":
-        return f"{stem}.source{_SOURCE_SUFFIXES.get(sniff_content_type(head), '')}"
+        return f"{stem}.source{_SOURCE_SUFFIXES.get(content_type(head), '')}"
     raise ValueError(f"unknown cache tier {tier!r}")
 
 

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors
+from ..text.formats import content_type
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
@@ -52,7 +53,6 @@ from .files import (
     encode_text,
     file_name,
     scan_papers,
-    sniff_content_type,
     versioned_id,
 )
 from .index import IndexState, JournaledIndex, Key
@@ -618,7 +618,7 @@ class Cache:
             if found.tier in RAW_KINDS:
                 with open(path, "rb") as handle:
                     head = handle.read(512)
-                op["i"] = {"b": found.size, "n": found.name, "ct": sniff_content_type(head)}
+                op["i"] = {"b": found.size, "n": found.name, "ct": content_type(head)}
             elif found.tier == "meta":
                 data = path.read_bytes()
                 body = decode_meta(data, *key)

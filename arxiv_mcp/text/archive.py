@@ -1,7 +1,7 @@
 """Safe, in-memory reading of an arXiv e-print (what arxiv.org/e-print/ID returns).
 
-The bytes are untrusted: the format is sniffed from content (never from a name), nothing is
-written to disk, and decompression is incremental and bounded so a bomb is refused long
+The bytes are untrusted: the format is sniffed from content by `formats` (never from a
+name), nothing is written to disk, and decompression is incremental and bounded so a bomb is refused long
 before it could be allocated.
 """
 
@@ -11,11 +11,11 @@ import io
 import logging
 import posixpath
 import tarfile
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import ExtractionError, UnsafeArchive
+from . import formats
 
 log = logging.getLogger(__name__)
 
@@ -23,11 +23,6 @@ TEXT_EXTENSIONS = (".tex", ".ltx", ".latex", ".bbl", ".txt")
 HTML_EXTENSIONS = (".html", ".htm")
 KEPT_EXTENSIONS = TEXT_EXTENSIONS + HTML_EXTENSIONS
 TEX_EXTENSIONS = (".tex", ".ltx", ".latex")
-
-_CHUNK = 64 * 1024
-_GZIP_MAGIC = b"\x1f\x8b"
-_NOT_READY_MARKER = b"file is not ready"
-_HTML_TAGS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<h1", b"<h2", b"<p>", b"<div", b"<a href")
 
 
 @dataclass
@@ -42,66 +37,30 @@ def read_source(data: bytes, *, max_total_bytes: int = 100 * 2**20, max_members:
     """Sniff an e-print's bytes and return its usable files, refusing anything unsafe."""
     if not data or not data.strip():
         raise ExtractionError("The e-print source is empty; read the paper's PDF or HTML version instead.")
-    if data.startswith(_GZIP_MAGIC):
+    if formats.is_gzip(data):
         return _read_gzip(data, max_total_bytes, max_members)
     if len(data) > max_total_bytes:
         raise UnsafeArchive(
             f"The e-print source is {len(data)} bytes, over the {max_total_bytes}-byte limit; "
             "read the paper's PDF or HTML version instead."
         )
-    if _looks_like_tar(data[:512]):
+    if formats.is_tar(data[:512]):
         return _read_tar(io.BytesIO(data), max_total_bytes, max_members)
     return _single_file(data, "")
 
 
 def _read_gzip(data: bytes, limit: int, max_members: int) -> SourceBundle:
-    chunks = _gunzip_chunks(data, limit)
+    chunks = formats.gunzip_chunks(data, limit)
     head = bytearray()
     for chunk in chunks:
         head += chunk
         if len(head) >= 512:
             break
-    if _looks_like_tar(bytes(head[:512])):
+    if formats.is_tar(bytes(head[:512])):
         return _read_tar(_ChunkReader(bytes(head), chunks), limit, max_members)
     for chunk in chunks:
         head += chunk
     return _single_file(bytes(head), _gzip_member_name(data))
-
-
-def _gunzip_chunks(data: bytes, limit: int) -> Iterator[bytes]:
-    """Decompress (possibly concatenated) gzip members piece by piece, never beyond `limit`."""
-    view = memoryview(data)
-    pos = 0
-    total = 0
-    while True:
-        inflater = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
-        while not inflater.eof:
-            if inflater.unconsumed_tail:
-                pending = inflater.unconsumed_tail
-            else:
-                pending = view[pos : pos + _CHUNK]
-                pos += len(pending)
-            try:
-                out = inflater.decompress(pending, _CHUNK)
-            except zlib.error as exc:
-                raise ExtractionError(
-                    f"The e-print source is a corrupt gzip file ({exc}); read the PDF or HTML version instead."
-                ) from None
-            if not out and not pending and not inflater.eof:
-                raise ExtractionError(
-                    "The e-print source is a truncated gzip file; download it again or read the PDF instead."
-                )
-            if out:
-                total += len(out)
-                if total > limit:
-                    raise UnsafeArchive(
-                        f"The e-print source decompresses to more than {limit} bytes (a decompression "
-                        "bomb or an oversized source); read the paper's PDF or HTML version instead."
-                    )
-                yield out
-        pos -= len(inflater.unused_data)
-        if bytes(view[pos : pos + 2]) != _GZIP_MAGIC:
-            return
 
 
 def _gzip_member_name(data: bytes) -> str:
@@ -139,18 +98,6 @@ class _ChunkReader(io.RawIOBase):
         target[:size] = self._buffer[:size]
         self._buffer = self._buffer[size:]
         return size
-
-
-def _looks_like_tar(header: bytes) -> bool:
-    if len(header) < 512:
-        return False
-    if header[257:262] == b"ustar":
-        return True
-    stored = header[148:156].replace(b"\0", b" ").strip()
-    if not stored or any(c not in b"01234567" for c in stored):
-        return False
-    computed = sum(header[:148]) + 8 * 32 + sum(header[156:512])
-    return int(stored, 8) == computed
 
 
 def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -> SourceBundle:
@@ -224,17 +171,16 @@ def _bundle_from_members(kept: dict[str, bytes]) -> SourceBundle:
 
 def _single_file(data: bytes, name: str) -> SourceBundle:
     """Classify one (decompressed) file: PDF, HTML, the 'not ready' page, or TeX."""
-    if data.startswith(b"%PDF-"):
+    if formats.is_pdf(data):
         return SourceBundle("pdf", {name or "source.pdf": data})
-    head = data[:4096].lstrip().lower()
-    if _NOT_READY_MARKER in data[:4096].lower() and len(data) < 4096:
+    if formats.is_not_ready(data):
         raise ExtractionError(
             "arXiv is still preparing this paper's source ('file is not ready'); "
             "try again in a few minutes, or read the PDF or HTML version now."
         )
-    if head.startswith(b"<") and any(tag in head for tag in _HTML_TAGS):
+    if formats.is_html(data):
         return SourceBundle("html", {name or "source.html": data})
-    if not _looks_like_text(data[:8192]):
+    if not formats.is_text(data):
         raise ExtractionError(
             "The e-print source is not a recognisable TeX, HTML, PDF or tar file; "
             "read the paper's PDF or HTML version instead."
@@ -242,10 +188,3 @@ def _single_file(data: bytes, name: str) -> SourceBundle:
     if not name.lower().endswith(KEPT_EXTENSIONS):
         name = (name or "main") + ".tex"
     return SourceBundle("tex", {name: data})
-
-
-def _looks_like_text(sample: bytes) -> bool:
-    if b"\0" in sample:
-        return False
-    control = sum(1 for byte in sample if byte < 32 and byte not in (9, 10, 12, 13))
-    return control <= len(sample) // 50

@@ -9,6 +9,7 @@ cached raw file, without a new request.
 from __future__ import annotations
 
 from ..errors import ExtractionError
+from .formats import is_pdf
 
 EXTRACTOR_VERSION = 2
 
@@ -31,33 +32,6 @@ def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") ->
     return pdf_to_text(raw, deadline=deadline, engine=engine)
 
 
-def looks_like_pdf(raw: bytes) -> bool:
-    return raw[:1024].lstrip().startswith(b"%PDF-")
-
-
-def check_pdf(raw: bytes) -> None:
-    """Raise ExtractionError unless `raw` is a whole PDF (its page tree can be read), so a
-    cut or garbled download is never kept."""
-    import io
-    import logging
-
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
-
-    if not looks_like_pdf(raw):
-        raise ExtractionError("the answer is not a PDF")
-    pypdf_log = logging.getLogger("pypdf")
-    level = pypdf_log.level
-    pypdf_log.setLevel(logging.ERROR)  # broken-xref warnings are normal for arXiv's PDF-only papers
-    try:
-        if len(PdfReader(io.BytesIO(raw)).pages) < 1:
-            raise ExtractionError("the PDF has no pages")
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
-        raise ExtractionError(f"the PDF is damaged or incomplete ({type(exc).__name__})") from None
-    finally:
-        pypdf_log.setLevel(level)
-
-
 def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
@@ -70,7 +44,7 @@ def extract(method: str, raw: bytes, deadline: float | None = None, pdf_engine: 
     if method in ("html", "ar5iv"):
         return from_html(raw)
     if method == "source":
-        if looks_like_pdf(raw):
+        if is_pdf(raw):
             return from_pdf(raw, deadline, pdf_engine)
         return from_source(raw)
     if method == "pdf":

@@ -118,9 +118,12 @@ _REPEATED_COMMAS = re.compile(r",(?:\s*,)+")
 _STUB_PHRASES = ("html is not available", "no html for", "no content available", "conversion to html had a fatal error")
 
 
-def html_to_text(html: str) -> str:
-    """Clean text of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs."""
-    parser = _PageParser()
+def html_to_text(html: str, *, authored: bool = False) -> str:
+    """Clean text of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs.
+
+    `authored` marks a page the authors wrote themselves (an HTML-only e-print): it has no
+    LaTeXML document element, so its whole `<body>` is the paper."""
+    parser = _PageParser(authored=authored)
     try:
         parser.feed(_defuse(html))
         parser.close()
@@ -236,8 +239,9 @@ class _Block:
 class _PageParser(HTMLParser):
     """The streaming reader: HTMLParser events -> blocks, plus what a stub check needs."""
 
-    def __init__(self) -> None:
+    def __init__(self, authored: bool = False) -> None:
         super().__init__(convert_charrefs=True)
+        self._authored = authored
         self._stack: list[_Frame] = []
         self._open: dict[str, int] = {}
         self._overflow = 0
@@ -290,7 +294,7 @@ class _PageParser(HTMLParser):
         elif tag == "title" and not self._doc and self._head_title is None:
             self._push_sink(tag, "headtitle")
         elif not self._doc:
-            if "ltx_document" in classes:
+            if "ltx_document" in classes or (self._authored and tag == "body"):
                 self._doc += 1
                 self._saw_doc = True
                 self._push(_Frame(tag, "doc"))

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from ..errors import ExtractionError, NoTextLayer
+from .formats import is_pdf
 from .shape import escape_line, page_heading
 
 logger = logging.getLogger(__name__)
@@ -129,7 +130,7 @@ class _TooMuchWork(_PdfiumFailed):
 def _check_pdf_header(data: bytes) -> None:
     if not data:
         raise ExtractionError("the PDF is empty (0 bytes); download it again")
-    if b"%PDF-" not in data[:1024]:
+    if not is_pdf(data):
         looks_like = "an HTML page" if data.lstrip()[:1] == b"<" else f"data starting {data[:16]!r}"
         raise ExtractionError(f"this is not a PDF (it is {looks_like}); {_NEXT_STEP}")
 

@@ -1,7 +1,14 @@
-"""Full text of one paper version: which source to try, in what order, and what to remember.
+"""What a read means: which version a bare id reads, and which source serves it, decided once.
 
-Each upstream request costs three seconds of polite spacing, so the order is chosen per
-paper to make the usual read cost one request:
+A read goes one way: the version first, then the sources in order, then the cache. Each
+upstream request costs three seconds of polite spacing, so both choices are made to make
+the usual read cost one request:
+- a bare id reads the latest version: from fresh metadata, else from the version a recent
+  read found; for a recent paper with nothing known, arXiv's HTML page itself is fetched and
+  tells the version it shows (one request instead of a metadata lookup plus the HTML).
+- a versioned id needs no metadata when its version is 1 or known to exist; a higher
+  version nothing vouches for is checked against the metadata first, so a version that
+  does not exist costs one request and gets a precise answer.
 - versions from December 2023 on: arXiv's own HTML (LaTeXML), then the LaTeX source, then
   the PDF. ar5iv is skipped: it runs the same converter later, so it fails where arXiv's
   HTML failed.
@@ -11,6 +18,8 @@ An e-print that turns out to be a PDF (PDF-only submissions) is read as the PDF,
 is never downloaded twice. What is known to be missing is remembered per version (and per
 paper where it cannot change: arXiv never made HTML for versions before December 2023; ar5iv
 has one rendering per paper), so the next read goes straight to the source that works.
+PDFs and e-prints are fetched by `raw`, the one downloader `download_paper` uses too, so
+the same bytes are checked, stored and labelled the same way whichever tool came first.
 """
 
 from __future__ import annotations
@@ -21,24 +30,37 @@ import time
 from dataclasses import dataclass
 
 from .. import budget
-from ..cache.store import Cache
-from ..errors import ExtractionError, NoTextLayer, NotFound
+from ..cache.store import Cache, CachedRaw
+from ..catalog import Catalog, not_found
+from ..errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from ..ids import PaperId, Urls
 from ..upstream.atom import Paper
 from ..upstream.http import HttpClient
 from ..upstream.rate_limiter import SingleFlight
-from .extract import EXTRACTOR_VERSION, extract, looks_like_pdf
+from . import formats
+from .extract import EXTRACTOR_VERSION, extract
 
 log = logging.getLogger(__name__)
+
+
+class _Refused(UpstreamError):
+    """arXiv answered, with a status that is not the file (403, 410, ...)."""
+
+
+class _Unusable(UpstreamError):
+    """arXiv answered 200 with a body that is not a whole file of the kind asked for."""
+
 
 HTML_ERA = "2023-12-01"
 AR5IV_MISS_TTL_S = 30 * 86400
 UNREADABLE_RECHECK_S = 7 * 86400
 """An HTML page that came back unreadable may have been a broken answer, not a stub."""
+LATEST_SEEN = "latest_seen"
+"""Note of the version a bare-id read found to be the latest, and when (expires like metadata)."""
 _FAILED = "failed_sources"
-_NOT_A_PDF = "the answer was not a PDF"
-"""Why a PDF is missing when arXiv sent something else (a "being generated" or error page):
-worth trying again later, so it is not remembered as missing."""
+_NOT_YET = "not usable yet"
+"""Why a PDF or e-print is missing when arXiv sent something unusable (a "being generated"
+page, a cut body): worth trying again later, so it is not remembered as missing."""
 
 
 @dataclass
@@ -64,33 +86,121 @@ class _Versions:
         return version == 1 and bool(self.published) and self.published < HTML_ERA
 
 
-class FullText:
-    def __init__(self, http: HttpClient, cache: Cache, urls: Urls, flights: SingleFlight, pdf_engine: str = "auto"):
+class Reader:
+    def __init__(
+        self,
+        http: HttpClient,
+        cache: Cache,
+        catalog: Catalog,
+        urls: Urls,
+        flights: SingleFlight,
+        *,
+        meta_ttl_s: float,
+        pdf_engine: str = "auto",
+    ):
         self.http = http
-        self.pdf_engine = pdf_engine
         self.cache = cache
+        self.catalog = catalog
         self.urls = urls
         self.flights = flights
+        self.meta_ttl_s = meta_ttl_s
+        self.pdf_engine = pdf_engine
 
-    def get(self, pid: PaperId, latest: Paper | None, prefetched: dict | None = None) -> Text:
-        """Text of `pid` (which carries a version). `latest` is the paper's latest metadata
-        when known (it refines the source order); `prefetched` maps a source to the
-        (body, why-missing) a probe already fetched, so it is not fetched again."""
+    # --- which version ----------------------------------------------------------------------
+
+    def read(self, pid: PaperId) -> tuple[PaperId, Text]:
+        """The text of `pid` and the version it is (the latest for a bare id)."""
+        if pid.version is not None:
+            return pid, self.cached(pid) or self._read_version(pid)
+        latest = self.catalog.cached(pid)
+        if latest is not None:
+            pid = pid.with_version(latest.version)
+            return pid, self.cached(pid) or self._text(pid, latest)
+        seen = self._seen(pid)
+        if seen is not None:
+            return seen
+        try:
+            return self.flights.do(("latest", pid.id), lambda: self._seen(pid) or self._fetch_latest(pid))
+        except UpstreamError:
+            version = (self.cache.get_note(pid.id, LATEST_SEEN) or {}).get("version")
+            full = self.cached(pid.with_version(version)) if version else None
+            if full is None:
+                raise
+            return pid.with_version(version), full  # arXiv unreachable: the last version read
+
+    def resolve(self, pid: PaperId) -> tuple[PaperId, Paper | None]:
+        """`pid` with its version filled in, and the paper's latest metadata when known;
+        NotFound for a version past the latest."""
+        latest = None
+        try:
+            latest, _ = self.catalog.paper(pid.with_version(None))
+        except (UpstreamError, NotFound):
+            if pid.version is None:
+                raise
+        if pid.version is None:
+            assert latest is not None
+            return pid.with_version(latest.version), latest
+        if latest is not None and pid.version > latest.version:
+            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest.version))
+        return pid, latest
+
+    def _seen(self, pid: PaperId) -> tuple[PaperId, Text] | None:
+        """The cached text of the version a recent bare-id read found to be the latest."""
+        seen = self.cache.get_note(pid.id, LATEST_SEEN)
+        if not seen or time.time() - seen["at"] >= self.meta_ttl_s:
+            return None
+        full = self.cached(pid.with_version(seen["version"]))
+        return (pid.with_version(seen["version"]), full) if full is not None else None
+
+    def _read_version(self, pid: PaperId) -> Text:
         assert pid.version is not None
-        hit = self.cached(pid)
-        if hit:
-            return hit
-        return self.flights.do(("text", pid.id, pid.version), lambda: self._fetch(pid, latest, prefetched or {}))
+        latest = self.catalog.latest_known(pid)
+        if pid.version > 1 and (latest is None or latest.version < pid.version):
+            latest = self._check_exists(pid)  # only the metadata can say this version exists
+        try:
+            return self._text(pid, latest)
+        except NotFound:
+            if latest is None:  # every source failed: does the paper exist at all?
+                self._check_exists(pid)
+            raise
 
-    def probe_latest_html(self, pid: PaperId) -> tuple[int | None, tuple[bytes | None, str]]:
-        """Fetch arXiv's HTML for a bare id and learn the version it shows, so a cold read
-        of a recent paper costs one request instead of a metadata lookup plus the HTML."""
+    def _check_exists(self, pid: PaperId) -> Paper | None:
+        """The latest metadata (one request at most), or None when arXiv is unreachable;
+        NotFound when the paper or this version does not exist."""
+        assert pid.version is not None
+        try:
+            latest, _ = self.catalog.paper(pid.with_version(None))
+        except UpstreamError:
+            return None
+        if pid.version > latest.version:
+            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest.version))
+        return latest
+
+    def _fetch_latest(self, pid: PaperId) -> tuple[PaperId, Text]:
+        prefetched: dict[str, tuple[bytes | None, str]] = {}
+        if self.catalog.latest_known(pid) is None and self.html_era(pid, None):
+            # Nothing known about the paper: its HTML can tell the version too. (When expired
+            # metadata exists, the API is asked instead, and the old answer serves offline.)
+            version, probe = self._probe_latest_html(pid)
+            if version is not None:
+                pid = pid.with_version(version)
+                full = self._text(pid, None, {"html": probe})
+                self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
+                return pid, full
+            prefetched["html"] = probe
+        pid, latest = self.resolve(pid)
+        return pid, self._text(pid, latest, prefetched)
+
+    def _probe_latest_html(self, pid: PaperId) -> tuple[int | None, tuple[bytes | None, str]]:
+        """Fetch arXiv's HTML for a bare id and the latest version it links to."""
         raw, missing = self._download(pid, "html")
         if raw is None:
             return None, (raw, missing)
         pattern = re.compile(rb"/(?:html|abs|pdf)/" + re.escape(pid.id.encode()) + rb"v(\d{1,3})\b")
         versions = {int(m.group(1)) for m in pattern.finditer(raw[:200_000])}
         return (max(versions) if versions else None), (raw, missing)
+
+    # --- which source -------------------------------------------------------------------------
 
     def html_era(self, pid: PaperId, latest: Paper | None) -> bool:
         return not self._versions(pid, latest).before_html_era(pid.version or 1)
@@ -101,7 +211,7 @@ class FullText:
             return None
         if cached.extractor_version == EXTRACTOR_VERSION:
             return Text(cached.text, "cache", cached.method)
-        raw = self.cache.get_raw(pid.id, pid.version, cached.method)
+        raw = self.cached_raw(pid, cached.method)
         if raw is None:
             return None
         try:
@@ -112,6 +222,16 @@ class FullText:
         self.cache.put_text(pid.id, pid.version, text, method=cached.method, extractor_version=EXTRACTOR_VERSION)
         return Text(text, "cache", cached.method)
 
+    def cached_raw(self, pid: PaperId, method: str) -> CachedRaw | None:
+        """The raw file `method` reads; a PDF may have come as the e-print of a PDF-only paper."""
+        assert pid.version is not None
+        raw = self.cache.get_raw(pid.id, pid.version, method)
+        if raw is None and method == "pdf":
+            raw = self.cache.get_raw(pid.id, pid.version, "source")
+            if raw is not None and raw.content_type != formats.PDF:
+                return None
+        return raw
+
     @staticmethod
     def _versions(pid: PaperId, latest: Paper | None) -> _Versions:
         if latest is not None:
@@ -119,6 +239,7 @@ class FullText:
         return _Versions(None, _id_date(pid), "")
 
     def order(self, pid: PaperId, latest: Paper | None) -> list[str]:
+        assert pid.version is not None
         info = self._versions(pid, latest)
         if info.before_html_era(pid.version):
             order = ["source", "html", "pdf"]
@@ -153,6 +274,10 @@ class FullText:
         failed["ar5iv:paper" if method == "ar5iv" else f"{method}:v{pid.version}"] = entry
         self.cache.put_note(pid.id, _FAILED, failed)
 
+    def _text(self, pid: PaperId, latest: Paper | None, prefetched: dict | None = None) -> Text:
+        """Text of `pid` (which carries a version) from the first source that has it."""
+        return self.flights.do(("text", pid.id, pid.version), lambda: self._fetch(pid, latest, prefetched or {}))
+
     def _fetch(self, pid: PaperId, latest: Paper | None, prefetched: dict) -> Text:
         hit = self.cached(pid)  # another caller may have finished it meanwhile
         if hit:
@@ -162,13 +287,13 @@ class FullText:
         no_text: NoTextLayer | None = None
         for i, method in enumerate(order):
             budget.report(f"fetching {pid} ({method})", i, len(order))
-            raw, missing = prefetched.pop(method) if method in prefetched else self._download(pid, method)
+            raw, missing, stored = self._body(pid, method, prefetched)
             if raw is None:
-                if missing != _NOT_A_PDF:
+                if missing != _NOT_YET:
                     self._remember_missing(pid, method, missing)
                 tried.append(f"{method}: {missing}")
                 continue
-            used = "pdf" if method == "source" and looks_like_pdf(raw) else method
+            used = "pdf" if method == "source" and formats.is_pdf(raw) else method
             budget.report(f"extracting {pid} ({used})", i + 0.5, len(order))
             try:
                 text = extract(used, raw, budget.deadline(), self.pdf_engine)
@@ -182,38 +307,90 @@ class FullText:
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {exc}")
                 continue
-            self.cache.put_raw(
-                pid.id, pid.version, used, raw, "application/pdf" if used == "pdf" else _content_type(method)
-            )
+            if not stored:
+                self.cache.put_raw(pid.id, pid.version, method, raw, formats.HTML)
             self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
             budget.report(f"read {pid}", len(order), len(order))
             return Text(text, used, used)
-        if no_text is not None:
-            raise NoTextLayer(
-                f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
-                "Use download_paper to get the PDF file itself."
+        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
+
+    def _body(self, pid: PaperId, method: str, prefetched: dict) -> tuple[bytes | None, str, bool]:
+        """(body, why it is missing, whether it is already stored) of one source."""
+        if method in prefetched:
+            raw, missing = prefetched.pop(method)
+            return raw, missing, False
+        if method in ("html", "ar5iv"):
+            raw, missing = self._download(pid, method)
+            return raw, missing, False
+        try:
+            return self.raw(pid, method).path.read_bytes(), "", True
+        except NotFound:
+            return None, "HTTP 404", False
+        except _Refused as exc:
+            return None, f"HTTP {exc.status}", False
+        except _Unusable:
+            return None, _NOT_YET, False
+
+    # --- the downloads ------------------------------------------------------------------------
+
+    def raw(self, pid: PaperId, kind: str) -> CachedRaw:
+        """The PDF or e-print of `pid` (versioned), from the cache or one checked download."""
+        hit = self.cached_raw(pid, kind)
+        if hit:
+            return hit
+        return self.flights.do(("raw", kind, pid.id, pid.version), lambda: self._fetch_raw(pid, kind))
+
+    def _fetch_raw(self, pid: PaperId, kind: str) -> CachedRaw:
+        assert pid.version is not None
+        hit = self.cached_raw(pid, kind)
+        if hit:
+            return hit
+        url = self.urls.pdf(pid) if kind == "pdf" else self.urls.source(pid)
+        resp = self.http.get(url)
+        if resp.status == 404:
+            raise NotFound(f"arXiv has no {kind} for {pid} (HTTP 404); check the id and version with get_paper")
+        if resp.status != 200:
+            raise _Refused(
+                f"arXiv answered HTTP {resp.status} for the {kind} of {pid}; try again later", status=resp.status
             )
-        versions = self.cache.versions(pid.id)
-        raise NotFound(
-            f"No full text could be obtained for {pid}: "
-            f"{'; '.join(tried) or 'every source is known to be missing'}. "
-            f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
-            "or use get_paper for the abstract."
-        )
+        try:
+            if kind == "pdf":
+                formats.check_pdf(resp.content)
+                content_type = formats.PDF
+            else:
+                content_type = formats.eprint_type(resp.content)
+        except formats.NotReady as exc:
+            raise _Unusable(f"The {kind} of {pid} is not ready: {exc}; try again in a few minutes") from exc
+        except ExtractionError as exc:
+            raise _Unusable(
+                f"arXiv did not return a usable {kind} for {pid} ({exc}; it may still be generating it); "
+                "nothing was saved, try again in a minute"
+            ) from exc
+        return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
 
     def _download(self, pid: PaperId, method: str) -> tuple[bytes | None, str]:
-        """The raw body of `method` for `pid`, or None and why it is missing."""
-        url = {"html": self.urls.html, "ar5iv": self.urls.ar5iv, "source": self.urls.source, "pdf": self.urls.pdf}[
-            method
-        ](pid)
+        """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""
+        url = self.urls.html(pid) if method == "html" else self.urls.ar5iv(pid)
         resp = self.http.get(url, follow_redirects=method != "ar5iv")
         if 300 <= resp.status < 400:
             return None, "no rendering (redirected)"
         if resp.status != 200:
             return None, f"HTTP {resp.status}"
-        if method == "pdf" and not looks_like_pdf(resp.content):
-            return None, _NOT_A_PDF
         return resp.content, ""
+
+
+def _nothing_read(pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int]) -> Exception:
+    if no_text is not None:
+        return NoTextLayer(
+            f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
+            "Use download_paper to get the PDF file itself."
+        )
+    return NotFound(
+        f"No full text could be obtained for {pid}: "
+        f"{'; '.join(tried) or 'every source is known to be missing'}. "
+        f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
+        "or use get_paper for the abstract."
+    )
 
 
 def _id_date(pid: PaperId) -> str:
@@ -222,9 +399,3 @@ def _id_date(pid: PaperId) -> str:
     yy, mm = int(number[:2]), number[2:4]
     century = "19" if pid.old_style and yy >= 91 else "20"
     return f"{century}{yy:02d}-{mm}-01"
-
-
-def _content_type(method: str) -> str:
-    return {"html": "text/html", "ar5iv": "text/html", "source": "application/gzip"}.get(
-        method, "application/octet-stream"
-    )

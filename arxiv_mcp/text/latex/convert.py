@@ -100,7 +100,7 @@ def _html_source_to_text(files: dict[str, bytes]) -> str:
     from ..html import html_to_text
 
     (page,) = files.values()
-    return html_to_text(decode(page))
+    return html_to_text(decode(page), authored=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""Paper metadata, cache first: what the service and the reader both ask about a paper.
+
+One id_list request answers any number of ids; answers are cached per version (and as the
+latest when the id was bare). When arXiv is unreachable, expired metadata still answers:
+titles and authors do not change, and a stale answer is marked as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cache.store import Cache
+from .errors import NotFound, UpstreamError
+from .ids import PaperId
+from .upstream.arxiv_api import ArxivApi
+from .upstream.atom import Paper
+from .upstream.rate_limiter import SingleFlight
+
+
+class Catalog:
+    def __init__(self, api: ArxivApi, cache: Cache, flights: SingleFlight):
+        self.api = api
+        self.cache = cache
+        self.flights = flights
+
+    def fetch(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """One id_list request for all of `pids`; answers keyed by the pid asked for."""
+        wire = list(dict.fromkeys(p.wire_id for p in pids))
+        feed = self.flights.do(("ids",) + tuple(wire), lambda: self.api.by_ids(wire))
+        by_id: dict[str, list[Paper]] = {}
+        for paper in feed.papers:
+            by_id.setdefault(paper.id, []).append(paper)
+        found: dict[PaperId, Paper] = {}
+        for pid in pids:
+            candidates = by_id.get(pid.id, [])
+            if not candidates:
+                continue
+            exact = [c for c in candidates if pid.version in (None, c.version)]
+            if exact:
+                found[pid] = max(exact, key=lambda c: c.version)
+            elif pid.old_style and pid.version is not None and pid.version <= max(c.version for c in candidates):
+                found[pid] = replace(max(candidates, key=lambda c: c.version), version=pid.version)
+        for pid, paper in found.items():
+            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
+        return found
+
+    def cached(self, pid: PaperId, *, allow_stale: bool = False) -> Paper | None:
+        hit = self.cache.get_meta(pid.id, pid.version, allow_stale=allow_stale)
+        return Paper.from_dict(hit.record) if hit else None
+
+    def latest_known(self, pid: PaperId) -> Paper | None:
+        """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
+        return self.cached(pid.with_version(None), allow_stale=True)
+
+    def paper(self, pid: PaperId) -> tuple[Paper, bool]:
+        """Metadata of `pid` (latest when unversioned) and whether it is stale.
+
+        A version is asked for together with the latest, in the same request: when the
+        version does not exist, the answer can say which one does."""
+        cached = self.cached(pid)
+        if cached:
+            return cached, False
+        bare = pid.with_version(None)
+        try:
+            found = self.fetch([pid] if pid == bare else [pid, bare])
+        except UpstreamError:
+            stale = self.cached(pid, allow_stale=True)
+            if stale:
+                return stale, True
+            raise
+        if pid not in found:
+            latest = found[bare].version if bare in found else None
+            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest))
+        return found[pid], False
+
+
+def not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:
+    if latest is not None:
+        return (
+            f"{pid} does not exist: the latest version of {pid.id} is v{latest}. Use {pid.id}v{latest} or the bare id."
+        )
+    cached = f" (cached versions: {', '.join(f'v{v}' for v in cached_versions)})" if cached_versions else ""
+    return (
+        f"arXiv has no paper {pid}{cached}. Check the id (e.g. 2401.12345 or hep-th/9901001), "
+        "or find it with search_papers."
+    )
