@@ -460,7 +460,7 @@ def test_ten_thousand_macro_uses_stay_fast():
 
 
 def test_total_expansion_is_capped(monkeypatch):
-    monkeypatch.setattr("arxiv_mcp.text.latex.convert.MAX_MACRO_EXPANSION", 100)
+    monkeypatch.setattr("arxiv_mcp.text.latex.macros.MAX_MACRO_EXPANSION", 100)
     text = convert(r"\x{} " * 50, r"\def\x{word}")
     assert text.split() == ["word"] * 20  # each use costs len(body) + 1 = 5
 

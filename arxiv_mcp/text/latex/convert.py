@@ -4,11 +4,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 `## Abstract`, numbered `##`/`###`/`####` headings, paragraphs separated by one blank line,
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`.
 
-Paper source is untrusted data, so nothing is ever executed, and expansion is one level deep:
-a pure environment alias such as `\\def\\beq{\\begin{equation}}` is looked up in a table, and
-a short zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in once,
-as tokens in text and as LaTeX inside math; a body is never scanned for further macros, so a
-definition cannot recurse, and the total inserted is capped. Scanning is single-pass over a
+This module is the engine: it walks the tokens once. What each known command or environment
+means is in `specs.py`; the paper's own macros are expanded, with their bounds, by `macros.py`
+before the walk. Paper source is untrusted data, so nothing is ever executed. Scanning is single-pass over a
 token list with precomputed brace/environment matching, memoised forward searches and no
 nested regex quantifiers, so hostile input cannot make it hang or recurse deeply.
 """
@@ -19,21 +17,37 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ...errors import ExtractionError
 from ..archive import read_source
 from ..shape import escape_body
+from .macros import PROTECTED_MACROS, Expansion, text_macros
 from .source import (
     LINE_BREAK,
-    RESERVED_NAMES,
     Assembler,
-    Macro,
     decode,
     environment_aliases,
     find_main,
     split_document,
-    text_macros,
     theorem_names,
+)
+from .specs import (
+    ALGORITHM_WORDS,
+    CHAPTER_LEVELS,
+    CITE_COMMANDS,
+    DISCARD_ENVS,
+    ENV_SPECS,
+    FIGURE_ENVS,
+    HEADING_LEVELS,
+    LIST_ENVS,
+    PAR_COMMANDS,
+    REF_COMMANDS,
+    SKIP_SPECS,
+    SYMBOLS,
+    TABLE_FLOATS,
+    TABULAR_SPECS,
+    TITLE_FONTS,
 )
 from .tokens import (
     AMP,
@@ -82,7 +96,7 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    expansion = _Expansion(text_macros(source, _PROTECTED_MACROS))
+    expansion = Expansion(text_macros(source, PROTECTED_MACROS))
 
     meta = _Meta()
     _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
@@ -107,6 +121,7 @@ def _html_source_to_text(files: dict[str, bytes]) -> str:
 # Output sinks
 # ---------------------------------------------------------------------------------------------
 
+SinkT = TypeVar("SinkT", bound="_Sink")
 Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, table
 
 
@@ -206,429 +221,6 @@ class _TableSink(_Sink):
 # Converter
 # ---------------------------------------------------------------------------------------------
 
-_LIST_ENVS = {
-    "itemize": "-",
-    "itemize*": "-",
-    "compactitem": "-",
-    "asparaitem": "-",
-    "inparaitem": "-",
-    "dinglist": "-",
-    "enumerate": "1",
-    "enumerate*": "1",
-    "compactenum": "1",
-    "asparaenum": "1",
-    "inparaenum": "1",
-    "description": "d",
-    "description*": "d",
-    "compactdesc": "d",
-    "list": "-",
-}
-_FIGURE_ENVS = {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "sidewaysfigure*"}
-_TABLE_FLOATS = {"table", "table*", "wraptable", "sidewaystable", "sidewaystable*", "SCtable"}
-_TABULAR_SPECS = {
-    "tabular": "om",
-    "tabular*": "mom",
-    "tabularx": "mom",
-    "tabulary": "mom",
-    "longtable": "om",
-    "longtable*": "om",
-    "supertabular": "om",
-    "xtabular": "om",
-    "array": "om",
-}
-_DISCARD_ENVS = {
-    "tikzpicture",
-    "picture",
-    "pspicture",
-    "filecontents",
-    "filecontents*",
-    "pgfpicture",
-    "axis",
-    "tocentry",
-}
-_ENV_SPECS = {
-    "minipage": "ooom",
-    "multicols": "mo",
-    "multicols*": "mo",
-    "wrapfigure": "omom",
-    "wraptable": "omom",
-    "subfigure": "om",
-    "subtable": "om",
-    "list": "mm",
-    "thebibliography": "m",
-    "adjustbox": "m",
-    "spacing": "m",
-    "tcolorbox": "o",
-    "mdframed": "o",
-    "algorithm": "o",
-    "algorithmic": "o",
-    "figure": "o",
-    "figure*": "o",
-    "table": "o",
-    "table*": "o",
-    "center": "",
-    "otherlanguage": "m",
-    "sloppypar": "",
-    "IEEEkeywords": "",
-    "CJK": "mm",
-    "CJK*": "mm",
-    "floatrow": "o",
-}
-_HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
-_CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
-_SKIP_SPECS = {
-    # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
-    # = = an optional '=', r = parenthesised (..) -- all dropped; later arguments stay as text.
-    "label": "m",
-    "vspace": "m",
-    "vspace*": "m",
-    "hspace": "m",
-    "hspace*": "m",
-    "includegraphics": "om",
-    "includegraphics*": "om",
-    "bibliographystyle": "m",
-    "bibliography": "m",
-    "thispagestyle": "m",
-    "pagestyle": "m",
-    "setlength": "mm",
-    "addtolength": "mm",
-    "setcounter": "mm",
-    "addtocounter": "mm",
-    "color": "om",
-    "pagecolor": "om",
-    "usepackage": "om",
-    "RequirePackage": "om",
-    "documentclass": "om",
-    "thanks": "m",
-    "thanks*": "m",
-    "nocite": "m",
-    "cline": "m",
-    "cmidrule": "rom",
-    "rule": "omm",
-    "phantom": "m",
-    "hphantom": "m",
-    "vphantom": "m",
-    "fontsize": "mm",
-    "linespread": "m",
-    "definecolor": "mmm",
-    "numberwithin": "mm",
-    "captionsetup": "om",
-    "hypersetup": "m",
-    "graphicspath": "m",
-    "includeonly": "m",
-    "enlargethispage": "m",
-    "titlerunning": "m",
-    "authorrunning": "m",
-    "orcid": "m",
-    "orcidlink": "m",
-    "affiliation": "m",
-    "affil": "om",
-    "address": "m",
-    "institute": "m",
-    "inst": "m",
-    "email": "m",
-    "pacs": "m",
-    "date": "m",
-    "markboth": "mm",
-    "markright": "m",
-    "lstset": "m",
-    "tikzset": "m",
-    "pgfplotsset": "m",
-    "usetikzlibrary": "m",
-    "newcounter": "mo",
-    "stepcounter": "m",
-    "refstepcounter": "m",
-    "hyphenation": "m",
-    "DeclareMathOperator": "mm",
-    "DeclareMathOperator*": "mm",
-    "addbibresource": "om",
-    "newlength": "m",
-    "settowidth": "mm",
-    "setstretch": "m",
-    "raisebox": "moo",
-    "resizebox": "mm",
-    "resizebox*": "mm",
-    "scalebox": "mo",
-    "parbox": "ooom",
-    "makebox": "oo",
-    "framebox": "oo",
-    "textcolor": "om",
-    "colorbox": "om",
-    "fcolorbox": "mm",
-    "multicolumn": "mm",
-    "multicolumn*": "mm",
-    "multirow": "omo",
-    "hyperref": "o",
-    "hyperlink": "m",
-    "hypertarget": "m",
-    "newenvironment": "moomm",
-    "renewenvironment": "moomm",
-    "newcommand": "moom",
-    "newcommand*": "moom",
-    "renewcommand": "moom",
-    "renewcommand*": "moom",
-    "providecommand": "moom",
-    "providecommand*": "moom",
-    "DeclareRobustCommand": "moom",
-    "def": "mPm",
-    "gdef": "mPm",
-    "edef": "mPm",
-    "xdef": "mPm",
-    "let": "m=m",
-    "newif": "m",
-    "newtheorem": "momo",
-    "newtheorem*": "mm",
-    "theoremstyle": "m",
-    "addcontentsline": "mmm",
-    "vskip": "d",
-    "hskip": "d",
-    "kern": "d",
-    "subfloat": "o",
-    "footnotemark": "o",
-    "includepdf": "om",
-    "input": "m",
-    "include": "m",
-    "subfile": "m",
-    "pgfdeclareimage": "omm",
-    "special": "m",
-    "pdfbookmark": "omm",
-    "belowpdfbookmark": "mm",
-    "pretolerance": "=",
-    "tolerance": "=",
-    "setlist": "om",
-    "SetKwInOut": "mm",
-    "SetKw": "mm",
-    "abovedisplayskip": "=d",
-    "belowdisplayskip": "=d",
-    "parskip": "=d",
-    "parindent": "=d",
-    "baselineskip": "=d",
-    "textwidth": "=d",
-    "columnsep": "=d",
-    "itemsep": "=d",
-    "bibpunct": "omm",
-    "setcitestyle": "m",
-    "doi": "m",
-    "keywordsname": "",
-    "acmConference": "omm",
-    "copyrightyear": "m",
-    "acmYear": "m",
-    "setcopyright": "m",
-    "acmDOI": "m",
-    "acmISBN": "m",
-    "acmPrice": "m",
-    "ccsdesc": "om",
-    "received": "m",
-    "accepted": "m",
-    "published": "m",
-    "journal": "m",
-    "volume": "m",
-    "runningtitle": "m",
-    "shorttitle": "m",
-    "shortauthors": "m",
-    "correspondingauthor": "m",
-    "icmltitlerunning": "m",
-    "icmlkeywords": "m",
-    "icmlaffiliation": "mm",
-    "icmlcorrespondingauthor": "mm",
-    "icmlsetsymbol": "mm",
-    "Thanks": "m",
-    "arrayrulecolor": "om",
-    "rowcolor": "om",
-    "cellcolor": "om",
-    "columncolor": "om",
-    "printAffiliationsAndNotice": "m",
-    "AtBeginDocument": "m",
-    "AtEndDocument": "m",
-}
-_PAR_COMMANDS = {
-    "par",
-    "vskip",
-    "vspace",
-    "vspace*",
-    "bigskip",
-    "medskip",
-    "smallskip",
-    "newpage",
-    "clearpage",
-    "cleardoublepage",
-    "pagebreak",
-    "bigbreak",
-    "medbreak",
-    "smallbreak",
-    "maketitle",
-    "centerline",
-}
-_SYMBOLS = {
-    "ldots": "\u2026",
-    "dots": "\u2026",
-    "textellipsis": "\u2026",
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "LaTeXe": "LaTeX2e",
-    "BibTeX": "BibTeX",
-    "copyright": "\u00a9",
-    "textendash": "\u2013",
-    "textemdash": "\u2014",
-    "S": "\u00a7",
-    "P": "\u00b6",
-    "dag": "\u2020",
-    "ddag": "\u2021",
-    "pounds": "\u00a3",
-    "textdegree": "\u00b0",
-    "textbackslash": "\\",
-    "textasciitilde": "~",
-    "textbar": "|",
-    "textless": "<",
-    "textgreater": ">",
-    "slash": "/",
-    "quad": " ",
-    "qquad": " ",
-    "enspace": " ",
-    "enskip": " ",
-    "hfill": " ",
-    "hfil": " ",
-    "space": " ",
-    "nobreakspace": " ",
-    "ss": "\u00df",
-    "o": "\u00f8",
-    "O": "\u00d8",
-    "aa": "\u00e5",
-    "AA": "\u00c5",
-    "ae": "\u00e6",
-    "AE": "\u00c6",
-    "oe": "\u0153",
-    "OE": "\u0152",
-    "l": "\u0142",
-    "L": "\u0141",
-    "i": "\u0131",
-    "j": "\u0237",
-    "textregistered": "\u00ae",
-    "texttrademark": "\u2122",
-    "euro": "\u20ac",
-    "textquoteright": "\u2019",
-    "textquoteleft": "\u2018",
-    "textquotedblleft": "\u201c",
-    "textquotedblright": "\u201d",
-    "textbullet": "\u2022",
-    "textperiodcentered": "\u00b7",
-    "textasciicircum": "^",
-    "textunderscore": "_",
-    "and": ", ",
-    "AND": ", ",
-    "And": ", ",
-    "newblock": " ",
-    "linebreak": " ",
-    "allowbreak": "",
-    "textsection": "\u00a7",
-    "checkmark": "\u2713",
-    "times": "\u00d7",
-    "pm": "\u00b1",
-    "textpm": "\u00b1",
-    "textmu": "\u00b5",
-    "ie": "i.e.",
-    "eg": "e.g.",
-    "etal": "et al.",
-    "etc": "etc.",
-    "wrt": "w.r.t.",
-}
-_ALGORITHM_WORDS = {
-    "State": "",
-    "STATE": "",
-    "Statex": "",
-    "If": "if ",
-    "IF": "if ",
-    "ElsIf": "else if ",
-    "ELSIF": "else if ",
-    "Else": "else",
-    "ELSE": "else",
-    "For": "for ",
-    "FOR": "for ",
-    "ForAll": "for all ",
-    "FORALL": "for all ",
-    "While": "while ",
-    "WHILE": "while ",
-    "Repeat": "repeat",
-    "Until": "until ",
-    "Return": "return ",
-    "RETURN": "return ",
-    "Require": "Require: ",
-    "REQUIRE": "Require: ",
-    "Ensure": "Ensure: ",
-    "ENSURE": "Ensure: ",
-    "Input": "Input: ",
-    "Output": "Output: ",
-    "KwIn": "Input: ",
-    "KwOut": "Output: ",
-    "KwData": "Data: ",
-    "KwResult": "Result: ",
-    "EndIf": "end",
-    "ENDIF": "end",
-    "EndFor": "end",
-    "ENDFOR": "end",
-    "EndWhile": "end",
-    "ENDWHILE": "end",
-    "Procedure": "procedure ",
-    "EndProcedure": "end",
-    "Function": "function ",
-    "EndFunction": "end",
-}
-_TITLE_FONTS = {
-    "bf",
-    "bfseries",
-    "textbf",
-    "Large",
-    "LARGE",
-    "large",
-    "huge",
-    "Huge",
-    "sc",
-    "scshape",
-    "boldmath",
-}
-_CITE_COMMANDS = {
-    "cite",
-    "cite*",
-    "citet",
-    "citet*",
-    "citep",
-    "citep*",
-    "citealt",
-    "citealp",
-    "citeauthor",
-    "citeyear",
-    "citeyearpar",
-    "parencite",
-    "textcite",
-    "autocite",
-    "autocites",
-    "footcite",
-    "Cite",
-    "Citet",
-    "Citep",
-    "citenum",
-    "onlinecite",
-    "supercite",
-    "smartcite",
-    "nocite",
-}
-_REF_COMMANDS = {
-    "ref",
-    "eqref",
-    "autoref",
-    "cref",
-    "Cref",
-    "pageref",
-    "vref",
-    "Vref",
-    "nameref",
-    "Eqref",
-    "crefrange",
-    "subref",
-    "labelcref",
-    "fref",
-    "Fref",
-}
 _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
@@ -661,7 +253,7 @@ class _Converter:
         self.body = _Sink()
         self.in_front = not preamble
         self.sinks: list[_Sink] = [self.front]
-        self.pending: list[tuple[int, Callable[[], None]]] = []
+        self.pending: list[tuple[int, Callable[[], object]]] = []
         self.lists: list[list] = []
         self.floats: list[tuple[str, _Sink]] = []
         self.meta_depth = 0
@@ -712,9 +304,9 @@ class _Converter:
             "subparagraph*",
         ):
             self.handlers[name] = self.cmd_heading
-        for name in _CITE_COMMANDS:
+        for name in CITE_COMMANDS:
             self.handlers[name] = self.cmd_cite
-        for name in _REF_COMMANDS:
+        for name in REF_COMMANDS:
             self.handlers[name] = self.cmd_ref
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -775,14 +367,14 @@ class _Converter:
             self.pending.pop()[1]()
         self.sinks[0].par()
 
-    def later(self, index: int, action: Callable[[], None]) -> None:
+    def later(self, index: int, action: Callable[[], object]) -> None:
         self.pending.append((index, action))
 
-    def push(self, sink: _Sink) -> _Sink:
+    def push(self, sink: SinkT) -> SinkT:
         self.sinks.append(sink)
         return sink
 
-    def pop(self, sink: _Sink) -> _Sink:
+    def pop(self, sink: SinkT) -> SinkT:
         for k in range(len(self.sinks) - 1, 0, -1):
             if self.sinks[k] is sink:
                 del self.sinks[k]
@@ -880,7 +472,7 @@ class _Converter:
     def open_group(self, i: int) -> int:
         if self.in_front and self.need_title and self.match[i] > i:
             j = self.skip_space(i + 1)
-            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in _TITLE_FONTS:
+            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in TITLE_FONTS:
                 return self.capture(i, self.maybe_title)
         return i + 1
 
@@ -896,15 +488,15 @@ class _Converter:
         handler = self.handlers.get(name)
         if handler is not None:
             return handler(i + 1, name)
-        if name in _SYMBOLS:
-            self.sink.write(_SYMBOLS[name])
+        if name in SYMBOLS:
+            self.sink.write(SYMBOLS[name])
             return i + 1
-        if name in _ALGORITHM_WORDS:
+        if name in ALGORITHM_WORDS:
             self.sink.newline()
-            self.sink.write(_ALGORITHM_WORDS[name])
+            self.sink.write(ALGORITHM_WORDS[name])
             return i + 1
-        nxt = self.skip_spec(i + 1, _SKIP_SPECS[name]) if name in _SKIP_SPECS else i + 1
-        if name in _PAR_COMMANDS:
+        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
+        if name in PAR_COMMANDS:
             self.sink.par()
         if name == "newline":
             self.sink.newline()
@@ -916,32 +508,32 @@ class _Converter:
         if end < 0:
             return i + 1
         j = i + 1
-        if env in _DISCARD_ENVS:
+        if env in DISCARD_ENVS:
             return end + 1
         if env == "abstract":
             target = self.push(_Sink())
             self.later(end, lambda: self.keep_abstract(self.pop(target)))
             return j
-        if env in _FIGURE_ENVS:
+        if env in FIGURE_ENVS:
             self.floats.append(("Figure", self.sink))
             target = self.push(_Discard())
             self.later(end, lambda: (self.pop(target), self.floats.pop()))
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
-        if env in _TABLE_FLOATS:
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
+        if env in TABLE_FLOATS:
             self.floats.append(("Table", self.sink))
             self.later(end, self.floats.pop)
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
-        if env in _TABULAR_SPECS:
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
+        if env in TABULAR_SPECS:
             if env.startswith("longtable"):
                 self.floats.append(("Table", self.sink))
                 self.later(end, self.floats.pop)
             table = self.push(_TableSink())
             self.later(end, lambda: self.finish_table(table))
-            return self.skip_spec(j, _TABULAR_SPECS[env])
-        if env in _LIST_ENVS:
-            self.lists.append([_LIST_ENVS[env], 0])
+            return self.skip_spec(j, TABULAR_SPECS[env])
+        if env in LIST_ENVS:
+            self.lists.append([LIST_ENVS[env], 0])
             self.later(end, self.lists.pop)
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
         if env == "thebibliography":
             self.sink.block("h", "## References")
             return self.skip_spec(j, "m")
@@ -957,7 +549,7 @@ class _Converter:
         if env in ("acknowledgments", "acknowledgements", "acks"):
             self.sink.block("h", "## Acknowledgments")
             return j
-        return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+        return self.skip_spec(j, ENV_SPECS.get(env, "o"))
 
     def theorem(self, j: int, label: str) -> int:
         opt = self.optional(j)
@@ -1005,7 +597,7 @@ class _Converter:
             return 6, ""
         if base == "part":
             return 2, ""
-        levels = _CHAPTER_LEVELS if self.has_chapters else _HEADING_LEVELS
+        levels = CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
         level = levels.get(base, 0)
         if not numbered:
             return 2 + level, ""
@@ -1181,144 +773,6 @@ class _Converter:
         text = sink.flat()
         if text:
             target.block("p", f"{label}: {text}")
-
-
-# ---------------------------------------------------------------------------------------------
-# User text macros: splicing the collected definitions into the tokens
-# ---------------------------------------------------------------------------------------------
-
-MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-
-_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
-_DEFINERS = {
-    "def",
-    "gdef",
-    "edef",
-    "xdef",
-    "let",
-    "newcommand",
-    "newcommand*",
-    "renewcommand",
-    "renewcommand*",
-    "providecommand",
-    "providecommand*",
-    "DeclareRobustCommand",
-}
-_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
-# Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-_PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(_SKIP_SPECS)
-    | _PAR_COMMANDS
-    | set(_ALGORITHM_WORDS)
-    | _CITE_COMMANDS
-    | _REF_COMMANDS
-    | set(_HEADING_LEVELS)
-    | set(_CHAPTER_LEVELS)
-    | {
-        "part",
-        "abstract",
-        "footnotetext",
-        "bibitem",
-        "subcaption",
-        "captionof",
-        "appendix",
-        "href",
-        "url",
-        "path",
-        "verb",
-        "textbf",
-        "textsc",
-        "maketitle",
-        "makecell",
-        "thead",
-        "shortstack",
-        "specialcell",
-        "Centerstack",
-        "and",
-        "AND",
-        "And",
-        "newblock",
-        "ensuremath",
-        "xspace",
-        "subparagraph",
-    }
-)
-
-
-class _Expansion:
-    """Splices macro bodies into a token list, once each; the bodies themselves are never scanned."""
-
-    def __init__(self, macros: dict[str, Macro]):
-        self.macros = macros
-        self.budget = MAX_MACRO_EXPANSION
-        self.warned = False
-
-    def affordable(self, macro: Macro) -> bool:
-        if macro.cost <= self.budget:
-            return True
-        if not self.warned:
-            log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
-            self.warned = True
-        return False
-
-    def tokens(self, toks: list[Token]) -> list[Token]:
-        if not self.macros:
-            return toks
-        out: list[Token] = []
-        for k, (kind, value) in enumerate(toks):
-            macro = self.macros.get(value) if kind == CMD else None
-            if macro is not None and self.affordable(macro) and not _being_defined(toks, k):
-                self.budget -= macro.cost
-                self.splice(out, macro, toks[k + 1] if k + 1 < len(toks) else None)
-            elif (kind == MATH or kind == DMATH) and "\\" in value:
-                out.append((kind, _MATH_CONTROL_RE.sub(lambda m, v=value: self.in_math(m, v), value)))
-            else:
-                out.append((kind, value))
-        return out
-
-    @staticmethod
-    def splice(out: list[Token], macro: Macro, following: Token | None) -> None:
-        """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
-        if macro.text and macro.text[0][0] == MATH and out and out[-1][0] == MATH:
-            out.append((TEXT, " "))
-        out.extend(macro.text)
-        ends_in_math = bool(macro.text) and macro.text[-1][0] == MATH
-        math_follows = following is not None and following[0] == MATH
-        if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
-            out.append((TEXT, " "))
-
-    def in_math(self, m: re.Match, latex: str) -> str:
-        macro = self.macros.get(m.group(1) or "")
-        if macro is None or macro.math is None or not self.affordable(macro):
-            return m.group()
-        self.budget -= macro.cost
-        glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and macro.math[:1].isalpha() else ""
-        return glue + macro.math
-
-
-def _being_defined(toks: list[Token], k: int) -> bool:
-    """The macro name right after \\def, \\newcommand{ ... or \\let is its definition, not a use."""
-    j = k - 1
-    while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:
-        j -= 1
-    if j >= 0 and toks[j][0] == LBRACE:
-        j -= 1
-    if j >= 0 and toks[j][0] == CMD and toks[j][1] in _DEFINERS:
-        return True
-    return (CMD, "let") in toks[max(0, k - 4) : k]
-
-
-def _xspace_adds_space(following: Token | None) -> bool:
-    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
-    if following is None:
-        return False
-    kind, value = following
-    if kind == TEXT:
-        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
-    if kind == CMD:
-        return value not in ("footnote", "footnotemark", "xspace")
-    return kind in (MATH, RAW, LBRACKET)
 
 
 # ---------------------------------------------------------------------------------------------

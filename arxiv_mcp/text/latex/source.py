@@ -2,7 +2,7 @@
 
 Everything here reads source text, before tokenising: the main-file choice, include inlining from
 the archive's own files, comment stripping, the document split, and the definitions collected from
-the whole source (environment aliases, theorem names, zero-argument text macros).
+the whole source (environment aliases, theorem names; user text macros are `macros.py`'s).
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from ...errors import ExtractionError
-from .tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -325,123 +322,3 @@ def theorem_names(preamble: str) -> dict[str, str]:
         if re.fullmatch(r"[^\\{}$]+", label):
             names[m.group(1)] = label
     return names
-
-
-# ---------------------------------------------------------------------------------------------
-# User text macros: one level, zero arguments, short bodies
-# ---------------------------------------------------------------------------------------------
-
-MAX_MACRO_BODY = 200
-
-_DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z]+)[ \t]*\}|\\([A-Za-z]+)(?![A-Za-z@]))"
-)
-_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
-_SPACES_RE = re.compile(r"\s*")
-_UNSAFE_BODY_RE = re.compile(
-    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
-    r"|(?<!\\)#"
-)
-_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
-_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
-_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
-
-
-@dataclass(frozen=True)
-class Macro:
-    """A usable definition: tokens for text mode, LaTeX for math (None: leave it in math)."""
-
-    text: tuple[Token, ...]
-    math: str | None
-    xspace: bool
-    cost: int
-
-
-def _group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
-    depth = 0
-    k = open_at
-    stop = min(len(text), open_at + limit + 2)
-    while k < stop:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-        k += 1
-    return -1
-
-
-def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
-    """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
-    out: list[str] = []
-    pos = 0
-    for m in _ENSUREMATH_RE.finditer(body):
-        if m.start() < pos:
-            continue
-        end = _group_end(body, m.end() - 1, len(body))
-        if end < 0:
-            break
-        out.append(body[pos : m.start()])
-        out.append(wrap(body[m.end() : end]))
-        pos = end + 1
-    out.append(body[pos:])
-    return "".join(out)
-
-
-def _balanced_tokens(toks: list[Token]) -> bool:
-    depth = 0
-    for kind, _ in toks:
-        depth += (kind == LBRACE) - (kind == RBRACE)
-        if depth < 0 or kind in (BEGIN, END):
-            return False
-    return depth == 0
-
-
-def _inline_math(inner: str) -> str:
-    """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
-    an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
-    spacing = _TRAILING_MATH_SPACE_RE.search(inner)
-    return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
-
-
-def _make_macro(body: str) -> Macro | None:
-    if _UNSAFE_BODY_RE.search(body):
-        return None
-    text = tokenize(_replace_ensuremath(body, _inline_math), {})
-    if not _balanced_tokens(text):
-        return None
-    xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = _replace_ensuremath(body, lambda inner: inner)
-    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
-    return Macro(
-        text=tuple(text[:-1] if xspace else text),
-        math=None if _UNESCAPED_DOLLAR_RE.search(math) else math,
-        xspace=xspace,
-        cost=len(body) + 1,
-    )
-
-
-def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
-    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
-
-    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A definition that takes arguments or is unsafe makes the name unusable. Names in
-    `protected` mean something to the converter, so their redefinitions are never collected.
-    """
-    found: dict[str, Macro | None] = {}
-    for m in _DEFINITION_RE.finditer(source):
-        kind, name = m.group(1), m.group(2) or m.group(3)
-        if name in protected or (kind in ("newcommand", "providecommand") and name in found):
-            continue
-        spacing = _ZERO_ARGUMENTS_RE if kind.endswith("command") else _SPACES_RE
-        start = spacing.match(source, m.end()).end()
-        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
-    return {name: macro for name, macro in found.items() if macro is not None}

@@ -155,6 +155,12 @@ class _Searcher:
         return -1
 
 
+def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """End of `pattern` matched at `pos` (patterns that may match empty), or `pos` when it does not."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
+
+
 def _clean_math(latex: str) -> str:
     return " ".join(_LABEL_RE.sub("", latex).replace("\\protect", "").split())
 
@@ -253,11 +259,11 @@ class _Tokenizer:
         if name in ("begin", "end"):
             env = _ENV_NAME_RE.match(src, k)
             if not env:
-                return _AFTER_WORD_RE.match(src, k).end()
+                return match_end(_AFTER_WORD_RE, src, k)
             return self.environment(name, env.group(1), env.end())
         if name in self.aliases and not src.startswith("*", k):
-            kind, env = self.aliases[name]
-            return self.environment(kind, env, k)
+            kind, alias = self.aliases[name]
+            return self.environment(kind, alias, k)
         if name == "verb" and k < len(src):
             return self.verb(k)
         if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
@@ -266,7 +272,7 @@ class _Tokenizer:
             name += "*"
             k += 1
         self.toks.append((CMD, name))
-        return _AFTER_WORD_RE.match(src, k).end()
+        return match_end(_AFTER_WORD_RE, src, k)
 
     def control_symbol(self, j: int) -> int:
         src = self.src
@@ -275,7 +281,7 @@ class _Tokenizer:
         c = src[j + 1]
         if c == "\\":
             self.toks.append((NEWLINE, ""))
-            return _LINEBREAK_OPT_RE.match(src, j + 2).end()
+            return match_end(_LINEBREAK_OPT_RE, src, j + 2)
         if c in "([":
             close = "\\)" if c == "(" else "\\]"
             end = self.search.find(close, j + 2)
@@ -338,7 +344,7 @@ class _Tokenizer:
 
     def url(self, name: str, k: int) -> int:
         src = self.src
-        brace = _AFTER_WORD_RE.match(src, k).end()
+        brace = match_end(_AFTER_WORD_RE, src, k)
         if not src.startswith("{", brace):
             self.toks.append((CMD, name))
             return k
