@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.latex.convert import latex_to_text, source_to_text
+from tests.fake_arxiv import eprint as fake_eprint
 
 FIXTURES = Path(__file__).parent / "fixtures" / "src"
 HEADING = re.compile(r"^#{1,6} \S")
@@ -532,3 +533,65 @@ def test_random_latex_never_crashes_and_keeps_the_contract(pieces):
     except ExtractionError:
         return
     assert_contract(text)
+
+
+# -- bibliographies as the styles ship them (issue 15.1) ---------------------------------------
+
+DEBRIS = re.compile(r"secondoftwo|firstoftwo|bibinfo|bibfield|NoStop|BibitemShut|providecommand|#\d|\\[A-Za-z@]")
+
+REVTEX_BBL = r"""%apsrev4-2.bst 2019-01-14 (MD) hand-edited version of apsrev4-1.bst
+\begin{thebibliography}{2}%
+\makeatletter
+\providecommand \@ifxundefined [1]{%
+ \@ifx{#1\undefined}
+}%
+\providecommand \natexlab [1]{#1}%
+\providecommand \href@noop [0]{\@secondoftwo}%
+\providecommand \@sanitize@url [0]{\catcode `\\12\catcode `\$12\catcode
+  `\&12\catcode `\#12\catcode `\^12\catcode `\_12\catcode `\%12\relax}%
+\providecommand \doibase [0]{https://doi.org/}%
+\providecommand \bibinfo  [0]{\@secondoftwo}%
+\providecommand \bibfield  [0]{\@secondoftwo}%
+\providecommand \Eprint [0]{\href }%
+\providecommand \BibitemOpen [0]{}%
+\providecommand \bibitemNoStop [0]{.\EOS\space}%
+\providecommand \BibitemShut  [1]{\csname bibitem#1\endcsname}%
+\let\auto@bib@innerbib\@empty
+%</preamble>
+\bibitem [{\citenamefont {Abrams}\ \emph {et~al.}(1980)\citenamefont {Abrams}
+  \emph {et~al.}}]{Abrams:1979iu}%
+  \BibitemOpen
+  \bibfield  {author} {\bibinfo {author} {\bibfnamefont {G.}~\bibnamefont
+  {Abrams}} \emph {et~al.},\ }\href {\doibase 10.1103/PhysRevLett.44.10}
+  {\bibfield  {journal} {\bibinfo  {journal} {Phys. Rev. Lett.}\ }\textbf
+  {\bibinfo {volume} {44}},\ \bibinfo {pages} {10} (\bibinfo {year}
+  {1980})}\BibitemShut {NoStop}%
+\bibitem [{\citenamefont {Zou}\ \emph {et~al.}(2020)}]{Zou:2020}%
+  \BibitemOpen
+  \bibfield  {author} {\bibinfo {author} {\bibfnamefont {J.}~\bibnamefont {Zou}}, \bibinfo {author}
+  {\bibfnamefont {F.}~\bibnamefont {Xu}}},\ \Eprint {https://arxiv.org/abs/1911.00001} {arXiv:1911.00001}
+  \BibitemShut {NoStop}%
+\end{thebibliography}%
+"""
+
+
+def revtex_paper() -> dict[str, bytes]:
+    tex = (
+        "\\documentclass[aps,prd,twocolumn]{revtex4-2}\n\\begin{document}\n\\title{Decays}\n"
+        "\\begin{abstract}We measure.\\end{abstract}\\maketitle\n"
+        "\\section{Intro}Seen before~\\cite{Abrams:1979iu,Zou:2020}.\n\\bibliography{refs}\n\\end{document}\n"
+    )
+    return {"paper.tex": tex.encode(), "paper.bbl": REVTEX_BBL.encode()}
+
+
+def references(text: str) -> list[str]:
+    return [line for line in text.split("## References", 1)[1].split("\n") if line.strip()]
+
+
+def test_revtex_bbl_entries_are_readable_lines_without_macro_debris():
+    text = source_to_text(fake_eprint({k: v for k, v in revtex_paper().items()}))
+    entries = references(text)
+    assert len(entries) == 2
+    assert "G. Abrams et al., Phys. Rev. Lett. 44, 10 (1980)" in entries[0]
+    assert "J. Zou, F. Xu, arXiv:1911.00001" in entries[1]
+    assert not DEBRIS.search(text), DEBRIS.search(text)

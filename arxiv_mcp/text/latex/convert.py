@@ -125,8 +125,12 @@ SinkT = TypeVar("SinkT", bound="_Sink")
 Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, table
 
 
+# A space left after "(" by a dropped argument (`(\\bibinfo {year}\n{1980})`) is not in the print.
+_OPEN_PAREN_SPACE_RE = re.compile(r"\( (?=\w)")
+
+
 def _finish(raw: str) -> str:
-    lines = (" ".join(line.split()) for line in raw.split(LINE_BREAK))
+    lines = (_OPEN_PAREN_SPACE_RE.sub("(", " ".join(line.split())) for line in raw.split(LINE_BREAK))
     return "\n".join(line for line in lines if line)
 
 
@@ -278,6 +282,9 @@ class _Converter:
             "captionof": self.cmd_captionof,
             "appendix": self.cmd_appendix,
             "href": self.cmd_href,
+            "doi": self.cmd_doi,
+            "texorpdfstring": self.cmd_first_of_two,
+            "@firstoftwo": self.cmd_first_of_two,
             "textbf": self.cmd_font,
             "textsc": self.cmd_font,
             "maketitle": self.cmd_maketitle,
@@ -699,7 +706,31 @@ class _Converter:
         self.stacked_cells -= 1
 
     def cmd_href(self, i: int, name: str) -> int:
-        return i + 1 if i < len(self.toks) and self.toks[i][0] == RAW else i
+        """The link target is not text; a target the tokenizer left as a group (\\href spliced
+        in from a macro such as REVTeX's \\Eprint) is skipped as well."""
+        if i < len(self.toks) and self.toks[i][0] == RAW:
+            return i + 1
+        g = self.group(i)
+        return g[1] + 1 if g else i
+
+    def cmd_doi(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if found[0].strip():
+            self.sink.write("doi:" + "".join(found[0].split()))
+        return found[1]
+
+    def cmd_first_of_two(self, i: int, name: str) -> int:
+        """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
+        first = self.group(i)
+        if first is None:
+            return i
+        second = self.group(first[1] + 1)
+        if second is not None:
+            for k in range(second[0], second[1] + 1):
+                self.toks[k] = (TEXT, "")
+        return first[0] + 1
 
     def cmd_cite(self, i: int, name: str) -> int:
         for _ in range(2):

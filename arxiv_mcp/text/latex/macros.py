@@ -35,7 +35,7 @@ MAX_MACRO_BODY = 200
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z]+)[ \t]*\}|\\([A-Za-z]+)(?![A-Za-z@]))"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
 )
 _ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
 _SPACES_RE = re.compile(r"\s*")
@@ -188,6 +188,9 @@ PROTECTED_MACROS = frozenset(
         "captionof",
         "appendix",
         "href",
+        "doi",
+        "texorpdfstring",
+        "@firstoftwo",
         "url",
         "path",
         "verb",

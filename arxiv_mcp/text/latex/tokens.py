@@ -16,7 +16,9 @@ Token = tuple[str, str]
 
 _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
 _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
-_WORD_RE = re.compile(r"\\([A-Za-z]+)")
+# A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
+# names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
+_WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
 _AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
@@ -24,6 +26,8 @@ _SYMBOL_ACCENT_RE = re.compile(
     r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
 )
 _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
+_DOIBASE_RE = re.compile(r"\\doibase(?![A-Za-z])")
+_URL_CONTROL_RE = re.compile(r"\\(?:([_%#&~$/])|[A-Za-z@]+)")
 _LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
 
 _ACCENTS = {
@@ -354,8 +358,15 @@ class _Tokenizer:
             return k
         if name == "href":
             self.toks.append((CMD, "href"))
-        self.toks.append((RAW, "".join(src[brace + 1 : end].split())))
+        self.toks.append((RAW, _url_text(src[brace + 1 : end])))
         return end + 1
+
+
+def _url_text(raw: str) -> str:
+    """A URL as printed: `\\doibase` (REVTeX's DOI prefix) spelled out, escapes unescaped, other
+    control words dropped, so no macro name is left inside a link."""
+    raw = _DOIBASE_RE.sub("https://doi.org/", "".join(raw.split()))
+    return _URL_CONTROL_RE.sub(lambda m: m.group(1) or "", raw)
 
 
 def _verbatim_body(env: str, inner: str) -> str:
