@@ -85,9 +85,9 @@ def test_tar_gz_paper_math_citations_and_bbl(logcft):
     # \beq ... \eeq alias of equation; \def\Oo{\mathcal{O}} substituted, \ket (one argument) kept
     assert "\n\n$$K_\\mu \\ket{\\mathcal{O}_a} = 0\\,.$$\n\n" in logcft
     assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
-    assert "logarithms [Saleur:1991hk, Rozansky:1992td, Gurarie:1993xq]" in logcft
+    assert "logarithms [1, 2, 3]" in logcft
     references = logcft[logcft.index("## References") :]
-    assert "[Saleur:1991hk] H. Saleur, \u201cPolymers and percolation" in references
+    assert "[1] H. Saleur, \u201cPolymers and percolation" in references
     assert "\\label" not in logcft and "%%CITATION" not in logcft
 
 
@@ -110,7 +110,7 @@ def test_single_gzipped_tex_title_abstract_headings(desitter):
         "## References",
     ]
     assert "$$S=\\int \\ \\mathrm{d}^{4}x" in desitter  # \be ... \ee alias of eqnarray
-    assert "[tod] K. P. Tod, All Metrics Admitting" in desitter
+    assert "[1] K. P. Tod, All Metrics Admitting" in desitter
     assert_contract(desitter)
 
 
@@ -215,7 +215,7 @@ def contract_text() -> str:
 def test_front_matter(contract_text):
     assert contract_text.startswith(
         "# A Study of Things\n\nAda Lovelace, Alan Turing\n\n## Abstract\n\n"
-        "We study things [a, b]. Costs are 5% lower.\n\n## 1 Introduction\n\n"
+        "We study things [1, B99]. Costs are 5% lower.\n\n## 1 Introduction\n\n"
     )
     assert "Funded by nobody" not in contract_text
 
@@ -238,7 +238,7 @@ def test_heading_numbering(contract_text):
 
 def test_inline_text_macros_refs_and_links(contract_text):
     assert (
-        "Text with $x^2$ and $y$ and bold, see Section [sec:intro] and [eq:1]. A footnote [^The note.], "
+        "Text with $x^2$ and $y$ and bold, see Section 1 and (1). A footnote [^The note.], "
         "https://example.org/a_b~c and link text. Line one\nline two."
     ) in contract_text
 
@@ -256,11 +256,11 @@ def test_display_math_paragraphs(contract_text):
 
 def test_lists_floats_theorems_and_bibliography(contract_text):
     assert "- First\n- Second\n  1. Inner one\n  2. Inner two\n- Term: Meaning" in contract_text
-    assert "\n\nFigure: A nice figure.\n\n" in contract_text
+    assert "\n\nFigure 1: A nice figure.\n\n" in contract_text
     assert "Loose figure body" not in contract_text and "fig.pdf" not in contract_text
-    assert "Table: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
+    assert "Table 1: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
     assert "Theorem (Main). All is well." in contract_text
-    assert contract_text.endswith("## References\n\n[a] A. Author, Title A, 2020.\n\n[b] B. Author, Title B.\n")
+    assert contract_text.endswith("## References\n\n[1] A. Author, Title A, 2020.\n\n[B99] B. Author, Title B.\n")
 
 
 def test_comments_are_dropped(contract_text):
@@ -338,7 +338,7 @@ def test_bibliography_pulls_in_the_bbl_of_the_main_file():
         "paper.tex": b"\\documentclass{article}\\begin{document}See \\cite{k}.\\bibliography{refs}\\end{document}",
         "paper.bbl": b"\\begin{thebibliography}{1}\n\\bibitem{k} K. Author.\n\\end{thebibliography}\n",
     }
-    assert latex_to_text(files) == "See [k].\n\n## References\n\n[k] K. Author.\n"
+    assert latex_to_text(files) == "See [1].\n\n## References\n\n[1] K. Author.\n"
 
 
 def test_lone_tex_without_document_environment_and_no_tex_at_all():
@@ -595,3 +595,42 @@ def test_revtex_bbl_entries_are_readable_lines_without_macro_debris():
     assert "G. Abrams et al., Phys. Rev. Lett. 44, 10 (1980)" in entries[0]
     assert "J. Zou, F. Xu, arXiv:1911.00001" in entries[1]
     assert not DEBRIS.search(text), DEBRIS.search(text)
+
+
+# -- cross references as a reader sees them (issue 15.4) ----------------------------------------
+
+
+def test_refs_print_the_numbers_latex_gives_in_document_order():
+    text = convert(
+        r"""See \ref{sec:b}, \eqref{eq:two}, \ref{fig:x}, \ref{tab:y}, \autoref{app:z} and \ref{missing}.
+\section{A}\label{sec:a}
+\begin{equation}a\label{eq:one}\end{equation}
+\begin{align}b &= c \nonumber \\ d &= e \label{eq:two}\end{align}
+\section{B}\label{sec:b}
+\begin{figure}\caption{Fig.}\label{fig:x}\end{figure}
+\begin{figure}\caption{Other.}\end{figure}
+\begin{table}\caption{Tab.}\label{tab:y}\begin{tabular}{c}\multirow{2}{*}{cell}\\ \multicolumn{1}{c}{wide}\\ \end{tabular}\end{table}
+\appendix
+\section{Z}\label{app:z}
+\pagenumbering{roman}
+"""
+    )
+    assert "See 2, (2), 1, 1, Appendix A and [missing]." in text
+    assert "Figure 2: Other." in text and "Table 1: Tab." in text
+    assert "| cell |\n| wide |" in text
+    assert "roman" not in text
+
+
+def test_citations_print_numbers_or_author_year_labels():
+    numeric = convert(r"As \cite{x,y} show.\begin{thebibliography}{9}\bibitem{x} X.\bibitem{y} Y.\end{thebibliography}")
+    assert "As [1, 2] show." in numeric and "[2] Y." in numeric
+    named = convert(
+        r"As \citet{x} and \citep{y} show."
+        r"\begin{thebibliography}{}\bibitem[\protect\citeauthoryear{Ab \bgroup \em et al.\egroup}{2016}]{x} X."
+        r"\bibitem[Cd and Ef(2009)Cd, Ef]{y} Y.\end{thebibliography}",
+        r"\usepackage{natbib}",
+    )
+    assert "As Ab et al. (2016) and (Cd and Ef, 2009) show." in named
+    # REVTeX's .bbl carries author-year labels but the class prints numbers
+    text = source_to_text(fake_eprint(revtex_paper()))
+    assert "Seen before [1, 2]." in text and "\n[1] G. Abrams" in text

@@ -23,6 +23,7 @@ from ...errors import ExtractionError
 from ..archive import read_source
 from ..shape import escape_body
 from .macros import PROTECTED_MACROS, Expansion, text_macros
+from .references import Labels, bib_label, cite_mark, entry_mark, numeric_citations, ref_mark
 from .source import (
     LINE_BREAK,
     Assembler,
@@ -61,6 +62,7 @@ from .tokens import (
     NEWLINE,
     PAR,
     RAW,
+    RBRACE,
     RBRACKET,
     TEXT,
     VERB,
@@ -98,11 +100,11 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     theorems = theorem_names(preamble)
     expansion = Expansion(text_macros(source, PROTECTED_MACROS))
 
-    meta = _Meta()
+    meta = _Meta(labels=Labels(numeric=numeric_citations(preamble)))
     _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
     converter = _Converter(expansion.tokens(tokenize(body, aliases)), meta, theorems, preamble=False)
     converter.run()
-    text = _render(meta, converter.front.blocks, converter.body.blocks)
+    text = meta.labels.resolve(_render(meta, converter.front.blocks, converter.body.blocks))
     if not text.strip():
         raise ExtractionError(
             f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
@@ -237,6 +239,7 @@ class _Meta:
     title: str = ""
     authors: list[str] = field(default_factory=list)
     abstract: list[Block] = field(default_factory=list)
+    labels: Labels = field(default_factory=Labels)
 
 
 def _letter(number: int) -> str:
@@ -263,6 +266,8 @@ class _Converter:
         self.meta_depth = 0
         self.stacked_cells = 0
         self.appendix = False
+        self.current_label: tuple[str, str] = ("", "")
+        self.counts: dict[str, int] = {}
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counters = [0, 0, 0, 0]
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
@@ -283,6 +288,8 @@ class _Converter:
             "appendix": self.cmd_appendix,
             "href": self.cmd_href,
             "doi": self.cmd_doi,
+            "label": self.cmd_label,
+            "@stepequation": self.cmd_step_equation,
             "texorpdfstring": self.cmd_first_of_two,
             "@firstoftwo": self.cmd_first_of_two,
             "textbf": self.cmd_font,
@@ -559,6 +566,7 @@ class _Converter:
         return self.skip_spec(j, ENV_SPECS.get(env, "o"))
 
     def theorem(self, j: int, label: str) -> int:
+        self.step(label)
         opt = self.optional(j)
         if opt is None:
             self.sink.write(f"{label}. ")
@@ -589,6 +597,8 @@ class _Converter:
         if base in ("part", "chapter", "section") and not self.preamble:
             self.end_front()
         hashes, number = self.heading_number(base, numbered=not name.endswith("*"))
+        if number:
+            self.current_label = ("appendix" if self.appendix and "." not in number else "section", number)
 
         def done(sink: _Sink) -> None:
             title = sink.flat()
@@ -732,31 +742,52 @@ class _Converter:
                 self.toks[k] = (TEXT, "")
         return first[0] + 1
 
+    def keys(self, i: int) -> tuple[list[str], int] | None:
+        """The comma-separated keys of the raw argument at `i` and the index after it."""
+        found = self.raw_text(i)
+        if found is None:
+            return None
+        return [k for k in ("".join(part.split()) for part in found[0].split(",")) if k], found[1]
+
     def cmd_cite(self, i: int, name: str) -> int:
         for _ in range(2):
             opt = self.optional(i)
             if opt:
                 i = opt[1] + 1
-        found = self.raw_text(i)
+        found = self.keys(i)
         if found is None:
             return i
-        keys = [k.strip() for k in found[0].split(",") if k.strip()]
-        if keys and name != "nocite":
-            self.sink.write("[" + ", ".join(keys) + "]")
-        return found[1]
-
-    def bracketed(self, i: int, after: str = "") -> int:
-        """Write the raw argument at `i` as `[label]` (labels and bib keys are not text)."""
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        label = " ".join(found[0].split())
-        if label:
-            self.sink.write(f"[{label}]{after}")
+        if found[0] and name != "nocite":
+            self.sink.write(cite_mark(name, found[0]))
         return found[1]
 
     def cmd_ref(self, i: int, name: str) -> int:
-        return self.bracketed(i)
+        found = self.keys(i)
+        if found is None:
+            return i
+        self.sink.write(", ".join(ref_mark(name, key) for key in found[0]))
+        return found[1]
+
+    def cmd_label(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        for key in found[0]:
+            self.meta.labels.refs.setdefault(key, self.current_label)
+        return found[1]
+
+    def cmd_step_equation(self, i: int, name: str) -> int:
+        self.counts["equation"] = self.counts.get("equation", 0) + 1
+        self.current_label = ("equation", str(self.counts["equation"]))
+        return i
+
+    def step(self, kind: str) -> str:
+        """Advance the counter of `kind` (figure, table, a theorem's name) and make it the target
+        of the next \\label, as \\refstepcounter does."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        number = str(self.counts[kind])
+        self.current_label = (kind.lower() if kind in ("Figure", "Table") else "theorem", number)
+        return number
 
     def cmd_item(self, i: int, name: str) -> int:
         kind, depth = ("-", 1)
@@ -766,6 +797,7 @@ class _Converter:
         if kind == "1":
             self.lists[-1][1] += 1
             marker = f"{self.lists[-1][1]}. "
+            self.current_label = ("item", str(self.lists[-1][1]))
         self.sink.start_item("  " * min(depth - 1, 6) + marker)
         opt = self.optional(i)
         if opt:
@@ -777,15 +809,40 @@ class _Converter:
     def cmd_bibitem(self, i: int, name: str) -> int:
         self.sink.par()
         opt = self.optional(i)
-        if opt:
-            i = opt[1] + 1
-        return self.bracketed(i, " ")
+        optional, parts = self.label_text(*opt) if opt else (None, [])
+        found = self.keys(opt[1] + 1 if opt else i)
+        if found is None or not found[0]:
+            return i
+        key = found[0][0]
+        self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
+        self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
+        self.sink.write(entry_mark(key) + " ")
+        return found[1]
+
+    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
+        """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
+        text: list[str] = []
+        parts: list[str] = []
+        depth = 0
+        for kind, value in self.toks[a + 1 : b]:
+            if kind == LBRACE:
+                depth += 1
+                if depth == 1:
+                    parts.append("")
+            elif kind == RBRACE:
+                depth -= 1
+            elif kind in (TEXT, RAW, MATH):
+                text.append(value)
+                if depth >= 1 and parts:
+                    parts[-1] += value
+        return "".join(text), parts
 
     def cmd_caption(self, i: int, name: str) -> int:
         opt = self.optional(i)
         if opt:
             i = opt[1] + 1
         label, target = self.floats[-1] if self.floats else ("Figure", self.sink)
+        label = f"{label} {self.step(label)}"
         return self.capture(i, lambda sink: self.emit_caption(target, label, sink))
 
     def cmd_captionof(self, i: int, name: str) -> int:
@@ -793,6 +850,7 @@ class _Converter:
         if found is None:
             return i
         label = "Table" if "table" in found[0].lower() else "Figure"
+        label = f"{label} {self.step(label)}"
         i = found[1]
         opt = self.optional(i)
         if opt:

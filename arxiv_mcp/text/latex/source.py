@@ -12,12 +12,14 @@ import posixpath
 import re
 
 from ...errors import ExtractionError
+from .references import MARK_CHARS
 
 log = logging.getLogger(__name__)
 
 MAX_INPUT_DEPTH = 12
 MAX_INLINED_FILES = 2000  # \input of the same small files in a wide fan-out must not explode
 LINE_BREAK = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
+_OWN_MARKS = dict.fromkeys(map(ord, LINE_BREAK + MARK_CHARS))
 
 # ---------------------------------------------------------------------------------------------
 # Source assembly: main file, comments, \input inlining
@@ -37,7 +39,8 @@ def decode(raw: bytes) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace(LINE_BREAK, "")
+    # The converter's own marks (line breaks, reference placeholders) never come from the paper.
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_OWN_MARKS)
 
 
 def find_main(files: dict[str, bytes]) -> str:

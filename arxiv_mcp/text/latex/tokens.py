@@ -29,6 +29,9 @@ _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|
 _DOIBASE_RE = re.compile(r"\\doibase(?![A-Za-z])")
 _URL_CONTROL_RE = re.compile(r"\\(?:([_%#&~$/])|[A-Za-z@]+)")
 _LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
+_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+_ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?")
+_NONUMBER_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
 
 _ACCENTS = {
     "'": "\u0301",
@@ -87,6 +90,7 @@ _MATH_ENVS = {
     "dmath": "",
     "dmath*": "",
 }
+_UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _STARRABLE = {
     "part",
@@ -250,6 +254,17 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
+    def equation_numbers(self, inner: str, multiline: bool) -> None:
+        """After a numbered display: one `\\@stepequation` per numbered row, each followed by that
+        row's `\\label`s, so the converter numbers equations in document order and \\eqref reads."""
+        rows = _ROW_BREAK_RE.split(inner) if multiline else [inner]
+        for row in rows:
+            if multiline and (_NONUMBER_RE.search(row) or not row.strip()):
+                continue
+            self.toks.append((CMD, "@stepequation"))
+            for label in _LABEL_KEY_RE.findall(row):
+                self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
+
     def control(self, j: int) -> int:
         src = self.src
         word = _WORD_RE.match(src, j)
@@ -314,6 +329,8 @@ class _Tokenizer:
             inner = src[k:end]
             if env in _MATH_ENVS:
                 self.math(DMATH, inner, _MATH_ENVS[env])
+                if not env.endswith("*") and env not in _UNNUMBERED_MATH:
+                    self.equation_numbers(inner, multiline=bool(_MATH_ENVS[env]) and not env.startswith("multline"))
             elif env in _VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
