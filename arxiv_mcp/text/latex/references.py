@@ -17,14 +17,9 @@ MARK_CHARS = START + SEP + STOP
 
 _MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
 _AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)\s*\)")
+# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
 _KIND_NAMES = {
-    "section": "Section",
-    "appendix": "Appendix",
-    "figure": "Figure",
-    "table": "Table",
-    "equation": "Equation",
-    "item": "Item",
-    "theorem": "Theorem",
+    kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
 }
 _NUMERIC_CLASS_RE = re.compile(
     r"\\documentclass[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*(?:revtex\d?-?\d*|aa|JHEP|jhep|svjour\d*)[ \t]*\}"
