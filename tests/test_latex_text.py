@@ -634,3 +634,30 @@ def test_citations_print_numbers_or_author_year_labels():
     # REVTeX's .bbl carries author-year labels but the class prints numbers
     text = source_to_text(fake_eprint(revtex_paper()))
     assert "Seen before [1, 2]." in text and "\n[1] G. Abrams" in text
+
+
+# -- the paper's own macros (issue 15.2) ---------------------------------------------------------
+
+
+def test_macros_from_the_papers_own_class_and_packages_are_expanded():
+    files = {
+        "paper.tex": (
+            "\\documentclass[collab]{mycollab}\n\\usepackage{units}\n\\begin{document}\n"
+            "\\section{\\texorpdfstring{$\\sqrt{s}=13\\TeV$}{sqrt(s) = 13 TeV} data}\n"
+            "We use 138\\fbinv of data, a \\PQt quark with $\\pt>400\\GeV$, and \\unknownmacro{kept words}.\n"
+            "\\end{document}\n"
+        ),
+        "mycollab.cls": "\\LoadClass{article}\n\\RequirePackage{particles}\n",
+        "particles.sty": "\\DeclareRobustCommand{\\PQt}{{\\HepParticle{t}{}{}}\\Xspace} % top quark\n",
+        "styles/units.sty": (
+            "\\newcommand{\\GeV}{\\ensuremath{\\,\\text{Ge\\hspace{-.08em}V}}\\xspace}\n"
+            "\\newcommand{\\TeV}{\\ensuremath{\\,\\text{Te\\hspace{-.08em}V}}\\xspace}\n"
+            "\\newcommand{\\fbinv}{\\mbox{\\ensuremath{\\,\\text{fb}^{-1}}}\\xspace}\n"
+            "\\newcommand{\\pt}{\\ensuremath{p_{\\mathrm{T}}}\\xspace}\n"
+        ),
+    }
+    text = source_to_text(fake_eprint(files))
+    assert "## 1 $\\sqrt{s}=13\\,\\text{TeV}$ data" in text
+    assert "sqrt(s)" not in text
+    assert "138$\\,\\text{fb}^{-1}$ of data, a t quark with $p_{\\mathrm{T}}>400\\,\\text{GeV}$" in text
+    assert "and kept words." in text

@@ -30,6 +30,7 @@ from .source import (
     decode,
     environment_aliases,
     find_main,
+    package_sources,
     split_document,
     theorem_names,
 )
@@ -98,7 +99,7 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    expansion = Expansion(text_macros(source, PROTECTED_MACROS))
+    expansion = Expansion(text_macros(package_sources(files, source) + "\n" + source, PROTECTED_MACROS))
 
     meta = _Meta(labels=Labels(numeric=numeric_citations(preamble)))
     _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()

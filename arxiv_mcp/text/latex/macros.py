@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 MAX_MACRO_BODY = 200
 
 _DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
 )
 _ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
@@ -46,14 +46,17 @@ _UNSAFE_BODY_RE = re.compile(
 _ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
 _TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+# Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
+_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}")
+_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
 @dataclass(frozen=True)
 class Macro:
-    """A usable definition: tokens for text mode, LaTeX for math (None: leave it in math)."""
+    """A usable definition: tokens for text mode, LaTeX for math."""
 
     text: tuple[Token, ...]
-    math: str | None
+    math: str
     xspace: bool
     cost: int
 
@@ -114,6 +117,7 @@ def _inline_math(inner: str) -> str:
 def _make_macro(body: str) -> Macro | None:
     if _UNSAFE_BODY_RE.search(body):
         return None
+    body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
     text = tokenize(_replace_ensuremath(body, _inline_math), {})
     if not _balanced_tokens(text):
         return None
@@ -122,7 +126,7 @@ def _make_macro(body: str) -> Macro | None:
     math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
     return Macro(
         text=tuple(text[:-1] if xspace else text),
-        math=None if _UNESCAPED_DOLLAR_RE.search(math) else math,
+        math=_UNESCAPED_DOLLAR_RE.sub("", math),  # \\mbox{GeV/$c$} inside math: its math is math
         xspace=xspace,
         cost=len(body) + 1,
     )
@@ -140,7 +144,7 @@ def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
         kind, name = m.group(1), m.group(2) or m.group(3)
         if name in protected or (kind in ("newcommand", "providecommand") and name in found):
             continue
-        spacing = _ZERO_ARGUMENTS_RE if kind.endswith("command") else _SPACES_RE
+        spacing = _ZERO_ARGUMENTS_RE if kind.lower().endswith("command") else _SPACES_RE
         start = match_end(spacing, source, m.end())
         end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
         found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
@@ -260,7 +264,7 @@ class Expansion:
 
     def in_math(self, m: re.Match, latex: str) -> str:
         macro = self.macros.get(m.group(1) or "")
-        if macro is None or macro.math is None or not self.affordable(macro):
+        if macro is None or not self.affordable(macro):
             return m.group()
         self.budget -= macro.cost
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and macro.math[:1].isalpha() else ""

@@ -325,3 +325,44 @@ def theorem_names(preamble: str) -> dict[str, str]:
         if re.fullmatch(r"[^\\{}$]+", label):
             names[m.group(1)] = label
     return names
+
+
+# ---------------------------------------------------------------------------------------------
+# The paper's own packages and class: where its macros are defined
+# ---------------------------------------------------------------------------------------------
+
+MAX_PACKAGE_FILES = 40
+_LOAD_RE = re.compile(
+    r"\\(usepackage|RequirePackage|documentclass|documentstyle|LoadClass)(?![A-Za-z])[ \t]*"
+    r"(?:\[[^\]]{0,500}\][ \t]*)?\{([^{}]{1,500})\}"
+)
+
+
+def package_sources(files: dict[str, bytes], source: str) -> str:
+    """The text of the .sty/.cls files the source loads that ship in the e-print, in load order
+    (a class's own \\usepackage followed as well), so a unit or particle macro defined there
+    (\\TeV, \\PQt) is known. Each file is read once, and at most MAX_PACKAGE_FILES of them."""
+    by_name: dict[str, str] = {}
+    for name in files:
+        base = posixpath.basename(name)
+        if base.lower().endswith((".sty", ".cls")):
+            by_name.setdefault(base, name)
+    if not by_name:
+        return ""
+    seen: set[str] = set()
+    out: list[str] = []
+
+    def visit(text: str, depth: int) -> None:
+        for m in _LOAD_RE.finditer(text):
+            suffix = ".sty" if m.group(1) in ("usepackage", "RequirePackage") else ".cls"
+            for stem in m.group(2).split(","):
+                name = by_name.get(stem.strip() + suffix)
+                if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
+                    continue
+                seen.add(name)
+                package = _strip_comments(decode(files[name]))
+                visit(package, depth + 1)
+                out.append(package)
+
+    visit(source, 0)
+    return "\n".join(out)
