@@ -114,7 +114,12 @@ def test_plain_tar_skips_images_and_directories_and_normalises_names():
     )
     bundle = read_source(data)
     assert bundle == SourceBundle(
-        "tex", {"paper.tex": b"\\documentclass{article}", "sub/ref.bbl": b"\\begin{thebibliography}{1}"}
+        "tex",
+        {
+            "paper.tex": b"\\documentclass{article}",
+            "sub/ref.bbl": b"\\begin{thebibliography}{1}",
+            "notes.sty": b"\\def\\x{}",  # a package's macros are the paper's text too
+        },
     )
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.latex.convert import latex_to_text, source_to_text
+from tests.fake_arxiv import eprint as fake_eprint
 
 FIXTURES = Path(__file__).parent / "fixtures" / "src"
 HEADING = re.compile(r"^#{1,6} \S")
@@ -84,9 +85,9 @@ def test_tar_gz_paper_math_citations_and_bbl(logcft):
     # \beq ... \eeq alias of equation; \def\Oo{\mathcal{O}} substituted, \ket (one argument) kept
     assert "\n\n$$K_\\mu \\ket{\\mathcal{O}_a} = 0\\,.$$\n\n" in logcft
     assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
-    assert "logarithms [Saleur:1991hk, Rozansky:1992td, Gurarie:1993xq]" in logcft
+    assert "logarithms [1, 2, 3]" in logcft
     references = logcft[logcft.index("## References") :]
-    assert "[Saleur:1991hk] H. Saleur, \u201cPolymers and percolation" in references
+    assert "[1] H. Saleur, \u201cPolymers and percolation" in references
     assert "\\label" not in logcft and "%%CITATION" not in logcft
 
 
@@ -109,7 +110,7 @@ def test_single_gzipped_tex_title_abstract_headings(desitter):
         "## References",
     ]
     assert "$$S=\\int \\ \\mathrm{d}^{4}x" in desitter  # \be ... \ee alias of eqnarray
-    assert "[tod] K. P. Tod, All Metrics Admitting" in desitter
+    assert "[1] K. P. Tod, All Metrics Admitting" in desitter
     assert_contract(desitter)
 
 
@@ -214,7 +215,7 @@ def contract_text() -> str:
 def test_front_matter(contract_text):
     assert contract_text.startswith(
         "# A Study of Things\n\nAda Lovelace, Alan Turing\n\n## Abstract\n\n"
-        "We study things [a, b]. Costs are 5% lower.\n\n## 1 Introduction\n\n"
+        "We study things [1, B99]. Costs are 5% lower.\n\n## 1 Introduction\n\n"
     )
     assert "Funded by nobody" not in contract_text
 
@@ -237,7 +238,7 @@ def test_heading_numbering(contract_text):
 
 def test_inline_text_macros_refs_and_links(contract_text):
     assert (
-        "Text with $x^2$ and $y$ and bold, see Section [sec:intro] and [eq:1]. A footnote [^The note.], "
+        "Text with $x^2$ and $y$ and bold, see Section 1 and (1). A footnote [^The note.], "
         "https://example.org/a_b~c and link text. Line one\nline two."
     ) in contract_text
 
@@ -255,11 +256,11 @@ def test_display_math_paragraphs(contract_text):
 
 def test_lists_floats_theorems_and_bibliography(contract_text):
     assert "- First\n- Second\n  1. Inner one\n  2. Inner two\n- Term: Meaning" in contract_text
-    assert "\n\nFigure: A nice figure.\n\n" in contract_text
+    assert "\n\nFigure 1: A nice figure.\n\n" in contract_text
     assert "Loose figure body" not in contract_text and "fig.pdf" not in contract_text
-    assert "Table: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
+    assert "Table 1: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
     assert "Theorem (Main). All is well." in contract_text
-    assert contract_text.endswith("## References\n\n[a] A. Author, Title A, 2020.\n\n[b] B. Author, Title B.\n")
+    assert contract_text.endswith("## References\n\n[1] A. Author, Title A, 2020.\n\n[B99] B. Author, Title B.\n")
 
 
 def test_comments_are_dropped(contract_text):
@@ -337,7 +338,7 @@ def test_bibliography_pulls_in_the_bbl_of_the_main_file():
         "paper.tex": b"\\documentclass{article}\\begin{document}See \\cite{k}.\\bibliography{refs}\\end{document}",
         "paper.bbl": b"\\begin{thebibliography}{1}\n\\bibitem{k} K. Author.\n\\end{thebibliography}\n",
     }
-    assert latex_to_text(files) == "See [k].\n\n## References\n\n[k] K. Author.\n"
+    assert latex_to_text(files) == "See [1].\n\n## References\n\n[1] K. Author.\n"
 
 
 def test_lone_tex_without_document_environment_and_no_tex_at_all():
@@ -460,7 +461,7 @@ def test_ten_thousand_macro_uses_stay_fast():
 
 
 def test_total_expansion_is_capped(monkeypatch):
-    monkeypatch.setattr("arxiv_mcp.text.latex.convert.MAX_MACRO_EXPANSION", 100)
+    monkeypatch.setattr("arxiv_mcp.text.latex.macros.MAX_MACRO_EXPANSION", 100)
     text = convert(r"\x{} " * 50, r"\def\x{word}")
     assert text.split() == ["word"] * 20  # each use costs len(body) + 1 = 5
 
@@ -532,3 +533,131 @@ def test_random_latex_never_crashes_and_keeps_the_contract(pieces):
     except ExtractionError:
         return
     assert_contract(text)
+
+
+# -- bibliographies as the styles ship them (issue 15.1) ---------------------------------------
+
+DEBRIS = re.compile(r"secondoftwo|firstoftwo|bibinfo|bibfield|NoStop|BibitemShut|providecommand|#\d|\\[A-Za-z@]")
+
+REVTEX_BBL = r"""%apsrev4-2.bst 2019-01-14 (MD) hand-edited version of apsrev4-1.bst
+\begin{thebibliography}{2}%
+\makeatletter
+\providecommand \@ifxundefined [1]{%
+ \@ifx{#1\undefined}
+}%
+\providecommand \natexlab [1]{#1}%
+\providecommand \href@noop [0]{\@secondoftwo}%
+\providecommand \@sanitize@url [0]{\catcode `\\12\catcode `\$12\catcode
+  `\&12\catcode `\#12\catcode `\^12\catcode `\_12\catcode `\%12\relax}%
+\providecommand \doibase [0]{https://doi.org/}%
+\providecommand \bibinfo  [0]{\@secondoftwo}%
+\providecommand \bibfield  [0]{\@secondoftwo}%
+\providecommand \Eprint [0]{\href }%
+\providecommand \BibitemOpen [0]{}%
+\providecommand \bibitemNoStop [0]{.\EOS\space}%
+\providecommand \BibitemShut  [1]{\csname bibitem#1\endcsname}%
+\let\auto@bib@innerbib\@empty
+%</preamble>
+\bibitem [{\citenamefont {Abrams}\ \emph {et~al.}(1980)\citenamefont {Abrams}
+  \emph {et~al.}}]{Abrams:1979iu}%
+  \BibitemOpen
+  \bibfield  {author} {\bibinfo {author} {\bibfnamefont {G.}~\bibnamefont
+  {Abrams}} \emph {et~al.},\ }\href {\doibase 10.1103/PhysRevLett.44.10}
+  {\bibfield  {journal} {\bibinfo  {journal} {Phys. Rev. Lett.}\ }\textbf
+  {\bibinfo {volume} {44}},\ \bibinfo {pages} {10} (\bibinfo {year}
+  {1980})}\BibitemShut {NoStop}%
+\bibitem [{\citenamefont {Zou}\ \emph {et~al.}(2020)}]{Zou:2020}%
+  \BibitemOpen
+  \bibfield  {author} {\bibinfo {author} {\bibfnamefont {J.}~\bibnamefont {Zou}}, \bibinfo {author}
+  {\bibfnamefont {F.}~\bibnamefont {Xu}}},\ \Eprint {https://arxiv.org/abs/1911.00001} {arXiv:1911.00001}
+  \BibitemShut {NoStop}%
+\end{thebibliography}%
+"""
+
+
+def revtex_paper() -> dict[str, bytes]:
+    tex = (
+        "\\documentclass[aps,prd,twocolumn]{revtex4-2}\n\\begin{document}\n\\title{Decays}\n"
+        "\\begin{abstract}We measure.\\end{abstract}\\maketitle\n"
+        "\\section{Intro}Seen before~\\cite{Abrams:1979iu,Zou:2020}.\n\\bibliography{refs}\n\\end{document}\n"
+    )
+    return {"paper.tex": tex.encode(), "paper.bbl": REVTEX_BBL.encode()}
+
+
+def references(text: str) -> list[str]:
+    return [line for line in text.split("## References", 1)[1].split("\n") if line.strip()]
+
+
+def test_revtex_bbl_entries_are_readable_lines_without_macro_debris():
+    text = source_to_text(fake_eprint({k: v for k, v in revtex_paper().items()}))
+    entries = references(text)
+    assert len(entries) == 2
+    assert "G. Abrams et al., Phys. Rev. Lett. 44, 10 (1980)" in entries[0]
+    assert "J. Zou, F. Xu, arXiv:1911.00001" in entries[1]
+    assert not DEBRIS.search(text), DEBRIS.search(text)
+
+
+# -- cross references as a reader sees them (issue 15.4) ----------------------------------------
+
+
+def test_refs_print_the_numbers_latex_gives_in_document_order():
+    text = convert(
+        r"""See \ref{sec:b}, \eqref{eq:two}, \ref{fig:x}, \ref{tab:y}, \autoref{app:z} and \ref{missing}.
+\section{A}\label{sec:a}
+\begin{equation}a\label{eq:one}\end{equation}
+\begin{align}b &= c \nonumber \\ d &= e \label{eq:two}\end{align}
+\section{B}\label{sec:b}
+\begin{figure}\caption{Fig.}\label{fig:x}\end{figure}
+\begin{figure}\caption{Other.}\end{figure}
+\begin{table}\caption{Tab.}\label{tab:y}\begin{tabular}{c}\multirow{2}{*}{cell}\\ \multicolumn{1}{c}{wide}\\ \end{tabular}\end{table}
+\appendix
+\section{Z}\label{app:z}
+\pagenumbering{roman}
+"""
+    )
+    assert "See 2, (2), 1, 1, Appendix A and [missing]." in text
+    assert "Figure 2: Other." in text and "Table 1: Tab." in text
+    assert "| cell |\n| wide |" in text
+    assert "roman" not in text
+
+
+def test_citations_print_numbers_or_author_year_labels():
+    numeric = convert(r"As \cite{x,y} show.\begin{thebibliography}{9}\bibitem{x} X.\bibitem{y} Y.\end{thebibliography}")
+    assert "As [1, 2] show." in numeric and "[2] Y." in numeric
+    named = convert(
+        r"As \citet{x} and \citep{y} show."
+        r"\begin{thebibliography}{}\bibitem[\protect\citeauthoryear{Ab \bgroup \em et al.\egroup}{2016}]{x} X."
+        r"\bibitem[Cd and Ef(2009)Cd, Ef]{y} Y.\end{thebibliography}",
+        r"\usepackage{natbib}",
+    )
+    assert "As Ab et al. (2016) and (Cd and Ef, 2009) show." in named
+    # REVTeX's .bbl carries author-year labels but the class prints numbers
+    text = source_to_text(fake_eprint(revtex_paper()))
+    assert "Seen before [1, 2]." in text and "\n[1] G. Abrams" in text
+
+
+# -- the paper's own macros (issue 15.2) ---------------------------------------------------------
+
+
+def test_macros_from_the_papers_own_class_and_packages_are_expanded():
+    files = {
+        "paper.tex": (
+            "\\documentclass[collab]{mycollab}\n\\usepackage{units}\n\\begin{document}\n"
+            "\\section{\\texorpdfstring{$\\sqrt{s}=13\\TeV$}{sqrt(s) = 13 TeV} data}\n"
+            "We use 138\\fbinv of data, a \\PQt quark with $\\pt>400\\GeV$, and \\unknownmacro{kept words}.\n"
+            "\\end{document}\n"
+        ),
+        "mycollab.cls": "\\LoadClass{article}\n\\RequirePackage{particles}\n",
+        "particles.sty": "\\DeclareRobustCommand{\\PQt}{{\\HepParticle{t}{}{}}\\Xspace} % top quark\n",
+        "styles/units.sty": (
+            "\\newcommand{\\GeV}{\\ensuremath{\\,\\text{Ge\\hspace{-.08em}V}}\\xspace}\n"
+            "\\newcommand{\\TeV}{\\ensuremath{\\,\\text{Te\\hspace{-.08em}V}}\\xspace}\n"
+            "\\newcommand{\\fbinv}{\\mbox{\\ensuremath{\\,\\text{fb}^{-1}}}\\xspace}\n"
+            "\\newcommand{\\pt}{\\ensuremath{p_{\\mathrm{T}}}\\xspace}\n"
+        ),
+    }
+    text = source_to_text(fake_eprint(files))
+    assert "## 1 $\\sqrt{s}=13\\,\\text{TeV}$ data" in text
+    assert "sqrt(s)" not in text
+    assert "138$\\,\\text{fb}^{-1}$ of data, a t quark with $p_{\\mathrm{T}}>400\\,\\text{GeV}$" in text
+    assert "and kept words." in text

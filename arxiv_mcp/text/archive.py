@@ -19,7 +19,7 @@ from . import formats
 
 log = logging.getLogger(__name__)
 
-TEXT_EXTENSIONS = (".tex", ".ltx", ".latex", ".bbl", ".txt")
+TEXT_EXTENSIONS = (".tex", ".ltx", ".latex", ".bbl", ".txt", ".sty", ".cls")  # .sty/.cls: the paper's own macros
 HTML_EXTENSIONS = (".html", ".htm")
 KEPT_EXTENSIONS = TEXT_EXTENSIONS + HTML_EXTENSIONS
 TEX_EXTENSIONS = (".tex", ".ltx", ".latex")

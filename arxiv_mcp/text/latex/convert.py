@@ -4,11 +4,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 `## Abstract`, numbered `##`/`###`/`####` headings, paragraphs separated by one blank line,
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`.
 
-Paper source is untrusted data, so nothing is ever executed, and expansion is one level deep:
-a pure environment alias such as `\\def\\beq{\\begin{equation}}` is looked up in a table, and
-a short zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in once,
-as tokens in text and as LaTeX inside math; a body is never scanned for further macros, so a
-definition cannot recurse, and the total inserted is capped. Scanning is single-pass over a
+This module is the engine: it walks the tokens once. What each known command or environment
+means is in `specs.py`; the paper's own macros are expanded, with their bounds, by `macros.py`
+before the walk. Paper source is untrusted data, so nothing is ever executed. Scanning is single-pass over a
 token list with precomputed brace/environment matching, memoised forward searches and no
 nested regex quantifiers, so hostile input cannot make it hang or recurse deeply.
 """
@@ -19,21 +17,39 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ...errors import ExtractionError
 from ..archive import read_source
 from ..shape import escape_body
+from .macros import PROTECTED_MACROS, Expansion, text_macros
+from .references import Labels, bib_label, cite_mark, entry_mark, numeric_citations, ref_mark
 from .source import (
     LINE_BREAK,
-    RESERVED_NAMES,
     Assembler,
-    Macro,
     decode,
     environment_aliases,
     find_main,
+    package_sources,
     split_document,
-    text_macros,
     theorem_names,
+)
+from .specs import (
+    ALGORITHM_WORDS,
+    CHAPTER_LEVELS,
+    CITE_COMMANDS,
+    DISCARD_ENVS,
+    ENV_SPECS,
+    FIGURE_ENVS,
+    HEADING_LEVELS,
+    LIST_ENVS,
+    PAR_COMMANDS,
+    REF_COMMANDS,
+    SKIP_SPECS,
+    SYMBOLS,
+    TABLE_FLOATS,
+    TABULAR_SPECS,
+    TITLE_FONTS,
 )
 from .tokens import (
     AMP,
@@ -47,6 +63,7 @@ from .tokens import (
     NEWLINE,
     PAR,
     RAW,
+    RBRACE,
     RBRACKET,
     TEXT,
     VERB,
@@ -82,13 +99,13 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    expansion = _Expansion(text_macros(source, _PROTECTED_MACROS))
+    expansion = Expansion(text_macros(package_sources(files, source) + "\n" + source, PROTECTED_MACROS))
 
-    meta = _Meta()
+    meta = _Meta(labels=Labels(numeric=numeric_citations(preamble)))
     _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
     converter = _Converter(expansion.tokens(tokenize(body, aliases)), meta, theorems, preamble=False)
     converter.run()
-    text = _render(meta, converter.front.blocks, converter.body.blocks)
+    text = meta.labels.resolve(_render(meta, converter.front.blocks, converter.body.blocks))
     if not text.strip():
         raise ExtractionError(
             f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
@@ -107,11 +124,16 @@ def _html_source_to_text(files: dict[str, bytes]) -> str:
 # Output sinks
 # ---------------------------------------------------------------------------------------------
 
+SinkT = TypeVar("SinkT", bound="_Sink")
 Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, table
 
 
+# A space left after "(" by a dropped argument (`(\\bibinfo {year}\n{1980})`) is not in the print.
+_OPEN_PAREN_SPACE_RE = re.compile(r"\( (?=\w)")
+
+
 def _finish(raw: str) -> str:
-    lines = (" ".join(line.split()) for line in raw.split(LINE_BREAK))
+    lines = (_OPEN_PAREN_SPACE_RE.sub("(", " ".join(line.split())) for line in raw.split(LINE_BREAK))
     return "\n".join(line for line in lines if line)
 
 
@@ -206,429 +228,6 @@ class _TableSink(_Sink):
 # Converter
 # ---------------------------------------------------------------------------------------------
 
-_LIST_ENVS = {
-    "itemize": "-",
-    "itemize*": "-",
-    "compactitem": "-",
-    "asparaitem": "-",
-    "inparaitem": "-",
-    "dinglist": "-",
-    "enumerate": "1",
-    "enumerate*": "1",
-    "compactenum": "1",
-    "asparaenum": "1",
-    "inparaenum": "1",
-    "description": "d",
-    "description*": "d",
-    "compactdesc": "d",
-    "list": "-",
-}
-_FIGURE_ENVS = {"figure", "figure*", "wrapfigure", "SCfigure", "sidewaysfigure", "sidewaysfigure*"}
-_TABLE_FLOATS = {"table", "table*", "wraptable", "sidewaystable", "sidewaystable*", "SCtable"}
-_TABULAR_SPECS = {
-    "tabular": "om",
-    "tabular*": "mom",
-    "tabularx": "mom",
-    "tabulary": "mom",
-    "longtable": "om",
-    "longtable*": "om",
-    "supertabular": "om",
-    "xtabular": "om",
-    "array": "om",
-}
-_DISCARD_ENVS = {
-    "tikzpicture",
-    "picture",
-    "pspicture",
-    "filecontents",
-    "filecontents*",
-    "pgfpicture",
-    "axis",
-    "tocentry",
-}
-_ENV_SPECS = {
-    "minipage": "ooom",
-    "multicols": "mo",
-    "multicols*": "mo",
-    "wrapfigure": "omom",
-    "wraptable": "omom",
-    "subfigure": "om",
-    "subtable": "om",
-    "list": "mm",
-    "thebibliography": "m",
-    "adjustbox": "m",
-    "spacing": "m",
-    "tcolorbox": "o",
-    "mdframed": "o",
-    "algorithm": "o",
-    "algorithmic": "o",
-    "figure": "o",
-    "figure*": "o",
-    "table": "o",
-    "table*": "o",
-    "center": "",
-    "otherlanguage": "m",
-    "sloppypar": "",
-    "IEEEkeywords": "",
-    "CJK": "mm",
-    "CJK*": "mm",
-    "floatrow": "o",
-}
-_HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
-_CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
-_SKIP_SPECS = {
-    # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
-    # = = an optional '=', r = parenthesised (..) -- all dropped; later arguments stay as text.
-    "label": "m",
-    "vspace": "m",
-    "vspace*": "m",
-    "hspace": "m",
-    "hspace*": "m",
-    "includegraphics": "om",
-    "includegraphics*": "om",
-    "bibliographystyle": "m",
-    "bibliography": "m",
-    "thispagestyle": "m",
-    "pagestyle": "m",
-    "setlength": "mm",
-    "addtolength": "mm",
-    "setcounter": "mm",
-    "addtocounter": "mm",
-    "color": "om",
-    "pagecolor": "om",
-    "usepackage": "om",
-    "RequirePackage": "om",
-    "documentclass": "om",
-    "thanks": "m",
-    "thanks*": "m",
-    "nocite": "m",
-    "cline": "m",
-    "cmidrule": "rom",
-    "rule": "omm",
-    "phantom": "m",
-    "hphantom": "m",
-    "vphantom": "m",
-    "fontsize": "mm",
-    "linespread": "m",
-    "definecolor": "mmm",
-    "numberwithin": "mm",
-    "captionsetup": "om",
-    "hypersetup": "m",
-    "graphicspath": "m",
-    "includeonly": "m",
-    "enlargethispage": "m",
-    "titlerunning": "m",
-    "authorrunning": "m",
-    "orcid": "m",
-    "orcidlink": "m",
-    "affiliation": "m",
-    "affil": "om",
-    "address": "m",
-    "institute": "m",
-    "inst": "m",
-    "email": "m",
-    "pacs": "m",
-    "date": "m",
-    "markboth": "mm",
-    "markright": "m",
-    "lstset": "m",
-    "tikzset": "m",
-    "pgfplotsset": "m",
-    "usetikzlibrary": "m",
-    "newcounter": "mo",
-    "stepcounter": "m",
-    "refstepcounter": "m",
-    "hyphenation": "m",
-    "DeclareMathOperator": "mm",
-    "DeclareMathOperator*": "mm",
-    "addbibresource": "om",
-    "newlength": "m",
-    "settowidth": "mm",
-    "setstretch": "m",
-    "raisebox": "moo",
-    "resizebox": "mm",
-    "resizebox*": "mm",
-    "scalebox": "mo",
-    "parbox": "ooom",
-    "makebox": "oo",
-    "framebox": "oo",
-    "textcolor": "om",
-    "colorbox": "om",
-    "fcolorbox": "mm",
-    "multicolumn": "mm",
-    "multicolumn*": "mm",
-    "multirow": "omo",
-    "hyperref": "o",
-    "hyperlink": "m",
-    "hypertarget": "m",
-    "newenvironment": "moomm",
-    "renewenvironment": "moomm",
-    "newcommand": "moom",
-    "newcommand*": "moom",
-    "renewcommand": "moom",
-    "renewcommand*": "moom",
-    "providecommand": "moom",
-    "providecommand*": "moom",
-    "DeclareRobustCommand": "moom",
-    "def": "mPm",
-    "gdef": "mPm",
-    "edef": "mPm",
-    "xdef": "mPm",
-    "let": "m=m",
-    "newif": "m",
-    "newtheorem": "momo",
-    "newtheorem*": "mm",
-    "theoremstyle": "m",
-    "addcontentsline": "mmm",
-    "vskip": "d",
-    "hskip": "d",
-    "kern": "d",
-    "subfloat": "o",
-    "footnotemark": "o",
-    "includepdf": "om",
-    "input": "m",
-    "include": "m",
-    "subfile": "m",
-    "pgfdeclareimage": "omm",
-    "special": "m",
-    "pdfbookmark": "omm",
-    "belowpdfbookmark": "mm",
-    "pretolerance": "=",
-    "tolerance": "=",
-    "setlist": "om",
-    "SetKwInOut": "mm",
-    "SetKw": "mm",
-    "abovedisplayskip": "=d",
-    "belowdisplayskip": "=d",
-    "parskip": "=d",
-    "parindent": "=d",
-    "baselineskip": "=d",
-    "textwidth": "=d",
-    "columnsep": "=d",
-    "itemsep": "=d",
-    "bibpunct": "omm",
-    "setcitestyle": "m",
-    "doi": "m",
-    "keywordsname": "",
-    "acmConference": "omm",
-    "copyrightyear": "m",
-    "acmYear": "m",
-    "setcopyright": "m",
-    "acmDOI": "m",
-    "acmISBN": "m",
-    "acmPrice": "m",
-    "ccsdesc": "om",
-    "received": "m",
-    "accepted": "m",
-    "published": "m",
-    "journal": "m",
-    "volume": "m",
-    "runningtitle": "m",
-    "shorttitle": "m",
-    "shortauthors": "m",
-    "correspondingauthor": "m",
-    "icmltitlerunning": "m",
-    "icmlkeywords": "m",
-    "icmlaffiliation": "mm",
-    "icmlcorrespondingauthor": "mm",
-    "icmlsetsymbol": "mm",
-    "Thanks": "m",
-    "arrayrulecolor": "om",
-    "rowcolor": "om",
-    "cellcolor": "om",
-    "columncolor": "om",
-    "printAffiliationsAndNotice": "m",
-    "AtBeginDocument": "m",
-    "AtEndDocument": "m",
-}
-_PAR_COMMANDS = {
-    "par",
-    "vskip",
-    "vspace",
-    "vspace*",
-    "bigskip",
-    "medskip",
-    "smallskip",
-    "newpage",
-    "clearpage",
-    "cleardoublepage",
-    "pagebreak",
-    "bigbreak",
-    "medbreak",
-    "smallbreak",
-    "maketitle",
-    "centerline",
-}
-_SYMBOLS = {
-    "ldots": "\u2026",
-    "dots": "\u2026",
-    "textellipsis": "\u2026",
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "LaTeXe": "LaTeX2e",
-    "BibTeX": "BibTeX",
-    "copyright": "\u00a9",
-    "textendash": "\u2013",
-    "textemdash": "\u2014",
-    "S": "\u00a7",
-    "P": "\u00b6",
-    "dag": "\u2020",
-    "ddag": "\u2021",
-    "pounds": "\u00a3",
-    "textdegree": "\u00b0",
-    "textbackslash": "\\",
-    "textasciitilde": "~",
-    "textbar": "|",
-    "textless": "<",
-    "textgreater": ">",
-    "slash": "/",
-    "quad": " ",
-    "qquad": " ",
-    "enspace": " ",
-    "enskip": " ",
-    "hfill": " ",
-    "hfil": " ",
-    "space": " ",
-    "nobreakspace": " ",
-    "ss": "\u00df",
-    "o": "\u00f8",
-    "O": "\u00d8",
-    "aa": "\u00e5",
-    "AA": "\u00c5",
-    "ae": "\u00e6",
-    "AE": "\u00c6",
-    "oe": "\u0153",
-    "OE": "\u0152",
-    "l": "\u0142",
-    "L": "\u0141",
-    "i": "\u0131",
-    "j": "\u0237",
-    "textregistered": "\u00ae",
-    "texttrademark": "\u2122",
-    "euro": "\u20ac",
-    "textquoteright": "\u2019",
-    "textquoteleft": "\u2018",
-    "textquotedblleft": "\u201c",
-    "textquotedblright": "\u201d",
-    "textbullet": "\u2022",
-    "textperiodcentered": "\u00b7",
-    "textasciicircum": "^",
-    "textunderscore": "_",
-    "and": ", ",
-    "AND": ", ",
-    "And": ", ",
-    "newblock": " ",
-    "linebreak": " ",
-    "allowbreak": "",
-    "textsection": "\u00a7",
-    "checkmark": "\u2713",
-    "times": "\u00d7",
-    "pm": "\u00b1",
-    "textpm": "\u00b1",
-    "textmu": "\u00b5",
-    "ie": "i.e.",
-    "eg": "e.g.",
-    "etal": "et al.",
-    "etc": "etc.",
-    "wrt": "w.r.t.",
-}
-_ALGORITHM_WORDS = {
-    "State": "",
-    "STATE": "",
-    "Statex": "",
-    "If": "if ",
-    "IF": "if ",
-    "ElsIf": "else if ",
-    "ELSIF": "else if ",
-    "Else": "else",
-    "ELSE": "else",
-    "For": "for ",
-    "FOR": "for ",
-    "ForAll": "for all ",
-    "FORALL": "for all ",
-    "While": "while ",
-    "WHILE": "while ",
-    "Repeat": "repeat",
-    "Until": "until ",
-    "Return": "return ",
-    "RETURN": "return ",
-    "Require": "Require: ",
-    "REQUIRE": "Require: ",
-    "Ensure": "Ensure: ",
-    "ENSURE": "Ensure: ",
-    "Input": "Input: ",
-    "Output": "Output: ",
-    "KwIn": "Input: ",
-    "KwOut": "Output: ",
-    "KwData": "Data: ",
-    "KwResult": "Result: ",
-    "EndIf": "end",
-    "ENDIF": "end",
-    "EndFor": "end",
-    "ENDFOR": "end",
-    "EndWhile": "end",
-    "ENDWHILE": "end",
-    "Procedure": "procedure ",
-    "EndProcedure": "end",
-    "Function": "function ",
-    "EndFunction": "end",
-}
-_TITLE_FONTS = {
-    "bf",
-    "bfseries",
-    "textbf",
-    "Large",
-    "LARGE",
-    "large",
-    "huge",
-    "Huge",
-    "sc",
-    "scshape",
-    "boldmath",
-}
-_CITE_COMMANDS = {
-    "cite",
-    "cite*",
-    "citet",
-    "citet*",
-    "citep",
-    "citep*",
-    "citealt",
-    "citealp",
-    "citeauthor",
-    "citeyear",
-    "citeyearpar",
-    "parencite",
-    "textcite",
-    "autocite",
-    "autocites",
-    "footcite",
-    "Cite",
-    "Citet",
-    "Citep",
-    "citenum",
-    "onlinecite",
-    "supercite",
-    "smartcite",
-    "nocite",
-}
-_REF_COMMANDS = {
-    "ref",
-    "eqref",
-    "autoref",
-    "cref",
-    "Cref",
-    "pageref",
-    "vref",
-    "Vref",
-    "nameref",
-    "Eqref",
-    "crefrange",
-    "subref",
-    "labelcref",
-    "fref",
-    "Fref",
-}
 _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
@@ -641,6 +240,7 @@ class _Meta:
     title: str = ""
     authors: list[str] = field(default_factory=list)
     abstract: list[Block] = field(default_factory=list)
+    labels: Labels = field(default_factory=Labels)
 
 
 def _letter(number: int) -> str:
@@ -661,12 +261,14 @@ class _Converter:
         self.body = _Sink()
         self.in_front = not preamble
         self.sinks: list[_Sink] = [self.front]
-        self.pending: list[tuple[int, Callable[[], None]]] = []
+        self.pending: list[tuple[int, Callable[[], object]]] = []
         self.lists: list[list] = []
         self.floats: list[tuple[str, _Sink]] = []
         self.meta_depth = 0
         self.stacked_cells = 0
         self.appendix = False
+        self.current_label: tuple[str, str] = ("", "")
+        self.counts: dict[str, int] = {}
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counters = [0, 0, 0, 0]
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
@@ -686,6 +288,11 @@ class _Converter:
             "captionof": self.cmd_captionof,
             "appendix": self.cmd_appendix,
             "href": self.cmd_href,
+            "doi": self.cmd_doi,
+            "label": self.cmd_label,
+            "@stepequation": self.cmd_step_equation,
+            "texorpdfstring": self.cmd_first_of_two,
+            "@firstoftwo": self.cmd_first_of_two,
             "textbf": self.cmd_font,
             "textsc": self.cmd_font,
             "maketitle": self.cmd_maketitle,
@@ -712,9 +319,9 @@ class _Converter:
             "subparagraph*",
         ):
             self.handlers[name] = self.cmd_heading
-        for name in _CITE_COMMANDS:
+        for name in CITE_COMMANDS:
             self.handlers[name] = self.cmd_cite
-        for name in _REF_COMMANDS:
+        for name in REF_COMMANDS:
             self.handlers[name] = self.cmd_ref
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -775,14 +382,14 @@ class _Converter:
             self.pending.pop()[1]()
         self.sinks[0].par()
 
-    def later(self, index: int, action: Callable[[], None]) -> None:
+    def later(self, index: int, action: Callable[[], object]) -> None:
         self.pending.append((index, action))
 
-    def push(self, sink: _Sink) -> _Sink:
+    def push(self, sink: SinkT) -> SinkT:
         self.sinks.append(sink)
         return sink
 
-    def pop(self, sink: _Sink) -> _Sink:
+    def pop(self, sink: SinkT) -> SinkT:
         for k in range(len(self.sinks) - 1, 0, -1):
             if self.sinks[k] is sink:
                 del self.sinks[k]
@@ -880,7 +487,7 @@ class _Converter:
     def open_group(self, i: int) -> int:
         if self.in_front and self.need_title and self.match[i] > i:
             j = self.skip_space(i + 1)
-            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in _TITLE_FONTS:
+            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in TITLE_FONTS:
                 return self.capture(i, self.maybe_title)
         return i + 1
 
@@ -896,15 +503,15 @@ class _Converter:
         handler = self.handlers.get(name)
         if handler is not None:
             return handler(i + 1, name)
-        if name in _SYMBOLS:
-            self.sink.write(_SYMBOLS[name])
+        if name in SYMBOLS:
+            self.sink.write(SYMBOLS[name])
             return i + 1
-        if name in _ALGORITHM_WORDS:
+        if name in ALGORITHM_WORDS:
             self.sink.newline()
-            self.sink.write(_ALGORITHM_WORDS[name])
+            self.sink.write(ALGORITHM_WORDS[name])
             return i + 1
-        nxt = self.skip_spec(i + 1, _SKIP_SPECS[name]) if name in _SKIP_SPECS else i + 1
-        if name in _PAR_COMMANDS:
+        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
+        if name in PAR_COMMANDS:
             self.sink.par()
         if name == "newline":
             self.sink.newline()
@@ -916,32 +523,32 @@ class _Converter:
         if end < 0:
             return i + 1
         j = i + 1
-        if env in _DISCARD_ENVS:
+        if env in DISCARD_ENVS:
             return end + 1
         if env == "abstract":
             target = self.push(_Sink())
             self.later(end, lambda: self.keep_abstract(self.pop(target)))
             return j
-        if env in _FIGURE_ENVS:
+        if env in FIGURE_ENVS:
             self.floats.append(("Figure", self.sink))
             target = self.push(_Discard())
             self.later(end, lambda: (self.pop(target), self.floats.pop()))
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
-        if env in _TABLE_FLOATS:
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
+        if env in TABLE_FLOATS:
             self.floats.append(("Table", self.sink))
             self.later(end, self.floats.pop)
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
-        if env in _TABULAR_SPECS:
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
+        if env in TABULAR_SPECS:
             if env.startswith("longtable"):
                 self.floats.append(("Table", self.sink))
                 self.later(end, self.floats.pop)
             table = self.push(_TableSink())
             self.later(end, lambda: self.finish_table(table))
-            return self.skip_spec(j, _TABULAR_SPECS[env])
-        if env in _LIST_ENVS:
-            self.lists.append([_LIST_ENVS[env], 0])
+            return self.skip_spec(j, TABULAR_SPECS[env])
+        if env in LIST_ENVS:
+            self.lists.append([LIST_ENVS[env], 0])
             self.later(end, self.lists.pop)
-            return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+            return self.skip_spec(j, ENV_SPECS.get(env, "o"))
         if env == "thebibliography":
             self.sink.block("h", "## References")
             return self.skip_spec(j, "m")
@@ -957,9 +564,10 @@ class _Converter:
         if env in ("acknowledgments", "acknowledgements", "acks"):
             self.sink.block("h", "## Acknowledgments")
             return j
-        return self.skip_spec(j, _ENV_SPECS.get(env, "o"))
+        return self.skip_spec(j, ENV_SPECS.get(env, "o"))
 
     def theorem(self, j: int, label: str) -> int:
+        self.step(label)
         opt = self.optional(j)
         if opt is None:
             self.sink.write(f"{label}. ")
@@ -990,6 +598,8 @@ class _Converter:
         if base in ("part", "chapter", "section") and not self.preamble:
             self.end_front()
         hashes, number = self.heading_number(base, numbered=not name.endswith("*"))
+        if number:
+            self.current_label = ("appendix" if self.appendix and "." not in number else "section", number)
 
         def done(sink: _Sink) -> None:
             title = sink.flat()
@@ -1005,7 +615,7 @@ class _Converter:
             return 6, ""
         if base == "part":
             return 2, ""
-        levels = _CHAPTER_LEVELS if self.has_chapters else _HEADING_LEVELS
+        levels = CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
         level = levels.get(base, 0)
         if not numbered:
             return 2 + level, ""
@@ -1107,33 +717,78 @@ class _Converter:
         self.stacked_cells -= 1
 
     def cmd_href(self, i: int, name: str) -> int:
-        return i + 1 if i < len(self.toks) and self.toks[i][0] == RAW else i
+        """The link target is not text; a target the tokenizer left as a group (\\href spliced
+        in from a macro such as REVTeX's \\Eprint) is skipped as well."""
+        if i < len(self.toks) and self.toks[i][0] == RAW:
+            return i + 1
+        g = self.group(i)
+        return g[1] + 1 if g else i
+
+    def cmd_doi(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if found[0].strip():
+            self.sink.write("doi:" + "".join(found[0].split()))
+        return found[1]
+
+    def cmd_first_of_two(self, i: int, name: str) -> int:
+        """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
+        first = self.group(i)
+        if first is None:
+            return i
+        second = self.group(first[1] + 1)
+        if second is not None:
+            for k in range(second[0], second[1] + 1):
+                self.toks[k] = (TEXT, "")
+        return first[0] + 1
+
+    def keys(self, i: int) -> tuple[list[str], int] | None:
+        """The comma-separated keys of the raw argument at `i` and the index after it."""
+        found = self.raw_text(i)
+        if found is None:
+            return None
+        return [k for k in ("".join(part.split()) for part in found[0].split(",")) if k], found[1]
 
     def cmd_cite(self, i: int, name: str) -> int:
         for _ in range(2):
             opt = self.optional(i)
             if opt:
                 i = opt[1] + 1
-        found = self.raw_text(i)
+        found = self.keys(i)
         if found is None:
             return i
-        keys = [k.strip() for k in found[0].split(",") if k.strip()]
-        if keys and name != "nocite":
-            self.sink.write("[" + ", ".join(keys) + "]")
-        return found[1]
-
-    def bracketed(self, i: int, after: str = "") -> int:
-        """Write the raw argument at `i` as `[label]` (labels and bib keys are not text)."""
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        label = " ".join(found[0].split())
-        if label:
-            self.sink.write(f"[{label}]{after}")
+        if found[0] and name != "nocite":
+            self.sink.write(cite_mark(name, found[0]))
         return found[1]
 
     def cmd_ref(self, i: int, name: str) -> int:
-        return self.bracketed(i)
+        found = self.keys(i)
+        if found is None:
+            return i
+        self.sink.write(", ".join(ref_mark(name, key) for key in found[0]))
+        return found[1]
+
+    def cmd_label(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        for key in found[0]:
+            self.meta.labels.refs.setdefault(key, self.current_label)
+        return found[1]
+
+    def cmd_step_equation(self, i: int, name: str) -> int:
+        self.counts["equation"] = self.counts.get("equation", 0) + 1
+        self.current_label = ("equation", str(self.counts["equation"]))
+        return i
+
+    def step(self, kind: str) -> str:
+        """Advance the counter of `kind` (figure, table, a theorem's name) and make it the target
+        of the next \\label, as \\refstepcounter does."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        number = str(self.counts[kind])
+        self.current_label = (kind.lower() if kind in ("Figure", "Table") else "theorem", number)
+        return number
 
     def cmd_item(self, i: int, name: str) -> int:
         kind, depth = ("-", 1)
@@ -1143,6 +798,7 @@ class _Converter:
         if kind == "1":
             self.lists[-1][1] += 1
             marker = f"{self.lists[-1][1]}. "
+            self.current_label = ("item", str(self.lists[-1][1]))
         self.sink.start_item("  " * min(depth - 1, 6) + marker)
         opt = self.optional(i)
         if opt:
@@ -1154,15 +810,40 @@ class _Converter:
     def cmd_bibitem(self, i: int, name: str) -> int:
         self.sink.par()
         opt = self.optional(i)
-        if opt:
-            i = opt[1] + 1
-        return self.bracketed(i, " ")
+        optional, parts = self.label_text(*opt) if opt else (None, [])
+        found = self.keys(opt[1] + 1 if opt else i)
+        if found is None or not found[0]:
+            return i
+        key = found[0][0]
+        self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
+        self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
+        self.sink.write(entry_mark(key) + " ")
+        return found[1]
+
+    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
+        """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
+        text: list[str] = []
+        parts: list[str] = []
+        depth = 0
+        for kind, value in self.toks[a + 1 : b]:
+            if kind == LBRACE:
+                depth += 1
+                if depth == 1:
+                    parts.append("")
+            elif kind == RBRACE:
+                depth -= 1
+            elif kind in (TEXT, RAW, MATH):
+                text.append(value)
+                if depth >= 1 and parts:
+                    parts[-1] += value
+        return "".join(text), parts
 
     def cmd_caption(self, i: int, name: str) -> int:
         opt = self.optional(i)
         if opt:
             i = opt[1] + 1
         label, target = self.floats[-1] if self.floats else ("Figure", self.sink)
+        label = f"{label} {self.step(label)}"
         return self.capture(i, lambda sink: self.emit_caption(target, label, sink))
 
     def cmd_captionof(self, i: int, name: str) -> int:
@@ -1170,6 +851,7 @@ class _Converter:
         if found is None:
             return i
         label = "Table" if "table" in found[0].lower() else "Figure"
+        label = f"{label} {self.step(label)}"
         i = found[1]
         opt = self.optional(i)
         if opt:
@@ -1181,144 +863,6 @@ class _Converter:
         text = sink.flat()
         if text:
             target.block("p", f"{label}: {text}")
-
-
-# ---------------------------------------------------------------------------------------------
-# User text macros: splicing the collected definitions into the tokens
-# ---------------------------------------------------------------------------------------------
-
-MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-
-_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
-_DEFINERS = {
-    "def",
-    "gdef",
-    "edef",
-    "xdef",
-    "let",
-    "newcommand",
-    "newcommand*",
-    "renewcommand",
-    "renewcommand*",
-    "providecommand",
-    "providecommand*",
-    "DeclareRobustCommand",
-}
-_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
-# Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-_PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(_SKIP_SPECS)
-    | _PAR_COMMANDS
-    | set(_ALGORITHM_WORDS)
-    | _CITE_COMMANDS
-    | _REF_COMMANDS
-    | set(_HEADING_LEVELS)
-    | set(_CHAPTER_LEVELS)
-    | {
-        "part",
-        "abstract",
-        "footnotetext",
-        "bibitem",
-        "subcaption",
-        "captionof",
-        "appendix",
-        "href",
-        "url",
-        "path",
-        "verb",
-        "textbf",
-        "textsc",
-        "maketitle",
-        "makecell",
-        "thead",
-        "shortstack",
-        "specialcell",
-        "Centerstack",
-        "and",
-        "AND",
-        "And",
-        "newblock",
-        "ensuremath",
-        "xspace",
-        "subparagraph",
-    }
-)
-
-
-class _Expansion:
-    """Splices macro bodies into a token list, once each; the bodies themselves are never scanned."""
-
-    def __init__(self, macros: dict[str, Macro]):
-        self.macros = macros
-        self.budget = MAX_MACRO_EXPANSION
-        self.warned = False
-
-    def affordable(self, macro: Macro) -> bool:
-        if macro.cost <= self.budget:
-            return True
-        if not self.warned:
-            log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
-            self.warned = True
-        return False
-
-    def tokens(self, toks: list[Token]) -> list[Token]:
-        if not self.macros:
-            return toks
-        out: list[Token] = []
-        for k, (kind, value) in enumerate(toks):
-            macro = self.macros.get(value) if kind == CMD else None
-            if macro is not None and self.affordable(macro) and not _being_defined(toks, k):
-                self.budget -= macro.cost
-                self.splice(out, macro, toks[k + 1] if k + 1 < len(toks) else None)
-            elif (kind == MATH or kind == DMATH) and "\\" in value:
-                out.append((kind, _MATH_CONTROL_RE.sub(lambda m, v=value: self.in_math(m, v), value)))
-            else:
-                out.append((kind, value))
-        return out
-
-    @staticmethod
-    def splice(out: list[Token], macro: Macro, following: Token | None) -> None:
-        """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
-        if macro.text and macro.text[0][0] == MATH and out and out[-1][0] == MATH:
-            out.append((TEXT, " "))
-        out.extend(macro.text)
-        ends_in_math = bool(macro.text) and macro.text[-1][0] == MATH
-        math_follows = following is not None and following[0] == MATH
-        if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
-            out.append((TEXT, " "))
-
-    def in_math(self, m: re.Match, latex: str) -> str:
-        macro = self.macros.get(m.group(1) or "")
-        if macro is None or macro.math is None or not self.affordable(macro):
-            return m.group()
-        self.budget -= macro.cost
-        glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and macro.math[:1].isalpha() else ""
-        return glue + macro.math
-
-
-def _being_defined(toks: list[Token], k: int) -> bool:
-    """The macro name right after \\def, \\newcommand{ ... or \\let is its definition, not a use."""
-    j = k - 1
-    while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:
-        j -= 1
-    if j >= 0 and toks[j][0] == LBRACE:
-        j -= 1
-    if j >= 0 and toks[j][0] == CMD and toks[j][1] in _DEFINERS:
-        return True
-    return (CMD, "let") in toks[max(0, k - 4) : k]
-
-
-def _xspace_adds_space(following: Token | None) -> bool:
-    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
-    if following is None:
-        return False
-    kind, value = following
-    if kind == TEXT:
-        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
-    if kind == CMD:
-        return value not in ("footnote", "footnotemark", "xspace")
-    return kind in (MATH, RAW, LBRACKET)
 
 
 # ---------------------------------------------------------------------------------------------

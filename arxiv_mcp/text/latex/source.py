@@ -2,7 +2,7 @@
 
 Everything here reads source text, before tokenising: the main-file choice, include inlining from
 the archive's own files, comment stripping, the document split, and the definitions collected from
-the whole source (environment aliases, theorem names, zero-argument text macros).
+the whole source (environment aliases, theorem names; user text macros are `macros.py`'s).
 """
 
 from __future__ import annotations
@@ -10,17 +10,16 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from ...errors import ExtractionError
-from .tokens import BEGIN, CMD, END, LBRACE, RBRACE, Token, tokenize
+from .references import MARK_CHARS
 
 log = logging.getLogger(__name__)
 
 MAX_INPUT_DEPTH = 12
 MAX_INLINED_FILES = 2000  # \input of the same small files in a wide fan-out must not explode
 LINE_BREAK = "\x00"  # line-break marker inside a paragraph (`\\`); stripped from the source on decode
+_OWN_MARKS = dict.fromkeys(map(ord, LINE_BREAK + MARK_CHARS))
 
 # ---------------------------------------------------------------------------------------------
 # Source assembly: main file, comments, \input inlining
@@ -40,7 +39,8 @@ def decode(raw: bytes) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace(LINE_BREAK, "")
+    # The converter's own marks (line breaks, reference placeholders) never come from the paper.
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_OWN_MARKS)
 
 
 def find_main(files: dict[str, bytes]) -> str:
@@ -328,120 +328,41 @@ def theorem_names(preamble: str) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# User text macros: one level, zero arguments, short bodies
+# The paper's own packages and class: where its macros are defined
 # ---------------------------------------------------------------------------------------------
 
-MAX_MACRO_BODY = 200
-
-_DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z]+)[ \t]*\}|\\([A-Za-z]+)(?![A-Za-z@]))"
+MAX_PACKAGE_FILES = 40
+_LOAD_RE = re.compile(
+    r"\\(usepackage|RequirePackage|documentclass|documentstyle|LoadClass)(?![A-Za-z])[ \t]*"
+    r"(?:\[[^\]]{0,500}\][ \t]*)?\{([^{}]{1,500})\}"
 )
-_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
-_SPACES_RE = re.compile(r"\s*")
-_UNSAFE_BODY_RE = re.compile(
-    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
-    r"|(?<!\\)#"
-)
-_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
-_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
-_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
 
-@dataclass(frozen=True)
-class Macro:
-    """A usable definition: tokens for text mode, LaTeX for math (None: leave it in math)."""
-
-    text: tuple[Token, ...]
-    math: str | None
-    xspace: bool
-    cost: int
-
-
-def _group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
-    depth = 0
-    k = open_at
-    stop = min(len(text), open_at + limit + 2)
-    while k < stop:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-        k += 1
-    return -1
-
-
-def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
-    """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
+def package_sources(files: dict[str, bytes], source: str) -> str:
+    """The text of the .sty/.cls files the source loads that ship in the e-print, in load order
+    (a class's own \\usepackage followed as well), so a unit or particle macro defined there
+    (\\TeV, \\PQt) is known. Each file is read once, and at most MAX_PACKAGE_FILES of them."""
+    by_name: dict[str, str] = {}
+    for name in files:
+        base = posixpath.basename(name)
+        if base.lower().endswith((".sty", ".cls")):
+            by_name.setdefault(base, name)
+    if not by_name:
+        return ""
+    seen: set[str] = set()
     out: list[str] = []
-    pos = 0
-    for m in _ENSUREMATH_RE.finditer(body):
-        if m.start() < pos:
-            continue
-        end = _group_end(body, m.end() - 1, len(body))
-        if end < 0:
-            break
-        out.append(body[pos : m.start()])
-        out.append(wrap(body[m.end() : end]))
-        pos = end + 1
-    out.append(body[pos:])
-    return "".join(out)
 
+    def visit(text: str, depth: int) -> None:
+        for m in _LOAD_RE.finditer(text):
+            suffix = ".sty" if m.group(1) in ("usepackage", "RequirePackage") else ".cls"
+            for stem in m.group(2).split(","):
+                name = by_name.get(stem.strip() + suffix)
+                if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
+                    continue
+                seen.add(name)
+                package = _strip_comments(decode(files[name]))
+                visit(package, depth + 1)
+                out.append(package)
 
-def _balanced_tokens(toks: list[Token]) -> bool:
-    depth = 0
-    for kind, _ in toks:
-        depth += (kind == LBRACE) - (kind == RBRACE)
-        if depth < 0 or kind in (BEGIN, END):
-            return False
-    return depth == 0
-
-
-def _inline_math(inner: str) -> str:
-    """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
-    an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
-    spacing = _TRAILING_MATH_SPACE_RE.search(inner)
-    return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
-
-
-def _make_macro(body: str) -> Macro | None:
-    if _UNSAFE_BODY_RE.search(body):
-        return None
-    text = tokenize(_replace_ensuremath(body, _inline_math), {})
-    if not _balanced_tokens(text):
-        return None
-    xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = _replace_ensuremath(body, lambda inner: inner)
-    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
-    return Macro(
-        text=tuple(text[:-1] if xspace else text),
-        math=None if _UNESCAPED_DOLLAR_RE.search(math) else math,
-        xspace=xspace,
-        cost=len(body) + 1,
-    )
-
-
-def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
-    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
-
-    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A definition that takes arguments or is unsafe makes the name unusable. Names in
-    `protected` mean something to the converter, so their redefinitions are never collected.
-    """
-    found: dict[str, Macro | None] = {}
-    for m in _DEFINITION_RE.finditer(source):
-        kind, name = m.group(1), m.group(2) or m.group(3)
-        if name in protected or (kind in ("newcommand", "providecommand") and name in found):
-            continue
-        spacing = _ZERO_ARGUMENTS_RE if kind.endswith("command") else _SPACES_RE
-        start = spacing.match(source, m.end()).end()
-        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
-    return {name: macro for name, macro in found.items() if macro is not None}
+    visit(source, 0)
+    return "\n".join(out)

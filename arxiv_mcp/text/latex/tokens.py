@@ -16,7 +16,9 @@ Token = tuple[str, str]
 
 _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
 _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
-_WORD_RE = re.compile(r"\\([A-Za-z]+)")
+# A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
+# names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
+_WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
 _AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
@@ -24,7 +26,12 @@ _SYMBOL_ACCENT_RE = re.compile(
     r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
 )
 _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
+_DOIBASE_RE = re.compile(r"\\doibase(?![A-Za-z])")
+_URL_CONTROL_RE = re.compile(r"\\(?:([_%#&~$/])|[A-Za-z@]+)")
 _LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
+_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+_ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?")
+_NONUMBER_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
 
 _ACCENTS = {
     "'": "\u0301",
@@ -83,6 +90,7 @@ _MATH_ENVS = {
     "dmath": "",
     "dmath*": "",
 }
+_UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _STARRABLE = {
     "part",
@@ -153,6 +161,12 @@ class _Searcher:
                 return pos
             pos = self.find(char, pos + 1)
         return -1
+
+
+def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """End of `pattern` matched at `pos` (patterns that may match empty), or `pos` when it does not."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
 
 
 def _clean_math(latex: str) -> str:
@@ -240,6 +254,17 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
+    def equation_numbers(self, inner: str, multiline: bool) -> None:
+        """After a numbered display: one `\\@stepequation` per numbered row, each followed by that
+        row's `\\label`s, so the converter numbers equations in document order and \\eqref reads."""
+        rows = _ROW_BREAK_RE.split(inner) if multiline else [inner]
+        for row in rows:
+            if multiline and (_NONUMBER_RE.search(row) or not row.strip()):
+                continue
+            self.toks.append((CMD, "@stepequation"))
+            for label in _LABEL_KEY_RE.findall(row):
+                self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
+
     def control(self, j: int) -> int:
         src = self.src
         word = _WORD_RE.match(src, j)
@@ -253,11 +278,11 @@ class _Tokenizer:
         if name in ("begin", "end"):
             env = _ENV_NAME_RE.match(src, k)
             if not env:
-                return _AFTER_WORD_RE.match(src, k).end()
+                return match_end(_AFTER_WORD_RE, src, k)
             return self.environment(name, env.group(1), env.end())
         if name in self.aliases and not src.startswith("*", k):
-            kind, env = self.aliases[name]
-            return self.environment(kind, env, k)
+            kind, alias = self.aliases[name]
+            return self.environment(kind, alias, k)
         if name == "verb" and k < len(src):
             return self.verb(k)
         if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
@@ -266,7 +291,7 @@ class _Tokenizer:
             name += "*"
             k += 1
         self.toks.append((CMD, name))
-        return _AFTER_WORD_RE.match(src, k).end()
+        return match_end(_AFTER_WORD_RE, src, k)
 
     def control_symbol(self, j: int) -> int:
         src = self.src
@@ -275,7 +300,7 @@ class _Tokenizer:
         c = src[j + 1]
         if c == "\\":
             self.toks.append((NEWLINE, ""))
-            return _LINEBREAK_OPT_RE.match(src, j + 2).end()
+            return match_end(_LINEBREAK_OPT_RE, src, j + 2)
         if c in "([":
             close = "\\)" if c == "(" else "\\]"
             end = self.search.find(close, j + 2)
@@ -304,6 +329,8 @@ class _Tokenizer:
             inner = src[k:end]
             if env in _MATH_ENVS:
                 self.math(DMATH, inner, _MATH_ENVS[env])
+                if not env.endswith("*") and env not in _UNNUMBERED_MATH:
+                    self.equation_numbers(inner, multiline=bool(_MATH_ENVS[env]) and not env.startswith("multline"))
             elif env in _VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
@@ -338,7 +365,7 @@ class _Tokenizer:
 
     def url(self, name: str, k: int) -> int:
         src = self.src
-        brace = _AFTER_WORD_RE.match(src, k).end()
+        brace = match_end(_AFTER_WORD_RE, src, k)
         if not src.startswith("{", brace):
             self.toks.append((CMD, name))
             return k
@@ -348,8 +375,15 @@ class _Tokenizer:
             return k
         if name == "href":
             self.toks.append((CMD, "href"))
-        self.toks.append((RAW, "".join(src[brace + 1 : end].split())))
+        self.toks.append((RAW, _url_text(src[brace + 1 : end])))
         return end + 1
+
+
+def _url_text(raw: str) -> str:
+    """A URL as printed: `\\doibase` (REVTeX's DOI prefix) spelled out, escapes unescaped, other
+    control words dropped, so no macro name is left inside a link."""
+    raw = _DOIBASE_RE.sub("https://doi.org/", "".join(raw.split()))
+    return _URL_CONTROL_RE.sub(lambda m: m.group(1) or "", raw)
 
 
 def _verbatim_body(env: str, inner: str) -> str:

@@ -1,0 +1,295 @@
+"""User macros: the definitions a paper makes, collected from its source and spliced into its tokens.
+
+Paper source is untrusted data, so nothing is ever executed and expansion is one level deep: a
+short zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in once, as
+tokens in text and as LaTeX inside math; a body is never scanned for further macros, so a
+definition cannot recurse, and the total inserted per paper is capped (MAX_MACRO_EXPANSION).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .source import RESERVED_NAMES
+from .specs import (
+    ALGORITHM_WORDS,
+    CHAPTER_LEVELS,
+    CITE_COMMANDS,
+    HEADING_LEVELS,
+    PAR_COMMANDS,
+    REF_COMMANDS,
+    SKIP_SPECS,
+)
+from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, match_end, tokenize
+
+log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------------------------
+# User text macros: one level, zero arguments, short bodies
+# ---------------------------------------------------------------------------------------------
+
+MAX_MACRO_BODY = 200
+
+_DEFINITION_RE = re.compile(
+    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
+)
+_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
+_SPACES_RE = re.compile(r"\s*")
+_UNSAFE_BODY_RE = re.compile(
+    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
+    r"|(?<!\\)#"
+)
+_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
+_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
+_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+# Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
+_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}")
+_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A usable definition: tokens for text mode, LaTeX for math."""
+
+    text: tuple[Token, ...]
+    math: str
+    xspace: bool
+    cost: int
+
+
+def _group_end(text: str, open_at: int, limit: int) -> int:
+    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
+    depth = 0
+    k = open_at
+    stop = min(len(text), open_at + limit + 2)
+    while k < stop:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return -1
+
+
+def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
+    """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
+    out: list[str] = []
+    pos = 0
+    for m in _ENSUREMATH_RE.finditer(body):
+        if m.start() < pos:
+            continue
+        end = _group_end(body, m.end() - 1, len(body))
+        if end < 0:
+            break
+        out.append(body[pos : m.start()])
+        out.append(wrap(body[m.end() : end]))
+        pos = end + 1
+    out.append(body[pos:])
+    return "".join(out)
+
+
+def _balanced_tokens(toks: list[Token]) -> bool:
+    depth = 0
+    for kind, _ in toks:
+        depth += (kind == LBRACE) - (kind == RBRACE)
+        if depth < 0 or kind in (BEGIN, END):
+            return False
+    return depth == 0
+
+
+def _inline_math(inner: str) -> str:
+    """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
+    an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
+    spacing = _TRAILING_MATH_SPACE_RE.search(inner)
+    return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
+
+
+def _make_macro(body: str) -> Macro | None:
+    if _UNSAFE_BODY_RE.search(body):
+        return None
+    body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
+    text = tokenize(_replace_ensuremath(body, _inline_math), {})
+    if not _balanced_tokens(text):
+        return None
+    xspace = bool(text) and text[-1] == (CMD, "xspace")
+    math = _replace_ensuremath(body, lambda inner: inner)
+    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
+    return Macro(
+        text=tuple(text[:-1] if xspace else text),
+        math=_UNESCAPED_DOLLAR_RE.sub("", math),  # \\mbox{GeV/$c$} inside math: its math is math
+        xspace=xspace,
+        cost=len(body) + 1,
+    )
+
+
+def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
+    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
+
+    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
+    \\def do. A definition that takes arguments or is unsafe makes the name unusable. Names in
+    `protected` mean something to the converter, so their redefinitions are never collected.
+    """
+    found: dict[str, Macro | None] = {}
+    for m in _DEFINITION_RE.finditer(source):
+        kind, name = m.group(1), m.group(2) or m.group(3)
+        if name in protected or (kind in ("newcommand", "providecommand") and name in found):
+            continue
+        spacing = _ZERO_ARGUMENTS_RE if kind.lower().endswith("command") else _SPACES_RE
+        start = match_end(spacing, source, m.end())
+        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
+    return {name: macro for name, macro in found.items() if macro is not None}
+
+
+# ---------------------------------------------------------------------------------------------
+# User text macros: splicing the collected definitions into the tokens
+# ---------------------------------------------------------------------------------------------
+
+MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
+
+_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
+_DEFINERS = {
+    "def",
+    "gdef",
+    "edef",
+    "xdef",
+    "let",
+    "newcommand",
+    "newcommand*",
+    "renewcommand",
+    "renewcommand*",
+    "providecommand",
+    "providecommand*",
+    "DeclareRobustCommand",
+}
+_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
+# Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
+PROTECTED_MACROS = frozenset(
+    RESERVED_NAMES
+    | set(SKIP_SPECS)
+    | PAR_COMMANDS
+    | set(ALGORITHM_WORDS)
+    | CITE_COMMANDS
+    | REF_COMMANDS
+    | set(HEADING_LEVELS)
+    | set(CHAPTER_LEVELS)
+    | {
+        "part",
+        "abstract",
+        "footnotetext",
+        "bibitem",
+        "subcaption",
+        "captionof",
+        "appendix",
+        "href",
+        "doi",
+        "texorpdfstring",
+        "@firstoftwo",
+        "url",
+        "path",
+        "verb",
+        "textbf",
+        "textsc",
+        "maketitle",
+        "makecell",
+        "thead",
+        "shortstack",
+        "specialcell",
+        "Centerstack",
+        "and",
+        "AND",
+        "And",
+        "newblock",
+        "ensuremath",
+        "xspace",
+        "subparagraph",
+    }
+)
+
+
+class Expansion:
+    """Splices macro bodies into a token list, once each; the bodies themselves are never scanned."""
+
+    def __init__(self, macros: dict[str, Macro]):
+        self.macros = macros
+        self.budget = MAX_MACRO_EXPANSION
+        self.warned = False
+
+    def affordable(self, macro: Macro) -> bool:
+        if macro.cost <= self.budget:
+            return True
+        if not self.warned:
+            log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
+            self.warned = True
+        return False
+
+    def tokens(self, toks: list[Token]) -> list[Token]:
+        if not self.macros:
+            return toks
+        out: list[Token] = []
+        for k, (kind, value) in enumerate(toks):
+            macro = self.macros.get(value) if kind == CMD else None
+            if macro is not None and self.affordable(macro) and not _being_defined(toks, k):
+                self.budget -= macro.cost
+                self.splice(out, macro, toks[k + 1] if k + 1 < len(toks) else None)
+            elif (kind == MATH or kind == DMATH) and "\\" in value:
+                out.append((kind, self.math_tokens(value)))
+            else:
+                out.append((kind, value))
+        return out
+
+    def math_tokens(self, latex: str) -> str:
+        return _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex), latex)
+
+    @staticmethod
+    def splice(out: list[Token], macro: Macro, following: Token | None) -> None:
+        """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
+        if macro.text and macro.text[0][0] == MATH and out and out[-1][0] == MATH:
+            out.append((TEXT, " "))
+        out.extend(macro.text)
+        ends_in_math = bool(macro.text) and macro.text[-1][0] == MATH
+        math_follows = following is not None and following[0] == MATH
+        if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
+            out.append((TEXT, " "))
+
+    def in_math(self, m: re.Match, latex: str) -> str:
+        macro = self.macros.get(m.group(1) or "")
+        if macro is None or not self.affordable(macro):
+            return m.group()
+        self.budget -= macro.cost
+        glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and macro.math[:1].isalpha() else ""
+        return glue + macro.math
+
+
+def _being_defined(toks: list[Token], k: int) -> bool:
+    """The macro name right after \\def, \\newcommand{ ... or \\let is its definition, not a use."""
+    j = k - 1
+    while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:
+        j -= 1
+    if j >= 0 and toks[j][0] == LBRACE:
+        j -= 1
+    if j >= 0 and toks[j][0] == CMD and toks[j][1] in _DEFINERS:
+        return True
+    return (CMD, "let") in toks[max(0, k - 4) : k]
+
+
+def _xspace_adds_space(following: Token | None) -> bool:
+    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
+    if following is None:
+        return False
+    kind, value = following
+    if kind == TEXT:
+        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
+    if kind == CMD:
+        return value not in ("footnote", "footnotemark", "xspace")
+    return kind in (MATH, RAW, LBRACKET)

@@ -1,0 +1,152 @@
+"""Cross references as a reader sees them: \\ref as the number LaTeX prints, \\cite as the label.
+
+The converter walks the document once, but a reference may come before its \\label and a citation
+before its \\bibitem; so it writes a placeholder (`ref_mark`, `cite_mark`) and records what each
+label and bibliography key turned out to be (`Labels`); `Labels.resolve` replaces the placeholders
+in the finished text. The placeholder characters are removed from the source on decode, so paper
+text cannot forge one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+START, SEP, STOP = "\x02", "\x01", "\x03"
+MARK_CHARS = START + SEP + STOP
+
+_MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
+_AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)\s*\)")
+# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
+_KIND_NAMES = {
+    kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
+}
+_NUMERIC_CLASS_RE = re.compile(
+    r"\\documentclass[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*(?:revtex\d?-?\d*|aa|JHEP|jhep|svjour\d*)[ \t]*\}"
+    r"|\\usepackage[ \t]*\[[^\]]*\bnumbers\b[^\]]*\][ \t]*\{[^}]*natbib"
+    r"|\\setcitestyle[ \t]*\{[^}]*\bnumbers\b"
+)
+_ELSARTICLE_RE = re.compile(r"\\documentclass[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*(?:elsarticle|cas-sc|cas-dc)[ \t]*\}")
+_AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|\bharvard")
+
+
+def ref_mark(command: str, key: str) -> str:
+    return f"{START}R{command}{SEP}{key}{STOP}"
+
+
+def entry_mark(key: str) -> str:
+    """What stands before a bibliography entry: `[12]`, or `[Author et al., 2016]`."""
+    return f"{START}B{SEP}{key}{STOP}"
+
+
+def cite_mark(command: str, keys: list[str]) -> str:
+    return f"{START}C{command}{SEP}{','.join(keys)}{STOP}"
+
+
+def numeric_citations(preamble: str) -> bool:
+    """Whether the document cites by number even when its .bbl carries author-year labels
+    (REVTeX and elsarticle default to numbers; natbib's `numbers` option)."""
+    if _NUMERIC_CLASS_RE.search(preamble):
+        return True
+    els = _ELSARTICLE_RE.search(preamble)
+    return els is not None and not _AUTHORYEAR_OPTION_RE.search(els.group(1) or "")
+
+
+@dataclass(frozen=True)
+class BibLabel:
+    number: str
+    authors: str = ""
+    year: str = ""
+
+
+def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
+    """A \\bibitem's label from its optional argument: `\\citeauthoryear{A}{Y}` (named, apalike)
+    gives parts [A, Y]; natbib's `A et al.(2016)A, B and C` is read by pattern; any other text
+    (alpha styles' `Knu84`) is the label itself; none means the running number."""
+    if len(parts) >= 2 and parts[-1].strip()[:4].isdigit():
+        return BibLabel(str(number), " ".join(parts[0].split()), parts[-1].strip())
+    if optional:
+        m = _AUTHOR_YEAR_RE.match(optional)
+        if m:
+            return BibLabel(str(number), " ".join(m.group(1).split()), m.group(2))
+        text = " ".join(optional.split())
+        if text and len(text) <= 40:
+            return BibLabel(text)
+    return BibLabel(str(number))
+
+
+@dataclass
+class Labels:
+    """What every \\label and \\bibitem key printed as, filled in during the walk."""
+
+    numeric: bool = True
+    refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
+    bib: dict[str, BibLabel] = field(default_factory=dict)
+
+    def author_year(self) -> bool:
+        return not self.numeric and any(label.year for label in self.bib.values())
+
+    def entry_label(self, key: str) -> str:
+        """What stands before a bibliography entry."""
+        label = self.bib.get(key)
+        if label is None:
+            return key
+        if self.author_year() and label.year:
+            return f"{label.authors}, {label.year}"
+        return label.number
+
+    def resolve(self, text: str) -> str:
+        if START not in text:
+            return text
+        return _MARK_RE.sub(self._replace, text)
+
+    def _replace(self, m: re.Match[str]) -> str:
+        kind, command, keys = m.group(1), m.group(2), m.group(3)
+        if kind == "R":
+            return self._ref(command, keys)
+        if kind == "B":
+            return f"[{self.entry_label(keys)}]"
+        return self._cite(command, [k for k in keys.split(",") if k])
+
+    def _ref(self, command: str, key: str) -> str:
+        found = self.refs.get(key)
+        if found is None or not found[1]:
+            return f"[{key}]"
+        kind, number = found
+        if command in ("eqref", "Eqref") or (kind == "equation" and command not in ("ref", "pageref")):
+            number = f"({number})"
+        if command in ("autoref", "cref", "Cref", "vref", "Vref", "fref", "Fref") and kind in _KIND_NAMES:
+            return f"{_KIND_NAMES[kind]} {number}"
+        return number
+
+    def _cite(self, command: str, keys: list[str]) -> str:
+        labels = [self.bib.get(key) for key in keys]
+        if not keys:
+            return ""
+        if any(label is None for label in labels):
+            return "[" + ", ".join(keys) + "]"
+        known = [label for label in labels if label is not None]
+        if self.author_year():
+            return _author_year_cite(command, known)
+        if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
+            return ", ".join(label.authors for label in known)
+        numbers = "[" + ", ".join(label.number for label in known) + "]"
+        if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
+            return ", ".join(label.authors for label in known) + " " + numbers
+        return numbers
+
+
+def _author_year_cite(command: str, labels: list[BibLabel]) -> str:
+    base = command.rstrip("*").lower()
+    if base == "citeauthor":
+        return "; ".join(label.authors for label in labels)
+    if base in ("citeyear", "citeyearpar"):
+        years = ", ".join(label.year for label in labels)
+        return f"({years})" if base == "citeyearpar" else years
+    if base in ("citet", "textcite"):
+        return "; ".join(f"{label.authors} ({label.year})" for label in labels)
+    if base == "citealt":
+        return "; ".join(f"{label.authors} {label.year}" for label in labels)
+    if base == "citealp":
+        return "; ".join(f"{label.authors}, {label.year}" for label in labels)
+    return "(" + "; ".join(f"{label.authors}, {label.year}" for label in labels) + ")"
