@@ -4,6 +4,12 @@ The file is small and rewritten whole (atomically) on every change, under the ca
 other processes notice a new file by its inode number and reload it. Each process keeps the file
 it last read open, so that inode cannot be freed and handed to a newer file. Sessions cannot be
 rebuilt from the paper files, so they live apart from the index and survive its rebuild.
+
+Each session belongs to the client that started it (`acting_for`): over HTTP several clients
+share one server, and none may see, end or unpin another's sessions, nor learn their ids. The
+stored key is `<client>/<session id>` (a `/` never occurs in a session id, so keys of different
+clients cannot collide); the stdio client, the only one of its process, stores the bare id. Every
+pin still protects its paper from eviction and from another client's `clear_cache`.
 """
 
 from __future__ import annotations
@@ -11,6 +17,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .atomic import write_atomic
@@ -24,17 +33,54 @@ SESSIONS_FORMAT = 1
 # does not rewrite the file on every call; far finer than any sensible session lifetime.
 TOUCH_STEP_S = 60.0
 
+_client: ContextVar[str | None] = ContextVar("arxiv_mcp_session_client", default=None)
+
+
+@contextmanager
+def acting_for(client: str | None) -> Iterator[None]:
+    """Scope the session calls made inside (in this context and the threads it starts) to
+    `client`: an opaque name without `/`, or None for the process's only (stdio) client."""
+    if client is not None and "/" in client:
+        raise ValueError("a client name cannot contain '/'")
+    token = _client.set(client)
+    try:
+        yield
+    finally:
+        _client.reset(token)
+
+
+def _key(session_id: str) -> str:
+    client = _client.get()
+    return session_id if client is None else f"{client}/{session_id}"
+
+
+def _own_prefix() -> str | None:
+    client = _client.get()
+    return None if client is None else client + "/"
+
+
+def _is_own(key: str) -> bool:
+    prefix = _own_prefix()
+    return "/" not in key if prefix is None else key.startswith(prefix)
+
 
 class SessionStore:
-    """Every call needs the cache lock held."""
+    """Every call needs the cache lock held; each sees only the calling client's sessions."""
 
     def __init__(self, path: Path, tmp_dir: Path):
         self.path = path
         self._tmp_dir = tmp_dir
-        self.sessions: dict[str, dict] = {}
+        self._all: dict[str, dict] = {}
         self._fd = -1
         self._inode: int | None = None
         self._pins: dict[Key, list[str]] | None = None
+
+    @property
+    def sessions(self) -> dict[str, dict]:
+        """The calling client's open sessions by session id (the records themselves: read them,
+        change them through the methods below)."""
+        cut = len(_own_prefix() or "")
+        return {key[cut:]: session for key, session in self._all.items() if _is_own(key)}
 
     def refresh(self) -> None:
         """Reload the file if another process (or another Cache object) replaced it."""
@@ -46,7 +92,7 @@ class SessionStore:
             self._load()
 
     def save(self) -> None:
-        body = {"format": SESSIONS_FORMAT, "sessions": self.sessions}
+        body = {"format": SESSIONS_FORMAT, "sessions": self._all}
         write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir)
         self._hold(os.open(self.path, os.O_RDONLY))
         self._pins = None
@@ -55,29 +101,38 @@ class SessionStore:
         self._hold(-1)
 
     def pins(self) -> dict[Key, list[str]]:
-        """Pinned paper versions, each with the sessions pinning it."""
+        """Every pinned paper version (whoever pins it), each with the calling client's sessions
+        pinning it: a version pinned only by other clients maps to an empty list."""
+        cut = len(_own_prefix() or "")
+        return {key: [k[cut:] for k in keys if _is_own(k)] for key, keys in self._all_pins().items()}
+
+    def others_pins(self) -> set[Key]:
+        """Paper versions pinned by another client's sessions."""
+        return {key for key, keys in self._all_pins().items() if not all(_is_own(k) for k in keys)}
+
+    def _all_pins(self) -> dict[Key, list[str]]:
         if self._pins is None:
             pins: dict[Key, list[str]] = {}
-            for session_id, session in self.sessions.items():
+            for stored_key, session in self._all.items():
                 for paper_id, version in session["pinned"]:
-                    pins.setdefault((paper_id, version), []).append(session_id)
+                    pins.setdefault((paper_id, version), []).append(stored_key)
             self._pins = pins
         return self._pins
 
     def create(self, session_id: str, now: float) -> dict:
         session = {"created": now, "last_used": now, "pinned": []}
-        self.sessions[session_id] = session
+        self._all[_key(session_id)] = session
         self.save()
         return session
 
     def touch(self, session_id: str, now: float) -> None:
-        session = self.sessions[session_id]
+        session = self._all[_key(session_id)]
         if now - session["last_used"] >= TOUCH_STEP_S:
             session["last_used"] = now
             self.save()
 
     def pin(self, session_id: str, key: Key, now: float) -> None:
-        session = self.sessions[session_id]
+        session = self._all[_key(session_id)]
         if [key[0], key[1]] in session["pinned"]:
             self.touch(session_id, now)
             return
@@ -86,22 +141,27 @@ class SessionStore:
         self.save()
 
     def end(self, session_id: str) -> None:
-        del self.sessions[session_id]
+        del self._all[_key(session_id)]
         self.save()
 
-    def expire(self, now: float, ttl_s: float) -> list[str]:
-        """Close the sessions untouched for `ttl_s`; return their ids."""
-        expired = [sid for sid, session in self.sessions.items() if now - session["last_used"] >= ttl_s]
-        for session_id in expired:
-            del self.sessions[session_id]
+    def expire(self, now: float, ttl_s: float) -> int:
+        """Close every client's sessions untouched for `ttl_s`; return how many.
+
+        The log line gives the number, not the ids: it may reach the calling client, and
+        the ids may be other clients'."""
+        expired = [key for key, session in self._all.items() if now - session["last_used"] >= ttl_s]
+        for key in expired:
+            del self._all[key]
         if expired:
-            logger.info("closed %d session(s) unused for %.0f s: %s", len(expired), ttl_s, ", ".join(expired))
+            logger.info("closed %d session(s) unused for %.0f s", len(expired), ttl_s)
             self.save()
-        return expired
+        return len(expired)
 
     def unpin_all(self) -> None:
-        for session in self.sessions.values():
-            session["pinned"] = []
+        """Release every pin of the calling client's sessions (other clients' pins stay)."""
+        for key, session in self._all.items():
+            if _is_own(key):
+                session["pinned"] = []
         self.save()
 
     def _hold(self, fd: int) -> None:
@@ -113,7 +173,7 @@ class SessionStore:
 
     def _load(self) -> None:
         self._pins = None
-        self.sessions = {}
+        self._all = {}
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except FileNotFoundError:
@@ -122,7 +182,7 @@ class SessionStore:
         self._hold(fd)
         try:
             with os.fdopen(os.dup(fd), "rb") as handle:
-                self.sessions = _parse(handle.read())
+                self._all = _parse(handle.read())
         except (ValueError, TypeError, KeyError) as exc:
             aside = self.path.with_name("sessions.json.corrupt")
             os.replace(self.path, aside)

@@ -381,13 +381,15 @@ class Cache:
             ]
 
     def clear(self, drop_pinned: bool = False) -> dict:
-        """Evict every unpinned paper (every paper, with drop_pinned) and all search answers."""
+        """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
+        sessions: another client's pins always stay) and all search answers."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
             pins = self._sessions.pins()
+            kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
             evicted, kept, freed = [], [], 0
             for key, entry in list(self._state.entries.items()):
-                if key in pins and not drop_pinned:
+                if key in kept_back:
                     kept.append(versioned_id(*key))
                     continue
                 freed += entry.bytes
