@@ -21,7 +21,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"arxiv-mcp {__version__}")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="HTTP bind address (default 127.0.0.1); any other than loopback needs ARXIV_MCP_HTTP_TOKEN",
+    )
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
     p.add_argument(
         "--log-level",
@@ -39,18 +43,21 @@ def main(argv: list[str] | None = None) -> int:
     stderr.setFormatter(logging.Formatter("arxiv-mcp %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[stderr])
     from .config import ConfigError, load
+    from .http_guard import check_bind
 
     try:
         config = load()
+        if args.transport == "http":
+            check_bind(args.host, config.http_tokens)
         config.home.mkdir(parents=True, exist_ok=True)
     except (ConfigError, OSError) as exc:
         print(f"arxiv-mcp: {exc}", file=sys.stderr)
         return 2
-    from .server import build_server
+    from .server import build_server, serve_http
 
     server = build_server(config)
     if args.transport == "http":
-        server.run("streamable-http", host=args.host, port=args.port)
+        serve_http(server, args.host, args.port, config.http_tokens)
     else:
         server.run()
     return 0

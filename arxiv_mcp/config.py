@@ -42,6 +42,9 @@ class Config:
     pdf_engine: str = "auto"
     """auto (pypdfium2 when the `fast` extra is installed, else pypdf), pypdf, or pdfium."""
     s2_api_key: str | None = field(default=None, repr=False)
+    http_tokens: tuple[str, ...] = field(default=(), repr=False)
+    """Bearer tokens, one per HTTP client; when set every HTTP request must carry one of them.
+    Required to serve beyond loopback."""
 
     @property
     def max_bytes(self) -> int:
@@ -82,6 +85,33 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
     return raw.rstrip("/")
 
 
+def _secret(env: Mapping[str, str], name: str, min_length: int = 1) -> str | None:
+    """A key or token, which goes into an HTTP header: visible ASCII only, since a newline,
+    space or control character would break the header (and `requests` would put the value in
+    its error). The value is never part of the message."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not all("!" <= ch <= "~" for ch in raw):
+        raise ConfigError(
+            f"{name} is invalid: it contains a space, line break, control or non-ASCII character "
+            "(value not shown); set it to the key alone"
+        )
+    if len(raw) < min_length:
+        raise ConfigError(f"{name} is invalid: use at least {min_length} characters (value not shown)")
+    return raw
+
+
+def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Comma-separated tokens, each 16 or more visible characters: each names one HTTP client."""
+    parts = [part.strip() for part in env.get(name, "").split(",")]
+    if not any(parts):
+        return ()
+    if not all(parts):
+        raise ConfigError(f"{name} is invalid: an empty token between commas (value not shown)")
+    return tuple(dict.fromkeys(_secret({name: part}, name, min_length=16) or "" for part in parts))
+
+
 def load(env: Mapping[str, str] | None = None) -> Config:
     """Build the configuration from `env` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -102,7 +132,6 @@ def load(env: Mapping[str, str] | None = None) -> Config:
             f"ARXIV_MCP_MIN_INTERVAL_S={interval:g} is invalid: arXiv asks for at least 3 seconds "
             "between requests; values below 3 are allowed only when no arXiv host is configured"
         )
-    key = env.get("SEMANTIC_SCHOLAR_API_KEY", "").strip() or None
     engine = env.get("ARXIV_MCP_PDF_ENGINE", "").strip().lower() or "auto"
     if engine not in PDF_ENGINES:
         raise ConfigError(f"ARXIV_MCP_PDF_ENGINE={engine!r} is invalid: expected one of {', '.join(PDF_ENGINES)}")
@@ -118,6 +147,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         deadline_s=_number(env, "ARXIV_MCP_DEADLINE_S", 120.0, float, 1.0, "a number of seconds >= 1"),
         max_download_mb=_number(env, "ARXIV_MCP_MAX_DOWNLOAD_MB", 100, int, 1, "a whole number of MB >= 1"),
         pdf_engine=engine,
-        s2_api_key=key,
+        s2_api_key=_secret(env, "SEMANTIC_SCHOLAR_API_KEY"),
+        http_tokens=_tokens(env, "ARXIV_MCP_HTTP_TOKEN"),
         **urls,
     )

@@ -7,11 +7,15 @@ act on comes back as `isError` with text that says what to do next.
 """
 
 import functools
+import getpass
+import hashlib
 import logging
+import re
 import warnings
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import asdict
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.from_thread
@@ -21,6 +25,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
 from . import __version__, budget, render
+from .cache.sessions import acting_for
 from .config import Config, load
 from .errors import ArxivMcpError, UpstreamError
 from .models import (
@@ -87,19 +92,82 @@ _MCP_LEVELS = {
 
 class _ClientLogHandler(logging.Handler):
     """Forwards this package's log records to the client of the tool call that made them, as
-    MCP log notifications (the client chooses the level); stderr gets them too."""
+    MCP log notifications (the client chooses the level); stderr gets them too, unredacted.
+
+    What goes to the client names the cache home as `$ARXIV_MCP_HOME`, the user's home as `~`
+    and the user name as `<user>`: a client (over HTTP, possibly another machine) has no use
+    for where and as whom the server runs."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__(level)
+        self.cache_homes: set[str] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
         ctx = _call_ctx.get()
         if ctx is None:
             return
         level = _MCP_LEVELS.get(record.levelno, "info")
+        message = self.redact(record.getMessage())
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the capability is deprecated in the 2026 spec, not gone
-                anyio.from_thread.run(functools.partial(ctx.log, level, record.getMessage(), logger_name=record.name))
+                anyio.from_thread.run(functools.partial(ctx.log, level, message, logger_name=record.name))
         except Exception:
             pass  # the client has gone, or this is not a worker thread: stderr still has it
+
+    def redact(self, message: str) -> str:
+        user_home = Path.home()
+        places = [(home, "$ARXIV_MCP_HOME") for home in self.cache_homes]
+        places += [(str(user_home.resolve()), "~"), (str(user_home), "~")]
+        for path, name in sorted(places, key=lambda place: -len(place[0])):  # the deepest path first
+            if len(path) > 1:
+                message = message.replace(path, name)
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):  # no name for this uid: nothing to hide
+            return message
+        return re.sub(rf"(?<!\w){re.escape(user)}(?!\w)", "<user>", message) if user else message
+
+
+def _client_log_handler(config: Config) -> _ClientLogHandler:
+    """The one forwarder of this package's log records, knowing every cache home served."""
+    package_log = logging.getLogger("arxiv_mcp")
+    handler = next((h for h in package_log.handlers if isinstance(h, _ClientLogHandler)), None)
+    if handler is None:
+        handler = _ClientLogHandler(logging.INFO)
+        package_log.addHandler(handler)
+        if package_log.level == logging.NOTSET or package_log.level > logging.INFO:
+            package_log.setLevel(logging.INFO)
+    home = config.home.expanduser()
+    handler.cache_homes.update({str(home), str(home.resolve())})
+    return handler
+
+
+async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
+    """Run every request as its client, for session ownership (see `http_client`)."""
+    with acting_for(http_client(ctx.request, ctx.protocol_version)):
+        return await call_next(ctx)
+
+
+def http_client(request: Any, protocol_version: str | None) -> str | None:
+    """Who sent an MCP request, as an opaque name; None for stdio, the process's one client.
+
+    Over HTTP the client is the token it presented (`HttpGuard` puts the digest in the scope)
+    and, on a connection of the handshake era, also that connection: `Mcp-Session-Id`, which
+    the transport has matched to the session the request arrives on (a 2026-07-28 request has
+    no connection, and its header would be unchecked). With neither, the name is "http": every
+    tokenless single request on loopback is the same client, apart from stdio's."""
+    if request is None:
+        return None
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    from .http_guard import CLIENT_KEY
+
+    parts = [request.scope.get(CLIENT_KEY)]
+    if protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        mcp_session = request.headers.get("mcp-session-id")
+        parts.append("c" + hashlib.sha256(mcp_session.encode()).hexdigest()[:24] if mcp_session else None)
+    return "-".join(part for part in parts if part) or "http"
 
 
 def _progress_for(ctx: Context | None) -> budget.Progress | None:
@@ -119,12 +187,9 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     """The server with every tool bound to one service (one cache, one limiter)."""
     config = config or load()
     svc = service or ArxivService(config)
-    package_log = logging.getLogger("arxiv_mcp")
-    if not any(isinstance(h, _ClientLogHandler) for h in package_log.handlers):
-        package_log.addHandler(_ClientLogHandler(logging.INFO))
-        if package_log.level == logging.NOTSET or package_log.level > logging.INFO:
-            package_log.setLevel(logging.INFO)
+    _client_log_handler(config)
     server = MCPServer("arxiv-mcp", title="arXiv", version=__version__, instructions=INSTRUCTIONS)
+    server.middleware.append(_as_calling_client)
 
     def run(
         work: Callable[[], Any], text: Callable[[Any], str] = render.compact_json, ctx: Context | None = None
@@ -423,3 +488,21 @@ def _resource(work: Callable[[], str]) -> str:
         return work()
     except ArxivMcpError as exc:
         raise ResourceError(str(exc)) from None
+
+
+def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...]) -> None:
+    """Serve streamable HTTP on `host:port` at `/mcp`, behind `HttpGuard`: Host and Origin
+    checked whatever the bind address, and the bearer token when one is set. The SDK's own
+    Host/Origin check (which it turns off for any address but 127.0.0.1, localhost and ::1) is
+    given the same lists."""
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from .http_guard import HttpGuard, allowed_hosts
+
+    hosts = allowed_hosts(host, port)
+    security = TransportSecuritySettings(
+        allowed_hosts=hosts, allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    )
+    app = HttpGuard(server.streamable_http_app(transport_security=security, host=host), hosts, tokens)
+    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
