@@ -1,4 +1,5 @@
-"""No tool result ever shows the Semantic Scholar API key or the user's home directory.
+"""No tool result ever shows the Semantic Scholar API key or the user's home directory, and a
+key that could not go into a header is refused at start-up without being shown.
 
 HOME is a temporary folder with a distinctive name and the cache lives under it, as it does
 by default; every tool is called with good and bad arguments and against failing upstreams,
@@ -9,10 +10,14 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
+import subprocess
+import sys
 
 import pytest
 
+from arxiv_mcp.config import ConfigError
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
@@ -116,3 +121,48 @@ async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, conne
     assert s2 and all(r.headers.get("x-api-key") == key for r in s2)
     assert not any("x-api-key" in r.headers for r in fake.requests if not r.path.startswith("/s2/"))
     assert key not in caplog.text
+
+
+ODD_KEYS = {
+    "newline": "s2key-FIRSTHALF\nSECONDHALF",
+    "carriage return": "s2key-FIRSTHALF\r\nSECONDHALF",
+    "space": "s2key-FIRSTHALF SECONDHALF",
+    "tab": "s2key-FIRSTHALF\tSECONDHALF",
+    "NUL": "s2key-FIRSTHALF\x00SECONDHALF",
+    "DEL": "s2key-FIRSTHALF\x7fSECONDHALF",
+    "non-ASCII": "s2key-FIRSTHALF\u00e9SECONDHALF",
+}
+
+
+@pytest.mark.parametrize("variable", ["SEMANTIC_SCHOLAR_API_KEY", "ARXIV_MCP_HTTP_TOKEN"])
+@pytest.mark.parametrize("odd", ODD_KEYS)
+def test_a_key_with_odd_characters_is_refused_without_being_shown(make_config, variable, odd):
+    # requests would refuse such a header value with an error quoting it whole
+    with pytest.raises(ConfigError) as refused:
+        make_config(**{variable: ODD_KEYS[odd]})
+    message = str(refused.value)
+    assert variable in message and "FIRSTHALF" not in message and "SECONDHALF" not in message
+    assert "\n" not in message
+
+
+def test_a_server_given_an_odd_key_stops_with_one_line_that_does_not_show_it(fake, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"), SEMANTIC_SCHOLAR_API_KEY=ODD_KEYS["newline"])
+    done = subprocess.run(
+        [sys.executable, "-m", "arxiv_mcp"], input=b"", capture_output=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and "SEMANTIC_SCHOLAR_API_KEY" in lines[0], lines
+    assert b"FIRSTHALF" not in done.stderr and b"SECONDHALF" not in done.stderr
+
+
+def test_http_tokens_are_a_comma_separated_list_of_long_ones(make_config):
+    first, second = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
+    assert make_config(ARXIV_MCP_HTTP_TOKEN=f" {first} , {second},{first}").http_tokens == (first, second)
+    assert make_config().http_tokens == ()
+    for bad in ("short-token", f"{first},,{second}"):
+        with pytest.raises(ConfigError, match="ARXIV_MCP_HTTP_TOKEN") as refused:
+            make_config(ARXIV_MCP_HTTP_TOKEN=bad)
+        assert first not in str(refused.value) and "short" not in str(refused.value)
+    assert first not in repr(make_config(ARXIV_MCP_HTTP_TOKEN=first))
