@@ -98,9 +98,9 @@ def test_defaults_match_config(package):
     assert defaults["SEMANTIC_SCHOLAR_API_KEY"] is None
 
 
-def test_only_the_api_key_is_secret(package):
+def test_only_the_api_key_and_the_http_token_are_secret(package):
     secret = {v["name"] for v in package["environmentVariables"] if v.get("isSecret")}
-    assert secret == {"SEMANTIC_SCHOLAR_API_KEY"}
+    assert secret == {"SEMANTIC_SCHOLAR_API_KEY", "ARXIV_MCP_HTTP_TOKEN"}
 
 
 def test_client_example_runs_the_same_command():
