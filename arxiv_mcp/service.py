@@ -271,7 +271,7 @@ class ArxivService:
                     stale = {p: self.cache.get_meta(p.id, p.version, allow_stale=True) for p in todo}
                     if not all(stale.values()):
                         raise
-                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items()})
+                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items() if hit})
             sent = None
         papers = [found[p] for p in pids if p in found]
         return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
@@ -312,7 +312,7 @@ class ArxivService:
         self._check_session(session_id)
         pid, full = self.reader.read(pid)
         if session_id:
-            self.cache.pin(session_id, pid.id, pid.version)
+            self.cache.pin(session_id, pid.id, _version(pid))
         return pid, full
 
     def read_paper(
@@ -339,7 +339,7 @@ class ArxivService:
         pg = textview.paginate(view, page, page_size)
         return PaperText(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             text=pg.text,
             page=pg.page,
             total_pages=pg.total_pages,
@@ -362,7 +362,7 @@ class ArxivService:
         hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
         return FindResult(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             query=query,
             total_matches=total,
             hits=[FindHit(h.page, h.section, h.snippet) for h in hits],
@@ -386,10 +386,10 @@ class ArxivService:
             budget.report(f"downloading {pid} ({fmt})", 0, 1)
         raw = self.reader.raw(pid, fmt)
         if session_id:
-            self.cache.pin(session_id, pid.id, pid.version)
+            self.cache.pin(session_id, pid.id, _version(pid))
         return Download(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             fmt=fmt,
             path=display_path(raw.path),
             bytes=raw.bytes,
@@ -533,6 +533,12 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
         pinned=[str(p) for p in d.get("pinned", [])],
         open=open_,
     )
+
+
+def _version(pid: PaperId) -> int:
+    """The version of an id the reader resolved: always set, whatever the id's type says."""
+    assert pid.version is not None
+    return pid.version
 
 
 def _check_page_size(page_size: int) -> None:

@@ -165,7 +165,9 @@ class LocalIndex:
             scores = self._scores(terms)
             best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]]))[:limit]
             return [
-                (self._doc_ids[slot], score, _snippet(*self._snippet_sources[slot], set(terms))) for slot, score in best
+                (doc_id, score, _snippet(*self._snippet_sources[slot], set(terms)))
+                for slot, score in best
+                if (doc_id := self._doc_ids[slot]) is not None  # a removed paper's slot scores nothing
             ]
 
     def _scores(self, terms: list[str]) -> dict[int, float]:

@@ -206,6 +206,7 @@ class Reader:
         return not self._versions(pid, latest).before_html_era(pid.version or 1)
 
     def cached(self, pid: PaperId) -> Text | None:
+        assert pid.version is not None
         cached = self.cache.get_text(pid.id, pid.version)
         if cached is None:
             return None
@@ -268,9 +269,10 @@ class Reader:
     def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
         """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
         failed = dict(self.cache.get_note(pid.id, _FAILED) or {})
-        entry = {"reason": reason[:200], "at": time.time()}
+        now = time.time()
+        entry: dict[str, object] = {"reason": reason[:200], "at": now}
         if for_s is not None:
-            entry["until"] = entry["at"] + for_s
+            entry["until"] = now + for_s
         failed["ar5iv:paper" if method == "ar5iv" else f"{method}:v{pid.version}"] = entry
         self.cache.put_note(pid.id, _FAILED, failed)
 
@@ -279,6 +281,7 @@ class Reader:
         return self.flights.do(("text", pid.id, pid.version), lambda: self._fetch(pid, latest, prefetched or {}))
 
     def _fetch(self, pid: PaperId, latest: Paper | None, prefetched: dict) -> Text:
+        assert pid.version is not None
         hit = self.cached(pid)  # another caller may have finished it meanwhile
         if hit:
             return hit
