@@ -131,6 +131,8 @@ class SessionInfo:
     last_used: float
     pinned: list[str]
     open: bool = True
+    expires_at: float | None = None
+    """When the session closes unless used again (epoch seconds); None once it has ended."""
 
 
 @dataclass
@@ -165,6 +167,8 @@ class CacheStats:
 class ClearResult:
     evicted: list[str]
     kept_pinned: list[str]
+    bytes_freed: int = 0
+    searches_dropped: int = 0
 
 
 @dataclass
@@ -229,3 +233,5 @@ class Trends:
     capped: bool
     per_day: list[DayCount]
     top_terms: list[TermCount]
+    note: str | None = None
+    """Why the counts may be partial (the window was capped, or arXiv stopped early)."""

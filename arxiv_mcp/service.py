@@ -445,7 +445,12 @@ class ArxivService:
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         r = self.cache.clear(drop_pinned)
-        return ClearResult(evicted=[str(x) for x in r["evicted"]], kept_pinned=[str(x) for x in r["kept_pinned"]])
+        return ClearResult(
+            evicted=[str(x) for x in r["evicted"]],
+            kept_pinned=[str(x) for x in r["kept_pinned"]],
+            bytes_freed=r["bytes_freed"],
+            searches_dropped=r["searches_dropped"],
+        )
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
         """BibTeX from cached metadata (expired is fine: titles and authors do not change),
@@ -502,6 +507,7 @@ class ArxivService:
             capped=got["capped"],
             per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
             top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]],
+            note=got.get("note"),
         )
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
@@ -532,6 +538,7 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
         last_used=d["last_used"],
         pinned=[str(p) for p in d.get("pinned", [])],
         open=open_,
+        expires_at=d["expires_at"] if open_ else None,
     )
 
 
