@@ -131,8 +131,7 @@ class SessionInfo:
     last_used: float
     pinned: list[str]
     open: bool = True
-    expires_at: float | None = None
-    """When the session closes unless used again (epoch seconds); None once it has ended."""
+    expires_at: float = 0.0
 
 
 @dataclass
@@ -168,7 +167,6 @@ class ClearResult:
     evicted: list[str]
     kept_pinned: list[str]
     bytes_freed: int = 0
-    searches_dropped: int = 0
 
 
 @dataclass
@@ -234,4 +232,3 @@ class Trends:
     per_day: list[DayCount]
     top_terms: list[TermCount]
     note: str | None = None
-    """Why the counts may be partial (the window was capped, or arXiv stopped early)."""

@@ -449,7 +449,6 @@ class ArxivService:
             evicted=[str(x) for x in r["evicted"]],
             kept_pinned=[str(x) for x in r["kept_pinned"]],
             bytes_freed=r["bytes_freed"],
-            searches_dropped=r["searches_dropped"],
         )
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
@@ -538,7 +537,7 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
         last_used=d["last_used"],
         pinned=[str(p) for p in d.get("pinned", [])],
         open=open_,
-        expires_at=d["expires_at"] if open_ else None,
+        expires_at=d["expires_at"],
     )
 
 

@@ -20,7 +20,6 @@ async def test_clear_cache_says_how_much_it_freed(fake, connect):
         cleared = (await client.call_tool("clear_cache", {})).structured_content
     assert cleared["evicted"] == ["2403.00003v1"]
     assert 0 < cleared["bytes_freed"] <= stats["bytes"]
-    assert cleared["searches_dropped"] == 1
 
 
 async def test_a_session_says_when_it_expires(fake, make_config, connect):
@@ -32,4 +31,4 @@ async def test_a_session_says_when_it_expires(fake, make_config, connect):
         ended = (await client.call_tool("end_session", {"session_id": opened["session_id"]})).structured_content
     assert before + 3600 - 5 <= opened["expires_at"] <= time.time() + 3600
     assert status["expires_at"] == pytest.approx(status["last_used"] + 3600)
-    assert ended["open"] is False and ended["expires_at"] is None
+    assert ended["open"] is False
