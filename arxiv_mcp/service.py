@@ -129,15 +129,9 @@ class ArxivService:
     def detail(self, paper: Paper, stale: bool = False) -> PaperDetail:
         pid = paper.pid
         return PaperDetail(
-            id=paper.id,
-            version=paper.version,
-            title=paper.title,
+            **_shared_fields(paper),
             authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
             abstract=paper.abstract,
-            primary_category=paper.primary_category,
-            categories=paper.categories,
-            published=paper.published,
-            updated=paper.updated,
             doi=paper.doi,
             journal_ref=paper.journal_ref,
             comment=paper.comment,
@@ -284,15 +278,9 @@ class ArxivService:
                 abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
             out.append(
                 PaperSummary(
-                    id=p.id,
-                    version=p.version,
-                    title=p.title,
+                    **_shared_fields(p),
                     authors=[a.name for a in p.authors],
-                    primary_category=p.primary_category,
-                    published=p.published,
-                    updated=p.updated,
                     abstract=abstract,
-                    categories=p.categories,
                     abstract_truncated=cut,
                 )
             )
@@ -539,6 +527,19 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
         open=open_,
         expires_at=d["expires_at"],
     )
+
+
+def _shared_fields(paper: Paper) -> dict:
+    """What a search summary and a paper's detail both say about it."""
+    return {
+        "id": paper.id,
+        "version": paper.version,
+        "title": paper.title,
+        "primary_category": paper.primary_category,
+        "categories": paper.categories,
+        "published": paper.published,
+        "updated": paper.updated,
+    }
 
 
 def _version(pid: PaperId) -> int:

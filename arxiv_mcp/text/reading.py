@@ -86,25 +86,17 @@ class _Versions:
         return version == 1 and bool(self.published) and self.published < HTML_ERA
 
 
+@dataclass
 class Reader:
-    def __init__(
-        self,
-        http: HttpClient,
-        cache: Cache,
-        catalog: Catalog,
-        urls: Urls,
-        flights: SingleFlight,
-        *,
-        meta_ttl_s: float,
-        pdf_engine: str = "auto",
-    ):
-        self.http = http
-        self.cache = cache
-        self.catalog = catalog
-        self.urls = urls
-        self.flights = flights
-        self.meta_ttl_s = meta_ttl_s
-        self.pdf_engine = pdf_engine
+    """Reads paper text: the version, the source order, the downloads and what to remember."""
+
+    http: HttpClient
+    cache: Cache
+    catalog: Catalog
+    urls: Urls
+    flights: SingleFlight
+    meta_ttl_s: float
+    pdf_engine: str = "auto"
 
     # --- which version ----------------------------------------------------------------------
 
