@@ -131,6 +131,7 @@ class SessionInfo:
     last_used: float
     pinned: list[str]
     open: bool = True
+    expires_at: float = 0.0
 
 
 @dataclass
@@ -165,6 +166,7 @@ class CacheStats:
 class ClearResult:
     evicted: list[str]
     kept_pinned: list[str]
+    bytes_freed: int = 0
 
 
 @dataclass
@@ -229,3 +231,4 @@ class Trends:
     capped: bool
     per_day: list[DayCount]
     top_terms: list[TermCount]
+    note: str | None = None

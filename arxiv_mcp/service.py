@@ -129,15 +129,9 @@ class ArxivService:
     def detail(self, paper: Paper, stale: bool = False) -> PaperDetail:
         pid = paper.pid
         return PaperDetail(
-            id=paper.id,
-            version=paper.version,
-            title=paper.title,
+            **_shared_fields(paper),
             authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
             abstract=paper.abstract,
-            primary_category=paper.primary_category,
-            categories=paper.categories,
-            published=paper.published,
-            updated=paper.updated,
             doi=paper.doi,
             journal_ref=paper.journal_ref,
             comment=paper.comment,
@@ -271,7 +265,7 @@ class ArxivService:
                     stale = {p: self.cache.get_meta(p.id, p.version, allow_stale=True) for p in todo}
                     if not all(stale.values()):
                         raise
-                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items()})
+                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items() if hit})
             sent = None
         papers = [found[p] for p in pids if p in found]
         return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
@@ -284,15 +278,9 @@ class ArxivService:
                 abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
             out.append(
                 PaperSummary(
-                    id=p.id,
-                    version=p.version,
-                    title=p.title,
+                    **_shared_fields(p),
                     authors=[a.name for a in p.authors],
-                    primary_category=p.primary_category,
-                    published=p.published,
-                    updated=p.updated,
                     abstract=abstract,
-                    categories=p.categories,
                     abstract_truncated=cut,
                 )
             )
@@ -312,7 +300,7 @@ class ArxivService:
         self._check_session(session_id)
         pid, full = self.reader.read(pid)
         if session_id:
-            self.cache.pin(session_id, pid.id, pid.version)
+            self.cache.pin(session_id, pid.id, _version(pid))
         return pid, full
 
     def read_paper(
@@ -339,7 +327,7 @@ class ArxivService:
         pg = textview.paginate(view, page, page_size)
         return PaperText(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             text=pg.text,
             page=pg.page,
             total_pages=pg.total_pages,
@@ -362,7 +350,7 @@ class ArxivService:
         hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
         return FindResult(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             query=query,
             total_matches=total,
             hits=[FindHit(h.page, h.section, h.snippet) for h in hits],
@@ -386,10 +374,10 @@ class ArxivService:
             budget.report(f"downloading {pid} ({fmt})", 0, 1)
         raw = self.reader.raw(pid, fmt)
         if session_id:
-            self.cache.pin(session_id, pid.id, pid.version)
+            self.cache.pin(session_id, pid.id, _version(pid))
         return Download(
             paper_id=pid.id,
-            version=pid.version,
+            version=_version(pid),
             fmt=fmt,
             path=display_path(raw.path),
             bytes=raw.bytes,
@@ -445,7 +433,11 @@ class ArxivService:
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         r = self.cache.clear(drop_pinned)
-        return ClearResult(evicted=[str(x) for x in r["evicted"]], kept_pinned=[str(x) for x in r["kept_pinned"]])
+        return ClearResult(
+            evicted=[str(x) for x in r["evicted"]],
+            kept_pinned=[str(x) for x in r["kept_pinned"]],
+            bytes_freed=r["bytes_freed"],
+        )
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
         """BibTeX from cached metadata (expired is fine: titles and authors do not change),
@@ -502,6 +494,7 @@ class ArxivService:
             capped=got["capped"],
             per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
             top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]],
+            note=got.get("note"),
         )
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
@@ -532,7 +525,27 @@ def _session(d: dict, open_: bool = True) -> SessionInfo:
         last_used=d["last_used"],
         pinned=[str(p) for p in d.get("pinned", [])],
         open=open_,
+        expires_at=d["expires_at"],
     )
+
+
+def _shared_fields(paper: Paper) -> dict:
+    """What a search summary and a paper's detail both say about it."""
+    return {
+        "id": paper.id,
+        "version": paper.version,
+        "title": paper.title,
+        "primary_category": paper.primary_category,
+        "categories": paper.categories,
+        "published": paper.published,
+        "updated": paper.updated,
+    }
+
+
+def _version(pid: PaperId) -> int:
+    """The version of an id the reader resolved: always set, whatever the id's type says."""
+    assert pid.version is not None
+    return pid.version
 
 
 def _check_page_size(page_size: int) -> None:

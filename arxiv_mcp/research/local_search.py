@@ -18,6 +18,7 @@ from array import array
 from collections import Counter
 
 from ..errors import InvalidInput
+from ..words import STOPWORDS, singular
 
 K1 = 1.2
 B = 0.75
@@ -31,19 +32,6 @@ _TF_BITS = 8
 _TF_CAP = (1 << _TF_BITS) - 1  # per-field counts saturate long before this under BM25
 _WORD_RE = re.compile(r"[^\W_]+")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
-
-STOPWORDS = frozenset(
-    """
-    about above after again against all also am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers herself him himself his how however if in into
-    is it its itself just may me might more most must my myself no nor not now of off on once
-    only or other our ours ourselves out over own same shall she should so some such than that
-    the their theirs them themselves then there these they this those through thus to too under
-    until up upon very via was we were what when where which while who whom why will with would
-    yet you your yours yourself yourselves
-    """.split()
-)
 
 
 def tokenize(text: str) -> list[str]:
@@ -68,12 +56,9 @@ def _term(word: str) -> str:
 
 def _stem(word: str) -> str:
     """Plural and -ing/-ed endings only: enough to match "models"/"modeling"/"model"."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "ches", "shes", "xes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+    plural = singular(word)
+    if plural != word:
+        return plural
     for suffix in ("ing", "ed"):
         stem = word[: -len(suffix)]
         if word.endswith(suffix) and len(stem) >= 4 and any(v in stem for v in "aeiouy"):
@@ -165,7 +150,9 @@ class LocalIndex:
             scores = self._scores(terms)
             best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]]))[:limit]
             return [
-                (self._doc_ids[slot], score, _snippet(*self._snippet_sources[slot], set(terms))) for slot, score in best
+                (doc_id, score, _snippet(*self._snippet_sources[slot], set(terms)))
+                for slot, score in best
+                if (doc_id := self._doc_ids[slot]) is not None  # a removed paper's slot scores nothing
             ]
 
     def _scores(self, terms: list[str]) -> dict[int, float]:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from ..categories import get_category
 from ..errors import InvalidInput
-from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW, STOPWORDS
+from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW
+from ..words import STOPWORDS
 
 if TYPE_CHECKING:
     from ..upstream.arxiv_api import ArxivApi

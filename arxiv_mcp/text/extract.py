@@ -9,7 +9,6 @@ cached raw file, without a new request.
 from __future__ import annotations
 
 from ..errors import ExtractionError
-from .formats import is_pdf
 
 EXTRACTOR_VERSION = 2
 
@@ -20,10 +19,16 @@ def from_html(raw: bytes) -> str:
     return html_to_text(_decode(raw))
 
 
-def from_source(raw: bytes) -> str:
-    from .latex.convert import source_to_text
+def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> str:
+    """Any e-print kind: a (gzipped) tar or TeX file, the authors' HTML, or a (gzipped) PDF."""
+    from .archive import read_source
+    from .latex.convert import bundle_to_text
 
-    return source_to_text(raw)
+    bundle = read_source(raw)
+    if bundle.kind == "pdf":
+        (pdf,) = bundle.files.values()
+        return from_pdf(pdf, deadline, engine)
+    return bundle_to_text(bundle)
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> str:
@@ -44,9 +49,7 @@ def extract(method: str, raw: bytes, deadline: float | None = None, pdf_engine: 
     if method in ("html", "ar5iv"):
         return from_html(raw)
     if method == "source":
-        if is_pdf(raw):
-            return from_pdf(raw, deadline, pdf_engine)
-        return from_source(raw)
+        return from_source(raw, deadline, pdf_engine)
     if method == "pdf":
         return from_pdf(raw, deadline, pdf_engine)
     raise ExtractionError(f"unknown extraction method {method!r}")

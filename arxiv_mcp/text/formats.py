@@ -96,6 +96,7 @@ def gunzip_chunks(data: bytes, limit: int) -> Iterator[bytes]:
 
     Raises ExtractionError for a corrupt or cut stream, UnsafeArchive past `limit`."""
     view = memoryview(data)
+    pending: bytes | memoryview
     pos = 0
     total = 0
     while True:

@@ -86,25 +86,17 @@ class _Versions:
         return version == 1 and bool(self.published) and self.published < HTML_ERA
 
 
+@dataclass
 class Reader:
-    def __init__(
-        self,
-        http: HttpClient,
-        cache: Cache,
-        catalog: Catalog,
-        urls: Urls,
-        flights: SingleFlight,
-        *,
-        meta_ttl_s: float,
-        pdf_engine: str = "auto",
-    ):
-        self.http = http
-        self.cache = cache
-        self.catalog = catalog
-        self.urls = urls
-        self.flights = flights
-        self.meta_ttl_s = meta_ttl_s
-        self.pdf_engine = pdf_engine
+    """Reads paper text: the version, the source order, the downloads and what to remember."""
+
+    http: HttpClient
+    cache: Cache
+    catalog: Catalog
+    urls: Urls
+    flights: SingleFlight
+    meta_ttl_s: float
+    pdf_engine: str = "auto"
 
     # --- which version ----------------------------------------------------------------------
 
@@ -206,6 +198,7 @@ class Reader:
         return not self._versions(pid, latest).before_html_era(pid.version or 1)
 
     def cached(self, pid: PaperId) -> Text | None:
+        assert pid.version is not None
         cached = self.cache.get_text(pid.id, pid.version)
         if cached is None:
             return None
@@ -268,9 +261,10 @@ class Reader:
     def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
         """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
         failed = dict(self.cache.get_note(pid.id, _FAILED) or {})
-        entry = {"reason": reason[:200], "at": time.time()}
+        now = time.time()
+        entry: dict[str, object] = {"reason": reason[:200], "at": now}
         if for_s is not None:
-            entry["until"] = entry["at"] + for_s
+            entry["until"] = now + for_s
         failed["ar5iv:paper" if method == "ar5iv" else f"{method}:v{pid.version}"] = entry
         self.cache.put_note(pid.id, _FAILED, failed)
 
@@ -279,6 +273,7 @@ class Reader:
         return self.flights.do(("text", pid.id, pid.version), lambda: self._fetch(pid, latest, prefetched or {}))
 
     def _fetch(self, pid: PaperId, latest: Paper | None, prefetched: dict) -> Text:
+        assert pid.version is not None
         hit = self.cached(pid)  # another caller may have finished it meanwhile
         if hit:
             return hit

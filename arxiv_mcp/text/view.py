@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
+from ..words import singular
 from .shape import HEADING_RE
 
 MIN_PAGE_SIZE = 1000
@@ -321,22 +322,12 @@ def _query_patterns(query: str) -> list[re.Pattern[str]]:
 
 def _word_pattern(word: str) -> re.Pattern[str]:
     """Whole word, either number: "transformers" finds "transformer" and the reverse."""
-    stem = _singular(word.casefold())
+    stem = singular(word.casefold())
     if len(stem) > 2 and stem.endswith("y") and stem[-2] not in "aeiou":
         body = re.escape(stem[:-1]) + "(?:y|ies)"
     else:
         body = re.escape(stem) + "(?:e?s)?"
     return re.compile(rf"\b{body}\b", re.IGNORECASE)
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("sses", "ches", "shes", "xes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
 
 from ..errors import InvalidInput
+from ..words import STOPWORDS
 
 SORT_BY = ("relevance", "submittedDate", "lastUpdatedDate")
 SORT_ORDER = ("descending", "ascending")
@@ -22,17 +23,6 @@ MAX_QUERY_CHARS = 4000
 """A longer composed query makes a URL that arXiv's servers refuse; say so before sending."""
 RESULT_WINDOW = 30000
 
-STOPWORDS = frozenset(
-    """
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had
-has have having he her here hers herself him himself his how i if in into is it its itself just
-me more most my myself no nor not now of off on once only or other our ours ourselves out over
-own same she should so some such than that the their theirs them themselves then there these
-they this those through to too under until up very was we were what when where which while who
-whom why will with would you your yours yourself yourselves via using use used based towards
-""".split()
-)
 
 _FIELDED = re.compile(r"\b(ti|au|abs|co|jr|cat|rn|id|all|submittedDate|lastUpdatedDate):", re.I)
 _BOOLEAN = re.compile(r"(^|\s)(AND|OR|ANDNOT)(\s|$)")

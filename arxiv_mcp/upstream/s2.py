@@ -91,9 +91,11 @@ def _neighbour(paper: object) -> dict | None:
     if not isinstance(paper, dict):
         return None
     title = paper.get("title")
-    external = paper.get("externalIds") if isinstance(paper.get("externalIds"), dict) else {}
+    external = paper.get("externalIds")
+    external = external if isinstance(external, dict) else {}
     year = paper.get("year")
-    authors = paper.get("authors") if isinstance(paper.get("authors"), list) else []
+    authors = paper.get("authors")
+    authors = authors if isinstance(authors, list) else []
     title = title.strip() if isinstance(title, str) and title.strip() else None
     arxiv_id = _arxiv_id(external.get("ArXiv"))
     if title is None and arxiv_id is None:

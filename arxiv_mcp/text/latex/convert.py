@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ...errors import ExtractionError
-from ..archive import read_source
+from ..archive import SourceBundle, read_source
 from ..shape import escape_body
 from .macros import PROTECTED_MACROS, Expansion, text_macros
 from .references import Labels, bib_label, cite_mark, entry_mark, numeric_citations, ref_mark
@@ -82,7 +82,11 @@ log = logging.getLogger(__name__)
 
 def source_to_text(data: bytes) -> str:
     """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
-    bundle = read_source(data)
+    return bundle_to_text(read_source(data))
+
+
+def bundle_to_text(bundle: SourceBundle) -> str:
+    """The text of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":
         raise ExtractionError(
             "This paper's source is a PDF (a PDF-only submission); read it through the PDF path instead."
