@@ -38,6 +38,7 @@ from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
     CITE_COMMANDS,
+    CLASS_AUTHORS,
     DISCARD_ENVS,
     ENV_SPECS,
     FIGURE_ENVS,
@@ -109,6 +110,10 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
     converter = _Converter(expansion.tokens(tokenize(body, aliases)), meta, theorems, preamble=False)
     converter.run()
+    if not meta.authors:
+        default = _DOCUMENT_CLASS_RE.search(preamble)
+        if default and default.group(1) in CLASS_AUTHORS:
+            meta.authors.append(CLASS_AUTHORS[default.group(1)])
     text = meta.labels.resolve(_render(meta, converter.front.blocks, converter.body.blocks))
     if not text.strip():
         raise ExtractionError(
@@ -236,6 +241,8 @@ _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
 )
+_MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
+_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
 
 
@@ -245,6 +252,43 @@ class _Meta:
     authors: list[str] = field(default_factory=list)
     abstract: list[Block] = field(default_factory=list)
     labels: Labels = field(default_factory=Labels)
+    affiliations: list[str] = field(default_factory=list)
+    author_marks: dict[int, list[str]] = field(default_factory=dict)
+    group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of
+    affiliation_numbers: dict[str, str] = field(default_factory=dict)
+    after_affiliation: bool = False
+
+    def add_author(self, name: str, marks: str) -> None:
+        if self.after_affiliation:
+            self.group = []
+            self.after_affiliation = False
+        self.group.append(len(self.authors))
+        if marks:
+            self.author_marks[len(self.authors)] = [marks]
+        self.authors.append(name)
+
+    def add_affiliation(self, text: str, label: str) -> None:
+        """Each affiliation once, as `$^{n}$text`; the authors carry the marks (never glued)."""
+        if label:
+            self.affiliations.append(f"$^{{{label}}}${text}")
+            return
+        number = self.affiliation_numbers.get(text)
+        if number is None:
+            number = self.affiliation_numbers[text] = str(len(self.affiliation_numbers) + 1)
+            self.affiliations.append(f"$^{{{number}}}${text}")
+        for k in self.group:
+            marks = self.author_marks.setdefault(k, [])
+            if number not in marks:
+                marks.append(number)
+        self.after_affiliation = True
+
+    def author_line(self) -> str:
+        names = [
+            name + (f"$^{{{','.join(self.author_marks[k])}}}$" if k in self.author_marks else "")
+            for k, name in enumerate(self.authors)
+        ]
+        separator = "; " if any("," in author for author in self.authors) else ", "
+        return separator.join(names)
 
 
 def _letter(number: int) -> str:
@@ -272,6 +316,7 @@ class _Converter:
         self.stacked_cells = 0
         self.appendix = False
         self.current_label: tuple[str, str] = ("", "")
+        self.institutes = 0
         self.counts: dict[str, int] = {}
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counters = [0, 0, 0, 0]
@@ -279,6 +324,16 @@ class _Converter:
         self.handlers: dict[str, Callable[[int, str], int]] = {
             "title": self.cmd_title,
             "author": self.cmd_author,
+            "collaboration": self.cmd_author,
+            "affiliation": self.cmd_affiliation,
+            "altaffiliation": self.cmd_affiliation,
+            "address": self.cmd_affiliation,
+            "affil": self.cmd_affiliation,
+            "institute": self.cmd_institute,
+            "and": self.cmd_and,
+            "thanksref": self.cmd_thanksref,
+            "inst": self.cmd_inst,
+            "AtlasTitle": self.cmd_title,
             "abstract": self.cmd_abstract,
             "footnote": self.cmd_footnote,
             "footnote*": self.cmd_footnote,
@@ -660,20 +715,87 @@ class _Converter:
         return self.capture(i, done)
 
     def cmd_author(self, i: int, name: str) -> int:
+        """\\author[a,b]{Name} (elsarticle, authblk: the labels of the name's affiliations) or
+        \\author{Name} (REVTeX, aastex: the \\affiliation commands that follow give them)."""
         opt = self.optional(i)
+        marks = ""
         if opt:
+            marks = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
             i = opt[1] + 1
 
         def done(sink: _Sink) -> None:
             self.meta_depth -= 1
             text = sink.flat(", ").replace(" ,", ",").strip(" ,")
             if text:
-                self.meta.authors.append(text)
+                self.meta.add_author(text, marks)
 
         if self.group(i) is None:
             return i
         self.meta_depth += 1
         return self.capture(i, done)
+
+    def cmd_affiliation(self, i: int, name: str) -> int:
+        """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
+        to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
+        opt = self.optional(i)
+        label = ""
+        if opt:
+            label = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            i = opt[1] + 1
+        if self.group(i) is None:
+            return i
+
+        def done(sink: _Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            if text:
+                self.meta.add_affiliation(text, label)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_institute(self, i: int, name: str) -> int:
+        """svjour/llncs \\institute{A \\label{a} \\and B}: numbered 1, 2, ... in order, which is
+        what \\thanksref{a} and \\inst{1} print."""
+        if self.group(i) is None:
+            return i
+        self.institutes = 1
+        self.current_label = ("institute", "1")
+
+        def done(sink: _Sink) -> None:
+            self.meta_depth -= 1
+            self.institutes = 0
+            text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
+            if text:
+                self.meta.affiliations.append("$^{1}$" + text)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_and(self, i: int, name: str) -> int:
+        if not self.institutes:
+            self.sink.write(", ")
+            return i
+        self.institutes += 1
+        self.current_label = ("institute", str(self.institutes))
+        self.sink.newline()
+        self.sink.write(f"$^{{{self.institutes}}}$")
+        return i
+
+    def cmd_thanksref(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        self.sink.write(cite_mark("thanksref", found[0]))
+        return found[1]
+
+    def cmd_inst(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if found[0].strip():
+            self.sink.write(f"$^{{{''.join(found[0].split())}}}$")
+        return found[1]
 
     def cmd_abstract(self, i: int, name: str) -> int:
         if self.group(i) is None:
@@ -895,8 +1017,9 @@ def _render(meta: _Meta, front: list[Block], body: list[Block]) -> str:
     if meta.title:
         blocks.append(("h", "# " + " ".join(meta.title.split())))
     if meta.authors:
-        separator = "; " if any("," in author for author in meta.authors) else ", "
-        blocks.append(("p", separator.join(meta.authors)))
+        blocks.append(("p", meta.author_line()))
+    if meta.affiliations:
+        blocks.append(("p", "; ".join(meta.affiliations)))
     abstract = list(meta.abstract)
     if not abstract:
         front, abstract = _split_front(front)

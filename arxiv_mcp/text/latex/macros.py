@@ -1,9 +1,10 @@
 """User macros: the definitions a paper makes, collected from its source and spliced into its tokens.
 
-Paper source is untrusted data, so nothing is ever executed and expansion is one level deep: a
-short zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in once, as
-tokens in text and as LaTeX inside math; a body is never scanned for further macros, so a
-definition cannot recurse, and the total inserted per paper is capped (MAX_MACRO_EXPANSION).
+Paper source is untrusted data, so nothing is ever executed and expansion is bounded: a short
+zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in, as tokens in
+text and as LaTeX inside math; a spliced body is scanned again at most MAX_MACRO_DEPTH times
+(`\\bpr` -> `\\PB` -> `B`, as unit and particle packages nest them), so a recursive definition
+stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION).
 """
 
 from __future__ import annotations
@@ -156,6 +157,7 @@ def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
 # ---------------------------------------------------------------------------------------------
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
+MAX_MACRO_DEPTH = 3  # a spliced body is scanned for macros again at most this many times
 
 _MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
 _DEFINERS = {
@@ -193,6 +195,15 @@ PROTECTED_MACROS = frozenset(
         "appendix",
         "href",
         "doi",
+        "collaboration",
+        "affiliation",
+        "altaffiliation",
+        "address",
+        "affil",
+        "institute",
+        "thanksref",
+        "inst",
+        "AtlasTitle",
         "texorpdfstring",
         "@firstoftwo",
         "url",
@@ -233,45 +244,47 @@ class Expansion:
             self.warned = True
         return False
 
-    def tokens(self, toks: list[Token]) -> list[Token]:
+    def tokens(self, toks: list[Token] | tuple[Token, ...], depth: int = 0) -> list[Token]:
         if not self.macros:
-            return toks
+            return list(toks)
         out: list[Token] = []
         for k, (kind, value) in enumerate(toks):
             macro = self.macros.get(value) if kind == CMD else None
             if macro is not None and self.affordable(macro) and not _being_defined(toks, k):
                 self.budget -= macro.cost
-                self.splice(out, macro, toks[k + 1] if k + 1 < len(toks) else None)
+                body = self.tokens(macro.text, depth + 1) if depth < MAX_MACRO_DEPTH else list(macro.text)
+                self.splice(out, macro, body, toks[k + 1] if k + 1 < len(toks) else None)
             elif (kind == MATH or kind == DMATH) and "\\" in value:
-                out.append((kind, self.math_tokens(value)))
+                out.append((kind, self.math_tokens(value, depth)))
             else:
                 out.append((kind, value))
         return out
 
-    def math_tokens(self, latex: str) -> str:
-        return _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex), latex)
+    def math_tokens(self, latex: str, depth: int) -> str:
+        return _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex, depth), latex)
 
     @staticmethod
-    def splice(out: list[Token], macro: Macro, following: Token | None) -> None:
+    def splice(out: list[Token], macro: Macro, body: list[Token], following: Token | None) -> None:
         """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
-        if macro.text and macro.text[0][0] == MATH and out and out[-1][0] == MATH:
+        if body and body[0][0] == MATH and out and out[-1][0] == MATH:
             out.append((TEXT, " "))
-        out.extend(macro.text)
-        ends_in_math = bool(macro.text) and macro.text[-1][0] == MATH
+        out.extend(body)
+        ends_in_math = bool(body) and body[-1][0] == MATH
         math_follows = following is not None and following[0] == MATH
         if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
             out.append((TEXT, " "))
 
-    def in_math(self, m: re.Match, latex: str) -> str:
+    def in_math(self, m: re.Match, latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
         if macro is None or not self.affordable(macro):
             return m.group()
         self.budget -= macro.cost
-        glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and macro.math[:1].isalpha() else ""
-        return glue + macro.math
+        body = self.math_tokens(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
+        glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
+        return glue + body
 
 
-def _being_defined(toks: list[Token], k: int) -> bool:
+def _being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
     """The macro name right after \\def, \\newcommand{ ... or \\let is its definition, not a use."""
     j = k - 1
     while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:

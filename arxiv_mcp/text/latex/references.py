@@ -120,6 +120,10 @@ class Labels:
         return number
 
     def _cite(self, command: str, keys: list[str]) -> str:
+        if command == "thanksref":  # svjour: the institutes' numbers as a superscript
+            numbers = [self.refs[key][1] for key in keys if self.refs.get(key, ("", ""))[0] == "institute"]
+            return f"$^{{{','.join(numbers)}}}$" if numbers else ""
+        keys = [key.lstrip("*") for key in keys]  # REVTeX's \\cite{a,*b}: b joins a's entry
         labels = [self.bib.get(key) for key in keys]
         if not keys:
             return ""
@@ -130,10 +134,10 @@ class Labels:
             return _author_year_cite(command, known)
         if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
             return ", ".join(label.authors for label in known)
-        numbers = "[" + ", ".join(label.number for label in known) + "]"
+        bracket = "[" + ", ".join(label.number for label in known) + "]"
         if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
-            return ", ".join(label.authors for label in known) + " " + numbers
-        return numbers
+            return ", ".join(label.authors for label in known) + " " + bracket
+        return bracket
 
 
 def _author_year_cite(command: str, labels: list[BibLabel]) -> str:

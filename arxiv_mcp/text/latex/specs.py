@@ -136,12 +136,23 @@ SKIP_SPECS = {
     "authorrunning": "m",
     "orcid": "m",
     "orcidlink": "m",
-    "affiliation": "m",
-    "affil": "om",
-    "address": "m",
-    "institute": "m",
-    "inst": "m",
     "email": "m",
+    "ead": "om",
+    "cortext": "om",
+    "fntext": "om",
+    "tnotetext": "om",
+    "tnoteref": "m",
+    "fnref": "m",
+    "corref": "m",
+    "thankstext": "mm",
+    "pagebreak": "o",
+    "nopagebreak": "o",
+    "cmsNoteHeader": "m",
+    "AtlasVersion": "m",
+    "AtlasJournal": "m",
+    "AtlasRefCode": "m",
+    "AtlasDate": "m",
+    "PreprintIdeNumber": "m",
     "pacs": "m",
     "date": "m",
     "markboth": "mm",
@@ -266,7 +277,6 @@ PAR_COMMANDS = {
     "newpage",
     "clearpage",
     "cleardoublepage",
-    "pagebreak",
     "bigbreak",
     "medbreak",
     "smallbreak",
@@ -443,3 +453,8 @@ REF_COMMANDS = {
     "fref",
     "Fref",
 }
+
+
+# Classes that print an author line of their own when the source gives none (CMS papers list
+# their members in an appendix; the title page names the collaboration).
+CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration"}
