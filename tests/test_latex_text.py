@@ -739,3 +739,79 @@ def test_cms_note_header_abstract_command_and_collaboration_author():
     text = source_to_text(fake_eprint(files))
     assert text.startswith("# Search for a $\\PWpr$ boson\n\nThe CMS Collaboration\n\n## Abstract\n\nA search")
     assert "B2G-20-002" not in text and "W'" not in text
+
+
+BIBLATEX_BBL = r"""% $ biblatex auxiliary file $
+\begingroup
+\makeatletter
+\@ifundefined{ver@biblatex.sty}
+  {\@latex@error{Missing 'biblatex' package}{}}
+  {}
+\endgroup
+
+\refsection{0}
+  \datalist[entry]{nty/global//global/global}
+    \entry{vaswani2017}{inproceedings}{}
+      \name{author}{3}{}{%
+        {{hash=aa}{%
+           family={Vaswani},
+           familyi={V\bibinitperiod},
+           given={Ashish},
+           giveni={A\bibinitperiod}}}%
+        {{hash=bb}{%
+           family={Shazeer},
+           familyi={S\bibinitperiod},
+           given={Noam},
+           giveni={N\bibinitperiod}}}%
+        {{hash=cc}{%
+           family={G{\'o}mez},
+           given={Aidan\bibnamedelima N.},
+           giveni={A\bibinitperiod\bibinitdelim N\bibinitperiod}}}%
+      }
+      \strng{namehash}{abc}
+      \field{sortinit}{V}
+      \field{booktitle}{Advances in Neural Information Processing Systems}
+      \field{title}{Attention is all you need}
+      \field{volume}{30}
+      \field{year}{2017}
+      \field{pages}{5998\bibrangedash 6008}
+      \range{pages}{11}
+      \field{eprint}{1706.03762}
+      \field{eprinttype}{arXiv}
+    \endentry
+    \entry{roe2020}{article}{}
+      \name{author}{1}{}{%
+        {{hash=dd}{family={Roe}, familyi={R\bibinitperiod}, given={Jane}, giveni={J\bibinitperiod}}}%
+      }
+      \field{journaltitle}{Phys. Rev. D}
+      \field{title}{Heavy things}
+      \field{volume}{101}
+      \field{year}{2020}
+      \verb{doi}
+      \verb 10.1103/PhysRevD.101.014011
+      \endverb
+    \endentry
+  \enddatalist
+\endrefsection
+\endinput
+"""
+
+
+def test_biblatex_bbl_entries_become_readable_lines():
+    files = {
+        "main.tex": (
+            "\\documentclass{article}\n\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\n"
+            "\\begin{document}\nAs shown~\\cite{vaswani2017,roe2020}.\n\\printbibliography[heading=bibintoc]\n"
+            "\\end{document}\n"
+        ),
+        "main.bbl": BIBLATEX_BBL,
+    }
+    text = source_to_text(fake_eprint(files))
+    assert "As shown [1, 2]." in text
+    entries = references(text)
+    assert entries[0] == (
+        "[1] Ashish Vaswani, Noam Shazeer, and Aidan N. G\u00f3mez. Attention is all you need. "
+        "Advances in Neural Information Processing Systems 30. 5998\u20136008. 2017. arXiv:1706.03762."
+    )
+    assert entries[1] == "[2] Jane Roe. Heavy things. Phys. Rev. D 101. 2020. doi:10.1103/PhysRevD.101.014011."
+    assert not DEBRIS.search(text) and "heading=" not in text and "hash=" not in text

@@ -27,7 +27,8 @@ _NUMERIC_CLASS_RE = re.compile(
     r"|\\setcitestyle[ \t]*\{[^}]*\bnumbers\b"
 )
 _ELSARTICLE_RE = re.compile(r"\\documentclass[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*(?:elsarticle|cas-sc|cas-dc)[ \t]*\}")
-_AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|\bharvard")
+_AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|chicago|\bmla\b")
+_BIBLATEX_RE = re.compile(r"\\usepackage[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*biblatex[ \t]*\}")
 
 
 def ref_mark(command: str, key: str) -> str:
@@ -48,6 +49,9 @@ def numeric_citations(preamble: str) -> bool:
     (REVTeX and elsarticle default to numbers; natbib's `numbers` option)."""
     if _NUMERIC_CLASS_RE.search(preamble):
         return True
+    biblatex = _BIBLATEX_RE.search(preamble)
+    if biblatex:  # biblatex's default style is numeric
+        return not _AUTHORYEAR_OPTION_RE.search(biblatex.group(1) or "")
     els = _ELSARTICLE_RE.search(preamble)
     return els is not None and not _AUTHORYEAR_OPTION_RE.search(els.group(1) or "")
 

@@ -12,6 +12,7 @@ import posixpath
 import re
 
 from ...errors import ExtractionError
+from .biblatex import is_biblatex, to_thebibliography
 from .references import MARK_CHARS
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,10 @@ _OWN_MARKS = dict.fromkeys(map(ord, LINE_BREAK + MARK_CHARS))
 _TEX_SUFFIXES = (".tex", ".ltx", ".latex")
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
-_INPUT_RE = re.compile(r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))")
+_INPUT_RE = re.compile(
+    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
+    r"|\\(printbibliography)(?![A-Za-z@])(?:[ \t]*\[[^\]\n]{0,300}\])?"
+)
 _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
 _IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
 _ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
@@ -194,10 +198,11 @@ class Assembler:
         for m in _INPUT_RE.finditer(text):
             out.append(self._take(text[pos : m.start()]))
             pos = m.end()
-            command, target = m.group(1), (m.group(2) if m.group(2) is not None else m.group(3))
-            if command == "bibliography":
+            command = m.group(1) or m.group(4)
+            target = m.group(2) if m.group(2) is not None else (m.group(3) or "")
+            if command in ("bibliography", "printbibliography"):
                 bbl = self._bbl(target)
-                out.append(self._take(self._text(bbl)) if bbl else "")
+                out.append(self._take(self._bibliography(bbl)) if bbl else "")
                 continue
             resolved = self._resolve(target, posixpath.dirname(name))
             if resolved is None or resolved in stack or len(stack) > MAX_INPUT_DEPTH:
@@ -211,6 +216,11 @@ class Assembler:
             out.append(inlined if inlined[-1:].isspace() else inlined + " ")
         out.append(self._take(text[pos:]))
         return "".join(out)
+
+    def _bibliography(self, bbl: str) -> str:
+        """The .bbl as LaTeX: a biber-made one (biblatex data) rewritten as \\bibitem entries."""
+        text = self._text(bbl)
+        return to_thebibliography(text) if is_biblatex(text) else text
 
     def _resolve(self, target: str, folder: str) -> str | None:
         target = target.strip().strip('"').strip()
