@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .tokens import group_end
+
 MAX_FIELD = 4000  # characters of one field value considered
 
 _ENTRY_RE = re.compile(r"\\entry\{([^{}\n]{1,300})\}\{([A-Za-z]{1,40})\}")
@@ -28,22 +30,8 @@ def is_biblatex(bbl: str) -> bool:
 
 def _group(text: str, open_at: int) -> tuple[str, int]:
     """The text of the `{...}` group opening at `open_at` and the index after it."""
-    depth = 0
-    stop = min(len(text), open_at + MAX_FIELD)
-    k = open_at
-    while k < stop:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return text[open_at + 1 : k], k + 1
-        k += 1
-    return "", open_at + 1
+    end = group_end(text, open_at, MAX_FIELD)
+    return (text[open_at + 1 : end], end + 1) if end > 0 else ("", open_at + 1)
 
 
 def _names(block: str) -> list[str]:

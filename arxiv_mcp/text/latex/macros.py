@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import tokens
 from .source import RESERVED_NAMES
 from .specs import (
     ALGORITHM_WORDS,
@@ -62,26 +63,6 @@ class Macro:
     cost: int
 
 
-def _group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
-    depth = 0
-    k = open_at
-    stop = min(len(text), open_at + limit + 2)
-    while k < stop:
-        c = text[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k
-        k += 1
-    return -1
-
-
 def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
     """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
     out: list[str] = []
@@ -89,7 +70,7 @@ def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
     for m in _ENSUREMATH_RE.finditer(body):
         if m.start() < pos:
             continue
-        end = _group_end(body, m.end() - 1, len(body))
+        end = tokens.group_end(body, m.end() - 1, len(body))
         if end < 0:
             break
         out.append(body[pos : m.start()])
@@ -147,7 +128,7 @@ def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
             continue
         spacing = _ZERO_ARGUMENTS_RE if kind.lower().endswith("command") else _SPACES_RE
         start = match_end(spacing, source, m.end())
-        end = _group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+        end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
         found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
     return {name: macro for name, macro in found.items() if macro is not None}
 

@@ -163,6 +163,26 @@ class _Searcher:
         return -1
 
 
+def group_end(text: str, open_at: int, limit: int) -> int:
+    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
+    depth = 0
+    k = open_at
+    stop = min(len(text), open_at + limit + 2)
+    while k < stop:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    return -1
+
+
 def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     """End of `pattern` matched at `pos` (patterns that may match empty), or `pos` when it does not."""
     m = pattern.match(text, pos)
