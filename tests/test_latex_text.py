@@ -815,3 +815,11 @@ def test_biblatex_bbl_entries_become_readable_lines():
     )
     assert entries[1] == "[2] Jane Roe. Heavy things. Phys. Rev. D 101. 2020. doi:10.1103/PhysRevD.101.014011."
     assert not DEBRIS.search(text) and "heading=" not in text and "hash=" not in text
+
+
+def test_algpseudocode_block_definitions_leave_no_parameter_debris():
+    text = convert(  # in the body, where an \\input algorithm file puts them
+        r"\algblock{ArmElim}{EndArmElim}\algnewcommand\algorithmicArmElim{\textbf{Arm}}"
+        r"\algrenewtext{ArmElim}[1]{\algorithmicArmElim\ #1}\algblockdefx{Go}{EndGo}[1]{Go #1}{End}Steps."
+    )
+    assert text == "Steps.\n"

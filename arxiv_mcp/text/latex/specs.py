@@ -223,6 +223,13 @@ SKIP_SPECS = {
     "tolerance": "=",
     "setlist": "om",
     "SetKwInOut": "mm",
+    # algpseudocode's definitions of new blocks and their printed words
+    "algblock": "mm",
+    "algblockdefx": "mmomm",
+    "algnewcommand": "mm",
+    "algrenewcommand": "mm",
+    "algrenewtext": "mom",
+    "algnotext": "om",
     "SetKw": "mm",
     "abovedisplayskip": "=d",
     "belowdisplayskip": "=d",
