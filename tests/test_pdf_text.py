@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import zlib
 from io import BytesIO
 from pathlib import Path
 
@@ -40,6 +41,10 @@ def drawing_page() -> bytes:
     return b"0.5 w 72 72 m 540 720 l S 100 100 200 150 re f"
 
 
+class Flate(bytes):
+    """A page stream to be stored compressed (a few KB standing for megabytes of operators)."""
+
+
 def make_pdf(*page_streams: bytes) -> bytes:
     count = len(page_streams)
     kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(count))
@@ -53,7 +58,11 @@ def make_pdf(*page_streams: bytes) -> bytes:
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
             b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * i)
         )
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        if isinstance(stream, Flate):
+            packed = zlib.compress(stream, 9)
+            objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream")
+        else:
+            objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     return assemble(objects)
 
 
@@ -351,3 +360,49 @@ def test_without_pypdfium2_auto_uses_pypdf_and_pdfium_says_what_to_install(monke
     assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
     with pytest.raises(ExtractionError, match="not installed.*'fast' extra"):
         pdf_to_text(data, engine="pdfium")
+
+
+# --- the work limit is per page ---------------------------------------------------------
+
+
+def heavy_drawing(megabytes: int) -> Flate:
+    return Flate(b"0.5 w " + b"72 72 m 540 720 l 300 300 l S " * (megabytes * 2**20 // 30))
+
+
+def test_text_operators_weigh_more_than_paths():
+    text_bomb = Flate(b"BT /F1 10 Tf 72 720 Td " + b"(a) Tj " * (5 * 2**20 // 7) + b"ET")
+    data = make_pdf(text_page(SENTENCE), heavy_drawing(5), text_bomb)
+    assert pdf_text._heavy_pages(data, 10) == {2}
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
+    monkeypatch.setattr(pdf_text, "PDFIUM_MAX_PAGE_WORK", 50_000)
+    read_by_pypdf = []
+    original = pdf_text._pypdf_pages
+
+    def spy(data, budget, only=None):
+        read_by_pypdf.append(only)
+        return original(data, budget, only)
+
+    monkeypatch.setattr(pdf_text, "_pypdf_pages", spy)
+    heavy = Flate(bytes(heavy_drawing(1))[:-3] + b" " + text_page("Words drawn over the figure."))
+    data = make_pdf(text_page(SENTENCE), heavy, text_page(SENTENCE))
+    pages = page_texts(pdf_to_text(data))
+    assert read_by_pypdf == [{1}]
+    assert pages == [SENTENCE, "Words drawn over the figure.", SENTENCE]
+    with pytest.raises(ExtractionError, match="drawing instructions"):
+        pdf_to_text(data, engine="pdfium")
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_a_page_pdfium_cannot_read_is_read_by_pypdf(monkeypatch):
+    original = pdf_text._pdfium_page_text
+    monkeypatch.setattr(
+        pdf_text,
+        "_pdfium_page_text",
+        lambda pdfium, document, index: None if index == 1 else original(pdfium, document, index),
+    )
+    data = make_pdf(text_page(SENTENCE), text_page("The second page."), text_page(SENTENCE))
+    assert page_texts(pdf_to_text(data)) == [SENTENCE, "The second page.", SENTENCE]
+    assert page_texts(pdf_to_text(data, engine="pdfium")) == [SENTENCE, FAILED_PAGE_NOTE, SENTENCE]

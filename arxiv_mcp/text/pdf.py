@@ -2,10 +2,11 @@
 
 Engines: pypdf is the default and the fallback. pypdfium2 (the optional `fast` extra) is
 several times faster; `engine="auto"` uses it when it can be imported (the setting
-ARXIV_MCP_PDF_ENGINE chooses the engine for the server), and falls back to pypdf whenever pdfium cannot
-open or read the file, finds no text in it, or a page asks for more drawing work than
-pdfium may do in one uninterruptible call (see "the work a page asks for"). A running-out
-deadline or too many pages are not engine failures and are raised at once.
+ARXIV_MCP_PDF_ENGINE chooses the engine for the server), falls back to pypdf for the whole
+file when pdfium cannot open it or finds no text in it, and per page for a page pdfium cannot
+read or one that asks for more drawing work than pdfium may do in one uninterruptible call
+(see "the work a page asks for"): one heavy figure costs that page, not the paper. A
+running-out deadline or too many pages are not engine failures and are raised at once.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
@@ -72,7 +73,15 @@ def pdf_to_text(
     budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
     if engine in ("pdfium", "auto"):
         try:
-            return _render(_pdfium_pages(data, budget))
+            if engine == "pdfium" and _heavy_pages(data, max_pages):
+                raise _TooMuchWork(
+                    f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
+                    "drawing instructions, too much for pdfium to parse at once"
+                )
+            raw = _pdfium_pages(data, budget)
+            if engine == "auto":
+                raw = _fill_from_pypdf(data, raw, budget)
+            return _render(raw)
         except (_PdfiumFailed, NoTextLayer) as exc:
             if engine == "pdfium":
                 if isinstance(exc, NoTextLayer):
@@ -85,6 +94,21 @@ def pdf_to_text(
                 ) from exc
             logger.info("pdfium failed on this PDF (%s); falling back to pypdf", exc)
     return _render(_pypdf_pages(data, budget))
+
+
+def _fill_from_pypdf(data: bytes, raw: list[str | None], budget: _Budget) -> list[str | None]:
+    """`raw` with each page pdfium left out (too heavy, or unreadable) read by pypdf, if it can."""
+    missing = [index for index, page in enumerate(raw) if page is None]
+    if not missing:
+        return raw
+    try:
+        filled = _pypdf_pages(data, budget, only=frozenset(missing))
+    except ExtractionError as exc:
+        if "took too long" in str(exc):
+            raise
+        logger.info("pypdf cannot read the pages pdfium left out: %s", exc)
+        return raw
+    return [page if page is not None or index >= len(filled) else filled[index] for index, page in enumerate(raw)]
 
 
 @dataclass(frozen=True)
@@ -138,7 +162,8 @@ def _check_pdf_header(data: bytes) -> None:
 # --- engines: each returns one raw string per page (None: that page failed) -------------
 
 
-def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
+def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
+    """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
@@ -160,6 +185,9 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
     budget.check_page_count(count)
     texts: list[str | None] = []
     for index in range(count):
+        if only is not None and index not in only:
+            texts.append(None)
+            continue
         budget.check_time(index, count)
         try:
             work = _page_work(pages[index], MAX_PAGE_WORK)
@@ -187,52 +215,73 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
 # --- the work a page asks for ----------------------------------------------------------
 
 # A page's work is the bytes of drawing instructions a reader parses for it: its decoded
-# content streams, plus each form XObject's every time the page (or a form) draws it. A
-# hostile file packs gigabytes of work into kilobytes (a compression bomb, forms drawing forms
-# ten times over). pdfium builds all of a page's objects at once and cannot be interrupted,
-# so it gets only files whose every page stays under PDFIUM_MAX_PAGE_WORK; pypdf checks the
-# deadline between operators, and leaves out a page over MAX_PAGE_WORK.
-PDFIUM_MAX_PAGE_WORK = 4 * 2**20
-MAX_PAGE_WORK = 8 * 2**20
+# content streams, plus each form XObject's every time the page (or a form) draws it, with
+# bytes inside text objects (BT ... ET) counted TEXT_WEIGHT times: pdfium spends about four
+# times as long per byte of text operators as per byte of paths (a 4 MB text page takes it
+# ~1 s, a 16 MB drawing about as long). A hostile file packs gigabytes of work into kilobytes
+# (a compression bomb, forms drawing forms ten times over). pdfium builds all of a page's
+# objects at once and cannot be interrupted, so it gets only pages under
+# PDFIUM_MAX_PAGE_WORK; a heavier page is left to pypdf, which checks the deadline between
+# operators and leaves out a page over MAX_PAGE_WORK.
+TEXT_WEIGHT = 4
+PDFIUM_MAX_PAGE_WORK = 16 * 2**20
+MAX_PAGE_WORK = 32 * 2**20
+_TEXT_OBJECT_EDGE = re.compile(rb"(?<![^\s\]>)])(BT|ET)(?![^\s/\[<(%])")
 _MAX_FORM_DEPTH = 32
 _NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
 _DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
-def _check_pdfium_can_bear(data: bytes, max_pages: int) -> None:
-    """Raise _TooMuchWork when a page of `data` asks for more work than pdfium may do.
+def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
+    """Indexes of the pages of `data` that ask for more work than pdfium may do.
 
-    pypdf measures; a file it cannot measure is not given to pdfium, except an encrypted
-    one pypdf cannot open (pdfium cannot either, and says so).
+    The limit is per page: one heavy drawing leaves only that page to pypdf. pypdf measures;
+    a page it cannot measure counts as heavy, and a file it cannot open at all raises
+    _TooMuchWork (not given to pdfium), except an encrypted one pypdf cannot open (pdfium
+    cannot either, and says so).
     """
     from pypdf import PdfReader
 
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
-            return
+            return frozenset()
         pages = reader.pages
         count = len(pages)
-        if count > max_pages:
-            return  # refused by the page count before any page is parsed
-        for index in range(count):
-            if _page_work(pages[index], PDFIUM_MAX_PAGE_WORK) > PDFIUM_MAX_PAGE_WORK:
-                raise _TooMuchWork(
-                    f"page {index + 1} of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
-                    "drawing instructions, too much for pdfium to parse at once"
-                )
-    except _TooMuchWork:
-        raise
     except Exception as exc:
         raise _TooMuchWork(
             f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
         ) from exc
+    if count > max_pages:
+        return frozenset()  # refused by the page count before any page is parsed
+    heavy = set()
+    for index in range(count):
+        try:
+            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK) > PDFIUM_MAX_PAGE_WORK
+        except Exception as exc:
+            logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
+            too_much = True
+        if too_much:
+            heavy.add(index)
+    return frozenset(heavy)
 
 
 def _resolved(obj: object) -> object:
     get_object = getattr(obj, "get_object", None)
     return get_object() if get_object is not None else obj
+
+
+def _text_object_bytes(data: bytes) -> int:
+    """Bytes between BT and ET operators, in one linear pass (an unclosed BT runs to the end)."""
+    inside, opened_at = 0, -1
+    for match in _TEXT_OBJECT_EDGE.finditer(data):
+        if match[1] == b"BT" and opened_at < 0:
+            opened_at = match.end()
+        elif match[1] == b"ET" and opened_at >= 0:
+            inside += match.start() - opened_at
+            opened_at = -1
+    return inside + (len(data) - opened_at if opened_at >= 0 else 0)
 
 
 def _page_work(page: object, limit: int) -> int:
@@ -241,7 +290,7 @@ def _page_work(page: object, limit: int) -> int:
     done: dict[object, int] = {}
 
     def work(data: bytes, resources: object, depth: int) -> int:
-        total = len(data)
+        total = len(data) + (TEXT_WEIGHT - 1) * _text_object_bytes(data)
         draws: dict[bytes, int] = {}
         for match in _DRAW_FORM.finditer(data):
             name = _NAME_ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), match[1])
@@ -284,10 +333,11 @@ def _import_pdfium() -> ModuleType | None:
 
 
 def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
+    """One text per page; None for a page too heavy for pdfium or one it cannot read."""
     pdfium = _import_pdfium()
     if pdfium is None:
         raise _PdfiumFailed("pypdfium2 is not installed: install the 'fast' extra")
-    _check_pdfium_can_bear(data, budget.max_pages)
+    heavy = _heavy_pages(data, budget.max_pages)
     with _PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
@@ -299,18 +349,23 @@ def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
             texts: list[str | None] = []
             for index in range(count):
                 budget.check_time(index, count)
-                try:
-                    page = document[index]
-                    textpage = page.get_textpage()
-                    text = textpage.get_text_range()
-                    textpage.close()
-                    page.close()
-                except pdfium.PdfiumError as exc:
-                    raise _PdfiumFailed(f"page {index + 1}: {exc}") from exc
-                texts.append(_pdfium_line_ends(text))
+                texts.append(None if index in heavy else _pdfium_page_text(pdfium, document, index))
             return texts
         finally:
             document.close()
+
+
+def _pdfium_page_text(pdfium: ModuleType, document: object, index: int) -> str | None:
+    try:
+        page = document[index]  # type: ignore[index]
+        textpage = page.get_textpage()
+        text = textpage.get_text_range()
+        textpage.close()
+        page.close()
+    except pdfium.PdfiumError as exc:
+        logger.warning("pdfium could not read page %d: %s", index + 1, exc)
+        return None
+    return _pdfium_line_ends(text)
 
 
 def _pdfium_line_ends(text: str) -> str:
