@@ -67,6 +67,7 @@ def make_pdf(*page_streams: bytes) -> bytes:
 
 
 SENTENCE = "Plain words on a page, long enough to count as a text layer."
+OTHER = "Other words on another page, where the argument goes on."
 
 
 def page_texts(text: str) -> list[str]:
@@ -98,7 +99,11 @@ def test_revtex_paper_gives_every_page_in_order(engine):
     assert text.index("Ultra light bosonic dark matter") < text.index("Seljak U. and Zaldarriaga M.")
     assert "Cosmic Microwave" in pages[0]  # "Mi-" + "crowave" across a line end, mended
     assert "Física" in pages[0]  # "F´ısica" from a TeX font, composed
-    assert not any(line.startswith("#") for line in body_lines(text))
+    assert pages[0].startswith("arXiv:0908.0054v1 [astro-ph.CO] 1 Aug 2009\n")  # the side stamp, once, first
+    assert "arXiv:0908.0054v1 [" not in "\n".join(pages[1:]) and pages[0].count("arXiv:0908.0054v1 [") == 1
+    headings = [line for line in body_lines(text) if line.startswith("#")]
+    assert headings[:2] == ["## I. INTRODUCTION", "## II. ULTRA LIGHT BOSONS AS DARK MATTER"]
+    assert "## Acknowledgements" in headings and all(re.fullmatch(r"## [A-Z][^#]+", h) for h in headings)
     assert not re.search(r"[\x00-\x09\x0b-\x1f\ufffe]| \n| $", text)
 
 
@@ -128,9 +133,9 @@ def test_both_engines_agree_on_page_count_and_opening_words():
 
 
 def test_pages_are_headed_and_separated_by_one_blank_line():
-    data = make_pdf(text_page("First page.", SENTENCE), text_page(SENTENCE), text_page("Last page words", SENTENCE))
+    data = make_pdf(text_page("First page.", SENTENCE), text_page(OTHER), text_page("Last page words", SENTENCE))
     assert pdf_to_text(data, engine="pypdf") == (
-        f"## Page 1\nFirst page.\n{SENTENCE}\n\n## Page 2\n{SENTENCE}\n\n## Page 3\nLast page words\n{SENTENCE}"
+        f"## Page 1\nFirst page.\n{SENTENCE}\n\n## Page 2\n{OTHER}\n\n## Page 3\nLast page words\n{SENTENCE}"
     )
 
 
@@ -295,8 +300,8 @@ def test_a_page_pypdf_cannot_read_is_noted_and_the_rest_kept(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(pypdf.PageObject, "extract_text", fail_on_second_page)
-    pages = page_texts(pdf_to_text(make_pdf(*[text_page(SENTENCE)] * 3), engine="pypdf"))
-    assert pages == [SENTENCE, FAILED_PAGE_NOTE, SENTENCE]
+    pages = page_texts(pdf_to_text(make_pdf(text_page(SENTENCE), text_page(OTHER), text_page(OTHER)), engine="pypdf"))
+    assert pages == [SENTENCE, FAILED_PAGE_NOTE, OTHER]
 
 
 def test_no_readable_page_at_all_is_an_extraction_error(monkeypatch):
@@ -387,10 +392,10 @@ def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
 
     monkeypatch.setattr(pdf_text, "_pypdf_pages", spy)
     heavy = Flate(bytes(heavy_drawing(1))[:-3] + b" " + text_page("Words drawn over the figure."))
-    data = make_pdf(text_page(SENTENCE), heavy, text_page(SENTENCE))
+    data = make_pdf(text_page(SENTENCE), heavy, text_page(OTHER))
     pages = page_texts(pdf_to_text(data))
     assert read_by_pypdf == [{1}]
-    assert pages == [SENTENCE, "Words drawn over the figure.", SENTENCE]
+    assert pages == [SENTENCE, "Words drawn over the figure.", OTHER]
     with pytest.raises(ExtractionError, match="drawing instructions"):
         pdf_to_text(data, engine="pdfium")
 
@@ -403,6 +408,6 @@ def test_a_page_pdfium_cannot_read_is_read_by_pypdf(monkeypatch):
         "_pdfium_page_text",
         lambda pdfium, document, index: None if index == 1 else original(pdfium, document, index),
     )
-    data = make_pdf(text_page(SENTENCE), text_page("The second page."), text_page(SENTENCE))
-    assert page_texts(pdf_to_text(data)) == [SENTENCE, "The second page.", SENTENCE]
-    assert page_texts(pdf_to_text(data, engine="pdfium")) == [SENTENCE, FAILED_PAGE_NOTE, SENTENCE]
+    data = make_pdf(text_page(SENTENCE), text_page("The second page."), text_page(OTHER))
+    assert page_texts(pdf_to_text(data)) == [SENTENCE, "The second page.", OTHER]
+    assert page_texts(pdf_to_text(data, engine="pdfium")) == [SENTENCE, FAILED_PAGE_NOTE, OTHER]

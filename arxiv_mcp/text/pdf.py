@@ -35,9 +35,12 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from ..errors import ExtractionError, NoTextLayer
 from .formats import is_pdf
+from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
+from .pdf_layout import mark_headings, remove_furniture
 from .shape import escape_line, page_heading
 
 logger = logging.getLogger(__name__)
@@ -202,8 +205,12 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
+        fonts = FontSpy()
         try:
-            texts.append(pages[index].extract_text(visitor_operand_before=budget.operator_check(index, count)))
+            text = pages[index].extract_text(
+                visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts
+            )
+            texts.append(StyledText(text, fonts.emphasized()))
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper
@@ -256,9 +263,10 @@ def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
     if count > max_pages:
         return frozenset()  # refused by the page count before any page is parsed
     heavy = set()
+    forms: dict[object, int] = {}
     for index in range(count):
         try:
-            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK) > PDFIUM_MAX_PAGE_WORK
+            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms) > PDFIUM_MAX_PAGE_WORK
         except Exception as exc:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             too_much = True
@@ -267,7 +275,7 @@ def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
     return frozenset(heavy)
 
 
-def _resolved(obj: object) -> object:
+def _resolved(obj: object) -> Any:
     get_object = getattr(obj, "get_object", None)
     return get_object() if get_object is not None else obj
 
@@ -284,10 +292,18 @@ def _text_object_bytes(data: bytes) -> int:
     return inside + (len(data) - opened_at if opened_at >= 0 else 0)
 
 
-def _page_work(page: object, limit: int) -> int:
-    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it)."""
+def _stream_data(stream: Any) -> bytes:
+    return stream.get_data()
+
+
+def _page_work(page: Any, limit: int, done: dict[object, int] | None = None) -> int:
+    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it).
+
+    `done` remembers each form's work across the pages of one document (pass the same dict
+    with the same `limit`): the forms a document shares are measured once.
+    """
     over = limit + 1
-    done: dict[object, int] = {}
+    done = {} if done is None else done
 
     def work(data: bytes, resources: object, depth: int) -> int:
         total = len(data) + (TEXT_WEIGHT - 1) * _text_object_bytes(data)
@@ -299,16 +315,21 @@ def _page_work(page: object, limit: int) -> int:
         for name, times in draws.items():
             if total > limit or not isinstance(xobjects, dict):
                 break
-            ref = dict.get(xobjects, "/" + name.decode("latin-1"))
-            form = _resolved(ref)
+            ref: Any = dict.get(xobjects, "/" + name.decode("latin-1"))
+            form: Any = _resolved(ref)
             if not isinstance(form, dict) or form.get("/Subtype") != "/Form":
                 continue
-            key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(form)
+            inner = _resolved(form.get("/Resources"))
+            # a form without resources draws with its caller's, so its work depends on them
+            key = (
+                (ref.idnum, ref.generation, None if inner is not None else id(resources))
+                if hasattr(ref, "idnum")
+                else id(form)
+            )
             if key not in done:
                 done[key] = over  # a form met again while it is being measured draws itself
                 if depth < _MAX_FORM_DEPTH:
-                    inner = _resolved(form.get("/Resources"))
-                    done[key] = work(form.get_data(), inner if inner is not None else resources, depth + 1)
+                    done[key] = work(_stream_data(form), inner if inner is not None else resources, depth + 1)
             total = min(over, total + times * done[key])
         return min(total, over)
 
@@ -326,7 +347,7 @@ _PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
 @functools.cache
 def _import_pdfium() -> ModuleType | None:
     try:
-        import pypdfium2
+        import pypdfium2  # type: ignore[import-untyped]
     except ImportError:
         return None
     return pypdfium2
@@ -360,12 +381,13 @@ def _pdfium_page_text(pdfium: ModuleType, document: object, index: int) -> str |
         page = document[index]  # type: ignore[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
+        styled = StyledText(text, pdfium_emphasized(pdfium.raw, textpage.raw, text))
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
         logger.warning("pdfium could not read page %d: %s", index + 1, exc)
         return None
-    return _pdfium_line_ends(text)
+    return StyledText(_pdfium_line_ends(styled), styled.emphasized)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -382,19 +404,28 @@ def _pdfium_line_ends(text: str) -> str:
 def _render(raw_pages: list[str | None]) -> str:
     if all(page is None for page in raw_pages):
         raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
+    styles = [_fragments(page) for page in raw_pages]
     normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
     text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
-    pages = [FAILED_PAGE_NOTE if page is None else page for page in tidied]
-    if text_chars < MIN_CHARS_PER_PAGE * len(pages):
+    if text_chars < MIN_CHARS_PER_PAGE * len(tidied):
         raise NoTextLayer(
-            f"the PDF has no text layer (scanned images?): its {len(pages)} pages hold only "
+            f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
+    laid_out = mark_headings(remove_furniture([None if page is None else page.split("\n") for page in tidied]), styles)
+    pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
     return "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
+
+
+def _fragments(page: str | None) -> frozenset[str] | None:
+    """The page's texts in a heading font, normalised like its text; None when the engine gave none."""
+    if not isinstance(page, StyledText):
+        return None
+    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in page.emphasized)
 
 
 def _char_map() -> dict[int, str | None]:
