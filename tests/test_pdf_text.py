@@ -13,8 +13,10 @@ import pytest
 
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text import pdf as pdf_text
+from arxiv_mcp.text import pdf_layout
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
-from tests.pdfgen import assemble
+from arxiv_mcp.text.view import select_section
+from tests.pdfgen import assemble, make_styled_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -411,3 +413,92 @@ def test_a_page_pdfium_cannot_read_is_read_by_pypdf(monkeypatch):
     data = make_pdf(text_page(SENTENCE), text_page("The second page."), text_page(OTHER))
     assert page_texts(pdf_to_text(data)) == [SENTENCE, "The second page.", OTHER]
     assert page_texts(pdf_to_text(data, engine="pdfium")) == [SENTENCE, FAILED_PAGE_NOTE, OTHER]
+
+
+# --- layout: headings and page furniture -----------------------------------------------------
+
+HEADER = ("J. Walrus and P. Seal: Counting walruses from orbit", "small")
+STAMP = "arXiv:2401.12345v1 [astro-ph.CO] 1 Jan 2024"
+
+
+def walrus_paper(heading_style: str = "bold") -> bytes:
+    def body(*lines: str) -> list[tuple[str, str]]:
+        return [(line, "body") for line in lines]
+
+    h = heading_style
+    pages = [
+        [("Counting walruses from orbit", "large"), ("Abstract", h)]
+        + body(
+            "We count walruses on the ice from satellite images taken over",
+            "three winters, and find more than expected.",
+        )
+        + [("1 Introduction", h)]
+        + body("Walruses gather on sea ice in large herds, which makes them easy", "to see and hard to count.")
+        + [(STAMP, "small"), ("1", "body")],
+        [HEADER]
+        + body("The counts in earlier work used aircraft and took weeks; ours", "take hours. Two steps are needed:")
+        + body("1 Apples are counted first", "2 Pears are counted next")
+        + [("2 Method", h), ("2.1 Data", h)]
+        + body("Images come from two satellites with a resolution of half a metre.")
+        + [("2", "body")],
+        [HEADER, ("2.2 Model", h)]
+        + body("Each walrus is a brown oval of known size on a white background.")
+        + [("3 Results", h)]
+        + body("We find forty thousand walruses, twice the aircraft counts.")
+        + [("3", "body")],
+        [HEADER, ("References", h)]
+        + body("[1] A. Tusk, Walrus herds, J. Ice 12, 3 (2001).", "[2] B. Flipper, Seals and walruses (2010).")
+        + [("4", "body")],
+    ]
+    return make_styled_pdf(pages)
+
+
+def headings_of(text: str) -> list[str]:
+    return [line for line in body_lines(text) if line.startswith("#")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_headings_in_a_heading_font_become_markdown_headings(engine):
+    text = pdf_to_text(walrus_paper(), engine=engine)
+    assert headings_of(text) == [
+        "## Abstract",
+        "## 1 Introduction",
+        "## 2 Method",
+        "### 2.1 Data",
+        "### 2.2 Model",
+        "## 3 Results",
+        "## References",
+    ]
+    assert "\n1 Apples are counted first\n2 Pears are counted next\n" in text  # body font: a list, not headings
+    heading, section = select_section(text, "Introduction")
+    assert heading.title == "1 Introduction" and "take hours" in section and "Method" not in section
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_numbered_headings_are_found_without_a_heading_font(engine):
+    text = pdf_to_text(walrus_paper(heading_style="body"), engine=engine)
+    assert [h for h in headings_of(text) if "Apples" not in h and "Pears" not in h][:2] == [
+        "## Abstract",
+        "## 1 Introduction",
+    ]
+    assert {"### 2.1 Data", "### 2.2 Model", "## 3 Results", "## References"} <= set(headings_of(text))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
+    pages = page_texts(pdf_to_text(walrus_paper(), engine=engine))
+    assert pages[0].split("\n")[0] == STAMP
+    assert sum(page.count(STAMP) for page in pages) == 1
+    assert not any(HEADER[0] in page for page in pages)
+    for page in pages:
+        lines = [line for line in page.split("\n") if line]
+        assert not re.fullmatch(r"\d+", lines[0]) and not re.fullmatch(r"\d+", lines[-1])
+    assert "[2] B. Flipper, Seals and walruses (2010)." in pages[3]
+
+
+def test_a_numbered_list_in_the_body_font_is_not_a_heading_chain():
+    lines = ["1 Apples are counted first", "2 Pears are counted next", "3 Plums come last"]
+    pages = pdf_layout.mark_headings([["Some words.", *lines]], [frozenset({"1 Introduction"})])
+    assert pages == [["Some words.", *lines]]
+    found = pdf_layout.mark_headings([["1 Department of Physics, Walrus University, Oslo 0123, Norway"] * 2], [None])
+    assert not any(line.startswith("#") for line in found[0] or [])

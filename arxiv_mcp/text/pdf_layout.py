@@ -227,7 +227,22 @@ def _candidates(
                 key, roman = claimed
                 emphasized = _is_emphasized(line, match["title"], fragments)
                 numbered.append(_Candidate(page, index, key, emphasized, roman))
-    return numbered, unnumbered
+    return _without_lists(numbered), unnumbered
+
+
+def _without_lists(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Candidates that are not items of a numbered list: no sibling number on the next line.
+
+    Sections are separated by text; "1 ...", "2 ..." on adjacent lines are a list (a section
+    directly followed by its first subsection, "2 Method" then "2.1 Data", is not).
+    """
+    listed: set[int] = set()
+    for index, (first, second) in enumerate(zip(candidates, candidates[1:])):
+        adjacent = first.page == second.page and second.line - first.line <= 2
+        siblings = len(first.key) == len(second.key) and second.key[:-1] == first.key[:-1]
+        if adjacent and siblings and second.key[-1] == first.key[-1] + 1:
+            listed.update((index, index + 1))
+    return [candidate for index, candidate in enumerate(candidates) if index not in listed]
 
 
 def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
