@@ -502,3 +502,18 @@ def test_a_numbered_list_in_the_body_font_is_not_a_heading_chain():
     assert pages == [["Some words.", *lines]]
     found = pdf_layout.mark_headings([["1 Department of Physics, Walrus University, Oslo 0123, Norway"] * 2], [None])
     assert not any(line.startswith("#") for line in found[0] or [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(engine):
+    # Helvetica's StandardEncoding: 0xC1 grave, 0xC2 acute, 0xC3 circumflex, 0xC8 dieresis, 0xCB cedilla
+    lines = [
+        "Universidad de M \xc2 exico",
+        "J \xc8 anos and Fundac\xcbao",
+        "Universit\xc1a di Roma",
+        "the field S\xc3, a hat",
+    ]
+    text = pdf_to_text(make_pdf(text_page(*lines, SENTENCE)), engine=engine)
+    assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
+    assert "the field Ŝ, a hat" in text
+    assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)

@@ -444,8 +444,10 @@ def _char_map() -> dict[int, str | None]:
 
 _CHAR_MAP = _char_map()
 
-# TeX fonts without a Unicode map give an accent as its own spacing character before the
-# letter ("M´exico", "Lemaˆıtre"); turn each pair into the accented letter.
+# TeX fonts without a Unicode map give an accent as its own spacing character next to the
+# letter: before it in text ("M´exico", "Lemaˆıtre", "versit`a"), set apart by spaces
+# ("J ¨ anos", pdfium), after it for math accents ("Sˆ", "R˙") and for a cedilla ("c¸"); or
+# doubled before a letter that already has it ("Cient ´ ífica"). Each becomes one letter.
 _SPACING_TO_COMBINING = {
     "\u00b4": "\u0301",  # acute
     "\u00a8": "\u0308",  # diaeresis
@@ -456,14 +458,41 @@ _SPACING_TO_COMBINING = {
     "\u02da": "\u030a",  # ring
     "\u02dd": "\u030b",  # double acute
     "\u02d9": "\u0307",  # dot above
+    "\u0060": "\u0300",  # grave: also a plain backtick, so only straight before a vowel
+    "\u00b8": "\u0327",  # cedilla: under c, s, t, on either side
 }
-_SPACING_ACCENT = re.compile("([" + "".join(_SPACING_TO_COMBINING) + r"])([^\W\d_])")
+_GRAVE, _CEDILLA = "\u0060", "\u00b8"
+_LETTER = r"[^\W\d_]"
+_SPACING_ACCENT = re.compile(
+    f"(?P<pre>{_LETTER})?(?P<s1> ?)(?P<accent>[{''.join(_SPACING_TO_COMBINING)}])(?P<s2> ?)(?P<post>{_LETTER})?"
+)
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}
 
 
+def _with_accent(letter: str, accent: str) -> str:
+    return unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + _SPACING_TO_COMBINING[accent])
+
+
 def _compose_accent(match: re.Match[str]) -> str:
-    letter = _DOTLESS.get(match.group(2), match.group(2))
-    return unicodedata.normalize("NFC", letter + _SPACING_TO_COMBINING[match.group(1)])
+    pre, s1, accent, s2, post = (match["pre"] or "", match["s1"], match["accent"], match["s2"], match["post"] or "")
+    if accent == _CEDILLA:
+        if pre in "cCsStT" and pre and not s1:
+            return _with_accent(pre, accent) + s2 + post
+        if post in "cCsStT" and post and not s2:
+            return pre + s1 + _with_accent(post, accent)
+        return match[0]
+    if accent == _GRAVE:
+        return pre + s1 + _with_accent(post, accent) if post in "aeiouAEIOU" and post and not s2 else match[0]
+    if post and s1 == s2:  # "M´exico" or "J ¨ anos": the accent belongs to the next letter
+        joined = pre + (
+            post if _SPACING_TO_COMBINING[accent] in unicodedata.normalize("NFD", post) else _with_accent(post, accent)
+        )
+        return joined if pre else s1 + joined
+    if post and s1:  # "l’ ´Ecole": a word starting with an accented letter
+        return pre + s1 + _with_accent(post, accent)
+    if pre and not s1:  # "Sˆ", "R˙ 2": a math accent after its letter
+        return _with_accent(pre, accent) + s2 + post
+    return match[0]
 
 
 def _normalise_chars(text: str) -> str:
