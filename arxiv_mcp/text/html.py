@@ -781,7 +781,9 @@ class _PageParser(HTMLParser):
         elif display:
             sink.parts.append(f" $${latex}$$ ")
         else:
-            sink.parts.append(f"${latex}$")
+            # "$a$$b$" reads as display math: adjacent inline formulas keep a space between them
+            after_math = bool(sink.parts) and sink.parts[-1].endswith("$")
+            sink.parts.append(f"{' ' if after_math else ''}${latex}$")
 
     def _render_equation_row(self, sink: _Sink) -> str:
         segments = list(sink.segments)
