@@ -124,7 +124,10 @@ def bookmarks(data: bytes) -> list[str]:
                 titles.append(str(item.title))
 
     try:
-        walk(PdfReader(io.BytesIO(data)).outline, 0)
+        outline = PdfReader(io.BytesIO(data)).outline
+        if len(outline) == 2 and isinstance(outline[1], list):
+            outline = outline[1]  # one top entry (the paper's title) holding the sections
+        walk(outline, 0)
     except Exception:  # a broken outline is no truth, not a failure of the text
         return []
     return titles
