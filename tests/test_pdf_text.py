@@ -517,3 +517,11 @@ def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(en
     assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
     assert "the field Ŝ, a hat" in text
     assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
+    text = pdf_to_text(
+        make_pdf(text_page("the energy u is in L", "2", "(Omega) for every t, and", SENTENCE)), engine=engine
+    )
+    assert "the energy u is in L2(Omega) for every t, and" in text

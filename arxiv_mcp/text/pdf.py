@@ -519,7 +519,7 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
 
 
 def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
-    lines = _mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated)
+    lines = _join_scripts(_mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated))
     out: list[str] = []
     for line, paragraph_ends in zip(lines, _paragraph_ends(lines)):
         if not line:
@@ -535,6 +535,34 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
 
 
 _TRAILING_PUNCTUATION = ".,;:!?)]}'\"\u2019\u201d"
+
+# A super- or subscript drawn above or below the line's baseline comes out as a line of its
+# own ("L", "2", "(Ω) for every"): a line of at most three such characters, after a line
+# ending in a letter, digit or bracket and before one that goes on with punctuation, is
+# put back between them ("L2(Ω) for every").
+_SCRIPT = re.compile(r"[0-9A-Za-z+\-\u2212\u2217*\u2032\u2020]{1,3}")
+_GOES_ON = tuple("(),.;:=]")
+
+
+def _join_scripts(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        following = lines[index + 2] if index + 2 < len(lines) else ""
+        script = lines[index + 1] if index + 1 < len(lines) else ""
+        if (
+            line
+            and (line[-1].isalnum() or line[-1] in ")]\u2032")
+            and _SCRIPT.fullmatch(script)
+            and following.startswith(_GOES_ON)
+        ):
+            lines[index + 2] = line + script + following
+            index += 2
+            continue
+        out.append(line)
+        index += 1
+    return out
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
