@@ -16,6 +16,7 @@ from arxiv_mcp.text import pdf as pdf_text
 from arxiv_mcp.text import pdf_layout
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.text.view import select_section
+from tests.conftest import paper
 from tests.pdfgen import assemble, make_styled_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
@@ -525,3 +526,16 @@ def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
         make_pdf(text_page("the energy u is in L", "2", "(Omega) for every t, and", SENTENCE)), engine=engine
     )
     assert "the energy u is in L2(Omega) for every t, and" in text
+
+
+@pytest.mark.anyio
+async def test_read_paper_outline_and_section_work_on_a_paper_read_from_pdf(fake, connect):
+    fake.add(paper("2403.00077", "Counting walruses", source=walrus_paper()))  # a PDF-only submission
+    async with connect() as client:
+        outline = await client.call_tool("read_paper", {"paper_id": "2403.00077v1", "section": "outline"})
+        section = await client.call_tool("read_paper", {"paper_id": "2403.00077v1", "section": "Introduction"})
+    assert not outline.is_error and not section.is_error
+    listed = outline.structured_content["text"]
+    assert "1 Introduction" in listed and "2.1 Data" in listed and "Page 1" not in listed
+    text = section.structured_content["text"]
+    assert "Walruses gather on sea ice" in text and "take hours" in text and "Images come from" not in text
