@@ -85,3 +85,40 @@ def make_pdf_without_text(n_pages: int) -> bytes:
     if n_pages < 1:
         raise ValueError("make_pdf_without_text needs at least one page")
     return _assemble([_rectangle_stream() for _ in range(n_pages)], with_font=False)
+
+
+# --- styled pages: a heading font, running headers, page numbers ---------------------------
+
+_STYLES = {"body": (b"/F1", 10), "bold": (b"/F2", 10), "large": (b"/F2", 14), "small": (b"/F1", 8)}
+
+
+def _styled_stream(lines: list[tuple[str, str]]) -> bytes:
+    """One BT block per line, each at its own row, in the font its style names."""
+    parts = []
+    y = _PAGE_HEIGHT - 60
+    for text, style in lines:
+        font, size = _STYLES[style]
+        parts.append(b"BT %s %d Tf 72 %d Td %s Tj ET" % (font, size, y, _pdf_string(text)))
+        y -= size + 4
+    return b"\n".join(parts)
+
+
+def make_styled_pdf(pages: list[list[tuple[str, str]]]) -> bytes:
+    """A PDF of pages of (text, style) lines; styles: body, bold (Helvetica-Bold), large, small."""
+    if not pages:
+        raise ValueError("make_styled_pdf needs at least one page")
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_numbers = [5 + 2 * i for i in range(len(pages))]
+    kids = b" ".join(b"%d 0 R" % n for n in page_numbers)
+    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages)))
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+    resources = b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >>"
+    for number, lines in zip(page_numbers, pages):
+        stream = _styled_stream(lines)
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] %s /Contents %d 0 R >>"
+            % (_PAGE_WIDTH, _PAGE_HEIGHT, resources, number + 1)
+        )
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    return assemble(objects)

@@ -303,6 +303,11 @@ def test_inline_math_uses_alttext_never_mathml_text():
     assert section_text(html_to_text(page(body))) == "Let $x_{i}\\in\\mathbb{R}$ hold."
 
 
+def test_adjacent_inline_math_is_kept_apart():
+    body = '<p class="ltx_p">Pairs <math alttext="a" display="inline"></math><math alttext="b" display="inline"></math> meet.</p>'
+    assert section_text(html_to_text(page(body))) == "Pairs $a$ $b$ meet."
+
+
 def test_alttext_line_wraps_are_joined_but_escaped_percent_kept():
     body = '<p class="ltx_p"><math alttext="a+b%\n+c=50\\%"><mi>a</mi></math></p>'
     assert section_text(html_to_text(page(body))) == "$a+b+c=50\\%$"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import zlib
 from io import BytesIO
 from pathlib import Path
 
@@ -12,8 +13,11 @@ import pytest
 
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text import pdf as pdf_text
+from arxiv_mcp.text import pdf_layout
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
-from tests.pdfgen import assemble
+from arxiv_mcp.text.view import select_section
+from tests.conftest import paper
+from tests.pdfgen import assemble, make_styled_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -40,6 +44,10 @@ def drawing_page() -> bytes:
     return b"0.5 w 72 72 m 540 720 l S 100 100 200 150 re f"
 
 
+class Flate(bytes):
+    """A page stream to be stored compressed (a few KB standing for megabytes of operators)."""
+
+
 def make_pdf(*page_streams: bytes) -> bytes:
     count = len(page_streams)
     kids = b" ".join(b"%d 0 R" % (4 + 2 * i) for i in range(count))
@@ -53,11 +61,16 @@ def make_pdf(*page_streams: bytes) -> bytes:
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
             b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % (5 + 2 * i)
         )
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        if isinstance(stream, Flate):
+            packed = zlib.compress(stream, 9)
+            objects.append(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream")
+        else:
+            objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     return assemble(objects)
 
 
 SENTENCE = "Plain words on a page, long enough to count as a text layer."
+OTHER = "Other words on another page, where the argument goes on."
 
 
 def page_texts(text: str) -> list[str]:
@@ -89,7 +102,11 @@ def test_revtex_paper_gives_every_page_in_order(engine):
     assert text.index("Ultra light bosonic dark matter") < text.index("Seljak U. and Zaldarriaga M.")
     assert "Cosmic Microwave" in pages[0]  # "Mi-" + "crowave" across a line end, mended
     assert "Física" in pages[0]  # "F´ısica" from a TeX font, composed
-    assert not any(line.startswith("#") for line in body_lines(text))
+    assert pages[0].startswith("arXiv:0908.0054v1 [astro-ph.CO] 1 Aug 2009\n")  # the side stamp, once, first
+    assert "arXiv:0908.0054v1 [" not in "\n".join(pages[1:]) and pages[0].count("arXiv:0908.0054v1 [") == 1
+    headings = [line for line in body_lines(text) if line.startswith("#")]
+    assert headings[:2] == ["## I. INTRODUCTION", "## II. ULTRA LIGHT BOSONS AS DARK MATTER"]
+    assert "## Acknowledgements" in headings and all(re.fullmatch(r"## [A-Z][^#]+", h) for h in headings)
     assert not re.search(r"[\x00-\x09\x0b-\x1f\ufffe]| \n| $", text)
 
 
@@ -119,9 +136,9 @@ def test_both_engines_agree_on_page_count_and_opening_words():
 
 
 def test_pages_are_headed_and_separated_by_one_blank_line():
-    data = make_pdf(text_page("First page.", SENTENCE), text_page(SENTENCE), text_page("Last page words", SENTENCE))
+    data = make_pdf(text_page("First page.", SENTENCE), text_page(OTHER), text_page("Last page words", SENTENCE))
     assert pdf_to_text(data, engine="pypdf") == (
-        f"## Page 1\nFirst page.\n{SENTENCE}\n\n## Page 2\n{SENTENCE}\n\n## Page 3\nLast page words\n{SENTENCE}"
+        f"## Page 1\nFirst page.\n{SENTENCE}\n\n## Page 2\n{OTHER}\n\n## Page 3\nLast page words\n{SENTENCE}"
     )
 
 
@@ -286,8 +303,8 @@ def test_a_page_pypdf_cannot_read_is_noted_and_the_rest_kept(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(pypdf.PageObject, "extract_text", fail_on_second_page)
-    pages = page_texts(pdf_to_text(make_pdf(*[text_page(SENTENCE)] * 3), engine="pypdf"))
-    assert pages == [SENTENCE, FAILED_PAGE_NOTE, SENTENCE]
+    pages = page_texts(pdf_to_text(make_pdf(text_page(SENTENCE), text_page(OTHER), text_page(OTHER)), engine="pypdf"))
+    assert pages == [SENTENCE, FAILED_PAGE_NOTE, OTHER]
 
 
 def test_no_readable_page_at_all_is_an_extraction_error(monkeypatch):
@@ -351,3 +368,174 @@ def test_without_pypdfium2_auto_uses_pypdf_and_pdfium_says_what_to_install(monke
     assert pdf_to_text(data) == f"## Page 1\n{SENTENCE}"
     with pytest.raises(ExtractionError, match="not installed.*'fast' extra"):
         pdf_to_text(data, engine="pdfium")
+
+
+# --- the work limit is per page ---------------------------------------------------------
+
+
+def heavy_drawing(megabytes: int) -> Flate:
+    return Flate(b"0.5 w " + b"72 72 m 540 720 l 300 300 l S " * (megabytes * 2**20 // 30))
+
+
+def test_text_operators_weigh_more_than_paths():
+    text_bomb = Flate(b"BT /F1 10 Tf 72 720 Td " + b"(a) Tj " * (5 * 2**20 // 7) + b"ET")
+    data = make_pdf(text_page(SENTENCE), heavy_drawing(5), text_bomb)
+    assert pdf_text._heavy_pages(data, 10) == {2}
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
+    monkeypatch.setattr(pdf_text, "PDFIUM_MAX_PAGE_WORK", 50_000)
+    read_by_pypdf = []
+    original = pdf_text._pypdf_pages
+
+    def spy(data, budget, only=None):
+        read_by_pypdf.append(only)
+        return original(data, budget, only)
+
+    monkeypatch.setattr(pdf_text, "_pypdf_pages", spy)
+    heavy = Flate(bytes(heavy_drawing(1))[:-3] + b" " + text_page("Words drawn over the figure."))
+    data = make_pdf(text_page(SENTENCE), heavy, text_page(OTHER))
+    pages = page_texts(pdf_to_text(data))
+    assert read_by_pypdf == [{1}]
+    assert pages == [SENTENCE, "Words drawn over the figure.", OTHER]
+    with pytest.raises(ExtractionError, match="drawing instructions"):
+        pdf_to_text(data, engine="pdfium")
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_a_page_pdfium_cannot_read_is_read_by_pypdf(monkeypatch):
+    original = pdf_text._pdfium_page_text
+    monkeypatch.setattr(
+        pdf_text,
+        "_pdfium_page_text",
+        lambda pdfium, document, index: None if index == 1 else original(pdfium, document, index),
+    )
+    data = make_pdf(text_page(SENTENCE), text_page("The second page."), text_page(OTHER))
+    assert page_texts(pdf_to_text(data)) == [SENTENCE, "The second page.", OTHER]
+    assert page_texts(pdf_to_text(data, engine="pdfium")) == [SENTENCE, FAILED_PAGE_NOTE, OTHER]
+
+
+# --- layout: headings and page furniture -----------------------------------------------------
+
+HEADER = ("J. Walrus and P. Seal: Counting walruses from orbit", "small")
+STAMP = "arXiv:2401.12345v1 [astro-ph.CO] 1 Jan 2024"
+
+
+def walrus_paper(heading_style: str = "bold") -> bytes:
+    def body(*lines: str) -> list[tuple[str, str]]:
+        return [(line, "body") for line in lines]
+
+    h = heading_style
+    pages = [
+        [("Counting walruses from orbit", "large"), ("Abstract", h)]
+        + body(
+            "We count walruses on the ice from satellite images taken over",
+            "three winters, and find more than expected.",
+        )
+        + [("1 Introduction", h)]
+        + body("Walruses gather on sea ice in large herds, which makes them easy", "to see and hard to count.")
+        + [(STAMP, "small"), ("1", "body")],
+        [HEADER]
+        + body("The counts in earlier work used aircraft and took weeks; ours", "take hours. Two steps are needed:")
+        + body("1 Apples are counted first", "2 Pears are counted next")
+        + [("2 Method", h), ("2.1 Data", h)]
+        + body("Images come from two satellites with a resolution of half a metre.")
+        + [("2", "body")],
+        [HEADER, ("2.2 Model", h)]
+        + body("Each walrus is a brown oval of known size on a white background.")
+        + [("3 Results", h)]
+        + body("We find forty thousand walruses, twice the aircraft counts.")
+        + [("3", "body")],
+        [HEADER, ("References", h)]
+        + body("[1] A. Tusk, Walrus herds, J. Ice 12, 3 (2001).", "[2] B. Flipper, Seals and walruses (2010).")
+        + [("4", "body")],
+    ]
+    return make_styled_pdf(pages)
+
+
+def headings_of(text: str) -> list[str]:
+    return [line for line in body_lines(text) if line.startswith("#")]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_headings_in_a_heading_font_become_markdown_headings(engine):
+    text = pdf_to_text(walrus_paper(), engine=engine)
+    assert headings_of(text) == [
+        "## Abstract",
+        "## 1 Introduction",
+        "## 2 Method",
+        "### 2.1 Data",
+        "### 2.2 Model",
+        "## 3 Results",
+        "## References",
+    ]
+    assert "\n1 Apples are counted first\n2 Pears are counted next\n" in text  # body font: a list, not headings
+    heading, section = select_section(text, "Introduction")
+    assert heading.title == "1 Introduction" and "take hours" in section and "Method" not in section
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_numbered_headings_are_found_without_a_heading_font(engine):
+    text = pdf_to_text(walrus_paper(heading_style="body"), engine=engine)
+    assert [h for h in headings_of(text) if "Apples" not in h and "Pears" not in h][:2] == [
+        "## Abstract",
+        "## 1 Introduction",
+    ]
+    assert {"### 2.1 Data", "### 2.2 Model", "## 3 Results", "## References"} <= set(headings_of(text))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
+    pages = page_texts(pdf_to_text(walrus_paper(), engine=engine))
+    assert pages[0].split("\n")[0] == STAMP
+    assert sum(page.count(STAMP) for page in pages) == 1
+    assert not any(HEADER[0] in page for page in pages)
+    for page in pages:
+        lines = [line for line in page.split("\n") if line]
+        assert not re.fullmatch(r"\d+", lines[0]) and not re.fullmatch(r"\d+", lines[-1])
+    assert "[2] B. Flipper, Seals and walruses (2010)." in pages[3]
+
+
+def test_a_numbered_list_in_the_body_font_is_not_a_heading_chain():
+    lines = ["1 Apples are counted first", "2 Pears are counted next", "3 Plums come last"]
+    pages = pdf_layout.mark_headings([["Some words.", *lines]], [frozenset({"1 Introduction"})])
+    assert pages == [["Some words.", *lines]]
+    found = pdf_layout.mark_headings([["1 Department of Physics, Walrus University, Oslo 0123, Norway"] * 2], [None])
+    assert not any(line.startswith("#") for line in found[0] or [])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(engine):
+    # Helvetica's StandardEncoding: 0xC1 grave, 0xC2 acute, 0xC3 circumflex, 0xC8 dieresis, 0xCB cedilla
+    lines = [
+        "Universidad de M \xc2 exico",
+        "J \xc8 anos and Fundac\xcbao",
+        "Universit\xc1a di Roma",
+        "the field S\xc3, a hat",
+    ]
+    text = pdf_to_text(make_pdf(text_page(*lines, SENTENCE)), engine=engine)
+    assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
+    assert "the field Ŝ, a hat" in text
+    assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
+    text = pdf_to_text(
+        make_pdf(text_page("the energy u is in L", "2", "(Omega) for every t, and", SENTENCE)), engine=engine
+    )
+    assert "the energy u is in L2(Omega) for every t, and" in text
+
+
+@pytest.mark.anyio
+async def test_read_paper_outline_and_section_work_on_a_paper_read_from_pdf(fake, connect):
+    fake.add(paper("2403.00077", "Counting walruses", source=walrus_paper()))  # a PDF-only submission
+    async with connect() as client:
+        outline = await client.call_tool("read_paper", {"paper_id": "2403.00077v1", "section": "outline"})
+        section = await client.call_tool("read_paper", {"paper_id": "2403.00077v1", "section": "Introduction"})
+    assert not outline.is_error and not section.is_error
+    listed = outline.structured_content["text"]
+    assert "1 Introduction" in listed and "2.1 Data" in listed and "Page 1" not in listed
+    text = section.structured_content["text"]
+    assert "Walruses gather on sea ice" in text and "take hours" in text and "Images come from" not in text

@@ -185,11 +185,14 @@ def test_select_on_text_without_headings_or_with_empty_selector():
         select_section(PAPER, "   ")
 
 
-def test_select_pdf_page_headings_prefers_exact():
-    text = "\n\n".join(f"## Page {n}\n\ntext of page {n}" for n in range(1, 13))
-    heading, body = select_section(text, "page 1")
-    assert heading.title == "Page 1"
-    assert body.strip() == "## Page 1\n\ntext of page 1"
+def test_page_markers_are_not_headings_and_end_no_section():
+    text = "## Page 1\n\n## 1 Introduction\n\nfirst words\n\n## Page 2\n\nmore words\n\n## 2 Method\n\nlast"
+    assert [h.title for h in outline(text)] == ["1 Introduction", "2 Method"]
+    heading, body = select_section(text, "Introduction")
+    assert heading.title == "1 Introduction"
+    assert "more words" in body and "## Page 2" in body and "Method" not in body
+    with pytest.raises(InvalidInput, match="no headings"):
+        select_section("\n\n".join(f"## Page {n}\n\ntext of page {n}" for n in range(1, 4)), "page 1")
 
 
 # --- paginate -------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import re
 from html.parser import HTMLParser
+from typing import cast
 
 from ..errors import ExtractionError
 from .shape import escape_line
@@ -87,7 +88,7 @@ _NO_NOTE_SINKS = frozenset(
     ("discard", "closed_name", "name", "mark", "title", "headtitle", "eqno", "error", "itemtag", "bibtag")
 )
 
-_INVISIBLE = {code: None for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
+_INVISIBLE: dict[int, str | None] = {code: None for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
 _INVISIBLE.update(
     {
         code: None
@@ -577,7 +578,7 @@ class _PageParser(HTMLParser):
         elif kind == "texmath":
             self._skip -= 1
             sink, self._tex_math, self._tex_reading = self._tex_math, None, False
-            display, beside_equation = frame.state  # type: ignore[misc]
+            display, beside_equation = cast(tuple[bool, bool], frame.state)
             if sink is not None:
                 self._emit_math(_clean_alttext("".join(sink.parts)), display, beside_equation)
         elif frame.sink is not None:
@@ -781,7 +782,9 @@ class _PageParser(HTMLParser):
         elif display:
             sink.parts.append(f" $${latex}$$ ")
         else:
-            sink.parts.append(f"${latex}$")
+            # "$a$$b$" reads as display math: adjacent inline formulas keep a space between them
+            after_math = bool(sink.parts) and sink.parts[-1].endswith("$")
+            sink.parts.append(f"{' ' if after_math else ''}${latex}$")
 
     def _render_equation_row(self, sink: _Sink) -> str:
         segments = list(sink.segments)

@@ -2,10 +2,11 @@
 
 Engines: pypdf is the default and the fallback. pypdfium2 (the optional `fast` extra) is
 several times faster; `engine="auto"` uses it when it can be imported (the setting
-ARXIV_MCP_PDF_ENGINE chooses the engine for the server), and falls back to pypdf whenever pdfium cannot
-open or read the file, finds no text in it, or a page asks for more drawing work than
-pdfium may do in one uninterruptible call (see "the work a page asks for"). A running-out
-deadline or too many pages are not engine failures and are raised at once.
+ARXIV_MCP_PDF_ENGINE chooses the engine for the server), falls back to pypdf for the whole
+file when pdfium cannot open it or finds no text in it, and per page for a page pdfium cannot
+read or one that asks for more drawing work than pdfium may do in one uninterruptible call
+(see "the work a page asks for"): one heavy figure costs that page, not the paper. A
+running-out deadline or too many pages are not engine failures and are raised at once.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
@@ -34,9 +35,12 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from ..errors import ExtractionError, NoTextLayer
 from .formats import is_pdf
+from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
+from .pdf_layout import mark_headings, remove_furniture
 from .shape import escape_line, page_heading
 
 logger = logging.getLogger(__name__)
@@ -72,7 +76,15 @@ def pdf_to_text(
     budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
     if engine in ("pdfium", "auto"):
         try:
-            return _render(_pdfium_pages(data, budget))
+            if engine == "pdfium" and _heavy_pages(data, max_pages):
+                raise _TooMuchWork(
+                    f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
+                    "drawing instructions, too much for pdfium to parse at once"
+                )
+            raw = _pdfium_pages(data, budget)
+            if engine == "auto":
+                raw = _fill_from_pypdf(data, raw, budget)
+            return _render(raw)
         except (_PdfiumFailed, NoTextLayer) as exc:
             if engine == "pdfium":
                 if isinstance(exc, NoTextLayer):
@@ -85,6 +97,21 @@ def pdf_to_text(
                 ) from exc
             logger.info("pdfium failed on this PDF (%s); falling back to pypdf", exc)
     return _render(_pypdf_pages(data, budget))
+
+
+def _fill_from_pypdf(data: bytes, raw: list[str | None], budget: _Budget) -> list[str | None]:
+    """`raw` with each page pdfium left out (too heavy, or unreadable) read by pypdf, if it can."""
+    missing = [index for index, page in enumerate(raw) if page is None]
+    if not missing:
+        return raw
+    try:
+        filled = _pypdf_pages(data, budget, only=frozenset(missing))
+    except ExtractionError as exc:
+        if "took too long" in str(exc):
+            raise
+        logger.info("pypdf cannot read the pages pdfium left out: %s", exc)
+        return raw
+    return [page if page is not None or index >= len(filled) else filled[index] for index, page in enumerate(raw)]
 
 
 @dataclass(frozen=True)
@@ -138,7 +165,8 @@ def _check_pdf_header(data: bytes) -> None:
 # --- engines: each returns one raw string per page (None: that page failed) -------------
 
 
-def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
+def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
+    """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
@@ -160,6 +188,9 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
     budget.check_page_count(count)
     texts: list[str | None] = []
     for index in range(count):
+        if only is not None and index not in only:
+            texts.append(None)
+            continue
         budget.check_time(index, count)
         try:
             work = _page_work(pages[index], MAX_PAGE_WORK)
@@ -174,8 +205,12 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
             )
             texts.append(None)
             continue
+        fonts = FontSpy()
         try:
-            texts.append(pages[index].extract_text(visitor_operand_before=budget.operator_check(index, count)))
+            text = pages[index].extract_text(
+                visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts
+            )
+            texts.append(StyledText(text, fonts.emphasized()))
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper
@@ -187,61 +222,91 @@ def _pypdf_pages(data: bytes, budget: _Budget) -> list[str | None]:
 # --- the work a page asks for ----------------------------------------------------------
 
 # A page's work is the bytes of drawing instructions a reader parses for it: its decoded
-# content streams, plus each form XObject's every time the page (or a form) draws it. A
-# hostile file packs gigabytes of work into kilobytes (a compression bomb, forms drawing forms
-# ten times over). pdfium builds all of a page's objects at once and cannot be interrupted,
-# so it gets only files whose every page stays under PDFIUM_MAX_PAGE_WORK; pypdf checks the
-# deadline between operators, and leaves out a page over MAX_PAGE_WORK.
-PDFIUM_MAX_PAGE_WORK = 4 * 2**20
-MAX_PAGE_WORK = 8 * 2**20
+# content streams, plus each form XObject's every time the page (or a form) draws it, with
+# bytes inside text objects (BT ... ET) counted TEXT_WEIGHT times: pdfium spends about four
+# times as long per byte of text operators as per byte of paths (a 4 MB text page takes it
+# ~1 s, a 16 MB drawing about as long). A hostile file packs gigabytes of work into kilobytes
+# (a compression bomb, forms drawing forms ten times over). pdfium builds all of a page's
+# objects at once and cannot be interrupted, so it gets only pages under
+# PDFIUM_MAX_PAGE_WORK; a heavier page is left to pypdf, which checks the deadline between
+# operators and leaves out a page over MAX_PAGE_WORK.
+TEXT_WEIGHT = 4
+PDFIUM_MAX_PAGE_WORK = 16 * 2**20
+MAX_PAGE_WORK = 32 * 2**20
+_TEXT_OBJECT_EDGE = re.compile(rb"(?<![^\s\]>)])(BT|ET)(?![^\s/\[<(%])")
 _MAX_FORM_DEPTH = 32
 _NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
 _DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
-def _check_pdfium_can_bear(data: bytes, max_pages: int) -> None:
-    """Raise _TooMuchWork when a page of `data` asks for more work than pdfium may do.
+def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
+    """Indexes of the pages of `data` that ask for more work than pdfium may do.
 
-    pypdf measures; a file it cannot measure is not given to pdfium, except an encrypted
-    one pypdf cannot open (pdfium cannot either, and says so).
+    The limit is per page: one heavy drawing leaves only that page to pypdf. pypdf measures;
+    a page it cannot measure counts as heavy, and a file it cannot open at all raises
+    _TooMuchWork (not given to pdfium), except an encrypted one pypdf cannot open (pdfium
+    cannot either, and says so).
     """
     from pypdf import PdfReader
 
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
-            return
+            return frozenset()
         pages = reader.pages
         count = len(pages)
-        if count > max_pages:
-            return  # refused by the page count before any page is parsed
-        for index in range(count):
-            if _page_work(pages[index], PDFIUM_MAX_PAGE_WORK) > PDFIUM_MAX_PAGE_WORK:
-                raise _TooMuchWork(
-                    f"page {index + 1} of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
-                    "drawing instructions, too much for pdfium to parse at once"
-                )
-    except _TooMuchWork:
-        raise
     except Exception as exc:
         raise _TooMuchWork(
             f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
         ) from exc
+    if count > max_pages:
+        return frozenset()  # refused by the page count before any page is parsed
+    heavy = set()
+    forms: dict[object, int] = {}
+    for index in range(count):
+        try:
+            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms) > PDFIUM_MAX_PAGE_WORK
+        except Exception as exc:
+            logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
+            too_much = True
+        if too_much:
+            heavy.add(index)
+    return frozenset(heavy)
 
 
-def _resolved(obj: object) -> object:
+def _resolved(obj: object) -> Any:
     get_object = getattr(obj, "get_object", None)
     return get_object() if get_object is not None else obj
 
 
-def _page_work(page: object, limit: int) -> int:
-    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it)."""
+def _text_object_bytes(data: bytes) -> int:
+    """Bytes between BT and ET operators, in one linear pass (an unclosed BT runs to the end)."""
+    inside, opened_at = 0, -1
+    for match in _TEXT_OBJECT_EDGE.finditer(data):
+        if match[1] == b"BT" and opened_at < 0:
+            opened_at = match.end()
+        elif match[1] == b"ET" and opened_at >= 0:
+            inside += match.start() - opened_at
+            opened_at = -1
+    return inside + (len(data) - opened_at if opened_at >= 0 else 0)
+
+
+def _stream_data(stream: Any) -> bytes:
+    return stream.get_data()
+
+
+def _page_work(page: Any, limit: int, done: dict[object, int] | None = None) -> int:
+    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it).
+
+    `done` remembers each form's work across the pages of one document (pass the same dict
+    with the same `limit`): the forms a document shares are measured once.
+    """
     over = limit + 1
-    done: dict[object, int] = {}
+    done = {} if done is None else done
 
     def work(data: bytes, resources: object, depth: int) -> int:
-        total = len(data)
+        total = len(data) + (TEXT_WEIGHT - 1) * _text_object_bytes(data)
         draws: dict[bytes, int] = {}
         for match in _DRAW_FORM.finditer(data):
             name = _NAME_ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), match[1])
@@ -250,16 +315,21 @@ def _page_work(page: object, limit: int) -> int:
         for name, times in draws.items():
             if total > limit or not isinstance(xobjects, dict):
                 break
-            ref = dict.get(xobjects, "/" + name.decode("latin-1"))
-            form = _resolved(ref)
+            ref: Any = dict.get(xobjects, "/" + name.decode("latin-1"))
+            form: Any = _resolved(ref)
             if not isinstance(form, dict) or form.get("/Subtype") != "/Form":
                 continue
-            key = (ref.idnum, ref.generation) if hasattr(ref, "idnum") else id(form)
+            inner = _resolved(form.get("/Resources"))
+            # a form without resources draws with its caller's, so its work depends on them
+            key = (
+                (ref.idnum, ref.generation, None if inner is not None else id(resources))
+                if hasattr(ref, "idnum")
+                else id(form)
+            )
             if key not in done:
                 done[key] = over  # a form met again while it is being measured draws itself
                 if depth < _MAX_FORM_DEPTH:
-                    inner = _resolved(form.get("/Resources"))
-                    done[key] = work(form.get_data(), inner if inner is not None else resources, depth + 1)
+                    done[key] = work(_stream_data(form), inner if inner is not None else resources, depth + 1)
             total = min(over, total + times * done[key])
         return min(total, over)
 
@@ -277,17 +347,18 @@ _PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
 @functools.cache
 def _import_pdfium() -> ModuleType | None:
     try:
-        import pypdfium2
+        import pypdfium2  # type: ignore[import-untyped]
     except ImportError:
         return None
     return pypdfium2
 
 
 def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
+    """One text per page; None for a page too heavy for pdfium or one it cannot read."""
     pdfium = _import_pdfium()
     if pdfium is None:
         raise _PdfiumFailed("pypdfium2 is not installed: install the 'fast' extra")
-    _check_pdfium_can_bear(data, budget.max_pages)
+    heavy = _heavy_pages(data, budget.max_pages)
     with _PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
@@ -299,18 +370,24 @@ def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
             texts: list[str | None] = []
             for index in range(count):
                 budget.check_time(index, count)
-                try:
-                    page = document[index]
-                    textpage = page.get_textpage()
-                    text = textpage.get_text_range()
-                    textpage.close()
-                    page.close()
-                except pdfium.PdfiumError as exc:
-                    raise _PdfiumFailed(f"page {index + 1}: {exc}") from exc
-                texts.append(_pdfium_line_ends(text))
+                texts.append(None if index in heavy else _pdfium_page_text(pdfium, document, index))
             return texts
         finally:
             document.close()
+
+
+def _pdfium_page_text(pdfium: ModuleType, document: object, index: int) -> str | None:
+    try:
+        page = document[index]  # type: ignore[index]
+        textpage = page.get_textpage()
+        text = textpage.get_text_range()
+        styled = StyledText(text, pdfium_emphasized(pdfium.raw, textpage.raw, text))
+        textpage.close()
+        page.close()
+    except pdfium.PdfiumError as exc:
+        logger.warning("pdfium could not read page %d: %s", index + 1, exc)
+        return None
+    return StyledText(_pdfium_line_ends(styled), styled.emphasized)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -327,19 +404,28 @@ def _pdfium_line_ends(text: str) -> str:
 def _render(raw_pages: list[str | None]) -> str:
     if all(page is None for page in raw_pages):
         raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
+    styles = [_fragments(page) for page in raw_pages]
     normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
     text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
-    pages = [FAILED_PAGE_NOTE if page is None else page for page in tidied]
-    if text_chars < MIN_CHARS_PER_PAGE * len(pages):
+    if text_chars < MIN_CHARS_PER_PAGE * len(tidied):
         raise NoTextLayer(
-            f"the PDF has no text layer (scanned images?): its {len(pages)} pages hold only "
+            f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
+    laid_out = mark_headings(remove_furniture([None if page is None else page.split("\n") for page in tidied]), styles)
+    pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
     return "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
+
+
+def _fragments(page: str | None) -> frozenset[str] | None:
+    """The page's texts in a heading font, normalised like its text; None when the engine gave none."""
+    if not isinstance(page, StyledText):
+        return None
+    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in page.emphasized)
 
 
 def _char_map() -> dict[int, str | None]:
@@ -358,8 +444,10 @@ def _char_map() -> dict[int, str | None]:
 
 _CHAR_MAP = _char_map()
 
-# TeX fonts without a Unicode map give an accent as its own spacing character before the
-# letter ("M´exico", "Lemaˆıtre"); turn each pair into the accented letter.
+# TeX fonts without a Unicode map give an accent as its own spacing character next to the
+# letter: before it in text ("M´exico", "Lemaˆıtre", "versit`a"), set apart by spaces
+# ("J ¨ anos", pdfium), after it for math accents ("Sˆ", "R˙") and for a cedilla ("c¸"); or
+# doubled before a letter that already has it ("Cient ´ ífica"). Each becomes one letter.
 _SPACING_TO_COMBINING = {
     "\u00b4": "\u0301",  # acute
     "\u00a8": "\u0308",  # diaeresis
@@ -370,14 +458,41 @@ _SPACING_TO_COMBINING = {
     "\u02da": "\u030a",  # ring
     "\u02dd": "\u030b",  # double acute
     "\u02d9": "\u0307",  # dot above
+    "\u0060": "\u0300",  # grave: also a plain backtick, so only straight before a vowel
+    "\u00b8": "\u0327",  # cedilla: under c, s, t, on either side
 }
-_SPACING_ACCENT = re.compile("([" + "".join(_SPACING_TO_COMBINING) + r"])([^\W\d_])")
+_GRAVE, _CEDILLA = "\u0060", "\u00b8"
+_LETTER = r"[^\W\d_]"
+_SPACING_ACCENT = re.compile(
+    f"(?P<pre>{_LETTER})?(?P<s1> ?)(?P<accent>[{''.join(_SPACING_TO_COMBINING)}])(?P<s2> ?)(?P<post>{_LETTER})?"
+)
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}
 
 
+def _with_accent(letter: str, accent: str) -> str:
+    return unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + _SPACING_TO_COMBINING[accent])
+
+
 def _compose_accent(match: re.Match[str]) -> str:
-    letter = _DOTLESS.get(match.group(2), match.group(2))
-    return unicodedata.normalize("NFC", letter + _SPACING_TO_COMBINING[match.group(1)])
+    pre, s1, accent, s2, post = (match["pre"] or "", match["s1"], match["accent"], match["s2"], match["post"] or "")
+    if accent == _CEDILLA:
+        if pre in "cCsStT" and pre and not s1:
+            return _with_accent(pre, accent) + s2 + post
+        if post in "cCsStT" and post and not s2:
+            return pre + s1 + _with_accent(post, accent)
+        return match[0]
+    if accent == _GRAVE:
+        return pre + s1 + _with_accent(post, accent) if post in "aeiouAEIOU" and post and not s2 else match[0]
+    if post and s1 == s2:  # "M´exico" or "J ¨ anos": the accent belongs to the next letter
+        joined = pre + (
+            post if _SPACING_TO_COMBINING[accent] in unicodedata.normalize("NFD", post) else _with_accent(post, accent)
+        )
+        return joined if pre else s1 + joined
+    if post and s1:  # "l’ ´Ecole": a word starting with an accented letter
+        return pre + s1 + _with_accent(post, accent)
+    if pre and not s1:  # "Sˆ", "R˙ 2": a math accent after its letter
+        return _with_accent(pre, accent) + s2 + post
+    return match[0]
 
 
 def _normalise_chars(text: str) -> str:
@@ -404,7 +519,7 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
 
 
 def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
-    lines = _mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated)
+    lines = _join_scripts(_mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated))
     out: list[str] = []
     for line, paragraph_ends in zip(lines, _paragraph_ends(lines)):
         if not line:
@@ -420,6 +535,34 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
 
 
 _TRAILING_PUNCTUATION = ".,;:!?)]}'\"\u2019\u201d"
+
+# A super- or subscript drawn above or below the line's baseline comes out as a line of its
+# own ("L", "2", "(Ω) for every"): a line of at most three such characters, after a line
+# ending in a letter, digit or bracket and before one that goes on with punctuation, is
+# put back between them ("L2(Ω) for every").
+_SCRIPT = re.compile(r"[0-9A-Za-z+\-\u2212\u2217*\u2032\u2020]{1,3}")
+_GOES_ON = tuple("(),.;:=]")
+
+
+def _join_scripts(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        following = lines[index + 2] if index + 2 < len(lines) else ""
+        script = lines[index + 1] if index + 1 < len(lines) else ""
+        if (
+            line
+            and (line[-1].isalnum() or line[-1] in ")]\u2032")
+            and _SCRIPT.fullmatch(script)
+            and following.startswith(_GOES_ON)
+        ):
+            lines[index + 2] = line + script + following
+            index += 2
+            continue
+        out.append(line)
+        index += 1
+    return out
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:

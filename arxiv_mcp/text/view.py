@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
 from ..words import singular
-from .shape import HEADING_RE
+from .shape import HEADING_RE, is_page_title
 
 MIN_PAGE_SIZE = 1000
 MAX_PAGE_SIZE = 100_000
@@ -70,11 +70,14 @@ class Hit:
 
 
 def outline(text: str) -> list[Heading]:
-    """All headings in document order; a section ends where a heading of its level or higher starts."""
+    """All headings in document order; a section ends where a heading of its level or higher starts.
+
+    Page markers (`## Page N`) are for paging: they are not headings and end no section.
+    """
     found = []
     for line_start in _heading_line_starts(text):
         match = HEADING_RE.match(text, line_start)
-        if match:
+        if match and not is_page_title(match.group(2)):
             found.append((line_start, len(match.group(1)), match.group(2)))
     ends = [len(text)] * len(found)
     open_sections: list[int] = []

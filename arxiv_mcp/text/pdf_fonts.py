@@ -1,0 +1,121 @@
+"""Which texts a PDF page draws in a heading font, as each engine reports it.
+
+A heading font is bold where the page's body is not, or clearly larger than the body. The
+body is the size (and boldness) that most of the page's characters have. pdf_layout uses the
+answer as evidence for a section heading; an engine that reports nothing gives no evidence
+rather than wrong evidence.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
+BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "cmbx", "cmssbx", "sfbx")
+MAX_FRAGMENT = 120  # longer texts are body lines, never headings
+
+
+class StyledText(str):
+    """A page's raw text, with the texts it draws in a heading font (`emphasized`)."""
+
+    emphasized: frozenset[str] = frozenset()
+
+    def __new__(cls, text: str, emphasized: frozenset[str]) -> StyledText:
+        styled = super().__new__(cls, text)
+        styled.emphasized = emphasized
+        return styled
+
+
+def bold_name(name: str) -> bool:
+    lowered = name.lower().partition("+")[2] or name.lower()  # "ABCDEF+CMBX10": the subset tag out
+    return any(marker in lowered for marker in _BOLD_NAMES)
+
+
+def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
+    """Of (text, size, bold) samples, the texts in a heading font, whitespace collapsed."""
+    sizes: Counter[float] = Counter()
+    bold_chars = 0
+    total = 0
+    for text, size, bold in samples:
+        sizes[round(size, 1)] += len(text)
+        bold_chars += len(text) if bold else 0
+        total += len(text)
+    if not total:
+        return frozenset()
+    body = sizes.most_common(1)[0][0]
+    body_bold = bold_chars > total / 2
+    return frozenset(
+        " ".join(text.split())
+        for text, size, bold in samples
+        if len(text) <= MAX_FRAGMENT and ((bold and not body_bold) or size >= body * LARGER)
+    )
+
+
+def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
+    """The lines of a pdfium page `text` whose first letter is in a heading font.
+
+    pdfium's character indexes count UTF-16 units, its text ends lines with \r\n, and a few
+    of its characters do not appear in the text at all: each line's first letter is looked up
+    near where the text puts it, and the drift carried on.
+    """
+    samples: list[tuple[str, float, bool]] = []
+    offset = drift = 0
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    count = raw.FPDFText_CountChars(textpage)
+    for line in text.split("\r\n"):
+        first = next((i for i, ch in enumerate(line) if ch.isalpha()), None)
+        if first is not None:
+            expected = offset + drift + len(line[:first].encode("utf-16-le")) // 2
+            index = _find_char(raw, textpage, ord(line[first]), expected, count)
+            if index is not None:
+                drift = index - expected + drift
+                size = raw.FPDFText_GetFontSize(textpage, index)
+                weight = raw.FPDFText_GetFontWeight(textpage, index)
+                if weight <= 0:
+                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
+                    bold = bold_name(name.value.decode("latin-1"))
+                else:
+                    bold = weight >= BOLD_WEIGHT
+                samples.append((line, size, bold))
+        offset += len(line.encode("utf-16-le")) // 2 + 2
+    return emphasized(samples)
+
+
+_SEARCH = 12  # how far from the expected index a line's first letter is looked for
+
+
+def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
+    for step in range(_SEARCH):
+        for index in (expected + step, expected - step):
+            if 0 <= index < count and raw.FPDFText_GetUnicode(textpage, index) == code:
+                return index
+    return None
+
+
+class FontSpy:
+    """A pypdf `visitor_text` that records each text run's size and boldness."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[str, float, bool]] = []
+
+    def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
+        if not text.strip():
+            return
+        a, b, c, d = (
+            tm[0] * cm[0] + tm[1] * cm[2],
+            tm[0] * cm[1] + tm[1] * cm[3],
+            tm[2] * cm[0] + tm[3] * cm[2],
+            tm[2] * cm[1] + tm[3] * cm[3],
+        )
+        scale = math.sqrt(abs(a * d - b * c)) or 1.0
+        base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
+        self.samples.append((text, float(size) * scale, bold_name(str(base))))
+
+    def emphasized(self) -> frozenset[str]:
+        return emphasized(self.samples)

@@ -1,0 +1,299 @@
+"""The layout a PDF's text lines leave behind: page furniture out, section headings in.
+
+Works on the tidied lines of every page of one document (pdf.py makes them), so that what
+repeats across pages can be told from what a page says:
+
+- Furniture: a line at a page's top or bottom edge that starts or ends many pages (a running
+  header or footer, digits ignored so "4 J. Smith et al." and "6 J. Smith et al." are one), or
+  a bare page number there, is dropped. arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
+  2024`) is moved to the first line of page 1: kept once, out of the running text.
+- Headings: a line reads as a section heading when it is short, starts with a capital and does
+  not end like a sentence or a contents line, and either is a known unnumbered title
+  (Abstract, References, ...) or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`).
+  Numbered candidates must form a valid numbering sequence through the document (1, 1.1,
+  1.2, 2, ..., then appendices A, A.1, B), found as the longest such chain; a numbered list,
+  an affiliation list or a table column rarely survives that. Where the engine reports fonts,
+  a candidate must also be drawn in a heading font (bold, or larger than the body) when the
+  document has any. Headings become Markdown headings (shape.heading): `##` for sections,
+  `###` and deeper for their subsections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .shape import heading
+
+# --- furniture ------------------------------------------------------------------------------
+
+_EDGE_LINES = 2  # a header or footer is among the first or last two lines of a page
+_BARE_PAGE_NUMBER = re.compile(r"(?:[-–—]\s*)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s*[-–—])?")
+ARXIV_STAMP = re.compile(
+    r"arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\s*\[[^\]\n]{1,40}\]\s*"
+    r"\d{1,2}\s*[A-Z][a-z]{2}\s*\d{4}"
+)
+
+
+def _edge_key(line: str) -> str:
+    return re.sub(r"\d+", "#", line.lower())
+
+
+def _edges(lines: list[str]) -> Iterable[int]:
+    """Indexes of the non-blank lines at the top and bottom edges of a page."""
+    filled = [index for index, line in enumerate(lines) if line]
+    return {*filled[:_EDGE_LINES], *filled[-_EDGE_LINES:]}
+
+
+def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
+    """Pages without running headers, footers and edge page numbers; the arXiv stamp once, first."""
+    stamp = None
+    cleaned: list[list[str] | None] = []
+    for lines in pages:
+        if lines is not None:
+            found = [line for line in lines if ARXIV_STAMP.fullmatch(line)]
+            stamp = stamp or (found[0] if found else None)
+            lines = [line for line in lines if not ARXIV_STAMP.fullmatch(line)]
+        cleaned.append(lines)
+    readable = [lines for lines in cleaned if lines is not None]
+    edge_counts = Counter(key for lines in readable for key in {_edge_key(lines[i]) for i in _edges(lines)})
+    needed = max(3, (len(readable) + 2) // 3)  # on a third of the pages, and never fewer than three
+    repeated = {key for key, count in edge_counts.items() if count >= needed}
+    out = [None if lines is None else _strip_edges(lines, repeated) for lines in cleaned]
+    first = next((index for index, lines in enumerate(out) if lines is not None), None)
+    if stamp and first is not None:
+        out[first] = [stamp, *(out[first] or [])]
+    return out
+
+
+def _strip_edges(lines: list[str], repeated: set[str]) -> list[str]:
+    def furniture(line: str) -> bool:
+        return bool(_BARE_PAGE_NUMBER.fullmatch(line)) or _edge_key(line) in repeated
+
+    kept = list(lines)
+    for _ in range(_EDGE_LINES + 1):  # top edge: a header, then the page number under it
+        filled = next((i for i, line in enumerate(kept) if line), None)
+        if filled is None or not furniture(kept[filled]):
+            break
+        del kept[filled]
+    for _ in range(_EDGE_LINES + 1):
+        filled = next((i for i in range(len(kept) - 1, -1, -1) if kept[i]), None)
+        if filled is None or not furniture(kept[filled]):
+            break
+        del kept[filled]
+    while kept and not kept[0]:
+        kept.pop(0)
+    while kept and not kept[-1]:
+        kept.pop()
+    return kept
+
+
+# --- headings -------------------------------------------------------------------------------
+
+_UNNUMBERED = {
+    "abstract": True,
+    "references": True,
+    "bibliography": True,
+    "acknowledgments": True,
+    "acknowledgements": True,
+    "acknowledgment": True,
+    "acknowledgement": True,
+    "introduction": False,  # False: a heading only in a heading font, or when no font is known
+    "conclusion": False,
+    "conclusions": False,
+    "summary": False,
+    "appendix": False,
+    "appendices": False,
+    "contents": False,
+}
+_NUMBERED = re.compile(
+    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?\.?)"
+    r"\s+(?P<title>[A-Z(][^\n]*)"
+)
+_MAX_TITLE_CHARS = 90
+_MAX_TITLE_WORDS = 14
+_CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|\s\d{1,3}$")  # dot leaders, or ends with a page number
+_APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
+_WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    page: int
+    line: int
+    key: tuple[int, ...]
+    emphasized: bool
+    roman: bool = False  # I., II. (revtex and IEEE sections) ; their subsections are A., B.
+
+
+def _plausible_title(title: str) -> bool:
+    words = title.split()
+    if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
+        return False
+    if title[-1] in ".,;:=" or _CONTENTS_LINE.search(title) or title.count(",") > 1:
+        return False
+    letters = sum(ch.isalpha() for ch in title)
+    return letters >= 0.7 * len(title.replace(" ", "")) and sum(ch.isdigit() for ch in title) <= 4
+
+
+def _roman(text: str) -> int:
+    values = {"I": 1, "V": 5, "X": 10}
+    total = 0
+    for index, ch in enumerate(text):
+        value = values[ch]
+        total += -value if index + 1 < len(text) and values[text[index + 1]] > value else value
+    return total
+
+
+def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
+    """The section key a numbered line claims, and whether it is a roman-numbered section."""
+    if match["arabic"]:
+        return tuple(int(part) for part in match["arabic"].split(".")), False
+    if match["roman"]:
+        return (_roman(match["roman"]),), True
+    letter = ord(match["letter"]) - ord("A") + 1
+    sub = tuple(int(part) for part in match["sub"].split(".")) if match["sub"] else ()
+    return (_APPENDIX + letter, *sub), False
+
+
+def _follows(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bool:
+    """Whether `key` may be the next section number after `previous` (None: the first one)."""
+    if previous is None:
+        return key in ((1,), (_APPENDIX + 1,))
+    if key == (*previous, 1):
+        return True
+    if key == (_APPENDIX + 1,) and previous[0] < _APPENDIX:
+        return True
+    return any(key == (*previous[:depth], previous[depth] + 1) for depth in range(len(previous)))
+
+
+def _is_emphasized(line: str, title: str, fragments: frozenset[str]) -> bool:
+    return any(
+        len(fragment) > 1 and (line.startswith(fragment) or title.startswith(fragment) or fragment.startswith(title))
+        for fragment in fragments
+    )
+
+
+def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | None]) -> list[list[str] | None]:
+    """`pages` with their section heading lines written as Markdown headings.
+
+    `styles[i]` holds the texts page i draws in a heading font (None: the engine said nothing).
+    """
+    numbered, unnumbered = _candidates(pages, styles)
+    styled = any(candidate.emphasized for candidate in (*numbered, *unnumbered))
+    if styled:
+        numbered = [candidate for candidate in numbered if candidate.emphasized]
+    levels = {(c.page, c.line): len(c.key) + 1 for c in _longest_chain(_rekey_roman(numbered))}
+    seen: set[str] = set()
+    for candidate in unnumbered:
+        name = _unnumbered_name(_line(pages, candidate))
+        if name in seen or (not _UNNUMBERED[name] and styled and not candidate.emphasized):
+            continue
+        seen.add(name)
+        levels.setdefault((candidate.page, candidate.line), 2)
+    return [None if lines is None else _write(lines, page, levels) for page, lines in enumerate(pages)]
+
+
+def _line(pages: list[list[str] | None], candidate: _Candidate) -> str:
+    lines = pages[candidate.page]
+    assert lines is not None
+    return lines[candidate.line]
+
+
+def _unnumbered_name(line: str) -> str:
+    return line.rstrip(".:").strip().lower()
+
+
+def _candidates(
+    pages: list[list[str] | None], styles: list[frozenset[str] | None]
+) -> tuple[list[_Candidate], list[_Candidate]]:
+    numbered: list[_Candidate] = []
+    unnumbered: list[_Candidate] = []
+    for page, lines in enumerate(pages):
+        fragments = (styles[page] if page < len(styles) else None) or frozenset()
+        for index, line in enumerate(lines or ()):
+            if len(line) > _MAX_TITLE_CHARS + 12 or not line[:1].isalnum():
+                continue
+            if _unnumbered_name(line) in _UNNUMBERED:
+                unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
+                continue
+            match = _NUMBERED.fullmatch(line)
+            if match is None or not _plausible_title(match["title"]):
+                continue
+            claimed = _numbered(match)
+            if claimed is not None:
+                key, roman = claimed
+                emphasized = _is_emphasized(line, match["title"], fragments)
+                numbered.append(_Candidate(page, index, key, emphasized, roman))
+    return _without_lists(numbered), unnumbered
+
+
+def _without_lists(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Candidates that are not items of a numbered list: no sibling number on the next line.
+
+    Sections are separated by text; "1 ...", "2 ..." on adjacent lines are a list (a section
+    directly followed by its first subsection, "2 Method" then "2.1 Data", is not).
+    """
+    listed: set[int] = set()
+    for index, (first, second) in enumerate(zip(candidates, candidates[1:])):
+        adjacent = first.page == second.page and second.line - first.line <= 2
+        siblings = len(first.key) == len(second.key) and second.key[:-1] == first.key[:-1]
+        if adjacent and siblings and second.key[-1] == first.key[-1] + 1:
+            listed.update((index, index + 1))
+    return [candidate for index, candidate in enumerate(candidates) if index not in listed]
+
+
+def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
+    """In a document numbered I., II., ...: letters are subsections of the last roman section."""
+    romans = {c.key for c in candidates if c.roman}
+    if not {(1,), (2,)} <= romans:
+        return [c for c in candidates if not c.roman]
+    out: list[_Candidate] = []
+    section = 0
+    for c in candidates:
+        if c.roman:
+            section = c.key[0]
+            out.append(c)
+        elif c.key[0] > _APPENDIX and len(c.key) == 1 and section:
+            out.append(_Candidate(c.page, c.line, (section, c.key[0] - _APPENDIX), c.emphasized))
+    return out
+
+
+def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The longest run of candidates, in document order, whose numbers follow one another."""
+    best: list[tuple[int, int]] = []  # (length, emphasized count) of the best chain ending here
+    before: list[int] = []
+    for index, candidate in enumerate(candidates):
+        score, link = ((1, candidate.emphasized), -1) if _follows(None, candidate.key) else ((0, 0), -1)
+        for previous in range(max(0, index - _WINDOW), index):
+            if best[previous][0] and _follows(candidates[previous].key, candidate.key):
+                extended = (best[previous][0] + 1, best[previous][1] + candidate.emphasized)
+                if extended >= score:
+                    score, link = extended, previous
+        best.append(score)
+        before.append(link)
+    if not best or max(best)[0] == 0:
+        return []
+    end = max(range(len(best)), key=lambda i: best[i])
+    chain = []
+    while end >= 0:
+        chain.append(candidates[end])
+        end = before[end]
+    return chain[::-1] if len(chain) >= 2 or chain[0].emphasized else []
+
+
+def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int]) -> list[str]:
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        level = levels.get((page, index))
+        if level is None:
+            out.append(line)
+            continue
+        if out and out[-1]:
+            out.append("")
+        out.extend((heading(level, line), ""))
+    while out and not out[-1]:
+        out.pop()
+    return out
