@@ -79,6 +79,8 @@ class PaperText:
     """The extractor that made the cached text (html, ar5iv, source or pdf)."""
     section: str | None = None
     notice: str = UNTRUSTED
+    note: str | None = None
+    """Set when the text could not be cached (a full disk): what failed and how to fix it."""
 
 
 @dataclass
