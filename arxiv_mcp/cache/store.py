@@ -5,8 +5,8 @@ Layout under the cache home:
               `.pdf`, `.source[.gz|.tar|.pdf]`), each written whole (temporary file + rename)
   searches/   short-lived search answers, one file per query
   tmp/        temporary files being written
-  index.json, journal.jsonl   the index (see cache_index.py)
-  sessions.json               open sessions and their pins (see cache_sessions.py)
+  index.json, journal.jsonl   the index (see index.py)
+  sessions.json               open sessions and their pins (see sessions.py)
   .lock       flock'ed around every index change, so server processes can share the home
 
 The index is a mirror of `papers/`: a file is renamed into place and then recorded, under the
@@ -17,8 +17,12 @@ missing ones). So the cache always loads, serves only whole entries and loses no
 by the eviction rules.
 
 Eviction (after every insert): least recently accessed first, unpinned entries only, while there
-are more than `max_papers` entries; then, while the files exceed `max_bytes`: raw files first,
-then text, then whole entries. The entry just inserted goes only as a last resort.
+are more than `max_papers` entries (metadata-only entries, which searches bring, before papers
+that were read); then, while the files exceed `max_bytes`: raw files (PDF, e-print, HTML pages)
+first, then text, then whole entries. The entry just inserted goes only as a last resort.
+
+Every tier's size and sha256 are in the index, so a file that no longer matches is dropped,
+not served. A write the disk refuses is one CacheWriteFailed that names the cause and the fix.
 """
 
 from __future__ import annotations
