@@ -79,8 +79,7 @@ class PaperText:
     """The extractor that made the cached text (html, ar5iv, source or pdf)."""
     section: str | None = None
     notice: str = UNTRUSTED
-    note: str | None = None
-    """Set when the text could not be cached (a full disk): what failed and how to fix it."""
+    """What to know about this text: it is untrusted data (and, on a full disk, that it could not be cached)."""
 
 
 @dataclass

@@ -76,7 +76,7 @@ def paper_text(t: PaperText) -> str:
     more = f"; next: page={t.page + 1}" if t.has_more else ""
     return (
         f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
-        f"from {t.source_method}{more}\n{t.notice}\n" + (f"Note: {t.note}\n" if t.note else "") + f"\n{t.text}"
+        f"from {t.source_method}{more}\n{t.notice}\n\n{t.text}"
     )
 
 

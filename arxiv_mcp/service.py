@@ -19,6 +19,7 @@ from .config import Config
 from .errors import InvalidInput, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
+    UNTRUSTED,
     AuthorInfo,
     Bibtex,
     CachedPaper,
@@ -326,7 +327,7 @@ class ArxivService:
             method=full.method,
             source_method=full.source_method,
             section=label,
-            note=full.note,
+            notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
         )
 
     def find_in_paper(

@@ -91,7 +91,7 @@ def test_a_file_size_limit_is_a_clear_error_and_read_text_still_comes_back(fake,
     )
     first, second, download, meta = results
     assert not first["error"] and "Long reads matters." in first["data"]["text"]
-    assert "could not be cached" in first["data"]["note"] and "file-size limit" in first["data"]["note"]
+    assert "could not be cached" in first["data"]["notice"] and "file-size limit" in first["data"]["notice"]
     assert "could not be cached" in first["text"]
     assert not second["error"] and second["data"]["method"] == "html", "not cached, so fetched again"
     assert upstream(fake, "/html/") == ["/html/2403.00001v1"] * 2
