@@ -12,8 +12,14 @@ import sys
 from . import __version__
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        """One line, like every other start-up failure (argparse would print the usage too)."""
+        self.exit(2, f"arxiv-mcp: {message} (see arxiv-mcp --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="arxiv-mcp",
         description="MCP server for arXiv: search, metadata, full text by page, PDFs and LaTeX source, "
         "with a polite rate limiter and a local cache. Settings come from ARXIV_MCP_* "
@@ -26,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
         default="127.0.0.1",
         help="HTTP bind address (default 127.0.0.1); any other than loopback needs ARXIV_MCP_HTTP_TOKEN",
     )
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--port", type=int, default=None, help="HTTP port (default 8000)")
     p.add_argument(
         "--log-level",
         default="WARNING",
@@ -42,22 +48,25 @@ def main(argv: list[str] | None = None) -> int:
     stderr.setLevel(args.log_level)  # the client may ask for more detail through MCP logging
     stderr.setFormatter(logging.Formatter("arxiv-mcp %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[stderr])
-    from .config import ConfigError, load
+    from .config import ConfigError, check_port, load
+    from .errors import ArxivMcpError
     from .http_guard import check_bind
 
     try:
+        if args.port is not None and args.transport != "http":
+            raise ConfigError("--port is only used with --transport http (stdio has no port)")
+        check_port(8000 if args.port is None else args.port)
         config = load()
         if args.transport == "http":
             check_bind(args.host, config.http_tokens)
-        config.home.mkdir(parents=True, exist_ok=True)
-    except (ConfigError, OSError) as exc:
+        from .server import build_server, serve_http
+
+        server = build_server(config)  # opens the cache home: one that cannot be written stops here
+    except (ConfigError, ArxivMcpError) as exc:
         print(f"arxiv-mcp: {exc}", file=sys.stderr)
         return 2
-    from .server import build_server, serve_http
-
-    server = build_server(config)
     if args.transport == "http":
-        serve_http(server, args.host, args.port, config.http_tokens)
+        serve_http(server, args.host, 8000 if args.port is None else args.port, config.http_tokens)
     else:
         server.run()
     return 0

@@ -6,6 +6,7 @@ so a typo in a client's `env` block is found at once rather than at the first re
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,12 @@ from urllib.parse import urlsplit
 
 ARXIV_MIN_INTERVAL_S = 3.0
 """arXiv's terms of use: at most one request every three seconds."""
+MAX_INTERVAL_S = 600.0
+"""Spacing beyond this is a mistake, not politeness (every second call would outwait its
+deadline), and the shared limiter treats a slot booked more than an hour ahead as left over
+from before a reboot, which would turn the spacing off."""
+ARXIV_DOMAINS = ("arxiv.org", "ar5iv.org")
+"""Hosts under these (any case, a trailing dot, any port) are arXiv's and get its spacing."""
 
 
 PDF_ENGINES = ("auto", "pypdf", "pdfium")
@@ -59,12 +66,13 @@ class Config:
         return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url)}
 
 
-def _is_arxiv_host(url: str) -> bool:
-    host = (urlsplit(url).hostname or "").lower()
-    return host == "arxiv.org" or host.endswith(".arxiv.org")
+def is_arxiv_host(url: str) -> bool:
+    """Whether `url` points at arXiv, however the host is spelt (`ARXIV.org.`, `ar5iv.org:443`)."""
+    host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    return any(host == domain or host.endswith("." + domain) for domain in ARXIV_DOMAINS)
 
 
-def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: str):
+def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: str, maximum=float("inf")):
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -72,16 +80,25 @@ def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: 
         value = kind(raw.strip())
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}") from None
-    if value != value or value < minimum or value in (float("inf"),):
+    if value != value or value < minimum or value > maximum or value in (float("inf"),):
         raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}")
     return value
 
 
 def _url(env: Mapping[str, str], name: str, default: str) -> str:
+    """A URL the HTTP client can use: http(s), a host, a port in range, no spaces or control
+    characters (which `requests` would send, or choke on, only at the first request)."""
     raw = env.get(name, "").strip() or default
-    parts = urlsplit(raw)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"{name}={raw!r} is invalid: expected an http(s) URL such as {default}")
+    invalid = ConfigError(f"{name}={raw!r} is invalid: expected an http(s) URL such as {default}")
+    if any(c.isspace() or not c.isprintable() for c in raw):
+        raise invalid
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 - parsing the port is the check (out of range or not a number)
+    except ValueError:
+        raise invalid from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.port == 0:
+        raise invalid
     return raw.rstrip("/")
 
 
@@ -112,6 +129,20 @@ def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_secret({name: part}, name, min_length=16) or "" for part in parts))
 
 
+def check_pdf_engine(engine: str) -> None:
+    """pdfium by name needs pypdfium2 (the `fast` extra); say so at start-up, not at the first PDF."""
+    if engine == "pdfium" and importlib.util.find_spec("pypdfium2") is None:
+        raise ConfigError(
+            "ARXIV_MCP_PDF_ENGINE=pdfium is invalid here: pypdfium2 is not installed; install it "
+            "(the package's `fast` extra) or set ARXIV_MCP_PDF_ENGINE to auto or pypdf"
+        )
+
+
+def check_port(port: int) -> None:
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"--port {port} is invalid: expected a TCP port from 1 to 65535")
+
+
 def load(env: Mapping[str, str] | None = None) -> Config:
     """Build the configuration from `env` (default: the process environment)."""
     env = os.environ if env is None else env
@@ -125,9 +156,17 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         "ar5iv_url": _url(env, "ARXIV_MCP_AR5IV_URL", Config.ar5iv_url),
         "s2_url": _url(env, "ARXIV_MCP_S2_URL", Config.s2_url),
     }
-    interval = _number(env, "ARXIV_MCP_MIN_INTERVAL_S", ARXIV_MIN_INTERVAL_S, float, 0.0, "a number of seconds >= 0")
+    interval = _number(
+        env,
+        "ARXIV_MCP_MIN_INTERVAL_S",
+        ARXIV_MIN_INTERVAL_S,
+        float,
+        0.0,
+        f"a number of seconds from 0 to {MAX_INTERVAL_S:g}",
+        MAX_INTERVAL_S,
+    )
     arxiv_urls = [urls["api_url"], urls["site_url"], urls["ar5iv_url"]]
-    if interval < ARXIV_MIN_INTERVAL_S and any(_is_arxiv_host(u) for u in arxiv_urls):
+    if interval < ARXIV_MIN_INTERVAL_S and any(is_arxiv_host(u) for u in arxiv_urls):
         raise ConfigError(
             f"ARXIV_MCP_MIN_INTERVAL_S={interval:g} is invalid: arXiv asks for at least 3 seconds "
             "between requests; values below 3 are allowed only when no arXiv host is configured"
@@ -135,6 +174,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
     engine = env.get("ARXIV_MCP_PDF_ENGINE", "").strip().lower() or "auto"
     if engine not in PDF_ENGINES:
         raise ConfigError(f"ARXIV_MCP_PDF_ENGINE={engine!r} is invalid: expected one of {', '.join(PDF_ENGINES)}")
+    check_pdf_engine(engine)
     return Config(
         home=home,
         max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number >= 1"),

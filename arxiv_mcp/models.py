@@ -79,6 +79,7 @@ class PaperText:
     """The extractor that made the cached text (html, ar5iv, source or pdf)."""
     section: str | None = None
     notice: str = UNTRUSTED
+    """What to know about this text: it is untrusted data (and, on a full disk, that it could not be cached)."""
 
 
 @dataclass

@@ -7,9 +7,29 @@ in as few tokens as possible.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, is_dataclass
+from pathlib import Path
 
-from .models import FindResult, PaperDetail, PaperText, SearchResult
+from .models import Download, FindResult, PaperDetail, PaperText, SearchResult
+
+
+def display_path(path: Path | str) -> str:
+    """Paths under the user's home are shown as ~/... in text: what a model reads (and may
+    repeat) never shows the user name. Structured fields keep the real path."""
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
+        return "~" + text[len(home.rstrip("/")) :]
+    return text
+
+
+def download(d: Download) -> str:
+    origin = "already cached" if d.cached else "downloaded"
+    return (
+        f"{d.paper_id}v{d.version} {d.fmt} ({d.content_type}, {d.bytes} bytes, {origin}) at "
+        f"{display_path(d.path)} (the path field holds the absolute path)"
+    )
 
 
 def _authors(names: list[str], limit: int = 6) -> str:

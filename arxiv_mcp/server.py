@@ -295,7 +295,7 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         ctx: Context = None,
     ) -> Annotated[CallToolResult, Download]:
         """Save a paper's PDF or LaTeX source locally; returns the file path."""
-        return run(lambda: svc.download_paper(paper_id, fmt, session_id), ctx=ctx)
+        return run(lambda: svc.download_paper(paper_id, fmt, session_id), render.download, ctx=ctx)
 
     @server.tool(**_annotations("Start session", read_only=False, open_world=False))
     def start_session(

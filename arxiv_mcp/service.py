@@ -8,10 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import budget
@@ -21,6 +19,7 @@ from .config import Config
 from .errors import InvalidInput, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
+    UNTRUSTED,
     AuthorInfo,
     Bibtex,
     CachedPaper,
@@ -45,6 +44,7 @@ from .models import (
     TermCount,
     Trends,
 )
+from .render import display_path
 from .research.library import Library
 from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi, search_params
@@ -60,15 +60,6 @@ log = logging.getLogger(__name__)
 DATE_SORTED_SEARCH_TTL_S = 60.0
 TRENDS_TTL_S = 3600.0
 MAX_ID_LIST = 100
-
-
-def display_path(path: Path | str) -> str:
-    """Paths under the user's home are shown as ~/...: results never reveal the user name."""
-    text = str(path)
-    home = os.path.expanduser("~")
-    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
-        return "~" + text[len(home.rstrip("/")) :]
-    return text
 
 
 @dataclass
@@ -336,6 +327,7 @@ class ArxivService:
             method=full.method,
             source_method=full.source_method,
             section=label,
+            notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
         )
 
     def find_in_paper(
@@ -379,7 +371,7 @@ class ArxivService:
             paper_id=pid.id,
             version=_version(pid),
             fmt=fmt,
-            path=display_path(raw.path),
+            path=str(raw.path),  # absolute, for open(); only text renderings may shorten it
             bytes=raw.bytes,
             content_type=raw.content_type,
             cached=cached,

@@ -5,6 +5,12 @@ frequent journal compaction) and, only after a put returns, appends a line to it
 cache's eviction messages go to a per-process log too. Afterwards a fresh Cache must load, hold
 only whole and correct files, keep its bounds, and hold every completed write unless an eviction
 of it was logged after the write began.
+
+Each writer also pins a few papers in its own session, and a killed writer's session stays
+open (nothing ends it), so pins add up over the rounds. A killed writer pins one paper, so
+that all the rounds' pins together stay well under MAX_PAPERS: were pins to fill the cache, a
+put would be refused (CacheFull, correctly) and the writer would stop on its own instead of
+being killed. A writer's stderr goes to a file shown on any failure.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from arxiv_mcp.cache.store import Cache
 REPO = Path(__file__).resolve().parent.parent
 MAX_PAPERS = 20
 MAX_BYTES = 90_000
+KILL_ROUNDS = 8
+assert KILL_ROUNDS <= MAX_PAPERS // 2, "the killed writers' pins (one each) must leave room to evict"
 
 WRITER = textwrap.dedent(
     """
@@ -36,6 +44,7 @@ WRITER = textwrap.dedent(
     from arxiv_mcp.cache.store import Cache
 
     home, logs, writer, seed, ops = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    pins = int(sys.argv[8])
     cache_index.COMPACT_MIN_BYTES = 2048  # compact often, so kills also land inside compactions
 
     handler = logging.FileHandler(logs / f"evictions-{writer}.log")
@@ -60,7 +69,7 @@ WRITER = textwrap.dedent(
     rng = random.Random(seed)
     for seq in range(ops):
         tag = f"{writer}:{seed}:{seq}"
-        if seq % 100 == 0:
+        if seq % 100 == 0 and seq // 100 < pins:
             paper_id, version = f"2404.{seed % 1000:03d}{seq // 100:02d}", 1
             cache.pin(session, paper_id, version)
             cache.put_meta(paper_id, version, {"title": tag, "check": tag}, latest=True)
@@ -106,7 +115,9 @@ class EvictionLog(logging.Handler):
         self.lines.append(f"{record.created:.6f} {record.getMessage()}")
 
 
-def start_writer(script: Path, home: Path, logs: Path, writer: str, seed: int, ops: int) -> subprocess.Popen:
+def start_writer(script: Path, home: Path, logs: Path, writer: str, seed: int, ops: int, pins: int) -> subprocess.Popen:
+    """Start a writer that pins a paper every 100 operations, `pins` at most; its stderr goes
+    to logs/stderr-<writer>.log (see `stderr_of`)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     args = [
         sys.executable,
@@ -118,8 +129,14 @@ def start_writer(script: Path, home: Path, logs: Path, writer: str, seed: int, o
         str(ops),
         str(MAX_PAPERS),
         str(MAX_BYTES),
+        str(pins),
     ]
-    return subprocess.Popen(args, env=env, stderr=subprocess.PIPE)
+    with open(logs / f"stderr-{writer}.log", "wb") as stderr:
+        return subprocess.Popen(args, env=env, stderr=stderr)
+
+
+def stderr_of(logs: Path, writer: str) -> str:
+    return (logs / f"stderr-{writer}.log").read_text(errors="replace")[-4000:]
 
 
 def lines(path: Path) -> list[dict]:
@@ -129,9 +146,11 @@ def lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines(keepends=True) if line.endswith("\n")]
 
 
-def wait_for_progress(path: Path, count: int, timeout: float = 20.0) -> None:
+def wait_for_progress(process: subprocess.Popen, path: Path, count: int, timeout: float = 60.0) -> None:
+    """Wait until the writer logged `count` lines; it must still be running then."""
     deadline = time.monotonic() + timeout
     while len(lines(path)) < count:
+        assert process.poll() is None, f"writer ended on its own ({process.returncode}) before the kill"
         assert time.monotonic() < deadline, f"writer made no progress: {path}"
         time.sleep(0.01)
 
@@ -197,13 +216,12 @@ def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES).close()
-    writers = [start_writer(script, home, logs, str(n), seed=n + 1, ops=300) for n in range(3)]
-    wait_for_progress(logs / "done-0.log", 60)
+    writers = [start_writer(script, home, logs, str(n), seed=n + 1, ops=300, pins=3) for n in range(3)]
+    wait_for_progress(writers[0], logs / "done-0.log", 60)
     writers[0].send_signal(signal.SIGKILL)
-    assert writers[0].wait() == -signal.SIGKILL
-    for writer in writers[1:]:
-        _, stderr = writer.communicate(timeout=60)
-        assert writer.returncode == 0, stderr.decode()
+    assert writers[0].wait() == -signal.SIGKILL, stderr_of(logs, "0")
+    for n, writer in enumerate(writers[1:], 1):
+        assert writer.wait(timeout=120) == 0, stderr_of(logs, str(n))
     for n in (1, 2):
         assert lines(logs / f"done-{n}.log")[-1] == {"op": "finished"}
     cache = open_and_check(home, logs)
@@ -216,10 +234,10 @@ def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     rng = random.Random(7)
-    for round_ in range(8):
-        writer = start_writer(script, home, logs, f"r{round_}", seed=100 + round_, ops=10_000)
-        wait_for_progress(logs / f"done-r{round_}.log", 1)
+    for round_ in range(KILL_ROUNDS):
+        writer = start_writer(script, home, logs, f"r{round_}", seed=100 + round_, ops=10_000, pins=1)
+        wait_for_progress(writer, logs / f"done-r{round_}.log", 1)
         time.sleep(rng.uniform(0.0, 0.4))
         writer.send_signal(signal.SIGKILL)
-        assert writer.wait() == -signal.SIGKILL
+        assert writer.wait() == -signal.SIGKILL, f"the writer ended on its own: {stderr_of(logs, f'r{round_}')}"
         open_and_check(home, logs).close()

@@ -1,3 +1,5 @@
+import sys
+
 import pytest
 
 from arxiv_mcp.config import ConfigError, load
@@ -68,3 +70,96 @@ def test_pdf_engine_is_validated():
     with pytest.raises(ConfigError) as err:
         load({"ARXIV_MCP_PDF_ENGINE": "mupdf"})
     assert "ARXIV_MCP_PDF_ENGINE" in str(err.value)
+
+
+@pytest.mark.parametrize("value", ["601", "3601", "86400", "1e9"])
+def test_interval_has_an_upper_bound(value):
+    with pytest.raises(ConfigError) as err:
+        load({"ARXIV_MCP_MIN_INTERVAL_S": value})
+    assert "ARXIV_MCP_MIN_INTERVAL_S" in str(err.value) and "600" in str(err.value)
+    assert load({"ARXIV_MCP_MIN_INTERVAL_S": "600"}).min_interval_s == 600
+
+
+LOCAL = {
+    "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
+    "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
+    "ARXIV_MCP_AR5IV_URL": "http://127.0.0.1:1/ar5iv",
+}
+
+
+@pytest.mark.parametrize(
+    "name, url",
+    [
+        ("ARXIV_MCP_SITE_URL", "https://arxiv.org./"),
+        ("ARXIV_MCP_SITE_URL", "https://ARXIV.ORG"),
+        ("ARXIV_MCP_SITE_URL", "https://arxiv.org:443"),
+        ("ARXIV_MCP_API_URL", "http://Export.ArXiv.org.:8080/api/query"),
+        ("ARXIV_MCP_AR5IV_URL", "https://ar5iv.org"),
+        ("ARXIV_MCP_AR5IV_URL", "https://ar5iv.labs.arxiv.org."),
+        ("ARXIV_MCP_AR5IV_URL", "https://AR5IV.org:8443/"),
+    ],
+)
+def test_every_spelling_of_an_arxiv_host_keeps_the_three_seconds(name, url):
+    with pytest.raises(ConfigError) as err:
+        load({**LOCAL, name: url, "ARXIV_MCP_MIN_INTERVAL_S": "1"})
+    assert "ARXIV_MCP_MIN_INTERVAL_S" in str(err.value)
+    assert load({**LOCAL, name: url}).min_interval_s == 3.0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1",
+        "http://[::1/api",
+        "http://127.0.0.1:99999",
+        "http://127.0.0.1:0",
+        "http://127.0.0.1:port",
+        "http://exa mple.org",
+        "http://example.org/a b",
+        "http://example.org/\tx",
+        "http://:8080/api",
+        "https://",
+    ],
+)
+@pytest.mark.parametrize("name", ["ARXIV_MCP_API_URL", "ARXIV_MCP_SITE_URL", "ARXIV_MCP_AR5IV_URL", "ARXIV_MCP_S2_URL"])
+def test_every_url_is_checked_at_start_up(name, url):
+    with pytest.raises(ConfigError) as err:
+        load({name: url})
+    message = str(err.value)
+    assert message.startswith(name + "=") and "\n" not in message and "expected" in message
+
+
+def test_good_urls_still_pass():
+    cfg = load({"ARXIV_MCP_API_URL": "http://[::1]:8080/api/query", "ARXIV_MCP_SITE_URL": "https://arxiv.org/"})
+    assert cfg.api_url == "http://[::1]:8080/api/query" and cfg.site_url == "https://arxiv.org"
+
+
+def test_pdfium_without_pypdfium2_stops_start_up(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)  # as if the package were not installed
+    with pytest.raises(ConfigError) as err:
+        load({"ARXIV_MCP_PDF_ENGINE": "pdfium"})
+    assert "ARXIV_MCP_PDF_ENGINE" in str(err.value) and "pypdfium2" in str(err.value)
+    assert load({"ARXIV_MCP_PDF_ENGINE": "auto"}).pdf_engine == "auto", "auto falls back to pypdf"
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--transport", "http", "--port", "99999"], "1 to 65535"),
+        (["--transport", "http", "--port", "0"], "1 to 65535"),
+        (["--transport", "http", "--port", "-1"], "1 to 65535"),
+        (["--port", "8080"], "--transport http"),
+        (["--transport", "http", "--port", "eighty"], "invalid int"),
+        (["--transport", "carrier-pigeon"], "invalid choice"),
+    ],
+)
+def test_command_line_mistakes_are_one_line(argv, words, tmp_path, monkeypatch, capsys):
+    from arxiv_mcp import cli
+
+    monkeypatch.setenv("ARXIV_MCP_HOME", str(tmp_path))
+    try:
+        status = cli.main(argv)
+    except SystemExit as exit_:
+        status = exit_.code
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1 and words in err, err

@@ -76,8 +76,11 @@ def user_home(tmp_path, monkeypatch):
 
 
 def leaks(result, needles: list[str]) -> list[str]:
+    """Needles in what the model is shown; download_paper's `path` field is exempt: it is the
+    absolute path a client opens (its text rendering shows ~ instead)."""
     shown = " ".join(c.text for c in result.content if getattr(c, "text", None))
-    shown += json.dumps(result.structured_content or {}, ensure_ascii=False)
+    structured = {k: v for k, v in (result.structured_content or {}).items() if k != "path"}
+    shown += json.dumps(structured, ensure_ascii=False)
     return [n for n in needles if n in shown]
 
 
@@ -112,7 +115,9 @@ async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, conne
                 assert leaks(result, needles) == [], (name, args)
                 outcomes["error" if result.is_error else "ok"] += 1
                 if name == "download_paper" and not result.is_error:
-                    assert result.structured_content["path"].startswith("~/.arxiv-mcp/")
+                    path = result.structured_content["path"]
+                    assert path.startswith(str(user_home / ".arxiv-mcp") + "/") and os.path.isfile(path)
+                    assert "~/.arxiv-mcp/" in result.content[0].text
         for uri in (f"arxiv://paper/{PID}", f"arxiv://paper/{PID}/text"):
             read = await client.read_resource(uri)
             assert not any(n in c.text for c in read.contents for n in needles)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections import OrderedDict
 from pathlib import Path
 
@@ -30,6 +31,7 @@ SNAPSHOT_FORMAT = 1
 COMPACT_MIN_BYTES = 1 << 20
 
 Key = tuple[str, int]
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class Entry:
@@ -61,12 +63,21 @@ def _number(raw: object) -> float:
     return float(raw)
 
 
-def _tier_info(key: Key, tier: object, info: object) -> dict:
+def _tier(raw: object) -> str:
+    if not isinstance(raw, str) or raw not in TIERS:
+        raise ValueError(f"malformed tier {raw!r}")
+    return raw
+
+
+def _tier_info(key: Key, tier: str, info: object) -> dict:
     if tier not in TIERS or not isinstance(info, dict):
         raise ValueError(f"malformed tier {tier!r}: {info!r}")
     size = info.get("b")
     if type(size) is not int or size < 0:
         raise ValueError(f"malformed size in {info!r}")
+    digest = info.get("h")
+    if digest is not None and not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
+        raise ValueError(f"malformed checksum in {info!r}")
     # A raw file's name is recorded (its suffix follows its format): it must name this very tier,
     # or a planted index could make eviction remove files outside the cache.
     if tier in RAW_KINDS and (
@@ -133,7 +144,7 @@ class IndexState:
 
     def _put(self, op: dict) -> None:
         key = _key(op.get("k"))
-        tier = op.get("t")
+        tier = _tier(op.get("t"))
         info = _tier_info(key, tier, op.get("i"))
         when = _number(op.get("a"))
         latest_at = None if op.get("L") is None else _number(op["L"])
@@ -203,7 +214,7 @@ class IndexState:
             if title is not None and not isinstance(title, str):
                 raise ValueError(f"malformed title {title!r}")
             entry = Entry(key[0], key[1], _number(last_access), title)
-            entry.tiers = {tier: _tier_info(key, tier, info) for tier, info in tiers.items()}
+            entry.tiers = {_tier(tier): _tier_info(key, tier, info) for tier, info in tiers.items()}
             state.entries[key] = entry
             state.by_paper.setdefault(key[0], set()).add(key[1])
             for tier, info in entry.tiers.items():
@@ -261,9 +272,17 @@ class JournaledIndex:
                     "cache journal %s does not continue the snapshot; salvaging its lines", self.journal_path
                 )
                 self._salvage(data[lines_at:])
+            # A missing journal, or one a compaction had not replaced yet: what it recorded
+            # after the snapshot is unknown, so the files are checked (and any unknown adopted).
+            if not data:
+                logger.warning("cache journal %s is missing; checking the files against the index", self.journal_path)
+            self.needs_reconcile = True
         else:
             self.state, self.generation = IndexState(), 0
             if data:
+                logger.warning(
+                    "cache index %s is missing; rebuilding it from the journal and the files", self.snapshot_path
+                )
                 self._salvage(data[lines_at:])
             self.needs_reconcile = True
         if isinstance(journal_generation, int):
@@ -274,8 +293,12 @@ class JournaledIndex:
         """Record one operation (the journal first, then the mirror); needs `refresh` first."""
         line = (json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         view = memoryview(line)
-        while view:
-            view = view[os.write(self._fd, view) :]
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError:
+            os.ftruncate(self._fd, self._offset)  # leave no torn line for the next append to run into
+            raise
         self._offset += len(line)
         self.state.apply(op)
 

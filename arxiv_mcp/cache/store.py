@@ -5,8 +5,8 @@ Layout under the cache home:
               `.pdf`, `.source[.gz|.tar|.pdf]`), each written whole (temporary file + rename)
   searches/   short-lived search answers, one file per query
   tmp/        temporary files being written
-  index.json, journal.jsonl   the index (see cache_index.py)
-  sessions.json               open sessions and their pins (see cache_sessions.py)
+  index.json, journal.jsonl   the index (see index.py)
+  sessions.json               open sessions and their pins (see sessions.py)
   .lock       flock'ed around every index change, so server processes can share the home
 
 The index is a mirror of `papers/`: a file is renamed into place and then recorded, under the
@@ -17,12 +17,17 @@ missing ones). So the cache always loads, serves only whole entries and loses no
 by the eviction rules.
 
 Eviction (after every insert): least recently accessed first, unpinned entries only, while there
-are more than `max_papers` entries; then, while the files exceed `max_bytes`: raw files first,
-then text, then whole entries. The entry just inserted goes only as a last resort.
+are more than `max_papers` entries (metadata-only entries, which searches bring, before papers
+that were read); then, while the files exceed `max_bytes`: raw files (PDF, e-print, HTML pages)
+first, then text, then whole entries. The entry just inserted goes only as a last resort.
+
+Every tier's size and sha256 are in the index, so a file that no longer matches is dropped,
+not served. A write the disk refuses is one CacheWriteFailed that names the cause and the fix.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -70,6 +75,35 @@ TOUCH_STEP_S = 1.0
 
 class CacheFull(errors.ArxivMcpError):
     """A file cannot be kept within ARXIV_MCP_MAX_DISK_MB (too big, or pinned papers fill the cache)."""
+
+
+class CacheWriteFailed(errors.ArxivMcpError):
+    """The disk refused a write into the cache home (full, a file-size limit, read-only)."""
+
+
+class HomeUnusable(errors.ArxivMcpError):
+    """The cache home cannot be created or written at all (checked once, at start-up)."""
+
+
+# Why a write failed, and the fix, by errno; anything else gets the system's own words.
+_DISK_FIXES = {
+    errno.ENOSPC: "the disk is full: free space on it, lower ARXIV_MCP_MAX_DISK_MB, or point ARXIV_MCP_HOME at a "
+    "disk with room (clear_cache frees the cache's own files)",
+    errno.EDQUOT: "the disk quota is used up: free space within the quota or point ARXIV_MCP_HOME elsewhere",
+    errno.EFBIG: "the file is larger than this process may write (a file-size limit, ulimit -f): raise the limit "
+    "in the client's launch settings or lower ARXIV_MCP_MAX_DOWNLOAD_MB",
+    errno.EROFS: "the file system is read-only: point ARXIV_MCP_HOME at a writable folder",
+    errno.EACCES: "permission denied: make the folder writable by this user or point ARXIV_MCP_HOME elsewhere",
+    errno.EPERM: "permission denied: make the folder writable by this user or point ARXIV_MCP_HOME elsewhere",
+}
+
+
+def disk_problem(exc: OSError) -> str:
+    """The cause and the fix of a failed cache write, for a message a person can act on."""
+    fix = _DISK_FIXES.get(exc.errno or 0)
+    if fix is not None:
+        return fix
+    return f"{exc.strerror or exc}: check the folder or point ARXIV_MCP_HOME elsewhere"
 
 
 @dataclass
@@ -126,9 +160,19 @@ class Cache:
         self._papers = self.home / "papers"
         self._searches = self.home / "searches"
         self._tmp = self.home / "tmp"
-        for folder in (self.home, self._papers, self._searches, self._tmp):
-            folder.mkdir(parents=True, exist_ok=True)
-        self._lock = ProcessLock(self.home / ".lock")
+        try:
+            for folder in (self.home, self._papers, self._searches, self._tmp):
+                folder.mkdir(parents=True, exist_ok=True)
+            discard(stage(b"", self._tmp, durable=False))  # a read-only home fails here, not at the first read
+            self._lock = ProcessLock(self.home / ".lock")
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if isinstance(exc, (FileExistsError, NotADirectoryError)):
+                why = "a file stands where a folder belongs"
+            raise HomeUnusable(
+                f"ARXIV_MCP_HOME={str(self.home)!r} cannot be used as the cache folder "
+                f"({exc.filename or self.home}: {why}): point ARXIV_MCP_HOME at a folder this user can write"
+            ) from None
         self._index = JournaledIndex(self.home, self._tmp)
         self._sessions = SessionStore(self.home / "sessions.json", self._tmp)
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
@@ -177,16 +221,22 @@ class Cache:
         return None if body is None else CachedMeta(body["record"], body["fetched_at"], stale)
 
     def put_meta(self, paper_id: str, version: int, record: dict, *, latest: bool) -> None:
-        """Store metadata; `latest` also marks this version as the paper's latest as of now."""
+        """Store metadata; `latest` also marks this version as the paper's latest as of now.
+
+        A copy of an answer already in hand: when the disk refuses it, a warning is logged and
+        the call that fetched it carries on (it is fetched again next time).
+        """
         key = (check_paper_id(paper_id), check_version(version))
         if not isinstance(record, dict):
             raise ValueError("record must be a dict")
         now = self._clock()
         payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
-        extra = {"ti": _title_of(record)}
+        extra: dict[str, Any] = {"ti": _title_of(record)}
         if latest:
             extra["L"] = now
-        self._commit(key, "meta", payload, {"b": len(payload), "f": now}, file_name(*key, "meta"), extra)
+        info = {"b": len(payload), "f": now, "h": _digest(payload)}
+        with _best_effort(f"metadata of {versioned_id(*key)}"):
+            self._commit(key, "meta", payload, info, file_name(*key, "meta"), extra)
 
     def get_text(self, paper_id: str, version: int) -> CachedText | None:
         key = (check_paper_id(paper_id), check_version(version))
@@ -198,23 +248,27 @@ class Cache:
         return None if body is None else CachedText(body["text"], body["method"], body["extractor_version"])
 
     def put_text(self, paper_id: str, version: int, text: str, *, method: str, extractor_version: int) -> None:
+        """Store extracted text; CacheWriteFailed when the disk refuses it (the caller still has the text)."""
         key = (check_paper_id(paper_id), check_version(version))
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
         payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
-        info = {"b": len(payload), "m": method, "x": extractor_version}
+        info = {"b": len(payload), "m": method, "x": extractor_version, "h": _digest(payload)}
         self._commit(key, "text", payload, info, file_name(*key, "text"), {})
 
     def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
+        """Where a raw file lives, once its bytes are checked against the index (a truncated or
+        altered file is dropped and None returned, so the caller fetches it again)."""
         key = (check_paper_id(paper_id), check_version(version))
         _check_kind(kind)
         with self._locked():
             opened = self._open_tier(key, kind)
-            if opened is None:
-                return None
-            handle, info = opened
-            handle.close()
-            return CachedRaw(self._papers / info["n"], info["b"], info["ct"])
+        if opened is None:
+            return None
+        if self._read_whole(opened, key, kind, None) is None:
+            return None
+        info = opened[1]
+        return CachedRaw(self._papers / info["n"], info["b"], info["ct"])
 
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
@@ -229,7 +283,8 @@ class Cache:
                 f"may hold (ARXIV_MCP_MAX_DISK_MB={self.max_bytes / 2**20:g}); raise that setting to keep it."
             )
         name = file_name(*key, kind, data[:512])
-        if not self._commit(key, kind, data, {"b": len(data), "n": name, "ct": content_type}, name, {}):
+        info = {"b": len(data), "n": name, "ct": content_type, "h": _digest(data)}
+        if not self._commit(key, kind, data, info, name, {}):
             raise CacheFull(
                 f"Pinned papers fill the cache, so the {kind} of {versioned_id(*key)} could not be kept; "
                 "end sessions you no longer need (end_session) or raise ARXIV_MCP_MAX_DISK_MB."
@@ -250,7 +305,10 @@ class Cache:
             return self._state.notes.get(paper_id, {}).get(key)
 
     def put_note(self, paper_id: str, key: str, value: Any) -> None:
-        """Keep a small JSON value with a paper (None deletes it); gone when the paper is evicted."""
+        """Keep a small JSON value with a paper (None deletes it); gone when the paper is evicted.
+
+        A hint for later calls: when the disk refuses it, a warning is logged and nothing else fails.
+        """
         paper_id = check_paper_id(paper_id)
         if not isinstance(key, str) or not 1 <= len(key) <= 64:
             raise ValueError("a note key is a string of 1 to 64 characters")
@@ -260,7 +318,7 @@ class Cache:
             raise ValueError(f"a note value must be JSON: {exc}") from None
         if size > MAX_NOTE_BYTES:
             raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
-        with self._locked():
+        with _best_effort(f"a note on {paper_id}"), self._locked():
             self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
 
     def get_search(self, key: str) -> dict | None:
@@ -277,7 +335,10 @@ class Cache:
         return body["value"]
 
     def put_search(self, key: str, value: dict, ttl_s: float) -> None:
-        """Keep a search answer for `ttl_s` seconds; only the newest MAX_SEARCH_ENTRIES are kept."""
+        """Keep a search answer for `ttl_s` seconds; only the newest MAX_SEARCH_ENTRIES are kept.
+
+        When the disk refuses it, a warning is logged and the search is simply not remembered.
+        """
         path = self._search_path(key)
         if not isinstance(value, dict) or not ttl_s > 0:
             raise ValueError("a search answer is a dict kept for a positive number of seconds")
@@ -286,14 +347,18 @@ class Cache:
             payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
         except (TypeError, ValueError) as exc:
             raise ValueError(f"a search answer must be JSON: {exc}") from None
-        staged = stage(payload, self._tmp, durable=False)
+        with _best_effort("a search answer"):
+            self._keep_search(path, payload)
+
+    def _keep_search(self, path: Path, payload: bytes) -> None:
+        staged, moved = self._stage(payload, durable=False), False
         try:
             with self._locked():
                 os.replace(staged, path)
-                staged = None
+                moved = True
                 self._trim_searches()
         finally:
-            if staged is not None:
+            if not moved:
                 discard(staged)
 
     # ----- sessions ------------------------------------------------------------------------
@@ -425,7 +490,7 @@ class Cache:
             text = _read_quietly(paths.get("text"), paper_id, version, decode_text)
             if meta is None and text is None:
                 continue
-            yield paper_id, version, meta and meta["record"], text and text["text"]
+            yield paper_id, version, meta["record"] if meta else None, text["text"] if text else None
 
     def verify(self) -> list[str]:
         """Problems found by checking every indexed file against its record (empty when healthy)."""
@@ -439,8 +504,10 @@ class Cache:
                     except FileNotFoundError:
                         problems.append(f"{path.name}: indexed but missing")
                         continue
-                    if len(data) != info["b"]:
-                        problems.append(f"{path.name}: {len(data)} bytes, index says {info['b']}")
+                    try:
+                        _check_bytes(data, info)
+                    except ValueError as exc:
+                        problems.append(f"{path.name}: {exc}")
                     decoder = {"meta": decode_meta, "text": decode_text}.get(tier)
                     try:
                         if decoder is not None:
@@ -473,24 +540,41 @@ class Cache:
                     self._reconcile()
             yield
             if outermost:
-                self._index.compact_if_long()
+                self._compact_if_long()
             finished = True
         except (errors.ArxivMcpError, ValueError):
             finished = True
             raise
+        except OSError as exc:
+            if not outermost:
+                raise  # the outermost holder converts it, leaving the mark for the next holder
+            raise _write_failed(exc) from None
         finally:
             self._lock.release(finished=finished)
 
+    def _compact_if_long(self) -> None:
+        """Fold a long journal; on a full disk it stays long (and correct) until there is room."""
+        try:
+            self._index.compact_if_long()
+        except OSError as exc:
+            logger.warning("could not compact the cache journal (%s); it is kept as it is", exc)
+
+    def _stage(self, payload: bytes, *, durable: bool = True) -> Path:
+        try:
+            return stage(payload, self._tmp, durable=durable)
+        except OSError as exc:
+            raise _write_failed(exc) from None
+
     def _commit(self, key: Key, tier: str, payload: bytes, info: dict, name: str, extra: dict) -> bool:
         """Write a tier's file whole, record it, evict; True if the tier is still cached afterwards."""
-        staged = stage(payload, self._tmp)
+        staged, moved = self._stage(payload), False
         try:
             with self._locked():
                 entry = self._state.entries.get(key)
                 old = entry.tiers.get(tier) if entry else None
                 old_name = self._file_name(key, tier, old) if old else None
                 os.replace(staged, self._papers / name)
-                staged = None
+                moved = True
                 self._index.append({"o": "put", "k": list(key), "t": tier, "i": info, "a": self._clock(), **extra})
                 if old_name not in (None, name):
                     discard(self._papers / old_name)
@@ -498,7 +582,7 @@ class Cache:
                 entry = self._state.entries.get(key)
                 return entry is not None and tier in entry.tiers
         finally:
-            if staged is not None:
+            if not moved:
                 discard(staged)
 
     def _open_tier(self, key: Key, tier: str):
@@ -518,12 +602,14 @@ class Cache:
         return handle, info
 
     def _read_whole(self, opened, key: Key, tier: str, decode):
-        """Read and decode an opened tier file; a damaged file is dropped from the cache."""
+        """Read and decode an opened tier file (decode None: check its bytes only); a file that
+        no longer matches what was stored is dropped from the cache and None returned."""
         handle, info = opened
         with handle:
             data = handle.read()
         try:
-            return decode(data, *key)
+            _check_bytes(data, info)
+            return decode(data, *key) if decode else data
         except ValueError as exc:
             logger.warning("cache file for %s %s is damaged (%s); dropping it", versioned_id(*key), tier, exc)
             with self._locked():
@@ -537,7 +623,10 @@ class Cache:
         entries = self._state.entries
         if next(reversed(entries)) == key and now - entries[key].last_access < TOUCH_STEP_S:
             return
-        self._index.append({"o": "touch", "k": list(key), "a": now})
+        try:
+            self._index.append({"o": "touch", "k": list(key), "a": now})
+        except OSError as exc:  # a read must not fail because its access time cannot be noted
+            logger.warning("could not note an access in the cache journal (%s)", exc)
 
     def _file_name(self, key: Key, tier: str, info: dict) -> str:
         return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
@@ -545,7 +634,9 @@ class Cache:
     def _drop(self, key: Key, tiers: list[str] | None, reason: str) -> None:
         """Unrecord tiers of an entry (all of it when None), then remove their files."""
         entry = self._state.entries.get(key)
-        present = [t for t in (tiers or TIERS) if entry is not None and t in entry.tiers]
+        if entry is None:
+            return
+        present = [t for t in (tiers or TIERS) if t in entry.tiers]
         if not present:
             return
         names = [self._file_name(key, tier, entry.tiers[tier]) for tier in present]
@@ -555,38 +646,51 @@ class Cache:
             discard(self._papers / name)
 
     def _evict(self, protect: Key | None = None) -> None:
-        """Enforce the bounds: count first, then bytes (raw, text, whole entries), LRU first."""
+        """Enforce the bounds, least recently accessed first, pinned papers never.
+
+        The paper count goes first, metadata-only entries (what a search brought) before papers
+        whose text or files were fetched; then bytes: raw files (PDF, e-print, HTML pages) first,
+        since the text made from them is what a read needs, then text, then whole entries
+        (metadata-only ones first). The entry just written goes only as a last resort.
+        """
         state = self._state
         self._sessions.expire(self._clock(), self.session_ttl_s)
         pinned = self._sessions.pins()
         exempt = pinned.keys() | ({protect} if protect else set())
         excess = len(state.entries) - self.max_papers
         if excess > 0:
-            for key in list(islice((k for k in state.entries if k not in exempt), excess)):
+            for key in list(islice((k for k in _by_worth(state) if k not in exempt), excess)):
                 self._drop(key, None, "paper count")
-        for tiers in (["pdf", "source"], ["text"], None):
-            excess = state.total_bytes - self.max_bytes
-            if excess <= 0:
-                break
-            victims, freed = [], 0
-            for key, entry in state.entries.items():
-                if freed >= excess:
-                    break
-                present = [t for t in (tiers or entry.tiers) if t in entry.tiers]
-                if key in exempt or not present:
-                    continue
-                victims.append(key)
-                freed += sum(entry.tiers[t]["b"] for t in present)
-            for key in victims:
-                self._drop(key, tiers, "disk size")
+        passes: list[list[str] | None] = [list(RAW_KINDS), ["text"], None]
+        for tiers in passes:
+            self._free_bytes(tiers, exempt)
         if protect is None or protect in pinned:
             return
         if len(state.entries) > self.max_papers:
             self._drop(protect, None, "paper count, all others pinned")
-        for tiers in (["pdf", "source"], ["text"], None):
+        for tiers in passes:
             if state.total_bytes <= self.max_bytes:
                 break
             self._drop(protect, tiers, "disk size, all others pinned")
+
+    def _free_bytes(self, tiers: list[str] | None, exempt) -> None:
+        """Drop `tiers` (whole entries when None) of unexempt entries until the files fit."""
+        state = self._state
+        excess = state.total_bytes - self.max_bytes
+        if excess <= 0:
+            return
+        victims, freed = [], 0
+        for key in _by_worth(state) if tiers is None else state.entries:
+            if freed >= excess:
+                break
+            entry = state.entries[key]
+            present = [t for t in (tiers or entry.tiers) if t in entry.tiers]
+            if key in exempt or not present:
+                continue
+            victims.append(key)
+            freed += sum(entry.tiers[t]["b"] for t in present)
+        for key in victims:
+            self._drop(key, tiers, "disk size")
 
     def _reconcile(self) -> None:
         """Make the index agree with the files: forget missing ones, adopt whole unknown ones."""
@@ -603,10 +707,20 @@ class Cache:
                 elif on_disk.size == info["b"]:
                     known.add(name)
         # Newest first, each adopted at the old end of the eviction order: the oldest file ends first.
+        adopted = 0
         for found_file in sorted((f for n, f in found.items() if n not in known), key=lambda f: -f.mtime):
-            self._adopt(found_file)
+            adopted += self._adopt(found_file)
+        if adopted:
+            logger.warning(
+                "the cache index did not know %d file(s) in %s; adopted them (they count against "
+                "ARXIV_MCP_MAX_DISK_MB, and clear_cache removes them)",
+                adopted,
+                self._papers,
+            )
+            self._evict()
 
-    def _adopt(self, found: FoundFile) -> None:
+    def _adopt(self, found: FoundFile) -> bool:
+        """Record a whole file the index does not know; False when it was superseded or unreadable."""
         key = (found.paper_id, found.version)
         path = self._papers / found.name
         entry = self._state.entries.get(key)
@@ -614,17 +728,16 @@ class Cache:
         if current is not None and self._file_name(key, found.tier, current) != found.name:
             logger.info("removing %s: superseded by %s", found.name, self._file_name(key, found.tier, current))
             discard(path)
-            return
+            return False
         op = {"o": "put", "k": list(key), "t": found.tier, "a": found.mtime, "front": True}
         try:
             if found.tier in RAW_KINDS:
-                with open(path, "rb") as handle:
-                    head = handle.read(512)
-                op["i"] = {"b": found.size, "n": found.name, "ct": content_type(head)}
+                data = path.read_bytes()
+                op["i"] = {"b": len(data), "n": found.name, "ct": content_type(data[:512]), "h": _digest(data)}
             elif found.tier == "meta":
                 data = path.read_bytes()
                 body = decode_meta(data, *key)
-                op["i"] = {"b": len(data), "f": body["fetched_at"]}
+                op["i"] = {"b": len(data), "f": body["fetched_at"], "h": _digest(data)}
                 op["ti"] = _title_of(body["record"])
                 mark = self._state.latest.get(key[0])
                 if body["latest_at"] is not None and (mark is None or mark[1] < body["latest_at"]):
@@ -632,17 +745,18 @@ class Cache:
             else:
                 data = path.read_bytes()
                 body = decode_text(data, *key)
-                op["i"] = {"b": len(data), "m": body["method"], "x": body["extractor_version"]}
+                op["i"] = {"b": len(data), "m": body["method"], "x": body["extractor_version"], "h": _digest(data)}
         except FileNotFoundError:
-            return
+            return False
         except ValueError as exc:
             logger.warning("removing unreadable cache file %s (%s)", path, exc)
             discard(path)
             if current is not None:
                 self._index.append({"o": "drop", "k": list(key), "t": [found.tier]})
-            return
+            return False
         logger.info("adopting %s into the cache index", found.name)
         self._index.append(op)
+        return True
 
     def _open_session(self, session_id: str) -> dict:
         self._sessions.expire(self._clock(), self.session_ttl_s)
@@ -687,6 +801,41 @@ class Cache:
         aged.sort()
         for _, path in aged[: len(aged) - MAX_SEARCH_ENTRIES]:
             discard(Path(path))
+
+
+def _by_worth(state: IndexState) -> list[Key]:
+    """Entries in eviction order: metadata-only ones first (a search brought them, nobody read
+    them), then the rest, each least recently accessed first."""
+    entries = state.entries
+    return [k for k, e in entries.items() if e.tiers.keys() == {"meta"}] + [
+        k for k, e in entries.items() if e.tiers.keys() != {"meta"}
+    ]
+
+
+def _write_failed(exc: OSError) -> CacheWriteFailed:
+    return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
+
+
+@contextmanager
+def _best_effort(what: str) -> Iterator[None]:
+    """For copies of answers already in hand: a refused write is a warning, not a failed call."""
+    try:
+        yield
+    except CacheWriteFailed as exc:
+        logger.warning("%s was not cached: %s", what, exc)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_bytes(data: bytes, info: dict) -> None:
+    """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
+    where one was recorded: entries written before checksums existed carry none)."""
+    if len(data) != info["b"]:
+        raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
+    if "h" in info and _digest(data) != info["h"]:
+        raise ValueError("its checksum does not match what was stored")
 
 
 def _json_bytes(encode, *args) -> bytes:

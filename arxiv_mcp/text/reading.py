@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from .. import budget
-from ..cache.store import Cache, CachedRaw
+from ..cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
 from ..catalog import Catalog, not_found
 from ..errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from ..ids import PaperId, Urls
@@ -70,6 +70,8 @@ class Text:
     """What produced the text this time: a source name, or "cache"."""
     source_method: str
     """The source the text was extracted from."""
+    note: str | None = None
+    """Set when the text could not be cached (the disk refused it): the next read fetches again."""
 
 
 @dataclass
@@ -302,11 +304,9 @@ class Reader:
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {exc}")
                 continue
-            if not stored:
-                self.cache.put_raw(pid.id, pid.version, method, raw, formats.HTML)
-            self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
+            note = self._keep(pid, used, text, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
-            return Text(text, used, used)
+            return Text(text, used, used, note)
         raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
 
     def _body(self, pid: PaperId, method: str, prefetched: dict) -> tuple[bytes | None, str, bool]:
@@ -362,6 +362,22 @@ class Reader:
                 "nothing was saved, try again in a minute"
             ) from exc
         return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
+
+    def _keep(self, pid: PaperId, used: str, text: str, page: tuple[str, bytes] | None) -> str | None:
+        """Cache the text, then the HTML page it came from (`page`: method and body, when not
+        stored yet); None, or a note when the text could not be kept. The text is what a read
+        needs: a page the cache cannot hold is only logged."""
+        try:
+            self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
+        except CacheWriteFailed as exc:
+            log.warning("the text of %s was not cached: %s", pid, exc)
+            return f"This text could not be cached, so the next read fetches it again. {exc}"
+        if page is not None:
+            try:
+                self.cache.put_raw(pid.id, pid.version, page[0], page[1], formats.HTML)
+            except (CacheFull, CacheWriteFailed) as exc:
+                log.warning("the %s page of %s was not cached: %s", page[0], pid, exc)
+        return None
 
     def _download(self, pid: PaperId, method: str) -> tuple[bytes | None, str]:
         """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""
