@@ -12,13 +12,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import bounds
 from ..errors import InvalidInput
 from .shape import HEADING_RE
 
-MIN_PAGE_SIZE = 1000
-MAX_PAGE_SIZE = 100_000
-MIN_HITS = 1
-MAX_HITS = 100
+MIN_PAGE_SIZE = bounds.PAGE_SIZE.low
+MAX_PAGE_SIZE = bounds.PAGE_SIZE.high
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
@@ -217,12 +216,7 @@ def page_of_offset(text: str, offset: int, page_size: int) -> int:
 
 
 def _checked_page_size(page_size: int) -> int:
-    if isinstance(page_size, bool) or not isinstance(page_size, int) or not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
-        raise InvalidInput(
-            f"page_size must be a whole number of characters from {MIN_PAGE_SIZE} to "
-            f"{MAX_PAGE_SIZE}; got {page_size!r}."
-        )
-    return page_size
+    return bounds.PAGE_SIZE.check(page_size)
 
 
 def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
@@ -260,8 +254,7 @@ def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -
     phrase" matches that word sequence with any whitespace between. Returns the first
     `max_hits` hits and the number of matching passages.
     """
-    if isinstance(max_hits, bool) or not isinstance(max_hits, int) or not MIN_HITS <= max_hits <= MAX_HITS:
-        raise InvalidInput(f"max_hits must be from {MIN_HITS} to {MAX_HITS}; got {max_hits!r}.")
+    bounds.MAX_HITS.check(max_hits)
     _checked_page_size(page_size)
     patterns = sorted(_query_patterns(query), key=lambda p: len(p.pattern), reverse=True)
     headings = outline(text)
