@@ -25,7 +25,8 @@ _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a 
 _LISTED_HEADINGS = 15
 _LISTED_CANDIDATES = 20
 
-_SECTION_REF_RE = re.compile(r"section\s*:\s*(\d+)", re.IGNORECASE)
+_SECTION_REF_RE = re.compile(r"(?:section\s*:\s*)?(\d+)", re.IGNORECASE)
+"""`section:N` or a bare `N`: both name the N-th heading of the outline, as it numbers them."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]*)(?:[\"“”]|$)")
@@ -105,7 +106,9 @@ def render_outline(headings: list[Heading]) -> str:
 
 
 def select_section(text: str, selector: str) -> tuple[Heading, str]:
-    """Resolve `section:N` or a heading name to that section's heading and text."""
+    """Resolve `section:N` (or just `N`) or a heading name to that section's heading and text.
+    Names match whatever the case, the heading's numbering and singular or plural words, so
+    "Conclusions" finds "6 Conclusion"."""
     wanted = " ".join((selector or "").split())
     if not wanted:
         raise InvalidInput('section is empty: pass a heading name, "section:N", or "outline".')
@@ -130,7 +133,7 @@ def _by_number(headings: list[Heading], number: int) -> Heading:
 
 
 def _by_name(headings: list[Heading], wanted: str) -> Heading:
-    key = wanted.casefold()
+    key = _fold(wanted)
     numbered_key = (_leading_number(wanted), _fold(_LEADING_NUMBER_RE.sub("", wanted)))
     full = [_fold(h.title) for h in headings]
     bare = [_fold(_LEADING_NUMBER_RE.sub("", h.title)) for h in headings]
@@ -153,7 +156,8 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
 
 
 def _fold(title: str) -> str:
-    return " ".join(title.split()).casefold()
+    """A heading as compared: case folded, whitespace collapsed, each word singular."""
+    return " ".join(_singular(word) for word in title.casefold().split())
 
 
 def _leading_number(title: str) -> str | None:
