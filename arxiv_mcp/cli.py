@@ -1,12 +1,15 @@
 """The `arxiv-mcp` command: parse arguments, load settings, serve.
 
 Start-up failures are one line on stderr and exit status 2; stdout stays for JSON-RPC.
+Started by hand in a terminal, it says on stderr what it is, and Ctrl-C quits at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
+import signal
 import sys
 
 from . import __version__
@@ -42,6 +45,23 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _serve_stdio(server) -> None:
+    """stdio as a client runs it, and as a person who typed `arxiv-mcp` meets it: one line
+    saying what this is, and Ctrl-C ending it at once. (The SDK reads stdin in a worker
+    thread, so a KeyboardInterrupt waits for a line that never comes, and later ones print
+    tracebacks.) Exiting straight away is safe: every cache write is a rename of a finished
+    file, and the OS releases the file locks."""
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signal.SIGINT))
+    if sys.stdin.isatty():
+        print(
+            f"arxiv-mcp {__version__}: an MCP server for arXiv talking JSON-RPC on stdin/stdout. "
+            "An MCP client (Claude Code, Claude Desktop, Cursor, VS Code) normally starts it; Ctrl-C quits.",
+            file=sys.stderr,
+            flush=True,
+        )
+    server.run()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     stderr = logging.StreamHandler(sys.stderr)
@@ -68,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.transport == "http":
         serve_http(server, args.host, 8000 if args.port is None else args.port, config.http_tokens)
     else:
-        server.run()
+        _serve_stdio(server)
     return 0
 
 

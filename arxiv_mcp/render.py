@@ -6,12 +6,26 @@ in as few tokens as possible.
 
 from __future__ import annotations
 
-import json
 import os
-from dataclasses import asdict, is_dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
-from .models import Download, FindResult, PaperDetail, PaperText, SearchResult
+from .models import (
+    Bibtex,
+    CacheList,
+    CacheStats,
+    CategoryList,
+    ClearResult,
+    Download,
+    FindResult,
+    LibrarySearch,
+    Neighbours,
+    PaperDetail,
+    PaperText,
+    SearchResult,
+    SessionInfo,
+    Trends,
+)
 
 
 def display_path(path: Path | str) -> str:
@@ -24,14 +38,6 @@ def display_path(path: Path | str) -> str:
     return text
 
 
-def download(d: Download) -> str:
-    origin = "already cached" if d.cached else "downloaded"
-    return (
-        f"{d.paper_id}v{d.version} {d.fmt} ({d.content_type}, {d.bytes} bytes, {origin}) at "
-        f"{display_path(d.path)} (the path field holds the absolute path)"
-    )
-
-
 def _authors(names: list[str], limit: int = 6) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f" et al. ({len(names)} authors)" if len(names) > limit else "")
@@ -39,8 +45,10 @@ def _authors(names: list[str], limit: int = 6) -> str:
 
 def search(r: SearchResult) -> str:
     head = f"{r.total_results} result(s)"
+    shown_to = r.start + len(r.papers)
     if r.missing_ids is None:
-        head += f"; showing {r.start + 1}-{r.start + len(r.papers)}" if r.papers else ""
+        head += f"; showing {r.start + 1}-{shown_to}" if r.papers else ""
+        head += f"; next: start={shown_to}" if r.papers and shown_to < r.total_results else ""
     lines = [head + (f"; query: {r.query}" if r.query else "")]
     if r.note:
         lines.append(r.note)
@@ -68,12 +76,16 @@ def paper(d: PaperDetail) -> str:
     parts += [f"Abstract: {d.abstract}", f"Links: {d.abs_url} | {d.pdf_url} | {d.html_url}"]
     if d.stale:
         parts.append("(stale: arXiv was unreachable, this is the last cached copy)")
+    parts.append('Next: read_paper(section="outline") for its sections, or find_in_paper for a passage.')
     return "\n".join(parts)
 
 
 def paper_text(t: PaperText) -> str:
     view = f", {t.section}" if t.section else ""
     more = f"; next: page={t.page + 1}" if t.has_more else ""
+    if not t.section and t.page == 1:
+        more += '; section="outline" lists the sections'
+
     return (
         f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
         f"from {t.source_method}{more}\n{t.notice}\n\n{t.text}"
@@ -87,12 +99,100 @@ def find(r: FindResult) -> str:
     ]
     for h in r.hits:
         lines.append(f"- page {h.page}" + (f", {h.section}" if h.section else "") + f": {h.snippet}")
+    if r.hits:
+        lines.append(f"Next: read_paper(page=N, page_size={r.page_size}) reads the page of a passage.")
     return "\n".join(lines)
 
 
-def compact_json(result) -> str:
-    data = asdict(result) if is_dataclass(result) else result
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+def download(d: Download) -> str:
+    where = "already cached" if d.cached else "downloaded"
+    return f"[{d.paper_id}v{d.version}] {d.fmt} {where}: {display_path(d.path)} ({_size(d.bytes)}, {d.content_type})"
+
+
+def session(s: SessionInfo) -> str:
+    state = "open" if s.open else "closed"
+    pins = ", ".join(s.pinned) if s.pinned else "none yet"
+    head = f"Session {s.session_id} ({state}), created {iso(s.created)}, last used {iso(s.last_used)}"
+    tail = f"\nPass session_id={s.session_id!r} to later calls to keep their papers cached." if s.open else ""
+    return f"{head}\nPinned papers: {pins}{tail}"
+
+
+def cache_stats(c: CacheStats) -> str:
+    tiers = ", ".join(f"{tier} {_size(n)}" for tier, n in c.bytes_by_tier.items()) or "empty"
+    return (
+        f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
+        f"({tiers}); {c.open_sessions} open session(s)"
+    )
+
+
+def cached(c: CacheList) -> str:
+    lines = [f"{c.count} cached paper(s), most recently used first"]
+    for p in c.papers:
+        used = f", used {iso(p.last_access)}" if p.last_access else ""
+        pins = f", pinned by {', '.join(p.pinned_by)}" if p.pinned_by else ""
+        lines.append(
+            f"- {p.paper_id}v{p.version} {p.title or '(no title cached)'}: {'+'.join(p.tiers)}, "
+            f"{_size(p.bytes)}{used}{pins}"
+        )
+    return "\n".join(lines)
+
+
+def cleared(r: ClearResult) -> str:
+    kept = f"; kept {len(r.kept_pinned)} pinned: {', '.join(r.kept_pinned)} (drop_pinned=true drops them)"
+    return f"Removed {len(r.evicted)} paper(s) from the cache" + (kept if r.kept_pinned else "")
+
+
+def categories(r: CategoryList) -> str:
+    lines = [f"{r.count} categories (id: name; group)"]
+    lines += [f"{c.id}: {c.name}; {c.group}" for c in r.categories]
+    return "\n".join(lines)
+
+
+def library(r: LibrarySearch) -> str:
+    lines = [f"{len(r.hits)} of {r.papers_in_library} cached paper(s) match {r.query!r}"]
+    for h in r.hits:
+        lines.append(f"- {h.paper_id}v{h.version} {h.title or ''} (score {h.score:g}): {h.snippet}")
+    if r.hits:
+        lines.append("Next: read_paper or find_in_paper on one of them (no arXiv request: they are cached).")
+    return "\n".join(lines)
+
+
+def bibtex(r: Bibtex) -> str:
+    return r.bibtex + (f"\n% not on arXiv: {', '.join(r.missing_ids)}" if r.missing_ids else "")
+
+
+def neighbours(r: Neighbours) -> str:
+    verb = "cites" if r.direction == "references" else "is cited by"
+    lines = [
+        f"{r.paper_id} {verb} {len(r.neighbours)} paper(s) shown" + ("; more exist (raise limit)" if r.has_more else "")
+    ]
+    for n in r.neighbours:
+        ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
+        lines.append(f"- {n.title or '(untitled)'} ({n.year or 'n.d.'}; {_authors(n.authors, 3)}) [{ident}]")
+    return "\n".join(lines)
+
+
+def trends(t: Trends) -> str:
+    capped = f" (counted the first {t.papers_seen})" if t.capped else ""
+    days = ", ".join(f"{d.date[5:]} {d.count}" for d in t.per_day)
+    terms = ", ".join(f"{x.term} {x.count}" for x in t.top_terms)
+    return (
+        f"{t.category}, {t.date_from} to {t.date_to} ({t.window_days} days): {t.total_results} submissions{capped}\n"
+        f"Per day: {days}\nTop title terms: {terms or 'none'}"
+    )
+
+
+def iso(epoch: float) -> str:
+    """An epoch timestamp as ISO 8601 UTC to the second, e.g. 2026-12-01T10:02:03Z."""
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024**2:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024**2:.1f} MB"
 
 
 def paper_card(d: PaperDetail) -> str:

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import budget
+from . import bounds, budget
 from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config
@@ -59,7 +59,6 @@ log = logging.getLogger(__name__)
 
 DATE_SORTED_SEARCH_TTL_S = 60.0
 TRENDS_TTL_S = 3600.0
-MAX_ID_LIST = 100
 
 
 @dataclass
@@ -161,15 +160,15 @@ class ArxivService:
             raise InvalidInput(f"sort_by={sort_by!r} is not one of {', '.join(q.SORT_BY)}")
         if sort_order not in q.SORT_ORDER:
             raise InvalidInput(f"sort_order={sort_order!r} is not one of {', '.join(q.SORT_ORDER)}")
-        if not 1 <= max_results <= q.MAX_RESULTS_CAP:
-            raise InvalidInput(f"max_results={max_results} is out of range: 1 to {q.MAX_RESULTS_CAP}")
-        if start < 0 or start + max_results > q.RESULT_WINDOW:
+        bounds.MAX_RESULTS.check(max_results)
+        bounds.START.check(start)
+        if start + max_results > q.RESULT_WINDOW:
             raise InvalidInput(
                 f"start={start} with max_results={max_results} is outside arXiv's window: "
                 f"start >= 0 and start + max_results <= {q.RESULT_WINDOW}; narrow the query"
             )
-        if abstract_max_chars is not None and abstract_max_chars < 0:
-            raise InvalidInput("abstract_max_chars must be >= 0 (0 leaves abstracts out)")
+        if abstract_max_chars is not None:
+            bounds.ABSTRACT_MAX_CHARS.check(abstract_max_chars)
         filters = q.SearchFilters(query, category, author, title, abstract, date_from, date_to)
         cat = self._category_clause(category) if category else None
         if id_list:
@@ -230,8 +229,7 @@ class ArxivService:
     def _search_ids(self, id_list: list[str], filters: q.SearchFilters, cat: str | None) -> _Hits:
         from .upstream import query as q
 
-        if len(id_list) > MAX_ID_LIST:
-            raise InvalidInput(f"id_list has {len(id_list)} ids; at most {MAX_ID_LIST} per call")
+        bounds.ID_LIST.check(id_list)
         pids = [parse(i) for i in id_list]
         if filters.any():
             composed = q.compose(filters, cat)
@@ -304,9 +302,8 @@ class ArxivService:
     ) -> PaperText:
         from .text import view as textview
 
-        _check_page_size(page_size)
-        if page < 1:
-            raise InvalidInput(f"page={page} is invalid: pages start at 1")
+        bounds.PAGE_SIZE.check(page_size)
+        bounds.PAGE.check(page)
         pid, full = self._text(paper_id, session_id)
         view, label = full.text, None
         if section and section.strip():
@@ -335,7 +332,8 @@ class ArxivService:
     ) -> FindResult:
         from .text import view as textview
 
-        _check_page_size(page_size)
+        bounds.PAGE_SIZE.check(page_size)
+        bounds.MAX_HITS.check(max_hits)
         if not query or not query.strip():
             raise InvalidInput('query is empty: give words or a "quoted phrase" to look for')
         pid, full = self._text(paper_id, session_id)
@@ -436,8 +434,7 @@ class ArxivService:
         with one id_list request for whatever is not cached."""
         from .research.bibtex import to_bibtex
 
-        if not 1 <= len(paper_ids or []) <= 50:
-            raise InvalidInput("paper_ids takes 1 to 50 ids")
+        bounds.PAPER_IDS.check(paper_ids)
         pids = list(dict.fromkeys(parse(i) for i in paper_ids))
         found: dict[PaperId, Paper] = {}
         for pid in pids:
@@ -492,8 +489,6 @@ class ArxivService:
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
             raise InvalidInput("query is empty: give words to look for in the cached papers")
-        if not 1 <= limit <= 100:
-            raise InvalidInput(f"limit={limit} is out of range: 1 to 100")
         hits = self.library.search(query, limit)
         return LibrarySearch(
             query=query,
@@ -538,10 +533,3 @@ def _version(pid: PaperId) -> int:
     """The version of an id the reader resolved: always set, whatever the id's type says."""
     assert pid.version is not None
     return pid.version
-
-
-def _check_page_size(page_size: int) -> None:
-    from .text.view import MAX_PAGE_SIZE, MIN_PAGE_SIZE
-
-    if not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
-        raise InvalidInput(f"page_size={page_size} is out of range: {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE} characters")

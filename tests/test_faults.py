@@ -151,7 +151,7 @@ def assert_readable_error(result) -> str:
     assert result.is_error
     text = result.content[0].text
     assert len(text) > 30 and "Traceback" not in text and "Error executing tool" not in text, text
-    assert result.structured_content["error"] == text
+    assert result.structured_content is None and result.meta["kind"], result.meta
     return text
 
 
@@ -250,7 +250,7 @@ async def test_a_fault_that_persists_is_a_readable_error(fake, make_config, conn
     first = await run_fault_case(fake, make_config, connect, ROUTES[path], kind, args, 50, 0.01, "error")
     text = first.content[0].text
     if kind in ("status", "rate_exceeded"):
-        assert "throttling" in text and first.structured_content["retry_after_seconds"] is not None
+        assert "throttling" in text and first.meta["retry_after_seconds"] is not None
     else:
         assert "after retrying" in text
     assert len(fake.requests_to(ROUTES[path].prefix)) >= 4 + 1  # four attempts, then the good call

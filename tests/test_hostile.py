@@ -454,13 +454,13 @@ async def test_ids_built_to_escape_the_cache_are_refused(fake, make_config, conn
                 if raw == "2403.00001v1 ":  # surrounding space is forgiven: it names the real paper
                     continue
                 assert result.is_error, (name, raw)
-                assert result.structured_content["kind"] == "InvalidInput", (name, raw, result.content[0].text)
+                assert result.meta["kind"] == "InvalidInput", (name, raw, result.content[0].text)
         for raw in ESCAPING_SESSIONS:
             for name in ("start_session", "session_status", "end_session"):
                 result = await client.call_tool(name, {"session_id": raw})
-                assert result.is_error and result.structured_content["kind"] == "InvalidInput", (name, raw)
+                assert result.is_error and result.meta["kind"] == "InvalidInput", (name, raw)
             result = await client.call_tool("read_paper", {"paper_id": PID, "session_id": raw})
-            assert result.is_error and result.structured_content["kind"] == "InvalidInput"
+            assert result.is_error and result.meta["kind"] == "InvalidInput"
     assert files_outside(tmp_path, config.home) == before
     assert layout_problems(config.home) == []
     assert not any(".." in r.path or "\x00" in r.path for r in fake.requests)

@@ -38,13 +38,15 @@ def inspector(fake, tmp_path):
     env_flags = [flag for k, v in server_env.items() for flag in ("-e", f"{k}={v}")]
     own_env = {**os.environ, "HOME": str(tmp_path), "MCP_CATALOG_PATH": str(tmp_path / "catalog.json")}
 
-    def run(calls: dict[str, list[str]]) -> dict[str, dict]:
+    def run(calls: dict[str, list[str]], expect_error: bool = False) -> dict[str, dict]:
         procs = {
             label: subprocess.Popen(
                 [
                     str(NODE),
                     str(launcher),
                     "--cli",
+                    "--connect-timeout",  # several servers start at once on a loaded machine
+                    "120000",
                     *env_flags,
                     "--cwd",
                     str(ROOT),
@@ -65,7 +67,10 @@ def inspector(fake, tmp_path):
         results = {}
         for label, proc in procs.items():
             out, err = proc.communicate(timeout=90)
-            assert proc.returncode == 0, f"inspector {label} failed ({proc.returncode}): {out[-1500:]} {err[-1500:]}"
+            # The CLI exits 0, or TOOL_ERROR (5) after printing a result with isError set.
+            assert proc.returncode in ((0, 5) if expect_error else (0,)), (
+                f"inspector {label} failed ({proc.returncode}): {out[-1500:]} {err[-1500:]}"
+            )
             results[label] = json.loads(out)
         return results
 
@@ -107,3 +112,43 @@ def test_inspector_lists_tools_and_calls_them(fake, inspector):
     assert got["read"]["isError"] is False
     assert got["read"]["structuredContent"]["page"] == 1
     assert "Transformers changed sequence modelling." in got["read"]["content"][0]["text"]
+
+
+def _tool_call(tool: str, *args: str) -> list[str]:
+    return ["--method", "tools/call", "--tool-name", tool, "--tool-arg", *args]
+
+
+def test_inspector_strict_finds_no_schema_portability_problem(inspector):
+    got = inspector({"list": ["--method", "tools/list", "--strict", "--format", "json"]})
+    assert "schemaFindings" not in got["list"], got["list"].get("schemaFindings")
+    assert len(got["list"]["result"]["tools"]) == 17
+
+
+def test_inspector_shows_the_servers_own_error_text(fake, inspector):
+    """Each error reaches the Inspector as the server wrote it, not as a schema complaint: an
+    error result carries no structured content for the client to validate."""
+    fake.add(html_paper(PAPER_ID, "Sparse attention for long documents"))
+    got = inspector(
+        {
+            "category": _tool_call("search_papers", "category=cs.SYZ", "max_results=1"),
+            "page": _tool_call("read_paper", f'paper_id="{PAPER_ID}"', "page=99"),
+            "paper": _tool_call("get_paper", 'paper_id="2401.99999"'),
+            "session": _tool_call("session_status", "session_id=no-such-session"),
+            "argument": _tool_call("read_paper", f'paper_id="{PAPER_ID}"', "offset=3"),
+        },
+        expect_error=True,
+    )
+    expected = {
+        "category": "cs.SY",
+        "page": "page 99",
+        "paper": "2401.99999",
+        "session": "no-such-session",
+        "argument": "did you mean page?",
+    }
+    for label, needle in expected.items():
+        result = got[label]
+        assert result["isError"] is True, label
+        assert "structuredContent" not in result, (label, result)
+        text = result["content"][0]["text"]
+        assert needle in text and "output schema" not in text.lower(), (label, text)
+        assert result["_meta"]["kind"] in ("InvalidInput", "NotFound"), (label, result["_meta"])

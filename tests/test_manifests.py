@@ -32,10 +32,16 @@ def _env_names_read_by_code() -> set[str]:
     return names
 
 
-def _console_script() -> tuple[str, str]:
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert len(scripts) == 1
-    return next(iter(scripts.items()))
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def _console_script() -> str:
+    """The command every example runs; the distribution's own name is a second entry to the
+    same function, for the registry's `uvx <distribution>`."""
+    scripts = _project()["scripts"]
+    assert scripts == {"arxiv-mcp": "arxiv_mcp.cli:main", _project()["name"]: "arxiv_mcp.cli:main"}
+    return "arxiv-mcp"
 
 
 @pytest.fixture(scope="module")
@@ -49,25 +55,26 @@ def package(server_json):
     return only
 
 
-def test_identity_matches_the_package(server_json):
-    owner, repo = arxiv_mcp.PROJECT_URL.removeprefix("https://github.com/").split("/")
-    assert server_json["name"] == f"io.github.{owner}/{repo}"
+def test_identity_names_nothing_that_does_not_exist(server_json):
+    """No repository URL or website: none is published. The one index entry named is this
+    distribution, marked as needing a release."""
     assert server_json["version"] == arxiv_mcp.__version__
-    assert server_json["repository"] == {"url": arxiv_mcp.PROJECT_URL, "source": "github"}
+    assert "repository" not in server_json and "websiteUrl" not in server_json
     assert re.fullmatch(r"[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+", server_json["name"])
     assert 1 <= len(server_json["description"]) <= 100
     assert server_json["$schema"].startswith("https://static.modelcontextprotocol.io/schemas/")
+    note = server_json["_meta"]["io.modelcontextprotocol.registry/publisher-provided"]["note"]
+    assert "Needs the first PyPI release" in note
 
 
-def test_package_runs_the_console_script_from_git(package):
-    script, target = _console_script()
-    assert target == "arxiv_mcp.cli:main"
-    assert {"registryType", "identifier", "transport"} <= package.keys()
-    assert package["identifier"] == script and package["version"] == arxiv_mcp.__version__
+def test_package_is_the_distribution_run_by_uvx(package):
+    assert _project()["name"] == "arxiv-mcp-reader"  # free on PyPI when chosen; arxiv-mcp is not ours
+    assert package["registryType"] == "pypi" and package["identifier"] == _project()["name"]
+    assert package["version"] == arxiv_mcp.__version__ == _project()["version"]
     assert package["transport"] == {"type": "stdio"}
     assert package["runtimeHint"] == "uvx"
-    assert package["runtimeArguments"][0]["name"] == "--from"
-    assert package["runtimeArguments"][0]["value"] == f"git+{arxiv_mcp.PROJECT_URL}"
+    assert _project()["name"] in _project()["scripts"]  # what `uvx arxiv-mcp-reader` runs
+    _console_script()
 
 
 def test_environment_variables_are_exactly_the_settings_the_code_reads(package):
@@ -106,9 +113,8 @@ def test_only_the_api_key_and_the_http_token_are_secret(package):
 def test_client_example_runs_the_same_command():
     example = _json(".mcp.json.example")
     (entry,) = example["mcpServers"].values()
-    script, _ = _console_script()
     assert entry["command"] == "uvx"
-    assert entry["args"] == ["--from", f"git+{arxiv_mcp.PROJECT_URL}", script]
+    assert entry["args"] == ["--from", _project()["name"], _console_script()]
     assert set(entry.get("env", {})) <= _env_names_read_by_code()
 
 
@@ -119,3 +125,30 @@ def test_registry_note_and_readme_show_the_example_command(server_json):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", readme, re.S) if "mcpServers" in b]
     assert _json(".mcp.json.example") in blocks
+
+
+def test_readme_names_no_repository_or_other_index_entry():
+    text = "\n".join(
+        (ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "server.json", ".mcp.json.example")
+    )
+    assert "git+" not in text and "github.com/arxiv-mcp" not in text
+    for named in re.findall(r"--from (\S+)", text):
+        assert named in ("arxiv-mcp-reader", "/path/to/arxiv-mcp", "/path/to/checkout"), named
+
+
+def test_every_readme_shell_line_is_run_by_ci_or_a_test():
+    """Each line of the README's sh blocks appears in .ci/run (with the checkout's path), runs in
+    tests/test_claude_code.py, or says it needs a release."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    claude_test = (ROOT / "tests" / "test_claude_code.py").read_text(encoding="utf-8")
+    for block in re.findall(r"```sh\n(.*?)```", readme, re.S):
+        for line in block.strip().splitlines():
+            command = line.split("  #")[0].strip()
+            if "(needs a release)" in line:
+                continue
+            if command.startswith("claude mcp"):
+                assert "/absolute/path/to/.venv" in command or command == "claude mcp list", line
+                assert "VENV_PLACEHOLDER" in claude_test and '"mcp", "list"' in claude_test
+                continue
+            assert command.replace("/path/to/arxiv-mcp", '"$PWD"') in ci, f".ci/run does not run: {command}"

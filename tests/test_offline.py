@@ -121,7 +121,7 @@ async def check_offline(client, answers):
         took = time.monotonic() - started
         assert result.is_error, (name, args)
         text = result.content[0].text
-        assert "unreachable" in text and result.structured_content["kind"] == "Unreachable", (name, text)
+        assert "unreachable" in text and result.meta["kind"] == "Unreachable", (name, text)
         assert took < FAST_S, (name, took)
 
 
@@ -159,7 +159,7 @@ async def test_the_second_uncached_call_fails_at_once(fake, make_config, connect
         took = time.monotonic() - started
     assert first.is_error and second.is_error and first_took < FAST_S
     assert took < 0.5 and "unreachable" in second.content[0].text
-    assert second.structured_content["retry_after_seconds"] > 0
+    assert second.meta["retry_after_seconds"] > 0
 
 
 async def test_a_paper_read_only_by_its_bare_id_is_read_offline(fake, make_config, connect):

@@ -228,7 +228,7 @@ async def test_exhausted_retries_name_the_status(corpus, connect, make_config):
     assert r.is_error
     text = r.content[0].text
     assert "503" in text and "try again" in text
-    assert r.structured_content["retry_after_seconds"] > 0
+    assert r.meta["retry_after_seconds"] > 0
 
 
 def test_real_spacing_against_the_fake(fake, make_config):

@@ -17,6 +17,7 @@ import unicodedata
 from array import array
 from collections import Counter
 
+from .. import bounds
 from ..errors import InvalidInput
 from ..words import STOPWORDS, singular
 
@@ -24,7 +25,6 @@ K1 = 1.2
 B = 0.75
 FIELDS = ("title", "authors", "abstract", "text")
 FIELD_WEIGHTS = (4.0, 2.0, 2.0, 1.0)  # same order as FIELDS
-MAX_LIMIT = 100
 SNIPPET_CHARS = 200
 _SNIPPET_LEAD = 60
 
@@ -136,8 +136,7 @@ class LocalIndex:
     def search(self, query: str, limit: int = 10) -> list[tuple[str, float, str]]:
         """Best papers first, as (doc_id, score, snippet); the snippet is the best matching
         title or abstract sentence, at most 200 chars."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-            raise InvalidInput(f"limit must be from 1 to {MAX_LIMIT}; got {limit!r}.")
+        bounds.LIMIT.check(limit)
         if not (query or "").strip():
             raise InvalidInput("query is empty: pass a few words, e.g. 'sparse attention'.")
         terms = list(dict.fromkeys(tokenize(query)))

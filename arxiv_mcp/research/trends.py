@@ -12,8 +12,8 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from .. import bounds
 from ..categories import get_category
-from ..errors import InvalidInput
 from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW
 from ..words import STOPWORDS
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from ..upstream.arxiv_api import ArxivApi
     from ..upstream.atom import Paper
 
-MAX_WINDOW_DAYS = 365
 TOP_TERMS = 20
 GENERIC_TITLE_WORDS = frozenset(
     """
@@ -59,10 +58,7 @@ def category_trends(
 ) -> dict:
     """Papers submitted to `category` in the `window_days` days ending today (UTC, inclusive)."""
     cat_id = get_category(category).id
-    if isinstance(window_days, bool) or not isinstance(window_days, int) or not 1 <= window_days <= MAX_WINDOW_DAYS:
-        raise InvalidInput(
-            f"window_days={window_days!r} is out of range: give a whole number of days from 1 to {MAX_WINDOW_DAYS}"
-        )
+    bounds.WINDOW_DAYS.check(window_days)
     if not 1 <= page_size <= MAX_RESULTS_CAP or not 1 <= max_papers <= RESULT_WINDOW:
         raise ValueError("page_size must be 1-2000 and max_papers 1-30000")
     date_to = today or datetime.now(UTC).date()

@@ -12,14 +12,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import bounds
 from ..errors import InvalidInput
 from ..words import singular
 from .shape import HEADING_RE, is_page_title
 
-MIN_PAGE_SIZE = 1000
-MAX_PAGE_SIZE = 100_000
-MIN_HITS = 1
-MAX_HITS = 100
+MIN_PAGE_SIZE = bounds.PAGE_SIZE.low
+MAX_PAGE_SIZE = bounds.PAGE_SIZE.high
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
@@ -27,7 +26,8 @@ _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a 
 _LISTED_HEADINGS = 15
 _LISTED_CANDIDATES = 20
 
-_SECTION_REF_RE = re.compile(r"section\s*:\s*(\d+)", re.IGNORECASE)
+_SECTION_REF_RE = re.compile(r"(?:section\s*:\s*)?(\d+)", re.IGNORECASE)
+"""`section:N` or a bare `N`: both name the N-th heading of the outline, as it numbers them."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]*)(?:[\"“”]|$)")
@@ -110,7 +110,9 @@ def render_outline(headings: list[Heading]) -> str:
 
 
 def select_section(text: str, selector: str) -> tuple[Heading, str]:
-    """Resolve `section:N` or a heading name to that section's heading and text."""
+    """Resolve `section:N` (or just `N`) or a heading name to that section's heading and text.
+    Names match whatever the case, the heading's numbering and singular or plural words, so
+    "Conclusions" finds "6 Conclusion"."""
     wanted = " ".join((selector or "").split())
     if not wanted:
         raise InvalidInput('section is empty: pass a heading name, "section:N", or "outline".')
@@ -135,7 +137,7 @@ def _by_number(headings: list[Heading], number: int) -> Heading:
 
 
 def _by_name(headings: list[Heading], wanted: str) -> Heading:
-    key = wanted.casefold()
+    key = _fold(wanted)
     numbered_key = (_leading_number(wanted), _fold(_LEADING_NUMBER_RE.sub("", wanted)))
     full = [_fold(h.title) for h in headings]
     bare = [_fold(_LEADING_NUMBER_RE.sub("", h.title)) for h in headings]
@@ -158,7 +160,8 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
 
 
 def _fold(title: str) -> str:
-    return " ".join(title.split()).casefold()
+    """A heading as compared: case folded, whitespace collapsed, each word singular."""
+    return " ".join(singular(word) for word in title.casefold().split())
 
 
 def _leading_number(title: str) -> str | None:
@@ -221,12 +224,7 @@ def page_of_offset(text: str, offset: int, page_size: int) -> int:
 
 
 def _checked_page_size(page_size: int) -> int:
-    if isinstance(page_size, bool) or not isinstance(page_size, int) or not MIN_PAGE_SIZE <= page_size <= MAX_PAGE_SIZE:
-        raise InvalidInput(
-            f"page_size must be a whole number of characters from {MIN_PAGE_SIZE} to "
-            f"{MAX_PAGE_SIZE}; got {page_size!r}."
-        )
-    return page_size
+    return bounds.PAGE_SIZE.check(page_size)
 
 
 def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
@@ -264,8 +262,7 @@ def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -
     phrase" matches that word sequence with any whitespace between. Returns the first
     `max_hits` hits and the number of matching passages.
     """
-    if isinstance(max_hits, bool) or not isinstance(max_hits, int) or not MIN_HITS <= max_hits <= MAX_HITS:
-        raise InvalidInput(f"max_hits must be from {MIN_HITS} to {MAX_HITS}; got {max_hits!r}.")
+    bounds.MAX_HITS.check(max_hits)
     _checked_page_size(page_size)
     patterns = sorted(_query_patterns(query), key=lambda p: len(p.pattern), reverse=True)
     headings = outline(text)

@@ -11,6 +11,7 @@ import json
 import logging
 from typing import TYPE_CHECKING, Protocol
 
+from .. import bounds
 from ..errors import InvalidInput, NotFound, Throttled, UpstreamError
 from ..ids import PaperId, parse
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DIRECTIONS = {"references": "citedPaper", "citations": "citingPaper"}
-MAX_LIMIT = 100
 CACHE_TTL_S = 600.0
 FIELDS = "title,year,externalIds,authors"
 
@@ -37,8 +37,7 @@ def neighbours(
     """The first `limit` papers this one cites (`references`) or that cite it (`citations`)."""
     if direction not in DIRECTIONS:
         raise InvalidInput(f"direction={direction!r} is not supported: use 'references' or 'citations'")
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
-        raise InvalidInput(f"limit={limit!r} is out of range: give a whole number from 1 to {MAX_LIMIT}")
+    bounds.LIMIT.check(limit)
     key = f"s2:{direction}:{pid.id}:{limit}"
     if cache is not None:
         cached = cache.get_search(key)

@@ -1,0 +1,74 @@
+"""Every numeric bound on a tool argument, declared once.
+
+The service checks an argument with its bound before any upstream request (one wording for
+every tool), and `server.py` copies the same numbers into the tool's input schema as
+`minimum`/`maximum` (`minItems`/`maxItems` for lists), so a client sees what is accepted
+before it calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidInput
+from .upstream.query import MAX_RESULTS_CAP
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A whole-number argument from `low` to `high` (no upper end when None)."""
+
+    name: str
+    low: int
+    high: int | None = None
+    unit: str = ""
+
+    def accepts(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        if self.high is None:
+            return f"a whole number of {self.low} or more{unit}"
+        return f"a whole number from {self.low} to {self.high}{unit}"
+
+    def check(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not self._inside(value):
+            raise InvalidInput(f"{self.name} must be {self.accepts()}; got {value!r}.")
+        return value
+
+    def _inside(self, value: int) -> bool:
+        return value >= self.low and (self.high is None or value <= self.high)
+
+    def schema(self) -> dict[str, Any]:
+        return {"minimum": self.low} | ({} if self.high is None else {"maximum": self.high})
+
+
+@dataclass(frozen=True)
+class CountBound:
+    """A list argument holding `low` to `high` items."""
+
+    name: str
+    low: int
+    high: int
+    items: str
+
+    def check(self, values: list[Any] | None) -> list[Any]:
+        values = list(values or [])
+        if not self.low <= len(values) <= self.high:
+            span = f"{self.low} to {self.high}" if self.low else f"at most {self.high}"
+            raise InvalidInput(f"{self.name} takes {span} {self.items}; got {len(values)}.")
+        return values
+
+    def schema(self) -> dict[str, Any]:
+        return ({"minItems": self.low} if self.low else {}) | {"maxItems": self.high}
+
+
+PAGE = Bound("page", 1)
+PAGE_SIZE = Bound("page_size", 1000, 100_000, "characters")
+START = Bound("start", 0)
+MAX_RESULTS = Bound("max_results", 1, MAX_RESULTS_CAP)
+ABSTRACT_MAX_CHARS = Bound("abstract_max_chars", 0, unit="characters")
+MAX_HITS = Bound("max_hits", 1, 100)
+LIMIT = Bound("limit", 1, 100)
+WINDOW_DAYS = Bound("window_days", 1, 365, "days")
+PAPER_IDS = CountBound("paper_ids", 1, 50, "ids")
+ID_LIST = CountBound("id_list", 0, 100, "ids")
