@@ -35,6 +35,17 @@ class Unreachable(UpstreamError):
     """Upstream cannot be reached at all (offline, DNS, refused connections)."""
 
 
+class OutOfTime(UpstreamError):
+    """The call used up its time budget (ARXIV_MCP_DEADLINE_S) before its work was done.
+
+    Not an ExtractionError: running out of time says nothing about the source, so no
+    fallback source is tried and nothing is remembered as missing."""
+
+
+class Cancelled(ArxivMcpError):
+    """The client cancelled the call or went away: the work stops; nobody reads the answer."""
+
+
 class ExtractionError(ArxivMcpError):
     """A full-text source is unusable for this paper (stub page, corrupt file); try the next."""
 

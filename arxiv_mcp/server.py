@@ -176,7 +176,7 @@ def _runner(config: Config) -> Callable[..., CallToolResult]:
 
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
-        with budget.tool_call(config.deadline_s, _progress_for(ctx)):
+        with budget.tool_call(config.deadline_s, _progress_for(ctx), _client_gone):
             try:
                 result = work()
             except ArxivMcpError as exc:
@@ -511,7 +511,7 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService) -> None:
         mime_type="text/markdown",
     )
     def paper_card(paper_id: str) -> str:
-        return _resource(lambda: render.paper_card(svc.get_paper(paper_id)))
+        return _resource(lambda: render.paper_card(svc.get_paper(paper_id)), svc.config.deadline_s)
 
     @server.resource(
         "arxiv://paper/{paper_id}/text",
@@ -521,7 +521,7 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService) -> None:
         mime_type="text/markdown",
     )
     def paper_text(paper_id: str) -> str:
-        return _resource(lambda: svc.text_for_resource(paper_id)[1])
+        return _resource(lambda: svc.text_for_resource(paper_id)[1], svc.config.deadline_s)
 
     @server.prompt(
         name="literature_review",
@@ -547,13 +547,27 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService) -> None:
         return Completion(values=hits[:100], total=len(hits), has_more=len(hits) > 100)
 
 
-def _resource(work: Callable[[], str]) -> str:
+def _client_gone() -> bool:
+    """Whether the request running on this worker thread was cancelled: by
+    `notifications/cancelled`, a dropped HTTP stream or a closed stdin (the SDK cancels the
+    request's scope; anyio lets its worker thread see that)."""
+    try:
+        anyio.from_thread.check_cancelled()
+    except RuntimeError:  # not an anyio worker thread: a direct call nobody can cancel
+        return False
+    except BaseException:  # the backend's cancellation exception
+        return True
+    return False
+
+
+def _resource(work: Callable[[], str], deadline_s: float) -> str:
     from mcp.server.mcpserver.exceptions import ResourceError
 
-    try:
-        return work()
-    except ArxivMcpError as exc:
-        raise ResourceError(str(exc)) from None
+    with budget.tool_call(deadline_s, None, _client_gone):
+        try:
+            return work()
+        except ArxivMcpError as exc:
+            raise ResourceError(str(exc)) from None
 
 
 def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...]) -> None:

@@ -85,11 +85,15 @@ class ArxivService:
         self.http = http or HttpClient(
             config,
             Transport(config),
-            RateLimiter(config.min_interval_s, state_file=config.home / "ratelimit-arxiv"),
+            RateLimiter(
+                config.min_interval_s,
+                state_file=config.home / "ratelimit-arxiv",
+                connection_file=config.home / "locks" / "arxiv-connection",
+            ),
             RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"),
         )
         self.urls = Urls(config.site_url, config.ar5iv_url)
-        self.flights = SingleFlight()
+        self.flights = SingleFlight(config.home / "locks")
         self.api = ArxivApi(self.http, config.api_url)
         self.catalog = Catalog(self.api, self.cache, self.flights)
         self.reader = Reader(

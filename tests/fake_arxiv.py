@@ -52,8 +52,23 @@ NO_PDF = _Sentinel("NO_PDF")
 """FakePaper.pdf value: /pdf/ID answers 404 (None does the same)."""
 _AUTO_PDF = _Sentinel("AUTO_PDF")
 
-FAULT_KINDS = frozenset({"status", "rate_exceeded", "reset", "truncate", "stall", "malformed", "empty", "huge"})
+FAULT_KINDS = frozenset(
+    {
+        "status",
+        "rate_exceeded",
+        "reset",
+        "truncate",
+        "stall",
+        "malformed",
+        "empty",
+        "huge",
+        "drip",
+        "drip_chunked",
+        "huge_page",
+    }
+)
 HUGE_BODY_BYTES = 64 * 1024 * 1024 + 4096
+HUGE_PAGE_BYTES = 45 * 1024 * 1024
 MAX_RESULTS_LIMIT = 2000
 RESULT_WINDOW = 30000
 ATOM_TYPE = "application/atom+xml; charset=utf-8"
@@ -442,6 +457,8 @@ class _Fault:
     retry_after: str | None
     delay: float
     body: bytes | None
+    interval: float = 1.0
+    size: int | None = None
 
 
 @dataclass
@@ -482,6 +499,21 @@ _BROKEN_BODIES = {
     "gzip": b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage-not-deflate",
     "html": b'<!DOCTYPE html><html><body><div class="ltx_page_main"><article class="ltx_document"><h1 class="ltx_title',
 }
+
+
+def _inflate_page(page: bytes, size: int) -> bytes:
+    """`page` (a LaTeXML document) with filler sections before its end, `size` bytes in all."""
+    section = (
+        b'<section class="ltx_section"><h2 class="ltx_title ltx_title_section">'
+        b'<span class="ltx_tag ltx_tag_section">9 </span>Filler</h2>'
+        + b'<div class="ltx_para"><p class="ltx_p">A paragraph that makes the page long. '
+        + b"Each sentence is text the reader has to walk through. " * 12
+        + b"</p></div></section>\n"
+    )
+    cut = page.rfind(b"</article>")
+    cut = len(page) if cut < 0 else cut
+    count = max(0, (size - len(page)) // len(section))
+    return page[:cut] + section * count + page[cut:]
 
 
 # ---- HTTP ----------------------------------------------------------------------------------
@@ -539,22 +571,27 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         path = unquote(parts.path)
         query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-        fake._log(
-            Req(
-                self.command,
-                path,
-                query,
-                {k.lower(): v for k, v in self.headers.items()},
-                time.monotonic(),
-                self.client_address[1],
-            )
+        req = Req(
+            self.command,
+            path,
+            query,
+            {k.lower(): v for k, v in self.headers.items()},
+            time.monotonic(),
+            self.client_address[1],
         )
+        fake._log(req)
         fault = fake._take_fault(path)
-        if fault is not None:
-            self._fault(fault, path, query, send_body)
-            return
-        response = forced or fake._route(path, query)
-        self._send(response, send_body)
+        self._last_write = time.monotonic()
+        try:
+            if fault is not None:
+                self._fault(fault, path, query, send_body)
+                return
+            response = forced or fake._route(path, query)
+            self._send(response, send_body)
+        except OSError:  # the client hung up (a deadline, a cancel): nothing more to send
+            self._drop(reset=False)
+        finally:
+            fake._log_finished(req, self._last_write)
 
     def _send(self, response: _Response, send_body: bool = True, body_limit: int | None = None) -> None:
         self.send_response(response.status)
@@ -564,7 +601,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         if send_body:
-            self.wfile.write(response.body if body_limit is None else response.body[:body_limit])
+            self._write(response.body if body_limit is None else response.body[:body_limit])
+
+    def _write(self, data: bytes) -> None:
+        """Write, noting the time first: a transfer is over only after its last write began."""
+        self._last_write = time.monotonic()
+        self.wfile.write(data)
 
     def _fault(self, fault: _Fault, path: str, query: dict[str, str], send_body: bool) -> None:
         kind = _kind_of_path(path)
@@ -594,6 +636,38 @@ class _Handler(BaseHTTPRequestHandler):
             self._drop(reset=False)
         elif fault.kind == "huge":
             self._stream_huge(kind, send_body)
+        elif fault.kind in ("drip", "drip_chunked"):
+            body = fault.body if fault.body is not None else self.server.fake._route(path, query).body
+            self._drip(body, fault, _CONTENT_TYPES[kind], send_body)
+        elif fault.kind == "huge_page":
+            real = self.server.fake._route(path, query)
+            self._send(_Response(200, _inflate_page(real.body, fault.size or HUGE_PAGE_BYTES), HTML_TYPE), send_body)
+
+    def _drip(self, body: bytes, fault: _Fault, content_type: str, send_body: bool) -> None:
+        """The whole body, slowly: "drip" declares its full Content-Length and sends one byte
+        per `interval`; "drip_chunked" sends `size`-byte chunks (default 1 KiB) per interval."""
+        chunked = fault.kind == "drip_chunked"
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if not send_body:
+            return
+        step = (fault.size or 1024) if chunked else 1
+        try:
+            for start in range(0, len(body), step):
+                piece = body[start : start + step]
+                self._write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                if self.server.stopping.wait(fault.interval):
+                    self._drop(reset=False)
+                    return
+            if chunked:
+                self._write(b"0\r\n\r\n")
+        except OSError:
+            self._drop(reset=False)
 
     def _stream_huge(self, kind: str, send_body: bool) -> None:
         self.send_response(200)
@@ -640,6 +714,9 @@ class FakeArxiv:
         self._thread: threading.Thread | None = None
         self.reject_versioned_old_ids = reject_versioned_old_ids
         self.requests: list[Req] = []
+        self.finished: list[tuple[Req, float]] = []
+        """Answered requests, each with the time its last write began (so the next request of
+        a client that waited for the whole answer arrives after it)."""
         for paper in papers:
             self.add(paper)
 
@@ -725,6 +802,10 @@ class FakeArxiv:
         with self._lock:
             self.requests.append(req)
 
+    def _log_finished(self, req: Req, last_write: float) -> None:
+        with self._lock:
+            self.finished.append((req, last_write))
+
     def requests_to(self, prefix: str) -> list[Req]:
         with self._lock:
             return [r for r in self.requests if r.path.startswith(prefix)]
@@ -743,15 +824,20 @@ class FakeArxiv:
         retry_after: str | None = None,
         delay: float = 0.0,
         body: bytes | None = None,
+        interval: float = 1.0,
+        size: int | None = None,
     ) -> None:
         """The next `times` requests under path_prefix get this failure instead of the answer.
 
         `delay` is waited before any kind of fault (for "stall" it is the whole stall).
+        "drip" and "drip_chunked" send the genuine body (or `body`) one byte, or one `size`-byte
+        chunk, per `interval` seconds; "huge_page" answers a genuine page grown to `size` bytes
+        with real sections (default HUGE_PAGE_BYTES).
         """
         if kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault kind {kind!r}; use one of {sorted(FAULT_KINDS)}")
         with self._lock:
-            self._faults.append(_Fault(path_prefix, kind, times, status, retry_after, delay, body))
+            self._faults.append(_Fault(path_prefix, kind, times, status, retry_after, delay, body, interval, size))
 
     def clear_faults(self) -> None:
         with self._lock:

@@ -33,11 +33,16 @@ import re
 from html.parser import HTMLParser
 from typing import cast
 
-from ..errors import ExtractionError
+from .. import budget
+from ..errors import ArxivMcpError, ExtractionError
 from .shape import escape_line
 
 logger = logging.getLogger(__name__)
 
+_FEED_CHARS = 1 << 18
+_TOO_BIG_FOR_DEADLINE = (
+    "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S, or use download_paper for the PDF"
+)
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
 _DIAGNOSTIC_CHARS = 4000  # text kept from outside the document to name a stub page
@@ -126,10 +131,13 @@ def html_to_text(html: str, *, authored: bool = False) -> str:
     LaTeXML document element, so its whole `<body>` is the paper."""
     parser = _PageParser(authored=authored)
     try:
-        parser.feed(_defuse(html))
+        page = _defuse(html)
+        for start in range(0, len(page), _FEED_CHARS):  # fed in pieces, so the deadline is seen
+            budget.check("Extracting the HTML page", _TOO_BIG_FOR_DEADLINE)
+            parser.feed(page[start : start + _FEED_CHARS])
         parser.close()
         return parser.finish()
-    except ExtractionError:
+    except ArxivMcpError:  # a stub page, or the deadline
         raise
     except Exception as exc:  # the stdlib parser's reactions to hostile markup vary by version
         logger.warning("HTML page could not be parsed", exc_info=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import email.utils
 import logging
 import random
+import socket
 import threading
 import time
 from collections.abc import Mapping
@@ -24,15 +25,16 @@ from urllib.parse import urljoin, urlsplit
 from .. import PROJECT_URL, __version__, budget
 from ..config import Config
 from ..errors import Throttled, Unreachable, UpstreamError
-from .rate_limiter import RateLimiter
+from .rate_limiter import MAX_PAUSE_S, RateLimiter
 
 log = logging.getLogger(__name__)
 
 USER_AGENT = f"arxiv-mcp/{__version__} (+{PROJECT_URL})"
 CONNECT_TIMEOUT_S = 10.0
-MAX_RETRY_AFTER_S = 120.0
 DOWN_FOR_S = 20.0
-_CHUNK = 64 * 1024
+_READ_TIMEOUT_FLOOR_S = 0.05
+_CHUNK = 16 * 1024
+"""At most this much is read before the deadline and cancellation are checked again."""
 
 
 @dataclass
@@ -58,6 +60,7 @@ class _Transient(Exception):
         self.status = status
         self.retry_after = retry_after
         self.unreachable = unreachable
+        self.longer_than_left = False
 
 
 class TooLarge(UpstreamError):
@@ -88,8 +91,10 @@ class Transport:
     def fetch(
         self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None, max_bytes: int
     ) -> Response:
-        remaining = budget.remaining()
-        read_timeout = self.read_timeout if remaining is None else max(0.5, min(self.read_timeout, remaining))
+        """GET `url`, reading the body in small pieces: every blocking read waits at most
+        the read timeout or the time the call has left, whichever is shorter, and the
+        deadline and cancellation are checked after every piece, however slowly it comes."""
+        read_timeout = self._read_timeout()
         with self.session.get(
             url,
             params=params,
@@ -101,22 +106,55 @@ class Transport:
             declared = r.headers.get("Content-Length")
             if declared and declared.isdigit() and int(declared) > max_bytes:
                 raise TooLarge(_too_large(url, max_bytes))
-            body = bytearray()
-            for chunk in r.iter_content(_CHUNK):
-                body += chunk
-                if len(body) > max_bytes:
-                    raise TooLarge(_too_large(url, max_bytes))
-                left = budget.remaining()
-                if left is not None and left <= 0:
-                    raise UpstreamError(
-                        f"Downloading {_where(url)} took longer than this call may "
-                        "take; try again (a second try is often faster)"
-                    )
+            body = self._read_body(r, url, max_bytes)
             if declared and declared.isdigit() and "Content-Encoding" not in r.headers and len(body) != int(declared):
                 from requests.exceptions import ChunkedEncodingError
 
                 raise ChunkedEncodingError("body shorter than its Content-Length")
             return Response(r.url, r.status_code, dict(r.headers), bytes(body))
+
+    def _read_timeout(self) -> float:
+        remaining = budget.remaining()
+        return self.read_timeout if remaining is None else max(_READ_TIMEOUT_FLOOR_S, min(self.read_timeout, remaining))
+
+    def _read_body(self, r, url: str, max_bytes: int) -> bytearray:
+        import requests
+        from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
+
+        sock = _socket_of(r.raw)
+        body = bytearray()
+        while True:
+            budget.check(f"Downloading from {_where(url)}")
+            if sock is not None:
+                sock.settimeout(self._read_timeout())
+            try:
+                piece = r.raw.read1(_CHUNK, decode_content=True)
+            except ReadTimeoutError as exc:
+                raise requests.exceptions.ReadTimeout(str(exc)) from None
+            except DecodeError as exc:
+                raise requests.exceptions.ContentDecodingError(str(exc)) from None
+            except ProtocolError as exc:
+                raise requests.exceptions.ChunkedEncodingError(str(exc)) from None
+            if not piece:
+                return body
+            body += piece
+            if len(body) > max_bytes:
+                raise TooLarge(_too_large(url, max_bytes))
+
+
+def _socket_of(raw) -> socket.socket | None:
+    """The socket under a streamed urllib3 response, to shorten its timeout as time runs out
+    (None if this urllib3 hides it: reads are then bounded by the first timeout only)."""
+    sock = getattr(getattr(raw, "_connection", None), "sock", None)
+    return sock if isinstance(sock, socket.socket) else None
+
+
+def _stop_if_time_is_up(url: str) -> None:
+    """A read that failed because its timeout was cut to the call's last moments is the
+    deadline, not a fault of the upstream: say so, and retry nothing."""
+    left = budget.remaining()
+    if left is not None and left < 2 * _READ_TIMEOUT_FLOOR_S:
+        raise budget.out_of_time(f"Downloading from {_where(url)}")
 
 
 def _too_large(url: str, max_bytes: int) -> str:
@@ -131,7 +169,8 @@ def _where(url: str) -> str:
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date, capped."""
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date, capped at
+    an hour (a sanity bound: the pause is shared by every process on the home)."""
     if not value:
         return None
     value = value.strip()
@@ -145,7 +184,7 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         if when is None:
             return None
         seconds = when.timestamp() - (time.time() if now is None else now)
-    return max(0.0, min(seconds, MAX_RETRY_AFTER_S))
+    return max(0.0, min(seconds, MAX_PAUSE_S))
 
 
 def _is_throttle(resp: Response) -> bool:
@@ -168,7 +207,7 @@ class HttpClient:
         *,
         max_attempts: int = 4,
         backoff_s: float = 1.0,
-        sleep=time.sleep,
+        sleep=budget.sleep,
     ):
         self.config = config
         self.transport = transport
@@ -203,65 +242,30 @@ class HttpClient:
         raise UpstreamError(f"{_where(url)} redirected too many times; try again later")
 
     def _get_once(self, url: str, params, max_bytes: int) -> Response:
-        import requests
-
         host = urlsplit(url).netloc.lower()
         is_s2 = url.startswith(self.config.s2_url + "/")
         limiter = self.s2_limiter if is_s2 else self.arxiv_limiter
         service = "Semantic Scholar" if is_s2 else "arXiv"
         headers = {"x-api-key": self.config.s2_api_key} if is_s2 and self.config.s2_api_key else None
         attempts = 2 if is_s2 else self.max_attempts
+        budget.admit_upstream()
         self._fail_fast(host, service)
         last: _Transient | None = None
         for attempt in range(1, attempts + 1):
-            limiter.acquire(budget.deadline())
-            started = time.monotonic()
-            try:
-                resp = self.transport.fetch(url, params, headers, max_bytes)
-            except TooLarge:
-                raise
-            except requests.exceptions.ConnectionError as exc:
-                refused = _is_connect_failure(exc)
-                last = _Transient("could not connect" if refused else "the connection broke", unreachable=refused)
-            except (
-                requests.exceptions.Timeout,
-                requests.exceptions.ChunkedEncodingError,
-                requests.exceptions.ContentDecodingError,
-            ) as exc:
-                last = _Transient(
-                    "timed out" if isinstance(exc, requests.exceptions.Timeout) else "the answer was cut short"
-                )
-            else:
-                log.debug(
-                    "GET %s -> %s (%d bytes, %.2f s)",
-                    _where(url),
-                    resp.status,
-                    len(resp.content),
-                    time.monotonic() - started,
-                )
-                if _is_throttle(resp):
-                    last = _Transient(
-                        f"HTTP {resp.status}" + (" 'Rate exceeded.'" if resp.status == 200 else ""),
-                        status=resp.status,
-                        retry_after=parse_retry_after(resp.headers.get("Retry-After")),
-                    )
-                elif resp.status == 200 and not resp.content:
-                    last = _Transient("an empty answer")
-                elif resp.status >= 500:
-                    last = _Transient(
-                        f"HTTP {resp.status}",
-                        status=resp.status,
-                        retry_after=parse_retry_after(resp.headers.get("Retry-After")),
-                    )
-                else:
-                    self._down_until.pop(host, None)
-                    return resp
+            budget.check(f"Waiting to ask {service}")
+            with limiter.connection():
+                limiter.acquire(budget.deadline())
+                outcome = self._attempt(url, params, headers, max_bytes)
+            if isinstance(outcome, Response):
+                self._down_until.pop(host, None)
+                return outcome
+            last = outcome
             log.info(
                 "%s request to %s failed (%s), attempt %d of %d", service, _where(url), last.reason, attempt, attempts
             )
-            if last.unreachable and attempt >= 2:
-                break
-            if attempt == attempts:
+            if last.retry_after is not None:
+                limiter.defer(last.retry_after)  # everyone waits out the server's Retry-After, not only us
+            if (last.unreachable and attempt >= 2) or attempt == attempts:
                 break
             wait = last.retry_after
             if wait is None:
@@ -270,12 +274,51 @@ class HttpClient:
                     wait = min(wait, 0.5)
             left = budget.remaining()
             if left is not None and wait > left:
+                last.longer_than_left = True
                 break
-            if last.retry_after is not None:
-                limiter.defer(wait)  # everyone waits out the server's Retry-After, not only us
-            else:
+            if last.retry_after is None:
                 self._sleep(wait)
-        raise self._final_error(host, service, url, last)
+        assert last is not None
+        raise self._final_error(host, service, last, attempt)
+
+    def _attempt(self, url: str, params, headers, max_bytes: int) -> Response | _Transient:
+        """One request: the answer to return, or the transient failure to retry."""
+        import requests
+
+        started = time.monotonic()
+        try:
+            resp = self.transport.fetch(url, params, headers, max_bytes)
+        except requests.exceptions.ConnectionError as exc:
+            _stop_if_time_is_up(url)
+            refused = _is_connect_failure(exc)
+            return _Transient("could not connect" if refused else "the connection broke", unreachable=refused)
+        except (
+            requests.exceptions.Timeout,
+            requests.exceptions.ChunkedEncodingError,
+            requests.exceptions.ContentDecodingError,
+        ) as exc:
+            _stop_if_time_is_up(url)
+            return _Transient(
+                "timed out" if isinstance(exc, requests.exceptions.Timeout) else "the answer was cut short"
+            )
+        log.debug(
+            "GET %s -> %s (%d bytes, %.2f s)", _where(url), resp.status, len(resp.content), time.monotonic() - started
+        )
+        if _is_throttle(resp):
+            return _Transient(
+                f"HTTP {resp.status}" + (" 'Rate exceeded.'" if resp.status == 200 else ""),
+                status=resp.status,
+                retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+            )
+        if resp.status == 200 and not resp.content:
+            return _Transient("an empty answer")
+        if resp.status >= 500:
+            return _Transient(
+                f"HTTP {resp.status}",
+                status=resp.status,
+                retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+            )
+        return resp
 
     def _fail_fast(self, host: str, service: str) -> None:
         until = self._down_until.get(host)
@@ -287,7 +330,7 @@ class HttpClient:
                 retry_after_seconds=round(until - time.monotonic(), 1),
             )
 
-    def _final_error(self, host: str, service: str, url: str, last: _Transient) -> UpstreamError:
+    def _final_error(self, host: str, service: str, last: _Transient, attempts: int) -> UpstreamError:
         if last.unreachable:
             self._down_until[host] = time.monotonic() + DOWN_FOR_S
             return Unreachable(
@@ -295,15 +338,21 @@ class HttpClient:
                 "connection; papers already cached are still served."
             )
         retry = last.retry_after if last.retry_after is not None else 30.0
+        tried = f"after retrying ({attempts} attempts)" if attempts > 1 else "at the first attempt"
+        if last.longer_than_left and last.retry_after is not None:
+            tried += f"; it asked for a {retry:.0f} s wait, longer than this call may still wait, so no retry was made"
+        elif last.longer_than_left:
+            tried += "; no time was left in this call for a retry"
         if last.status in (429, 406, 503) or "Rate exceeded" in last.reason:
+            shared = " (every call of this server, and of others on this cache home, waits it out)"
             return Throttled(
-                f"{service} is throttling requests ({last.reason}) and still was after "
-                f"retrying; wait {retry:.0f} seconds and try again.",
+                f"{service} is throttling requests ({last.reason}) {tried}; wait {retry:.0f} seconds"
+                f"{shared if last.retry_after is not None else ''} and try again.",
                 status=last.status,
                 retry_after_seconds=retry,
             )
         return UpstreamError(
-            f"{service} failed to answer ({last.reason}) after retrying; try again in {retry:.0f} seconds.",
+            f"{service} failed to answer ({last.reason}) {tried}; try again in {retry:.0f} seconds.",
             status=last.status,
             retry_after_seconds=retry,
         )
