@@ -22,6 +22,8 @@ class PaperSummary:
     abstract: str
     categories: list[str] = field(default_factory=list)
     abstract_truncated: bool = False
+    classes: list[str] = field(default_factory=list)
+    """ACM/MSC classes the authors gave (not arXiv categories)."""
 
 
 @dataclass
@@ -33,6 +35,9 @@ class SearchResult:
     """The arXiv search_query actually sent (null for a pure id_list lookup)."""
     missing_ids: list[str] | None = None
     note: str | None = None
+    has_more: bool = False
+    """More results lie beyond this page: ask again with start=next_start."""
+    next_start: int | None = None
 
 
 @dataclass
@@ -62,6 +67,8 @@ class PaperDetail:
     arxiv_doi: str
     stale: bool = False
     """True when arXiv was unreachable and this came from an expired cache entry."""
+    classes: list[str] = field(default_factory=list)
+    """ACM/MSC classes the authors gave (I.2.7, 68T50): not arXiv categories."""
 
 
 @dataclass
@@ -206,6 +213,8 @@ class Neighbours:
     direction: str
     neighbours: list[Neighbour]
     has_more: bool
+    note: str | None = None
+    """Says when odd items of Semantic Scholar's answer were left out."""
 
 
 @dataclass
