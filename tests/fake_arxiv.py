@@ -944,6 +944,8 @@ class FakeArxiv:
     # -- Semantic Scholar
 
     def _s2(self, rest: str, query: dict[str, str]) -> _Response:
+        if rest[:4].lower() == "doi:":  # a DOI holds slashes of its own: the rest is all DOI
+            return self._s2_doi(rest[4:])
         match = _S2_PATH.fullmatch(rest)
         if match is None:
             return _json(404, {"error": f"Unrecognized path: {rest}"})
@@ -976,6 +978,13 @@ class FakeArxiv:
             page["next"] = offset + limit
         page["data"] = data
         return _json(200, page)
+
+    def _s2_doi(self, doi: str) -> _Response:
+        """`/paper/DOI:10.x/y`: the paper whose journal DOI this is (DOIs compare case-blind)."""
+        found = [p for p in self._papers.values() if p.doi and p.doi.lower() == doi.lower() and p.citations is not None]
+        if not found:
+            return _json(404, {"error": f"Paper with id DOI:{doi} not found"})
+        return _json(200, _s2_paper(found[0]))
 
 
 # arXiv:hep-th/9901001 carries a slash inside the id, so split the tail off with care.
