@@ -22,8 +22,6 @@ class PaperSummary:
     abstract: str
     categories: list[str] = field(default_factory=list)
     abstract_truncated: bool = False
-    classes: list[str] = field(default_factory=list)
-    """ACM/MSC classes the authors gave (not arXiv categories)."""
 
 
 @dataclass
@@ -213,8 +211,6 @@ class Neighbours:
     direction: str
     neighbours: list[Neighbour]
     has_more: bool
-    note: str | None = None
-    """Says when odd items of Semantic Scholar's answer were left out."""
 
 
 @dataclass

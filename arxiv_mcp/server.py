@@ -61,9 +61,9 @@ def _id_string(value: Any) -> Any:
 
 
 PaperId = Annotated[
-    str, BeforeValidator(_id_string), Field(description="arXiv id, URL or DOI, e.g. 2401.12345v2, hep-th/9901001")
+    str, BeforeValidator(_id_string), Field(description="arXiv id, URL or DOI (2401.12345v2, hep-th/9901001)")
 ]
-SessionId = Annotated[str | None, Field(description="From start_session; pins results")]
+SessionId = Annotated[str | None, Field(description="start_session id; pins results")]
 
 
 def _annotations(
@@ -218,23 +218,21 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         ] = None,
         category: Annotated[str | None, Field(description="e.g. cs.LG; comma-separate to OR")] = None,
         author: Annotated[str | None, Field(description="e.g. Yoshua Bengio")] = None,
-        title: Annotated[str | None, Field(description="Words in the title")] = None,
-        abstract: Annotated[str | None, Field(description="Words in the abstract")] = None,
-        id_list: Annotated[
-            list[str] | None, Field(description="Ids to look up; unknown ones go in missing_ids")
-        ] = None,
-        date_from: Annotated[str | None, Field(description="YYYY-MM-DD, inclusive")] = None,
-        date_to: Annotated[str | None, Field(description="YYYY-MM-DD, inclusive")] = None,
-        start: Annotated[int, Field(description="Offset for paging")] = 0,
+        title: Annotated[str | None, Field(description="Title words")] = None,
+        abstract: Annotated[str | None, Field(description="Abstract words")] = None,
+        id_list: Annotated[list[str] | None, Field(description="Ids; unknown go in missing_ids")] = None,
+        date_from: Annotated[str | None, Field(description="YYYY-MM-DD inclusive")] = None,
+        date_to: Annotated[str | None, Field(description="YYYY-MM-DD inclusive")] = None,
+        start: Annotated[int, Field(description="Paging offset")] = 0,
         max_results: Annotated[int, Field(description="1-2000")] = 10,
-        sort_by: Annotated[str, Field(description="relevance, submittedDate or lastUpdatedDate")] = "relevance",
-        sort_order: Annotated[str, Field(description="descending or ascending")] = "descending",
-        abstract_max_chars: Annotated[int | None, Field(description="Cut abstracts to this length")] = None,
+        sort_by: Annotated[str, Field(description="relevance/submittedDate/lastUpdatedDate")] = "relevance",
+        sort_order: Annotated[str, Field(description="descending/ascending")] = "descending",
+        abstract_max_chars: Annotated[int | None, Field(description="Max abstract length")] = None,
         session_id: SessionId = None,
         ctx: Context = None,
     ) -> Annotated[CallToolResult, SearchResult]:
-        """Find arXiv papers by words, author, title, category or submission date (combined with
-        AND), or look up ids. Then get_paper or read_paper."""
+        """Find arXiv papers by words, author, title, category or date (all AND-ed), or look up
+        ids. Then get_paper or read_paper."""
         return run(
             lambda: svc.search(
                 query=query,

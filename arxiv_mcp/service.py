@@ -324,7 +324,6 @@ class ArxivService:
                     authors=[a.name for a in p.authors],
                     abstract=abstract,
                     abstract_truncated=cut,
-                    classes=p.classes,
                 )
             )
         from .upstream.query import RESULT_WINDOW
@@ -535,7 +534,6 @@ class ArxivService:
                 Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"), list(n.get("authors", [])))
                 for n in got["neighbours"]
             ],
-            note=got.get("note"),
         )
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:

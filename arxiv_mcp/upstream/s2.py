@@ -6,7 +6,7 @@ The API key, when configured, travels only in the `x-api-key` header that `HttpC
 adds; nothing here ever sees or echoes it.
 
 One odd item in a page (nested past what the JSON parser will recurse into, or of the
-wrong shape) is left out and counted in a note; it never fails the whole list.
+wrong shape) is left out with a logged warning; it never fails the whole list.
 """
 
 from __future__ import annotations
@@ -73,11 +73,8 @@ def neighbours(
     page = _parse_page(resp.content, DIRECTIONS[direction])
     skipped = page.pop("skipped")
     result = {"paper_id": pid.id, "direction": direction, **page}
-    if skipped:
-        result["note"] = (
-            f"{skipped} item{'s' if skipped > 1 else ''} of Semantic Scholar's answer could not be "
-            f"read and {'were' if skipped > 1 else 'was'} left out."
-        )
+    if skipped:  # logged, not a result field: the tools/list byte budget has no room for one
+        log.warning("left out %d unreadable item(s) of Semantic Scholar's %s of arXiv:%s", skipped, direction, pid.id)
     if cache is not None:
         cache.put_search(key, result, CACHE_TTL_S)
     return result
