@@ -159,7 +159,7 @@ async def test_old_style_ids(corpus, connect):
     assert r1.structured_content["id"] == "math/0309136"  # the subject class is not part of the id
     assert (r2.structured_content["id"], r2.structured_content["version"]) == ("hep-th/9901001", 1)
     wire = corpus.requests_to("/api/query")[-1].query["id_list"]
-    assert wire == "hep-th/9901001v1"  # the current API answers a versioned old-style id
+    assert wire == "hep-th/9901001v1,hep-th/9901001"  # the current API answers a versioned old-style id
 
 
 async def test_malformed_id_is_a_tool_error(corpus, connect):
