@@ -34,6 +34,7 @@ _WS = re.compile(r"\s+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*|\n[ \t]{2,}(?=\S)")
 """Abstracts come line-wrapped; a blank line or an indented line starts a paragraph."""
 _CLASS_SEPARATORS = re.compile(r"[;,]")
+_CATEGORY_TERM = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?")
 
 
 @dataclass
@@ -122,19 +123,16 @@ def _paragraphs(el: ET.Element | None) -> str:
 def split_terms(terms: list[str]) -> tuple[list[str], list[str]]:
     """<category term>s split into arXiv categories and other classes (ACM, MSC).
 
-    A term is an arXiv category when its archive is one arXiv has (current or legacy), so a
-    category newer than our taxonomy is still a category. Class terms often hold several
-    classes (`I.2.9; I.2.10`, `34C29, 60J60`) and line breaks: one class per item."""
-    from ..categories import ARCHIVE_GROUPS, is_legacy_archive
-
+    arXiv categories are lower-case archive names with an optional subject class (cs.LG,
+    hep-th, cond-mat.str-el, q-bio.NC); ACM and MSC classes always hold digits (I.2.7,
+    68T50, 53C), so the shape alone tells them apart, including categories newer than our
+    taxonomy. Class terms often hold several classes (`I.2.9; I.2.10`, `34C29, 60J60`) and
+    line breaks: one class per item."""
     cats: list[str] = []
     classes: list[str] = []
     for term in terms:
         term = _WS.sub(" ", term).strip()
-        archive = term.split(".", 1)[0]
-        if re.fullmatch(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?", term) and (
-            archive in ARCHIVE_GROUPS or is_legacy_archive(archive)
-        ):
+        if _CATEGORY_TERM.fullmatch(term):
             cats.append(term)
         else:
             classes += [c for c in (_WS.sub(" ", x).strip() for x in _CLASS_SEPARATORS.split(term)) if c]
