@@ -7,8 +7,6 @@ titles and authors do not change, and a stale answer is marked as such.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .cache.store import Cache
 from .errors import NotFound, UpstreamError
 from .ids import PaperId
@@ -32,14 +30,11 @@ class Catalog:
             by_id.setdefault(paper.id, []).append(paper)
         found: dict[PaperId, Paper] = {}
         for pid in pids:
-            candidates = by_id.get(pid.id, [])
-            if not candidates:
-                continue
-            exact = [c for c in candidates if pid.version in (None, c.version)]
+            # Only the entry of the version asked for (the API answers versioned old-style ids
+            # too): another version's entry relabelled would carry that version's date and text.
+            exact = [c for c in by_id.get(pid.id, []) if pid.version in (None, c.version)]
             if exact:
                 found[pid] = max(exact, key=lambda c: c.version)
-            elif pid.old_style and pid.version is not None and pid.version <= max(c.version for c in candidates):
-                found[pid] = replace(max(candidates, key=lambda c: c.version), version=pid.version)
         for pid, paper in found.items():
             self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
         return found

@@ -829,6 +829,30 @@ def get_category(cat_id: str) -> Category:
     raise InvalidInput(_unknown_category_message(cat_id))
 
 
+def cat_terms(value: str) -> list[str]:
+    """The `cat:` terms that search a category id (cs.AI, any case) or a whole archive.
+
+    An archive (astro-ph, cs, cond-mat) means its own name, which papers from before the
+    archive was split carry (astro-ph until 2009), and every category in it. arXiv's `cat:`
+    takes a trailing `*` (`cat:astro-ph*`, as clients of the API use it), which covers both
+    in one term; where another archive shares the prefix (math* would also match math-ph)
+    the categories are listed instead. A legacy archive (solv-int) is its own name."""
+    text = value.strip() if isinstance(value, str) else ""
+    lowered = text.lower().removesuffix("*").removesuffix(".")
+    if lowered in _IDS_BY_LOWER and lowered == text.lower():
+        return [_IDS_BY_LOWER[lowered]]
+    archive = _ARCHIVES_BY_LOWER.get(lowered)
+    if archive is None:
+        if lowered in LEGACY_ARCHIVES:
+            return [lowered]
+        return [get_category(text).id]  # unknown: the error names the closest ones
+    inside = [c for c in CATEGORIES if archive_of(c) == archive and c != archive]
+    if not inside:
+        return [archive]
+    others = [c for c in list(CATEGORIES) + list(LEGACY_ARCHIVES) if c.startswith(archive) and archive_of(c) != archive]
+    return [f"{archive}*"] if not others else [archive, *inside]
+
+
 def list_categories(group: str | None = None) -> list[Category]:
     """Categories selected by a category id, an archive prefix or a group name.
 

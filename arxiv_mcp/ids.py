@@ -1,22 +1,33 @@
 """arXiv identifiers: every form a user or a model may paste, reduced to one.
 
-Accepted forms (all case-insensitive, surrounding whitespace ignored):
-new ids `2401.12345`, `0704.0001` (+ `vN`); old ids `hep-th/9901001`, `math.GT/0309136`,
-`solv-int/9901001v1`; an `arXiv:` prefix; arxiv.org / export.arxiv.org abs, pdf (with or
-without `.pdf`) and html URLs; ar5iv URLs; the DOI `10.48550/arXiv.ID` bare, with `doi:`, or
-as a doi.org URL. See https://info.arxiv.org/help/arxiv_identifier.html for the schemes.
+Accepted forms (all case-insensitive): new ids `2401.12345`, `0704.0001` (+ `vN`); old ids
+`hep-th/9901001`, `solv-int/9901001v1`, and with a subject class, `math.GT/0309136`, which
+names the paper `math/0309136` (the class is not part of the id: arXiv's API answers with
+the archive alone); an `arXiv:` prefix; arxiv.org / export.arxiv.org abs, pdf (with or
+without `.pdf`) and html URLs; ar5iv URLs; the DOI `10.48550/arXiv.ID` bare, with `doi:`,
+or as a doi.org URL. See https://info.arxiv.org/help/arxiv_identifier.html for the schemes.
+
+Ids arrive as pasted from papers and chats, so the wrapping around them is peeled off:
+surrounding whitespace, brackets and quotes, trailing citation punctuation, arXiv's own
+citation form `arXiv:2401.12345 [cs.LG]`, `arXiv preprint arXiv:...` and `arXiv 2401.12345`.
+Text is NFKC-folded (full-width digits become ASCII); any other non-ASCII character is
+refused, so nothing but ASCII is ever sent upstream. Ids that cannot exist (month 00 or 13,
+an old-style id dated after March 2007 or before August 1991, a new-style id before April
+2007, `v0`) are refused here, without a request; digit counts are left to arXiv, which
+answers a well-formed unknown id (0808.05394) with no entry.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from .errors import InvalidInput
 
-_NEW = re.compile(r"(?P<yymm>\d{4})\.(?P<num>\d{4,5})(?:v(?P<v>\d+))?")
-_OLD = re.compile(r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subj>[a-z][a-z-]+))?/(?P<num>\d{7})(?:v(?P<v>\d+))?")
+_NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]{4,5})(?:v(?P<v>[0-9]+))?")
+_OLD = re.compile(r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subj>[a-z][a-z-]+))?/(?P<num>[0-9]{7})(?:v(?P<v>[0-9]+))?")
 _DOI = re.compile(r"(?:doi:\s*)?10\.48550/arxiv\.(?P<rest>.+)")
 _URL_HOSTS = (
     "arxiv.org",
@@ -29,7 +40,15 @@ _URL_HOSTS = (
     "dx.doi.org",
     "browse.arxiv.org",
 )
-_URL_PATH = re.compile(r"/(?:abs|pdf|html|format|e-print|src)/(?P<rest>.+?)(?:\.pdf)?/?$")
+_URL_PATH = re.compile(r"/(?:abs|pdf|html|format|e-print|src)/(?P<rest>.+?)(?:\.pdf)?/?$", re.I)
+_OPENERS = "([{<\"'`\u201c\u2018\u00ab"
+_CLOSERS = ")]}>\"'`\u201d\u2019\u00bb"
+_STOPS = ".,;:!?"
+_CITATION_CLASS = re.compile(r"\s*\[[a-z-]+(?:\.[a-z-]+)?\]$", re.I)
+"""arXiv's own citation form ends with the primary category: `arXiv:2401.12345 [cs.LG]`."""
+_PREFIX = re.compile(r"^(?:arxiv\s+preprint\s+)?(?:arxiv\s*:\s*|arxiv\s+(?=[0-9a-z]))", re.I)
+FIRST_NEW_YYMM = 704
+"""New-style ids began in April 2007 (0704.0001); old-style ids ran from 9108 to 0703."""
 
 ACCEPTED_FORMS = (
     "2401.12345, 2401.12345v2, arXiv:2401.12345, hep-th/9901001, math.GT/0309136v1, "
@@ -57,8 +76,9 @@ class PaperId:
 
     @property
     def wire_id(self) -> str:
-        """The form for the API's `id_list`: it rejects versioned old-style ids."""
-        return self.id if self.old_style else self.versioned
+        """The form for the API's `id_list`: the current API answers a versioned id, old-style
+        included (`hep-ex/0406020v1`), with that version's entry."""
+        return self.versioned
 
     def with_version(self, version: int | None) -> PaperId:
         return PaperId(self.id, version)
@@ -72,25 +92,49 @@ def _invalid(raw: str, why: str) -> InvalidInput:
     return InvalidInput(f"{shown!r} is not an arXiv id: {why}. Accepted forms: {ACCEPTED_FORMS}.")
 
 
-def _strip_wrapping(text: str) -> str:
+def _unwrap(text: str) -> str:
+    """Peel what pasting leaves around an id: brackets, quotes, trailing punctuation, the
+    `arXiv:`/`arXiv preprint`/`arXiv ` prefixes and the `[cs.LG]` class suffix, repeatedly,
+    since they nest (`("arXiv:2401.12345 [cs.LG]").`)."""
     s = text.strip()
+    while True:
+        before = s
+        s = s.rstrip(_STOPS).rstrip()
+        s = _CITATION_CLASS.sub("", s).strip()
+        if s[-1:] in _CLOSERS:  # one at a time: a `[cs.LG]` inside must be seen whole first
+            s = s[:-1].rstrip()
+        if len(s) > 1 and s[0] in _OPENERS:
+            s = s[1:].lstrip()
+        s = _PREFIX.sub("", s).strip()
+        if s == before or not s:
+            return s
+
+
+def _strip_url(text: str, s: str) -> str:
     low = s.lower()
-    if low.startswith(("http://", "https://")) or low.startswith(_URL_HOSTS):
-        if not low.startswith(("http://", "https://")):
-            s = "https://" + s
-        parts = urlsplit(s)
-        host = (parts.hostname or "").lower()
-        if host not in _URL_HOSTS:
-            raise _invalid(text, f"{host or 'that host'} is not an arXiv address")
-        path = unquote(parts.path)
-        if host.endswith("doi.org"):
-            return path.lstrip("/")
-        m = _URL_PATH.search(path)
-        if not m:
-            raise _invalid(text, "the URL does not point at an abs, pdf or html page")
-        return m.group("rest")
-    if low.startswith("arxiv:"):
-        return s[6:].strip()
+    if not (low.startswith(("http://", "https://")) or low.startswith(_URL_HOSTS)):
+        return s
+    if not low.startswith(("http://", "https://")):
+        s = "https://" + s
+    parts = urlsplit(s)
+    host = (parts.hostname or "").lower().rstrip(".")
+    if host not in _URL_HOSTS:
+        raise _invalid(text, f"{host or 'that host'} is not an arXiv address")
+    path = unquote(parts.path)
+    if host.endswith("doi.org"):
+        return path.lstrip("/")
+    m = _URL_PATH.search(path)
+    if not m:
+        raise _invalid(text, "the URL does not point at an abs, pdf or html page")
+    return m.group("rest")
+
+
+def _ascii(text: str, s: str) -> str:
+    """`s` (already NFKC-folded, so full-width forms are ASCII) if it is all ASCII: what is
+    still not (Arabic-Indic digits, letters of other scripts) cannot be part of an arXiv id."""
+    odd = next((c for c in s if not c.isascii()), None)
+    if odd is not None:
+        raise _invalid(text, f"it contains {odd!r} (U+{ord(odd):04X}); arXiv ids use ASCII digits and letters only")
     return s
 
 
@@ -98,32 +142,48 @@ def parse(text: str) -> PaperId:
     """Normalise any accepted form, or raise InvalidInput quoting the input."""
     if not isinstance(text, str) or not text.strip():
         raise _invalid(str(text), "it is empty")
-    if any(ord(c) < 32 for c in text) or len(text) > 300:
-        raise _invalid(text, "it contains control characters or is far too long")
-    s = _strip_wrapping(text)
+    if len(text) > 300:
+        raise _invalid(text, "it is far too long")
+    s = " ".join(text.split())  # newlines and tabs from pasting are whitespace, nothing more
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        raise _invalid(text, "it contains control characters")
+    s = _ascii(text, _unwrap(_strip_url(text, _unwrap(unicodedata.normalize("NFKC", s)))))
     doi = _DOI.fullmatch(s.lower())
     if doi:
         s = s[len(s) - len(doi.group("rest")) :]
     low = s.lower()
     m = _NEW.fullmatch(low)
     if m:
-        # Digit counts and months are left to arXiv: it answers a well-formed unknown id
-        # (0808.05394, 0000.0000) with no entry, which becomes "not found", not "malformed".
+        _check_yymm(text, m.group("yymm"), new_style=True)
         return PaperId(f"{m.group('yymm')}.{m.group('num')}", _version(m.group("v"), text))
     m = _OLD.fullmatch(low)
     if m:
-        archive, subj = m.group("archive"), m.group("subj")
-        from .categories import is_legacy_archive, is_legacy_subject_class
-
-        if not is_legacy_archive(archive):
-            raise _invalid(text, f"{archive!r} is not an arXiv archive")
-        if subj:
-            subj = next((c for c in (subj.upper(), subj) if is_legacy_subject_class(archive, c)), None)
-            if subj is None:
-                raise _invalid(text, f"{m.group('subj')!r} is not a subject class of {archive}")
-        name = f"{archive}.{subj}" if subj else archive
-        return PaperId(f"{name}/{m.group('num')}", _version(m.group("v"), text))
+        return _old_style(text, m)
     raise _invalid(text, "it matches neither YYMM.NNNNN(vN) nor archive/YYMMNNN(vN)")
+
+
+def _old_style(text: str, m: re.Match[str]) -> PaperId:
+    """`archive/YYMMNNN`; a subject class (`math.GT/...`) is checked, then dropped: it is not
+    part of the id, and arXiv answers under the archive alone."""
+    from .categories import is_legacy_archive, is_legacy_subject_class
+
+    archive, subj = m.group("archive"), m.group("subj")
+    if not is_legacy_archive(archive):
+        raise _invalid(text, f"{archive!r} is not an arXiv archive")
+    if subj and not any(is_legacy_subject_class(archive, c) for c in (subj.upper(), subj)):
+        raise _invalid(text, f"{m.group('subj')!r} is not a subject class of {archive}")
+    _check_yymm(text, m.group("num")[:4], new_style=False)
+    return PaperId(f"{archive}/{m.group('num')}", _version(m.group("v"), text))
+
+
+def _check_yymm(text: str, yymm: str, *, new_style: bool) -> None:
+    month, stamp = int(yymm[2:]), int(yymm)
+    if not 1 <= month <= 12:
+        raise _invalid(text, f"{yymm} is not a year and month (YYMM): month {yymm[2:]} does not exist")
+    if new_style and stamp < FIRST_NEW_YYMM:
+        raise _invalid(text, f"new-style ids began in April 2007 (0704); {yymm} is older, use archive/YYMMNNN")
+    if not new_style and FIRST_NEW_YYMM <= stamp < 9108:
+        raise _invalid(text, f"old-style ids ran from 9108 to 0703; {yymm} is outside, use YYMM.NNNNN")
 
 
 def _version(raw: str | None, text: str) -> int | None:
@@ -131,7 +191,7 @@ def _version(raw: str | None, text: str) -> int | None:
         return None
     v = int(raw)
     if not 1 <= v <= 999:
-        raise _invalid(text, "versions start at v1")
+        raise _invalid(text, "versions start at v1" if v == 0 else f"v{v} is not a plausible version")
     return v
 
 

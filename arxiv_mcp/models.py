@@ -33,6 +33,9 @@ class SearchResult:
     """The arXiv search_query actually sent (null for a pure id_list lookup)."""
     missing_ids: list[str] | None = None
     note: str | None = None
+    has_more: bool = False
+    """More results lie beyond this page: ask again with start=next_start."""
+    next_start: int | None = None
 
 
 @dataclass
@@ -62,6 +65,8 @@ class PaperDetail:
     arxiv_doi: str
     stale: bool = False
     """True when arXiv was unreachable and this came from an expired cache entry."""
+    classes: list[str] = field(default_factory=list)
+    """ACM/MSC classes the authors gave (I.2.7, 68T50): not arXiv categories."""
 
 
 @dataclass

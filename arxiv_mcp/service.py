@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from . import bounds, budget
 from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config
-from .errors import InvalidInput, UpstreamError
+from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
@@ -48,7 +49,7 @@ from .render import display_path
 from .research.library import Library
 from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi, search_params
-from .upstream.atom import Paper
+from .upstream.atom import Feed, Paper
 from .upstream.http import HttpClient, Transport
 from .upstream.rate_limiter import RateLimiter, SingleFlight
 
@@ -135,6 +136,7 @@ class ArxivService:
             source_url=self.urls.source(pid),
             arxiv_doi=f"10.48550/arXiv.{paper.id}",
             stale=stale,
+            classes=paper.classes,
         )
 
     # --- search ---------------------------------------------------------------------------
@@ -173,6 +175,9 @@ class ArxivService:
             )
         if abstract_max_chars is not None:
             bounds.ABSTRACT_MAX_CHARS.check(abstract_max_chars)
+        looked_up = self._query_as_lookup(query, id_list)
+        if looked_up is not None:
+            query, id_list = None, looked_up
         filters = q.SearchFilters(query, category, author, title, abstract, date_from, date_to)
         cat = self._category_clause(category) if category else None
         if id_list:
@@ -183,19 +188,44 @@ class ArxivService:
             self._pin(session_id, paper)
         return self._summaries(result, start, abstract_max_chars)
 
+    def _query_as_lookup(self, query: str | None, id_list: list[str] | None) -> list[str] | None:
+        """The ids to look up when the whole query is really an id, an arXiv URL or a DOI
+        (searched as words it would match nothing useful); None for a real query.
+
+        arXiv's own DOIs (10.48550/arXiv.ID) are ids. arXiv's API has no DOI field, so a
+        journal DOI is resolved to its arXiv id through Semantic Scholar (one request)."""
+        if id_list or not query or not query.strip():
+            return None
+        try:
+            return [str(parse(query))]
+        except InvalidInput:
+            pass
+        doi = _journal_doi(query)
+        if doi is None:
+            return None
+        from .upstream import s2
+
+        arxiv_id = s2.arxiv_id_for_doi(self.http, self.config.s2_url, doi, cache=self.cache)
+        if arxiv_id is None:
+            raise NotFound(
+                f"The DOI {doi} is not an arXiv DOI, and Semantic Scholar knows no arXiv version "
+                "of it. Search by its title (title=...) to find a preprint."
+            )
+        return [arxiv_id]
+
     def _category_clause(self, category: str) -> str:
         from . import categories
 
         names = [c.strip() for c in category.split(",") if c.strip()]
         if not names:
             raise InvalidInput("category is empty; give an id like cs.AI (see list_categories)")
-        ids = [categories.get_category(n).id for n in names]
-        parts = [f"cat:{i}" for i in ids]
+        terms = list(dict.fromkeys(t for n in names for t in categories.cat_terms(n)))  # archives too
+        parts = [f"cat:{t}" for t in terms]
         return parts[0] if len(parts) == 1 else "(" + " OR ".join(parts) + ")"
 
     def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str, sort_order: str) -> _Hits:
         params = search_params(composed.search_query, start, max_results, sort_by, sort_order)
-        key = "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
+        key = _search_key(params)
         cached = self.cache.get_search(key)
         if cached:
             return _Hits(
@@ -204,19 +234,15 @@ class ArxivService:
                 cached["query"],
                 note=cached.get("note"),
             )
-        feed = self.flights.do(key, lambda: self.api.query(params))
-        sent, note = composed.search_query, None
-        if feed.total_results == 0 and composed.relaxed and start == 0:
-            feed = self.api.query(dict(params, search_query=composed.relaxed))
-            sent = composed.relaxed
-            note = "No paper matched every word, so this shows papers matching any of them."
-        for paper in feed.papers:
-            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
         ttl = (
             self.config.search_ttl_s
             if sort_by == "relevance"
             else min(self.config.search_ttl_s, DATE_SORTED_SEARCH_TTL_S)
         )
+        feed, sent, note = self._strict_or_relaxed(composed, params, ttl)
+        for paper in feed.papers:
+            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
+        note = _join_notes(note, _skipped_note(feed))
         if ttl > 0:
             self.cache.put_search(
                 key,
@@ -230,11 +256,28 @@ class ArxivService:
             )
         return _Hits(feed.total_results, feed.papers, sent, note=note)
 
+    def _strict_or_relaxed(
+        self, composed: q.Composed, params: dict[str, str], ttl: float
+    ) -> tuple[Feed, str, str | None]:
+        """The page from the AND-ed query, or from the OR-ed one when the AND-ed one matches
+        nothing. Which one served is remembered per query (whatever the page), so page 2 of a
+        relaxed search pages the same relaxed query, with one request."""
+        mark = "relaxed:" + _search_key({k: v for k, v in params.items() if k not in ("start", "max_results")})
+        relaxed = dict(params, search_query=composed.relaxed) if composed.relaxed else None
+        if relaxed and self.cache.get_search(mark):
+            return self.api.query(relaxed), relaxed["search_query"], RELAXED_NOTE
+        feed = self.flights.do(_search_key(params), lambda: self.api.query(params))
+        if feed.total_results or not relaxed:
+            return feed, composed.search_query, None
+        if ttl > 0:
+            self.cache.put_search(mark, {"relaxed": True}, ttl)
+        return self.api.query(relaxed), relaxed["search_query"], RELAXED_NOTE
+
     def _search_ids(self, id_list: list[str], filters: q.SearchFilters, cat: str | None) -> _Hits:
         from .upstream import query as q
 
         bounds.ID_LIST.check(id_list)
-        pids = [parse(i) for i in id_list]
+        pids = list(dict.fromkeys(parse(i) for i in id_list))  # a repeated id is looked up once
         if filters.any():
             composed = q.compose(filters, cat)
             wire = list(dict.fromkeys(p.wire_id for p in pids))
@@ -260,15 +303,14 @@ class ArxivService:
                         raise
                     found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items() if hit})
             sent = None
-        papers = [found[p] for p in pids if p in found]
+        # Two spellings of one version (2401.12345 and 2401.12345v2 when v2 is the latest) are one paper.
+        papers = list({(p.id, p.version): p for p in (found[pid] for pid in pids if pid in found)}.values())
         return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
 
     def _summaries(self, hits: _Hits, start: int, abstract_max_chars: int | None) -> SearchResult:
         out = []
         for p in hits.papers:
-            abstract, cut = p.abstract, False
-            if abstract_max_chars is not None and len(abstract) > abstract_max_chars:
-                abstract, cut = abstract[:abstract_max_chars].rstrip() + ("…" if abstract_max_chars else ""), True
+            abstract, cut = _cut(p.abstract, abstract_max_chars)
             out.append(
                 PaperSummary(
                     **_shared_fields(p),
@@ -277,13 +319,20 @@ class ArxivService:
                     abstract_truncated=cut,
                 )
             )
+        from .upstream.query import RESULT_WINDOW
+
+        start = start if hits.missing is None else 0
+        end = start + len(out)
+        has_more = hits.missing is None and bool(out) and end < min(hits.total, RESULT_WINDOW)
         return SearchResult(
             total_results=hits.total,
-            start=start if hits.missing is None else 0,
+            start=start,
             papers=out,
             query=hits.query,
             missing_ids=hits.missing,
             note=hits.note,
+            has_more=has_more,
+            next_start=end if has_more else None,
         )
 
     # --- full text ------------------------------------------------------------------------
@@ -434,26 +483,37 @@ class ArxivService:
         )
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
-        """BibTeX from cached metadata (expired is fine: titles and authors do not change),
-        with one id_list request for whatever is not cached."""
+        """One entry per paper, from its latest metadata: an entry names the paper, not a
+        version (its key, eprint and url carry no version), so `X`, `Xv1` and `Xv2` are
+        one entry. Metadata cached within its lifetime is used as is; the rest comes in
+        one id_list request, and expired metadata serves when arXiv cannot be reached."""
         from .research.bibtex import to_bibtex
 
         bounds.PAPER_IDS.check(paper_ids)
-        pids = list(dict.fromkeys(parse(i) for i in paper_ids))
-        found: dict[PaperId, Paper] = {}
-        for pid in pids:
-            hit = self.cache.get_meta(pid.id, pid.version, allow_stale=True)
-            if hit:
-                found[pid] = Paper.from_dict(hit.record)
-        todo = [p for p in pids if p not in found]
-        if todo:
-            found.update(self.catalog.fetch(todo))
-        papers = [found[p] for p in pids if p in found]
+        asked = list(dict.fromkeys(parse(i) for i in paper_ids))
+        latest = list(dict.fromkeys(p.with_version(None) for p in asked))
+        found = self._latest_papers(latest)
+        papers = [found[p] for p in latest if p in found]
         return Bibtex(
             bibtex=to_bibtex(papers, site_url=self.config.site_url),
             count=len(papers),
-            missing_ids=[str(p) for p in pids if p not in found],
+            missing_ids=[str(p) for p in asked if p.with_version(None) not in found],
         )
+
+    def _latest_papers(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """Latest metadata of unversioned `pids`: fresh cache, then one request, then stale."""
+        found = {p: hit for p in pids if (hit := self.catalog.cached(p)) is not None}
+        todo = [p for p in pids if p not in found]
+        if not todo:
+            return found
+        try:
+            found.update(self.catalog.fetch(todo))
+        except UpstreamError:
+            stale = {p: self.catalog.cached(p, allow_stale=True) for p in todo}
+            if not all(stale.values()):
+                raise  # "missing" would be a lie: arXiv was not asked
+            found.update({p: hit for p, hit in stale.items() if hit})
+        return found
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         from .upstream import s2
@@ -507,6 +567,40 @@ class ArxivService:
 
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
         return CategoryList([CategoryInfo(c.id, c.name, c.group, c.description) for c in cats], len(cats))
+
+
+RELAXED_NOTE = "No paper matched every word, so this shows papers matching any of them."
+_JOURNAL_DOI = re.compile(r"(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.[0-9]{4,9}/\S+)", re.I)
+
+
+def _search_key(params: dict[str, str]) -> str:
+    return "search:" + hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()
+
+
+def _journal_doi(text: str) -> str | None:
+    """The DOI when the whole text is one (bare, doi:, or a doi.org URL), else None."""
+    m = _JOURNAL_DOI.fullmatch(text.strip().rstrip(".,;"))
+    return m.group(1) if m else None
+
+
+def _cut(abstract: str, max_chars: int | None) -> tuple[str, bool]:
+    """At most `max_chars` characters, the ellipsis included; 0 leaves the abstract out."""
+    if max_chars is None or len(abstract) <= max_chars:
+        return abstract, False
+    if max_chars == 0:
+        return "", True
+    return abstract[: max_chars - 1].rstrip() + "…", True
+
+
+def _skipped_note(feed: Feed) -> str | None:
+    if not feed.skipped:
+        return None
+    n = len(feed.skipped)
+    return f"{n} entr{'y' if n == 1 else 'ies'} of arXiv's answer could not be read and {'was' if n == 1 else 'were'} left out ({feed.skipped[0]})."
+
+
+def _join_notes(*notes: str | None) -> str | None:
+    return " ".join(n for n in notes if n) or None
 
 
 def _session(d: dict, open_: bool = True) -> SessionInfo:

@@ -77,8 +77,11 @@ JSON_TYPE = "application/json"
 TEXT_TYPE = "text/plain; charset=utf-8"
 
 NEW_ID = r"\d{4}\.\d{4,5}"
-OLD_ID = r"[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]{2})?/\d{7}"
-_VERSIONED = re.compile(rf"(?P<id>{NEW_ID}|{OLD_ID})(?:v(?P<v>\d+))?")
+OLD_ID = r"[a-z]+(?:-[a-z]+)*/\d{7}"
+_VERSIONED = re.compile(
+    rf"(?:(?P<new>{NEW_ID})|(?P<archive>[a-z]+(?:-[a-z]+)*)(?:\.[A-Za-z][A-Za-z-]*)?/(?P<num>\d{{7}}))(?:v(?P<v>\d+))?",
+    re.ASCII,
+)
 
 
 # ---- the papers ----------------------------------------------------------------------------
@@ -164,11 +167,14 @@ def default_pdf(paper: FakePaper) -> bytes:
 
 
 def _split_id(text: str) -> tuple[str, int | None] | None:
+    """(id, version) as arXiv reads it: a subject class in an old-style id (`math.GT/0309136`)
+    is not part of the id, so it names `math/0309136`, the form the API answers with."""
     match = _VERSIONED.fullmatch(text)
     if not match:
         return None
     version = match.group("v")
-    return match.group("id"), (int(version) if version is not None else None)
+    paper_id = match.group("new") or f"{match.group('archive')}/{match.group('num')}"
+    return paper_id, (int(version) if version is not None else None)
 
 
 def _is_old_style(paper_id: str) -> bool:
@@ -704,7 +710,9 @@ class _Handler(BaseHTTPRequestHandler):
 class FakeArxiv:
     """The fake upstreams, one local port. Use as a context manager or start()/stop()."""
 
-    def __init__(self, papers: Iterable[FakePaper] = (), *, port: int = 0, reject_versioned_old_ids: bool = True):
+    def __init__(self, papers: Iterable[FakePaper] = (), *, port: int = 0, reject_versioned_old_ids: bool = False):
+        """`reject_versioned_old_ids` plays the legacy (pre-2020) API, which answered
+        id_list=hep-th/9901001v1 with an error; the current API answers with the v1 entry."""
         self._papers: dict[str, FakePaper] = {}
         self._docs: dict[str, query_lang.SearchDoc] = {}
         self._lock = threading.Lock()
@@ -723,8 +731,11 @@ class FakeArxiv:
     # -- corpus and lifecycle
 
     def add(self, paper: FakePaper) -> None:
-        if _split_id(paper.id) is None or _split_id(paper.id)[1] is not None:
-            raise ValueError(f"FakePaper id must be a versionless arXiv id, got {paper.id!r}")
+        if _split_id(paper.id) != (paper.id, None):
+            raise ValueError(
+                f"FakePaper id must be a versionless arXiv id without a subject class "
+                f"(math/0309136, not math.GT/0309136), got {paper.id!r}"
+            )
         with self._lock:
             self._papers[paper.id] = paper
             self._docs.pop(paper.id, None)
@@ -1019,6 +1030,8 @@ class FakeArxiv:
     # -- Semantic Scholar
 
     def _s2(self, rest: str, query: dict[str, str]) -> _Response:
+        if rest[:4].lower() == "doi:":  # a DOI holds slashes of its own: the rest is all DOI
+            return self._s2_doi(rest[4:])
         match = _S2_PATH.fullmatch(rest)
         if match is None:
             return _json(404, {"error": f"Unrecognized path: {rest}"})
@@ -1051,6 +1064,13 @@ class FakeArxiv:
             page["next"] = offset + limit
         page["data"] = data
         return _json(200, page)
+
+    def _s2_doi(self, doi: str) -> _Response:
+        """`/paper/DOI:10.x/y`: the paper whose journal DOI this is (DOIs compare case-blind)."""
+        found = [p for p in self._papers.values() if p.doi and p.doi.lower() == doi.lower() and p.citations is not None]
+        if not found:
+            return _json(404, {"error": f"Paper with id DOI:{doi} not found"})
+        return _json(200, _s2_paper(found[0]))
 
 
 # arXiv:hep-th/9901001 carries a slash inside the id, so split the tail off with care.

@@ -80,3 +80,61 @@ def test_error_feed_is_a_clear_error():
 def test_hostile_or_broken_xml_refused(body):
     with pytest.raises(UpstreamError):
         parse_feed(body)
+
+
+def test_acm_and_msc_classes_are_not_categories():
+    """legacy2017 (trimmed to 3 entries): ACM and MSC classes ride in <category term>s,
+    several to a term and with a line break inside."""
+    robot, prob, plain = feed("legacy2017_search_cat_OR_3entries_acm_msc_paragraphs.xml").papers
+    assert robot.categories == ["cs.RO", "cs.AI", "cs.CV", "cs.LG"]
+    assert robot.classes[:2] == ["I.2.9", "I.2.10"] and robot.classes[-2:] == ["I.5.4", "I.5.5"]
+    assert len(robot.classes) == 11 and all(" " not in c and "\n" not in c for c in robot.classes)
+    assert prob.categories == ["math.PR", "stat.ML"] and prob.classes == ["34C29", "60J60", "62L20", "90C30"]
+    assert plain.classes == [] and "cs.LG" in plain.categories
+    perelman = feed("legacy2019_idlist_math_0211159.xml").papers[0]
+    assert perelman.primary_category == "math.DG" and perelman.classes == ["53C"]
+    assert "53C" not in perelman.categories
+
+
+def test_abstract_lines_are_joined_and_paragraphs_kept():
+    robot, _, plain = feed("legacy2017_search_cat_OR_3entries_acm_msc_paragraphs.xml").papers
+    assert "\n" not in robot.abstract.replace("\n\n", "")  # wrapped lines joined
+    paragraphs = plain.abstract.split("\n\n")
+    assert len(paragraphs) >= 2 and all(p == p.strip() and "  " not in p for p in paragraphs)
+    new = [p.abstract for p in feed("search_all_testing_start0_max10.xml").papers if p.abstract.startswith("Context.")]
+    assert len(new) == 1 and "\n\nObjective. In this systematic review" in new[0]
+
+
+def test_versioned_old_style_recordings_name_that_version():
+    hep = feed("idlist_hep-ex_0406020v1_affiliation.xml").papers[0]
+    assert (hep.id, hep.version, hep.updated) == ("hep-ex/0406020", 1, "2004-06-07T11:08:22Z")
+    quant = feed("idlist_quant-ph_0201082v1.xml").papers[0]
+    assert (quant.id, quant.version) == ("quant-ph/0201082", 1)
+
+
+def test_cached_records_from_before_classes_are_split_on_read():
+    from arxiv_mcp.upstream.atom import Paper
+
+    old = feed("idlist_1707.08567.xml").papers[0].to_dict()
+    old.pop("classes")
+    old["categories"] = ["cs.LG", "I.2.6; I.5.1"]
+    p = Paper.from_dict(old)
+    assert (p.categories, p.classes) == (["cs.LG"], ["I.2.6", "I.5.1"])
+
+
+@pytest.mark.parametrize(
+    "bad_id",
+    [
+        "http://arxiv.org/abs/1707.08567v0",
+        "http://arxiv.org/abs/1707.08567v" + "9" * 5000,
+        "http://arxiv.org/abs/1707.08567",
+        "http://arxiv.org/abs/not-an-id",
+        "http://arxiv.org/abs/1713.08567v1",
+    ],
+)
+def test_one_odd_entry_is_skipped_and_named(bad_id):
+    data = (FIX / "idlist_8ids_mixed_old_new_unordered.xml").read_text(encoding="utf-8")
+    first = data.index("<id>http://arxiv.org/abs/", data.index("<entry>"))
+    end = data.index("</id>", first)
+    f = parse_feed((data[:first] + "<id>" + bad_id + data[end:]).encode())
+    assert len(f.papers) == 7 and len(f.skipped) == 1 and "does not name an arXiv id" in f.skipped[0]

@@ -10,6 +10,7 @@ from arxiv_mcp.categories import (
     GROUPS,
     LEGACY_ARCHIVES,
     LEGACY_SUBJECT_CLASSES,
+    cat_terms,
     get_category,
     is_category,
     is_legacy_archive,
@@ -257,3 +258,29 @@ def test_suggest_only_returns_real_distinct_ids(text, n):
     assert len(found) <= n
     assert len(set(found)) == len(found)
     assert all(is_category(cat_id) for cat_id in found)
+
+
+@pytest.mark.parametrize(
+    "value, terms",
+    [
+        ("cs.ai", ["cs.AI"]),
+        ("hep-th", ["hep-th"]),
+        ("astro-ph", ["astro-ph*"]),
+        ("CS", ["cs*"]),
+        ("cond-mat.*", ["cond-mat*"]),
+        ("solv-int", ["solv-int"]),
+    ],
+)
+def test_cat_terms_cover_archives(value, terms):
+    assert cat_terms(value) == terms
+
+
+def test_an_archive_whose_name_prefixes_another_lists_its_categories():
+    terms = cat_terms("math")
+    assert terms[0] == "math" and "math.GT" in terms and "math-ph" not in terms
+    assert all(t == "math" or t.startswith("math.") for t in terms)
+
+
+def test_cat_terms_of_an_unknown_value_suggest():
+    with pytest.raises(InvalidInput, match="list_categories"):
+        cat_terms("csx")

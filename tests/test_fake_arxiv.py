@@ -100,7 +100,7 @@ def _hand_papers() -> list[FakePaper]:
             source=make_pdf(["pdf only submission"]),
         ),
         FakePaper(
-            id="math.GT/0309136",
+            id="math/0309136",
             title="Knot invariants of hyperbolic manifolds",
             abstract="Invariants of knots from hyperbolic geometry.",
             authors=["Dana Thurston"],
@@ -198,7 +198,7 @@ def test_author_matching(fake):
 def test_category_id_comment_and_journal_fields(fake):
     assert _hits(fake, "cat:cs.*") == {"2401.00002"}
     assert _hits(fake, "cat:quant-ph") == {"2401.00001"}
-    assert _hits(fake, "cat:math") == {"2402.00003", "math.GT/0309136"}
+    assert _hits(fake, "cat:math") == {"2402.00003", "math/0309136"}
     assert _hits(fake, "id:2401.00002") == {"2401.00002"}
     assert _hits(fake, "co:pages AND jr:learn") == {"2401.00002"}
 
@@ -248,7 +248,7 @@ def test_id_list_versions(fake):
     latest = _feed(fake, id_list="2401.00002").find(f"{ATOM}entry")
     assert latest.findtext(f"{ATOM}id").endswith("2401.00002v3")
     spread = _feed(fake, id_list="math.GT/0309136").find(f"{ATOM}entry")
-    assert spread.findtext(f"{ATOM}id").endswith("math.GT/0309136v2")
+    assert spread.findtext(f"{ATOM}id").endswith("/abs/math/0309136v2")  # the class is not part of the id
     assert spread.findtext(f"{ATOM}updated") == "2004-03-01T00:00:00Z"
 
 
@@ -258,17 +258,31 @@ def test_id_list_unknown_and_out_of_range_versions_have_no_entry(fake):
     assert feed.findtext(f"{OPENSEARCH}totalResults") == "1"
 
 
-@pytest.mark.parametrize("bad", ["abc", "hep-th/9901001v1", "2401.1", "2401.00001v"])
-def test_id_list_malformed_or_versioned_old_style_is_rejected(fake, bad):
+@pytest.mark.parametrize("bad", ["abc", "2401.1", "2401.00001v"])
+def test_id_list_malformed_is_rejected(fake, bad):
     response = requests.get(fake.api_url, params={"id_list": f"2401.00001,{bad}"}, timeout=5)
     assert _error_summary(response) == f"incorrect id format for {bad}"
     entry = ET.fromstring(response.content).find(f"{ATOM}entry")
     assert entry.findtext(f"{ATOM}id") == f"https://arxiv.org/api/errors#incorrect_id_format_for_{bad}"
 
 
-def test_versioned_old_style_ids_can_be_accepted_like_some_2026_recordings():
-    with FakeArxiv(_hand_papers(), reject_versioned_old_ids=False) as server:
-        assert _ids(_feed(server, id_list="hep-th/9901001v1")) == ["hep-th/9901001v1"]
+def test_versioned_old_style_ids_answer_that_version_like_the_2026_recordings(fake):
+    """idlist_hep-ex_0406020v1_* and idlist_quant-ph_0201082v1.xml: the v1 entry, its own date."""
+    entry = _feed(fake, id_list="math/0309136v1").find(f"{ATOM}entry")
+    assert entry.findtext(f"{ATOM}id") == "http://arxiv.org/abs/math/0309136v1"
+    assert entry.findtext(f"{ATOM}updated") == "2003-09-10T00:00:00Z"
+    assert _ids(_feed(fake, id_list="cs.LO/0112017v1,math.GT/0309136v1")) == ["math/0309136v1"]
+
+
+def test_the_legacy_api_rejected_versioned_old_style_ids():
+    with FakeArxiv(_hand_papers(), reject_versioned_old_ids=True) as server:
+        response = requests.get(server.api_url, params={"id_list": "hep-th/9901001v1"}, timeout=5)
+        assert _error_summary(response) == "incorrect id format for hep-th/9901001v1"
+
+
+def test_a_fake_paper_id_never_carries_a_subject_class():
+    with pytest.raises(ValueError, match="subject class"):
+        FakeArxiv([FakePaper("math.GT/0309136", "t", "a", ["A"], ["math.GT"], _dt(2003, 9, 10))])
 
 
 def test_id_list_is_filtered_by_search_query(fake):

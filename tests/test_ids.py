@@ -13,8 +13,11 @@ from arxiv_mcp.ids import PaperId, Urls, parse
         ("  arXiv:2401.12345V3 ", ("2401.12345", 3)),
         ("ARXIV:0704.0001", ("0704.0001", None)),
         ("hep-th/9901001", ("hep-th/9901001", None)),
-        ("math.GT/0309136", ("math.GT/0309136", None)),
-        ("math.gt/0309136v1", ("math.GT/0309136", 1)),
+        ("math.GT/0309136", ("math/0309136", None)),
+        ("math.gt/0309136v1", ("math/0309136", 1)),
+        ("cs.LO/0112017", ("cs/0112017", None)),
+        ("COND-MAT.STR-EL/0101001v2", ("cond-mat/0101001", 2)),
+        ("physics.optics/0101001", ("physics/0101001", None)),
         ("cs/0112017v2", ("cs/0112017", 2)),
         ("solv-int/9901001v1", ("solv-int/9901001", 1)),
         ("https://arxiv.org/abs/2401.12345", ("2401.12345", None)),
@@ -66,11 +69,64 @@ def test_malformed_is_a_clear_error(text):
     assert "Accepted forms" in message and "2401.12345" in message
 
 
-def test_old_style_version_is_dropped_on_the_wire_only():
-    pid = parse("hep-th/9901001v2")
-    assert pid.wire_id == "hep-th/9901001"
-    assert pid.versioned == "hep-th/9901001v2"
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("  \n arXiv:2401.12345\n", ("2401.12345", None)),
+        ("arXiv:2401.12345 [cs.LG]", ("2401.12345", None)),
+        ("arXiv:2401.12345v3 [cs.LG].", ("2401.12345", 3)),
+        ("arXiv preprint arXiv:2401.12345,", ("2401.12345", None)),
+        ("arXiv preprint arXiv:hep-th/9901001v2 [hep-th];", ("hep-th/9901001", 2)),
+        ("arXiv 2401.12345", ("2401.12345", None)),
+        ("(arXiv:2401.12345v2 [cs.LG]);", ("2401.12345", 2)),
+        ("[2401.12345]", ("2401.12345", None)),
+        ('"2401.12345"', ("2401.12345", None)),
+        ("'math.GT/0309136',", ("math/0309136", None)),
+        ("\u201c2401.12345\u201d", ("2401.12345", None)),
+        ("\u00ab2401.12345\u00bb.", ("2401.12345", None)),
+        ("`2401.12345`", ("2401.12345", None)),
+        ("<https://arxiv.org/abs/2401.12345v2>", ("2401.12345", 2)),
+        ("https://arxiv.org/abs/2401.12345).", ("2401.12345", None)),
+        ("https://arxiv.org/pdf/2401.12345v4.pdf,", ("2401.12345", 4)),
+        ("HTTPS://ARXIV.ORG/ABS/2401.12345", ("2401.12345", None)),
+        ("https://Export.ArXiv.org./abs/hep-th/9901001", ("hep-th/9901001", None)),
+        ("https://doi.org/10.48550/arXiv.2401.12345.", ("2401.12345", None)),
+        ("\uff12\uff14\uff10\uff11.\uff11\uff12\uff13\uff14\uff15", ("2401.12345", None)),
+    ],
+)
+def test_pasted_forms(text, expected):
+    pid = parse(text)
+    assert (pid.id, pid.version) == expected
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("\u0662\u0664\u0660\u0661.\u0661\u0662\u0663\u0664\u0665", "U+0662"),
+        ("2401.\u0967\u0968\u0969\u096a\u096b", "U+0967"),
+        ("2413.12345", "month 13"),
+        ("2400.12345", "month 00"),
+        ("0000.0000", "month 00"),
+        ("0612.1234", "April 2007"),
+        ("hep-th/9913001", "month 13"),
+        ("hep-th/9900001", "month 00"),
+        ("hep-th/1201001", "9108 to 0703"),
+        ("hep-th/9901001v0", "v1"),
+        ("2401.12345v0", "v1"),
+    ],
+)
+def test_impossible_ids_are_refused_with_the_reason(text, why):
+    with pytest.raises(InvalidInput) as err:
+        parse(text)
+    assert why in str(err.value)
+
+
+def test_versioned_old_style_ids_go_on_the_wire_with_their_version():
+    """The current API answers id_list=hep-ex/0406020v1 with the v1 entry (2026 recordings)."""
+    assert parse("hep-th/9901001v2").wire_id == "hep-th/9901001v2"
+    assert parse("math.GT/0309136v1").wire_id == "math/0309136v1"
     assert parse("2401.12345v2").wire_id == "2401.12345v2"
+    assert parse("hep-th/9901001").wire_id == "hep-th/9901001"
 
 
 def test_url_builders_use_configured_bases():

@@ -72,3 +72,37 @@ def test_search_filters_any():
     assert not q.SearchFilters().any()
     assert not q.SearchFilters(query="", author=None).any()
     assert q.SearchFilters(date_to="2024-01-01").any()
+
+
+@pytest.mark.parametrize(
+    "query, sent",
+    [
+        ("transformers NOT vision", "(all:transformers ANDNOT all:vision)"),
+        ("transformers AND NOT vision", "(all:transformers ANDNOT all:vision)"),
+        ("ti:graph not au:smith", "(ti:graph ANDNOT au:smith)"),
+        ("ti:graph and not au:smith", "(ti:graph ANDNOT au:smith)"),
+        ("ti:graph and au:smith", "(ti:graph AND au:smith)"),
+        ("ti:graph or au:smith", "(ti:graph OR au:smith)"),
+        ("transformers ti:attention", "(all:transformers AND ti:attention)"),
+        ("ti:attention au:vaswani", "(ti:attention AND au:vaswani)"),
+        ("ti:(quantum gravity) ANDNOT au:smith", "(ti:(quantum AND gravity) ANDNOT au:smith)"),
+        (
+            "au:del_maestro ANDNOT (ti:checkerboard OR ti:Pyrochlore)",
+            "(au:del_maestro ANDNOT (ti:checkerboard OR ti:Pyrochlore))",
+        ),
+        ('the ti:"state of the art"', '(ti:"state of the art")'),
+        ("cats and dogs ti:pets", "(all:cats AND all:dogs AND ti:pets)"),
+    ],
+)
+def test_advanced_queries_are_read_as_the_tool_promises(query, sent):
+    assert compose(query=query).search_query == sent
+
+
+@pytest.mark.parametrize("query", ["NOT vision", "ti:x OR NOT ti:y", "ti:x AND", "(NOT ti:y)"])
+def test_operators_without_terms_are_clear_errors(query):
+    with pytest.raises(InvalidInput):
+        compose(query=query)
+
+
+def test_lower_case_operator_words_among_plain_words_are_words():
+    assert compose(query="models that do not forget").search_query == "(all:models AND all:forget)"

@@ -3,10 +3,14 @@
 Field meanings follow the arXiv API user manual, section "Details of Atom Results
 Returned": https://info.arxiv.org/help/api/user-manual.html#_details_of_atom_results_returned
 Both the current feed and the pre-2020 layout parse (namespaces are the same).
+
+One odd entry (an id that is not an arXiv id, a `v0` or absurd version) is skipped and
+named in `Feed.skipped`: it never fails the whole page.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
@@ -17,13 +21,20 @@ from ..ids import PaperId, parse
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
+log = logging.getLogger(__name__)
+
 NS = {
     "atom": "http://www.w3.org/2005/Atom",
     "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
     "arxiv": "http://arxiv.org/schemas/atom",
 }
 _ABS_ID = re.compile(r"/abs/(?P<id>.+?)v(?P<v>\d+)$")
+_ABS_PATH = re.compile(r"/abs/(?P<vid>.+)$")
 _WS = re.compile(r"\s+")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*|\n[ \t]{2,}(?=\S)")
+"""Abstracts come line-wrapped; a blank line or an indented line starts a paragraph."""
+_CLASS_SEPARATORS = re.compile(r"[;,]")
+_CATEGORY_TERM = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?")
 
 
 @dataclass
@@ -45,11 +56,11 @@ class Paper:
     title: str
     """<title>, whitespace collapsed; LaTeX kept as the authors wrote it."""
     abstract: str
-    """<summary>, whitespace collapsed; LaTeX kept as is."""
+    """<summary>: wrapped lines joined, paragraphs kept (separated by a blank line); LaTeX kept."""
     authors: list[Author]
     """<author> elements in the order the paper lists them."""
     categories: list[str]
-    """Every <category term>: arXiv categories, and sometimes ACM/MSC classes."""
+    """The arXiv categories among the <category term>s (cs.LG, hep-th, astro-ph)."""
     primary_category: str
     """<arxiv:primary_category term>: the category the paper was submitted to."""
     published: str
@@ -62,6 +73,9 @@ class Paper:
     """<arxiv:journal_ref>: free-text bibliographic reference, unparsed."""
     comment: str | None = None
     """<arxiv:comment>: authors' comment (pages, figures, venue)."""
+    classes: list[str] = field(default_factory=list)
+    """The other <category term>s: ACM (I.2.7) and MSC (68T50) classes, one per item,
+    whitespace collapsed. They are not arXiv categories and cat: does not search them."""
 
     @property
     def pid(self) -> PaperId:
@@ -74,6 +88,8 @@ class Paper:
     def from_dict(cls, d: dict) -> Paper:
         d = dict(d)
         d["authors"] = [Author(**a) for a in d.get("authors", [])]
+        if "classes" not in d:  # cached before classes were kept apart from categories
+            d["categories"], d["classes"] = split_terms(d.get("categories", []))
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
 
 
@@ -86,10 +102,41 @@ class Feed:
     start: int
     """<opensearch:startIndex>: 0-based offset of this page."""
     papers: list[Paper]
+    skipped: list[str] = field(default_factory=list)
+    """Entries left out because they could not be read, each with why."""
 
 
 def _text(el: ET.Element | None) -> str:
     return _WS.sub(" ", "".join(el.itertext())).strip() if el is not None else ""
+
+
+def _paragraphs(el: ET.Element | None) -> str:
+    """Line-wrapped text with its paragraphs kept: lines joined, paragraphs separated by a
+    blank line."""
+    if el is None:
+        return ""
+    raw = "".join(el.itertext()).strip()
+    paragraphs = (_WS.sub(" ", p).strip() for p in _PARAGRAPH_BREAK.split(raw))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def split_terms(terms: list[str]) -> tuple[list[str], list[str]]:
+    """<category term>s split into arXiv categories and other classes (ACM, MSC).
+
+    arXiv categories are lower-case archive names with an optional subject class (cs.LG,
+    hep-th, cond-mat.str-el, q-bio.NC); ACM and MSC classes always hold digits (I.2.7,
+    68T50, 53C), so the shape alone tells them apart, including categories newer than our
+    taxonomy. Class terms often hold several classes (`I.2.9; I.2.10`, `34C29, 60J60`) and
+    line breaks: one class per item."""
+    cats: list[str] = []
+    classes: list[str] = []
+    for term in terms:
+        term = _WS.sub(" ", term).strip()
+        if _CATEGORY_TERM.fullmatch(term):
+            cats.append(term)
+        else:
+            classes += [c for c in (_WS.sub(" ", x).strip() for x in _CLASS_SEPARATORS.split(term)) if c]
+    return list(dict.fromkeys(cats)), list(dict.fromkeys(classes))
 
 
 def _opt(entry: ET.Element, tag: str) -> str | None:
@@ -124,12 +171,24 @@ def parse_feed(data: bytes) -> Feed:
                 f"arXiv rejected the request: {detail}. Check the ids and the query "
                 "syntax (fields ti: au: abs: cat: all:, operators AND OR ANDNOT)."
             )
-    papers = [p for p in (_entry(e) for e in entries) if p is not None]
+    papers: list[Paper] = []
+    skipped: list[str] = []
+    for entry in entries:
+        try:
+            papers.append(_entry(entry))
+        except _OddEntry as odd:
+            log.warning("skipping an entry of arXiv's answer: %s", odd)
+            skipped.append(str(odd))
     return Feed(
         total_results=_int(root.find("opensearch:totalResults", NS), len(papers)),
         start=_int(root.find("opensearch:startIndex", NS), 0),
         papers=papers,
+        skipped=skipped,
     )
+
+
+class _OddEntry(Exception):
+    """An entry that cannot be read as a paper; the rest of the feed still is."""
 
 
 class _PrologRead(Exception):
@@ -173,15 +232,25 @@ def _int(el: ET.Element | None, default: int) -> int:
         return default
 
 
-def _entry(entry: ET.Element) -> Paper | None:
-    m = _ABS_ID.search(_text(entry.find("atom:id", NS)))
-    if not m:
-        return None
+def _entry_pid(entry: ET.Element) -> tuple[str, int]:
+    """The entry's id and version, from its <id> URL, read as strictly as user input (so a
+    `v0`, an absurd version or a malformed id is refused)."""
+    eid = _text(entry.find("atom:id", NS))
+    shown = eid if len(eid) <= 80 else eid[:77] + "..."
+    m = _ABS_PATH.search(eid)
     try:
-        pid = parse(m.group("id"))
+        pid = parse(m.group("vid")) if m else None
     except InvalidInput:
-        return None
-    cats = [c.get("term", "") for c in entry.findall("atom:category", NS) if c.get("term")]
+        pid = None
+    if pid is None or pid.version is None:
+        raise _OddEntry(f"entry {shown!r} does not name an arXiv id with a version (vN, N >= 1)")
+    return pid.id, pid.version
+
+
+def _entry(entry: ET.Element) -> Paper:
+    paper_id, version = _entry_pid(entry)
+    terms = [c.get("term", "") for c in entry.findall("atom:category", NS) if c.get("term")]
+    cats, classes = split_terms(terms)
     primary_el = entry.find("arxiv:primary_category", NS)
     primary = primary_el.get("term", "") if primary_el is not None else (cats[0] if cats else "")
     authors = [
@@ -189,10 +258,10 @@ def _entry(entry: ET.Element) -> Paper | None:
         for a in entry.findall("atom:author", NS)
     ]
     return Paper(
-        id=pid.id,
-        version=int(m.group("v")),
+        id=paper_id,
+        version=version,
         title=_text(entry.find("atom:title", NS)),
-        abstract=_text(entry.find("atom:summary", NS)),
+        abstract=_paragraphs(entry.find("atom:summary", NS)),
         authors=authors,
         categories=cats,
         primary_category=primary,
@@ -201,4 +270,5 @@ def _entry(entry: ET.Element) -> Paper | None:
         doi=_opt(entry, "arxiv:doi"),
         journal_ref=_opt(entry, "arxiv:journal_ref"),
         comment=_opt(entry, "arxiv:comment"),
+        classes=classes,
     )

@@ -4,6 +4,13 @@ arXiv's parser OR-s words that stand side by side, groups binary operators to th
 (`a AND b OR c` is `a AND (b OR c)`), and drops stopwords from AND-ed word lists, which
 can leave a query that matches nothing. So every composed part is parenthesised, words are
 joined with an explicit AND, and stopwords are left out unless they sit in a quoted phrase.
+
+A query written in arXiv's syntax is normalised, not passed on as typed, because arXiv's
+reading of it surprises: it has no `NOT` (the word is searched, OR-ed in: inclusion where
+exclusion was meant), lower-case `and`/`or` are words, and two terms side by side are
+OR-ed. So `NOT`, `AND NOT` and (between fielded terms) `not` become `ANDNOT`; lower-case
+`and`/`or` between fielded terms become operators; terms side by side are joined with
+`AND`, as the tool promises; a plain word among fielded terms is searched in all fields.
 Query syntax: https://info.arxiv.org/help/api/user-manual.html#query_details
 """
 
@@ -25,7 +32,19 @@ RESULT_WINDOW = 30000
 
 
 _FIELDED = re.compile(r"\b(ti|au|abs|co|jr|cat|rn|id|all|submittedDate|lastUpdatedDate):", re.I)
-_BOOLEAN = re.compile(r"(^|\s)(AND|OR|ANDNOT)(\s|$)")
+_BOOLEAN = re.compile(r"(^|\s)(AND|OR|ANDNOT|NOT)(\s|$)")
+_ADVANCED_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<lpar>\() | (?P<rpar>\)) |
+      (?P<field>(?:ti|au|abs|co|jr|cat|rn|id|all|submittedDate|lastUpdatedDate):)\s*
+        (?P<value>"[^"]*"|\[[^\]]*\]|\(|[^\s()"]+)? |
+      (?P<phrase>"[^"]*") |
+      (?P<word>[^\s()"]+) |
+      (?P<stray>\S)
+    )""",
+    re.X | re.I,
+)
+_OPERATOR_WORDS = ("AND", "OR", "NOT", "ANDNOT")
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _WORD_CHARS = re.compile(r"[^\w.\-+']", re.UNICODE)
 
@@ -100,6 +119,107 @@ def date_clause(date_from: str | None, date_to: str | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class _Tok:
+    kind: str
+    """"open", "close", "term", "op" or "word" (a plain word)."""
+    text: str
+    fielded: bool = False
+
+
+def _advanced_tokens(query: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    for m in _ADVANCED_TOKEN.finditer(query):
+        if m.group("lpar"):
+            out.append(_Tok("open", "("))
+        elif m.group("rpar"):
+            out.append(_Tok("close", ")"))
+        elif m.group("field"):
+            value = m.group("value") or '""'
+            kind = "open" if value == "(" else "term"
+            out.append(_Tok(kind, m.group("field") + value, fielded=True))
+        elif m.group("phrase"):
+            out.append(_Tok("term", m.group("phrase")))
+        elif m.group("word"):
+            out.append(_Tok("word", m.group("word")))
+    return out
+
+
+def _is_operator(toks: list[_Tok], i: int) -> bool:
+    """Upper-case AND/OR/NOT/ANDNOT always operate; lower-case ones only between fielded
+    terms (`ti:x and au:y`), since among plain words they are just words."""
+    word = toks[i].text
+    if word.upper() not in _OPERATOR_WORDS:
+        return False
+    if word.isupper():
+        return True
+
+    def operator_word(t: _Tok) -> bool:
+        return t.kind == "word" and t.text.upper() in _OPERATOR_WORDS
+
+    # Look past neighbouring operator words, so `ti:x and not au:y` reads as one operator.
+    before = next((t for t in reversed(toks[:i]) if not operator_word(t)), None)
+    after = next((t for t in toks[i + 1 :] if not operator_word(t)), None)
+    return bool(
+        before and after and (before.fielded or before.kind == "close") and (after.fielded or after.kind == "open")
+    )
+
+
+def _operators(toks: list[_Tok]) -> list[_Tok]:
+    """Operator words become operators; NOT (alone or after AND) becomes ANDNOT."""
+    out: list[_Tok] = []
+    for i, tok in enumerate(toks):
+        if tok.kind != "word" or not _is_operator(toks, i):
+            out.append(tok)
+            continue
+        op = tok.text.upper()
+        prev = out[-1] if out else None
+        if op == "NOT" and prev is not None and prev.kind == "op":
+            if prev.text != "AND":
+                raise InvalidInput(
+                    f"'{prev.text} NOT' cannot be searched: arXiv has only 'a ANDNOT b' (a, but not b); rewrite the query"
+                )
+            out[-1] = _Tok("op", "ANDNOT")
+            continue
+        if prev is None or prev.kind in ("op", "open"):
+            raise InvalidInput(
+                f"'{tok.text}' needs a term before it: arXiv combines two terms, e.g. "
+                "'transformers ANDNOT vision' or 'ti:graph AND au:smith'"
+            )
+        out.append(_Tok("op", "ANDNOT" if op == "NOT" else op))
+    if out and out[-1].kind == "op":
+        raise InvalidInput(f"The query ends with '{out[-1].text}': give a term after it")
+    return out
+
+
+def normalise_advanced(query: str) -> str:
+    """arXiv syntax with the surprises of arXiv's parser taken out (see the module docstring)."""
+    toks = _operators(_advanced_tokens(query))
+    out = ""
+    prev: _Tok | None = None
+    in_field: list[bool] = []  # per open parenthesis: does a field prefix (ti:( ... )) cover it?
+    for i, tok in enumerate(toks):
+        if tok.kind == "word":
+            word = _WORD_CHARS.sub(" ", tok.text).strip(" .-+'")
+            by_adjacency = not (prev and prev.kind == "op") and not (i + 1 < len(toks) and toks[i + 1].kind == "op")
+            if not word or (word.lower() in STOPWORDS and by_adjacency):
+                continue  # a stopword AND-ed in would empty the query
+            field = "" if in_field and in_field[-1] else "all:"
+            tok = _Tok("term", f'{field}"{word}"' if " " in word else f"{field}{word}")
+        if prev and prev.kind in ("term", "close") and tok.kind in ("term", "open"):
+            out += " AND"
+        if tok.kind == "open":
+            in_field.append(tok.fielded or bool(in_field and in_field[-1]))
+        elif tok.kind == "close" and in_field:
+            in_field.pop()
+        glue = "" if not out or out.endswith("(") or tok.kind == "close" else " "
+        out += glue + tok.text
+        prev = tok
+    if not out.strip("() "):
+        raise InvalidInput("The query has no term to search for once its operators are read")
+    return out
+
+
+@dataclass(frozen=True)
 class Composed:
     search_query: str
     relaxed: str | None
@@ -155,11 +275,12 @@ def _compose(*, query, category_clause, author, title, abstract, date_from, date
     ):
         if clause:
             base.append(clause)
-    relaxed = None
+    relaxed: str | None = None
     if query and query.strip():
         q = query.strip()
+        main: str | None
         if is_advanced(q):
-            main = f"({q})"
+            main = f"({normalise_advanced(q)})"
         else:
             main = words_clause("all", q)
             if main and len([t for t, p in _terms(q) if p or t.lower() not in STOPWORDS]) >= 3:

@@ -1,8 +1,12 @@
 """References and citations of an arXiv paper, from the Semantic Scholar Graph API.
 
 Endpoints: https://api.semanticscholar.org/api-docs/graph (`/paper/arXiv:ID/references`,
-`/paper/arXiv:ID/citations`). The API key, when configured, travels only in the
-`x-api-key` header that `HttpClient` adds; nothing here ever sees or echoes it.
+`/paper/arXiv:ID/citations`, and `/paper/DOI:DOI` to find the arXiv id of a journal DOI).
+The API key, when configured, travels only in the `x-api-key` header that `HttpClient`
+adds; nothing here ever sees or echoes it.
+
+One odd item in a page (nested past what the JSON parser will recurse into, or of the
+wrong shape) is left out with a logged warning; it never fails the whole list.
 """
 
 from __future__ import annotations
@@ -65,24 +69,152 @@ def neighbours(
             f"Semantic Scholar answered HTTP {resp.status} for the {direction} of arXiv:{pid.id}; try again later.",
             status=resp.status,
         )
-    result = {"paper_id": pid.id, "direction": direction, **_parse_page(resp.content, DIRECTIONS[direction])}
+    page = _parse_page(resp.content, DIRECTIONS[direction])
+    skipped = page.pop("skipped")
+    result = {"paper_id": pid.id, "direction": direction, **page}
+    if skipped:  # logged, not a result field: the tools/list byte budget has no room for one
+        log.warning("left out %d unreadable item(s) of Semantic Scholar's %s of arXiv:%s", skipped, direction, pid.id)
     if cache is not None:
         cache.put_search(key, result, CACHE_TTL_S)
     return result
 
 
+def arxiv_id_for_doi(http: HttpClient, s2_url: str, doi: str, *, cache: AnswerCache | None = None) -> str | None:
+    """The arXiv id Semantic Scholar records for a journal DOI, or None (unknown DOI, or a
+    paper with no arXiv version)."""
+    key = f"s2:doi:{doi.lower()}"
+    cached = cache.get_search(key) if cache is not None else None
+    if cached is not None:
+        return cached.get("arxiv_id")
+    resp = http.get(f"{s2_url.rstrip('/')}/paper/DOI:{doi}", params={"fields": "externalIds"})
+    if resp.status not in (200, 404):
+        raise UpstreamError(
+            f"Semantic Scholar answered HTTP {resp.status} when asked which arXiv paper has the DOI {doi}; "
+            "try again later, or search by the paper's title.",
+            status=resp.status,
+        )
+    record = _json_or_none(resp.content) if resp.status == 200 else None
+    external = record.get("externalIds") if isinstance(record, dict) else None
+    arxiv_id = _arxiv_id(external.get("ArXiv")) if isinstance(external, dict) else None
+    if cache is not None:
+        cache.put_search(key, {"arxiv_id": arxiv_id}, CACHE_TTL_S)
+    return arxiv_id
+
+
+def _json_or_none(content: bytes) -> object:
+    try:
+        return json.loads(content)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+
+
 def _parse_page(content: bytes, side: str) -> dict:
     try:
         page = json.loads(content)
+        items = page.get("data") if isinstance(page, dict) else None
+        skipped = 0
+    except RecursionError:  # one item nested too deep: read the others one by one
+        page, items, skipped = _page_item_by_item(content)
     except (ValueError, UnicodeDecodeError):
-        page = None
-    if not isinstance(page, dict) or not isinstance(page.get("data"), list):
+        page, items, skipped = None, None, 0
+    if not isinstance(page, dict) or not isinstance(items, list):
         raise UpstreamError(
             "Semantic Scholar answered with something that is not a page of papers "
             "(malformed JSON); try again in a minute."
         )
-    found = [_neighbour(item.get(side)) for item in page["data"] if isinstance(item, dict)]
-    return {"neighbours": [n for n in found if n is not None], "has_more": page.get("next") is not None}
+    odd = [item for item in items if not isinstance(item, dict) or not isinstance(item.get(side), (dict, type(None)))]
+    found = [_neighbour(item.get(side)) for item in items if isinstance(item, dict)]
+    return {
+        "neighbours": [n for n in found if n is not None],
+        "has_more": page.get("next") is not None,
+        "skipped": skipped + len(odd),
+    }
+
+
+def _page_item_by_item(content: bytes) -> tuple[dict | None, list | None, int]:
+    """The page's members, with each item of `data` parsed on its own so that only the
+    items too deeply nested to parse are lost (counted in the third value)."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, None, 0
+    page: dict = {}
+    items: list = []
+    skipped = 0
+    for key, start, end in _members(text, _skip_ws(text, 0)):
+        if key != "data" or text[start] != "[":
+            page[key] = _json_or_none(text[start:end].encode())
+            continue
+        for item_start, item_end in _elements(text, start):
+            item = _json_or_none(text[item_start:item_end].encode())
+            if item is None:
+                skipped += 1
+            else:
+                items.append(item)
+    return (page, items, skipped) if page or items else (None, None, 0)
+
+
+def _members(text: str, pos: int):
+    """(key, value start, value end) of a top-level JSON object, without recursion."""
+    if pos >= len(text) or text[pos] != "{":
+        return
+    pos = _skip_ws(text, pos + 1)
+    decoder = json.JSONDecoder()
+    while pos < len(text) and text[pos] == '"':
+        key, pos = decoder.raw_decode(text, pos)
+        pos = _skip_ws(text, pos)
+        if pos >= len(text) or text[pos] != ":":
+            return
+        start = _skip_ws(text, pos + 1)
+        end = _value_end(text, start)
+        yield key, start, end
+        pos = _skip_ws(text, end)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+
+
+def _elements(text: str, pos: int):
+    """(start, end) of each element of the JSON array at `pos`, without recursion."""
+    pos = _skip_ws(text, pos + 1)
+    while pos < len(text) and text[pos] != "]":
+        end = _value_end(text, pos)
+        yield pos, end
+        pos = _skip_ws(text, end)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip_ws(text, pos + 1)
+        elif end == pos and (pos >= len(text) or text[pos] != "]"):
+            return  # no progress: malformed
+
+
+def _value_end(text: str, pos: int) -> int:
+    """Where the JSON value starting at `pos` ends: brackets counted, strings skipped."""
+    depth, i, n = 0, pos, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth < 0:
+                return i
+            if depth == 0:
+                return i + 1
+        elif c == "," and depth == 0:
+            return i
+        i += 1
+        if depth == 0 and text[i - 1] == '"':
+            return i
+    return n
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
 
 
 def _neighbour(paper: object) -> dict | None:
