@@ -367,6 +367,7 @@ class Reader:
         """Cache the text, then the HTML page it came from (`page`: method and body, when not
         stored yet); None, or a note when the text could not be kept. The text is what a read
         needs: a page the cache cannot hold is only logged."""
+        assert pid.version is not None, "text is kept per exact version"
         try:
             self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
         except CacheWriteFailed as exc:
