@@ -273,3 +273,16 @@ async def test_download_path_is_absolute_and_opens(fake, make_config, connect, t
         with open(path, "rb") as handle:
             assert handle.read(5) == b"%PDF-"
         assert "~/.arxiv-mcp/papers/2403.00010v1.pdf" in result.content[0].text, "the text may shorten it"
+
+
+def test_a_pdf_the_disk_refuses_is_still_read_once(fake, tmp_path):
+    """A read that must keep the PDF first (no HTML, no source) still returns its text when the
+    disk refuses the file, from its one download, and says the text could not be cached."""
+    home = tmp_path / "home"
+    Cache(home).close()
+    pages = ["\n".join(f"Line {k} of page {n}: " + f"word{n}x{k} " * 8 for k in range(30)) for n in range(40)]
+    fake.add(paper("2403.00003", "Only a PDF", pdf=make_pdf(pages)))
+    (read,) = run_limited(fake, home, [["read_paper", {"paper_id": "2403.00003v1", "page_size": 100000}]])
+    assert not read["error"], read["text"]
+    assert "word39x12 word39x12" in read["data"]["text"] and "could not be cached" in read["data"]["notice"]
+    assert upstream(fake, "/pdf/") == ["/pdf/2403.00003v1"], "one download, not one per step"

@@ -51,6 +51,14 @@ class _Unusable(UpstreamError):
     """arXiv answered 200 with a body that is not a whole file of the kind asked for."""
 
 
+class _Unstored(Exception):
+    """A checked download the cache could not keep (disk full, a size limit): its bytes and why."""
+
+    def __init__(self, cause: CacheWriteFailed, data: bytes):
+        super().__init__(str(cause))
+        self.cause, self.data = cause, data
+
+
 HTML_ERA = "2023-12-01"
 AR5IV_MISS_TTL_S = 30 * 86400
 UNREADABLE_RECHECK_S = 7 * 86400
@@ -318,7 +326,7 @@ class Reader:
             raw, missing = self._download(pid, method)
             return raw, missing, False
         try:
-            return self.raw(pid, method).path.read_bytes(), "", True
+            return self._raw_bytes(pid, method), "", True
         except NotFound:
             return None, "HTTP 404", False
         except _Refused as exc:
@@ -330,6 +338,20 @@ class Reader:
 
     def raw(self, pid: PaperId, kind: str) -> CachedRaw:
         """The PDF or e-print of `pid` (versioned), from the cache or one checked download."""
+        try:
+            return self._stored_raw(pid, kind)
+        except _Unstored as exc:
+            raise exc.cause from None
+
+    def _raw_bytes(self, pid: PaperId, kind: str) -> bytes:
+        """The bytes of `raw`, also when the disk refused them: a read still gets its text
+        (and a note that it could not be cached) from the one download it made."""
+        try:
+            return self._stored_raw(pid, kind).path.read_bytes()
+        except _Unstored as exc:
+            return exc.data
+
+    def _stored_raw(self, pid: PaperId, kind: str) -> CachedRaw:
         hit = self.cached_raw(pid, kind)
         if hit:
             return hit
@@ -361,7 +383,10 @@ class Reader:
                 f"arXiv did not return a usable {kind} for {pid} ({exc}; it may still be generating it); "
                 "nothing was saved, try again in a minute"
             ) from exc
-        return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
+        try:
+            return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
+        except CacheWriteFailed as exc:
+            raise _Unstored(exc, resp.content) from exc
 
     def _keep(self, pid: PaperId, used: str, text: str, page: tuple[str, bytes] | None) -> str | None:
         """Cache the text, then the HTML page it came from (`page`: method and body, when not
