@@ -347,7 +347,7 @@ _PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
 @functools.cache
 def _import_pdfium() -> ModuleType | None:
     try:
-        import pypdfium2  # type: ignore[import-untyped]
+        import pypdfium2
     except ImportError:
         return None
     return pypdfium2
@@ -376,9 +376,9 @@ def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
             document.close()
 
 
-def _pdfium_page_text(pdfium: ModuleType, document: object, index: int) -> str | None:
+def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | None:
     try:
-        page = document[index]  # type: ignore[index]
+        page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
         styled = StyledText(text, pdfium_emphasized(pdfium.raw, textpage.raw, text))
