@@ -383,6 +383,73 @@ def test_text_operators_weigh_more_than_paths():
     assert pdf_text._heavy_pages(data, 10) == {2}
 
 
+def form_object(body: bytes, header: bytes = b"", length: int | None = None) -> bytes:
+    """A compressed form XObject; `length` overrides the true /Length (a file that lies)."""
+    packed = zlib.compress(body)
+    size = b"%d" % (len(packed) if length is None else length)
+    return (
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Filter /FlateDecode "
+        + header
+        + b" /Length "
+        + size
+        + b" >>\nstream\n"
+        + packed
+        + b"\nendstream"
+    )
+
+
+LEAF = b"0.5 w 72 72 m 540 720 l S " * 20
+FORM_SHAPES = {
+    "simple": form_object(LEAF),
+    "string in its dictionary": form_object(LEAF, b"/PTEX.FileName (./fig >> stream.pdf)"),
+    "indirect length": form_object(LEAF, length=0).replace(b"/Length 0", b"/Length 9 0 R"),
+    "a length that lies": form_object(b"BT /F1 9 Tf (a) Tj ET " * 40_000, length=8),
+    "drawing a form": form_object(b"/L Do /L Do", b"/Resources << /XObject << /L 5 0 R >> >>"),
+}
+
+
+@pytest.mark.parametrize("shape", list(FORM_SHAPES))
+def test_forms_measured_from_the_file_bytes_weigh_what_pypdf_says(shape):
+    # the page draws the form 3 times; object 9 is the indirect length, 5 a simple leaf form
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X 6 0 R >> >> /Contents 4 0 R >>"
+    leaf = form_object(LEAF)
+    shaped = FORM_SHAPES[shape].replace(b"9 0 R", b"%d 0 R" % 7)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        page,
+        b"<< /Length 17 >>\nstream\n/X Do /X Do /X Do\nendstream",
+        leaf,
+        shaped,
+        b"%d" % len(zlib.compress(LEAF)),
+    ]
+    data = assemble(objects)
+    reader = pypdf.PdfReader(BytesIO(data))
+    by_pypdf = pdf_text._page_work(reader.pages[0], 2**30)
+    by_bytes = pdf_text._page_work(reader.pages[0], 2**30, {}, pdf_text._RawForms(data, reader.xref))
+    assert by_bytes == by_pypdf > 3 * len(LEAF)
+
+
+def test_simple_leaf_forms_are_not_parsed_by_pypdf(monkeypatch):
+    forms = [form_object(LEAF + b"%d " % n) for n in range(20)]
+    names = b" ".join(b"/F%d %d 0 R" % (n, 6 + n) for n in range(20))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> /XObject << "
+        + names
+        + b" >> >> /Contents 4 0 R >>",
+        b"<< /Length 7 >>\nstream\n/F3 Do\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        *forms,
+    ]
+    resolved = []
+    original = pdf_text._resolved
+    monkeypatch.setattr(pdf_text, "_resolved", lambda obj: resolved.append(obj) or original(obj))
+    assert pdf_text._heavy_pages(assemble(objects), 10) == frozenset()
+    assert not [obj for obj in resolved if getattr(obj, "idnum", 0) >= 6]
+
+
 @pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
 def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
     monkeypatch.setattr(pdf_text, "PDFIUM_MAX_PAGE_WORK", 50_000)

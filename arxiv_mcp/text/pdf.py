@@ -32,6 +32,7 @@ import re
 import threading
 import time
 import unicodedata
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -264,9 +265,10 @@ def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
         return frozenset()  # refused by the page count before any page is parsed
     heavy = set()
     forms: dict[object, int] = {}
+    raw = _RawForms(data, reader.xref)
     for index in range(count):
         try:
-            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms) > PDFIUM_MAX_PAGE_WORK
+            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw) > PDFIUM_MAX_PAGE_WORK
         except Exception as exc:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             too_much = True
@@ -296,11 +298,86 @@ def _stream_data(stream: Any) -> bytes:
     return stream.get_data()
 
 
-def _page_work(page: Any, limit: int, done: dict[object, int] | None = None) -> int:
+# Parsing each form's dictionary with pypdf costs about a millisecond, and a paper with
+# thousands of small plot forms spent seconds there before pdfium ran. Stream objects are
+# never inside object streams, so a form is plain bytes at the offset pypdf's xref gives;
+# a form of the common simple shape (direct /Length, FlateDecode or no filter, `endstream`
+# right after its data, no form drawn inside it) is measured from those bytes, and any other
+# shape, or anything unexpected, goes the pypdf way. A leaf form's work does not depend on
+# the resources it is drawn with.
+_OBJECT_HEAD = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\s*<<")
+_DICT_TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|<<|>>|<[0-9A-Fa-f\s]*>|[()<>%]|[^()<>%]+", re.S)
+_STREAM_START = re.compile(rb"\s*stream(?:\r\n|\n)")
+_STREAM_END = re.compile(rb"\s*endstream")
+_DIRECT_LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)(?=[\s/>])")
+_FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
+_IS_FORM = re.compile(rb"/Subtype\s*/Form(?![^\s/\]>])")
+_NOT_A_FORM = -1
+
+
+class _RawForms:
+    """Leaf forms of one document measured from its bytes; None from `work` means "ask pypdf"."""
+
+    def __init__(self, data: bytes, xref: dict[int, dict[int, int]]) -> None:
+        self._data, self._xref = data, xref
+        self._done: dict[tuple[int, int], int | None] = {}
+
+    def work(self, idnum: int, generation: int, limit: int) -> int | None:
+        key = (idnum, generation)
+        if key not in self._done:
+            offset = self._xref.get(generation, {}).get(idnum)
+            self._done[key] = None if offset is None else self._measure(offset, key, limit)
+        return self._done[key]
+
+    def _measure(self, offset: int, key: tuple[int, int], limit: int) -> int | None:
+        head = _OBJECT_HEAD.match(self._data, offset)
+        if head is None or (int(head[1]), int(head[2])) != key:
+            return None
+        top, end = self._top_level(head.end())
+        start = None if end is None else _STREAM_START.match(self._data, end)
+        if start is None:
+            return None
+        if not _IS_FORM.search(top):
+            return _NOT_A_FORM
+        length = _DIRECT_LENGTH.search(top)
+        flate = _FLATE_ONLY.search(top)
+        if length is None or (b"/Filter" in top and flate is None) or b"/DecodeParms" in top:
+            return None
+        raw = self._data[start.end() : start.end() + int(length[1])]
+        if not _STREAM_END.match(self._data, start.end() + len(raw)):
+            return None
+        try:
+            body = zlib.decompressobj().decompress(raw, limit + 1) if flate else raw
+        except zlib.error:
+            return None
+        if _DRAW_FORM.search(body):
+            return None
+        return len(body) + (TEXT_WEIGHT - 1) * _text_object_bytes(body)
+
+    def _top_level(self, at: int) -> tuple[bytes, int | None]:
+        """The dictionary's own keys and values (nested dictionaries and strings left out), and its end."""
+        depth, top = 1, []
+        for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
+            text = token[0]
+            if text == b"<<":
+                depth += 1
+            elif text == b">>":
+                depth -= 1
+                if depth == 0:
+                    return b" ".join(top), token.end()
+            elif text in (b"(", b")", b"<", b">", b"%"):
+                return b"", None  # a string with nested brackets, or a comment: not the simple shape
+            elif depth == 1 and not text.startswith(b"("):
+                top.append(text)
+        return b"", None
+
+
+def _page_work(page: Any, limit: int, done: dict[object, int] | None = None, raw: _RawForms | None = None) -> int:
     """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it).
 
     `done` remembers each form's work across the pages of one document (pass the same dict
-    with the same `limit`): the forms a document shares are measured once.
+    with the same `limit`): the forms a document shares are measured once; `raw` measures
+    the simple leaf forms from the file's bytes.
     """
     over = limit + 1
     done = {} if done is None else done
@@ -316,6 +393,10 @@ def _page_work(page: Any, limit: int, done: dict[object, int] | None = None) -> 
             if total > limit or not isinstance(xobjects, dict):
                 break
             ref: Any = dict.get(xobjects, "/" + name.decode("latin-1"))
+            leaf = raw.work(ref.idnum, ref.generation, limit) if raw is not None and hasattr(ref, "idnum") else None
+            if leaf is not None:
+                total = min(over, total + times * max(leaf, 0))
+                continue
             form: Any = _resolved(ref)
             if not isinstance(form, dict) or form.get("/Subtype") != "/Form":
                 continue
