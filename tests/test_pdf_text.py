@@ -564,6 +564,16 @@ def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
     assert "[2] B. Flipper, Seals and walruses (2010)." in pages[3]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_axis_labels_of_a_figure_at_a_page_edge_are_furniture(engine):
+    top = ["10-8", "10-6", "-0.05", "0", "0.05"]
+    body = ["FIG. 1: Walrus counts per year, against", "2", "the number of seals; the count is 14."]
+    text = pdf_to_text(make_pdf(text_page(*top, *body, SENTENCE, "1.5", "-2"), text_page(OTHER)), engine=engine)
+    first = page_texts(text)[0].split("\n")
+    assert first[0] == body[0] and first[-1] == SENTENCE
+    assert "\n2\n" in page_texts(text)[0]  # a lone number inside the page stays
+
+
 def test_a_numbered_list_in_the_body_font_is_not_a_heading_chain():
     lines = ["1 Apples are counted first", "2 Pears are counted next", "3 Plums come last"]
     pages = pdf_layout.mark_headings([["Some words.", *lines]], [frozenset({"1 Introduction"})])
@@ -593,6 +603,13 @@ def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
         make_pdf(text_page("the energy u is in L", "2", "(Omega) for every t, and", SENTENCE)), engine=engine
     )
     assert "the energy u is in L2(Omega) for every t, and" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_comma_on_a_line_of_its_own_goes_back_on_the_line_before(engine):
+    authors = ["A. Walrus12, B. Seal3", ",", "C. Otter45, D. Narwhal6", ",", "E. Puffin7"]
+    text = pdf_to_text(make_pdf(text_page(*authors, SENTENCE)), engine=engine)
+    assert "A. Walrus12, B. Seal3,\nC. Otter45, D. Narwhal6,\nE. Puffin7" in text
 
 
 @pytest.mark.anyio

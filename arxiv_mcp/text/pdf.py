@@ -601,6 +601,7 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
 
 def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
     lines = _join_scripts(_mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated))
+    lines = _join_lone_punctuation(lines)
     out: list[str] = []
     for line, paragraph_ends in zip(lines, _paragraph_ends(lines)):
         if not line:
@@ -643,6 +644,24 @@ def _join_scripts(lines: list[str]) -> list[str]:
             continue
         out.append(line)
         index += 1
+    return out
+
+
+_LONE_PUNCTUATION = frozenset(",;:.")
+
+
+def _join_lone_punctuation(lines: list[str]) -> list[str]:
+    """Put a line of one comma back on the line before it.
+
+    After a raised affiliation mark ("J. Coelho160" then ","), the engine starts a new line
+    for the comma back on the baseline; text never starts a line with a lone comma.
+    """
+    out: list[str] = []
+    for line in lines:
+        if line in _LONE_PUNCTUATION and out and out[-1]:
+            out[-1] += line
+            continue
+        out.append(line)
     return out
 
 

@@ -5,7 +5,8 @@ repeats across pages can be told from what a page says:
 
 - Furniture: a line at a page's top or bottom edge that starts or ends many pages (a running
   header or footer, digits ignored so "4 J. Smith et al." and "6 J. Smith et al." are one), or
-  a bare page number there, is dropped. arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
+  a bare page number there, is dropped, and so are a figure's axis labels there (a run of
+  lines of one number each). arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
   2024`) is moved to the first line of page 1: kept once, out of the running text.
 - Headings: a line reads as a section heading when it is short, starts with a capital and does
   not end like a sentence or a contents line, and either is a known unnumbered title
@@ -68,6 +69,19 @@ def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
     return out
 
 
+# A figure at the top or bottom of a page leaves its axis labels there, one number a line
+# ("10-8" for 10^-8, "-0.05", "100"); a run of such lines at the edge is the figure's, not text.
+_AXIS_TICK = re.compile(r"[-−+]?\d+(?:[.,]\d+)?(?:[-−]\d+)?")
+
+
+def _without_axis_ticks(lines: list[str]) -> list[str]:
+    """`lines` without the run of lone numbers they start with (blank lines in between go too)."""
+    start = 0
+    while start < len(lines) and (not lines[start] or _AXIS_TICK.fullmatch(lines[start])):
+        start += 1
+    return lines[start:]
+
+
 def _strip_edges(lines: list[str], repeated: set[str]) -> list[str]:
     def furniture(line: str) -> bool:
         return bool(_BARE_PAGE_NUMBER.fullmatch(line)) or _edge_key(line) in repeated
@@ -78,11 +92,13 @@ def _strip_edges(lines: list[str], repeated: set[str]) -> list[str]:
         if filled is None or not furniture(kept[filled]):
             break
         del kept[filled]
+    kept = _without_axis_ticks(kept)
     for _ in range(_EDGE_LINES + 1):
         filled = next((i for i in range(len(kept) - 1, -1, -1) if kept[i]), None)
         if filled is None or not furniture(kept[filled]):
             break
         del kept[filled]
+    kept = _without_axis_ticks(kept[::-1])[::-1]
     while kept and not kept[0]:
         kept.pop(0)
     while kept and not kept[-1]:
