@@ -566,7 +566,7 @@ def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_axis_labels_of_a_figure_at_a_page_edge_are_furniture(engine):
-    top = ["10-8", "10-6", "-0.05", "0", "0.05"]
+    top = ["10-8", "10-6", "-0.05", "0", "0.05", "0 20 40 60 80"]
     body = ["FIG. 1: Walrus counts per year, against", "2", "the number of seals; the count is 14."]
     text = pdf_to_text(make_pdf(text_page(*top, *body, SENTENCE, "1.5", "-2"), text_page(OTHER)), engine=engine)
     first = page_texts(text)[0].split("\n")
@@ -608,8 +608,10 @@ def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_comma_on_a_line_of_its_own_goes_back_on_the_line_before(engine):
     authors = ["A. Walrus12, B. Seal3", ",", "C. Otter45, D. Narwhal6", ",", "E. Puffin7"]
-    text = pdf_to_text(make_pdf(text_page(*authors, SENTENCE)), engine=engine)
+    heading = ["2 COUNTING WALRUSES FROM THE AIR", ":", "A SURVEY"]
+    text = pdf_to_text(make_pdf(text_page(*authors, SENTENCE, *heading, SENTENCE)), engine=engine)
     assert "A. Walrus12, B. Seal3,\nC. Otter45, D. Narwhal6,\nE. Puffin7" in text
+    assert "THE AIR\n:\n" in text  # a colon may end a heading's first line: it stays apart
 
 
 @pytest.mark.anyio

@@ -6,7 +6,7 @@ repeats across pages can be told from what a page says:
 - Furniture: a line at a page's top or bottom edge that starts or ends many pages (a running
   header or footer, digits ignored so "4 J. Smith et al." and "6 J. Smith et al." are one), or
   a bare page number there, is dropped, and so are a figure's axis labels there (a run of
-  lines of one number each). arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
+  lines of numbers only). arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
   2024`) is moved to the first line of page 1: kept once, out of the running text.
 - Headings: a line reads as a section heading when it is short, starts with a capital and does
   not end like a sentence or a contents line, and either is a known unnumbered title
@@ -69,9 +69,11 @@ def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
     return out
 
 
-# A figure at the top or bottom of a page leaves its axis labels there, one number a line
-# ("10-8" for 10^-8, "-0.05", "100"); a run of such lines at the edge is the figure's, not text.
-_AXIS_TICK = re.compile(r"[-−+]?\d+(?:[.,]\d+)?(?:[-−]\d+)?")
+# A figure at the top or bottom of a page leaves its axis labels there: one number a line
+# ("10-8" for 10^-8, "-0.05", "100") up the y axis, a line of numbers along the x axis
+# ("0 20 40 60 80"); a run of such lines at the edge is the figure's, not text.
+_TICK = r"[-−+]?\d+(?:[.,]\d+)?(?:[-−]\d+)?"
+_AXIS_TICK = re.compile(f"{_TICK}(?: {_TICK})*")
 
 
 def _without_axis_ticks(lines: list[str]) -> list[str]:
