@@ -364,7 +364,7 @@ class _RawForms:
 
     def _top_level(self, at: int) -> tuple[bytes, int | None]:
         """The dictionary's own keys and values (nested dictionaries and strings left out), and its end."""
-        depth, top = 1, []
+        depth, top = 1, list[bytes]()
         for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
             text = token[0]
             if text == b"<<":
