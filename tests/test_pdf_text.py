@@ -625,3 +625,13 @@ async def test_read_paper_outline_and_section_work_on_a_paper_read_from_pdf(fake
     assert "1 Introduction" in listed and "2.1 Data" in listed and "Page 1" not in listed
     text = section.structured_content["text"]
     assert "Walruses gather on sea ice" in text and "take hours" in text and "Images come from" not in text
+
+
+def test_a_long_line_repeated_at_every_page_edge_is_text_not_furniture():
+    """Running heads are short; a long line that recurs (a form, a template paragraph) stays."""
+    from arxiv_mcp.text.pdf import pdf_to_text
+    from tests.pdfgen import make_pdf as pages_pdf
+
+    body = "the same long sentence that this generated report prints on every single page of it, " * 2
+    text = pdf_to_text(pages_pdf([f"{body}\nPage body {n} differs." for n in range(6)]))
+    assert text.count("the same long sentence") >= 6 * 2

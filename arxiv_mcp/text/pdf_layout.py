@@ -31,6 +31,7 @@ from .shape import heading
 # --- furniture ------------------------------------------------------------------------------
 
 _EDGE_LINES = 2  # a header or footer is among the first or last two lines of a page
+_MAX_FURNITURE_CHARS = 120  # running heads are short: a long repeated line is text (a template, a table)
 _BARE_PAGE_NUMBER = re.compile(r"(?:[-–—]\s*)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s*[-–—])?")
 ARXIV_STAMP = re.compile(
     r"arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\s*\[[^\]\n]{1,40}\]\s*"
@@ -59,7 +60,11 @@ def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
             lines = [line for line in lines if not ARXIV_STAMP.fullmatch(line)]
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
-    edge_counts = Counter(key for lines in readable for key in {_edge_key(lines[i]) for i in _edges(lines)})
+    edge_counts = Counter(
+        key
+        for lines in readable
+        for key in {_edge_key(lines[i]) for i in _edges(lines) if len(lines[i]) <= _MAX_FURNITURE_CHARS}
+    )
     needed = max(3, (len(readable) + 2) // 3)  # on a third of the pages, and never fewer than three
     repeated = {key for key, count in edge_counts.items() if count >= needed}
     out = [None if lines is None else _strip_edges(lines, repeated) for lines in cleaned]
