@@ -439,13 +439,13 @@ class ArxivService:
             self.cache.pin(session_id, paper.id, paper.version)
 
     def start_session(self, session_id: str | None = None) -> SessionInfo:
-        return _session(self.cache.start_session(session_id))
+        return self.cache.start_session(session_id)
 
     def end_session(self, session_id: str) -> SessionInfo:
-        return _session(self.cache.end_session(session_id), open_=False)
+        return self.cache.end_session(session_id)
 
     def session_status(self, session_id: str) -> SessionInfo:
-        return _session(self.cache.session_status(session_id))
+        return self.cache.session_status(session_id)
 
     def cache_stats(self) -> CacheStats:
         s = self.cache.stats()
@@ -601,17 +601,6 @@ def _skipped_note(feed: Feed) -> str | None:
 
 def _join_notes(*notes: str | None) -> str | None:
     return " ".join(n for n in notes if n) or None
-
-
-def _session(d: dict, open_: bool = True) -> SessionInfo:
-    return SessionInfo(
-        session_id=d["session_id"],
-        created=d["created"],
-        last_used=d["last_used"],
-        pinned=[str(p) for p in d.get("pinned", [])],
-        open=open_,
-        expires_at=d["expires_at"],
-    )
 
 
 def _shared_fields(paper: Paper) -> dict:

@@ -152,7 +152,7 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
 
 def test_pinned_papers_are_exempt_from_both_bounds(home, clock):
     cache = open_cache(home, clock, max_papers=2, max_bytes=12_000)
-    session = cache.start_session("work")["session_id"]
+    session = cache.start_session("work").session_id
     oldest = put_paper(cache, clock, 1, pdf=PDF)
     cache.pin(session, oldest, 1)
     put_paper(cache, clock, 2, pdf=PDF)
@@ -166,7 +166,7 @@ def test_pinned_papers_are_exempt_from_both_bounds(home, clock):
 
 def test_just_inserted_entry_goes_only_as_last_resort(home, clock):
     cache = open_cache(home, clock, max_papers=1, max_bytes=7000)
-    session = cache.start_session()["session_id"]
+    session = cache.start_session().session_id
     kept = put_paper(cache, clock, 1, pdf=PDF)
     cache.pin(session, kept, 1)
     put_paper(cache, clock, 2)  # all others pinned: the new entry cannot stay
@@ -238,9 +238,9 @@ def test_two_sessions_share_one_copy_and_ending_one_keeps_the_others_pins(home, 
     assert cache.list_cached()[0]["pinned_by"] == ["alice", "bob"]
     assert len(list((home / "papers").iterdir())) == 2  # one meta and one text file, not per session
     ended = cache.end_session("alice")
-    assert ended["ended"] and ended["session_id"] == "alice" and ended["pinned"] == ["2401.00001v1"]
+    assert not ended.open and ended.session_id == "alice" and ended.pinned == ["2401.00001v1"]
     put_paper(cache, clock, 2)
-    assert ids(cache) == ["2401.00001v1"] and cache.session_status("bob")["pinned"] == ["2401.00001v1"]
+    assert ids(cache) == ["2401.00001v1"] and cache.session_status("bob").pinned == ["2401.00001v1"]
     cache.end_session("bob")  # ending the last pin lets eviction enforce the bound again
     assert cache.stats()["papers"] == 1
     put_paper(cache, clock, 3)
@@ -249,17 +249,17 @@ def test_two_sessions_share_one_copy_and_ending_one_keeps_the_others_pins(home, 
 
 def test_sessions_survive_a_restart(home, clock):
     cache = open_cache(home, clock, max_papers=1)
-    generated = cache.start_session()["session_id"]
+    generated = cache.start_session().session_id
     paper = put_paper(cache, clock, 1)
     cache.pin(generated, paper, 1)
     cache.close()
 
     restarted = open_cache(home, clock, max_papers=1)
     status = restarted.session_status(generated)
-    assert status["pinned"] == ["2401.00001v1"] and status["session_id"] == generated
+    assert status.pinned == ["2401.00001v1"] and status.session_id == generated
     put_paper(restarted, clock, 2)
     assert ids(restarted) == ["2401.00001v1"], "the pin still protects the paper"
-    assert restarted.start_session(generated)["created"] == status["created"], "starting an open session returns it"
+    assert restarted.start_session(generated).created == status.created, "starting an open session returns it"
     assert restarted.stats()["open_sessions"] == 1
 
 
@@ -272,7 +272,7 @@ def test_an_untouched_session_is_closed_after_its_ttl(home, clock):
     clock.advance(600)
     cache.session_status("busy")
     clock.advance(600)
-    assert cache.session_status("busy")["session_id"] == "busy"
+    assert cache.session_status("busy").session_id == "busy"
     with pytest.raises(errors.NotFound, match="start_session"):
         cache.session_status("old")
     put_paper(cache, clock, 2)
@@ -290,7 +290,7 @@ def test_session_errors(home, clock):
     for bad in ("", "a" * 65, "no spaces", "../x", None):
         with pytest.raises(errors.InvalidInput):
             cache.start_session(bad) if bad is not None else cache.session_status(bad)
-    assert cache.start_session("ok.id-1_")["pinned"] == []
+    assert cache.start_session("ok.id-1_").pinned == []
     cache.end_session("ok.id-1_")
     with pytest.raises(errors.NotFound):
         cache.end_session("ok.id-1_")
@@ -321,7 +321,7 @@ def test_list_stats_and_clear(home, clock):
     assert cache.get_search("q") is None
     assert cache.clear(drop_pinned=True)["evicted"] == ["2401.00002v1"]
     assert cache.stats()["bytes"] == 0 and os.listdir(home / "papers") == []
-    assert cache.session_status("s")["pinned"] == []
+    assert cache.session_status("s").pinned == []
 
 
 def test_notes_live_and_die_with_the_paper(home, clock):
@@ -395,7 +395,7 @@ def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch
     assert ids(one)[0] == "2401.00004v1"
     one.start_session("s")
     two.pin("s", "2401.00005", 1)
-    assert one.session_status("s")["pinned"] == ["2401.00005v1"]
+    assert one.session_status("s").pinned == ["2401.00005v1"]
     assert one.verify() == two.verify() == []
 
 
@@ -441,7 +441,7 @@ def _assert_nothing_lost(home: Path, clock: Clock, expected: dict) -> Cache:
     assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == PDF
     assert cache.get_raw("hep-th/9901001", 3, "source").content_type == "application/gzip"
     assert cache.get_meta("2401.00002", None).record == {"title": "Paper 2, v2"}
-    assert cache.session_status("s")["pinned"] == ["2401.00001v1"]
+    assert cache.session_status("s").pinned == ["2401.00001v1"]
     assert cache.verify() == []
     return cache
 

@@ -65,7 +65,7 @@ WRITER = textwrap.dedent(
         return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
 
     cache = Cache(home, max_papers=int(sys.argv[6]), max_bytes=int(sys.argv[7]))
-    session = cache.start_session(f"w{writer}")["session_id"]
+    session = cache.start_session(f"w{writer}").session_id
     rng = random.Random(seed)
     for seq in range(ops):
         tag = f"{writer}:{seed}:{seq}"

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors
+from ..models import SessionInfo
 from ..text.formats import content_type
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
@@ -363,7 +364,7 @@ class Cache:
 
     # ----- sessions ------------------------------------------------------------------------
 
-    def start_session(self, session_id: str | None = None) -> dict:
+    def start_session(self, session_id: str | None = None) -> SessionInfo:
         """Open a session (or return the open one of that id); its pins keep papers from eviction."""
         if session_id is not None:
             _check_session_id(session_id)
@@ -380,10 +381,10 @@ class Cache:
                 self._sessions.create(session_id, now)
             return self._session_view(session_id)
 
-    def end_session(self, session_id: str) -> dict:
+    def end_session(self, session_id: str) -> SessionInfo:
         """Close a session and release its pins (papers pinned by other sessions stay pinned).
 
-        Returns the session as it was, with `ended` set; `pinned` lists the released pins.
+        Returns the session as it was, no longer open; `pinned` lists the released pins.
         """
         _check_session_id(session_id)
         with self._locked():
@@ -391,9 +392,10 @@ class Cache:
             view = self._session_view(session_id)
             self._sessions.end(session_id)
             self._evict()
-            return {**view, "ended": True}
+            view.open = False
+            return view
 
-    def session_status(self, session_id: str) -> dict:
+    def session_status(self, session_id: str) -> SessionInfo:
         _check_session_id(session_id)
         with self._locked():
             self._open_session(session_id)
@@ -769,15 +771,15 @@ class Cache:
             )
         return session
 
-    def _session_view(self, session_id: str) -> dict:
+    def _session_view(self, session_id: str) -> SessionInfo:
         session = self._sessions.sessions[session_id]
-        return {
-            "session_id": session_id,
-            "created": session["created"],
-            "last_used": session["last_used"],
-            "expires_at": session["last_used"] + self.session_ttl_s,
-            "pinned": [versioned_id(p, v) for p, v in session["pinned"]],
-        }
+        return SessionInfo(
+            session_id=session_id,
+            created=session["created"],
+            last_used=session["last_used"],
+            pinned=[versioned_id(p, v) for p, v in session["pinned"]],
+            expires_at=session["last_used"] + self.session_ttl_s,
+        )
 
     def _search_path(self, key: str) -> Path:
         if not isinstance(key, str) or not key:
