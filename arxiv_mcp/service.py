@@ -10,7 +10,7 @@ import json
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import bounds, budget
@@ -23,7 +23,6 @@ from .models import (
     UNTRUSTED,
     AuthorInfo,
     Bibtex,
-    CachedPaper,
     CacheList,
     CacheStats,
     CategoryInfo,
@@ -448,39 +447,14 @@ class ArxivService:
         return self.cache.session_status(session_id)
 
     def cache_stats(self) -> CacheStats:
-        s = self.cache.stats()
-        return CacheStats(
-            papers=s["papers"],
-            bytes=s["bytes"],
-            bytes_by_tier=s.get("bytes_by_tier", {}),
-            max_papers=s["max_papers"],
-            max_bytes=s["max_bytes"],
-            open_sessions=s["open_sessions"],
-            home=display_path(self.config.home),
-        )
+        return replace(self.cache.stats(), home=display_path(self.config.home))
 
     def list_cached(self) -> CacheList:
-        papers = [
-            CachedPaper(
-                paper_id=e["paper_id"],
-                version=e["version"],
-                title=e.get("title"),
-                bytes=e["bytes"],
-                tiers=list(e.get("tiers", [])),
-                pinned_by=list(e.get("pinned_by", [])),
-                last_access=e.get("last_access"),
-            )
-            for e in self.cache.list_cached()
-        ]
+        papers = self.cache.list_cached()
         return CacheList(papers=papers, count=len(papers))
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
-        r = self.cache.clear(drop_pinned)
-        return ClearResult(
-            evicted=[str(x) for x in r["evicted"]],
-            kept_pinned=[str(x) for x in r["kept_pinned"]],
-            bytes_freed=r["bytes_freed"],
-        )
+        return self.cache.clear(drop_pinned)
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
         """One entry per paper, from its latest metadata: an entry names the paper, not a

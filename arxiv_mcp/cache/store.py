@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors
-from ..models import SessionInfo
+from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from ..text.formats import content_type
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
@@ -412,66 +412,61 @@ class Cache:
 
     # ----- overview and maintenance ----------------------------------------------------------
 
-    def stats(self) -> dict:
+    def stats(self) -> CacheStats:
+        """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
-            pins = self._sessions.pins()
-            return {
-                "papers": len(self._state.entries),
-                "bytes": self._state.total_bytes,
-                "bytes_by_tier": dict(self._state.bytes_by_tier),
-                "max_papers": self.max_papers,
-                "max_bytes": self.max_bytes,
-                "open_sessions": len(self._sessions.sessions),
-                "pinned_papers": sum(1 for key in pins if key in self._state.entries),
-                "search_entries": self._count_searches(),
-                "home": str(self.home),
-            }
+            return CacheStats(
+                papers=len(self._state.entries),
+                bytes=self._state.total_bytes,
+                bytes_by_tier=dict(self._state.bytes_by_tier),
+                max_papers=self.max_papers,
+                max_bytes=self.max_bytes,
+                open_sessions=len(self._sessions.sessions),
+                home=str(self.home),
+            )
 
-    def list_cached(self) -> list[dict]:
+    def list_cached(self) -> list[CachedPaper]:
         """Cached paper versions, most recently accessed first."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
             pins = self._sessions.pins()
             return [
-                {
-                    "paper_id": entry.paper_id,
-                    "version": entry.version,
-                    "id": versioned_id(entry.paper_id, entry.version),
-                    "title": entry.title,
-                    "bytes": entry.bytes,
-                    "tiers": [tier for tier in TIERS if tier in entry.tiers],
-                    "pinned_by": sorted(pins.get(key, [])),
-                    "last_access": entry.last_access,
-                }
+                CachedPaper(
+                    paper_id=entry.paper_id,
+                    version=entry.version,
+                    title=entry.title,
+                    bytes=entry.bytes,
+                    tiers=[tier for tier in TIERS if tier in entry.tiers],
+                    pinned_by=sorted(pins.get(key, [])),
+                    last_access=entry.last_access,
+                )
                 for key, entry in reversed(self._state.entries.items())
             ]
 
-    def clear(self, drop_pinned: bool = False) -> dict:
+    def clear(self, drop_pinned: bool = False) -> ClearResult:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
         sessions: another client's pins always stay) and all search answers."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
             pins = self._sessions.pins()
             kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
-            evicted, kept, freed = [], [], 0
+            cleared = ClearResult(evicted=[], kept_pinned=[])
             for key, entry in list(self._state.entries.items()):
                 if key in kept_back:
-                    kept.append(versioned_id(*key))
+                    cleared.kept_pinned.append(versioned_id(*key))
                     continue
-                freed += entry.bytes
+                cleared.bytes_freed += entry.bytes
                 self._drop(key, None, "clear_cache")
-                evicted.append(versioned_id(*key))
+                cleared.evicted.append(versioned_id(*key))
             for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
                 if paper_id not in self._state.by_paper:
                     self._index.append({"o": "forget", "p": paper_id})
             if drop_pinned and pins:
                 self._sessions.unpin_all()
-            searches = 0
             for path in self._searches.glob("*.json"):
                 discard(path)
-                searches += 1
-            return {"evicted": evicted, "kept_pinned": kept, "bytes_freed": freed, "searches_dropped": searches}
+            return cleared
 
     def iter_documents(
         self, only: set[tuple[str, int]] | None = None

@@ -24,11 +24,11 @@ class Library:
     def _sync(self) -> None:
         wanted: dict[str, tuple[int, bool]] = {}
         for entry in self.cache.list_cached():
-            if "meta" not in entry["tiers"] and "text" not in entry["tiers"]:
+            if "meta" not in entry.tiers and "text" not in entry.tiers:
                 continue
-            sig = (entry["version"], "text" in entry["tiers"])
-            if sig > wanted.get(entry["paper_id"], (0, False)):
-                wanted[entry["paper_id"]] = sig
+            sig = (entry.version, "text" in entry.tiers)
+            if sig > wanted.get(entry.paper_id, (0, False)):
+                wanted[entry.paper_id] = sig
         for pid in set(self._indexed) - set(wanted):
             self.index.remove(pid)
             del self._indexed[pid]
