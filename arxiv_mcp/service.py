@@ -10,7 +10,7 @@ import json
 import logging
 import re
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import bounds, budget
@@ -28,7 +28,6 @@ from .models import (
     CategoryInfo,
     CategoryList,
     ClearResult,
-    DayCount,
     Download,
     FindHit,
     FindResult,
@@ -41,7 +40,6 @@ from .models import (
     PaperText,
     SearchResult,
     SessionInfo,
-    TermCount,
     Trends,
 )
 from .render import display_path
@@ -504,25 +502,15 @@ class ArxivService:
         )
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
-        from .research.trends import category_trends
+        from .research.trends import category_trends, trends_from_dict
 
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
-        got = self.cache.get_search(key)
-        if got is None:
-            got = category_trends(self.api, category, window_days)
-            self.cache.put_search(key, got, TRENDS_TTL_S)
-        return Trends(
-            category=got["category"],
-            window_days=got["window_days"],
-            date_from=got["date_from"],
-            date_to=got["date_to"],
-            papers_seen=got["papers_seen"],
-            total_results=got["total_results"],
-            capped=got["capped"],
-            per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
-            top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]],
-            note=got.get("note"),
-        )
+        stored = self.cache.get_search(key)
+        if stored is not None:
+            return trends_from_dict(stored)
+        got = category_trends(self.api, category, window_days)
+        self.cache.put_search(key, asdict(got), TRENDS_TTL_S)
+        return got
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
