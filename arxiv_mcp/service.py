@@ -33,7 +33,6 @@ from .models import (
     FindResult,
     LibraryHit,
     LibrarySearch,
-    Neighbour,
     Neighbours,
     PaperDetail,
     PaperSummary,
@@ -490,16 +489,7 @@ class ArxivService:
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         from .upstream import s2
 
-        got = s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
-        return Neighbours(
-            paper_id=got["paper_id"],
-            direction=got["direction"],
-            has_more=got["has_more"],
-            neighbours=[
-                Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"), list(n.get("authors", [])))
-                for n in got["neighbours"]
-            ],
-        )
+        return s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
         from .research.trends import category_trends, trends_from_dict
