@@ -41,7 +41,9 @@ class SearchResult:
 @dataclass
 class AuthorInfo:
     name: str
+    """<author><name> in the Atom feed: as the submitter typed it."""
     affiliations: list[str] = field(default_factory=list)
+    """<arxiv:affiliation> elements, when the submitter gave any (rare)."""
 
 
 @dataclass

@@ -21,7 +21,6 @@ from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
-    AuthorInfo,
     Bibtex,
     CacheList,
     CacheStats,
@@ -121,7 +120,7 @@ class ArxivService:
         pid = paper.pid
         return PaperDetail(
             **_shared_fields(paper),
-            authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
+            authors=paper.authors,
             abstract=paper.abstract,
             doi=paper.doi,
             journal_ref=paper.journal_ref,
