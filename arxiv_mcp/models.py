@@ -118,8 +118,10 @@ class Download:
     cached: bool
 
 
-@dataclass
+@dataclass(frozen=True)
 class CategoryInfo:
+    """One entry of the fixed taxonomy in categories.py, shared by every caller (so frozen)."""
+
     id: str
     name: str
     group: str

@@ -24,7 +24,6 @@ from .models import (
     Bibtex,
     CacheList,
     CacheStats,
-    CategoryInfo,
     CategoryList,
     ClearResult,
     Download,
@@ -517,7 +516,7 @@ class ArxivService:
         from . import categories
 
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
-        return CategoryList([CategoryInfo(c.id, c.name, c.group, c.description) for c in cats], len(cats))
+        return CategoryList(cats, len(cats))
 
 
 RELAXED_NOTE = "No paper matched every word, so this shows papers matching any of them."
