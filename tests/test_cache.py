@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import errors
+from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
 from arxiv_mcp.cache.store import Cache, CacheFull
@@ -342,7 +343,7 @@ def test_notes_live_and_die_with_the_paper(home, clock):
 
 
 def test_search_answers_expire_and_are_bounded(home, clock, monkeypatch):
-    monkeypatch.setattr(cache_module, "MAX_SEARCH_ENTRIES", 3)
+    monkeypatch.setattr(answers_module, "MAX_ENTRIES", 3)
     cache = open_cache(home, clock)
     cache.put_search("q=1", {"n": 1}, ttl_s=300)
     assert cache.get_search("q=1") == {"n": 1} and cache.get_search("q=2") is None

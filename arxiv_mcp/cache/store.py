@@ -3,7 +3,7 @@
 Layout under the cache home:
   papers/     one file per tier and paper version (`2401.12345v2.meta.json`, `.text.json`,
               `.pdf`, `.source[.gz|.tar|.pdf]`), each written whole (temporary file + rename)
-  searches/   short-lived search answers, one file per query
+  searches/   short-lived answers (searches, trends, Semantic Scholar), one file per key (answers.py)
   tmp/        temporary files being written
   index.json, journal.jsonl   the index (see index.py)
   sessions.json               open sessions and their pins (see sessions.py)
@@ -45,6 +45,7 @@ from typing import Any
 from .. import errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from ..text.formats import content_type
+from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
@@ -67,7 +68,6 @@ from .sessions import SessionStore
 logger = logging.getLogger(__name__)
 
 SESSION_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-MAX_SEARCH_ENTRIES = 500
 MAX_NOTE_BYTES = 16384
 MAX_TITLE_CHARS = 300
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
@@ -176,6 +176,9 @@ class Cache:
             ) from None
         self._index = JournaledIndex(self.home, self._tmp)
         self._sessions = SessionStore(self.home / "sessions.json", self._tmp)
+        self._answers = AnswerStore(
+            self._searches, lambda payload: self._stage(payload, durable=False), self._locked, clock
+        )
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
         self._index.needs_reconcile = BOOT_ID is None
         with self._locked():
@@ -323,44 +326,14 @@ class Cache:
             self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
 
     def get_search(self, key: str) -> dict | None:
-        path = self._search_path(key)
-        try:
-            body = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError):
-            return None
-        if not isinstance(body, dict) or body.get("key") != key or not isinstance(body.get("value"), dict):
-            return None
-        expires_at = body.get("expires_at")
-        if not isinstance(expires_at, (int, float)) or expires_at <= self._clock():
-            return None
-        return body["value"]
+        """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
+        return self._answers.get(key)
 
     def put_search(self, key: str, value: dict, ttl_s: float) -> None:
-        """Keep a search answer for `ttl_s` seconds; only the newest MAX_SEARCH_ENTRIES are kept.
-
-        When the disk refuses it, a warning is logged and the search is simply not remembered.
-        """
-        path = self._search_path(key)
-        if not isinstance(value, dict) or not ttl_s > 0:
-            raise ValueError("a search answer is a dict kept for a positive number of seconds")
-        body = {"key": key, "expires_at": self._clock() + ttl_s, "value": value}
-        try:
-            payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"a search answer must be JSON: {exc}") from None
+        """Keep an answer for `ttl_s` seconds (see answers.py). When the disk refuses it, a
+        warning is logged and the answer is simply not remembered."""
         with _best_effort("a search answer"):
-            self._keep_search(path, payload)
-
-    def _keep_search(self, path: Path, payload: bytes) -> None:
-        staged, moved = self._stage(payload, durable=False), False
-        try:
-            with self._locked():
-                os.replace(staged, path)
-                moved = True
-                self._trim_searches()
-        finally:
-            if not moved:
-                discard(staged)
+            self._answers.put(key, value, ttl_s)
 
     # ----- sessions ------------------------------------------------------------------------
 
@@ -464,8 +437,7 @@ class Cache:
                     self._index.append({"o": "forget", "p": paper_id})
             if drop_pinned and pins:
                 self._sessions.unpin_all()
-            for path in self._searches.glob("*.json"):
-                discard(path)
+            self._answers.clear()
             return cleared
 
     def iter_documents(
@@ -775,29 +747,6 @@ class Cache:
             pinned=[versioned_id(p, v) for p, v in session["pinned"]],
             expires_at=session["last_used"] + self.session_ttl_s,
         )
-
-    def _search_path(self, key: str) -> Path:
-        if not isinstance(key, str) or not key:
-            raise ValueError("a search key is a non-empty string")
-        return self._searches / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".json")
-
-    def _count_searches(self) -> int:
-        with os.scandir(self._searches) as entries:
-            return sum(1 for entry in entries if entry.name.endswith(".json"))
-
-    def _trim_searches(self) -> None:
-        if self._count_searches() <= MAX_SEARCH_ENTRIES:
-            return
-        aged = []
-        with os.scandir(self._searches) as entries:
-            for entry in entries:
-                try:
-                    aged.append((entry.stat().st_mtime_ns, entry.path))
-                except FileNotFoundError:
-                    continue
-        aged.sort()
-        for _, path in aged[: len(aged) - MAX_SEARCH_ENTRIES]:
-            discard(Path(path))
 
 
 def _by_worth(state: IndexState) -> list[Key]:
