@@ -29,7 +29,6 @@ from .models import (
     Download,
     FindHit,
     FindResult,
-    LibraryHit,
     LibrarySearch,
     Neighbours,
     PaperDetail,
@@ -507,9 +506,7 @@ class ArxivService:
         return LibrarySearch(
             query=query,
             papers_in_library=len(self.library.index),
-            hits=[
-                LibraryHit(pid, v, title or None, round(score, 3), snippet) for pid, v, title, score, snippet in hits
-            ],
+            hits=hits,
         )
 
     def list_categories(self, group: str | None = None) -> CategoryList:
