@@ -7,10 +7,10 @@ summaries. Also knows the archive names that pre-2007 ids (``hep-th/9901001``,
 
 import difflib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InvalidInput
+from .models import CategoryInfo
 
 COMPUTER_SCIENCE = "Computer Science"
 ECONOMICS = "Economics"
@@ -58,14 +58,6 @@ ARCHIVE_GROUPS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Category:
-    id: str
-    name: str
-    group: str
-    description: str
-
-
 def _read_taxonomy() -> tuple[tuple[str, str, str], ...]:
     """(id, official name, our own short description) rows from the bundled categories.tsv."""
     text = (Path(__file__).parent / "categories.tsv").read_text(encoding="utf-8")
@@ -81,8 +73,8 @@ def archive_of(cat_id: str) -> str:
     return cat_id.split(".", 1)[0]
 
 
-CATEGORIES: dict[str, Category] = {
-    cat_id: Category(cat_id, name, ARCHIVE_GROUPS[archive_of(cat_id)], description)
+CATEGORIES: dict[str, CategoryInfo] = {
+    cat_id: CategoryInfo(cat_id, name, ARCHIVE_GROUPS[archive_of(cat_id)], description)
     for cat_id, name, description in _TAXONOMY
 }
 
@@ -180,7 +172,7 @@ def is_legacy_subject_class(archive: str, subject_class: str) -> bool:
     return subject_class in LEGACY_SUBJECT_CLASSES.get(archive, frozenset())
 
 
-def get_category(cat_id: str) -> Category:
+def get_category(cat_id: str) -> CategoryInfo:
     """The category with this id, matched case-insensitively ("cs.ai" finds cs.AI)."""
     found = _IDS_BY_LOWER.get(cat_id.strip().lower()) if isinstance(cat_id, str) else None
     if found is not None:
@@ -212,7 +204,7 @@ def cat_terms(value: str) -> list[str]:
     return [f"{archive}*"] if not others else [archive, *inside]
 
 
-def list_categories(group: str | None = None) -> list[Category]:
+def list_categories(group: str | None = None) -> list[CategoryInfo]:
     """Categories selected by a category id, an archive prefix or a group name.
 
     "physics" is the physics.* archive while "Physics" (exactly so) is the whole group,
@@ -258,7 +250,7 @@ def suggest(text: str, n: int = 3) -> list[str]:
     return ranked[:n]
 
 
-def _in_group(group: str) -> list[Category]:
+def _in_group(group: str) -> list[CategoryInfo]:
     return [c for c in CATEGORIES.values() if c.group == group]
 
 

@@ -41,7 +41,9 @@ class SearchResult:
 @dataclass
 class AuthorInfo:
     name: str
+    """<author><name> in the Atom feed: as the submitter typed it."""
     affiliations: list[str] = field(default_factory=list)
+    """<arxiv:affiliation> elements, when the submitter gave any (rare)."""
 
 
 @dataclass
@@ -116,8 +118,10 @@ class Download:
     cached: bool
 
 
-@dataclass
+@dataclass(frozen=True)
 class CategoryInfo:
+    """One entry of the fixed taxonomy in categories.py, shared by every caller (so frozen)."""
+
     id: str
     name: str
     group: str

@@ -10,7 +10,7 @@ import json
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
 from . import bounds, budget
@@ -21,28 +21,21 @@ from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
-    AuthorInfo,
     Bibtex,
-    CachedPaper,
     CacheList,
     CacheStats,
-    CategoryInfo,
     CategoryList,
     ClearResult,
-    DayCount,
     Download,
     FindHit,
     FindResult,
-    LibraryHit,
     LibrarySearch,
-    Neighbour,
     Neighbours,
     PaperDetail,
     PaperSummary,
     PaperText,
     SearchResult,
     SessionInfo,
-    TermCount,
     Trends,
 )
 from .render import display_path
@@ -125,7 +118,7 @@ class ArxivService:
         pid = paper.pid
         return PaperDetail(
             **_shared_fields(paper),
-            authors=[AuthorInfo(a.name, a.affiliations) for a in paper.authors],
+            authors=paper.authors,
             abstract=paper.abstract,
             doi=paper.doi,
             journal_ref=paper.journal_ref,
@@ -439,48 +432,23 @@ class ArxivService:
             self.cache.pin(session_id, paper.id, paper.version)
 
     def start_session(self, session_id: str | None = None) -> SessionInfo:
-        return _session(self.cache.start_session(session_id))
+        return self.cache.start_session(session_id)
 
     def end_session(self, session_id: str) -> SessionInfo:
-        return _session(self.cache.end_session(session_id), open_=False)
+        return self.cache.end_session(session_id)
 
     def session_status(self, session_id: str) -> SessionInfo:
-        return _session(self.cache.session_status(session_id))
+        return self.cache.session_status(session_id)
 
     def cache_stats(self) -> CacheStats:
-        s = self.cache.stats()
-        return CacheStats(
-            papers=s["papers"],
-            bytes=s["bytes"],
-            bytes_by_tier=s.get("bytes_by_tier", {}),
-            max_papers=s["max_papers"],
-            max_bytes=s["max_bytes"],
-            open_sessions=s["open_sessions"],
-            home=display_path(self.config.home),
-        )
+        return replace(self.cache.stats(), home=display_path(self.config.home))
 
     def list_cached(self) -> CacheList:
-        papers = [
-            CachedPaper(
-                paper_id=e["paper_id"],
-                version=e["version"],
-                title=e.get("title"),
-                bytes=e["bytes"],
-                tiers=list(e.get("tiers", [])),
-                pinned_by=list(e.get("pinned_by", [])),
-                last_access=e.get("last_access"),
-            )
-            for e in self.cache.list_cached()
-        ]
+        papers = self.cache.list_cached()
         return CacheList(papers=papers, count=len(papers))
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
-        r = self.cache.clear(drop_pinned)
-        return ClearResult(
-            evicted=[str(x) for x in r["evicted"]],
-            kept_pinned=[str(x) for x in r["kept_pinned"]],
-            bytes_freed=r["bytes_freed"],
-        )
+        return self.cache.clear(drop_pinned)
 
     def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
         """One entry per paper, from its latest metadata: an entry names the paper, not a
@@ -518,37 +486,18 @@ class ArxivService:
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         from .upstream import s2
 
-        got = s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
-        return Neighbours(
-            paper_id=got["paper_id"],
-            direction=got["direction"],
-            has_more=got["has_more"],
-            neighbours=[
-                Neighbour(n.get("title"), n.get("arxiv_id"), n.get("year"), list(n.get("authors", [])))
-                for n in got["neighbours"]
-            ],
-        )
+        return s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
-        from .research.trends import category_trends
+        from .research.trends import category_trends, trends_from_dict
 
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
-        got = self.cache.get_search(key)
-        if got is None:
-            got = category_trends(self.api, category, window_days)
-            self.cache.put_search(key, got, TRENDS_TTL_S)
-        return Trends(
-            category=got["category"],
-            window_days=got["window_days"],
-            date_from=got["date_from"],
-            date_to=got["date_to"],
-            papers_seen=got["papers_seen"],
-            total_results=got["total_results"],
-            capped=got["capped"],
-            per_day=[DayCount(d["date"], d["count"]) for d in got["per_day"]],
-            top_terms=[TermCount(t["term"], t["count"]) for t in got["top_terms"]],
-            note=got.get("note"),
-        )
+        stored = self.cache.get_search(key)
+        if stored is not None:
+            return trends_from_dict(stored)
+        got = category_trends(self.api, category, window_days)
+        self.cache.put_search(key, asdict(got), TRENDS_TTL_S)
+        return got
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
@@ -557,16 +506,14 @@ class ArxivService:
         return LibrarySearch(
             query=query,
             papers_in_library=len(self.library.index),
-            hits=[
-                LibraryHit(pid, v, title or None, round(score, 3), snippet) for pid, v, title, score, snippet in hits
-            ],
+            hits=hits,
         )
 
     def list_categories(self, group: str | None = None) -> CategoryList:
         from . import categories
 
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
-        return CategoryList([CategoryInfo(c.id, c.name, c.group, c.description) for c in cats], len(cats))
+        return CategoryList(cats, len(cats))
 
 
 RELAXED_NOTE = "No paper matched every word, so this shows papers matching any of them."
@@ -601,17 +548,6 @@ def _skipped_note(feed: Feed) -> str | None:
 
 def _join_notes(*notes: str | None) -> str | None:
     return " ".join(n for n in notes if n) or None
-
-
-def _session(d: dict, open_: bool = True) -> SessionInfo:
-    return SessionInfo(
-        session_id=d["session_id"],
-        created=d["created"],
-        last_used=d["last_used"],
-        pinned=[str(p) for p in d.get("pinned", [])],
-        open=open_,
-        expires_at=d["expires_at"],
-    )
 
 
 def _shared_fields(paper: Paper) -> dict:

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from arxiv_mcp.models import AuthorInfo
 from arxiv_mcp.research.bibtex import escape_title, to_bibtex
-from arxiv_mcp.upstream.atom import Author, Paper
+from arxiv_mcp.upstream.atom import Paper
 
 
 def make(
@@ -28,7 +29,7 @@ def make(
         version=version,
         title=title,
         abstract="",
-        authors=[Author(a) for a in authors],
+        authors=[AuthorInfo(a) for a in authors],
         categories=[primary],
         primary_category=primary,
         published=published,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import errors
+from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
 from arxiv_mcp.cache.store import Cache, CacheFull
@@ -46,11 +47,11 @@ def open_cache(home: Path, clock: Clock, **limits) -> Cache:
 
 
 def ids(cache: Cache) -> list[str]:
-    return [item["id"] for item in cache.list_cached()]
+    return [f"{item.paper_id}v{item.version}" for item in cache.list_cached()]
 
 
 def tiers_of(cache: Cache) -> dict[str, list[str]]:
-    return {item["id"]: item["tiers"] for item in cache.list_cached()}
+    return {f"{item.paper_id}v{item.version}": item.tiers for item in cache.list_cached()}
 
 
 def put_paper(cache: Cache, clock: Clock, number: int, *, text: str | None = None, pdf: bytes | None = None) -> str:
@@ -84,7 +85,7 @@ def test_tiers_round_trip_and_live_inside_home(home, clock):
     assert cache.get_text("hep-th/9901001", 1) is None and cache.get_raw("hep-th/9901001", 2, "pdf") is not None
     assert cache.versions("hep-th/9901001") == [2] and cache.versions("2401.00001") == []
     [item] = cache.list_cached()
-    assert item["title"] == "Old scheme paper" and item["tiers"] == ["meta", "text", "pdf", "source"]
+    assert item.title == "Old scheme paper" and item.tiers == ["meta", "text", "pdf", "source"]
     assert cache.verify() == []
 
 
@@ -93,7 +94,7 @@ def test_source_of_another_format_replaces_the_old_file(home, clock):
     first = cache.put_raw("2401.00001", 1, "source", TGZ, "application/gzip")
     second = cache.put_raw("2401.00001", 1, "source", PDF, "application/pdf")
     assert not first.path.exists() and second.path.read_bytes() == PDF
-    assert cache.stats()["bytes_by_tier"]["source"] == len(PDF)
+    assert cache.stats().bytes_by_tier["source"] == len(PDF)
     assert open_cache(home, clock).verify() == []
 
 
@@ -107,7 +108,7 @@ def test_count_bound_evicts_least_recently_accessed(home, clock):
     put_paper(cache, clock, 4)
     assert ids(cache) == ["2401.00004v1", "2401.00001v1", "2401.00003v1"]
     assert cache.get_meta(second, 1) is None and not (home / "papers" / f"{second}v1.meta.json").exists()
-    assert cache.stats()["papers"] == 3
+    assert cache.stats().papers == 3
 
 
 def test_each_version_counts_as_a_paper(home, clock):
@@ -124,9 +125,9 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     for number in (1, 2, 3):
         put_paper(cache, clock, number, text=text, pdf=PDF)
     assert cache.get_meta("2401.00001", 1) is not None  # paper 2 is now the least recently used
-    per_meta = cache.stats()["bytes_by_tier"]["meta"] // 3
-    per_text = cache.stats()["bytes_by_tier"]["text"] // 3
-    full = cache.stats()["bytes"]
+    per_meta = cache.stats().bytes_by_tier["meta"] // 3
+    per_text = cache.stats().bytes_by_tier["text"] // 3
+    full = cache.stats().bytes
 
     def shrink_to(limit: int) -> dict[str, list[str]]:
         cache.max_bytes = limit
@@ -137,22 +138,22 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     assert left["2401.00002v1"] == ["meta", "text"], "one PDF goes first, from the LRU paper"
     assert left["2401.00001v1"] == left["2401.00003v1"] == ["meta", "text", "pdf"]
 
-    left = shrink_to(cache.stats()["bytes"] - 2 * len(PDF))
+    left = shrink_to(cache.stats().bytes - 2 * len(PDF))
     assert [left[f"2401.0000{n}v1"] for n in (1, 2, 3)] == [["meta", "text"]] * 3, "every PDF before any text"
 
-    left = shrink_to(cache.stats()["bytes"] - per_text)
+    left = shrink_to(cache.stats().bytes - per_text)
     assert left["2401.00002v1"] == ["meta"] and left["2401.00003v1"] == ["meta", "text"]
 
-    left = shrink_to(cache.stats()["bytes"] - 2 * per_text - per_meta // 2)
+    left = shrink_to(cache.stats().bytes - 2 * per_text - per_meta // 2)
     assert "2401.00002v1" not in left, "whole entries go only after every text"
     assert left["2401.00001v1"] == left["2401.00003v1"] == ["meta"]
-    assert cache.stats()["bytes"] <= cache.max_bytes
+    assert cache.stats().bytes <= cache.max_bytes
     assert cache.verify() == []
 
 
 def test_pinned_papers_are_exempt_from_both_bounds(home, clock):
     cache = open_cache(home, clock, max_papers=2, max_bytes=12_000)
-    session = cache.start_session("work")["session_id"]
+    session = cache.start_session("work").session_id
     oldest = put_paper(cache, clock, 1, pdf=PDF)
     cache.pin(session, oldest, 1)
     put_paper(cache, clock, 2, pdf=PDF)
@@ -160,13 +161,13 @@ def test_pinned_papers_are_exempt_from_both_bounds(home, clock):
     assert tiers_of(cache) == {"2401.00003v1": ["meta", "pdf"], "2401.00001v1": ["meta", "pdf"]}
     put_paper(cache, clock, 4, pdf=PDF)
     assert tiers_of(cache) == {"2401.00004v1": ["meta", "pdf"], "2401.00001v1": ["meta", "pdf"]}
-    [pinned] = [item for item in cache.list_cached() if item["pinned_by"]]
-    assert pinned["id"] == "2401.00001v1" and pinned["pinned_by"] == ["work"]
+    [pinned] = [item for item in cache.list_cached() if item.pinned_by]
+    assert f"{pinned.paper_id}v{pinned.version}" == "2401.00001v1" and pinned.pinned_by == ["work"]
 
 
 def test_just_inserted_entry_goes_only_as_last_resort(home, clock):
     cache = open_cache(home, clock, max_papers=1, max_bytes=7000)
-    session = cache.start_session()["session_id"]
+    session = cache.start_session().session_id
     kept = put_paper(cache, clock, 1, pdf=PDF)
     cache.pin(session, kept, 1)
     put_paper(cache, clock, 2)  # all others pinned: the new entry cannot stay
@@ -188,7 +189,7 @@ def test_just_inserted_raw_outlives_older_papers_text(home, clock):
     left = tiers_of(cache)
     assert left["2401.00003v1"] == ["pdf"], "the new PDF goes only as a last resort"
     assert left["2401.00001v1"] == ["meta"] and left["2401.00002v1"] == ["meta", "text"], "older text goes first"
-    assert cache.stats()["bytes"] <= 6000
+    assert cache.stats().bytes <= 6000
 
 
 def test_pin_before_put_protects_the_insert(home, clock):
@@ -235,32 +236,32 @@ def test_two_sessions_share_one_copy_and_ending_one_keeps_the_others_pins(home, 
     paper = put_paper(cache, clock, 1, text="shared")
     cache.pin("alice", paper, 1)
     cache.pin("bob", paper, 1)
-    assert cache.list_cached()[0]["pinned_by"] == ["alice", "bob"]
+    assert cache.list_cached()[0].pinned_by == ["alice", "bob"]
     assert len(list((home / "papers").iterdir())) == 2  # one meta and one text file, not per session
     ended = cache.end_session("alice")
-    assert ended["ended"] and ended["session_id"] == "alice" and ended["pinned"] == ["2401.00001v1"]
+    assert not ended.open and ended.session_id == "alice" and ended.pinned == ["2401.00001v1"]
     put_paper(cache, clock, 2)
-    assert ids(cache) == ["2401.00001v1"] and cache.session_status("bob")["pinned"] == ["2401.00001v1"]
+    assert ids(cache) == ["2401.00001v1"] and cache.session_status("bob").pinned == ["2401.00001v1"]
     cache.end_session("bob")  # ending the last pin lets eviction enforce the bound again
-    assert cache.stats()["papers"] == 1
+    assert cache.stats().papers == 1
     put_paper(cache, clock, 3)
     assert ids(cache) == ["2401.00003v1"]
 
 
 def test_sessions_survive_a_restart(home, clock):
     cache = open_cache(home, clock, max_papers=1)
-    generated = cache.start_session()["session_id"]
+    generated = cache.start_session().session_id
     paper = put_paper(cache, clock, 1)
     cache.pin(generated, paper, 1)
     cache.close()
 
     restarted = open_cache(home, clock, max_papers=1)
     status = restarted.session_status(generated)
-    assert status["pinned"] == ["2401.00001v1"] and status["session_id"] == generated
+    assert status.pinned == ["2401.00001v1"] and status.session_id == generated
     put_paper(restarted, clock, 2)
     assert ids(restarted) == ["2401.00001v1"], "the pin still protects the paper"
-    assert restarted.start_session(generated)["created"] == status["created"], "starting an open session returns it"
-    assert restarted.stats()["open_sessions"] == 1
+    assert restarted.start_session(generated).created == status.created, "starting an open session returns it"
+    assert restarted.stats().open_sessions == 1
 
 
 def test_an_untouched_session_is_closed_after_its_ttl(home, clock):
@@ -272,12 +273,12 @@ def test_an_untouched_session_is_closed_after_its_ttl(home, clock):
     clock.advance(600)
     cache.session_status("busy")
     clock.advance(600)
-    assert cache.session_status("busy")["session_id"] == "busy"
+    assert cache.session_status("busy").session_id == "busy"
     with pytest.raises(errors.NotFound, match="start_session"):
         cache.session_status("old")
     put_paper(cache, clock, 2)
     assert ids(cache) == ["2401.00002v1"], "the expired session no longer pins"
-    assert open_cache(home, clock, session_ttl_s=1000).stats()["open_sessions"] == 1
+    assert open_cache(home, clock, session_ttl_s=1000).stats().open_sessions == 1
 
 
 def test_session_errors(home, clock):
@@ -290,7 +291,7 @@ def test_session_errors(home, clock):
     for bad in ("", "a" * 65, "no spaces", "../x", None):
         with pytest.raises(errors.InvalidInput):
             cache.start_session(bad) if bad is not None else cache.session_status(bad)
-    assert cache.start_session("ok.id-1_")["pinned"] == []
+    assert cache.start_session("ok.id-1_").pinned == []
     cache.end_session("ok.id-1_")
     with pytest.raises(errors.NotFound):
         cache.end_session("ok.id-1_")
@@ -307,21 +308,23 @@ def test_list_stats_and_clear(home, clock):
     cache.pin("s", "2401.00002", 1)
     cache.get_text("2401.00001", 1)
     listed = cache.list_cached()
-    assert [item["id"] for item in listed] == ["2401.00001v1", "2401.00003v1", "2401.00002v1"]
-    assert [item["pinned_by"] for item in listed] == [[], [], ["s"]]
-    assert all(item["bytes"] > 0 for item in listed) and listed[0]["title"] == "Paper 1"
+    assert [f"{item.paper_id}v{item.version}" for item in listed] == ["2401.00001v1", "2401.00003v1", "2401.00002v1"]
+    assert [item.pinned_by for item in listed] == [[], [], ["s"]]
+    assert all(item.bytes > 0 for item in listed) and listed[0].title == "Paper 1"
     stats = cache.stats()
-    assert (stats["papers"], stats["open_sessions"], stats["pinned_papers"]) == (3, 1, 1)
-    assert stats["bytes"] == sum(stats["bytes_by_tier"].values()) == sum(item["bytes"] for item in listed)
+    assert (stats.papers, stats.open_sessions, sum(1 for item in listed if item.pinned_by)) == (3, 1, 1)
+    assert stats.bytes == sum(stats.bytes_by_tier.values()) == sum(item.bytes for item in listed)
     cache.put_search("q", {"hits": []}, ttl_s=60)
+    assert len(os.listdir(home / "searches")) == 1
 
     cleared = cache.clear()
-    assert sorted(cleared["evicted"]) == ["2401.00001v1", "2401.00003v1"]
-    assert cleared["kept_pinned"] == ["2401.00002v1"] and cleared["searches_dropped"] == 1
+    assert sorted(cleared.evicted) == ["2401.00001v1", "2401.00003v1"]
+    assert cleared.kept_pinned == ["2401.00002v1"] and os.listdir(home / "searches") == []
+    assert cleared.bytes_freed == sum(item.bytes for item in listed if not item.pinned_by)
     assert cache.get_search("q") is None
-    assert cache.clear(drop_pinned=True)["evicted"] == ["2401.00002v1"]
-    assert cache.stats()["bytes"] == 0 and os.listdir(home / "papers") == []
-    assert cache.session_status("s")["pinned"] == []
+    assert cache.clear(drop_pinned=True).evicted == ["2401.00002v1"]
+    assert cache.stats().bytes == 0 and os.listdir(home / "papers") == []
+    assert cache.session_status("s").pinned == []
 
 
 def test_notes_live_and_die_with_the_paper(home, clock):
@@ -340,7 +343,7 @@ def test_notes_live_and_die_with_the_paper(home, clock):
 
 
 def test_search_answers_expire_and_are_bounded(home, clock, monkeypatch):
-    monkeypatch.setattr(cache_module, "MAX_SEARCH_ENTRIES", 3)
+    monkeypatch.setattr(answers_module, "MAX_ENTRIES", 3)
     cache = open_cache(home, clock)
     cache.put_search("q=1", {"n": 1}, ttl_s=300)
     assert cache.get_search("q=1") == {"n": 1} and cache.get_search("q=2") is None
@@ -348,7 +351,7 @@ def test_search_answers_expire_and_are_bounded(home, clock, monkeypatch):
     assert cache.get_search("q=1") is None
     for number in range(5):
         cache.put_search(f"k{number}", {"n": number}, ttl_s=60)
-    assert cache.stats()["search_entries"] == 3 and cache.stats()["papers"] == 0
+    assert len(os.listdir(home / "searches")) == 3 and cache.stats().papers == 0
     assert cache.get_search("k4") == {"n": 4}
 
 
@@ -395,7 +398,7 @@ def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch
     assert ids(one)[0] == "2401.00004v1"
     one.start_session("s")
     two.pin("s", "2401.00005", 1)
-    assert one.session_status("s")["pinned"] == ["2401.00005v1"]
+    assert one.session_status("s").pinned == ["2401.00005v1"]
     assert one.verify() == two.verify() == []
 
 
@@ -419,7 +422,7 @@ def test_threads_share_one_cache(home, clock):
         thread.start()
     for thread in threads:
         thread.join()
-    assert failures == [] and cache.stats()["papers"] == 20 and cache.verify() == []
+    assert failures == [] and cache.stats().papers == 20 and cache.verify() == []
 
 
 def _fill(home: Path, clock: Clock) -> dict:
@@ -441,7 +444,7 @@ def _assert_nothing_lost(home: Path, clock: Clock, expected: dict) -> Cache:
     assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == PDF
     assert cache.get_raw("hep-th/9901001", 3, "source").content_type == "application/gzip"
     assert cache.get_meta("2401.00002", None).record == {"title": "Paper 2, v2"}
-    assert cache.session_status("s")["pinned"] == ["2401.00001v1"]
+    assert cache.session_status("s").pinned == ["2401.00001v1"]
     assert cache.verify() == []
     return cache
 
@@ -604,7 +607,7 @@ def test_a_damaged_file_is_dropped_not_served(home, clock):
     assert cache.get_text("2401.00001", 1) is None
     assert tiers_of(cache) == {"2401.00001v1": ["meta"]} and cache.verify() == []
     (home / "papers" / "2401.00001v1.meta.json").unlink()
-    assert cache.get_meta("2401.00001", 1) is None and cache.stats()["papers"] == 0
+    assert cache.get_meta("2401.00001", 1) is None and cache.stats().papers == 0
 
 
 def test_leftover_temporary_files_are_cleaned_on_start(home, clock):

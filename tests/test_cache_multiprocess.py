@@ -65,7 +65,7 @@ WRITER = textwrap.dedent(
         return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
 
     cache = Cache(home, max_papers=int(sys.argv[6]), max_bytes=int(sys.argv[7]))
-    session = cache.start_session(f"w{writer}")["session_id"]
+    session = cache.start_session(f"w{writer}").session_id
     rng = random.Random(seed)
     for seq in range(ops):
         tag = f"{writer}:{seed}:{seq}"
@@ -170,7 +170,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
 
     assert cache.verify() == [], "every indexed file exists with its recorded size and parses"
     stats = cache.stats()
-    assert stats["papers"] <= MAX_PAPERS and stats["bytes"] <= MAX_BYTES, stats
+    assert stats.papers <= MAX_PAPERS and stats.bytes <= MAX_BYTES, stats
     assert os.listdir(home / "tmp") == [], "temporary files of killed writers are cleaned"
 
     with open(logs / "evictions-verifier.log", "a") as kept:  # later rounds must see these evictions too
@@ -183,14 +183,14 @@ def open_and_check(home: Path, logs: Path) -> Cache:
             for tier in tiers:
                 evictions.setdefault((match["key"], tier), []).append(float(match["at"]))
 
-    present = {item["id"]: item for item in cache.list_cached()}
+    present = {f"{item.paper_id}v{item.version}": item for item in cache.list_cached()}
     done = [entry for log in logs.glob("done-*.log") for entry in lines(log)]
     assert not [entry for entry in done if entry["op"] == "torn"], "no reader saw a torn file"
     for entry in done:
         if entry["op"] == "pin":
-            assert "meta" in present[entry["key"]]["tiers"], f"pinned {entry['key']} was lost"
-            assert entry["session"] in present[entry["key"]]["pinned_by"], "a pin update was lost"
-        elif entry["op"] == "put" and entry["tier"] not in present.get(entry["key"], {}).get("tiers", []):
+            assert "meta" in present[entry["key"]].tiers, f"pinned {entry['key']} was lost"
+            assert entry["session"] in present[entry["key"]].pinned_by, "a pin update was lost"
+        elif entry["op"] == "put" and (entry["key"] not in present or entry["tier"] not in present[entry["key"]].tiers):
             later = [at for at in evictions.get((entry["key"], entry["tier"]), []) if at >= entry["start"]]
             assert later, f"completed write {entry} is gone without an eviction"
 
@@ -199,7 +199,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
         assert text is None or _sealed(text.encode())
     for item in present.values():
         for kind in ("pdf", "source"):
-            raw = cache.get_raw(item["paper_id"], item["version"], kind)
+            raw = cache.get_raw(item.paper_id, item.version, kind)
             assert raw is None or _sealed(raw.path.read_bytes())
     return cache
 
@@ -225,7 +225,7 @@ def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     for n in (1, 2):
         assert lines(logs / f"done-{n}.log")[-1] == {"op": "finished"}
     cache = open_and_check(home, logs)
-    assert {"w0", "w1", "w2"} <= {pinner for item in cache.list_cached() for pinner in item["pinned_by"]}
+    assert {"w0", "w1", "w2"} <= {pinner for item in cache.list_cached() for pinner in item.pinned_by}
 
 
 def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):

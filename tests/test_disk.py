@@ -135,14 +135,14 @@ def test_a_lost_journal_or_index_does_not_forget_the_files(tmp_path, caplog, los
     caplog.set_level(logging.WARNING, "arxiv_mcp.cache")
     cache = Cache(home, max_bytes=10**6)
     stats = cache.stats()
-    assert (stats["papers"], stats["bytes"]) == (3, before), "every file is counted again"
+    assert (stats.papers, stats.bytes) == (3, before), "every file is counted again"
     assert [r for r in caplog.records if r.levelno == logging.WARNING], "the loss is logged"
     assert cache.get_text("2403.00002", 1).text.startswith("text 2 ")
     assert cache.verify() == []
     cache.close()
     small = Cache(home, max_bytes=80_000)
-    assert small.stats()["bytes"] <= 80_000 and _on_disk(home) == small.stats()["bytes"], "the limit covers them"
-    assert small.clear()["bytes_freed"] > 0 and list((home / "papers").iterdir()) == [], "clear_cache removes them"
+    assert small.stats().bytes <= 80_000 and _on_disk(home) == small.stats().bytes, "the limit covers them"
+    assert small.clear().bytes_freed > 0 and list((home / "papers").iterdir()) == [], "clear_cache removes them"
 
 
 def test_a_journal_deleted_under_a_running_server_is_recovered(tmp_path, caplog):
@@ -150,7 +150,7 @@ def test_a_journal_deleted_under_a_running_server_is_recovered(tmp_path, caplog)
     cache = _fill(home)
     (home / "journal.jsonl").unlink()
     caplog.set_level(logging.WARNING, "arxiv_mcp.cache")
-    assert cache.stats()["papers"] == 3 and cache.stats()["bytes"] == _on_disk(home)
+    assert cache.stats().papers == 3 and cache.stats().bytes == _on_disk(home)
     assert "journal" in caplog.text and "missing" in caplog.text
 
 

@@ -368,11 +368,11 @@ def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, mak
 
     with Cache(config.home, max_papers=3) as cache:
         assert cache.verify() == []
-        assert cache.stats()["papers"] <= 3
+        assert cache.stats().papers <= 3
         assert not leftover.exists()
         by_id = {p.id: p for p in papers}
         for entry in cache.list_cached():
-            fake_paper = by_id[entry["paper_id"]]
+            fake_paper = by_id[entry.paper_id]
             raw = cache.get_raw(fake_paper.id, 1, "pdf")
             if raw is not None:
                 assert raw.path.read_bytes() == fake_paper.pdf
@@ -382,4 +382,4 @@ def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, mak
     svc = ArxivService(config)
     for p in papers[:4]:
         assert "Paper number" in svc.read_paper(p.id + "v1").text
-    assert svc.cache.stats()["papers"] <= 3
+    assert svc.cache.stats().papers <= 3

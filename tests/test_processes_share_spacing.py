@@ -81,4 +81,4 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
 
     cache = Cache(home, max_papers=8)
     assert cache.verify() == []
-    assert cache.stats()["papers"] <= 8
+    assert cache.stats().papers <= 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from dataclasses import asdict
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -67,7 +68,8 @@ def svc(corpus, make_config):
 
 
 def call(svc, paper_id: str, direction: str = "references", limit: int = 10, **kw) -> dict:
-    return s2.neighbours(svc.http, svc.config.s2_url, parse(paper_id), direction, limit, **kw)
+    """The answer as the JSON a client gets."""
+    return asdict(s2.neighbours(svc.http, svc.config.s2_url, parse(paper_id), direction, limit, **kw))
 
 
 def test_references_are_parsed(svc, corpus):
@@ -303,11 +305,11 @@ def test_a_page_with_one_item_nested_too_deeply_keeps_the_others():
     good = '{"citedPaper": {"title": "Kept, \\"quoted\\" ] {", "externalIds": {"ArXiv": "1901.00001"}}}'
     body = f'{{"offset": 0, "next": 3, "data": [{good}, {{"citedPaper": {{"title": {deep}}}}}, {good}]}}'
     page = s2._parse_page(body.encode(), "citedPaper")
-    assert [n["title"] for n in page["neighbours"]] == ['Kept, "quoted" ] {'] * 2
+    assert [n.title for n in page["neighbours"]] == ['Kept, "quoted" ] {'] * 2
     assert page["skipped"] == 1 and page["has_more"] is True
 
 
 def test_items_of_the_wrong_shape_are_counted_not_fatal():
     body = b'{"offset": 0, "data": [{"citedPaper": "oops"}, 7, {"citedPaper": null}, {"citedPaper": {"title": "T"}}]}'
     page = s2._parse_page(body, "citedPaper")
-    assert [n["title"] for n in page["neighbours"]] == ["T"] and page["skipped"] == 2
+    assert [n.title for n in page["neighbours"]] == ["T"] and page["skipped"] == 2

@@ -64,7 +64,10 @@ async def test_category_trends_counts(fake, connect):
         fake.add(p)
     async with connect() as client:
         r = await client.call_tool("category_trends", {"category": "cs.LG", "window_days": 7})
+        asked = len(fake.requests_to("/api/query"))
+        again = await client.call_tool("category_trends", {"category": "cs.LG", "window_days": 7})
     s = r.structured_content
+    assert again.structured_content == s and len(fake.requests_to("/api/query")) == asked, "the stored answer"
     assert s["papers_seen"] == 4 and s["capped"] is False and len(s["per_day"]) == 7
     assert sum(d["count"] for d in s["per_day"]) == 4
     assert s["per_day"][-1]["count"] == 1 and s["per_day"][-2]["count"] == 2

@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from arxiv_mcp.errors import InvalidInput, UpstreamError
+from arxiv_mcp.models import DayCount
 from arxiv_mcp.research.trends import category_trends, title_terms
 from arxiv_mcp.upstream.arxiv_api import ArxivApi
 from arxiv_mcp.upstream.http import HttpClient, Transport
@@ -62,10 +63,10 @@ def build_corpus(n_in_window: int, seed: int = 7) -> tuple[list[FakePaper], list
     return inside, outside
 
 
-def expected_per_day(papers: list[FakePaper]) -> list[dict]:
+def expected_per_day(papers: list[FakePaper]) -> list[DayCount]:
     counts = Counter(p.published.date() for p in papers)
     return [
-        {"date": (FIRST_DAY + timedelta(days=i)).isoformat(), "count": counts[FIRST_DAY + timedelta(days=i)]}
+        DayCount((FIRST_DAY + timedelta(days=i)).isoformat(), counts[FIRST_DAY + timedelta(days=i)])
         for i in range(WINDOW)
     ]
 
@@ -87,12 +88,12 @@ def corpus(fake):
 def test_counts_match_the_corpus(http, corpus):
     fake, inside = corpus
     result = category_trends(ArxivApi(http, fake.api_url), "cs.lg", WINDOW, today=TODAY)
-    assert result["category"] == "cs.LG"
-    assert (result["date_from"], result["date_to"]) == ("2024-03-02", "2024-03-31")
-    assert result["papers_seen"] == result["total_results"] == len(inside) == 25
-    assert result["capped"] is False and "note" not in result
-    assert result["per_day"] == expected_per_day(inside)
-    assert [d["count"] for d in result["per_day"][3:6]] == [0, 0, 0]
+    assert result.category == "cs.LG"
+    assert (result.date_from, result.date_to) == ("2024-03-02", "2024-03-31")
+    assert result.papers_seen == result.total_results == len(inside) == 25
+    assert result.capped is False and result.note is None
+    assert result.per_day == expected_per_day(inside)
+    assert [d.count for d in result.per_day[3:6]] == [0, 0, 0]
     [req] = fake.requests_to("/api/query")
     assert req.query == {
         "search_query": "cat:cs.LG AND submittedDate:[202403020000 TO 202403312359]",
@@ -107,22 +108,22 @@ def test_top_terms_count_each_paper_once(http, corpus):
     fake, inside = corpus
     result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY)
     expected = Counter(t for p in inside for t in title_terms(p.title))
-    assert {d["term"]: d["count"] for d in result["top_terms"]} == dict(expected.most_common(20))
-    by_term = {d["term"]: d["count"] for d in result["top_terms"]}
+    assert {d.term: d.count for d in result.top_terms} == dict(expected.most_common(20))
+    by_term = {d.term: d.count for d in result.top_terms}
     assert by_term["models"] == by_term["learning"] == 23  # once per title, whatever the title repeats
     assert by_term["cost"] == 23  # a command's argument is text; only the command goes
     assert by_term["diffusion"] == sum("diffusion" in p.title.lower() for p in inside)
     for junk in ("novel", "approach", "via", "for", "with", "emph", "o(n^2)", "n^2"):
         assert junk not in by_term
-    counts = [d["count"] for d in result["top_terms"]]
+    counts = [d.count for d in result.top_terms]
     assert counts == sorted(counts, reverse=True)
 
 
 def test_pages_only_as_far_as_needed(http, corpus):
     fake, inside = corpus
     result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=7)
-    assert result["papers_seen"] == 25 and result["capped"] is False
-    assert result["per_day"] == expected_per_day(inside)
+    assert result.papers_seen == 25 and result.capped is False
+    assert result.per_day == expected_per_day(inside)
     pages = [(r.query["start"], r.query["max_results"]) for r in fake.requests_to("/api/query")]
     assert pages == [("0", "7"), ("7", "7"), ("14", "7"), ("21", "7")]
 
@@ -130,11 +131,11 @@ def test_pages_only_as_far_as_needed(http, corpus):
 def test_cap_reads_the_newest_papers_and_says_so(http, corpus):
     fake, inside = corpus
     result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=5, max_papers=12)
-    assert result["capped"] is True
-    assert (result["papers_seen"], result["total_results"]) == (12, 25)
+    assert result.capped is True
+    assert (result.papers_seen, result.total_results) == (12, 25)
     newest = sorted(inside, key=lambda p: (p.published, p.id), reverse=True)[:12]
-    assert result["per_day"] == expected_per_day(newest)
-    assert "undercounted" in result["note"]
+    assert result.per_day == expected_per_day(newest)
+    assert "undercounted" in result.note
     pages = [(r.query["start"], r.query["max_results"]) for r in fake.requests_to("/api/query")]
     assert pages == [("0", "5"), ("5", "5"), ("10", "2")]
 
@@ -144,22 +145,22 @@ def test_exact_page_multiple_needs_no_extra_request(http, fake):
     for p in inside:
         fake.add(p)
     result = category_trends(ArxivApi(http, fake.api_url), "cs.LG", WINDOW, today=TODAY, page_size=5)
-    assert result["papers_seen"] == 10
+    assert result.papers_seen == 10
     assert len(fake.requests_to("/api/query")) == 2
 
 
 def test_empty_window(http, fake):
     result = category_trends(ArxivApi(http, fake.api_url), "math.GT", 7, today=TODAY)
-    assert result["papers_seen"] == result["total_results"] == 0
-    assert [d["date"] for d in result["per_day"]] == [f"2024-03-{d}" for d in range(25, 32)]
-    assert all(d["count"] == 0 for d in result["per_day"]) and result["top_terms"] == []
+    assert result.papers_seen == result.total_results == 0
+    assert [d.date for d in result.per_day] == [f"2024-03-{d}" for d in range(25, 32)]
+    assert all(d.count == 0 for d in result.per_day) and result.top_terms == []
 
 
 def test_window_ends_today_utc_by_default(http, fake):
     result = category_trends(ArxivApi(http, fake.api_url), "cs.AI", 1)
     today = datetime.now(UTC).date().isoformat()
-    assert result["date_from"] == result["date_to"] == today
-    assert len(result["per_day"]) == 1
+    assert result.date_from == result.date_to == today
+    assert len(result.per_day) == 1
 
 
 @pytest.mark.parametrize(

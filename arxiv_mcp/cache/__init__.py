@@ -1,4 +1,5 @@
-"""The on-disk cache: tiers per paper version, a journaled JSON index, sessions and pins.
+"""The on-disk cache: tiers per paper version, a journaled JSON index, sessions and pins,
+and short-lived answers (`answers.py`: searches, trends, Semantic Scholar pages).
 
 Contract: a file is written whole (temp, fsync, rename) before the index names it; every
 change happens under the home's file lock, after catching up on other processes' journal

@@ -3,7 +3,7 @@
 Layout under the cache home:
   papers/     one file per tier and paper version (`2401.12345v2.meta.json`, `.text.json`,
               `.pdf`, `.source[.gz|.tar|.pdf]`), each written whole (temporary file + rename)
-  searches/   short-lived search answers, one file per query
+  searches/   short-lived answers (searches, trends, Semantic Scholar), one file per key (answers.py)
   tmp/        temporary files being written
   index.json, journal.jsonl   the index (see index.py)
   sessions.json               open sessions and their pins (see sessions.py)
@@ -43,7 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors
+from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from ..text.formats import content_type
+from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
@@ -66,7 +68,6 @@ from .sessions import SessionStore
 logger = logging.getLogger(__name__)
 
 SESSION_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-MAX_SEARCH_ENTRIES = 500
 MAX_NOTE_BYTES = 16384
 MAX_TITLE_CHARS = 300
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
@@ -175,6 +176,9 @@ class Cache:
             ) from None
         self._index = JournaledIndex(self.home, self._tmp)
         self._sessions = SessionStore(self.home / "sessions.json", self._tmp)
+        self._answers = AnswerStore(
+            self._searches, lambda payload: self._stage(payload, durable=False), self._locked, clock
+        )
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
         self._index.needs_reconcile = BOOT_ID is None
         with self._locked():
@@ -322,48 +326,18 @@ class Cache:
             self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
 
     def get_search(self, key: str) -> dict | None:
-        path = self._search_path(key)
-        try:
-            body = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError):
-            return None
-        if not isinstance(body, dict) or body.get("key") != key or not isinstance(body.get("value"), dict):
-            return None
-        expires_at = body.get("expires_at")
-        if not isinstance(expires_at, (int, float)) or expires_at <= self._clock():
-            return None
-        return body["value"]
+        """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
+        return self._answers.get(key)
 
     def put_search(self, key: str, value: dict, ttl_s: float) -> None:
-        """Keep a search answer for `ttl_s` seconds; only the newest MAX_SEARCH_ENTRIES are kept.
-
-        When the disk refuses it, a warning is logged and the search is simply not remembered.
-        """
-        path = self._search_path(key)
-        if not isinstance(value, dict) or not ttl_s > 0:
-            raise ValueError("a search answer is a dict kept for a positive number of seconds")
-        body = {"key": key, "expires_at": self._clock() + ttl_s, "value": value}
-        try:
-            payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"a search answer must be JSON: {exc}") from None
+        """Keep an answer for `ttl_s` seconds (see answers.py). When the disk refuses it, a
+        warning is logged and the answer is simply not remembered."""
         with _best_effort("a search answer"):
-            self._keep_search(path, payload)
-
-    def _keep_search(self, path: Path, payload: bytes) -> None:
-        staged, moved = self._stage(payload, durable=False), False
-        try:
-            with self._locked():
-                os.replace(staged, path)
-                moved = True
-                self._trim_searches()
-        finally:
-            if not moved:
-                discard(staged)
+            self._answers.put(key, value, ttl_s)
 
     # ----- sessions ------------------------------------------------------------------------
 
-    def start_session(self, session_id: str | None = None) -> dict:
+    def start_session(self, session_id: str | None = None) -> SessionInfo:
         """Open a session (or return the open one of that id); its pins keep papers from eviction."""
         if session_id is not None:
             _check_session_id(session_id)
@@ -380,10 +354,10 @@ class Cache:
                 self._sessions.create(session_id, now)
             return self._session_view(session_id)
 
-    def end_session(self, session_id: str) -> dict:
+    def end_session(self, session_id: str) -> SessionInfo:
         """Close a session and release its pins (papers pinned by other sessions stay pinned).
 
-        Returns the session as it was, with `ended` set; `pinned` lists the released pins.
+        Returns the session as it was, no longer open; `pinned` lists the released pins.
         """
         _check_session_id(session_id)
         with self._locked():
@@ -391,9 +365,10 @@ class Cache:
             view = self._session_view(session_id)
             self._sessions.end(session_id)
             self._evict()
-            return {**view, "ended": True}
+            view.open = False
+            return view
 
-    def session_status(self, session_id: str) -> dict:
+    def session_status(self, session_id: str) -> SessionInfo:
         _check_session_id(session_id)
         with self._locked():
             self._open_session(session_id)
@@ -410,66 +385,60 @@ class Cache:
 
     # ----- overview and maintenance ----------------------------------------------------------
 
-    def stats(self) -> dict:
+    def stats(self) -> CacheStats:
+        """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
-            pins = self._sessions.pins()
-            return {
-                "papers": len(self._state.entries),
-                "bytes": self._state.total_bytes,
-                "bytes_by_tier": dict(self._state.bytes_by_tier),
-                "max_papers": self.max_papers,
-                "max_bytes": self.max_bytes,
-                "open_sessions": len(self._sessions.sessions),
-                "pinned_papers": sum(1 for key in pins if key in self._state.entries),
-                "search_entries": self._count_searches(),
-                "home": str(self.home),
-            }
+            return CacheStats(
+                papers=len(self._state.entries),
+                bytes=self._state.total_bytes,
+                bytes_by_tier=dict(self._state.bytes_by_tier),
+                max_papers=self.max_papers,
+                max_bytes=self.max_bytes,
+                open_sessions=len(self._sessions.sessions),
+                home=str(self.home),
+            )
 
-    def list_cached(self) -> list[dict]:
+    def list_cached(self) -> list[CachedPaper]:
         """Cached paper versions, most recently accessed first."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
             pins = self._sessions.pins()
             return [
-                {
-                    "paper_id": entry.paper_id,
-                    "version": entry.version,
-                    "id": versioned_id(entry.paper_id, entry.version),
-                    "title": entry.title,
-                    "bytes": entry.bytes,
-                    "tiers": [tier for tier in TIERS if tier in entry.tiers],
-                    "pinned_by": sorted(pins.get(key, [])),
-                    "last_access": entry.last_access,
-                }
+                CachedPaper(
+                    paper_id=entry.paper_id,
+                    version=entry.version,
+                    title=entry.title,
+                    bytes=entry.bytes,
+                    tiers=[tier for tier in TIERS if tier in entry.tiers],
+                    pinned_by=sorted(pins.get(key, [])),
+                    last_access=entry.last_access,
+                )
                 for key, entry in reversed(self._state.entries.items())
             ]
 
-    def clear(self, drop_pinned: bool = False) -> dict:
+    def clear(self, drop_pinned: bool = False) -> ClearResult:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
         sessions: another client's pins always stay) and all search answers."""
         with self._locked():
             self._sessions.expire(self._clock(), self.session_ttl_s)
             pins = self._sessions.pins()
             kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
-            evicted, kept, freed = [], [], 0
+            cleared = ClearResult(evicted=[], kept_pinned=[])
             for key, entry in list(self._state.entries.items()):
                 if key in kept_back:
-                    kept.append(versioned_id(*key))
+                    cleared.kept_pinned.append(versioned_id(*key))
                     continue
-                freed += entry.bytes
+                cleared.bytes_freed += entry.bytes
                 self._drop(key, None, "clear_cache")
-                evicted.append(versioned_id(*key))
+                cleared.evicted.append(versioned_id(*key))
             for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
                 if paper_id not in self._state.by_paper:
                     self._index.append({"o": "forget", "p": paper_id})
             if drop_pinned and pins:
                 self._sessions.unpin_all()
-            searches = 0
-            for path in self._searches.glob("*.json"):
-                discard(path)
-                searches += 1
-            return {"evicted": evicted, "kept_pinned": kept, "bytes_freed": freed, "searches_dropped": searches}
+            self._answers.clear()
+            return cleared
 
     def iter_documents(
         self, only: set[tuple[str, int]] | None = None
@@ -769,38 +738,15 @@ class Cache:
             )
         return session
 
-    def _session_view(self, session_id: str) -> dict:
+    def _session_view(self, session_id: str) -> SessionInfo:
         session = self._sessions.sessions[session_id]
-        return {
-            "session_id": session_id,
-            "created": session["created"],
-            "last_used": session["last_used"],
-            "expires_at": session["last_used"] + self.session_ttl_s,
-            "pinned": [versioned_id(p, v) for p, v in session["pinned"]],
-        }
-
-    def _search_path(self, key: str) -> Path:
-        if not isinstance(key, str) or not key:
-            raise ValueError("a search key is a non-empty string")
-        return self._searches / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".json")
-
-    def _count_searches(self) -> int:
-        with os.scandir(self._searches) as entries:
-            return sum(1 for entry in entries if entry.name.endswith(".json"))
-
-    def _trim_searches(self) -> None:
-        if self._count_searches() <= MAX_SEARCH_ENTRIES:
-            return
-        aged = []
-        with os.scandir(self._searches) as entries:
-            for entry in entries:
-                try:
-                    aged.append((entry.stat().st_mtime_ns, entry.path))
-                except FileNotFoundError:
-                    continue
-        aged.sort()
-        for _, path in aged[: len(aged) - MAX_SEARCH_ENTRIES]:
-            discard(Path(path))
+        return SessionInfo(
+            session_id=session_id,
+            created=session["created"],
+            last_used=session["last_used"],
+            pinned=[versioned_id(p, v) for p, v in session["pinned"]],
+            expires_at=session["last_used"] + self.session_ttl_s,
+        )
 
 
 def _by_worth(state: IndexState) -> list[Key]:

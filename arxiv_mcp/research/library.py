@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 from ..cache.store import Cache
+from ..models import LibraryHit
 from .local_search import LocalIndex
 
 
@@ -24,11 +25,11 @@ class Library:
     def _sync(self) -> None:
         wanted: dict[str, tuple[int, bool]] = {}
         for entry in self.cache.list_cached():
-            if "meta" not in entry["tiers"] and "text" not in entry["tiers"]:
+            if "meta" not in entry.tiers and "text" not in entry.tiers:
                 continue
-            sig = (entry["version"], "text" in entry["tiers"])
-            if sig > wanted.get(entry["paper_id"], (0, False)):
-                wanted[entry["paper_id"]] = sig
+            sig = (entry.version, "text" in entry.tiers)
+            if sig > wanted.get(entry.paper_id, (0, False)):
+                wanted[entry.paper_id] = sig
         for pid in set(self._indexed) - set(wanted):
             self.index.remove(pid)
             del self._indexed[pid]
@@ -48,11 +49,11 @@ class Library:
             )
             self._indexed[pid] = wanted[pid]
 
-    def search(self, query: str, limit: int) -> list[tuple[str, int, str, float, str]]:
-        """(paper id, version, title, score, snippet), best first."""
+    def search(self, query: str, limit: int) -> list[LibraryHit]:
+        """The best `limit` cached papers for `query`, best first (scores rounded for display)."""
         with self._lock:
             self._sync()
             return [
-                (pid, self._indexed[pid][0], self._titles.get(pid, ""), score, snippet)
+                LibraryHit(pid, self._indexed[pid][0], self._titles.get(pid) or None, round(score, 3), snippet)
                 for pid, score, snippet in self.index.search(query, limit)
             ]

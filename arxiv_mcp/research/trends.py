@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .. import bounds
 from ..categories import get_category
+from ..models import DayCount, TermCount, Trends
 from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW
 from ..words import STOPWORDS
 
@@ -55,7 +56,7 @@ def category_trends(
     today: date | None = None,
     page_size: int = 500,
     max_papers: int = 2000,
-) -> dict:
+) -> Trends:
     """Papers submitted to `category` in the `window_days` days ending today (UTC, inclusive)."""
     cat_id = get_category(category).id
     bounds.WINDOW_DAYS.check(window_days)
@@ -80,36 +81,40 @@ def category_trends(
     )
     terms = Counter(term for p in papers.values() for term in title_terms(p.title))
     capped = total > fetched and fetched >= max_papers
-    result = {
-        "category": cat_id,
-        "window_days": window_days,
-        "date_from": date_from.isoformat(),
-        "date_to": date_to.isoformat(),
-        "papers_seen": len(papers),
-        "total_results": total,
-        "capped": capped,
-        "per_day": [
-            {
-                "date": (date_from + timedelta(days=i)).isoformat(),
-                "count": per_day.get(date_from + timedelta(days=i), 0),
-            }
-            for i in range(window_days)
+    result = Trends(
+        category=cat_id,
+        window_days=window_days,
+        date_from=date_from.isoformat(),
+        date_to=date_to.isoformat(),
+        papers_seen=len(papers),
+        total_results=total,
+        capped=capped,
+        per_day=[
+            DayCount(day.isoformat(), per_day.get(day, 0))
+            for day in (date_from + timedelta(days=i) for i in range(window_days))
         ],
-        "top_terms": [
-            {"term": t, "count": c} for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]
-        ],
-    }
+        top_terms=[TermCount(t, c) for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
+    )
     if capped:
         oldest = min((d for d in (_day(p) for p in papers.values()) if d is not None), default=date_to)
-        result["note"] = (
+        result.note = (
             f"Only the newest {len(papers)} of {total} papers were read, so days before "
             f"{oldest.isoformat()} are undercounted; use a shorter window_days for exact counts."
         )
     elif fetched < total:
-        result["note"] = (
+        result.note = (
             f"arXiv stopped returning papers after {fetched} of {total}; counts are partial. Try again in a minute."
         )
     return result
+
+
+def trends_from_dict(stored: dict) -> Trends:
+    """A Trends answer read back from the answer cache, where it is kept as plain JSON."""
+    return Trends(
+        **{k: v for k, v in stored.items() if k not in ("per_day", "top_terms")},
+        per_day=[DayCount(**d) for d in stored["per_day"]],
+        top_terms=[TermCount(**t) for t in stored["top_terms"]],
+    )
 
 
 def _day(paper: Paper) -> date | None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, UpstreamError
 from ..ids import PaperId, parse
+from ..models import AuthorInfo
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -38,14 +39,6 @@ _CATEGORY_TERM = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?")
 
 
 @dataclass
-class Author:
-    name: str
-    """<author><name>: as the submitter typed it."""
-    affiliations: list[str] = field(default_factory=list)
-    """<arxiv:affiliation> elements, when the submitter gave any (rare)."""
-
-
-@dataclass
 class Paper:
     """One <entry>: https://info.arxiv.org/help/api/user-manual.html#_entry_metadata"""
 
@@ -57,7 +50,7 @@ class Paper:
     """<title>, whitespace collapsed; LaTeX kept as the authors wrote it."""
     abstract: str
     """<summary>: wrapped lines joined, paragraphs kept (separated by a blank line); LaTeX kept."""
-    authors: list[Author]
+    authors: list[AuthorInfo]
     """<author> elements in the order the paper lists them."""
     categories: list[str]
     """The arXiv categories among the <category term>s (cs.LG, hep-th, astro-ph)."""
@@ -87,7 +80,7 @@ class Paper:
     @classmethod
     def from_dict(cls, d: dict) -> Paper:
         d = dict(d)
-        d["authors"] = [Author(**a) for a in d.get("authors", [])]
+        d["authors"] = [AuthorInfo(**a) for a in d.get("authors", [])]
         if "classes" not in d:  # cached before classes were kept apart from categories
             d["categories"], d["classes"] = split_terms(d.get("categories", []))
         return cls(**{k: v for k, v in d.items() if k in cls.__dataclass_fields__})
@@ -254,7 +247,9 @@ def _entry(entry: ET.Element) -> Paper:
     primary_el = entry.find("arxiv:primary_category", NS)
     primary = primary_el.get("term", "") if primary_el is not None else (cats[0] if cats else "")
     authors = [
-        Author(_text(a.find("atom:name", NS)), [t for t in (_text(x) for x in a.findall("arxiv:affiliation", NS)) if t])
+        AuthorInfo(
+            _text(a.find("atom:name", NS)), [t for t in (_text(x) for x in a.findall("arxiv:affiliation", NS)) if t]
+        )
         for a in entry.findall("atom:author", NS)
     ]
     return Paper(

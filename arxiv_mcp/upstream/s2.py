@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Protocol
 
 from .. import bounds
 from ..errors import InvalidInput, NotFound, Throttled, UpstreamError
 from ..ids import PaperId, parse
+from ..models import Neighbour, Neighbours
 
 if TYPE_CHECKING:
     from .http import HttpClient
@@ -37,7 +39,7 @@ class AnswerCache(Protocol):
 
 def neighbours(
     http: HttpClient, s2_url: str, pid: PaperId, direction: str, limit: int = 10, *, cache: AnswerCache | None = None
-) -> dict:
+) -> Neighbours:
     """The first `limit` papers this one cites (`references`) or that cite it (`citations`)."""
     if direction not in DIRECTIONS:
         raise InvalidInput(f"direction={direction!r} is not supported: use 'references' or 'citations'")
@@ -46,7 +48,7 @@ def neighbours(
     if cache is not None:
         cached = cache.get_search(key)
         if cached is not None:
-            return cached
+            return _from_stored(cached)
     url = f"{s2_url.rstrip('/')}/paper/arXiv:{pid.id}/{direction}"
     try:
         resp = http.get(url, params={"fields": FIELDS, "limit": str(limit), "offset": "0"})
@@ -71,11 +73,11 @@ def neighbours(
         )
     page = _parse_page(resp.content, DIRECTIONS[direction])
     skipped = page.pop("skipped")
-    result = {"paper_id": pid.id, "direction": direction, **page}
+    result = Neighbours(paper_id=pid.id, direction=direction, **page)
     if skipped:  # logged, not a result field: the tools/list byte budget has no room for one
         log.warning("left out %d unreadable item(s) of Semantic Scholar's %s of arXiv:%s", skipped, direction, pid.id)
     if cache is not None:
-        cache.put_search(key, result, CACHE_TTL_S)
+        cache.put_search(key, asdict(result), CACHE_TTL_S)
     return result
 
 
@@ -108,7 +110,13 @@ def _json_or_none(content: bytes) -> object:
         return None
 
 
+def _from_stored(stored: dict) -> Neighbours:
+    """An answer read back from the answer cache, where it is kept as plain JSON."""
+    return Neighbours(**{**stored, "neighbours": [Neighbour(**n) for n in stored["neighbours"]]})
+
+
 def _parse_page(content: bytes, side: str) -> dict:
+    """The page's neighbours (records), whether more follow, and how many items were unreadable."""
     try:
         page = json.loads(content)
         items = page.get("data") if isinstance(page, dict) else None
@@ -217,7 +225,7 @@ def _skip_ws(text: str, pos: int) -> int:
     return pos
 
 
-def _neighbour(paper: object) -> dict | None:
+def _neighbour(paper: object) -> Neighbour | None:
     """One cited or citing paper; None for null or empty entries (nothing to show)."""
     if not isinstance(paper, dict):
         return None
@@ -231,14 +239,14 @@ def _neighbour(paper: object) -> dict | None:
     arxiv_id = _arxiv_id(external.get("ArXiv"))
     if title is None and arxiv_id is None:
         return None
-    return {
-        "title": title,
-        "arxiv_id": arxiv_id,
-        "year": year if isinstance(year, int) and not isinstance(year, bool) else None,
-        "authors": [
+    return Neighbour(
+        title=title,
+        arxiv_id=arxiv_id,
+        year=year if isinstance(year, int) and not isinstance(year, bool) else None,
+        authors=[
             a["name"] for a in authors if isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip()
         ],
-    }
+    )
 
 
 def _arxiv_id(raw: object) -> str | None:
