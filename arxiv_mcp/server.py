@@ -278,8 +278,8 @@ def _search_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolR
         ] = None,
         category: Annotated[str | None, Field(description="e.g. cs.LG; comma-separate to OR")] = None,
         author: Annotated[str | None, Field(description="e.g. Yoshua Bengio")] = None,
-        title: Annotated[str | None, Field(description="Words in the title")] = None,
-        abstract: Annotated[str | None, Field(description="Words in the abstract")] = None,
+        title: Annotated[str | None, Field(description="Title words")] = None,
+        abstract: Annotated[str | None, Field(description="Abstract words")] = None,
         id_list: Annotated[
             list[str] | None, _bounded(bounds.ID_LIST, "Ids to look up; unknown ones go in missing_ids")
         ] = None,
@@ -352,7 +352,7 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
     @tools.add("Download PDF or source", read_only=False)
     def download_paper(
         paper_id: PaperId,
-        fmt: Annotated[str, Field(description="pdf, or source (the LaTeX e-print archive)")] = "pdf",
+        fmt: Annotated[str, Field(description="pdf or source (the LaTeX e-print)")] = "pdf",
         session_id: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Download]:
@@ -363,16 +363,16 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
 def _session_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
     @tools.add("Start session", read_only=False, idempotent=False, open_world=False)
     def start_session(
-        session_id: Annotated[str | None, Field(description="Your own id (letters, digits, . _ -) or none")] = None,
+        session_id: Annotated[str | None, Field(description="Your own id (letters, digits, . _ -)")] = None,
     ) -> Annotated[CallToolResult, models.SessionInfo]:
-        """Open a session: papers fetched with its id stay pinned in the cache until end_session."""
+        """Open a session: papers fetched with its id stay pinned until end_session."""
         return run(lambda: svc.start_session(session_id), render.session)
 
     @tools.add("End session", read_only=False, open_world=False)
     def end_session(
-        session_id: Annotated[str, Field(description="The session to close")],
+        session_id: Annotated[str, Field(description="The session")],
     ) -> Annotated[CallToolResult, models.SessionInfo]:
-        """Close a session and release its pins (papers stay cached until evicted)."""
+        """Close a session and release its pins (papers stay cached)."""
         return run(lambda: svc.end_session(session_id), render.session)
 
     @tools.add("Session status", open_world=False)
@@ -391,19 +391,19 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
 
     @tools.add("List cached papers", open_world=False)
     def list_cached() -> Annotated[CallToolResult, models.CacheList]:
-        """Papers in the local cache, most recently used first, with size and pins."""
+        """Cached papers, most recently used first, with size and pins."""
         return run(svc.list_cached, render.cached)
 
     @tools.add("Clear cache", read_only=False, open_world=False, destructive=True)
     def clear_cache(
-        drop_pinned: Annotated[bool, Field(description="Also drop papers pinned by open sessions")] = False,
+        drop_pinned: Annotated[bool, Field(description="Also drop pinned papers")] = False,
     ) -> Annotated[CallToolResult, models.ClearResult]:
         """Delete cached papers (pinned ones are kept unless drop_pinned)."""
         return run(lambda: svc.clear_cache(drop_pinned), render.cleared)
 
     @tools.add("Search cached papers", open_world=False)
     def search_cached(
-        query: Annotated[str, Field(description="Words to rank the cached papers by (BM25)")],
+        query: Annotated[str, Field(description="Words to rank cached papers by")],
         limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
     ) -> Annotated[CallToolResult, models.LibrarySearch]:
         """Ranked search over the cached papers (metadata and full text); offline."""
@@ -413,9 +413,7 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
 def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
     @tools.add("List categories", open_world=False)
     def list_categories(
-        group: Annotated[
-            str | None, Field(description="Archive prefix (cs, math, physics), group name (Physics) or id (cs.AI)")
-        ] = None,
+        group: Annotated[str | None, Field(description="An archive (cs), group (Physics) or id (cs.AI)")] = None,
     ) -> Annotated[CallToolResult, models.CategoryList]:
         """arXiv categories with names and descriptions."""
         return run(lambda: svc.list_categories(group), render.categories)

@@ -20,9 +20,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LIMIT = 17_200
-"""17,000 plus the fields issue 11 brought back to the results (a session's expires_at in three
-tools, clear_cache's bytes_freed, category_trends' note): 160 bytes measured."""
+DEFAULT_LIMIT = 17_000
+"""Issue 13: every tools/list a client reads goes into the model's context; keep it under this."""
 
 
 def size(value) -> int:
