@@ -90,6 +90,7 @@ _MATH_ENVS = {
     "dmath": "",
     "dmath*": "",
 }
+MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _STARRABLE = {
