@@ -450,7 +450,7 @@ def test_macro_calling_a_macro_with_arguments_keeps_spacing_and_math_apart():
 
 def test_numeric_and_math_mode_conditionals_in_macros_are_decided():
     preamble = (
-        r"\newcommand{\mode}[1]{\ifnum#1=1 A\rightarrow B\else\ifnum#1=2 C\fi\fi}"
+        "\\newcommand{\\mode}[1]{\n  \\ifnum#1=1\n  A\\rightarrow B\n  \\else\n  \\ifnum#1=2\n  C\n  \\fi\n  \\fi\n}"
         r"\newcommand{\either}[1]{\ifmmode #1\else \textit{#1}\fi}\newcommand{\ifdo}[1]{\iftrue #1\fi}"
     )
     body = r"Modes $\mode{1}$, $\mode2$; \either{x} and $\either{y}$; \ifdo{z}."

@@ -164,7 +164,8 @@ def _conditionals(body: str, math: bool) -> str | None:
             break
         branches = _ELSE_RE.split(m.group("branches"), maxsplit=1)
         chosen = branches[0] if _holds(m, math) else (branches[1] if len(branches) > 1 else "")
-        body = body[: m.start()] + chosen + body[m.end() :]
+        # the space ending the number, and those after \\else and \\fi, are TeX's, not text
+        body = body[: m.start()] + chosen.strip() + body[m.end() :]
     return None if _ANY_CONDITIONAL_RE.search(body) else body
 
 
@@ -184,8 +185,9 @@ def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
 
 def _in_mode(body: str, math: bool) -> str:
     body = _EMPTY_SCRIPT_RE.sub("", body)
-    if math:  # a box holding only math (`\\mbox{$|x\\rangle$}`) is that math here
-        return _DOLLAR_RE.sub("", _MATH_BOX_RE.sub(r"\1", replace_ensuremath(body, lambda inner: inner)))
+    if math:  # a box holding only math (`\\mbox{$|x\\rangle$}`) is that math here; math ignores spacing
+        body = _MATH_BOX_RE.sub(r"\1", replace_ensuremath(body, lambda inner: inner))
+        return " ".join(_DOLLAR_RE.sub("", body).split())
     return replace_ensuremath(body, lambda inner: f"${inner}$")
 
 
