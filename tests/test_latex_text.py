@@ -465,6 +465,14 @@ def test_recursive_and_exploding_macros_with_arguments_stay_bounded():
     assert text.endswith(" end\n") and set(text[:-5]) <= set("xy ") and len(text) < 1_100_000
 
 
+def test_unclosed_arguments_of_macros_with_arguments_stay_linear():
+    preamble = r"\newcommand{\x}[1]{#1}\newcommand{\y}[2][d]{#1#2}"
+    start = time.monotonic()
+    text = convert(r"\x{" * 20_000 + r"\y[{a}" * 20_000 + " end", preamble)
+    assert time.monotonic() - start < 10  # each failed use is charged what its scan may cost
+    assert text.endswith("end\n")
+
+
 def test_zero_argument_text_macro_is_substituted():
     preamble = r"\title{Paper}\newcommand{\gorc}{S2ORC}\newcommand{\stork}{\textsc{S2ORC}\xspace}"
     text = convert(r"We introduce \gorc{}, a corpus. In \stork we link \stork's papers (see \stork).", preamble)

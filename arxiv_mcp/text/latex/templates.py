@@ -97,11 +97,18 @@ class Templates:
             if _DEFINER_BEFORE_RE.search(src, max(0, m.start() - 40), m.start()):
                 continue
             use = self.use(src, m.end(), self.found[name], math)
-            if use is None or not self.expansion.affordable(len(use[0]) + 1):
+            if use is None:
+                # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
+                # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
+                self.expansion.budget -= MAX_ARGUMENT if "{" in src[m.end() : m.end() + 40] else 1
+                if self.expansion.budget <= 0:
+                    break
+                continue
+            if not self.expansion.affordable(len(use[0]) + 1):
                 continue
             body, end = use
             self.expansion.budget -= len(body) + 1
-            body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH else body
+            body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
             if depth == 0:
                 body, end = _spaced(body, src, end, self.found[name].nargs)
             out.append(src[pos : m.start()])
@@ -118,7 +125,10 @@ class Templates:
         args: list[str] = []
         if definition.default is not None:
             start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
-            close = bracket_end(src, start, MAX_ARGUMENT) if src.startswith("[", start) else -1
+            bracket = src.startswith("[", start)
+            close = bracket_end(src, start, MAX_ARGUMENT) if bracket else -1
+            if bracket and close < 0:
+                return None
             args.append(src[start + 1 : close] if close > 0 else definition.default)
             pos = close + 1 if close > 0 else pos
         while len(args) < definition.nargs:
