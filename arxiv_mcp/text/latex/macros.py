@@ -4,7 +4,9 @@ Paper source is untrusted data, so nothing is ever executed and expansion is bou
 zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in, as tokens in
 text and as LaTeX inside math; a spliced body is scanned again at most MAX_MACRO_DEPTH times
 (`\\bpr` -> `\\PB` -> `B`, as unit and particle packages nest them), so a recursive definition
-stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION).
+stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION). Definitions
+with arguments are collected here too and expanded in the source by `templates`, under the
+same depth and budget.
 """
 
 from __future__ import annotations
