@@ -473,6 +473,14 @@ def test_unclosed_arguments_of_macros_with_arguments_stay_linear():
     assert text.endswith("end\n")
 
 
+def test_macros_with_arguments_stay_as_written_in_verbatim():
+    body = (
+        "Use \\x{a} as \\verb|\\x{b}| shows:\n\\begin{verbatim}\n\\x{c} $\n\\end{verbatim}\nthen \\x{d} and $\\x{e}$."
+    )
+    text = convert(body, r"\newcommand{\x}[1]{<#1>}")
+    assert text == "Use <a> as \\x{b} shows:\n\n\\x{c} $\n\nthen <d> and $<e>$.\n"  # the verbatim $ opens no math
+
+
 def test_zero_argument_text_macro_is_substituted():
     preamble = r"\title{Paper}\newcommand{\gorc}{S2ORC}\newcommand{\stork}{\textsc{S2ORC}\xspace}"
     text = convert(r"We introduce \gorc{}, a corpus. In \stork we link \stork's papers (see \stork).", preamble)

@@ -18,7 +18,7 @@ import re
 
 from . import tokens
 from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Definition, Expansion, bracket_end, replace_ensuremath
-from .tokens import MATH_ENVIRONMENTS
+from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
 
 MAX_ARGUMENT = 2_000
 
@@ -46,6 +46,13 @@ _DEFINER_BEFORE_RE = re.compile(
 _ENVIRONMENTS = "|".join(re.escape(name) for name in sorted(MATH_ENVIRONMENTS, key=len, reverse=True))
 # Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
 _DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?|\\(begin|end)[ \t]*\{(?:" + _ENVIRONMENTS + r")\}"
+# Verbatim text shows macros as written: an environment is passed over up to its \end, \verb up to
+# its delimiter on the same line.
+_VERBATIM = (
+    r"|\\begin\{(?P<env>"
+    + "|".join(re.escape(name) for name in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
+    + r")\}|\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]{0,1000}?(?P=delimiter)"
+)
 
 
 def template_definitions(found: dict[str, Definition | None]) -> dict[str, Definition]:
@@ -79,7 +86,7 @@ class Templates:
         self.found = found
         self.expansion = expansion
         names = "|".join(re.escape(name) for name in sorted(found, key=len, reverse=True))
-        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])") if found else None
+        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])" + _VERBATIM) if found else None
 
     def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
         if self.scan is None:
@@ -87,12 +94,17 @@ class Templates:
         out: list[str] = []
         pos = 0
         tail = ""  # the end of the output so far
+        skip = 0  # the end of the arguments already expanded, or of a verbatim environment
         for m in self.scan.finditer(src):
-            if m.start() < pos:
-                continue  # inside the arguments of a use already expanded
+            if m.start() < max(pos, skip):
+                continue
             name = m.group(2)
-            if name is None:
+            if m.group("env"):  # an unclosed one runs to the end, as in TeX
+                close = src.find(f"\\end{{{m.group('env')}}}", m.end())
+                skip = close if close >= 0 else len(src)
+            elif name is None and not m.group("delimiter"):
                 math = _math_after(m.group(), m.group(1), math)
+            if name is None:
                 continue
             if _DEFINER_BEFORE_RE.search(src, max(0, m.start() - 40), m.start()):
                 continue

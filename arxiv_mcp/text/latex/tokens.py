@@ -93,6 +93,7 @@ _MATH_ENVS = {
 MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+VERBATIM_ENVIRONMENTS = frozenset(_VERBATIM_ENVS)
 _STARRABLE = {
     "part",
     "chapter",
