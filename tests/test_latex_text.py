@@ -71,7 +71,7 @@ def test_tar_gz_paper_title_abstract_and_headings(logcft):
         "## 6 Discussion",
         "### Acknowledgements",
         "## A Simplifications for the two-point function",
-        "### C.1 Gram matrix and proof of Eq. eq:logPW",
+        "### C.1 Gram matrix and proof of Eq. (169)",  # \\reef{#1} is (\\ref{#1})
         "## E Free field limit of logarithmic GFF",
         "## References",
     ]
@@ -82,8 +82,8 @@ def test_tar_gz_paper_title_abstract_and_headings(logcft):
 
 def test_tar_gz_paper_math_citations_and_bbl(logcft):
     assert "$\\mathfrak{so}(d+1,1)$" in logcft
-    # \beq ... \eeq alias of equation; \def\Oo{\mathcal{O}} substituted, \ket (one argument) kept
-    assert "\n\n$$K_\\mu \\ket{\\mathcal{O}_a} = 0\\,.$$\n\n" in logcft
+    # \beq ... \eeq alias of equation; \def\Oo{\mathcal{O}} substituted, \ket{#1} (|#1\rangle) expanded
+    assert "\n\n$$K_\\mu |\\mathcal{O}_a\\rangle = 0\\,.$$\n\n" in logcft
     assert "$$\\begin{aligned}&i[D,P^\\mu]=P^\\mu," in logcft  # align environment
     assert "logarithms [1, 2, 3]" in logcft
     references = logcft[logcft.index("## References") :]
@@ -412,9 +412,73 @@ def test_five_megabyte_paper_is_linear():
     assert headings(text)[-1] == "## 3700 S"
 
 
-def test_macros_with_arguments_stay_unexpanded_and_recursion_is_bounded():
+def test_macros_with_arguments_are_expanded_and_recursion_is_bounded():
     text = convert(r"\def\boom{\boom\boom}\newcommand{\x}[1]{#1#1}\boom\x{a} safe", r"\def\y{\y}")
-    assert text == "a safe\n"
+    assert text == "aa safe\n"  # \boom's leftovers are not glued to the expansion (`\boomaa`)
+
+
+def test_macros_with_arguments_and_optional_defaults_are_expanded():
+    preamble = "\n".join(
+        [
+            r"\newcommand{\sigmode}[1]{\ensuremath{\sigma_{#1}}}\newcommand{\units}[2][GeV]{#2~#1}",
+            r"\def\pair#1#2{(#1, #2)}\DeclareRobustCommand{\emphx}[1]{\textit{#1}}",
+            r"\NewDocumentCommand{\tagged}{O{note} m}{#1: #2}\def\upto#1.{#1}",
+        ]
+    )
+    body = (
+        r"Mode \sigmode{1} and \sigmode2 in text, $\sigmode{k}+1$ in math; \units{13} or \units[TeV]{13.6}; "
+        r"\pair{a}{b} \pair xy; \emphx{word}; \tagged{body} \tagged[fix]{it}; \upto end."
+    )
+    assert convert(body, preamble) == (
+        "Mode $\\sigma_{1}$ and $\\sigma_{2}$ in text, $\\sigma_{k}+1$ in math; 13 GeV or 13.6 TeV; "
+        "(a, b) (x, y); word; note: body fix: it; end.\n"  # a delimited \def parameter is not guessed
+    )
+
+
+def test_macro_calling_a_macro_with_arguments_keeps_spacing_and_math_apart():
+    preamble = (
+        r"\newcommand{\HepParticle}[3]{\ensuremath{\mathrm{#1}_{#2}^{#3}}\xspace}"
+        r"\newcommand{\tq}{\HepParticle{t}{}{}}\newcommand{\PW}{\HepParticle{W}{}{}\xspace}"
+        r"\newcommand{\tb}{\HepParticle{b}{}{}}\newcommand{\ket}[1]{\mbox{$|#1\rangle$}}"
+    )
+    body = r"The \tq quark, $\tq\bar\tq$, \tq. And \PW bosons \PW, \tb\tq{} x \tq$x$ and $\ket{x}\ket{y}$."
+    assert convert(body, preamble) == (
+        "The $\\mathrm{t}$ quark, $\\mathrm{t}\\bar\\mathrm{t}$, $\\mathrm{t}$. And $\\mathrm{W}$ bosons "
+        "$\\mathrm{W}$, $\\mathrm{b}$ $\\mathrm{t}$ x $\\mathrm{t}$ $x$ and $|x\\rangle|y\\rangle$.\n"
+    )
+
+
+def test_numeric_and_math_mode_conditionals_in_macros_are_decided():
+    preamble = (
+        "\\newcommand{\\mode}[1]{\n  \\ifnum#1=1\n  A\\rightarrow B\n  \\else\n  \\ifnum#1=2\n  C\n  \\fi\n  \\fi\n}"
+        r"\newcommand{\either}[1]{\ifmmode #1\else \textit{#1}\fi}\newcommand{\ifdo}[1]{\iftrue #1\fi}"
+    )
+    body = r"Modes $\mode{1}$, $\mode2$; \either{x} and $\either{y}$; \ifdo{z}."
+    assert convert(body, preamble) == "Modes $A\\rightarrow B$, $C$; x and $y$; z.\n"
+
+
+def test_recursive_and_exploding_macros_with_arguments_stay_bounded():
+    preamble = r"\def\rec#1{\rec{#1}\rec{#1}}\def\e#1{#1#1#1#1#1#1#1#1#1}"
+    start = time.monotonic()
+    text = convert(r"\rec{x} " * 200 + r"\e{\e{\e{\e{\e{\e{y}}}}}} end", preamble)
+    assert time.monotonic() - start < 5
+    assert text.endswith(" end\n") and set(text[:-5]) <= set("xy ") and len(text) < 1_100_000
+
+
+def test_unclosed_arguments_of_macros_with_arguments_stay_linear():
+    preamble = r"\newcommand{\x}[1]{#1}\newcommand{\y}[2][d]{#1#2}"
+    start = time.monotonic()
+    text = convert(r"\x{" * 20_000 + r"\y[{a}" * 20_000 + " end", preamble)
+    assert time.monotonic() - start < 10  # each failed use is charged what its scan may cost
+    assert text.endswith("end\n")
+
+
+def test_macros_with_arguments_stay_as_written_in_verbatim():
+    body = (
+        "Use \\x{a} as \\verb|\\x{b}| shows:\n\\begin{verbatim}\n\\x{c} $\n\\end{verbatim}\nthen \\x{d} and $\\x{e}$."
+    )
+    text = convert(body, r"\newcommand{\x}[1]{<#1>}")
+    assert text == "Use <a> as \\x{b} shows:\n\n\\x{c} $\n\nthen <d> and $<e>$.\n"  # the verbatim $ opens no math
 
 
 def test_zero_argument_text_macro_is_substituted():

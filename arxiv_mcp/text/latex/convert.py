@@ -22,7 +22,7 @@ from typing import TypeVar
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..shape import escape_body
-from .macros import PROTECTED_MACROS, Expansion, text_macros
+from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
 from .references import Labels, bib_label, cite_mark, entry_mark, numeric_citations, ref_mark
 from .source import (
     LINE_BREAK,
@@ -52,6 +52,7 @@ from .specs import (
     TABULAR_SPECS,
     TITLE_FONTS,
 )
+from .templates import Templates, template_definitions
 from .tokens import (
     AMP,
     BEGIN,
@@ -104,11 +105,13 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    expansion = Expansion(text_macros(package_sources(files, source) + "\n" + source, PROTECTED_MACROS))
+    found = definitions(package_sources(files, source) + "\n" + source, PROTECTED_MACROS)
+    expansion = Expansion(text_macros(found))
+    templates = Templates(template_definitions(found), expansion)
 
     meta = _Meta(labels=Labels(numeric=numeric_citations(preamble)))
-    _Converter(expansion.tokens(tokenize(preamble, aliases)), meta, theorems, preamble=True).run()
-    converter = _Converter(expansion.tokens(tokenize(body, aliases)), meta, theorems, preamble=False)
+    _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
+    converter = _Converter(expansion.tokens(tokenize(templates.expand(body), aliases)), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors:
         default = _DOCUMENT_CLASS_RE.search(preamble)

@@ -4,7 +4,9 @@ Paper source is untrusted data, so nothing is ever executed and expansion is bou
 zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in, as tokens in
 text and as LaTeX inside math; a spliced body is scanned again at most MAX_MACRO_DEPTH times
 (`\\bpr` -> `\\PB` -> `B`, as unit and particle packages nest them), so a recursive definition
-stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION).
+stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION). Definitions
+with arguments are collected here too and expanded in the source by `templates`, under the
+same depth and budget.
 """
 
 from __future__ import annotations
@@ -36,12 +38,15 @@ log = logging.getLogger(__name__)
 MAX_MACRO_BODY = 200
 
 _DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
+    r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
 )
-_ZERO_ARGUMENTS_RE = re.compile(r"\s*(?:\[\s*0\s*\]\s*)?")
+_ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")
+_XPARSE_SPEC_RE = re.compile(r"\s*(?:O\s*\{([^{}]*)\})?((?:\s*m)*)\s*")
+_DEF_PARAMETERS_RE = re.compile(r"((?:[ \t]*#[1-9])+)[ \t]*")
 _SPACES_RE = re.compile(r"\s*")
-_UNSAFE_BODY_RE = re.compile(
+UNSAFE_BODY_RE = re.compile(
     r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
     r"|(?<!\\)#"
 )
@@ -63,7 +68,7 @@ class Macro:
     cost: int
 
 
-def _replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
+def replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
     """Each `\\ensuremath{X}` becomes wrap(X) (`$X$` in text, `X` in math)."""
     out: list[str] = []
     pos = 0
@@ -97,14 +102,14 @@ def _inline_math(inner: str) -> str:
 
 
 def _make_macro(body: str) -> Macro | None:
-    if _UNSAFE_BODY_RE.search(body):
+    if UNSAFE_BODY_RE.search(body):
         return None
     body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
-    text = tokenize(_replace_ensuremath(body, _inline_math), {})
+    text = tokenize(replace_ensuremath(body, _inline_math), {})
     if not _balanced_tokens(text):
         return None
     xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = _replace_ensuremath(body, lambda inner: inner)
+    math = replace_ensuremath(body, lambda inner: inner)
     math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
     return Macro(
         text=tuple(text[:-1] if xspace else text),
@@ -114,23 +119,92 @@ def _make_macro(body: str) -> Macro | None:
     )
 
 
-def text_macros(source: str, protected: frozenset[str]) -> dict[str, Macro]:
-    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them.
+@dataclass(frozen=True)
+class Definition:
+    """One definition as written: how many arguments, the first one's default if it is optional."""
+
+    nargs: int
+    default: str | None
+    body: str
+
+
+def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition | None]:
+    """Every macro definition by name, as the last valid one has it (None: unusable).
 
     \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A definition that takes arguments or is unsafe makes the name unusable. Names in
-    `protected` mean something to the converter, so their redefinitions are never collected.
+    \\def do. A \\def with delimited parameters, or a body too long, makes the name unusable.
+    Names in `protected` mean something to the converter, so their redefinitions are never collected.
     """
-    found: dict[str, Macro | None] = {}
+    found: dict[str, Definition | None] = {}
     for m in _DEFINITION_RE.finditer(source):
         kind, name = m.group(1), m.group(2) or m.group(3)
-        if name in protected or (kind in ("newcommand", "providecommand") and name in found):
+        if name in protected or (kind.startswith(("new", "provide", "New", "Provide")) and name in found):
             continue
-        spacing = _ZERO_ARGUMENTS_RE if kind.lower().endswith("command") else _SPACES_RE
-        start = match_end(spacing, source, m.end())
+        if kind.endswith("DocumentCommand"):
+            nargs, default, start = _document_parameters(source, m.end())
+        elif kind.endswith("command") or kind == "DeclareRobustCommand":
+            nargs, default, start = _command_parameters(source, m.end())
+        else:
+            nargs, default, start = _def_parameters(source, m.end())
         end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        found[name] = _make_macro(source[start + 1 : end]) if end > 0 else None
-    return {name: macro for name, macro in found.items() if macro is not None}
+        found[name] = Definition(nargs, default, source[start + 1 : end]) if end > 0 and nargs >= 0 else None
+    return found
+
+
+def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """`[2][default]` after a \\newcommand's name: (arguments, default or None, where the body starts)."""
+    m = _ARGUMENT_COUNT_RE.match(source, pos)
+    if not m:
+        return 0, None, match_end(_SPACES_RE, source, pos)
+    nargs, pos = int(m.group(1)), m.end()
+    default = None
+    if nargs and source.startswith("[", pos):
+        close = bracket_end(source, pos, MAX_MACRO_BODY)
+        if close < 0:
+            return -1, None, pos
+        default, pos = source[pos + 1 : close], close + 1
+    return nargs, default, match_end(_SPACES_RE, source, pos)
+
+
+def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
+    with a default; any other kind (starred, delimited, optional without default) does not work here."""
+    pos = match_end(_SPACES_RE, source, pos)
+    close = tokens.group_end(source, pos, MAX_MACRO_BODY) if source.startswith("{", pos) else -1
+    spec = _XPARSE_SPEC_RE.fullmatch(source, pos + 1, close) if close > 0 else None
+    if spec is None:
+        return -1, None, pos
+    nargs = spec.group(2).count("m") + (spec.group(1) is not None)
+    return nargs, spec.group(1), match_end(_SPACES_RE, source, close + 1)
+
+
+def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """`#1#2` after a \\def's name: plain parameters count; delimited ones (`#1.`) do not work here."""
+    m = _DEF_PARAMETERS_RE.match(source, pos)
+    params = "".join(m.group(1).split()) if m else ""
+    if params != "".join(f"#{k}" for k in range(1, len(params) // 2 + 1)):
+        return -1, None, pos
+    return len(params) // 2, None, match_end(_SPACES_RE, source, m.end() if m else pos)
+
+
+def bracket_end(text: str, open_at: int, limit: int) -> int:
+    """Index of the `]` closing the `[` at open_at, outside braces, or -1 past `limit` chars."""
+    depth = 0
+    for k in range(open_at + 1, min(len(text), open_at + limit + 2)):
+        c = text[k]
+        depth += (c == "{") - (c == "}")
+        if c == "]" and depth == 0 and text[k - 1] != "\\":
+            return k
+    return -1
+
+
+def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
+    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them."""
+    return {
+        name: macro
+        for name, d in found.items()
+        if d is not None and d.nargs == 0 and (macro := _make_macro(d.body)) is not None
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,8 +291,8 @@ class Expansion:
         self.budget = MAX_MACRO_EXPANSION
         self.warned = False
 
-    def affordable(self, macro: Macro) -> bool:
-        if macro.cost <= self.budget:
+    def affordable(self, cost: int) -> bool:
+        if cost <= self.budget:
             return True
         if not self.warned:
             log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
@@ -231,7 +305,7 @@ class Expansion:
         out: list[Token] = []
         for k, (kind, value) in enumerate(toks):
             macro = self.macros.get(value) if kind == CMD else None
-            if macro is not None and self.affordable(macro) and not _being_defined(toks, k):
+            if macro is not None and self.affordable(macro.cost) and not _being_defined(toks, k):
                 self.budget -= macro.cost
                 body = self.tokens(macro.text, depth + 1) if depth < MAX_MACRO_DEPTH else list(macro.text)
                 self.splice(out, macro, body, toks[k + 1] if k + 1 < len(toks) else None)
@@ -257,7 +331,7 @@ class Expansion:
 
     def in_math(self, m: re.Match, latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
-        if macro is None or not self.affordable(macro):
+        if macro is None or not self.affordable(macro.cost):
             return m.group()
         self.budget -= macro.cost
         body = self.math_tokens(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math

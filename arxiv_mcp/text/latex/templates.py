@@ -1,0 +1,223 @@
+"""User macros with arguments: expanded in the LaTeX source itself, before it is tokenized.
+
+A definition with parameters (`\\newcommand{\\sig}[2][x]{\\sigma_{#1#2}}`, `\\def\\reef#1{(\\ref{#1})}`,
+`\\NewDocumentCommand{\\q}{m}{...}`) is a template: each use's arguments (a braced group, else one
+letter, digit or control word, as TeX reads an undelimited argument; the optional first one in
+brackets, else its default) take the place of `#n`, so the converter sees what the author wrote
+the macro for. A zero-argument macro whose body uses a template (`\\newcommand{\\tq}{\\HepParticle{t}{}{}}`)
+is expanded here too, so its template is. Whether a use sits in math decides how `\\ensuremath`
+reads (`$X$` in text, `X` in math). The bounds are the zero-argument macros' own: a result is
+rescanned at most MAX_MACRO_DEPTH times, an argument is at most MAX_ARGUMENT characters, and every
+character inserted counts against the same per-paper budget, so recursive or exploding
+definitions stop (their leftover uses are dropped by the converter, as unknown commands are).
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import tokens
+from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Definition, Expansion, bracket_end, replace_ensuremath
+from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
+
+MAX_ARGUMENT = 2_000
+
+_PARAMETER_RE = re.compile(r"#([1-9])")
+_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
+_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
+_BETWEEN_ARGUMENTS_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?")
+_AFTER_NAME_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+_ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
+_XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")
+_INNERMOST_IF_RE = re.compile(
+    r"\\if(?:num[ \t]*(?P<left>-?\d+)[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d+)|mmode(?![A-Za-z@]))"
+    r"(?P<branches>(?:(?!\\if[A-Za-z@]|\\fi(?![A-Za-z@])).)*)\\fi(?![A-Za-z@])",
+    re.DOTALL,
+)
+_ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
+_ANY_CONDITIONAL_RE = re.compile(r"\\(?:if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
+_EMPTY_SCRIPT_RE = re.compile(r"[_^]\{\s*\}")  # `\\HepParticle{t}{}{}`: no sub- or superscript
+_MATH_BOX_RE = re.compile(r"\\(?:mbox|hbox|text)[ \t]*\{[ \t]*\$([^$]*)\$[ \t]*\}")
+_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+_DEFINER_BEFORE_RE = re.compile(
+    r"\\(?:[gex]?def|let|(?:re)?newcommand|providecommand|DeclareRobustCommand|[A-Z][a-z]+DocumentCommand)"
+    r"\*?[ \t]*\{?[ \t]*\Z"
+)
+_ENVIRONMENTS = "|".join(re.escape(name) for name in sorted(MATH_ENVIRONMENTS, key=len, reverse=True))
+# Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
+_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?|\\(begin|end)[ \t]*\{(?:" + _ENVIRONMENTS + r")\}"
+# Verbatim text shows macros as written: an environment is passed over up to its \end, \verb up to
+# its delimiter on the same line.
+_VERBATIM = (
+    r"|\\begin\{(?P<env>"
+    + "|".join(re.escape(name) for name in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
+    + r")\}|\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]{0,1000}?(?P=delimiter)"
+)
+
+
+def template_definitions(found: dict[str, Definition | None]) -> dict[str, Definition]:
+    """The usable templates: safe definitions with arguments, and the zero-argument ones that call them."""
+    usable = {name: d for name, d in found.items() if d is not None and d.nargs and _safe(d.body)}
+    for _ in range(MAX_MACRO_DEPTH):
+        callers = {
+            name: d
+            for name, d in found.items()
+            if d is not None
+            and not d.nargs
+            and name not in usable
+            and _safe(d.body)
+            and any(called in usable for called in _NAME_RE.findall(d.body))
+        }
+        if not callers:
+            break
+        usable.update(callers)
+    return usable
+
+
+def _safe(body: str) -> bool:
+    """Safe as a zero-argument body is, once its `#n` parameters are out (`##` is not one)."""
+    return "##" not in body and not UNSAFE_BODY_RE.search(_PARAMETER_RE.sub("", body))
+
+
+class Templates:
+    """Expands template uses in LaTeX source, spending the shared expansion budget."""
+
+    def __init__(self, found: dict[str, Definition], expansion: Expansion):
+        self.found = found
+        self.expansion = expansion
+        names = "|".join(re.escape(name) for name in sorted(found, key=len, reverse=True))
+        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])" + _VERBATIM) if found else None
+
+    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+        if self.scan is None:
+            return src
+        out: list[str] = []
+        pos = 0
+        tail = ""  # the end of the output so far
+        skip = 0  # the end of the arguments already expanded, or of a verbatim environment
+        for m in self.scan.finditer(src):
+            if m.start() < max(pos, skip):
+                continue
+            name = m.group(2)
+            if m.group("env"):  # an unclosed one runs to the end, as in TeX
+                close = src.find(f"\\end{{{m.group('env')}}}", m.end())
+                skip = close if close >= 0 else len(src)
+            elif name is None and not m.group("delimiter"):
+                math = _math_after(m.group(), m.group(1), math)
+            if name is None:
+                continue
+            if _DEFINER_BEFORE_RE.search(src, max(0, m.start() - 40), m.start()):
+                continue
+            use = self.use(src, m.end(), self.found[name], math)
+            if use is None:
+                # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
+                # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
+                self.expansion.budget -= MAX_ARGUMENT if "{" in src[m.end() : m.end() + 40] else 1
+                if self.expansion.budget <= 0:
+                    break
+                continue
+            if not self.expansion.affordable(len(use[0]) + 1):
+                continue
+            body, end = use
+            self.expansion.budget -= len(body) + 1
+            body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
+            if depth == 0:
+                body, end = _spaced(body, src, end, self.found[name].nargs)
+            out.append(src[pos : m.start()])
+            tail = (tail + out[-1])[-40:]
+            out.append(_separated(tail, body, src[end : end + 1]))
+            tail = (tail + out[-1])[-40:]
+            pos = end
+        out.append(src[pos:])
+        return "".join(out)
+
+    @staticmethod
+    def use(src: str, pos: int, definition: Definition, math: bool) -> tuple[str, int] | None:
+        """The body with this use's arguments in place, and where the use ends; None: not a use."""
+        args: list[str] = []
+        if definition.default is not None:
+            start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
+            bracket = src.startswith("[", start)
+            close = bracket_end(src, start, MAX_ARGUMENT) if bracket else -1
+            if bracket and close < 0:
+                return None
+            args.append(src[start + 1 : close] if close > 0 else definition.default)
+            pos = close + 1 if close > 0 else pos
+        while len(args) < definition.nargs:
+            argument = _argument(src, pos)
+            if argument is None:
+                return None
+            text, pos = argument
+            args.append(text)
+        body = _PARAMETER_RE.sub(
+            lambda p: args[int(p.group(1)) - 1] if int(p.group(1)) <= len(args) else "", definition.body
+        )
+        decided = _conditionals(body, math)
+        return (_in_mode(decided, math), pos) if decided is not None else None
+
+
+def _separated(before: str, body: str, after: str) -> str:
+    """The body, never joined to a control word before or after it into a new name (`\\alpha` `b`
+    is not `\\alphab`): the space put between is one the tokenizer drops after a control word.
+    Math never touches other math either (`$a$$b$` would read as display math)."""
+    if (body[:1].isalpha() and _ENDS_IN_WORD_RE.search(before)) or (body[:1] == "$" and before[-1:] == "$"):
+        body = " " + body
+    if (after.isalpha() and _ENDS_IN_WORD_RE.search(body)) or (after == "$" and body[-1:] == "$"):
+        body += " "
+    return body
+
+
+def _argument(src: str, pos: int) -> tuple[str, int] | None:
+    """One undelimited argument at pos: a braced group's inside, or a single token."""
+    start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
+    if src.startswith("{", start):
+        close = tokens.group_end(src, start, MAX_ARGUMENT)
+        return (src[start + 1 : close], close + 1) if close > 0 else None
+    m = _ONE_TOKEN_RE.match(src, pos)
+    return (m.group(1), m.end()) if m else None
+
+
+def _conditionals(body: str, math: bool) -> str | None:
+    """The body with its `\\ifnum 2=1 ...\\else ...\\fi` on numbers and its `\\ifmmode` decided,
+    innermost first; None when a condition is left that cannot be known without running TeX."""
+    for _ in range(body.count("\\if")):
+        m = _INNERMOST_IF_RE.search(body)
+        if m is None:
+            break
+        branches = _ELSE_RE.split(m.group("branches"), maxsplit=1)
+        chosen = branches[0] if _holds(m, math) else (branches[1] if len(branches) > 1 else "")
+        # the space ending the number, and those after \\else and \\fi, are TeX's, not text
+        body = body[: m.start()] + chosen.strip() + body[m.end() :]
+    return None if _ANY_CONDITIONAL_RE.search(body) else body
+
+
+def _holds(m: re.Match[str], math: bool) -> bool:
+    if m.group("op") is None:
+        return math
+    left, right = int(m.group("left")), int(m.group("right"))
+    return {"<": left < right, "=": left == right, ">": left > right}[m.group("op")]
+
+
+def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
+    """A fully expanded use: TeX drops the spaces after a control word, \\xspace puts one back."""
+    if _XSPACE_RE.search(body):
+        return _XSPACE_RE.sub("", body), end
+    return body, tokens.match_end(_AFTER_NAME_RE, src, end) if not nargs else end
+
+
+def _in_mode(body: str, math: bool) -> str:
+    body = _EMPTY_SCRIPT_RE.sub("", body)
+    if math:  # a box holding only math (`\\mbox{$|x\\rangle$}`) is that math here; math ignores spacing
+        body = _MATH_BOX_RE.sub(r"\1", replace_ensuremath(body, lambda inner: inner))
+        return " ".join(_DOLLAR_RE.sub("", body).split())
+    return replace_ensuremath(body, lambda inner: f"${inner}$")
+
+
+def _math_after(delimiter: str, environment: str | None, math: bool) -> bool:
+    if environment is not None:
+        return environment == "begin"
+    if delimiter in ("\\(", "\\["):
+        return True
+    if delimiter in ("\\)", "\\]"):
+        return False
+    return not math if delimiter.startswith("$") else math
