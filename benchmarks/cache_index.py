@@ -26,11 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arxiv_mcp.cache import (
-    Cache,  # noqa: E402
-    atomic,  # noqa: E402
-)
+from arxiv_mcp.cache import atomic  # noqa: E402
 from arxiv_mcp.cache import store as cache_module  # noqa: E402
+from arxiv_mcp.cache.store import Cache  # noqa: E402
 
 
 def _record(number: int) -> dict:
