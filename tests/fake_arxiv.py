@@ -1243,8 +1243,8 @@ _CORPUS_SPAN = timedelta(days=913)
 _SECTION_TITLES = ["Introduction", "Related work", "Method", "Results", "Discussion", "Conclusion"]
 
 
-def eprint(files: dict[str, str | bytes]) -> bytes:
-    """An e-print as arXiv serves a multi-file submission: a gzipped tar, reproducible bytes."""
+def plain_tar(files: dict[str, str | bytes]) -> bytes:
+    """An uncompressed tar of `files`, reproducible bytes (some e-prints come this way)."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
         for name, content in files.items():
@@ -1252,7 +1252,12 @@ def eprint(files: dict[str, str | bytes]) -> bytes:
             info = tarfile.TarInfo(name)
             info.size, info.mtime = len(data), 0
             archive.addfile(info, io.BytesIO(data))
-    return gzip.compress(buffer.getvalue(), mtime=0)
+    return buffer.getvalue()
+
+
+def eprint(files: dict[str, str | bytes]) -> bytes:
+    """An e-print as arXiv serves a multi-file submission: a gzipped tar, reproducible bytes."""
+    return gzip.compress(plain_tar(files), mtime=0)
 
 
 def _fill(template: str, rng: random.Random, group: str) -> str:

@@ -10,23 +10,13 @@ import pytest
 
 from arxiv_mcp.errors import ExtractionError, UnsafeArchive
 from arxiv_mcp.text import formats
-from tests.fake_arxiv import eprint
+from tests.fake_arxiv import eprint, plain_tar
 from tests.pdfgen import make_pdf
 
 TEX = b"\\documentclass{article}\\begin{document}\\section{Intro}Words.\\end{document}\n"
 HTML_PAGE = b"<!DOCTYPE html><html><head><title>A page</title></head><body><h1>A page</h1><p>Text.</p></body></html>"
 NOT_READY = b"<html><head><title>File is not ready</title></head><body><p>File is not ready. Come back later</p></body>"
 PDF = make_pdf(["One page of words."])
-
-
-def plain_tar(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
 
 
 def v7_tar(files: dict[str, bytes]) -> bytes:

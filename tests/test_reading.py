@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import gzip
-import io
-import tarfile
 
 import pytest
 
 from arxiv_mcp.errors import NotFound
 from tests.conftest import html_paper, in_threads, paper
-from tests.fake_arxiv import NO_PDF, eprint
+from tests.fake_arxiv import NO_PDF, eprint, plain_tar
 from tests.pdfgen import make_pdf
 
 LATEX = (
@@ -25,16 +23,6 @@ AUTHORED_HTML = (
     b"<img src='photo.jpg'></body></html>"
 )
 PDF = make_pdf(["Kinds of e-prints\nThe walrus lemma holds for every kind of e-print."])
-
-
-def plain_tar(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
 
 
 def upstream(fake) -> list[str]:
