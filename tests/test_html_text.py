@@ -69,7 +69,7 @@ def dasch() -> str:
 def test_real_page_front_matter(dasch):
     lines = dasch.split("\n")
     assert lines[0] == "# DASCH: Bringing 100+ Years of Photographic Data into the 21st Century and Beyond"
-    assert lines[2] == "Peter K. G. Williams"
+    assert lines[2] == "Peter K. G. Williams$^{1}$"  # his affiliation is a paragraph after the abstract
     assert lines[4] == "## Abstract"
     assert lines[6].startswith("The Harvard College Observatory was the preeminent astronomical data center")
     assert "include $\\sim$200 TB of plate images" in dasch
@@ -182,7 +182,7 @@ def test_error_messages_say_what_to_do_next():
 # --- front matter -----------------------------------------------------------------------
 
 
-def test_authors_are_names_only():
+def test_author_names_on_one_line_then_affiliations_and_contacts():
     front = (
         '<div class="ltx_authors"><span class="ltx_creator ltx_role_author"><span class="ltx_personname">'
         'Ada Lovelace<sup class="ltx_sup">1</sup> , Alan Turing<math alttext="{}^{2}"><mi>2</mi></math>'
@@ -194,18 +194,22 @@ def test_authors_are_names_only():
         '<span class="ltx_note_type">footnotemark: </span></span></span></span></span></span></div>'
     )
     text = html_to_text(page(front=front))
-    assert text.split("\n")[2] == "Ada Lovelace, Alan Turing, Grace Hopper"
-    assert "Manchester" not in text and "example.org" not in text and "footnotemark" not in text
+    assert text.split("\n\n")[1:4] == [
+        "Ada Lovelace$^{1}$, Alan Turing$^{2}$, Grace Hopper",
+        "University of Manchester",
+        "ada@example.org",
+    ]
+    assert "footnotemark" not in text and "and" not in text.split("\n\n")[1]
 
 
-def test_title_footnotes_are_dropped_and_breaks_become_spaces():
+def test_title_footnotes_leave_the_title_and_breaks_become_spaces():
     title = (
         'Deep<br class="ltx_break"/>Learning<span class="ltx_note ltx_role_footnote"><sup class="ltx_note_mark">*</sup>'
         '<span class="ltx_note_outer"><span class="ltx_note_content">Funded by X.</span></span></span>'
     )
     text = html_to_text(page(title=title))
     assert text.split("\n")[0] == "# Deep Learning"
-    assert "Funded" not in text
+    assert text.split("\n\n")[1] == "[^*: Funded by X.]"  # with the front matter's notes
 
 
 def test_title_falls_back_to_head_title_without_ar5iv_id_prefix():

@@ -1,0 +1,86 @@
+"""The state one HTML page read shares between its handler units.
+
+`Flow` holds the open-element stack, the capture sinks and the blocks written so far, and
+the few moves every unit makes: open an element (plain, block, skipped or capturing), end a
+paragraph, write a block. The units (`html_sections`, `html_tables`, `html_lists`,
+`html_math`, `html_authors`) keep their own state and write through it.
+"""
+
+from __future__ import annotations
+
+from .html_parts import BLOCK, FLOW, SKIP, Block, Frame, Sink, collapse
+
+
+class Flow:
+    """The element stack, the sinks and the page's blocks, written in document order."""
+
+    def __init__(self) -> None:
+        self.stack: list[Frame] = []
+        self.open: dict[str, int] = {}  # open elements per tag, so a stray end tag is ignored cheaply
+        self.skip = 0  # >0 inside a dropped element
+        self.flow = Sink(FLOW)
+        self.sinks: list[Sink] = [self.flow]
+        self.blocks: list[Block] = []
+        self.runin = ""  # a run-in label waiting for its paragraph
+        self.in_abstract = 0
+        self.in_bibliography = 0
+
+    # --- opening elements -----------------------------------------------------------------
+
+    def push(self, frame: Frame) -> None:
+        self.stack.append(frame)
+        self.open[frame.tag] = self.open.get(frame.tag, 0) + 1
+
+    def plain(self, tag: str) -> None:
+        """An element whose end does nothing."""
+        self.push(Frame(tag))
+
+    def block(self, tag: str) -> None:
+        """A block element: both its edges end the paragraph."""
+        self.boundary()
+        self.push(Frame(tag, BLOCK))
+
+    def start_skip(self, tag: str) -> None:
+        self.skip += 1
+        self.push(Frame(tag, SKIP))
+
+    def push_sink(self, tag: str, kind: str) -> Sink:
+        sink = Sink(kind)
+        self.sinks.append(sink)
+        self.push(Frame(tag, kind, sink))
+        return sink
+
+    # --- writing --------------------------------------------------------------------------
+
+    def boundary(self) -> None:
+        """A block edge: ends the flow paragraph; inside a capture it is just a space."""
+        sink = self.sinks[-1]
+        if sink is self.flow:
+            self.flush()
+        else:
+            sink.parts.append(" ")
+
+    def flush(self) -> None:
+        """The flow's pending text becomes a paragraph (after a waiting run-in label)."""
+        parts = self.flow.parts
+        if not parts:
+            return
+        text = collapse("".join(parts))
+        parts.clear()
+        if text:
+            if self.runin:
+                text = f"{self.runin} {text}"
+                self.runin = ""
+            self.emit(Block.PARA, text)
+
+    def emit(self, kind: str, text: str) -> None:
+        if self.runin and kind != Block.PARA:
+            runin, self.runin = self.runin, ""
+            self.emit(Block.PARA, runin)
+        body = kind != Block.HEADING and not self.in_abstract and not self.in_bibliography
+        self.blocks.append(Block(kind, text, body))
+
+    def emit_lines(self, lines: list[str]) -> None:
+        kept = [line for line in lines if line.strip()]
+        if kept:
+            self.emit(Block.LINES, "\n".join(kept))

@@ -1,0 +1,151 @@
+"""The vocabulary of the HTML reader: named kinds, the open-element frame, the capture sink.
+
+Every open element is a `Frame`; an element whose text is captured (a title, a table cell,
+an author name) also opens a `Sink`, and the reader writes text to the innermost sink. A
+frame's or sink's kind names what closing it must do; the handler units
+(`html_sections`, `html_tables`, `html_lists`, `html_math`, `html_authors`) each own the
+kinds they open and close, so each kind means one thing.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- sink kinds: where text goes while an element is open -------------------------------
+FLOW = "flow"  # the page itself: text becomes paragraphs
+HEAD_TITLE = "headtitle"  # <title> in <head>, the fallback title
+TITLE = "title"  # the document title
+HEADING = "heading"  # a section heading
+RUNIN = "runin"  # a theorem/proof/keywords label that runs into the next paragraph
+NOTE = "note"  # a body footnote or endnote
+NOTE_MARK = "mark"  # a note's mark ("3"), its label
+ERROR = "error"  # LaTeXML's ltx_ERROR marker text
+BIB_TAG = "bibtag"  # a bibliography entry's label ("[12]")
+ITEM_TAG = "itemtag"  # a list item's own label
+ITEM = "item"  # a list item
+LINE = "line"  # one line of a code listing
+PRE = "pre"  # preformatted text
+CELL = "cell"  # a table cell
+CAPTION = "caption"  # a table caption
+EQ_NUMBER = "eqno"  # an equation's number
+INLINE_TABLE = "inline"  # a tabular read as words inside its sentence
+EQ_ROW = "eqrow"  # one row of an equation table
+TEX_SOURCE = "tex"  # the TeX annotation of a <math> that has no alttext
+AUTHORS = "authors"  # the author block, outside any name, affiliation or note in it
+NAME = "name"  # an author's name, up to its first line break
+NAME_LINES = "namelines"  # what a name element holds after its first break: affiliation lines
+AFFILIATION = "affiliation"  # an ltx_contact affiliation or address, or a front-matter note naming them
+CONTACT = "contact"  # an e-mail, web page or ORCID contact
+AUTHOR_NOTES = "authornotes"  # ltx_author_notes: text written straight into it is a note
+AUTHOR_NOTE = "authornote"  # a \thanks or footnote in the author block or the title
+AUTHOR_MARK = "authormark"  # a superscript mark in a name or affiliation line
+
+# --- frame kinds: elements without a sink whose end still does something ----------------
+SKIP = "skip"  # a dropped element: everything inside is ignored
+BLOCK = "block"  # a block element: its edges end a paragraph
+DOC = "doc"  # the LaTeXML document element (or an authored page's body)
+ABSTRACT = "abstract"
+BIBLIOGRAPHY = "bibliography"
+BIB_ITEM = "bibitem"
+TABLE = "table"
+ROW = "row"
+EQ_CELL = "eqcell"  # an equation table's cell: math in it is display math
+LIST = "list"
+LISTING = "listing"
+TEX_MATH = "texmath"  # a <math> without alttext, read from its TeX annotation
+TEX_READING = "texreading"  # the TeX annotation itself, while it is read
+CREATOR = "creator"  # one ltx_creator (an author, or a group of them) in the author block
+
+# Sinks whose text never reaches the output, or that cannot hold math or footnotes.
+SILENT_SINKS = frozenset((AUTHORS,))
+NO_MATH_SINKS = frozenset((AUTHORS, NAME, NOTE_MARK))
+NO_NOTE_SINKS = frozenset((NOTE_MARK, TITLE, HEAD_TITLE, EQ_NUMBER, ERROR, ITEM_TAG, BIB_TAG))
+AUTHOR_SINKS = frozenset((AUTHORS, NAME, NAME_LINES, AFFILIATION, CONTACT, AUTHOR_NOTES, AUTHOR_NOTE, AUTHOR_MARK))
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body caption center dd details div dl dt fieldset "
+    "figcaption figure h1 h2 h3 h4 h5 h6 hr html legend li main ol p pre section summary "
+    "table tbody td tfoot th thead tr ul".split()
+)
+
+INVISIBLE: dict[int, str | None] = {code: None for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F)}
+INVISIBLE.update(
+    {
+        code: None
+        for code in (
+            0xAD,
+            0x180E,
+            0x200B,
+            0x200C,
+            0x200D,
+            0x200E,
+            0x200F,
+            0x2060,
+            0x2061,
+            0x2062,
+            0x2063,
+            0x2064,
+            0xFEFF,
+            *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A),
+        )
+    }
+)
+INVISIBLE[0xA0] = " "
+_ALTTEXT_LINE_WRAP = re.compile(r"(?<!\\)%\n[ \t]*")  # LaTeXML wraps long alttext as "%\n"
+
+
+def collapse(text: str) -> str:
+    """One line of text: invisible characters dropped, whitespace runs made one space."""
+    return " ".join(text.translate(INVISIBLE).split())
+
+
+def clean_alttext(alttext: str) -> str:
+    return collapse(_ALTTEXT_LINE_WRAP.sub("", alttext))
+
+
+class Sink:
+    """Where text goes while an element is open: the page flow or a capturing element."""
+
+    __slots__ = ("kind", "parts", "segments", "label", "number", "depth", "ordered", "index", "continued")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.parts: list[str] = []
+        self.segments: list[tuple[bool, str]] = []  # equation rows: (is_display_math, text)
+        self.label = ""
+        self.number = ""
+        self.depth = 0
+        self.ordered = False
+        self.index = 0
+        self.continued = False
+
+    def text(self) -> str:
+        return collapse("".join(self.parts))
+
+
+class Frame:
+    """One open element: its tag and what closing it must undo."""
+
+    __slots__ = ("tag", "kind", "sink", "state")
+
+    def __init__(self, tag: str, kind: str | None = None, sink: Sink | None = None, state: object = None) -> None:
+        self.tag = tag
+        self.kind = kind
+        self.sink = sink
+        self.state = state
+
+
+class Block:
+    """One written block of the page: a heading line, a paragraph, or lines kept as lines."""
+
+    __slots__ = ("kind", "text", "body")
+
+    HEADING = "heading"
+    PARA = "para"
+    LINES = "lines"
+
+    def __init__(self, kind: str, text: str, body: bool) -> None:
+        self.kind = kind
+        self.text = text
+        self.body = body  # counts as body text for the stub check (not title, abstract or references)
