@@ -184,3 +184,41 @@ def test_real_ar5iv_author_block_is_compact():
     assert top[3].startswith("avaswani@google.com, noam@google.com")
     assert top[4].count("[^*:") == 3 and "Work performed while at Google Brain." in top[4]
     assert "Affiliation" not in text and "footnotemark" not in text and "Thanks:" not in text
+
+
+def test_footnotetext_before_the_first_section_joins_the_front_notes():
+    notes = "".join(
+        f'<span class="ltx_note ltx_role_footnotetext"><sup class="ltx_note_mark">{mark}</sup>'
+        f'<span class="ltx_note_outer"><span class="ltx_note_content"><sup class="ltx_note_mark">{mark}</sup>'
+        f'<span class="ltx_note_type">footnotetext: </span>{text}</span></span></span>'
+        for mark, text in (("1", "Google Research."), ("2", "Carnegie Mellon University."))
+    )
+    block = f'<div class="ltx_authors">{creator("Honghao Lin")}{creator("David P. Woodruff")}</div>{notes}'
+    assert front(block) == [
+        "Honghao Lin, David P. Woodruff",
+        "[^1: Google Research.] [^2: Carnegie Mellon University.]",
+    ]
+
+
+def test_a_collaboration_names_every_author_once_and_each_affiliation_once():
+    labs = ["CERN", "DESY", "Fermilab"]
+    block = (
+        '<div class="ltx_authors">'
+        + "".join(
+            creator(f"Author{n:04d} Physicist", contact("affiliation", "Affiliation", labs[n % 3])) for n in range(3000)
+        )
+        + "</div>"
+    )
+    names, affiliations = front(block)
+    assert names.count("Physicist") == 3000 and names.startswith(
+        "Author0000 Physicist$^{1}$, Author0001 Physicist$^{2}$"
+    )
+    assert affiliations == "$^{1}$CERN; $^{2}$DESY; $^{3}$Fermilab"
+
+
+def test_siunitx_dollars_inside_alttext_do_not_end_the_formula():
+    siunitx = '<math alttext="M/${10}^{12}\\,\\mathrm{M_{\\odot}}$" class="ltx_Math"><mi>M</mi></math>'
+    text_mode = '<math alttext="a\\ \\text{for all $x$ and \\$5}" class="ltx_Math"><mi>a</mi></math>'
+    paragraph = f'<div class="ltx_para"><p class="ltx_p">Mass {siunitx} here, {text_mode}.</p></div>'
+    block = f'<div class="ltx_authors">{creator("Ada Lovelace")}</div>{paragraph}'
+    assert front(block)[1] == "Mass $M/{10}^{12}\\,\\mathrm{M_{\\odot}}$ here, $a\\ \\text{for all $x$ and \\$5}$."

@@ -78,12 +78,32 @@ def _is_contact(text: str) -> bool:
     return "@" in text and len(text.split()) <= 4
 
 
+class _Unique:
+    """Texts in first-seen order, each once (case, spacing and end punctuation ignored).
+
+    A set beside the list, so a collaboration's thousands of authors stay linear."""
+
+    __slots__ = ("items", "_keys")
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._keys: set[str] = set()
+
+    def add(self, text: str) -> bool:
+        key = _key(text)
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        self.items.append(text)
+        return True
+
+
 class _Creator:
     __slots__ = ("name", "affiliations")
 
     def __init__(self) -> None:
         self.name = ""
-        self.affiliations: list[str] = []
+        self.affiliations = _Unique()
 
 
 class AuthorBlock:
@@ -93,9 +113,10 @@ class AuthorBlock:
         self._flow = flow
         self._creators: list[_Creator] = []
         self._current: _Creator | None = None  # the creator being read
-        self._loose: list[str] = []  # affiliations not inside any creator
-        self._contacts: list[str] = []
-        self._notes: list[tuple[str, str]] = []  # (mark, text)
+        self._loose = _Unique()  # affiliations not inside any creator
+        self._contacts = _Unique()
+        self._note_texts = _Unique()
+        self._notes: list[tuple[str, str]] = []  # (mark, text), each text once
 
     # --- starts ---------------------------------------------------------------------------
 
@@ -199,7 +220,7 @@ class AuthorBlock:
         groups: list[list[str]] = []
         for line in filter(None, map(_tidy, lines)):
             if _is_contact(line):
-                self._add(self._contacts, line)
+                self._contacts.add(line)
             elif not groups or line.startswith("$^{"):
                 groups.append([line])
             else:
@@ -215,11 +236,11 @@ class AuthorBlock:
     def close_contact(self, frame: Frame, sink: Sink) -> None:
         text = _tidy(sink.text())
         if text:
-            self._add(self._contacts, text)
+            self._contacts.add(text)
 
     def close_note(self, frame: Frame, sink: Sink) -> None:
         text = _tidy(sink.text())
-        if text and all(_key(text) != _key(known) for _, known in self._notes):
+        if text and self._note_texts.add(text):
             self._notes.append((sink.label, text))
 
     def close_author_notes(self, frame: Frame, sink: Sink) -> None:
@@ -228,8 +249,8 @@ class AuthorBlock:
         if not text:
             return
         if _is_contact(text):
-            self._add(self._contacts, text)
-        elif all(_key(text) != _key(known) for _, known in self._notes):
+            self._contacts.add(text)
+        elif self._note_texts.add(text):
             self._notes.append(("", text))
 
     def close_mark(self, frame: Frame, sink: Sink) -> None:
@@ -245,30 +266,29 @@ class AuthorBlock:
         pieces = [piece for piece in _AT_MARK.split(text) if piece] if text.startswith("$^{") else [text]
         for piece in map(_tidy, pieces):
             if piece:
-                self._add(creator.affiliations if creator is not None else self._loose, piece)
-
-    @staticmethod
-    def _add(items: list[str], text: str) -> None:
-        if all(_key(text) != _key(known) for known in items):
-            items.append(text)
+                (creator.affiliations if creator is not None else self._loose).add(piece)
 
     # --- the result -----------------------------------------------------------------------
 
     def render(self) -> list[str]:
         """The paragraphs under the title: names, affiliations, contacts, notes (each if any)."""
-        creators = [creator for creator in self._creators if creator.name or creator.affiliations]
-        affiliations: list[str] = []
+        creators = [creator for creator in self._creators if creator.name or creator.affiliations.items]
+        distinct = _Unique()
         for creator in creators:
-            for text in creator.affiliations:
-                self._add(affiliations, text)
+            for text in creator.affiliations.items:
+                distinct.add(text)
         names = [creator.name for creator in creators]
-        explicit = any("$^{" in text for text in (*names, *affiliations, *self._loose))
+        affiliations = list(distinct.items)
+        explicit = any("$^{" in text for text in (*names, *affiliations, *self._loose.items))
         if not explicit and len(affiliations) > 1:
             names = self._numbered(creators, affiliations)
             affiliations = [f"$^{{{n}}}${text}" for n, text in enumerate(affiliations, 1)]
-        for text in self._loose:
-            self._add(affiliations, text)
-        paragraphs = [", ".join(name for name in names if name), "; ".join(affiliations), ", ".join(self._contacts)]
+        affiliations.extend(text for text in self._loose.items if distinct.add(text))
+        paragraphs = [
+            ", ".join(name for name in names if name),
+            "; ".join(affiliations),
+            ", ".join(self._contacts.items),
+        ]
         paragraphs.append(" ".join(f"[^{mark or '*'}: {text}]" for mark, text in self._notes))
         return [paragraph for paragraph in paragraphs if paragraph]
 
@@ -279,8 +299,8 @@ class AuthorBlock:
         waiting: list[int] = []  # creators without an affiliation, sharing the next one's
         for k, creator in enumerate(creators):
             waiting.append(k)
-            if creator.affiliations:
-                mark = ",".join(numbers[_key(text)] for text in creator.affiliations)
+            if creator.affiliations.items:
+                mark = ",".join(numbers[_key(text)] for text in creator.affiliations.items)
                 for j in waiting:
                     marks[j] = mark
                 waiting = []

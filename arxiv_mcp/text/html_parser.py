@@ -330,8 +330,12 @@ class PageParser(HTMLParser):
             self._flow.plain(tag)
 
     def _start_note(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
-        """Front-matter notes and the title's notes belong to the author block; others are footnotes."""
-        if sink.kind == TITLE or not classes.isdisjoint(_FRONT_NOTE_ROLES):
+        """Front-matter notes and the title's notes belong to the author block; others are footnotes.
+
+        A `\\footnotetext` before the first section is the front matter's too ("Equal
+        contribution", ICML's affiliation notice): papers write it right after the title."""
+        front_text = "ltx_role_footnotetext" in classes and not self._sections.sections
+        if sink.kind == TITLE or front_text or not classes.isdisjoint(_FRONT_NOTE_ROLES):
             self._authors.start_note(tag, classes, sink)
             return True
         return self._sections.start_note(tag, attributes, classes, sink)

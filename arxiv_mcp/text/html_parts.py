@@ -101,7 +101,33 @@ def collapse(text: str) -> str:
 
 
 def clean_alttext(alttext: str) -> str:
-    return collapse(_ALTTEXT_LINE_WRAP.sub("", alttext))
+    alttext = _ALTTEXT_LINE_WRAP.sub("", alttext)
+    return collapse(_drop_outer_dollars(alttext) if "$" in alttext else alttext)
+
+
+def _drop_outer_dollars(latex: str) -> str:
+    """The formula without "$" signs outside any brace group.
+
+    siunitx's `\\SI` inside math leaves text-mode switches in the alttext
+    ("M/${10}^{12}...$"): written inside `$...$` they would end the formula early and read
+    as `$$`. A `$` inside a group (`\\text{for all $x$}`) is real math-in-text and stays.
+    """
+    out: list[str] = []
+    depth = 0
+    escaped = False
+    for char in latex:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(0, depth - 1)
+        elif char == "$" and depth == 0:
+            continue
+        out.append(char)
+    return "".join(out)
 
 
 class Sink:
