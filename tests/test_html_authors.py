@@ -222,3 +222,11 @@ def test_siunitx_dollars_inside_alttext_do_not_end_the_formula():
     paragraph = f'<div class="ltx_para"><p class="ltx_p">Mass {siunitx} here, {text_mode}.</p></div>'
     block = f'<div class="ltx_authors">{creator("Ada Lovelace")}</div>{paragraph}'
     assert front(block)[1] == "Mass $M/{10}^{12}\\,\\mathrm{M_{\\odot}}$ here, $a\\ \\text{for all $x$ and \\$5}$."
+
+
+def test_marks_written_one_after_another_become_one_mark():
+    name = (
+        'Ada Lovelace<sup class="ltx_sup">1</sup><sup class="ltx_sup">,</sup> <sup class="ltx_sup">2</sup>'
+        '<math alttext="{}^{\\dagger}" class="ltx_Math"><mo>†</mo></math>'
+    )
+    assert front(f'<div class="ltx_authors">{creator(name)}</div>') == ["Ada Lovelace$^{1,2,\\dagger}$"]

@@ -78,6 +78,23 @@ def _is_contact(text: str) -> bool:
     return "@" in text and len(text.split()) <= 4
 
 
+def _append_mark(sink: Sink, mark: str) -> None:
+    """A superscript mark as `$^{mark}$`; marks written one after another (`<sup>1</sup>
+    <sup>,</sup><sup>2</sup>`) become one `$^{1,2}$`, never `$^{1}$$^{2}$`."""
+    mark = mark.replace(" ", "").strip(",")
+    if not mark:
+        return
+    parts = sink.parts
+    last = len(parts) - 1
+    while last >= 0 and not parts[last].strip():
+        last -= 1
+    if last >= 0 and parts[last].endswith("}$") and parts[last].startswith("$^{"):
+        parts[last] = parts[last][:-2] + "," + mark + "}$"
+        del parts[last + 1 :]
+    else:
+        parts.append(f"$^{{{mark}}}$")
+
+
 class _Unique:
     """Texts in first-seen order, each once (case, spacing and end punctuation ignored).
 
@@ -182,7 +199,7 @@ class AuthorBlock:
             return
         mark = _SUPERSCRIPT_ONLY.fullmatch(latex)
         if mark and sink.kind in _MARK_SINKS:
-            sink.parts.append(f"$^{{{mark.group(1).replace(' ', '')}}}$")
+            _append_mark(sink, mark.group(1))
         else:
             sink.parts.append(f" ${latex}$ ")
 
@@ -259,8 +276,8 @@ class AuthorBlock:
         if sink.label:  # a note's own mark: its label, never its text
             if not parent.label:
                 parent.label = text
-        elif text:
-            parent.parts.append(f"$^{{{text}}}$")
+        else:
+            _append_mark(parent, text)
 
     def _add_affiliation(self, creator: _Creator | None, text: str) -> None:
         pieces = [piece for piece in _AT_MARK.split(text) if piece] if text.startswith("$^{") else [text]
