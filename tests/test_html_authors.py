@@ -119,7 +119,8 @@ def test_institute_note_before_the_title_lists_the_affiliations():
     )
     assert front(block, before_title=note) == [
         "Otto Seiskari$^{1}$, Arno Solin$^{1,2}$",
-        "$^{1}$Spectacular AI; $^{2}$ETH Zurich, Corresponding author: otto@example.org",
+        "$^{1}$Spectacular AI; $^{2}$ETH Zurich",
+        "Corresponding author: otto@example.org",
     ]
 
 
@@ -230,3 +231,10 @@ def test_marks_written_one_after_another_become_one_mark():
         '<math alttext="{}^{\\dagger}" class="ltx_Math"><mo>†</mo></math>'
     )
     assert front(f'<div class="ltx_authors">{creator(name)}</div>') == ["Ada Lovelace$^{1,2,\\dagger}$"]
+
+
+def test_ieee_author_block_lines_split_the_email_from_the_affiliation():
+    """IEEEtran's \\IEEEauthorblockA is one ltx_contact holding lines: department, school, e-mail."""
+    lines = 'Dept. of Engines<br class="ltx_break"/>Analytical University<br class="ltx_break"/>ada@example.org'
+    block = f'<div class="ltx_authors">{creator("Ada Lovelace, Alan Turing", contact("affiliation", "", lines))}</div>'
+    assert front(block) == ["Ada Lovelace, Alan Turing", "Dept. of Engines, Analytical University", "ada@example.org"]

@@ -167,7 +167,7 @@ class AuthorBlock:
             flow.push_sink(tag, self._contact_kind(classes))
         elif (tag == "sup" or "ltx_sup" in classes) and sink.kind in _MARK_SINKS:
             flow.push_sink(tag, AUTHOR_MARK)
-        elif tag in BLOCK_TAGS and sink.kind in (NAME, NAME_LINES):
+        elif tag in BLOCK_TAGS and sink.kind in (NAME, NAME_LINES, AFFILIATION):
             self.line_break(sink)
             flow.plain(tag)
         elif sink.kind == AFFILIATION and any(name.startswith("ltx_affiliation_") for name in classes):
@@ -209,10 +209,8 @@ class AuthorBlock:
             sink.label = "".join(sink.parts)  # the name; affiliation lines follow
             sink.parts = []
             sink.kind = NAME_LINES
-        elif sink.kind == NAME_LINES:
+        elif sink.kind in (NAME_LINES, AFFILIATION):
             sink.parts.append(_LINE_BREAK)
-        elif sink.kind == AFFILIATION:
-            sink.parts.append(", ")
         elif sink.kind != AUTHORS:
             sink.parts.append(" ")
 
@@ -234,6 +232,14 @@ class AuthorBlock:
             creator = self._current = _Creator()
             self._creators.append(creator)
         creator.name = _tidy(name)
+        self._add_lines(creator, lines)
+
+    def close_affiliation(self, frame: Frame, sink: Sink) -> None:
+        self._add_lines(self._current, [collapse(line) for line in "".join(sink.parts).split(_LINE_BREAK)])
+
+    def _add_lines(self, creator: _Creator | None, lines: list[str]) -> None:
+        """Affiliation lines: an e-mail line is a contact; unmarked lines in a row are one
+        affiliation ("Dept <br> University"); a marked line starts the next."""
         groups: list[list[str]] = []
         for line in filter(None, map(_tidy, lines)):
             if _is_contact(line):
@@ -241,14 +247,9 @@ class AuthorBlock:
             elif not groups or line.startswith("$^{"):
                 groups.append([line])
             else:
-                groups[-1].append(line)  # "Dept <br> University" is one affiliation
+                groups[-1].append(line)
         for group in groups:
             self._add_affiliation(creator, ", ".join(group))
-
-    def close_affiliation(self, frame: Frame, sink: Sink) -> None:
-        text = _tidy(sink.text())
-        if text:
-            self._add_affiliation(self._current, text)
 
     def close_contact(self, frame: Frame, sink: Sink) -> None:
         text = _tidy(sink.text())
