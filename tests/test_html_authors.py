@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.html import html_to_text
 
 BODY = "Words of the paper body, enough of them to be a real page and not a stub. " * 10
@@ -238,3 +242,44 @@ def test_ieee_author_block_lines_split_the_email_from_the_affiliation():
     lines = 'Dept. of Engines<br class="ltx_break"/>Analytical University<br class="ltx_break"/>ada@example.org'
     block = f'<div class="ltx_authors">{creator("Ada Lovelace, Alan Turing", contact("affiliation", "", lines))}</div>'
     assert front(block) == ["Ada Lovelace, Alan Turing", "Dept. of Engines, Analytical University", "ada@example.org"]
+
+
+AUTHOR_TOKENS = [
+    '<div class="ltx_authors">',
+    "</div>",
+    '<span class="ltx_creator ltx_role_author">',
+    '<span class="ltx_personname">',
+    '<span class="ltx_author_notes">',
+    '<span class="ltx_contact ltx_role_affiliation">',
+    '<span class="ltx_contact ltx_role_email">',
+    '<span class="ltx_contact ltx_role_thanks">',
+    '<span class="ltx_contact_name">',
+    '<span class="ltx_note ltx_role_thanks">',
+    '<span class="ltx_note ltx_role_footnotemark">',
+    '<span class="ltx_note ltx_role_institutetext">',
+    '<sup class="ltx_note_mark">',
+    '<sup class="ltx_sup">',
+    "</sup>",
+    "</span>",
+    '<span class="ltx_text ltx_affiliation_city">',
+    "<math alttext='{}^{1}'>",
+    "<math alttext='$'>",
+    "</math>",
+    '<br class="ltx_break"/>',
+    "<p>",
+    "#",
+    "$^{",
+    "@",
+    "\x00",
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(AUTHOR_TOKENS), st.text(max_size=12)), max_size=60))
+def test_arbitrary_author_markup_keeps_the_text_shape(tokens):
+    """Any author-block markup: the page still reads, no front paragraph looks like a heading."""
+    try:
+        paragraphs = front("".join(tokens))
+    except ExtractionError:
+        return
+    assert all(not paragraph.lstrip().startswith("#") for paragraph in paragraphs)
