@@ -27,7 +27,6 @@ from .models import (
     CategoryList,
     ClearResult,
     Download,
-    FindHit,
     FindResult,
     LibrarySearch,
     Neighbours,
@@ -358,15 +357,15 @@ class ArxivService:
             else:
                 heading, view = textview.select_section(full.text, section.strip())
                 label = f"section:{heading.number} {heading.title}"
-        pg = textview.paginate(view, page, page_size)
+        pages = textview.Pages(view, page_size)
         return PaperText(
             paper_id=pid.id,
             version=_version(pid),
-            text=pg.text,
-            page=pg.page,
-            total_pages=pg.total_pages,
-            total_chars=pg.total_chars,
-            has_more=pg.has_more,
+            text=pages.page(page),
+            page=page,
+            total_pages=pages.count,
+            total_chars=len(view),
+            has_more=page < pages.count,
             method=full.method,
             source_method=full.source_method,
             section=label,
@@ -389,7 +388,7 @@ class ArxivService:
             version=_version(pid),
             query=query,
             total_matches=total,
-            hits=[FindHit(h.page, h.section, h.snippet) for h in hits],
+            hits=hits,
             page_size=page_size,
         )
 

@@ -153,6 +153,19 @@ async def test_paging_covers_the_text_exactly(fake, connect):
     assert tiny.is_error and "1000" in tiny.content[0].text
 
 
+async def test_page_fields_and_has_more(fake, service):
+    fake.add(html_paper("2403.00008", "Paging"))
+    first = service.read_paper("2403.00008", page_size=1000)
+    total = first.total_pages
+    middle = service.read_paper("2403.00008", page=2, page_size=1000)
+    last = service.read_paper("2403.00008", page=total, page_size=1000)
+    assert total > 2 and first.has_more is True
+    assert (middle.page, middle.total_pages, middle.total_chars, middle.has_more) == (2, total, first.total_chars, True)
+    assert (last.page, last.total_pages, last.has_more) == (total, total, False)
+    whole = service.read_paper("2403.00008", page_size=100_000)
+    assert (whole.total_pages, whole.has_more, len(whole.text)) == (1, False, first.total_chars)
+
+
 async def test_outline_and_sections(fake, connect):
     fake.add(html_paper("2403.00009", "Sections"))
     async with connect() as client:

@@ -10,10 +10,10 @@ from arxiv_mcp.text import view as textview
 from arxiv_mcp.text.view import (
     MAX_PAGE_SIZE,
     MIN_PAGE_SIZE,
+    Pages,
     find,
+    matching_passages,
     outline,
-    page_of_offset,
-    paginate,
     render_outline,
     select_section,
 )
@@ -50,8 +50,12 @@ PAPER = "\n\n".join(
 
 
 def _page_texts(text, page_size):
-    first = paginate(text, 1, page_size)
-    return [first.text] + [paginate(text, n, page_size).text for n in range(2, first.total_pages + 1)]
+    pages = Pages(text, page_size)
+    return [pages.page(n) for n in range(1, pages.count + 1)]
+
+
+def _match_offsets(text, query):
+    return [passage.match for passage in matching_passages(text, query)]
 
 
 # --- outline --------------------------------------------------------------------------
@@ -195,18 +199,19 @@ def test_page_markers_are_not_headings_and_end_no_section():
         select_section("\n\n".join(f"## Page {n}\n\ntext of page {n}" for n in range(1, 4)), "page 1")
 
 
-# --- paginate -------------------------------------------------------------------------
+# --- pages ----------------------------------------------------------------------------
 
 
 def test_short_text_is_one_page():
-    page = paginate("hello world", 1, 15000)
-    assert page == textview.Page(text="hello world", page=1, total_pages=1, total_chars=11, has_more=False)
+    pages = Pages("hello world", 15000)
+    assert (pages.count, pages.page(1)) == (1, "hello world")
 
 
 def test_empty_text_is_one_empty_page():
-    assert paginate("", 1, 15000) == textview.Page(text="", page=1, total_pages=1, total_chars=0, has_more=False)
+    pages = Pages("", 15000)
+    assert (pages.count, pages.page(1)) == (1, "")
     with pytest.raises(InvalidInput, match="past the end"):
-        paginate("", 2, 15000)
+        pages.page(2)
 
 
 def test_pages_prefer_paragraph_then_line_then_space_boundaries():
@@ -226,20 +231,12 @@ def test_unbreakable_text_is_cut_hard_at_page_size():
     assert [len(p) for p in _page_texts(text, 1000)] == [1000, 1000, 500]
 
 
-def test_page_fields_and_has_more():
-    text = "\n\n".join(["sentence " * 100] * 40)
-    total = paginate(text, 1, 5000).total_pages
-    assert total > 2
-    middle = paginate(text, 2, 5000)
-    assert (middle.page, middle.total_pages, middle.total_chars, middle.has_more) == (2, total, len(text), True)
-    assert paginate(text, total, 5000).has_more is False
-
-
 def test_page_past_end_names_last_page():
     text = "\n\n".join(["sentence " * 100] * 40)
-    total = paginate(text, 1, 15000).total_pages
+    pages = Pages(text, 15000)
+    total = pages.count
     with pytest.raises(InvalidInput) as caught:
-        paginate(text, total + 5, 15000)
+        pages.page(total + 5)
     assert str(caught.value).startswith(
         f"page {total + 5} is past the end: this view has {total} pages (page_size=15000)"
     )
@@ -248,18 +245,18 @@ def test_page_past_end_names_last_page():
 @pytest.mark.parametrize("page", [0, -1])
 def test_page_below_one_is_rejected(page):
     with pytest.raises(InvalidInput, match="1 or more"):
-        paginate("text", page, 15000)
+        Pages("text", 15000).page(page)
 
 
 @pytest.mark.parametrize("page_size", [0, MIN_PAGE_SIZE - 1, MAX_PAGE_SIZE + 1, True, 1500.0])
 def test_page_size_out_of_range_gives_the_range(page_size):
     with pytest.raises(InvalidInput, match=f"from {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE}"):
-        paginate("text", 1, page_size)
+        Pages("text", page_size)
 
 
 @pytest.mark.parametrize("page_size", [MIN_PAGE_SIZE, MAX_PAGE_SIZE])
 def test_page_size_bounds_are_inclusive(page_size):
-    assert paginate("text", 1, page_size).text == "text"
+    assert Pages("text", page_size).page(1) == "text"
 
 
 CHUNKS = st.sampled_from(
@@ -291,13 +288,14 @@ def test_pages_concatenate_to_the_text_exactly(text, page_size):
     assert all(len(p) <= page_size for p in pages)
     assert all(p for p in pages) or text == ""
     assert all(len(p) >= page_size - page_size // 10 for p in pages[:-1])
+    cut = Pages(text, page_size)
     offset = 0
     for number, page_text in enumerate(pages, start=1):
         for probe in {offset, offset + len(page_text) // 2, offset + len(page_text) - 1}:
             if 0 <= probe < len(text) and offset <= probe < offset + len(page_text):
-                assert page_of_offset(text, probe, page_size) == number
+                assert cut.of_offset(probe) == number
         offset += len(page_text)
-    assert page_of_offset(text, len(text), page_size) == len(pages)
+    assert cut.of_offset(len(text)) == len(pages)
 
 
 def test_random_texts_concatenate_exactly():
@@ -309,14 +307,14 @@ def test_random_texts_concatenate_exactly():
         assert "".join(_page_texts(text, page_size)) == text
 
 
-def test_page_of_offset_rejects_offsets_outside_the_text():
+def test_of_offset_rejects_offsets_outside_the_text():
     with pytest.raises(ValueError):
-        page_of_offset("abc", 4, 1000)
+        Pages("abc", 1000).of_offset(4)
     with pytest.raises(ValueError):
-        page_of_offset("abc", -1, 1000)
+        Pages("abc", 1000).of_offset(-1)
 
 
-def test_paginate_five_megabytes_is_fast():
+def test_pages_of_five_megabytes_are_fast():
     rnd = random.Random(3)
     words = ["attention", "model", "the", "of", "transformer", "layer", "token"]
     paragraphs = [" ".join(rnd.choices(words, k=rnd.randint(20, 200))) for _ in range(5000)]
@@ -325,9 +323,10 @@ def test_paginate_five_megabytes_is_fast():
         text += "\n\n" + text[: 5_000_000 - len(text)]
     for page_size in (1000, 15000, MAX_PAGE_SIZE):
         started = time.perf_counter()
-        page = paginate(text, 3, page_size)
+        pages = Pages(text, page_size)
+        page = pages.page(3)
         elapsed = time.perf_counter() - started
-        assert page.total_chars == len(text)
+        assert pages.cuts[-1] == len(text) and 0 < len(page) <= page_size
         assert elapsed < 0.05, f"page_size={page_size} took {elapsed * 1000:.1f} ms"
 
 
@@ -349,8 +348,8 @@ def test_find_is_case_insensitive_and_whole_word():
 
 
 def test_find_folds_plurals_both_ways():
-    singular = {h.offset for h in find(PAPER, "transformer")[0]}
-    plural = {h.offset for h in find(PAPER, "transformers")[0]}
+    singular = set(_match_offsets(PAPER, "transformer"))
+    plural = set(_match_offsets(PAPER, "transformers"))
     assert singular == plural and len(singular) == 3
     assert find(PAPER, "neighbour")[1] == 1
     assert find("Two queries arrived.", "query")[1] == 1
@@ -361,7 +360,7 @@ def test_find_quoted_phrase_is_exact_sequence_whitespace_insensitive():
     hits, total = find(PAPER, '"carry document-level state"')
     assert total == 1
     assert hits[0].section == "2.2 Global tokens"
-    assert PAPER[hits[0].offset :].startswith("carry\n  document-level state")
+    assert PAPER[_match_offsets(PAPER, '"carry document-level state"')[0] :].startswith("carry\n  document-level state")
     assert find(PAPER, '"state document-level"')[1] == 0
 
 
@@ -380,7 +379,7 @@ def test_find_word_with_punctuation_is_literal():
     text = "We use self-attention.\n\nSelf attention differs.\n\nC++ code and C code."
     assert find(text, "self-attention")[1] == 1
     hits, total = find(text, "C++")
-    assert total == 1 and hits[0].offset == text.index("C++")
+    assert total == 1 and _match_offsets(text, "C++") == [text.index("C++")]
 
 
 def test_find_offsets_and_pages_agree_with_read_pages():
@@ -399,13 +398,18 @@ def test_find_offsets_and_pages_agree_with_read_pages():
     cuts = [0]
     for page_text in _page_texts(text, MIN_PAGE_SIZE):
         cuts.append(cuts[-1] + len(page_text))
-    for hit in hits:
-        assert text[hit.offset :].startswith("needle")
-        assert cuts[hit.page - 1] <= hit.offset < cuts[hit.page]
-        assert "needle" in paginate(text, hit.page, MIN_PAGE_SIZE).text
-        preceding = outline(text[: hit.offset])
+    passages = matching_passages(text, "needle")
+    assert len(passages) == total
+    for hit, passage in zip(hits, passages, strict=True):
+        offset = passage.match
+        assert text[offset:].startswith("needle")
+        assert passage.start <= offset < passage.end and "needle" in hit.snippet
+        assert cuts[hit.page - 1] <= offset < cuts[hit.page]
+        assert "needle" in Pages(text, MIN_PAGE_SIZE).page(hit.page)
+        preceding = outline(text[:offset])
         assert hit.section == (preceding[-1].title if preceding else None)
-    assert [h.offset for h in hits] == sorted(h.offset for h in hits)
+    offsets = [p.match for p in passages]
+    assert offsets == sorted(offsets)
 
 
 def test_find_max_hits_limits_hits_not_total():

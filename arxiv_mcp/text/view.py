@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from .. import bounds
 from ..errors import InvalidInput
+from ..models import FindHit
 from ..words import singular
 from .shape import HEADING_RE, is_page_title
 
@@ -50,20 +51,13 @@ class Heading:
 
 
 @dataclass(frozen=True)
-class Page:
-    text: str
-    page: int
-    total_pages: int
-    total_chars: int
-    has_more: bool
+class Passage:
+    """A paragraph (or heading line) that holds every query term: `text[start:end]`, with
+    `match` the offset of the first term found in it."""
 
-
-@dataclass(frozen=True)
-class Hit:
-    page: int
-    section: str | None
-    snippet: str
-    offset: int
+    start: int
+    end: int
+    match: int
 
 
 # --- outline and sections -------------------------------------------------------------
@@ -192,39 +186,40 @@ def _unknown_message(wanted: str, headings: list[Heading]) -> str:
 # --- pages ----------------------------------------------------------------------------
 
 
-def paginate(text: str, page: int, page_size: int) -> Page:
-    """Page `page` (1-based) of `text`; all pages concatenated give back `text` exactly."""
-    cuts = _page_cuts(text, _checked_page_size(page_size))
-    total_pages = len(cuts) - 1
-    if isinstance(page, bool) or not isinstance(page, int):
-        raise InvalidInput(f"page must be a whole number from 1 to {total_pages}; got {page!r}.")
-    if page < 1:
-        raise InvalidInput(f"page must be 1 or more: this view has {total_pages} pages (page_size={page_size}).")
-    if page > total_pages:
-        raise InvalidInput(
-            f"page {page} is past the end: this view has {total_pages} "
-            f"{'page' if total_pages == 1 else 'pages'} (page_size={page_size}); "
-            f"ask for page 1 to {total_pages}."
-        )
-    return Page(
-        text=text[cuts[page - 1] : cuts[page]],
-        page=page,
-        total_pages=total_pages,
-        total_chars=len(text),
-        has_more=page < total_pages,
-    )
+class Pages:
+    """`text` cut into pages of at most `page_size` characters; all pages joined give back
+    `text` exactly. The cuts depend on nothing else, so page N is stable and `read_paper`
+    and `find_in_paper` agree on page numbers by construction."""
 
+    def __init__(self, text: str, page_size: int):
+        self.text = text
+        self.page_size = bounds.PAGE_SIZE.check(page_size)
+        self.cuts = _page_cuts(text, page_size)
 
-def page_of_offset(text: str, offset: int, page_size: int) -> int:
-    """The page (as `paginate` cuts it) whose slice holds character `offset`."""
-    if not 0 <= offset <= len(text):
-        raise ValueError(f"offset {offset} is outside the text (0..{len(text)})")
-    cuts = _page_cuts(text, _checked_page_size(page_size))
-    return min(bisect.bisect_right(cuts, offset), len(cuts) - 1)
+    @property
+    def count(self) -> int:
+        return len(self.cuts) - 1
 
+    def page(self, number: int) -> str:
+        """The text of page `number` (1-based)."""
+        total = self.count
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InvalidInput(f"page must be a whole number from 1 to {total}; got {number!r}.")
+        if number < 1:
+            raise InvalidInput(f"page must be 1 or more: this view has {total} pages (page_size={self.page_size}).")
+        if number > total:
+            raise InvalidInput(
+                f"page {number} is past the end: this view has {total} "
+                f"{'page' if total == 1 else 'pages'} (page_size={self.page_size}); "
+                f"ask for page 1 to {total}."
+            )
+        return self.text[self.cuts[number - 1] : self.cuts[number]]
 
-def _checked_page_size(page_size: int) -> int:
-    return bounds.PAGE_SIZE.check(page_size)
+    def of_offset(self, offset: int) -> int:
+        """The page whose slice holds character `offset` (`len(text)` is on the last page)."""
+        if not 0 <= offset <= len(self.text):
+            raise ValueError(f"offset {offset} is outside the text (0..{len(self.text)})")
+        return min(bisect.bisect_right(self.cuts, offset), self.count)
 
 
 def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
@@ -255,20 +250,39 @@ def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
 # --- search inside one text -----------------------------------------------------------
 
 
-def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -> tuple[list[Hit], int]:
-    """Passages holding every query term, in document order, with their section and page.
-
-    Unquoted words match whole words, case-insensitively, singular or plural; a "quoted
-    phrase" matches that word sequence with any whitespace between. Returns the first
-    `max_hits` hits and the number of matching passages.
-    """
+def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -> tuple[list[FindHit], int]:
+    """The first `max_hits` passages holding every query term, as hits with their page (at
+    `page_size`), section and snippet; and the number of matching passages."""
     bounds.MAX_HITS.check(max_hits)
-    _checked_page_size(page_size)
-    patterns = sorted(_query_patterns(query), key=lambda p: len(p.pattern), reverse=True)
+    pages = Pages(text, page_size)
     headings = outline(text)
     heading_starts = [h.start for h in headings]
-    starts, ends = _passages(text, heading_starts)
+    found = _matching(text, query, heading_starts)
+    hits = []
+    for passage in found[:max_hits]:
+        owner = bisect.bisect_right(heading_starts, passage.match) - 1
+        hits.append(
+            FindHit(
+                page=pages.of_offset(passage.match),
+                section=headings[owner].title if owner >= 0 else None,
+                snippet=_snippet(text, passage),
+            )
+        )
+    return hits, len(found)
 
+
+def matching_passages(text: str, query: str) -> list[Passage]:
+    """Passages holding every query term, in document order: what `find` reports, one hit each.
+
+    Unquoted words match whole words, case-insensitively, singular or plural; a "quoted
+    phrase" matches that word sequence with any whitespace between.
+    """
+    return _matching(text, query, [h.start for h in outline(text)])
+
+
+def _matching(text: str, query: str, heading_starts: list[int]) -> list[Passage]:
+    patterns = sorted(_query_patterns(query), key=lambda p: len(p.pattern), reverse=True)
+    starts, ends = _passages(text, heading_starts)
     first_offset = _passages_matching(text, patterns[0], starts, ends)
     for pattern in patterns[1:]:
         for index, offset in list(first_offset.items()):
@@ -277,21 +291,7 @@ def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -
                 del first_offset[index]
             elif match.start() < offset:
                 first_offset[index] = match.start()
-
-    cuts = _page_cuts(text, page_size)
-    hits = []
-    for index in sorted(first_offset)[:max_hits]:
-        offset = first_offset[index]
-        owner = bisect.bisect_right(heading_starts, offset) - 1
-        hits.append(
-            Hit(
-                page=min(bisect.bisect_right(cuts, offset), len(cuts) - 1),
-                section=headings[owner].title if owner >= 0 else None,
-                snippet=_snippet(text, starts[index], ends[index], offset),
-                offset=offset,
-            )
-        )
-    return hits, len(first_offset)
+    return [Passage(starts[i], ends[i], first_offset[i]) for i in sorted(first_offset)]
 
 
 def _passages_matching(text: str, pattern: re.Pattern[str], starts: list[int], ends: list[int]) -> dict[int, int]:
@@ -365,8 +365,9 @@ def _split_at_headings(
             ends.append(b)
 
 
-def _snippet(text: str, start: int, end: int, offset: int) -> str:
-    """The passage, or ~300 chars of it around `offset`, on one line, with … where cut."""
+def _snippet(text: str, passage: Passage) -> str:
+    """The passage, or ~300 chars of it around its match, on one line, with … where cut."""
+    start, end, offset = passage.start, passage.end, passage.match
     if end - start > SNIPPET_CHARS:
         window_start = max(start, offset - _SNIPPET_LEAD)
         window_end = min(end, window_start + SNIPPET_CHARS)
