@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from arxiv_mcp.bounds import MAX_HITS, PAGE_SIZE
+from arxiv_mcp.errors import InvalidInput
 from tests.conftest import html_paper, in_threads, paper
 from tests.fake_arxiv import STUB, eprint
 from tests.pdfgen import make_pdf
@@ -164,6 +166,43 @@ async def test_page_fields_and_has_more(fake, service):
     assert (last.page, last.total_pages, last.has_more) == (total, total, False)
     whole = service.read_paper("2403.00008", page_size=100_000)
     assert (whole.total_pages, whole.has_more, len(whole.text)) == (1, False, first.total_chars)
+
+
+@pytest.mark.parametrize("page_size", [0, PAGE_SIZE.low - 1, PAGE_SIZE.high + 1, True, 1500.0])
+async def test_page_size_out_of_range_gives_the_range_before_any_request(fake, service, page_size):
+    fake.add(html_paper("2403.00008", "Paging"))
+    for call in (
+        lambda: service.read_paper("2403.00008", page_size=page_size),
+        lambda: service.find_in_paper("2403.00008", "loss", page_size=page_size),
+    ):
+        with pytest.raises(InvalidInput, match=f"page_size must be .* from {PAGE_SIZE.low} to {PAGE_SIZE.high}"):
+            call()
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize("page", [0, -1, True, 1.0])
+async def test_page_below_one_is_refused_before_any_request(fake, service, page):
+    fake.add(html_paper("2403.00008", "Paging"))
+    with pytest.raises(InvalidInput, match="page must be a whole number of 1 or more"):
+        service.read_paper("2403.00008", page=page)
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize("max_hits", [0, MAX_HITS.high + 1, -3])
+async def test_max_hits_out_of_range_is_refused_before_any_request(fake, service, max_hits):
+    fake.add(html_paper("2403.00008", "Paging"))
+    with pytest.raises(InvalidInput, match=f"max_hits must be .* from 1 to {MAX_HITS.high}"):
+        service.find_in_paper("2403.00008", "loss", max_hits=max_hits)
+    assert fake.requests == []
+
+
+async def test_page_size_and_max_hits_bounds_are_inclusive(fake, service):
+    fake.add(html_paper("2403.00008", "Paging"))
+    for page_size in (PAGE_SIZE.low, PAGE_SIZE.high):
+        assert len(service.read_paper("2403.00008", page_size=page_size).text) <= page_size
+        assert service.find_in_paper("2403.00008", "loss", page_size=page_size).total_matches >= 1
+    for max_hits in (MAX_HITS.low, MAX_HITS.high):
+        assert 1 <= len(service.find_in_paper("2403.00008", "Transformers", max_hits=max_hits).hits) <= max_hits
 
 
 async def test_outline_and_sections(fake, connect):

@@ -12,14 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import bounds
 from ..errors import InvalidInput
 from ..models import FindHit
 from ..words import singular
 from .shape import HEADING_RE, is_page_title
-
-MIN_PAGE_SIZE = bounds.PAGE_SIZE.low
-MAX_PAGE_SIZE = bounds.PAGE_SIZE.high
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
@@ -189,11 +185,18 @@ def _unknown_message(wanted: str, headings: list[Heading]) -> str:
 class Pages:
     """`text` cut into pages of at most `page_size` characters; all pages joined give back
     `text` exactly. The cuts depend on nothing else, so page N is stable and `read_paper`
-    and `find_in_paper` agree on page numbers by construction."""
+    and `find_in_paper` agree on page numbers by construction.
+
+    The tool arguments `page_size` and `page` are checked once, by the service, against
+    `bounds.PAGE_SIZE` and `bounds.PAGE` before any request; here a size below 1 or a page
+    below 1 is a caller's bug (ValueError), and only "past the end" is the reader's to fix.
+    """
 
     def __init__(self, text: str, page_size: int):
+        if page_size < 1:
+            raise ValueError(f"page_size {page_size} would never end a page")
         self.text = text
-        self.page_size = bounds.PAGE_SIZE.check(page_size)
+        self.page_size = page_size
         self.cuts = _page_cuts(text, page_size)
 
     @property
@@ -203,10 +206,8 @@ class Pages:
     def page(self, number: int) -> str:
         """The text of page `number` (1-based)."""
         total = self.count
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise InvalidInput(f"page must be a whole number from 1 to {total}; got {number!r}.")
         if number < 1:
-            raise InvalidInput(f"page must be 1 or more: this view has {total} pages (page_size={self.page_size}).")
+            raise ValueError(f"page {number}: pages are numbered from 1")
         if number > total:
             raise InvalidInput(
                 f"page {number} is past the end: this view has {total} "
@@ -252,8 +253,8 @@ def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
 
 def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -> tuple[list[FindHit], int]:
     """The first `max_hits` passages holding every query term, as hits with their page (at
-    `page_size`), section and snippet; and the number of matching passages."""
-    bounds.MAX_HITS.check(max_hits)
+    `page_size`), section and snippet; and the number of matching passages. Both numbers
+    are the caller's to check (`bounds.MAX_HITS`, `bounds.PAGE_SIZE`)."""
     pages = Pages(text, page_size)
     headings = outline(text)
     heading_starts = [h.start for h in headings]
