@@ -2,6 +2,8 @@
 
 An invalid value stops start-up with one line naming the variable and what it accepts,
 so a typo in a client's `env` block is found at once rather than at the first request.
+Also how a path is shown to the model (`display_path`), below both the service (the cache
+home in cache_stats) and the text renderings that show paths.
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ class Config:
     def arxiv_hosts(self) -> set[str]:
         """Hosts whose requests share arXiv's spacing (API, site and ar5iv)."""
         return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url)}
+
+
+def display_path(path: Path | str) -> str:
+    """Paths under the user's home are shown as ~/... in text: what a model reads (and may
+    repeat) never shows the user name. Structured fields keep the real path."""
+    text = str(path)
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
+        return "~" + text[len(home.rstrip("/")) :]
+    return text
 
 
 def is_arxiv_host(url: str) -> bool:

@@ -6,36 +6,10 @@ in as few tokens as possible.
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
-from pathlib import Path
 
-from .models import (
-    Bibtex,
-    CacheList,
-    CacheStats,
-    CategoryList,
-    ClearResult,
-    Download,
-    FindResult,
-    LibrarySearch,
-    Neighbours,
-    PaperDetail,
-    PaperText,
-    SearchResult,
-    SessionInfo,
-    Trends,
-)
-
-
-def display_path(path: Path | str) -> str:
-    """Paths under the user's home are shown as ~/... in text: what a model reads (and may
-    repeat) never shows the user name. Structured fields keep the real path."""
-    text = str(path)
-    home = os.path.expanduser("~")
-    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
-        return "~" + text[len(home.rstrip("/")) :]
-    return text
+from . import models
+from .config import display_path
 
 
 def _authors(names: list[str], limit: int = 6) -> str:
@@ -43,7 +17,7 @@ def _authors(names: list[str], limit: int = 6) -> str:
     return shown + (f" et al. ({len(names)} authors)" if len(names) > limit else "")
 
 
-def search(r: SearchResult) -> str:
+def search(r: models.SearchResult) -> str:
     head = f"{r.total_results} result(s)"
     shown_to = r.start + len(r.papers)
     if r.missing_ids is None:
@@ -62,7 +36,7 @@ def search(r: SearchResult) -> str:
     return "\n".join(lines)
 
 
-def paper(d: PaperDetail) -> str:
+def paper(d: models.PaperDetail) -> str:
     authors = _authors([a.name for a in d.authors], 20)
     parts = [
         f"[{d.id}v{d.version}] {d.title}",
@@ -80,7 +54,7 @@ def paper(d: PaperDetail) -> str:
     return "\n".join(parts)
 
 
-def paper_text(t: PaperText) -> str:
+def paper_text(t: models.PaperText) -> str:
     view = f", {t.section}" if t.section else ""
     more = f"; next: page={t.page + 1}" if t.has_more else ""
     if not t.section and t.page == 1:
@@ -92,7 +66,7 @@ def paper_text(t: PaperText) -> str:
     )
 
 
-def find(r: FindResult) -> str:
+def find(r: models.FindResult) -> str:
     lines = [
         f"{r.total_matches} passage(s) match {r.query!r} in {r.paper_id}v{r.version} "
         f"(pages of {r.page_size} chars); {r.notice}"
@@ -104,12 +78,12 @@ def find(r: FindResult) -> str:
     return "\n".join(lines)
 
 
-def download(d: Download) -> str:
+def download(d: models.Download) -> str:
     where = "already cached" if d.cached else "downloaded"
     return f"[{d.paper_id}v{d.version}] {d.fmt} {where}: {display_path(d.path)} ({_size(d.bytes)}, {d.content_type})"
 
 
-def session(s: SessionInfo) -> str:
+def session(s: models.SessionInfo) -> str:
     state = "open" if s.open else "closed"
     pins = ", ".join(s.pinned) if s.pinned else "none yet"
     head = f"Session {s.session_id} ({state}), created {iso(s.created)}, last used {iso(s.last_used)}"
@@ -117,7 +91,7 @@ def session(s: SessionInfo) -> str:
     return f"{head}\nPinned papers: {pins}{tail}"
 
 
-def cache_stats(c: CacheStats) -> str:
+def cache_stats(c: models.CacheStats) -> str:
     tiers = ", ".join(f"{tier} {_size(n)}" for tier, n in c.bytes_by_tier.items()) or "empty"
     return (
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
@@ -125,7 +99,7 @@ def cache_stats(c: CacheStats) -> str:
     )
 
 
-def cached(c: CacheList) -> str:
+def cached(c: models.CacheList) -> str:
     lines = [f"{c.count} cached paper(s), most recently used first"]
     for p in c.papers:
         used = f", used {iso(p.last_access)}" if p.last_access else ""
@@ -137,18 +111,18 @@ def cached(c: CacheList) -> str:
     return "\n".join(lines)
 
 
-def cleared(r: ClearResult) -> str:
+def cleared(r: models.ClearResult) -> str:
     kept = f"; kept {len(r.kept_pinned)} pinned: {', '.join(r.kept_pinned)} (drop_pinned=true drops them)"
     return f"Removed {len(r.evicted)} paper(s) from the cache" + (kept if r.kept_pinned else "")
 
 
-def categories(r: CategoryList) -> str:
+def categories(r: models.CategoryList) -> str:
     lines = [f"{r.count} categories (id: name; group)"]
     lines += [f"{c.id}: {c.name}; {c.group}" for c in r.categories]
     return "\n".join(lines)
 
 
-def library(r: LibrarySearch) -> str:
+def library(r: models.LibrarySearch) -> str:
     lines = [f"{len(r.hits)} of {r.papers_in_library} cached paper(s) match {r.query!r}"]
     for h in r.hits:
         lines.append(f"- {h.paper_id}v{h.version} {h.title or ''} (score {h.score:g}): {h.snippet}")
@@ -157,11 +131,11 @@ def library(r: LibrarySearch) -> str:
     return "\n".join(lines)
 
 
-def bibtex(r: Bibtex) -> str:
+def bibtex(r: models.Bibtex) -> str:
     return r.bibtex + (f"\n% not on arXiv: {', '.join(r.missing_ids)}" if r.missing_ids else "")
 
 
-def neighbours(r: Neighbours) -> str:
+def neighbours(r: models.Neighbours) -> str:
     verb = "cites" if r.direction == "references" else "is cited by"
     lines = [
         f"{r.paper_id} {verb} {len(r.neighbours)} paper(s) shown" + ("; more exist (raise limit)" if r.has_more else "")
@@ -172,7 +146,7 @@ def neighbours(r: Neighbours) -> str:
     return "\n".join(lines)
 
 
-def trends(t: Trends) -> str:
+def trends(t: models.Trends) -> str:
     capped = f" (counted the first {t.papers_seen})" if t.capped else ""
     days = ", ".join(f"{d.date[5:]} {d.count}" for d in t.per_day)
     terms = ", ".join(f"{x.term} {x.count}" for x in t.top_terms)
@@ -195,7 +169,7 @@ def _size(n: int) -> str:
     return f"{n / 1024**2:.1f} MB"
 
 
-def paper_card(d: PaperDetail) -> str:
+def paper_card(d: models.PaperDetail) -> str:
     """Markdown card for the arxiv://paper/{id} resource."""
     lines = [
         f"# {d.title}",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from . import bounds, budget
 from .cache.store import Cache
 from .catalog import Catalog
-from .config import Config
+from .config import Config, display_path
 from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse
 from .models import (
@@ -37,7 +37,6 @@ from .models import (
     SessionInfo,
     Trends,
 )
-from .render import display_path
 from .research.library import Library
 from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi, search_params
