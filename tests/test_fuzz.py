@@ -237,7 +237,7 @@ def served(fake, make_config, tmp_path):
     config = make_config(ARXIV_MCP_TIMEOUT_S=1, ARXIV_MCP_DEADLINE_S=20, ARXIV_MCP_MAX_DOWNLOAD_MB=2)
     svc = ArxivService(config)
     svc.http.backoff_s = 0.01
-    svc.http.s2_limiter.interval = 0.0
+    svc.http.s2.limiter.interval = 0.0
     with start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(Client(build_server(config, svc))) as client:
             schemas = {t.name: t.input_schema for t in portal.call(client.list_tools).tools}

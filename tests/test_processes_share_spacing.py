@@ -23,7 +23,7 @@ import os, sys
 from arxiv_mcp.config import load
 from arxiv_mcp.service import ArxivService
 svc = ArxivService(load())
-limiter = svc.http.arxiv_limiter
+limiter = svc.http.arxiv.limiter
 booked = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 acquire = limiter.acquire
 def acquire_and_note(*args, **kwargs):

@@ -105,7 +105,7 @@ async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, conne
     outcomes = {"ok": 0, "error": 0}
     svc = ArxivService(config)
     svc.http.backoff_s = 0.01
-    svc.http.s2_limiter.interval = 0.0  # Semantic Scholar's 1 s spacing is not under test here
+    svc.http.s2.limiter.interval = 0.0  # Semantic Scholar's 1 s spacing is not under test here
     async with connect(config=config, service=svc) as client:
         tools = {t.name for t in (await client.list_tools()).tools}
         assert tools == set(CALLS), f"tools without calls here: {tools - set(CALLS)}"

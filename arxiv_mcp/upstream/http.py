@@ -195,6 +195,22 @@ def _is_throttle(resp: Response) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class _Upstream:
+    """What differs between the services we ask: the limiter that spaces them (and names
+    them in messages), how many attempts a request gets, and the headers it carries."""
+
+    limiter: RateLimiter
+    attempts: int
+    headers: dict[str, str] | None = None
+
+
+ARXIV_ATTEMPTS = 4
+S2_ATTEMPTS = 2
+"""Semantic Scholar is a side source (references, citations, DOI lookups; never a paper or
+its text): one retry, so a failing S2 does not hold a call through arXiv's back-off ladder."""
+
+
 class HttpClient:
     """The upstream policy: limiter, retries, back-off, budget, and clear failures."""
 
@@ -205,15 +221,14 @@ class HttpClient:
         arxiv_limiter: RateLimiter,
         s2_limiter: RateLimiter,
         *,
-        max_attempts: int = 4,
         backoff_s: float = 1.0,
         sleep=budget.sleep,
     ):
         self.config = config
         self.transport = transport
-        self.arxiv_limiter = arxiv_limiter
-        self.s2_limiter = s2_limiter
-        self.max_attempts = max_attempts
+        key = config.s2_api_key
+        self.arxiv = _Upstream(arxiv_limiter, ARXIV_ATTEMPTS)
+        self.s2 = _Upstream(s2_limiter, S2_ATTEMPTS, {"x-api-key": key} if key else None)
         self.backoff_s = backoff_s
         self._sleep = sleep
         self._arxiv_hosts = config.arxiv_hosts()
@@ -243,11 +258,8 @@ class HttpClient:
 
     def _get_once(self, url: str, params, max_bytes: int) -> Response:
         host = urlsplit(url).netloc.lower()
-        is_s2 = url.startswith(self.config.s2_url + "/")
-        limiter = self.s2_limiter if is_s2 else self.arxiv_limiter
-        service = "Semantic Scholar" if is_s2 else "arXiv"
-        headers = {"x-api-key": self.config.s2_api_key} if is_s2 and self.config.s2_api_key else None
-        attempts = 2 if is_s2 else self.max_attempts
+        upstream = self.s2 if url.startswith(self.config.s2_url + "/") else self.arxiv
+        limiter, attempts, service = upstream.limiter, upstream.attempts, upstream.limiter.name
         budget.admit_upstream()
         self._fail_fast(host, service)
         last: _Transient | None = None
@@ -255,7 +267,7 @@ class HttpClient:
             budget.check(f"Waiting to ask {service}")
             with limiter.connection():
                 limiter.acquire(budget.deadline())
-                outcome = self._attempt(url, params, headers, max_bytes)
+                outcome = self._attempt(url, params, upstream.headers, max_bytes)
             if isinstance(outcome, Response):
                 self._down_until.pop(host, None)
                 return outcome
