@@ -36,17 +36,22 @@ def search(r: models.SearchResult) -> str:
     return "\n".join(lines)
 
 
+def _facts(d: models.PaperDetail, authors: str, categories: str, submitted: str) -> list[tuple[str, str]]:
+    """What both renderings of a paper (the get_paper text, the resource card) say under its
+    title, as (label, value) in one order; DOI, journal and comment only when given."""
+    given = (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment))
+    facts = [("Authors", authors), ("Categories", categories), ("Submitted", submitted)]
+    return facts + [(label, value) for label, value in given if value]
+
+
 def paper(d: models.PaperDetail) -> str:
-    authors = _authors([a.name for a in d.authors], 20)
-    parts = [
-        f"[{d.id}v{d.version}] {d.title}",
-        f"Authors: {authors}",
-        f"Categories: {', '.join(d.categories)} (primary {d.primary_category})",
-        f"Submitted {d.published[:10]}; this version {d.updated[:10]}",
-    ]
-    for label, value in (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment)):
-        if value:
-            parts.append(f"{label}: {value}")
+    facts = _facts(
+        d,
+        _authors([a.name for a in d.authors], 20),
+        f"{', '.join(d.categories)} (primary {d.primary_category})",
+        f"{d.published[:10]}; this version {d.updated[:10]}",
+    )
+    parts = [f"[{d.id}v{d.version}] {d.title}"] + [f"{label}: {value}" for label, value in facts]
     parts += [f"Abstract: {d.abstract}", f"Links: {d.abs_url} | {d.pdf_url} | {d.html_url}"]
     if d.stale:
         parts.append("(stale: arXiv was unreachable, this is the last cached copy)")
@@ -171,17 +176,14 @@ def _size(n: int) -> str:
 
 def paper_card(d: models.PaperDetail) -> str:
     """Markdown card for the arxiv://paper/{id} resource."""
-    lines = [
-        f"# {d.title}",
-        "",
-        f"**arXiv:** [{d.id}v{d.version}]({d.abs_url})  ",
-        f"**Authors:** {', '.join(a.name for a in d.authors)}  ",
-        f"**Categories:** {', '.join(d.categories)}  ",
-        f"**Submitted:** {d.published[:10]} (this version {d.updated[:10]})  ",
-    ]
-    for label, value in (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment)):
-        if value:
-            lines.append(f"**{label}:** {value}  ")
+    facts = _facts(
+        d,
+        ", ".join(a.name for a in d.authors),
+        ", ".join(d.categories),
+        f"{d.published[:10]} (this version {d.updated[:10]})",
+    )
+    lines = [f"# {d.title}", "", f"**arXiv:** [{d.id}v{d.version}]({d.abs_url})  "]
+    lines += [f"**{label}:** {value}  " for label, value in facts]
     lines += ["", "## Abstract", "", d.abstract, "", f"PDF: {d.pdf_url}"]
     return "\n".join(lines)
 
