@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .errors import InvalidInput
 from .models import CategoryInfo
+from .words import singular
 
 COMPUTER_SCIENCE = "Computer Science"
 ECONOMICS = "Economics"
@@ -58,11 +59,14 @@ ARCHIVE_GROUPS: dict[str, str] = {
 }
 
 
-def _read_taxonomy() -> tuple[tuple[str, str, str], ...]:
-    """(id, official name, our own short description) rows from the bundled categories.tsv."""
+def _read_taxonomy() -> tuple[tuple[str, str, str, tuple[str, ...]], ...]:
+    """(id, official name, our own short description, everyday abbreviations) rows from the
+    bundled categories.tsv (the fourth column may be left out)."""
     text = (Path(__file__).parent / "categories.tsv").read_text(encoding="utf-8")
-    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
-    return tuple((cat_id, name, description) for cat_id, name, description in rows)
+    rows = [line.split("\t") + [""] for line in text.splitlines() if line and not line.startswith("#")]
+    return tuple(
+        (cat_id, name, description, tuple(informal.split())) for cat_id, name, description, informal, *_ in rows
+    )
 
 
 _TAXONOMY = _read_taxonomy()
@@ -75,7 +79,7 @@ def archive_of(cat_id: str) -> str:
 
 CATEGORIES: dict[str, CategoryInfo] = {
     cat_id: CategoryInfo(cat_id, name, ARCHIVE_GROUPS[archive_of(cat_id)], description)
-    for cat_id, name, description in _TAXONOMY
+    for cat_id, name, description, _ in _TAXONOMY
 }
 
 # Every archive that appears before the slash of an old-style id (1991 to March 2007),
@@ -136,22 +140,12 @@ for _category in CATEGORIES.values():  # one pass: this runs at every start-up
     _IDS_BY_LOWER_NAME.setdefault(_category.name.lower(), []).append(_category.id)
 del _category
 
-# Everyday abbreviations that neither ids nor names spell out.
-_INFORMAL_NAMES: dict[str, tuple[str, ...]] = {
-    "ai": ("cs.AI",),
-    "ml": ("cs.LG", "stat.ML"),
-    "nlp": ("cs.CL",),
-    "llm": ("cs.CL", "cs.LG"),
-    "llms": ("cs.CL", "cs.LG"),
-    "rl": ("cs.LG",),
-    "hci": ("cs.HC",),
-    "qft": ("hep-th",),
-    "qcd": ("hep-ph", "hep-lat"),
-    "pde": ("math.AP",),
-    "pdes": ("math.AP",),
-    "ode": ("math.CA",),
-    "odes": ("math.CA",),
-}
+_INFORMAL_NAMES: dict[str, list[str]] = {}
+"""Everyday abbreviations (ml, nlp, qcd) -> the categories that list them in categories.tsv."""
+for _cat_id, _, _, _informal in _TAXONOMY:
+    for _word in _informal:
+        _INFORMAL_NAMES.setdefault(_word, []).append(_cat_id)
+del _cat_id, _informal, _word
 
 _MINOR_WORDS = frozenset({"and", "of", "the", "for", "in", "to", "on", "with", "a", "an", "-"})
 _WORD = re.compile(r"[a-z0-9]+")
@@ -237,7 +231,7 @@ def suggest(text: str, n: int = 3) -> list[str]:
     topical = _keyword_matches(query)
     for bucket in (
         _exact_matches(query),
-        _INFORMAL_NAMES.get(query, ()),
+        _INFORMAL_NAMES.get(singular(query), []),
         _acronym_matches(query),
         _close_ids(query, n),
         [cat_id for cat_id, covers_all in topical if covers_all],

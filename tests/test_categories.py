@@ -244,6 +244,8 @@ def test_suggest_reads_abbreviations_typos_and_topics():
     assert suggest("cs.ML")[:2] == ["cs.LG", "stat.ML"]
     assert suggest("hep-thh")[0] == "hep-th"
     assert suggest("nlp")[0] == "cs.CL"
+    assert suggest("llms")[:2] == suggest("llm")[:2] == ["cs.CL", "cs.LG"]  # plurals read as singular
+    assert suggest("PDEs")[0] == "math.AP" and set(suggest("qcd")[:2]) == {"hep-ph", "hep-lat"}
     assert suggest("string theory")[0] == "hep-th"
     assert suggest("galaxies") == ["astro-ph.GA"]
     assert suggest("machine learning", n=2) == ["cs.LG", "stat.ML"]
