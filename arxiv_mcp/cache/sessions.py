@@ -10,6 +10,9 @@ share one server, and none may see, end or unpin another's sessions, nor learn t
 stored key is `<client>/<session id>` (a `/` never occurs in a session id, so keys of different
 clients cannot collide); the stdio client, the only one of its process, stores the bare id. Every
 pin still protects its paper from eviction and from another client's `clear_cache`.
+
+The store also owns what a session id may be, how long an unused session lives (`ttl_s`) and
+the `SessionInfo` a tool returns; the cache only holds the lock and evicts after a session ends.
 """
 
 from __future__ import annotations
@@ -17,18 +20,23 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from .. import errors
+from ..models import SessionInfo
 from .atomic import write_atomic
-from .files import check_paper_id, check_version
+from .files import check_paper_id, check_version, versioned_id
 
 logger = logging.getLogger(__name__)
 
 Key = tuple[str, int]
 SESSIONS_FORMAT = 1
+SESSION_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 # A session's last-use time advances in steps of this many seconds, so that a busy session
 # does not rewrite the file on every call; far finer than any sensible session lifetime.
 TOUCH_STEP_S = 60.0
@@ -65,10 +73,12 @@ def _is_own(key: str) -> bool:
 
 
 class SessionStore:
-    """Every call needs the cache lock held; each sees only the calling client's sessions."""
+    """Every call needs the cache lock held; each sees only the calling client's sessions.
+    A session unused for `ttl_s` seconds is closed by the next call that looks."""
 
-    def __init__(self, path: Path, tmp_dir: Path):
+    def __init__(self, path: Path, tmp_dir: Path, ttl_s: float):
         self.path = path
+        self.ttl_s = ttl_s
         self._tmp_dir = tmp_dir
         self._all: dict[str, dict] = {}
         self._fd = -1
@@ -119,41 +129,57 @@ class SessionStore:
             self._pins = pins
         return self._pins
 
-    def create(self, session_id: str, now: float) -> dict:
-        session = {"created": now, "last_used": now, "pinned": []}
-        self._all[_key(session_id)] = session
-        self.save()
-        return session
+    # --- what the session tools do ---------------------------------------------------------
 
-    def touch(self, session_id: str, now: float) -> None:
-        session = self._all[_key(session_id)]
-        if now - session["last_used"] >= TOUCH_STEP_S:
-            session["last_used"] = now
+    def start(self, session_id: str | None, now: float) -> SessionInfo:
+        """Open a session (or return the open one of that id); a new id when none is given."""
+        if session_id is not None:
+            check_session_id(session_id)
+        self.expire(now)
+        if session_id is None:
+            session_id = "s-" + secrets.token_hex(6)
+            while session_id in self.sessions:
+                session_id = "s-" + secrets.token_hex(6)
+        if session_id in self.sessions:
+            self._touch(session_id, now)
+        else:
+            self._all[_key(session_id)] = {"created": now, "last_used": now, "pinned": []}
             self.save()
+        return self._view(session_id)
+
+    def status(self, session_id: str, now: float) -> SessionInfo:
+        self._open(session_id, now)
+        self._touch(session_id, now)
+        return self._view(session_id)
+
+    def end(self, session_id: str, now: float) -> SessionInfo:
+        """Close a session and release its pins; the session as it was, no longer open."""
+        self._open(session_id, now)
+        view = self._view(session_id)
+        del self._all[_key(session_id)]
+        self.save()
+        view.open = False
+        return view
 
     def pin(self, session_id: str, key: Key, now: float) -> None:
-        session = self._all[_key(session_id)]
+        session = self._open(session_id, now)
         if [key[0], key[1]] in session["pinned"]:
-            self.touch(session_id, now)
+            self._touch(session_id, now)
             return
         session["pinned"].append([key[0], key[1]])
         session["last_used"] = max(session["last_used"], now)
         self.save()
 
-    def end(self, session_id: str) -> None:
-        del self._all[_key(session_id)]
-        self.save()
-
-    def expire(self, now: float, ttl_s: float) -> int:
+    def expire(self, now: float) -> int:
         """Close every client's sessions untouched for `ttl_s`; return how many.
 
         The log line gives the number, not the ids: it may reach the calling client, and
         the ids may be other clients'."""
-        expired = [key for key, session in self._all.items() if now - session["last_used"] >= ttl_s]
+        expired = [key for key, session in self._all.items() if now - session["last_used"] >= self.ttl_s]
         for key in expired:
             del self._all[key]
         if expired:
-            logger.info("closed %d session(s) unused for %.0f s", len(expired), ttl_s)
+            logger.info("closed %d session(s) unused for %.0f s", len(expired), self.ttl_s)
             self.save()
         return len(expired)
 
@@ -163,6 +189,33 @@ class SessionStore:
             if _is_own(key):
                 session["pinned"] = []
         self.save()
+
+    def _open(self, session_id: str, now: float) -> dict:
+        check_session_id(session_id)
+        self.expire(now)
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise errors.NotFound(
+                f"No open session '{session_id}': it was ended, closed after {self.ttl_s / 86400:g} days unused, or "
+                "never started. Call start_session (you may reuse the same id) and fetch the papers again to pin them."
+            )
+        return session
+
+    def _touch(self, session_id: str, now: float) -> None:
+        session = self._all[_key(session_id)]
+        if now - session["last_used"] >= TOUCH_STEP_S:
+            session["last_used"] = now
+            self.save()
+
+    def _view(self, session_id: str) -> SessionInfo:
+        session = self._all[_key(session_id)]
+        return SessionInfo(
+            session_id=session_id,
+            created=session["created"],
+            last_used=session["last_used"],
+            pinned=[versioned_id(p, v) for p, v in session["pinned"]],
+            expires_at=session["last_used"] + self.ttl_s,
+        )
 
     def _hold(self, fd: int) -> None:
         """Keep `fd` (the current file) open in place of the previous one."""
@@ -190,6 +243,14 @@ class SessionStore:
             logger.warning(
                 "session file %s is unreadable (%s); kept as %s, starting with no sessions", self.path, exc, aside
             )
+
+
+def check_session_id(session_id: object) -> None:
+    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
+        raise errors.InvalidInput(
+            f"Invalid session_id {session_id!r}: use 1-64 characters of letters, digits, '_', '.' or '-', "
+            "or call start_session without an id to get one."
+        )
 
 
 def _parse(data: bytes) -> dict[str, dict]:

@@ -32,8 +32,6 @@ import hashlib
 import json
 import logging
 import os
-import re
-import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -67,7 +65,6 @@ from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
-SESSION_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 MAX_NOTE_BYTES = 16384
 MAX_TITLE_CHARS = 300
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
@@ -156,7 +153,6 @@ class Cache:
         self.max_papers = max_papers
         self.max_bytes = max_bytes
         self.meta_ttl_s = meta_ttl_s
-        self.session_ttl_s = session_ttl_s
         self._clock = clock
         self._papers = self.home / "papers"
         self._searches = self.home / "searches"
@@ -175,7 +171,7 @@ class Cache:
                 f"({exc.filename or self.home}: {why}): point ARXIV_MCP_HOME at a folder this user can write"
             ) from None
         self._index = JournaledIndex(self.home, self._tmp)
-        self._sessions = SessionStore(self.home / "sessions.json", self._tmp)
+        self._sessions = SessionStore(self.home / "sessions.json", self._tmp, session_ttl_s)
         self._answers = AnswerStore(
             self._searches, lambda payload: self._stage(payload, durable=False), self._locked, clock
         )
@@ -339,48 +335,27 @@ class Cache:
 
     def start_session(self, session_id: str | None = None) -> SessionInfo:
         """Open a session (or return the open one of that id); its pins keep papers from eviction."""
-        if session_id is not None:
-            _check_session_id(session_id)
         with self._locked():
-            now = self._clock()
-            self._sessions.expire(now, self.session_ttl_s)
-            if session_id is None:
-                session_id = "s-" + secrets.token_hex(6)
-                while session_id in self._sessions.sessions:
-                    session_id = "s-" + secrets.token_hex(6)
-            if session_id in self._sessions.sessions:
-                self._sessions.touch(session_id, now)
-            else:
-                self._sessions.create(session_id, now)
-            return self._session_view(session_id)
+            return self._sessions.start(session_id, self._clock())
 
     def end_session(self, session_id: str) -> SessionInfo:
         """Close a session and release its pins (papers pinned by other sessions stay pinned).
 
         Returns the session as it was, no longer open; `pinned` lists the released pins.
         """
-        _check_session_id(session_id)
         with self._locked():
-            self._open_session(session_id)
-            view = self._session_view(session_id)
-            self._sessions.end(session_id)
+            ended = self._sessions.end(session_id, self._clock())
             self._evict()
-            view.open = False
-            return view
+            return ended
 
     def session_status(self, session_id: str) -> SessionInfo:
-        _check_session_id(session_id)
         with self._locked():
-            self._open_session(session_id)
-            self._sessions.touch(session_id, self._clock())
-            return self._session_view(session_id)
+            return self._sessions.status(session_id, self._clock())
 
     def pin(self, session_id: str, paper_id: str, version: int) -> None:
         """Keep a paper version from eviction while the session is open (it may be cached later)."""
-        _check_session_id(session_id)
         key = (check_paper_id(paper_id), check_version(version))
         with self._locked():
-            self._open_session(session_id)
             self._sessions.pin(session_id, key, self._clock())
 
     # ----- overview and maintenance ----------------------------------------------------------
@@ -388,7 +363,7 @@ class Cache:
     def stats(self) -> CacheStats:
         """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
         with self._locked():
-            self._sessions.expire(self._clock(), self.session_ttl_s)
+            self._sessions.expire(self._clock())
             return CacheStats(
                 papers=len(self._state.entries),
                 bytes=self._state.total_bytes,
@@ -402,7 +377,7 @@ class Cache:
     def list_cached(self) -> list[CachedPaper]:
         """Cached paper versions, most recently accessed first."""
         with self._locked():
-            self._sessions.expire(self._clock(), self.session_ttl_s)
+            self._sessions.expire(self._clock())
             pins = self._sessions.pins()
             return [
                 CachedPaper(
@@ -421,7 +396,7 @@ class Cache:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
         sessions: another client's pins always stay) and all search answers."""
         with self._locked():
-            self._sessions.expire(self._clock(), self.session_ttl_s)
+            self._sessions.expire(self._clock())
             pins = self._sessions.pins()
             kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
             cleared = ClearResult(evicted=[], kept_pinned=[])
@@ -623,7 +598,7 @@ class Cache:
         (metadata-only ones first). The entry just written goes only as a last resort.
         """
         state = self._state
-        self._sessions.expire(self._clock(), self.session_ttl_s)
+        self._sessions.expire(self._clock())
         pinned = self._sessions.pins()
         exempt = pinned.keys() | ({protect} if protect else set())
         excess = len(state.entries) - self.max_papers
@@ -727,27 +702,6 @@ class Cache:
         self._index.append(op)
         return True
 
-    def _open_session(self, session_id: str) -> dict:
-        self._sessions.expire(self._clock(), self.session_ttl_s)
-        session = self._sessions.sessions.get(session_id)
-        if session is None:
-            days = self.session_ttl_s / 86400
-            raise errors.NotFound(
-                f"No open session '{session_id}': it was ended, closed after {days:g} days unused, or never "
-                "started. Call start_session (you may reuse the same id) and fetch the papers again to pin them."
-            )
-        return session
-
-    def _session_view(self, session_id: str) -> SessionInfo:
-        session = self._sessions.sessions[session_id]
-        return SessionInfo(
-            session_id=session_id,
-            created=session["created"],
-            last_used=session["last_used"],
-            pinned=[versioned_id(p, v) for p, v in session["pinned"]],
-            expires_at=session["last_used"] + self.session_ttl_s,
-        )
-
 
 def _by_worth(state: IndexState) -> list[Key]:
     """Entries in eviction order: metadata-only ones first (a search brought them, nobody read
@@ -794,14 +748,6 @@ def _json_bytes(encode, *args) -> bytes:
 def _check_kind(kind: str) -> None:
     if kind not in RAW_KINDS:
         raise ValueError(f"raw kind must be one of {RAW_KINDS}, not {kind!r}")
-
-
-def _check_session_id(session_id: object) -> None:
-    if not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id):
-        raise errors.InvalidInput(
-            f"Invalid session_id {session_id!r}: use 1-64 characters of letters, digits, '_', '.' or '-', "
-            "or call start_session without an id to get one."
-        )
 
 
 def _read_quietly(path: Path | None, paper_id: str, version: int, decode) -> dict | None:
