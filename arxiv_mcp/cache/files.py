@@ -8,6 +8,7 @@ be rebuilt from the folder alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,6 +22,8 @@ RAW_KINDS = ("pdf", "source", "html", "ar5iv")
 """Raw files: the PDF, the e-print, and the HTML pages text was extracted from (kept so a
 better extractor can re-make the text without a new request)."""
 MAX_VERSION = 9999
+MAX_TITLE_CHARS = 300
+"""A title as the index keeps it (for list_cached), whitespace collapsed."""
 
 _NEW_ID = re.compile(r"\d{4}\.\d{4,5}")
 # Old scheme: archive, optional subject class, slash, YYMMNNN ("hep-th/9901001", "math.GT/0309136").
@@ -66,6 +69,22 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     if tier == "source":
         return f"{stem}.source{_SOURCE_SUFFIXES.get(content_type(head), '')}"
     raise ValueError(f"unknown cache tier {tier!r}")
+
+
+def stored_name(key: tuple[str, int], tier: str, info: dict) -> str:
+    """The file an index record of `tier` names: a raw file's suffix followed its bytes, so
+    the record keeps it; metadata and text names follow from the key alone."""
+    return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
+
+
+def digest(data: bytes) -> str:
+    """The checksum the index keeps of every file, so a file that changed is not served."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def title_of(record: dict) -> str | None:
+    title = record.get("title")
+    return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ Layout under the cache home:
 The index is a mirror of `papers/`: a file is renamed into place and then recorded, under the
 lock; an entry is unrecorded and then its file removed. A process killed in between leaves a
 whole file the index does not know, and a mark in the lock file; the next holder of the lock
-sees the mark and reconciles the index with the files (adopting whole unknown files, forgetting
-missing ones). So the cache always loads, serves only whole entries and loses nothing except
-by the eviction rules.
+sees the mark and reconciles the index with the files (recovery.py: adopting whole unknown
+files, forgetting missing ones). So the cache always loads, serves only whole entries and loses
+nothing except by the eviction rules.
 
 Eviction (after every insert): least recently accessed first, unpinned entries only, while there
 are more than `max_papers` entries (metadata-only entries, which searches bring, before papers
@@ -28,7 +28,6 @@ not served. A write the disk refuses is one CacheWriteFailed that names the caus
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import logging
 import os
@@ -42,31 +41,31 @@ from typing import Any
 
 from .. import errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
-from ..text.formats import content_type
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
-    FoundFile,
     check_paper_id,
     check_version,
     decode_meta,
     decode_text,
+    digest,
     encode_meta,
     encode_text,
     file_name,
-    scan_papers,
+    stored_name,
+    title_of,
     versioned_id,
 )
 from .index import IndexState, JournaledIndex, Key
+from .recovery import reconcile
 from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
 MAX_NOTE_BYTES = 16384
-MAX_TITLE_CHARS = 300
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
 TOUCH_STEP_S = 1.0
 
@@ -123,11 +122,6 @@ class CachedRaw:
     path: Path
     bytes: int
     content_type: str
-
-
-def _title_of(record: dict) -> str | None:
-    title = record.get("title")
-    return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
 
 
 class Cache:
@@ -231,10 +225,10 @@ class Cache:
             raise ValueError("record must be a dict")
         now = self._clock()
         payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
-        extra: dict[str, Any] = {"ti": _title_of(record)}
+        extra: dict[str, Any] = {"ti": title_of(record)}
         if latest:
             extra["L"] = now
-        info = {"b": len(payload), "f": now, "h": _digest(payload)}
+        info = {"b": len(payload), "f": now, "h": digest(payload)}
         with _best_effort(f"metadata of {versioned_id(*key)}"):
             self._commit(key, "meta", payload, info, file_name(*key, "meta"), extra)
 
@@ -253,7 +247,7 @@ class Cache:
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
         payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
-        info = {"b": len(payload), "m": method, "x": extractor_version, "h": _digest(payload)}
+        info = {"b": len(payload), "m": method, "x": extractor_version, "h": digest(payload)}
         self._commit(key, "text", payload, info, file_name(*key, "text"), {})
 
     def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
@@ -283,7 +277,7 @@ class Cache:
                 f"may hold (ARXIV_MCP_MAX_DISK_MB={self.max_bytes / 2**20:g}); raise that setting to keep it."
             )
         name = file_name(*key, kind, data[:512])
-        info = {"b": len(data), "n": name, "ct": content_type, "h": _digest(data)}
+        info = {"b": len(data), "n": name, "ct": content_type, "h": digest(data)}
         if not self._commit(key, kind, data, info, name, {}):
             raise CacheFull(
                 f"Pinned papers fill the cache, so the {kind} of {versioned_id(*key)} could not be kept; "
@@ -425,7 +419,7 @@ class Cache:
         """
         with self._locked():
             listing = [
-                (key, {tier: self._papers / self._file_name(key, tier, info) for tier, info in entry.tiers.items()})
+                (key, {tier: self._papers / stored_name(key, tier, info) for tier, info in entry.tiers.items()})
                 for key, entry in reversed(self._state.entries.items())
                 if only is None or key in only
             ]
@@ -442,7 +436,7 @@ class Cache:
         with self._locked():
             for key, entry in self._state.entries.items():
                 for tier, info in entry.tiers.items():
-                    path = self._papers / self._file_name(key, tier, info)
+                    path = self._papers / stored_name(key, tier, info)
                     try:
                         data = path.read_bytes()
                     except FileNotFoundError:
@@ -516,7 +510,7 @@ class Cache:
             with self._locked():
                 entry = self._state.entries.get(key)
                 old = entry.tiers.get(tier) if entry else None
-                old_name = self._file_name(key, tier, old) if old else None
+                old_name = stored_name(key, tier, old) if old else None
                 os.replace(staged, self._papers / name)
                 moved = True
                 self._index.append({"o": "put", "k": list(key), "t": tier, "i": info, "a": self._clock(), **extra})
@@ -535,7 +529,7 @@ class Cache:
         info = entry.tiers.get(tier) if entry else None
         if info is None:
             return None
-        path = self._papers / self._file_name(key, tier, info)
+        path = self._papers / stored_name(key, tier, info)
         try:
             handle = open(path, "rb")
         except FileNotFoundError:
@@ -572,9 +566,6 @@ class Cache:
         except OSError as exc:  # a read must not fail because its access time cannot be noted
             logger.warning("could not note an access in the cache journal (%s)", exc)
 
-    def _file_name(self, key: Key, tier: str, info: dict) -> str:
-        return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
-
     def _drop(self, key: Key, tiers: list[str] | None, reason: str) -> None:
         """Unrecord tiers of an entry (all of it when None), then remove their files."""
         entry = self._state.entries.get(key)
@@ -583,7 +574,7 @@ class Cache:
         present = [t for t in (tiers or TIERS) if t in entry.tiers]
         if not present:
             return
-        names = [self._file_name(key, tier, entry.tiers[tier]) for tier in present]
+        names = [stored_name(key, tier, entry.tiers[tier]) for tier in present]
         logger.info("evicting %s tiers=%s (%s)", versioned_id(*key), ",".join(present) if tiers else "all", reason)
         self._index.append({"o": "drop", "k": list(key), "t": tiers})
         for name in names:
@@ -637,23 +628,7 @@ class Cache:
             self._drop(key, tiers, "disk size")
 
     def _reconcile(self) -> None:
-        """Make the index agree with the files: forget missing ones, adopt whole unknown ones."""
-        self._index.needs_reconcile = False
-        found = scan_papers(self._papers)
-        known = set()
-        for key, entry in list(self._state.entries.items()):
-            for tier, info in list(entry.tiers.items()):
-                name = self._file_name(key, tier, info)
-                on_disk = found.get(name)
-                if on_disk is None:
-                    logger.warning("cache index names %s but the file is gone; forgetting it", name)
-                    self._index.append({"o": "drop", "k": list(key), "t": [tier]})
-                elif on_disk.size == info["b"]:
-                    known.add(name)
-        # Newest first, each adopted at the old end of the eviction order: the oldest file ends first.
-        adopted = 0
-        for found_file in sorted((f for n, f in found.items() if n not in known), key=lambda f: -f.mtime):
-            adopted += self._adopt(found_file)
+        adopted = reconcile(self._index, self._papers)
         if adopted:
             logger.warning(
                 "the cache index did not know %d file(s) in %s; adopted them (they count against "
@@ -662,45 +637,6 @@ class Cache:
                 self._papers,
             )
             self._evict()
-
-    def _adopt(self, found: FoundFile) -> bool:
-        """Record a whole file the index does not know; False when it was superseded or unreadable."""
-        key = (found.paper_id, found.version)
-        path = self._papers / found.name
-        entry = self._state.entries.get(key)
-        current = entry.tiers.get(found.tier) if entry else None
-        if current is not None and self._file_name(key, found.tier, current) != found.name:
-            logger.info("removing %s: superseded by %s", found.name, self._file_name(key, found.tier, current))
-            discard(path)
-            return False
-        op = {"o": "put", "k": list(key), "t": found.tier, "a": found.mtime, "front": True}
-        try:
-            if found.tier in RAW_KINDS:
-                data = path.read_bytes()
-                op["i"] = {"b": len(data), "n": found.name, "ct": content_type(data[:512]), "h": _digest(data)}
-            elif found.tier == "meta":
-                data = path.read_bytes()
-                body = decode_meta(data, *key)
-                op["i"] = {"b": len(data), "f": body["fetched_at"], "h": _digest(data)}
-                op["ti"] = _title_of(body["record"])
-                mark = self._state.latest.get(key[0])
-                if body["latest_at"] is not None and (mark is None or mark[1] < body["latest_at"]):
-                    op["L"] = body["latest_at"]
-            else:
-                data = path.read_bytes()
-                body = decode_text(data, *key)
-                op["i"] = {"b": len(data), "m": body["method"], "x": body["extractor_version"], "h": _digest(data)}
-        except FileNotFoundError:
-            return False
-        except ValueError as exc:
-            logger.warning("removing unreadable cache file %s (%s)", path, exc)
-            discard(path)
-            if current is not None:
-                self._index.append({"o": "drop", "k": list(key), "t": [found.tier]})
-            return False
-        logger.info("adopting %s into the cache index", found.name)
-        self._index.append(op)
-        return True
 
 
 def _by_worth(state: IndexState) -> list[Key]:
@@ -725,16 +661,12 @@ def _best_effort(what: str) -> Iterator[None]:
         logger.warning("%s was not cached: %s", what, exc)
 
 
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 def _check_bytes(data: bytes, info: dict) -> None:
     """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
     where one was recorded: entries written before checksums existed carry none)."""
     if len(data) != info["b"]:
         raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
-    if "h" in info and _digest(data) != info["h"]:
+    if "h" in info and digest(data) != info["h"]:
         raise ValueError("its checksum does not match what was stored")
 
 

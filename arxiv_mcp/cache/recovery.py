@@ -1,0 +1,77 @@
+"""Bringing the index back in line with the papers folder, whose files are the ground truth.
+
+Runs under the cache lock when the previous holder died mid-update, the machine rebooted or
+the index was damaged (store.py). A file the index names but the folder lacks is forgotten; a
+whole file the index does not know is adopted, with its size and checksum, at the old end of
+the eviction order; one that a newer file of the same tier superseded, or that does not
+decode, is removed.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from ..text.formats import content_type
+from .atomic import discard
+from .files import RAW_KINDS, FoundFile, decode_meta, decode_text, digest, scan_papers, stored_name, title_of
+from .index import JournaledIndex
+
+logger = logging.getLogger(__name__)
+
+
+def reconcile(index: JournaledIndex, papers: Path) -> int:
+    """Make the index agree with the files in `papers`; the number of files adopted."""
+    index.needs_reconcile = False
+    found = scan_papers(papers)
+    known = set()
+    for key, entry in list(index.state.entries.items()):
+        for tier, info in list(entry.tiers.items()):
+            name = stored_name(key, tier, info)
+            on_disk = found.get(name)
+            if on_disk is None:
+                logger.warning("cache index names %s but the file is gone; forgetting it", name)
+                index.append({"o": "drop", "k": list(key), "t": [tier]})
+            elif on_disk.size == info["b"]:
+                known.add(name)
+    # Newest first, each adopted at the old end of the eviction order: the oldest file ends first.
+    unknown = sorted((f for n, f in found.items() if n not in known), key=lambda f: -f.mtime)
+    return sum(_adopt(index, papers, found_file) for found_file in unknown)
+
+
+def _adopt(index: JournaledIndex, papers: Path, found: FoundFile) -> bool:
+    """Record a whole file the index does not know; False when it was superseded or unreadable."""
+    key = (found.paper_id, found.version)
+    path = papers / found.name
+    entry = index.state.entries.get(key)
+    current = entry.tiers.get(found.tier) if entry else None
+    if current is not None and stored_name(key, found.tier, current) != found.name:
+        logger.info("removing %s: superseded by %s", found.name, stored_name(key, found.tier, current))
+        discard(path)
+        return False
+    op = {"o": "put", "k": list(key), "t": found.tier, "a": found.mtime, "front": True}
+    try:
+        data = path.read_bytes()
+        if found.tier in RAW_KINDS:
+            op["i"] = {"b": len(data), "n": found.name, "ct": content_type(data[:512]), "h": digest(data)}
+        elif found.tier == "meta":
+            body = decode_meta(data, *key)
+            op["i"] = {"b": len(data), "f": body["fetched_at"], "h": digest(data)}
+            op["ti"] = title_of(body["record"])
+            mark = index.state.latest.get(key[0])
+            if body["latest_at"] is not None and (mark is None or mark[1] < body["latest_at"]):
+                op["L"] = body["latest_at"]
+        else:
+            body = decode_text(data, *key)
+            op["i"] = {"b": len(data), "m": body["method"], "x": body["extractor_version"], "h": digest(data)}
+    except FileNotFoundError:
+        return False
+    except ValueError as exc:
+        logger.warning("removing unreadable cache file %s (%s)", path, exc)
+        discard(path)
+        if current is not None:
+            index.append({"o": "drop", "k": list(key), "t": [found.tier]})
+        return False
+    logger.info("adopting %s into the cache index", found.name)
+    index.append(op)
+    return True
