@@ -43,6 +43,23 @@ class Catalog:
         hit = self.cache.get_meta(pid.id, pid.version, allow_stale=allow_stale)
         return Paper.from_dict(hit.record) if hit else None
 
+    def papers(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """Metadata of many: fresh cache, then one request for the rest; when arXiv cannot be
+        reached, expired copies, but only if every one is cached (an id left out would read
+        as "not on arXiv", a lie when arXiv was not asked)."""
+        found = {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        todo = [p for p in pids if p not in found]
+        if not todo:
+            return found
+        try:
+            found.update(self.fetch(todo))
+        except UpstreamError:
+            stale = {p: self.cached(p, allow_stale=True) for p in todo}
+            if not all(stale.values()):
+                raise
+            found.update({p: hit for p, hit in stale.items() if hit})
+        return found
+
     def latest_known(self, pid: PaperId) -> Paper | None:
         """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
         return self.cached(pid.with_version(None), allow_stale=True)

@@ -17,7 +17,7 @@ from . import bounds, budget
 from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config, display_path
-from .errors import InvalidInput, NotFound, UpstreamError
+from .errors import InvalidInput, NotFound
 from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
@@ -277,23 +277,7 @@ class ArxivService:
             found = {pid: matched[pid.id] for pid in pids if pid.id in matched}
             sent = composed.search_query
         else:
-            found = {}
-            todo = []
-            for pid in pids:
-                hit = self.catalog.cached(pid)
-                if hit:
-                    found[pid] = hit
-                else:
-                    todo.append(pid)
-            if todo:
-                try:
-                    found.update(self.catalog.fetch(todo))
-                except UpstreamError:
-                    stale = {p: self.cache.get_meta(p.id, p.version, allow_stale=True) for p in todo}
-                    if not all(stale.values()):
-                        raise
-                    found.update({p: Paper.from_dict(hit.record) for p, hit in stale.items() if hit})
-            sent = None
+            found, sent = self.catalog.papers(pids), None
         # Two spellings of one version (2401.12345 and 2401.12345v2 when v2 is the latest) are one paper.
         papers = list({(p.id, p.version): p for p in (found[pid] for pid in pids if pid in found)}.values())
         return _Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
@@ -458,28 +442,13 @@ class ArxivService:
         bounds.PAPER_IDS.check(paper_ids)
         asked = list(dict.fromkeys(parse(i) for i in paper_ids))
         latest = list(dict.fromkeys(p.with_version(None) for p in asked))
-        found = self._latest_papers(latest)
+        found = self.catalog.papers(latest)
         papers = [found[p] for p in latest if p in found]
         return Bibtex(
             bibtex=to_bibtex(papers, site_url=self.config.site_url),
             count=len(papers),
             missing_ids=[str(p) for p in asked if p.with_version(None) not in found],
         )
-
-    def _latest_papers(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
-        """Latest metadata of unversioned `pids`: fresh cache, then one request, then stale."""
-        found = {p: hit for p in pids if (hit := self.catalog.cached(p)) is not None}
-        todo = [p for p in pids if p not in found]
-        if not todo:
-            return found
-        try:
-            found.update(self.catalog.fetch(todo))
-        except UpstreamError:
-            stale = {p: self.catalog.cached(p, allow_stale=True) for p in todo}
-            if not all(stale.values()):
-                raise  # "missing" would be a lie: arXiv was not asked
-            found.update({p: hit for p, hit in stale.items() if hit})
-        return found
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         from .upstream import s2

@@ -82,6 +82,15 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def check_bytes(data: bytes, info: dict) -> None:
+    """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
+    where one was recorded: entries written before checksums existed carry none)."""
+    if len(data) != info["b"]:
+        raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
+    if "h" in info and digest(data) != info["h"]:
+        raise ValueError("its checksum does not match what was stored")
+
+
 def title_of(record: dict) -> str | None:
     title = record.get("title")
     return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None

@@ -1,4 +1,5 @@
-"""Bringing the index back in line with the papers folder, whose files are the ground truth.
+"""Bringing the index back in line with the papers folder, whose files are the ground truth,
+and checking that they agree (`problems`).
 
 Runs under the cache lock when the previous holder died mid-update, the machine rebooted or
 the index was damaged (store.py). A file the index names but the folder lacks is forgotten; a
@@ -14,8 +15,18 @@ from pathlib import Path
 
 from ..text.formats import content_type
 from .atomic import discard
-from .files import RAW_KINDS, FoundFile, decode_meta, decode_text, digest, scan_papers, stored_name, title_of
-from .index import JournaledIndex
+from .files import (
+    RAW_KINDS,
+    FoundFile,
+    check_bytes,
+    decode_meta,
+    decode_text,
+    digest,
+    scan_papers,
+    stored_name,
+    title_of,
+)
+from .index import IndexState, JournaledIndex
 
 logger = logging.getLogger(__name__)
 
@@ -75,3 +86,28 @@ def _adopt(index: JournaledIndex, papers: Path, found: FoundFile) -> bool:
     logger.info("adopting %s into the cache index", found.name)
     index.append(op)
     return True
+
+
+def problems(state: IndexState, papers: Path) -> list[str]:
+    """What is wrong between the index and the files: a file missing, of the wrong size or
+    checksum, or not parsing (empty when they agree). It reads every file: a health check."""
+    found = []
+    for key, entry in state.entries.items():
+        for tier, info in entry.tiers.items():
+            path = papers / stored_name(key, tier, info)
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                found.append(f"{path.name}: indexed but missing")
+                continue
+            try:
+                check_bytes(data, info)
+            except ValueError as exc:
+                found.append(f"{path.name}: {exc}")
+            decoder = {"meta": decode_meta, "text": decode_text}.get(tier)
+            try:
+                if decoder is not None:
+                    decoder(data, *key)
+            except ValueError as exc:
+                found.append(f"{path.name}: does not parse ({exc})")
+    return found

@@ -16,10 +16,8 @@ sees the mark and reconciles the index with the files (recovery.py: adopting who
 files, forgetting missing ones). So the cache always loads, serves only whole entries and loses
 nothing except by the eviction rules.
 
-Eviction (after every insert): least recently accessed first, unpinned entries only, while there
-are more than `max_papers` entries (metadata-only entries, which searches bring, before papers
-that were read); then, while the files exceed `max_bytes`: raw files (PDF, e-print, HTML pages)
-first, then text, then whole entries. The entry just inserted goes only as a last resort.
+Eviction (after every insert) follows eviction.py: least recently accessed first, pinned papers
+never, the entry just inserted only as a last resort.
 
 Every tier's size and sha256 are in the index, so a file that no longer matches is dropped,
 not served. A write the disk refuses is one CacheWriteFailed that names the cause and the fix.
@@ -35,7 +33,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +40,12 @@ from .. import errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
+from .eviction import evict
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
+    check_bytes,
     check_paper_id,
     check_version,
     decode_meta,
@@ -60,7 +59,7 @@ from .files import (
     versioned_id,
 )
 from .index import IndexState, JournaledIndex, Key
-from .recovery import reconcile
+from .recovery import problems, reconcile
 from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
@@ -432,27 +431,8 @@ class Cache:
 
     def verify(self) -> list[str]:
         """Problems found by checking every indexed file against its record (empty when healthy)."""
-        problems = []
         with self._locked():
-            for key, entry in self._state.entries.items():
-                for tier, info in entry.tiers.items():
-                    path = self._papers / stored_name(key, tier, info)
-                    try:
-                        data = path.read_bytes()
-                    except FileNotFoundError:
-                        problems.append(f"{path.name}: indexed but missing")
-                        continue
-                    try:
-                        _check_bytes(data, info)
-                    except ValueError as exc:
-                        problems.append(f"{path.name}: {exc}")
-                    decoder = {"meta": decode_meta, "text": decode_text}.get(tier)
-                    try:
-                        if decoder is not None:
-                            decoder(data, *key)
-                    except ValueError as exc:
-                        problems.append(f"{path.name}: does not parse ({exc})")
-        return problems
+            return problems(self._state, self._papers)
 
     # ----- internals -------------------------------------------------------------------------
 
@@ -546,7 +526,7 @@ class Cache:
         with handle:
             data = handle.read()
         try:
-            _check_bytes(data, info)
+            check_bytes(data, info)
             return decode(data, *key) if decode else data
         except ValueError as exc:
             logger.warning("cache file for %s %s is damaged (%s); dropping it", versioned_id(*key), tier, exc)
@@ -581,51 +561,10 @@ class Cache:
             discard(self._papers / name)
 
     def _evict(self, protect: Key | None = None) -> None:
-        """Enforce the bounds, least recently accessed first, pinned papers never.
-
-        The paper count goes first, metadata-only entries (what a search brought) before papers
-        whose text or files were fetched; then bytes: raw files (PDF, e-print, HTML pages) first,
-        since the text made from them is what a read needs, then text, then whole entries
-        (metadata-only ones first). The entry just written goes only as a last resort.
-        """
-        state = self._state
+        """Enforce the bounds (eviction.py), pinned papers never evicted."""
         self._sessions.expire(self._clock())
-        pinned = self._sessions.pins()
-        exempt = pinned.keys() | ({protect} if protect else set())
-        excess = len(state.entries) - self.max_papers
-        if excess > 0:
-            for key in list(islice((k for k in _by_worth(state) if k not in exempt), excess)):
-                self._drop(key, None, "paper count")
-        passes: list[list[str] | None] = [list(RAW_KINDS), ["text"], None]
-        for tiers in passes:
-            self._free_bytes(tiers, exempt)
-        if protect is None or protect in pinned:
-            return
-        if len(state.entries) > self.max_papers:
-            self._drop(protect, None, "paper count, all others pinned")
-        for tiers in passes:
-            if state.total_bytes <= self.max_bytes:
-                break
-            self._drop(protect, tiers, "disk size, all others pinned")
-
-    def _free_bytes(self, tiers: list[str] | None, exempt) -> None:
-        """Drop `tiers` (whole entries when None) of unexempt entries until the files fit."""
-        state = self._state
-        excess = state.total_bytes - self.max_bytes
-        if excess <= 0:
-            return
-        victims, freed = [], 0
-        for key in _by_worth(state) if tiers is None else state.entries:
-            if freed >= excess:
-                break
-            entry = state.entries[key]
-            present = [t for t in (tiers or entry.tiers) if t in entry.tiers]
-            if key in exempt or not present:
-                continue
-            victims.append(key)
-            freed += sum(entry.tiers[t]["b"] for t in present)
-        for key in victims:
-            self._drop(key, tiers, "disk size")
+        pinned = set(self._sessions.pins())
+        evict(self._state, self.max_papers, self.max_bytes, pinned, protect, self._drop)
 
     def _reconcile(self) -> None:
         adopted = reconcile(self._index, self._papers)
@@ -639,15 +578,6 @@ class Cache:
             self._evict()
 
 
-def _by_worth(state: IndexState) -> list[Key]:
-    """Entries in eviction order: metadata-only ones first (a search brought them, nobody read
-    them), then the rest, each least recently accessed first."""
-    entries = state.entries
-    return [k for k, e in entries.items() if e.tiers.keys() == {"meta"}] + [
-        k for k, e in entries.items() if e.tiers.keys() != {"meta"}
-    ]
-
-
 def _write_failed(exc: OSError) -> CacheWriteFailed:
     return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
 
@@ -659,15 +589,6 @@ def _best_effort(what: str) -> Iterator[None]:
         yield
     except CacheWriteFailed as exc:
         logger.warning("%s was not cached: %s", what, exc)
-
-
-def _check_bytes(data: bytes, info: dict) -> None:
-    """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
-    where one was recorded: entries written before checksums existed carry none)."""
-    if len(data) != info["b"]:
-        raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
-    if "h" in info and digest(data) != info["h"]:
-        raise ValueError("its checksum does not match what was stored")
 
 
 def _json_bytes(encode, *args) -> bytes:
