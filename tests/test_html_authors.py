@@ -1,4 +1,4 @@
-"""The author block of LaTeXML pages, in the shapes arXiv and ar5iv write it (`html_authors`)."""
+"""The author block of LaTeXML pages, in the shapes arXiv and ar5iv write it (`text/html/authors.py`)."""
 
 from __future__ import annotations
 

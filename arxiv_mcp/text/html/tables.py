@@ -8,8 +8,8 @@ words in it, and a table inside a cell, item, caption or note is read inline.
 
 from __future__ import annotations
 
-from .html_flow import Flow
-from .html_parts import (
+from .flow import Flow
+from .parts import (
     CAPTION,
     CELL,
     EQ_CELL,

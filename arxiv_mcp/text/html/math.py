@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from .html_flow import Flow
-from .html_parts import (
+from .flow import Flow
+from .parts import (
     EQ_CELL,
     EQ_ROW,
     NO_MATH_SINKS,

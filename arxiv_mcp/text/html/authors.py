@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-from .html_flow import Flow
-from .html_parts import (
+from .flow import Flow
+from .parts import (
     AFFILIATION,
     AUTHOR_MARK,
     AUTHOR_NOTE,

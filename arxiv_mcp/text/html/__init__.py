@@ -1,9 +1,9 @@
 """arXiv LaTeXML HTML and ar5iv pages -> the shared Markdown-ish full-text format.
 
-The reading is a streaming pass (`html_parser`) over an explicit, depth-capped element
+The reading is a streaming pass (`parser`) over an explicit, depth-capped element
 stack, so hostile nesting cannot recurse or grow memory without bound; the units it
-dispatches to say how each part of a page is written (`html_sections`, `html_tables`,
-`html_lists`, `html_math`, `html_authors`).
+dispatches to say how each part of a page is written (`sections`, `tables`,
+`lists`, `math`, `authors`).
 
 Output (shared with the LaTeX and PDF extractors; `textview` pages it):
 - `# Title`; then the author block compactly: the names on one line, each followed by its
@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import logging
 
-from .. import budget
-from ..errors import ArxivMcpError, ExtractionError
-from .html_parser import PageParser
+from ... import budget
+from ...errors import ArxivMcpError, ExtractionError
+from .parser import PageParser
 
 __all__ = ["html_to_text"]
 

@@ -6,8 +6,8 @@ terms as their own `- term` line); a listing is its lines; `<pre>` keeps its lin
 
 from __future__ import annotations
 
-from .html_flow import Flow
-from .html_parts import INVISIBLE, ITEM, ITEM_TAG, LINE, LIST, LISTING, PRE, Frame, Sink
+from .flow import Flow
+from .parts import INVISIBLE, ITEM, ITEM_TAG, LINE, LIST, LISTING, PRE, Frame, Sink
 
 _BULLETS = frozenset("•·∙⋅◦∘○●▪▫■□–—-*∗⋆★►▶▸‣⁃")
 _LIST_CLASSES = frozenset(("ltx_itemize", "ltx_enumerate", "ltx_description"))

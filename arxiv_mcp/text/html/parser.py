@@ -14,12 +14,13 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 
-from ..errors import ExtractionError
-from .html_authors import AuthorBlock
-from .html_flow import Flow
-from .html_lists import Lists
-from .html_math import Math
-from .html_parts import (
+from ...errors import ExtractionError
+from ..shape import escape_line
+from .authors import AuthorBlock
+from .flow import Flow
+from .lists import Lists
+from .math import Math
+from .parts import (
     ABSTRACT,
     AFFILIATION,
     AUTHOR_MARK,
@@ -66,9 +67,8 @@ from .html_parts import (
     Sink,
     collapse,
 )
-from .html_sections import Sections
-from .html_tables import Tables
-from .shape import escape_line
+from .sections import Sections
+from .tables import Tables
 
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200

@@ -2,13 +2,13 @@
 
 `Flow` holds the open-element stack, the capture sinks and the blocks written so far, and
 the few moves every unit makes: open an element (plain, block, skipped or capturing), end a
-paragraph, write a block. The units (`html_sections`, `html_tables`, `html_lists`,
-`html_math`, `html_authors`) keep their own state and write through it.
+paragraph, write a block. The units (`sections`, `tables`, `lists`,
+`math`, `authors`) keep their own state and write through it.
 """
 
 from __future__ import annotations
 
-from .html_parts import BLOCK, FLOW, SKIP, Block, Frame, Sink, collapse
+from .parts import BLOCK, FLOW, SKIP, Block, Frame, Sink, collapse
 
 
 class Flow:

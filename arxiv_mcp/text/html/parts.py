@@ -3,7 +3,7 @@
 Every open element is a `Frame`; an element whose text is captured (a title, a table cell,
 an author name) also opens a `Sink`, and the reader writes text to the innermost sink. A
 frame's or sink's kind names what closing it must do; the handler units
-(`html_sections`, `html_tables`, `html_lists`, `html_math`, `html_authors`) each own the
+(`sections`, `tables`, `lists`, `math`, `authors`) each own the
 kinds they open and close, so each kind means one thing.
 """
 

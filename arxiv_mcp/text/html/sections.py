@@ -9,8 +9,8 @@ stay inline as ` [^N: text]`; a heading's footnote is written right after that h
 
 from __future__ import annotations
 
-from .html_flow import Flow
-from .html_parts import (
+from .flow import Flow
+from .parts import (
     ABSTRACT,
     BIB_ITEM,
     BIB_TAG,
