@@ -1,7 +1,7 @@
 """Score full-text extraction on the developer corpus of real arXiv files, one table.
 
     python benchmarks/text_quality.py [--kind pdf|source|html|all] [--engine auto|pypdf|pdfium]
-                                      [--shared DIR] [--only SUBSTRING]
+                                      [--shared DIR] [--only SUBSTRING] [--damage N]
 
 The corpus is `<shared>/fixtures/arxiv/real/` (see its PROVENANCE.md) plus, for HTML, the
 arXiv and ar5iv pages in `<shared>/fixtures/arxiv/{html,ar5iv}/`; <shared> is the first that
@@ -16,9 +16,29 @@ What each file is scored against (its "truth"):
 - pdf/X.pdf (real arXiv PDFs, source not at hand): words of `pdftotext` when poppler-utils is
   installed (else no word scores); headings: the PDF's bookmarks, when it has them.
 - src/X (e-prints): words of the compiled PDF's text (pdftotext when installed, else bare
-  pypdfium2, else bare pypdf); headings: the PDF's bookmarks.
+  pypdfium2, else bare pypdf), less the words drawn by the paper's included graphics (below);
+  headings: the PDF's bookmarks.
 - HTML pages: words of the page's visible text (tags, scripts, styles and math markup out,
   the math's alttext in); headings: LaTeXML's ltx_title_* elements.
+
+Comparing an e-print's text with its compiled PDF, like with like:
+- Figures. A PDF or EPS figure is placed in the compiled PDF as a form XObject, and its axis
+  labels and legends are text there (CMS plots' `signal`, `expected`; an image of an HTML table
+  showing `td` 271 times), which no text made from the LaTeX source can hold. So the words whose
+  glyphs pypdfium2 finds inside a form XObject (at any depth) are taken out of the truth, as a
+  multiset, for every file alike; bitmap figures hold no text, and body text is never inside a
+  form. Without pypdfium2 nothing is taken out (and recall reads low on figure-heavy papers).
+- Math. Our text keeps LaTeX math (`$\\sigma_i$`, right for models) where the PDF shows glyphs
+  (`σi`): each math span of the text is rendered roughly as the PDF prints it before counting
+  words (Greek macros as letters, `\\mathrm{X}`/`\\text{X}` as X, operator names as words,
+  any other command as a separator, braces dropped and a base joined to its scripts' letters,
+  TeX's spaces in math ignored, the span joined to the text around it). An unexpanded macro in math (`\\GeV`) counts as nothing,
+  so it still costs recall.
+- Letters. Both sides are NFKD-normalised with combining marks dropped (`Università` and
+  pdftotext's `Universita` are one word), and a hyphen between letters (in a word or at a
+  line's end) joins them, since pdftotext splits words at line ends and TeX's source does not.
+`--damage N` drops every Nth paragraph of each extracted text before scoring: recall must fall
+by about 1/N, which shows the exclusions above do not hide lost text.
 
 Columns: recall/precision are multiset overlaps of lower-cased letter words of 2+ letters
 (numbers and single letters differ too much between math renderings); `head` is the share of
@@ -43,6 +63,7 @@ import shutil
 import subprocess
 import sys
 import time
+import unicodedata
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
@@ -52,6 +73,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.append(str(REPO_ROOT))  # after PYTHONPATH: another checkout's code can be scored
 
 WORD_RE = re.compile(r"[^\W\d_]{2,}")
+HYPHEN_RE = re.compile(r"(?<=[^\W\d_])-\n?(?=[^\W\d_])")
 MATH_RE = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|\\\[.*?\\\]", re.S)
 DEBRIS_RE = re.compile(
     r"bibinfo|bibfield|secondoftwo|firstoftwo|BibitemShut|NoStop|providecommand|\\[A-Za-z]+\{|#\d|\\[A-Za-z]{2,}(?![A-Za-z])"
@@ -76,7 +98,171 @@ def shared_dir(explicit: str | None) -> Path:
 
 
 def words(text: str) -> Counter[str]:
-    return Counter(word.lower() for word in WORD_RE.findall(text))
+    """Lower-cased letter words of 2+ letters, accents off (NFKD, combining marks dropped, the
+    dotless ı of an accented i as i); a hyphen inside a word or ending a line joins its halves
+    (`black-box`, pdftotext's `recon-` / `struction`), as either side may have either."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    plain = HYPHEN_RE.sub("", plain.replace("\u0131", "i"))
+    return Counter(word.lower() for word in WORD_RE.findall(plain))
+
+
+GREEK = (
+    {
+        name: chr(code)
+        for code, name in enumerate(
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+            "varsigma sigma tau upsilon phi chi psi omega".split(),
+            start=0x3B1,
+        )
+    }
+    | {
+        name.capitalize(): chr(code)
+        for code, name in enumerate(
+            "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho "
+            "_ sigma tau upsilon phi chi psi omega".split(),
+            start=0x391,
+        )
+        if name != "_"
+    }
+    | {"varepsilon": "ε", "vartheta": "ϑ", "varphi": "φ", "varpi": "ϖ", "varrho": "ϱ", "ell": "ℓ"}
+)
+MATH_OPERATORS = set(
+    "sin cos tan cot sec csc sinh cosh tanh log ln lg exp max min sup inf lim det dim ker deg gcd arg Pr".split()
+)
+MATH_TEXT = {"text", "textrm", "textit", "textbf", "textsf", "texttt", "mbox", "hbox", "textnormal", "mathrm"}
+MATH_FONTS = {
+    "mathit",
+    "mathbf",
+    "mathsf",
+    "mathtt",
+    "mathcal",
+    "mathbb",
+    "mathfrak",
+    "mathscr",
+    "boldsymbol",
+    "bm",
+    "operatorname",
+    "rm",
+    "it",
+    "bf",
+    "mathnormal",
+    "vec",
+    "hat",
+    "bar",
+    "tilde",
+    "widehat",
+    "widetilde",
+    "overline",
+    "underline",
+    "dot",
+    "ddot",
+    "mathring",
+    "check",
+    "breve",
+    "acute",
+    "grave",
+}
+MATH_HIDDEN = {"begin", "end", "label", "color", "hspace", "vspace", "phantom", "hphantom", "vphantom", "tag"}
+MATH_TOKEN_RE = re.compile(r"\\([A-Za-z]+)|\\.|\s+|[^\W\d_]+|.", re.S)
+TEXT_MATH_RE = re.compile(r"\$\$(.*?)\$\$|\$([^$\n]*)\$", re.S)
+
+
+def glyph_math(latex: str) -> str:
+    """A math span roughly as the PDF prints it (see the module docstring)."""
+    out: list[str] = []
+    depth, previous, after_script = 0, "", False
+    until = {"text": -1, "hidden": -1, "script": -1}  # the group depth each state ends at
+    pending: str | None = None  # what the next group is: "text", "hidden", "script" or None
+    for m in MATH_TOKEN_RE.finditer(latex):
+        token, name = m.group(), m.group(1)
+        script = pending == "script" or until["script"] >= 0
+        if token == "{":
+            depth += 1
+            if pending and until[pending] < 0:
+                until[pending] = depth
+            elif previous == "}" and until["hidden"] < 0:
+                out.append(" ")  # \\frac{a}{b}: the two groups print apart
+            pending = None
+            continue
+        if token == "}":
+            after_script = after_script or until["script"] == depth
+            until = {state: -1 if end == depth else end for state, end in until.items()}
+            depth -= 1
+            previous = token
+            continue
+        elif until["hidden"] >= 0 or (token.isspace() and until["text"] < 0):
+            pass
+        elif token in "_^":
+            pending = "script"
+            previous = token
+            continue
+        elif name is not None:
+            glyph = GREEK.get(name) or (f" {name} " if name in MATH_OPERATORS else "")
+            out.append(glyph if glyph or name in MATH_TEXT | MATH_FONTS else " ")
+            if glyph and not script:
+                out[-1], after_script = (" " if after_script else "") + glyph, False
+            pending = "text" if name in MATH_TEXT else "hidden" if name in MATH_HIDDEN else pending
+            previous = token
+            continue
+        elif token in ("&", "~") or token.startswith("\\"):
+            out.append(" ")
+        else:
+            # a script's digits and signs sit above or below, in either order (`K^0_S` prints
+            # KS0): only its letters join the base; what follows a script is set apart from it
+            if script:
+                out.append("".join(c for c in token if c.isalpha()))
+            else:
+                out.append((" " if after_script else "") + token)
+                after_script = False
+        after_script = after_script or pending == "script"
+        pending = None if pending == "script" else pending
+        previous = token
+    return "".join(out)
+
+
+def render_math(text: str) -> str:
+    """The text with each `$...$`/`$$...$$` span replaced by glyph_math of it, joined to the
+    text around it as TeX sets it (`Rossi$^{a}$` prints `Rossia`)."""
+    return TEXT_MATH_RE.sub(lambda m: glyph_math(m.group(1) or m.group(2) or ""), text)
+
+
+def figure_words(data: bytes) -> Counter[str]:
+    """Words whose glyphs are drawn inside a form XObject (an included PDF/EPS graphic)."""
+    try:
+        import ctypes
+
+        import pypdfium2
+        import pypdfium2.raw as pdfium_c
+    except ImportError:
+        return Counter()
+
+    def address(handle: object) -> int | None:
+        return ctypes.cast(handle, ctypes.c_void_p).value
+
+    found: Counter[str] = Counter()
+    document = pypdfium2.PdfDocument(data)
+    try:
+        for page in document:
+            objects = page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_TEXT])
+            inside = {address(o.raw) for o in objects if o.level > 0}
+            if not inside:
+                continue
+            textpage = page.get_textpage()
+            chars = []
+            for k in range(textpage.count_chars()):
+                owner = pdfium_c.FPDFText_GetTextObject(textpage, k)
+                drawn = owner and address(owner) in inside
+                chars.append(chr(pdfium_c.FPDFText_GetUnicode(textpage, k)) if drawn else " ")
+            found.update(words("".join(chars)))
+    finally:
+        document.close()
+    return found
+
+
+def damaged(text: str, every: int) -> str:
+    """The text with every `every`-th paragraph dropped (the scorer's own honesty check)."""
+    blocks = text.split("\n\n")
+    return "\n\n".join(block for k, block in enumerate(blocks, start=1) if k % every)
 
 
 def overlap(truth: Counter[str], got: Counter[str]) -> tuple[float, float]:
@@ -277,9 +463,18 @@ def glued_words(got: Counter[str], truth: Counter[str] | None) -> int | None:
     return count
 
 
-def score(text: str, truth_text: str | None, truth_headings: list[str], paged: bool, formfeed: bool = False) -> dict:
-    got = words(text)
-    truth = words(truth_text) if truth_text is not None else None
+def score(
+    text: str,
+    truth_text: str | None,
+    truth_headings: list[str],
+    paged: bool,
+    formfeed: bool = False,
+    excluded: Counter[str] | None = None,
+) -> dict:
+    """`excluded`: words taken out of the truth (an e-print's figure words); with it, the
+    text's math is rendered as glyphs before counting (an e-print's text against its PDF)."""
+    got = words(render_math(text) if excluded is not None else text)
+    truth = words(truth_text) - (excluded or Counter()) if truth_text is not None else None
     recall, precision = overlap(truth, got) if truth is not None else (None, None)
     headings = markdown_headings(text)
     return {
@@ -389,6 +584,14 @@ def source_cases(real: Path) -> list[tuple[str, Path, str | None, list[str]]]:
     return cases
 
 
+def excluded_words(kind: str, path: Path) -> Counter[str] | None:
+    """For an e-print scored against its compiled PDF: the PDF's figure words (see the docstring)."""
+    compiled = path.parent.parent / "compiled_pdf_MADE_HERE" / f"{_stem(path)}.pdf"
+    if kind != "source" or not compiled.exists():
+        return None
+    return figure_words(compiled.read_bytes())
+
+
 def html_cases(fixtures: Path) -> list[tuple[str, Path, str | None, list[str]]]:
     paths = sorted((fixtures / "html").glob("*.html")) + sorted((fixtures / "ar5iv").glob("*.html"))
     return [("html", path, *html_truth(path)) for path in paths]
@@ -417,13 +620,14 @@ def row(kind: str, name: str, scores: dict) -> str:
     return f"{kind:<7}{name[:33]:<34}{cells}"
 
 
-def evaluate(kind: str, path: Path, truth: str | None, heads: list[str], engine: str) -> list[str]:
+def evaluate(kind: str, path: Path, truth: str | None, heads: list[str], engine: str, damage: int = 0) -> list[str]:
     result = run_worker(kind, engine, path)
     lines = []
     if "error" in result:
         lines.append(f"{kind:<7}{path.name[:33]:<34}  failed: {result['error']}")
     else:
-        scores = score(result["text"], truth, heads, paged=kind == "pdf")
+        text = damaged(result["text"], damage) if damage else result["text"]
+        scores = score(text, truth, heads, paged=kind == "pdf", excluded=excluded_words(kind, path))
         scores.update(seconds=result["seconds"], peak_mb=result["peak_mb"])
         if kind == "pdf":
             scores["bare"] = run_worker("bare", engine, path)["seconds"]
@@ -447,6 +651,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=("auto", "pypdf", "pdfium"), default="auto")
     parser.add_argument("--shared", help="the shared/ directory (default: see the module docstring)")
     parser.add_argument("--only", help="score only files whose name contains this")
+    parser.add_argument("--damage", type=int, default=0, metavar="N", help="drop every Nth paragraph first")
     args = parser.parse_args(argv)
     fixtures = shared_dir(args.shared) / "fixtures" / "arxiv"
     real = fixtures / "real"
@@ -461,7 +666,7 @@ def main(argv: list[str] | None = None) -> int:
         cases = [case for case in cases if args.only in case[1].name]
     print(HEADER)
     for kind, path, truth, heads in cases:
-        for line in evaluate(kind, path, truth, heads, args.engine):
+        for line in evaluate(kind, path, truth, heads, args.engine, args.damage):
             print(line, flush=True)
     return 0
 
