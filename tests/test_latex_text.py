@@ -259,7 +259,7 @@ def test_lists_floats_theorems_and_bibliography(contract_text):
     assert "\n\nFigure 1: A nice figure.\n\n" in contract_text
     assert "Loose figure body" not in contract_text and "fig.pdf" not in contract_text
     assert "Table 1: Numbers.\n\n| Name | Value |\n| a | 1 |" in contract_text
-    assert "Theorem (Main). All is well." in contract_text
+    assert "Theorem 1 (Main). All is well." in contract_text
     assert contract_text.endswith("## References\n\n[1] A. Author, Title A, 2020.\n\n[B99] B. Author, Title B.\n")
 
 

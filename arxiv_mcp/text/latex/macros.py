@@ -18,15 +18,7 @@ from dataclasses import dataclass
 
 from . import tokens
 from .source import RESERVED_NAMES
-from .specs import (
-    ALGORITHM_WORDS,
-    CHAPTER_LEVELS,
-    CITE_COMMANDS,
-    HEADING_LEVELS,
-    PAR_COMMANDS,
-    REF_COMMANDS,
-    SKIP_SPECS,
-)
+from .specs import ALGORITHM_WORDS, CHAPTER_LEVELS, COMMAND_HANDLERS, HEADING_LEVELS, PAR_COMMANDS, SKIP_SPECS
 from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, match_end, tokenize
 
 log = logging.getLogger(__name__)
@@ -234,52 +226,13 @@ _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
 PROTECTED_MACROS = frozenset(
     RESERVED_NAMES
     | set(SKIP_SPECS)
+    | set(COMMAND_HANDLERS)
     | PAR_COMMANDS
     | set(ALGORITHM_WORDS)
-    | CITE_COMMANDS
-    | REF_COMMANDS
     | set(HEADING_LEVELS)
     | set(CHAPTER_LEVELS)
-    | {
-        "part",
-        "abstract",
-        "footnotetext",
-        "bibitem",
-        "subcaption",
-        "captionof",
-        "appendix",
-        "href",
-        "doi",
-        "collaboration",
-        "affiliation",
-        "altaffiliation",
-        "address",
-        "affil",
-        "institute",
-        "thanksref",
-        "inst",
-        "AtlasTitle",
-        "texorpdfstring",
-        "@firstoftwo",
-        "url",
-        "path",
-        "verb",
-        "textbf",
-        "textsc",
-        "maketitle",
-        "makecell",
-        "thead",
-        "shortstack",
-        "specialcell",
-        "Centerstack",
-        "and",
-        "AND",
-        "And",
-        "newblock",
-        "ensuremath",
-        "xspace",
-        "subparagraph",
-    }
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
 )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+from dataclasses import dataclass
 
 from ...errors import ExtractionError
 from .biblatex import is_biblatex, to_thebibliography
@@ -313,9 +314,25 @@ _ALIAS_RE = re.compile(
     r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
     r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
 )
+# \newtheorem{name}[shares the counter of]{Label}[numbered within] and \newtheorem*{name}{Label}
 _THEOREM_RE = re.compile(
-    r"\\newtheorem\*?[ \t]*\{([A-Za-z]+\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?\{([^{}\n]{1,60})\}"
+    r"\\newtheorem(?P<star>\*?)[ \t]*\{(?P<name>[A-Za-z]+\*?)\}[ \t]*(?:\[[ \t]*(?P<shared>[A-Za-z]{1,40})[ \t]*\][ \t]*)?"
+    r"\{(?P<label>[^{}\n]{1,60})\}(?:[ \t]*\[[ \t]*(?P<within>[A-Za-z]{1,40})[ \t]*\])?"
 )
+
+
+@dataclass(frozen=True)
+class TheoremKind:
+    """What a theorem-like environment prints: `Label 2.1.` from `counter`, numbered within the
+    current `within` unit (a section, a chapter) when given; an unnumbered one prints `Label.`"""
+
+    label: str
+    counter: str = ""
+    within: str = ""
+
+    @property
+    def numbered(self) -> bool:
+        return bool(self.counter)
 
 
 def environment_aliases(source: str) -> dict[str, tuple[str, str]]:
@@ -328,13 +345,22 @@ def environment_aliases(source: str) -> dict[str, tuple[str, str]]:
     return aliases
 
 
-def theorem_names(preamble: str) -> dict[str, str]:
-    names = dict(_BUILTIN_THEOREMS)
+def theorem_names(preamble: str) -> dict[str, TheoremKind]:
+    """The theorem-like environments by name: the paper's \\newtheorem definitions over the
+    common names a class or a package not in the e-print defines (numbered, but `proof`)."""
+    kinds = {name: TheoremKind(label, "" if name == "proof" else name) for name, label in _BUILTIN_THEOREMS.items()}
     for m in _THEOREM_RE.finditer(preamble):
-        label = " ".join(m.group(2).split())
-        if re.fullmatch(r"[^\\{}$]+", label):
-            names[m.group(1)] = label
-    return names
+        label = " ".join(m.group("label").split())
+        if not re.fullmatch(r"[^\\{}$]+", label):
+            continue
+        name = m.group("name")
+        if m.group("star"):
+            kinds[name] = TheoremKind(label)
+        elif m.group("shared") and m.group("shared") in kinds:
+            kinds[name] = TheoremKind(label, kinds[m.group("shared")].counter, kinds[m.group("shared")].within)
+        else:
+            kinds[name] = TheoremKind(label, name, m.group("within") or "")
+    return kinds
 
 
 # ---------------------------------------------------------------------------------------------

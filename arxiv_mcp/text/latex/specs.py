@@ -476,3 +476,76 @@ REF_COMMANDS = {
 # Classes that print an author line of their own when the source gives none (CMS papers list
 # their members in an appendix; the title page names the collaboration).
 CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration"}
+
+
+HEADING_COMMANDS = {
+    name + star
+    for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
+    for star in ("", "*")
+}
+# Commands with a handler of their own: name -> role; the converter's method for a role is
+# `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
+COMMAND_HANDLERS = (
+    {
+        "title": "title",
+        "AtlasTitle": "title",
+        "author": "author",
+        "collaboration": "author",
+        "affiliation": "affiliation",
+        "altaffiliation": "affiliation",
+        "address": "affiliation",
+        "affil": "affiliation",
+        "institute": "institute",
+        "and": "and",
+        "thanksref": "thanksref",
+        "inst": "inst",
+        "abstract": "abstract",
+        "maketitle": "maketitle",
+        "textbf": "font",
+        "textsc": "font",
+        "footnote": "footnote",
+        "footnote*": "footnote",
+        "footnotetext": "footnote",
+        "item": "item",
+        "item*": "item",
+        "bibitem": "bibitem",
+        "caption": "caption",
+        "caption*": "caption",
+        "subcaption": "caption",
+        "captionof": "captionof",
+        "appendix": "appendix",
+        "href": "href",
+        "doi": "doi",
+        "label": "label",
+        "@stepequation": "step_equation",
+        "texorpdfstring": "first_of_two",
+        "@firstoftwo": "first_of_two",
+        "makecell": "cell_lines",
+        "thead": "cell_lines",
+        "shortstack": "cell_lines",
+        "specialcell": "cell_lines",
+        "Centerstack": "cell_lines",
+    }
+    | dict.fromkeys(HEADING_COMMANDS, "heading")
+    | dict.fromkeys(CITE_COMMANDS, "cite")
+    | dict.fromkeys(REF_COMMANDS, "ref")
+)
+# Environments with a handler of their own: name -> role; the method is `env_<role>`. Theorem-like
+# environments are the paper's (`\newtheorem`), found at run time.
+ENVIRONMENT_HANDLERS = (
+    {
+        "abstract": "abstract",
+        "thebibliography": "bibliography",
+        "appendix": "appendix",
+        "appendices": "appendix",
+        "keywords": "keywords",
+        "IEEEkeywords": "keywords",
+        "acknowledgments": "acknowledgments",
+        "acknowledgements": "acknowledgments",
+        "acks": "acknowledgments",
+    }
+    | dict.fromkeys(FIGURE_ENVS, "figure")
+    | dict.fromkeys(TABLE_FLOATS, "table_float")
+    | dict.fromkeys(TABULAR_SPECS, "tabular")
+    | dict.fromkeys(LIST_ENVS, "list")
+)

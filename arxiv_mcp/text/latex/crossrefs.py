@@ -1,0 +1,91 @@
+"""Cross reference handlers: citations, \\ref, \\label, bibliography entries, links and DOIs.
+What they write are placeholders that `references.Labels` resolves once the walk is over."""
+
+from __future__ import annotations
+
+from .engine import Engine
+from .references import bib_label, cite_mark, entry_mark, ref_mark
+from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
+
+
+class CrossReferences(Engine):
+    """Citations and references as printed; links as their text."""
+
+    def cmd_cite(self, i: int, name: str) -> int:
+        for _ in range(2):
+            opt = self.optional(i)
+            if opt:
+                i = opt[1] + 1
+        found = self.keys(i)
+        if found is None:
+            return i
+        if found[0] and name != "nocite":
+            self.sink.write(cite_mark(name, found[0]))
+        return found[1]
+
+    def cmd_ref(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        self.sink.write(", ".join(ref_mark(name, key) for key in found[0]))
+        return found[1]
+
+    def cmd_label(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        for key in found[0]:
+            self.meta.labels.refs.setdefault(key, self.current_label)
+        return found[1]
+
+    def cmd_step_equation(self, i: int, name: str) -> int:
+        self.counts["equation"] = self.counts.get("equation", 0) + 1
+        self.current_label = ("equation", str(self.counts["equation"]))
+        return i
+
+    def cmd_bibitem(self, i: int, name: str) -> int:
+        self.sink.par()
+        opt = self.optional(i)
+        optional, parts = self.label_text(*opt) if opt else (None, [])
+        found = self.keys(opt[1] + 1 if opt else i)
+        if found is None or not found[0]:
+            return i
+        key = found[0][0]
+        self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
+        self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
+        self.sink.write(entry_mark(key) + " ")
+        return found[1]
+
+    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
+        """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
+        text: list[str] = []
+        parts: list[str] = []
+        depth = 0
+        for kind, value in self.toks[a + 1 : b]:
+            if kind == LBRACE:
+                depth += 1
+                if depth == 1:
+                    parts.append("")
+            elif kind == RBRACE:
+                depth -= 1
+            elif kind in (TEXT, RAW, MATH):
+                text.append(value)
+                if depth >= 1 and parts:
+                    parts[-1] += value
+        return "".join(text), parts
+
+    def cmd_href(self, i: int, name: str) -> int:
+        """The link target is not text; a target the tokenizer left as a group (\\href spliced
+        in from a macro such as REVTeX's \\Eprint) is skipped as well."""
+        if i < len(self.toks) and self.toks[i][0] == RAW:
+            return i + 1
+        g = self.group(i)
+        return g[1] + 1 if g else i
+
+    def cmd_doi(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if found[0].strip():
+            self.sink.write("doi:" + "".join(found[0].split()))
+        return found[1]

@@ -1,0 +1,333 @@
+"""The engine: one linear pass over the tokens, with the readers every handler uses.
+
+What a known command or environment means is a row in `specs.py` (a role, or the arguments to
+drop); the handlers for the roles live with their concern: `front` (title, authors, abstract),
+`sections` (headings, lists, theorems), `floats` (figures, tables, captions), `crossrefs`
+(citations, references, labels, links). Work due at a closing brace or \\end is queued
+(`later`) and run when the walk reaches it, so nothing recurses. Paper source is untrusted data:
+nothing is executed, and every reader is bounded by the precomputed brace/bracket matching.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .document import Meta
+from .sinks import Discard, Sink, SinkT, TableSink
+from .source import TheoremKind
+from .specs import (
+    ALGORITHM_WORDS,
+    COMMAND_HANDLERS,
+    DISCARD_ENVS,
+    ENV_SPECS,
+    ENVIRONMENT_HANDLERS,
+    PAR_COMMANDS,
+    SKIP_SPECS,
+    SYMBOLS,
+    TITLE_FONTS,
+)
+from .tokens import (
+    AMP,
+    BEGIN,
+    CMD,
+    DMATH,
+    END,
+    LBRACE,
+    LBRACKET,
+    MATH,
+    NEWLINE,
+    PAR,
+    RAW,
+    RBRACKET,
+    TEXT,
+    VERB,
+    Token,
+    match_brackets,
+    match_groups,
+)
+
+_DIMENSION_RE = re.compile(
+    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+    r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
+)
+
+
+class Engine:
+    """The walk and its argument readers; a handler is `cmd_<role>(i, name)` / `env_<role>(j, end, env)`
+    on the composed converter, returning the index the walk goes on from."""
+
+    def __init__(self, toks: list[Token], meta: Meta, theorems: dict[str, TheoremKind], *, preamble: bool):
+        self.toks = toks
+        self.match = match_groups(toks)
+        self.bracket = match_brackets(toks)
+        self.meta = meta
+        self.theorems = theorems
+        self.preamble = preamble
+        self.front = Discard() if preamble else Sink()
+        self.body = Sink()
+        self.in_front = not preamble
+        self.sinks: list[Sink] = [self.front]
+        self.pending: list[tuple[int, Callable[[], object]]] = []
+        self.stacked_cells = 0
+        self.meta_depth = 0
+        self.current_label: tuple[str, str] = ("", "")
+        self.counts: dict[str, int] = {}
+        self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
+        self.handlers: dict[str, Callable[[int, str], int]] = {
+            name: getattr(self, "cmd_" + role) for name, role in COMMAND_HANDLERS.items()
+        }
+
+    # -- the walk -------------------------------------------------------------------------------
+
+    @property
+    def sink(self) -> Sink:
+        return self.sinks[-1]
+
+    def run(self) -> None:
+        toks, n, i = self.toks, len(self.toks), 0
+        while i < n:
+            while self.pending and self.pending[-1][0] <= i:
+                self.pending.pop()[1]()
+            kind, value = toks[i]
+            if kind == TEXT or kind == RAW:
+                self.sink.write(value)
+                nxt = i + 1
+            elif kind == CMD:
+                nxt = self.command(i, value)
+            elif kind == LBRACE:
+                nxt = self.open_group(i)
+            elif kind == PAR:
+                self.sink.par()
+                nxt = i + 1
+            elif kind == MATH:
+                self.sink.write(f"${value}$")
+                nxt = i + 1
+            elif kind == DMATH:
+                self.sink.block("math", f"$${value}$$")
+                nxt = i + 1
+            elif kind == BEGIN:
+                nxt = self.begin(i, value)
+            elif kind == END:
+                self.sink.par()
+                nxt = i + 1
+            elif kind == NEWLINE:
+                if self.stacked_cells:
+                    self.sink.write(" ")
+                else:
+                    self.sink.newline()
+                nxt = i + 1
+            elif kind == AMP:
+                if isinstance(self.sink, TableSink):
+                    self.sink.end_cell()
+                else:
+                    self.sink.write(" ")
+                nxt = i + 1
+            elif kind == LBRACKET or kind == RBRACKET:
+                self.sink.write(kind)
+                nxt = i + 1
+            elif kind == VERB:
+                self.sink.block("verb", value)
+                nxt = i + 1
+            else:
+                nxt = i + 1
+            i = max(nxt, i + 1)
+        while self.pending:
+            self.pending.pop()[1]()
+        self.sinks[0].par()
+
+    def command(self, i: int, name: str) -> int:
+        handler = self.handlers.get(name)
+        if handler is not None:
+            return handler(i + 1, name)
+        if name in SYMBOLS:
+            self.sink.write(SYMBOLS[name])
+            return i + 1
+        if name in ALGORITHM_WORDS:
+            self.sink.newline()
+            self.sink.write(ALGORITHM_WORDS[name])
+            return i + 1
+        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
+        if name in PAR_COMMANDS:
+            self.sink.par()
+        if name == "newline":
+            self.sink.newline()
+        return nxt
+
+    def begin(self, i: int, env: str) -> int:
+        self.sink.par()
+        end = self.match[i]
+        if end < 0:
+            return i + 1
+        if env in DISCARD_ENVS:
+            return end + 1
+        role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if env.rstrip("*") in self.theorems else None)
+        if role is not None:
+            handler: Callable[[int, int, str], int] = getattr(self, "env_" + role)
+            return handler(i + 1, end, env)
+        return self.skip_spec(i + 1, ENV_SPECS.get(env, "o"))
+
+    def open_group(self, i: int) -> int:
+        if self.in_front and self.need_title and self.match[i] > i:
+            j = self.skip_space(i + 1)
+            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in TITLE_FONTS:
+                return self.capture(i, self.maybe_title)
+        return i + 1
+
+    def maybe_title(self, sink: Sink) -> None:
+        text = sink.flat()
+        if self.need_title and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+            self.meta.title = text
+            self.need_title = False
+        elif text:
+            self.sink.write(f" {text} ")
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def later(self, index: int, action: Callable[[], object]) -> None:
+        self.pending.append((index, action))
+
+    def push(self, sink: SinkT) -> SinkT:
+        self.sinks.append(sink)
+        return sink
+
+    def pop(self, sink: SinkT) -> SinkT:
+        for k in range(len(self.sinks) - 1, 0, -1):
+            if self.sinks[k] is sink:
+                del self.sinks[k]
+                break
+        return sink
+
+    def capture(self, i: int, done: Callable[[Sink], None], sink: Sink | None = None) -> int:
+        """Send the group at i to a fresh sink and call done(sink) at its closing brace."""
+        g = self.group(i)
+        if g is None:
+            return i
+        target = self.push(sink or Sink())
+        self.later(g[1], lambda: done(self.pop(target)))
+        return g[0] + 1
+
+    def end_front(self) -> None:
+        if self.in_front:
+            self.in_front = False
+            self.need_title = False
+            self.front.par()
+            self.sinks[0] = self.body
+
+    def step(self, kind: str) -> str:
+        """Advance the counter of a float (Figure, Table) and make it the target of the next
+        \\label, as \\refstepcounter does."""
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        number = str(self.counts[kind])
+        self.current_label = (kind.lower(), number)
+        return number
+
+    # -- argument readers -----------------------------------------------------------------------
+
+    def skip_space(self, i: int) -> int:
+        toks, n = self.toks, len(self.toks)
+        while i < n and toks[i][0] == TEXT and not toks[i][1].strip():
+            i += 1
+        return i
+
+    def group(self, i: int) -> tuple[int, int] | None:
+        """(open, close) of the `{...}` argument starting at i (after spaces), if any."""
+        j = self.skip_space(i)
+        if j < len(self.toks) and self.toks[j][0] == LBRACE and self.match[j] > j:
+            return j, self.match[j]
+        return None
+
+    def optional(self, i: int) -> tuple[int, int] | None:
+        """(open, close) of a `[...]` argument at i, if any."""
+        j = self.skip_space(i)
+        if j < len(self.toks) and self.toks[j][0] == LBRACKET and self.bracket[j] > j:
+            return j, self.bracket[j]
+        return None
+
+    def argument_end(self, i: int) -> int:
+        """Index just past one mandatory argument (a group or a single token) at i."""
+        toks = self.toks
+        j = self.skip_space(i)
+        if j >= len(toks):
+            return j
+        kind, value = toks[j]
+        if kind == LBRACE:
+            return self.match[j] + 1 if self.match[j] > j else j + 1
+        if kind == TEXT:
+            rest = value.lstrip()[1:]
+            toks[j] = (TEXT, rest)
+            return j if rest else j + 1
+        if kind in (CMD, MATH, RAW):
+            return j + 1
+        return i
+
+    def raw_text(self, i: int) -> tuple[str, int] | None:
+        """Plain text of the group at i (keys, labels) and the index after it."""
+        g = self.group(i)
+        if g is None:
+            return None
+        a, b = g
+        text = "".join(v for k, v in self.toks[a + 1 : b] if k in (TEXT, RAW))
+        return text, b + 1
+
+    def keys(self, i: int) -> tuple[list[str], int] | None:
+        """The comma-separated keys of the raw argument at `i` and the index after it."""
+        found = self.raw_text(i)
+        if found is None:
+            return None
+        return [k for k in ("".join(part.split()) for part in found[0].split(",")) if k], found[1]
+
+    def skip_spec(self, i: int, spec: str) -> int:
+        toks = self.toks
+        for code in spec:
+            if code == "o":
+                opt = self.optional(i)
+                if opt:
+                    i = opt[1] + 1
+            elif code == "m":
+                i = self.argument_end(i)
+            elif code == "P":
+                k = i
+                while k < len(toks) and k - i < 20 and toks[k][0] not in (LBRACE, PAR):
+                    k += 1
+                i = k if k < len(toks) and toks[k][0] == LBRACE else i
+            elif code in "=dr" and i < len(toks) and toks[i][0] == TEXT:
+                value = toks[i][1]
+                if code == "=":
+                    stripped = value.lstrip()
+                    value = stripped[1:] if stripped.startswith("=") else value
+                elif code == "d":
+                    m = _DIMENSION_RE.match(value)
+                    value = value[m.end() :] if m else value
+                else:
+                    stripped = value.lstrip()
+                    close = stripped.find(")")
+                    value = stripped[close + 1 :] if stripped.startswith("(") and close > 0 else value
+                toks[i] = (TEXT, value)
+            elif code == "d" and i < len(toks) and toks[i][0] == CMD:
+                i += 1
+        return i
+
+    # -- commands every part of a document has ---------------------------------------------------
+
+    def cmd_footnote(self, i: int, name: str) -> int:
+        i = self.skip_spec(i, "o")
+        g = self.group(i)
+        if g is None:
+            return i
+        if self.meta_depth:
+            return g[1] + 1
+        self.sink.write(" [^")
+        self.toks[g[1]] = (TEXT, "]")
+        return g[0] + 1
+
+    def cmd_first_of_two(self, i: int, name: str) -> int:
+        """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
+        first = self.group(i)
+        if first is None:
+            return i
+        second = self.group(first[1] + 1)
+        if second is not None:
+            for k in range(second[0], second[1] + 1):
+                self.toks[k] = (TEXT, "")
+        return first[0] + 1

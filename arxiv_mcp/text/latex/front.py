@@ -1,0 +1,150 @@
+"""Front matter handlers: title, authors, affiliations (REVTeX, elsarticle, authblk, svjour,
+llncs conventions), the abstract, keywords; gathered into `Meta` for `document.render`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .engine import Engine
+from .references import cite_mark
+from .sinks import Sink
+from .tokens import TEXT
+
+_MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
+
+
+class FrontMatter(Engine):
+    """Handlers of the title page: what they read goes to `self.meta`, not the body."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.institutes = 0
+
+    def cmd_title(self, i: int, name: str) -> int:
+        opt = self.optional(i)
+        if opt:
+            i = opt[1] + 1
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            if not self.meta.title:
+                self.meta.title = sink.flat()
+
+        if self.group(i) is None:
+            return i
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_author(self, i: int, name: str) -> int:
+        """\\author[a,b]{Name} (elsarticle, authblk: the labels of the name's affiliations) or
+        \\author{Name} (REVTeX, aastex: the \\affiliation commands that follow give them)."""
+        opt = self.optional(i)
+        marks = ""
+        if opt:
+            marks = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            i = opt[1] + 1
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            if text:
+                self.meta.add_author(text, marks)
+
+        if self.group(i) is None:
+            return i
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_affiliation(self, i: int, name: str) -> int:
+        """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
+        to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
+        opt = self.optional(i)
+        label = ""
+        if opt:
+            label = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            i = opt[1] + 1
+        if self.group(i) is None:
+            return i
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            if text:
+                self.meta.add_affiliation(text, label)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_institute(self, i: int, name: str) -> int:
+        """svjour/llncs \\institute{A \\label{a} \\and B}: numbered 1, 2, ... in order, which is
+        what \\thanksref{a} and \\inst{1} print."""
+        if self.group(i) is None:
+            return i
+        self.institutes = 1
+        self.current_label = ("institute", "1")
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            self.institutes = 0
+            text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
+            if text:
+                self.meta.affiliations.append("$^{1}$" + text)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_and(self, i: int, name: str) -> int:
+        if not self.institutes:
+            self.sink.write(", ")
+            return i
+        self.institutes += 1
+        self.current_label = ("institute", str(self.institutes))
+        self.sink.newline()
+        self.sink.write(f"$^{{{self.institutes}}}$")
+        return i
+
+    def cmd_thanksref(self, i: int, name: str) -> int:
+        found = self.keys(i)
+        if found is None:
+            return i
+        self.sink.write(cite_mark("thanksref", found[0]))
+        return found[1]
+
+    def cmd_inst(self, i: int, name: str) -> int:
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if found[0].strip():
+            self.sink.write(f"$^{{{''.join(found[0].split())}}}$")
+        return found[1]
+
+    def cmd_abstract(self, i: int, name: str) -> int:
+        if self.group(i) is None:
+            return i
+        return self.capture(i, self.keep_abstract)
+
+    def env_abstract(self, j: int, end: int, env: str) -> int:
+        target = self.push(Sink())
+        self.later(end, lambda: self.keep_abstract(self.pop(target)))
+        return j
+
+    def keep_abstract(self, sink: Sink) -> None:
+        """The abstract closes the front matter: what follows is body even without a section."""
+        self.meta.abstract.extend(sink.flat_blocks())
+        self.end_front()
+
+    def cmd_maketitle(self, i: int, name: str) -> int:
+        self.sink.par()
+        if self.meta.abstract:
+            self.end_front()
+        return i
+
+    def cmd_font(self, i: int, name: str) -> int:
+        if self.in_front and self.need_title and self.group(i) is not None:
+            return self.capture(i, self.maybe_title)
+        return i
+
+    def env_keywords(self, j: int, end: int, env: str) -> int:
+        self.sink.write("Keywords: ")
+        return j
