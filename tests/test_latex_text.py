@@ -724,7 +724,7 @@ def test_macros_from_the_papers_own_class_and_packages_are_expanded():
     text = source_to_text(fake_eprint(files))
     assert "## 1 $\\sqrt{s}=13\\,\\text{TeV}$ data" in text
     assert "sqrt(s)" not in text
-    assert "138$\\,\\text{fb}^{-1}$ of data, a t quark with $p_{\\mathrm{T}}>400\\,\\text{GeV}$" in text
+    assert "138$\\,\\text{fb}^{-1}$ of data, a ${t}$ quark with $p_{\\mathrm{T}}>400\\,\\text{GeV}$" in text
     assert "and kept words." in text
 
 

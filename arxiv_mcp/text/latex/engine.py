@@ -101,7 +101,7 @@ class Engine:
                 self.sink.par()
                 nxt = i + 1
             elif kind == MATH:
-                self.sink.write(f"${value}$")
+                self.sink.write_math(value)
                 nxt = i + 1
             elif kind == DMATH:
                 self.sink.block("math", f"$${value}$$")
@@ -144,9 +144,7 @@ class Engine:
             self.sink.write(SYMBOLS[name])
             return i + 1
         if name in ALGORITHM_WORDS:
-            self.sink.newline()
-            self.sink.write(ALGORITHM_WORDS[name])
-            return i + 1
+            return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
         nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
         if name in PAR_COMMANDS:
             self.sink.par()
@@ -161,11 +159,21 @@ class Engine:
             return i + 1
         if env in DISCARD_ENVS:
             return end + 1
-        role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if env.rstrip("*") in self.theorems else None)
+        theorem = env in self.theorems or env.rstrip("*") in self.theorems
+        role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if theorem else None)
         if role is not None:
             handler: Callable[[int, int, str], int] = getattr(self, "env_" + role)
             return handler(i + 1, end, env)
         return self.skip_spec(i + 1, ENV_SPECS.get(env, "o"))
+
+    def algorithm_line(self, i: int, words: str, after_argument: str) -> int:
+        """A pseudocode line: its words, then (`for x do`) what follows the first argument."""
+        self.sink.newline()
+        self.sink.write(words)
+        g = self.group(i) if after_argument else None
+        if g is not None:
+            self.toks[g[1]] = (TEXT, after_argument)
+        return i
 
     def open_group(self, i: int) -> int:
         if self.in_front and self.need_title and self.match[i] > i:

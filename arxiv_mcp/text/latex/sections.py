@@ -76,8 +76,9 @@ class Sections(Engine):
 
     def env_theorem(self, j: int, end: int, env: str) -> int:
         """`Theorem 2.` / `Lemma 3.1 (Name).` as amsthm prints them; a starred one unnumbered."""
-        kind = self.theorems[env.rstrip("*")]
-        number = self.theorem_number(kind) if kind.numbered and not env.endswith("*") else ""
+        own = self.theorems.get(env)  # `\\newtheorem*{name*}` is a name of its own
+        kind = own or self.theorems[env.rstrip("*")]
+        number = self.theorem_number(kind) if kind.numbered and (own or not env.endswith("*")) else ""
         title = f"{kind.label} {number}" if number else kind.label
         opt = self.optional(j)
         if opt is None:

@@ -31,9 +31,18 @@ class Sink:
         self.blocks: list[Block] = []
         self.parts: list[str] = []
         self.marker = ""
+        self.math_end = -1  # len(parts) right after the last inline math written
 
     def write(self, text: str) -> None:
         self.parts.append(text)
+
+    def write_math(self, latex: str) -> None:
+        """Inline math; right after other math (`{$t$}{$\\bar t$}` from two macros) a space
+        between, since `$a$$b$` reads as display math."""
+        if self.parts and self.parts[-1].endswith("$") and self.math_end == len(self.parts):
+            self.write(" ")
+        self.write(f"${latex}$")
+        self.math_end = len(self.parts)
 
     def newline(self) -> None:
         self.parts.append(LINE_BREAK)
@@ -48,6 +57,7 @@ class Sink:
             self.blocks.append(("li", self.marker + text) if self.marker else ("p", text))
         self.parts = []
         self.marker = ""
+        self.math_end = -1
 
     def block(self, kind: str, text: str) -> None:
         self.par()

@@ -18,6 +18,7 @@ import re
 
 from . import tokens
 from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Definition, Expansion, bracket_end, replace_ensuremath
+from .specs import PACKAGE_TEMPLATES
 from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
 
 MAX_ARGUMENT = 2_000
@@ -56,8 +57,12 @@ _VERBATIM = (
 
 
 def template_definitions(found: dict[str, Definition | None]) -> dict[str, Definition]:
-    """The usable templates: safe definitions with arguments, and the zero-argument ones that call them."""
+    """The usable templates: safe definitions with arguments (a known package's stand-in where the
+    paper's own cannot be read), and the zero-argument ones that call them."""
     usable = {name: d for name, d in found.items() if d is not None and d.nargs and _safe(d.body)}
+    for name, (nargs, body) in PACKAGE_TEMPLATES.items():
+        if name not in usable or not _decidable(usable[name].body):
+            usable[name] = Definition(nargs, None, body)
     for _ in range(MAX_MACRO_DEPTH):
         callers = {
             name: d
@@ -72,6 +77,11 @@ def template_definitions(found: dict[str, Definition | None]) -> dict[str, Defin
             break
         usable.update(callers)
     return usable
+
+
+def _decidable(body: str) -> bool:
+    """Whether its conditionals can be decided here, whatever its arguments (`\\ifx` cannot)."""
+    return _conditionals(_PARAMETER_RE.sub("0", body), False) is not None
 
 
 def _safe(body: str) -> bool:

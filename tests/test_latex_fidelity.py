@@ -1,0 +1,70 @@
+"""LaTeX text as the compiled PDF prints it: each class of word the PDF shows and the text lost.
+
+Each test is one class of input (found by scoring real e-prints against their compiled PDFs with
+benchmarks/text_quality.py), with its own few lines of LaTeX.
+"""
+
+from __future__ import annotations
+
+from arxiv_mcp.text.latex.convert import latex_to_text
+
+
+def convert(body: str, preamble: str = "", extra: dict[str, bytes] | None = None) -> str:
+    main = f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    return latex_to_text({"main.tex": main.encode(), **(extra or {})})
+
+
+def test_theorems_print_their_numbers_and_refs_read_them():
+    text = convert(
+        r"\section{Intro}\begin{theorem}\label{t:a}One.\end{theorem}\begin{lemma}[Key]\label{l:b}Two.\end{lemma}"
+        r"\begin{proof}Done.\end{proof}\begin{theorem*}Free.\end{theorem*}\section{More}"
+        r"\begin{theorem}Three.\end{theorem}\begin{definition}Four.\end{definition}See \ref{t:a} and \ref{l:b}.",
+        r"\newtheorem{theorem}{Theorem}[section]\newtheorem{lemma}[theorem]{Lemma}\newtheorem*{theorem*}{Remark}",
+    )
+    assert "Theorem 1.1. One." in text
+    assert "Lemma 1.2 (Key). Two." in text  # shares the theorem counter
+    assert "Proof. Done." in text and "Remark. Free." in text
+    assert "Theorem 2.1. Three." in text  # numbered within the section
+    assert "Definition 1. Four." in text  # a class's own, numbered alone
+    assert "See 1.1 and 1.2." in text
+
+
+def test_pseudocode_prints_its_keywords():
+    text = convert(
+        r"\begin{algorithmic}\State $x \gets 0$\For{$i=1,\dots,n$}\If{$a_i > 0$}\State $x \gets x+1$"
+        r"\EndIf\EndFor\While{$x>0$}\State $x \gets x-1$\EndWhile\State \Return $x$\end{algorithmic}"
+    )
+    lines = [line.strip() for line in text.split("\n")]
+    assert "for $i=1,\\dots,n$ do" in lines
+    assert "if $a_i > 0$ then" in lines
+    assert "end if" in lines and "end for" in lines and "end while" in lines
+    assert "while $x>0$ do" in lines
+    assert "return $x$" in lines
+
+
+HEPPARTICLES_STY = rb"""\DeclareRobustCommand{\HepParticle}[3]{\ifx\@italicNames\@empty
+\@HepConStyle{{{#1}}{}_{\@itsfshift{a}{b}\scriptstyle{#2}}^{\@itsfshift{c}{d}\scriptstyle{#3}}}\else
+\HepGenParticle{#1}{#2}{#3}\fi}"""
+PARTICLE_NAMES_STY = rb"""\newcommand{\PW}{{\HepParticle{W}{}{}}\xspace}
+\newcommand{\PWpr}{{\HepParticle{\PW}{}{\prime}}\xspace}\newcommand{\PBc}{\HepParticle{B}{c}{}\xspace}"""
+
+
+def test_particle_names_of_hepparticles_expand_in_text_and_math():
+    """The package's own \\HepParticle tests \\ifx (unreadable without TeX): a stand-in reads it."""
+    text = convert(
+        r"The \PWpr boson, $m_{\PWpr} > 2$, and \PBc mesons.",
+        r"\usepackage{hepparticles}\usepackage{names}",
+        {"hepparticles.sty": HEPPARTICLES_STY, "names.sty": PARTICLE_NAMES_STY},
+    )
+    assert "HepParticle" not in text
+    assert "The ${{{W}}}^{\\prime}$ boson" in text
+    assert "$m_{{{{{W}}}^{\\prime}}} > 2$" in text  # one math span, the name's math inside it
+    assert "${B}_{c}$ mesons" in text
+
+
+def test_math_from_two_macros_side_by_side_is_never_display_math():
+    text = convert(
+        r"A \ttbar{} pair.",
+        r"\newcommand{\Pt}{\ensuremath{t}}\newcommand{\Pat}{\ensuremath{\bar{t}}}\newcommand{\ttbar}{{\Pt}{\Pat}}",
+    )
+    assert "A $t$ $\\bar{t}$ pair." in text
