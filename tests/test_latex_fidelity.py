@@ -68,3 +68,14 @@ def test_math_from_two_macros_side_by_side_is_never_display_math():
         r"\newcommand{\Pt}{\ensuremath{t}}\newcommand{\Pat}{\ensuremath{\bar{t}}}\newcommand{\ttbar}{{\Pt}{\Pat}}",
     )
     assert "A $t$ $\\bar{t}$ pair." in text
+
+
+def test_title_page_notes_are_kept_once_after_the_affiliations():
+    text = convert(
+        r"\title{On Things\thanks{Supported by grant 42.}}\author{Ada Lovelace\thanks{Email: ada@example.org}"
+        r"\and Alan Turing\footnote{Work done at Bletchley.}}\maketitle Body text with a note\footnote{A body note.}.",
+    )
+    head, body = text.split("Body text", 1)
+    assert head.startswith("# On Things\n\nAda Lovelace, Alan Turing\n\n")
+    assert "[^Supported by grant 42.] [^Email: ada@example.org] [^Work done at Bletchley.]" in head
+    assert "with a note [^A body note.]." in body

@@ -2,7 +2,8 @@
 
 Front matter is gathered out of order (a title in the preamble, authors and affiliations in any
 of a dozen class conventions, an abstract environment or paragraph); `render` puts it first, in
-the shared text shape: `# title`, the author line, the affiliations, `## Abstract`, then the body.
+the shared text shape: `# title`, the author line, the affiliations, the title-page notes
+(` [^text]`, as body footnotes are written), `## Abstract`, then the body.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class Meta:
     abstract: list[Block] = field(default_factory=list)
     labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)
     author_marks: dict[int, list[str]] = field(default_factory=dict)
     group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of
     affiliation_numbers: dict[str, str] = field(default_factory=dict)
@@ -86,6 +88,8 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> str:
         blocks.append(("p", meta.author_line()))
     if meta.affiliations:
         blocks.append(("p", "; ".join(meta.affiliations)))
+    if meta.notes:
+        blocks.append(("p", " ".join(f"[^{note}]" for note in meta.notes)))
     abstract = list(meta.abstract)
     if not abstract:
         front, abstract = _split_front(front)

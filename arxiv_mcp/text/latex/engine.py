@@ -318,17 +318,6 @@ class Engine:
 
     # -- commands every part of a document has ---------------------------------------------------
 
-    def cmd_footnote(self, i: int, name: str) -> int:
-        i = self.skip_spec(i, "o")
-        g = self.group(i)
-        if g is None:
-            return i
-        if self.meta_depth:
-            return g[1] + 1
-        self.sink.write(" [^")
-        self.toks[g[1]] = (TEXT, "]")
-        return g[0] + 1
-
     def cmd_first_of_two(self, i: int, name: str) -> int:
         """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
         first = self.group(i)

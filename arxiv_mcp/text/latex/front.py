@@ -148,3 +148,30 @@ class FrontMatter(Engine):
     def env_keywords(self, j: int, end: int, env: str) -> int:
         self.sink.write("Keywords: ")
         return j
+
+    def cmd_footnote(self, i: int, name: str) -> int:
+        """A footnote stays where it is cited, as ` [^text]`; in the title or an author, a note."""
+        i = self.skip_spec(i, "o")
+        g = self.group(i)
+        if g is None:
+            return i
+        if self.meta_depth:  # in the title or an author: a title-page note
+            self.meta_depth += 1
+            return self.capture(g[0], self.keep_note)
+        self.sink.write(" [^")
+        self.toks[g[1]] = (TEXT, "]")
+        return g[0] + 1
+
+    def cmd_note(self, i: int, name: str) -> int:
+        """A title-page note (\\thanks, or a \\footnote in the title or an author): the PDF prints it
+        as a footnote of the first page (funding, addresses), so it joins the front matter's notes."""
+        if self.group(i) is None:
+            return i
+        self.meta_depth += 1
+        return self.capture(i, self.keep_note)
+
+    def keep_note(self, sink: Sink) -> None:
+        self.meta_depth -= 1
+        text = sink.flat()
+        if text and text not in self.meta.notes:
+            self.meta.notes.append(text)
