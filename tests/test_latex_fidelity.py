@@ -79,3 +79,44 @@ def test_title_page_notes_are_kept_once_after_the_affiliations():
     assert head.startswith("# On Things\n\nAda Lovelace, Alan Turing\n\n")
     assert "[^Supported by grant 42.] [^Email: ada@example.org] [^Work done at Bletchley.]" in head
     assert "with a note [^A body note.]." in body
+
+
+def test_doi_prints_as_the_style_defines_it():
+    bbl = (
+        rb"\begin{thebibliography}{1}\providecommand{\doi}[1]{https://doi.org/#1}"
+        rb"\bibitem{a} Auer, C.: Title. CoRR (2022). \doi{10.48550/arXiv.2206.00785}\end{thebibliography}"
+    )
+    text = convert(r"See \cite{a}.\bibliography{refs}", extra={"refs.bbl": bbl})
+    assert "[1] Auer, C.: Title. CoRR (2022). https://doi.org/10.48550/arXiv.2206.00785" in text
+    plain = convert(r"\begin{thebibliography}{1}\bibitem{a} Title. \doi{10.1/x}\end{thebibliography}")
+    assert "Title. doi:10.1/x" in plain
+
+
+def test_natbib_author_year_citations_merge_same_authors_and_sort():
+    bib = (
+        r"\begin{thebibliography}{4}"
+        r"\bibitem[{Auer et~al.(2010)}]{auer} A. \bibitem[{DeepSeek-AI(2024{\natexlab{a}})}]{dsa} B."
+        r"\bibitem[{DeepSeek-AI(2024{\natexlab{b}})}]{dsb} C. \bibitem[{Jones(1990)}]{j90} D."
+        r"\bibitem[{Jones(1991)}]{j91} E.\end{thebibliography}"
+    )
+    text = convert(
+        r"See \citep{dsb,auer,dsa} and \citet{j90,j91}." + bib, r"\usepackage[authoryear,sort&compress]{natbib}"
+    )
+    assert "See (Auer et al., 2010; DeepSeek-AI, 2024a,b) and Jones (1990, 1991)." in text
+    unsorted = convert(r"See \citep{dsb,auer,dsa}." + bib, r"\usepackage[authoryear]{natbib}")
+    assert "See (DeepSeek-AI, 2024b; Auer et al., 2010; DeepSeek-AI, 2024a)." in unsorted
+
+
+def test_captions_use_the_float_names_the_class_or_paper_prints():
+    body = r"\begin{figure}\caption{A plot.}\end{figure}\begin{table}\caption{Numbers.}\end{table}"
+    assert "FIG. 1: A plot." in latex_to_text(
+        {"main.tex": rb"\documentclass{revtex4-2}\begin{document}" + body.encode() + rb"\end{document}"}
+    )
+    own = convert(body, r"\renewcommand{\figurename}{Abb.}\renewcommand\tablename{Tab.}")
+    assert "Abb. 1: A plot." in own and "Tab. 1: Numbers." in own
+    assert "Figure 1: A plot." in convert(body)
+
+
+def test_orcid_identifiers_are_not_glued_to_author_names():
+    text = convert(r"\author{Maksym Lysak\orcidID{0000-0002-3723-6960} \and Ahmed Nassar}\maketitle Text.")
+    assert "Maksym Lysak, Ahmed Nassar" in text and "0000-0002" not in text

@@ -21,9 +21,18 @@ from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
 from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
-from .references import Labels, numeric_citations
+from .references import Labels, doi_prefix, numeric_citations, sorted_citations
 from .sections import Sections
-from .source import Assembler, decode, environment_aliases, find_main, package_sources, split_document, theorem_names
+from .source import (
+    Assembler,
+    decode,
+    environment_aliases,
+    find_main,
+    float_names,
+    package_sources,
+    split_document,
+    theorem_names,
+)
 from .specs import CLASS_AUTHORS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
@@ -58,24 +67,35 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    found = definitions(package_sources(files, source) + "\n" + source, PROTECTED_MACROS)
+    defining = package_sources(files, source) + "\n" + source
+    found = definitions(defining, PROTECTED_MACROS)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
 
-    meta = Meta(labels=Labels(numeric=numeric_citations(preamble)))
+    meta = _document_meta(preamble, defining)
     _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
     converter = _Converter(expansion.tokens(tokenize(templates.expand(body), aliases)), meta, theorems, preamble=False)
     converter.run()
-    if not meta.authors:
-        default = _DOCUMENT_CLASS_RE.search(preamble)
-        if default and default.group(1) in CLASS_AUTHORS:
-            meta.authors.append(CLASS_AUTHORS[default.group(1)])
+    if not meta.authors and meta.document_class in CLASS_AUTHORS:
+        meta.authors.append(CLASS_AUTHORS[meta.document_class])
     text = meta.labels.resolve(render(meta, converter.front.blocks, converter.body.blocks))
     if not text.strip():
         raise ExtractionError(
             f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
         )
     return text
+
+
+def _document_meta(preamble: str, defining: str) -> Meta:
+    """The document-wide settings the preamble, the class and the paper's definitions decide."""
+    document_class = _DOCUMENT_CLASS_RE.search(preamble)
+    name = document_class.group(1) if document_class else ""
+    return Meta(
+        labels=Labels(numeric=numeric_citations(preamble), sort=sorted_citations(preamble)),
+        document_class=name,
+        float_names=float_names(defining, name),
+        doi_prefix=doi_prefix(defining),
+    )
 
 
 def _html_source_to_text(files: dict[str, bytes]) -> str:

@@ -87,5 +87,5 @@ class CrossReferences(Engine):
         if found is None:
             return i
         if found[0].strip():
-            self.sink.write("doi:" + "".join(found[0].split()))
+            self.sink.write(self.meta.doi_prefix + "".join(found[0].split()))
         return found[1]

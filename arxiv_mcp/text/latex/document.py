@@ -25,6 +25,9 @@ class Meta:
     abstract: list[Block] = field(default_factory=list)
     labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
+    document_class: str = ""
+    float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
+    doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
     notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)
     author_marks: dict[int, list[str]] = field(default_factory=dict)
     group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of

@@ -49,16 +49,16 @@ class Floats(Engine):
         opt = self.optional(i)
         if opt:
             i = opt[1] + 1
-        label, target = self.floats[-1] if self.floats else ("Figure", self.sink)
-        label = f"{label} {self.step(label)}"
+        kind, target = self.floats[-1] if self.floats else ("Figure", self.sink)
+        label = f"{self.meta.float_names.get(kind, kind)} {self.step(kind)}"
         return self.capture(i, lambda sink: self.emit_caption(target, label, sink))
 
     def cmd_captionof(self, i: int, name: str) -> int:
         found = self.raw_text(i)
         if found is None:
             return i
-        label = "Table" if "table" in found[0].lower() else "Figure"
-        label = f"{label} {self.step(label)}"
+        kind = "Table" if "table" in found[0].lower() else "Figure"
+        label = f"{self.meta.float_names.get(kind, kind)} {self.step(kind)}"
         i = found[1]
         opt = self.optional(i)
         if opt:

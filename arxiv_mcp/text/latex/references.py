@@ -28,7 +28,21 @@ _NUMERIC_CLASS_RE = re.compile(
 )
 _ELSARTICLE_RE = re.compile(r"\\documentclass[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*(?:elsarticle|cas-sc|cas-dc)[ \t]*\}")
 _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|chicago|\bmla\b")
+_NATBIB_OPTIONS_RE = re.compile(r"\\usepackage[ \t]*\[([^\]]{0,500})\][ \t]*\{[^}]{0,500}natbib")
 _BIBLATEX_RE = re.compile(r"\\usepackage[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*biblatex[ \t]*\}")
+
+
+_DOI_DEFINITION_RE = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|def)\*?[ \t]*(?:\{[ \t]*)?\\doi(?![A-Za-z@])"
+    r"[^\n]{0,200}?(https?://(?:dx\.)?doi\.org/)"
+)
+
+
+def doi_prefix(source: str) -> str:
+    """What \\doi{X} prints before X: the resolver URL when the paper's style defines \\doi with
+    one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
+    m = _DOI_DEFINITION_RE.search(source)
+    return m.group(1) if m else "doi:"
 
 
 def ref_mark(command: str, key: str) -> str:
@@ -42,6 +56,12 @@ def entry_mark(key: str) -> str:
 
 def cite_mark(command: str, keys: list[str]) -> str:
     return f"{START}C{command}{SEP}{','.join(keys)}{STOP}"
+
+
+def sorted_citations(preamble: str) -> bool:
+    """natbib's `sort` or `sort&compress` option: a citation lists its entries in bibliography order."""
+    m = _NATBIB_OPTIONS_RE.search(preamble)
+    return m is not None and "sort" in m.group(1)
 
 
 def numeric_citations(preamble: str) -> bool:
@@ -84,6 +104,7 @@ class Labels:
     """What every \\label and \\bibitem key printed as, filled in during the walk."""
 
     numeric: bool = True
+    sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
     bib: dict[str, BibLabel] = field(default_factory=dict)
 
@@ -134,6 +155,9 @@ class Labels:
         if any(label is None for label in labels):
             return "[" + ", ".join(keys) + "]"
         known = [label for label in labels if label is not None]
+        if self.sort:  # natbib's `sort`: in the bibliography's order
+            order = {id(label): k for k, label in enumerate(self.bib.values())}
+            known.sort(key=lambda label: order.get(id(label), 0))
         if self.author_year():
             return _author_year_cite(command, known)
         if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
@@ -151,10 +175,30 @@ def _author_year_cite(command: str, labels: list[BibLabel]) -> str:
     if base in ("citeyear", "citeyearpar"):
         years = ", ".join(label.year for label in labels)
         return f"({years})" if base == "citeyearpar" else years
+    groups = _same_authors(labels)
     if base in ("citet", "textcite"):
-        return "; ".join(f"{label.authors} ({label.year})" for label in labels)
+        return "; ".join(f"{authors} ({years})" for authors, years in groups)
     if base == "citealt":
-        return "; ".join(f"{label.authors} {label.year}" for label in labels)
+        return "; ".join(f"{authors} {years}" for authors, years in groups)
     if base == "citealp":
-        return "; ".join(f"{label.authors}, {label.year}" for label in labels)
-    return "(" + "; ".join(f"{label.authors}, {label.year}" for label in labels) + ")"
+        return "; ".join(f"{authors}, {years}" for authors, years in groups)
+    return "(" + "; ".join(f"{authors}, {years}" for authors, years in groups) + ")"
+
+
+def _same_authors(labels: list[BibLabel]) -> list[tuple[str, str]]:
+    """natbib's merging of neighbours with the same authors: `Jones, 1990, 1991` and, within
+    one year, `Jones, 1990a,b` (the year's letters only)."""
+    groups: list[tuple[str, list[str]]] = []
+    for label in labels:
+        if groups and groups[-1][0] == label.authors:
+            groups[-1][1].append(label.year)
+        else:
+            groups.append((label.authors, [label.year]))
+    out = []
+    for authors, years in groups:
+        text = years[0]
+        for previous, year in zip(years, years[1:]):
+            letters_only = year[:4] == previous[:4] and year[4:] and previous[4:]
+            text += "," + year[4:] if letters_only else ", " + year
+        out.append((authors, text))
+    return out

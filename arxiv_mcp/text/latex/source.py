@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ...errors import ExtractionError
 from .biblatex import is_biblatex, to_thebibliography
 from .references import MARK_CHARS
+from .specs import CLASS_FLOAT_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -333,6 +334,21 @@ class TheoremKind:
     @property
     def numbered(self) -> bool:
         return bool(self.counter)
+
+
+_FLOAT_NAME_RE = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|def)\*?[ \t]*(?:\{[ \t]*)?\\(figure|table)name(?![A-Za-z@])[ \t]*(?:\}[ \t]*)?"
+    r"\{([^{}\\\n]{1,20})\}"
+)
+
+
+def float_names(source: str, document_class: str) -> dict[str, str]:
+    """What captions print before their number, by float ("Figure", "Table"): the class's
+    (`specs.CLASS_FLOAT_NAMES`), then the paper's own \\figurename/\\tablename definitions."""
+    names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
+    for m in _FLOAT_NAME_RE.finditer(source):
+        names[m.group(1).capitalize()] = " ".join(m.group(2).split())
+    return names
 
 
 def environment_aliases(source: str) -> dict[str, tuple[str, str]]:

@@ -134,6 +134,7 @@ SKIP_SPECS = {
     "authorrunning": "m",
     "orcid": "m",
     "orcidlink": "m",
+    "orcidID": "m",
     "email": "m",
     "ead": "om",
     # elsarticle's and svjour's labelled contact notes (corresponding author, e-mail)
@@ -490,6 +491,20 @@ REF_COMMANDS = {
 # Classes that print an author line of their own when the source gives none (CMS papers list
 # their members in an appendix; the title page names the collaboration).
 CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration"}
+# What a class prints before a caption's number when the e-print does not ship the class
+# (`\figurename`, `\tablename`); the paper's own definition wins (`source.float_names`).
+_FIG = {"Figure": "Fig."}
+_REVTEX = {"Figure": "FIG.", "Table": "TABLE"}
+CLASS_FLOAT_NAMES = {
+    "llncs": _FIG,
+    "svjour": _FIG,
+    "svjour3": _FIG,
+    "aa": _FIG,
+    "revtex4": _REVTEX,
+    "revtex4-1": _REVTEX,
+    "revtex4-2": _REVTEX,
+    "IEEEtran": {"Figure": "Fig.", "Table": "TABLE"},
+}
 
 
 HEADING_COMMANDS = {
