@@ -21,11 +21,13 @@ from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
 from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
-from .references import Labels, doi_prefix, numeric_citations, sorted_citations
+from .references import Labels
 from .sections import Sections
 from .source import (
     Assembler,
+    citation_style,
     decode,
+    doi_prefix,
     environment_aliases,
     find_main,
     float_names,
@@ -91,7 +93,7 @@ def _document_meta(preamble: str, defining: str) -> Meta:
     document_class = _DOCUMENT_CLASS_RE.search(preamble)
     name = document_class.group(1) if document_class else ""
     return Meta(
-        labels=Labels(numeric=numeric_citations(preamble), sort=sorted_citations(preamble)),
+        labels=Labels(*citation_style(preamble)),
         document_class=name,
         float_names=float_names(defining, name),
         doi_prefix=doi_prefix(defining),

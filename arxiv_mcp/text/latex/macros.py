@@ -29,25 +29,11 @@ log = logging.getLogger(__name__)
 
 MAX_MACRO_BODY = 200
 
-_DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
-)
-_ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")
-_XPARSE_SPEC_RE = re.compile(r"\s*(?:O\s*\{([^{}]*)\})?((?:\s*m)*)\s*")
-_DEF_PARAMETERS_RE = re.compile(r"((?:[ \t]*#[1-9])+)[ \t]*")
 _SPACES_RE = re.compile(r"\s*")
 UNSAFE_BODY_RE = re.compile(
     r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
     r"|(?<!\\)#"
 )
-_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
-_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
-_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
-# Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
-_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}")
-_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
 @dataclass(frozen=True)
@@ -58,6 +44,9 @@ class Macro:
     math: str
     xspace: bool
     cost: int
+
+
+_ENSUREMATH_RE = re.compile(r"\\ensuremath(?![A-Za-z])\s*\{")
 
 
 def replace_ensuremath(body: str, wrap: Callable[[str], str]) -> str:
@@ -86,11 +75,24 @@ def _balanced_tokens(toks: list[Token]) -> bool:
     return depth == 0
 
 
+_TRAILING_MATH_SPACE_RE = re.compile(r"(?:\\[,;:! ]|~|\s)+\Z")
+
+
 def _inline_math(inner: str) -> str:
     """`\\ensuremath{T_c\\,}` in text: the trailing space that guards a following word becomes
     an \\xspace, so `\\Tc as` reads `$T_c$ as` and `\\Tc,` reads `$T_c$,`."""
     spacing = _TRAILING_MATH_SPACE_RE.search(inner)
     return f"${inner[: spacing.start()]}$\\xspace" if spacing else f"${inner}$"
+
+
+_UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+
+
+# Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
+_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}")
+
+
+_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
 def _make_macro(body: str) -> Macro | None:
@@ -120,6 +122,13 @@ class Definition:
     body: str
 
 
+_DEFINITION_RE = re.compile(
+    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
+    r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
+)
+
+
 def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition | None]:
     """Every macro definition by name, as the last valid one has it (None: unusable).
 
@@ -143,6 +152,9 @@ def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition 
     return found
 
 
+_ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")
+
+
 def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     """`[2][default]` after a \\newcommand's name: (arguments, default or None, where the body starts)."""
     m = _ARGUMENT_COUNT_RE.match(source, pos)
@@ -158,6 +170,9 @@ def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     return nargs, default, match_end(_SPACES_RE, source, pos)
 
 
+_XPARSE_SPEC_RE = re.compile(r"\s*(?:O\s*\{([^{}]*)\})?((?:\s*m)*)\s*")
+
+
 def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
     with a default; any other kind (starred, delimited, optional without default) does not work here."""
@@ -168,6 +183,9 @@ def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
         return -1, None, pos
     nargs = spec.group(2).count("m") + (spec.group(1) is not None)
     return nargs, spec.group(1), match_end(_SPACES_RE, source, close + 1)
+
+
+_DEF_PARAMETERS_RE = re.compile(r"((?:[ \t]*#[1-9])+)[ \t]*")
 
 
 def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
@@ -206,7 +224,6 @@ def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
 MAX_MACRO_DEPTH = 3  # a spliced body is scanned for macros again at most this many times
 
-_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
 _DEFINERS = {
     "def",
     "gdef",
@@ -234,6 +251,9 @@ PROTECTED_MACROS = frozenset(
     # read by the tokenizer, or spelled out by the converter as symbols
     | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
 )
+
+
+_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
 
 
 class Expansion:

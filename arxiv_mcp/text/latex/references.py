@@ -15,35 +15,6 @@ from dataclasses import dataclass, field
 START, SEP, STOP = "\x02", "\x01", "\x03"
 MARK_CHARS = START + SEP + STOP
 
-_MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
-_AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)\s*\)")
-# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
-_KIND_NAMES = {
-    kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
-}
-_NUMERIC_CLASS_RE = re.compile(
-    r"\\documentclass[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*(?:revtex\d?-?\d*|aa|JHEP|jhep|svjour\d*)[ \t]*\}"
-    r"|\\usepackage[ \t]*\[[^\]]*\bnumbers\b[^\]]*\][ \t]*\{[^}]*natbib"
-    r"|\\setcitestyle[ \t]*\{[^}]*\bnumbers\b"
-)
-_ELSARTICLE_RE = re.compile(r"\\documentclass[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*(?:elsarticle|cas-sc|cas-dc)[ \t]*\}")
-_AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|chicago|\bmla\b")
-_NATBIB_OPTIONS_RE = re.compile(r"\\usepackage[ \t]*\[([^\]]{0,500})\][ \t]*\{[^}]{0,500}natbib")
-_BIBLATEX_RE = re.compile(r"\\usepackage[ \t]*(\[[^\]]*\])?[ \t]*\{[ \t]*biblatex[ \t]*\}")
-
-
-_DOI_DEFINITION_RE = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|def)\*?[ \t]*(?:\{[ \t]*)?\\doi(?![A-Za-z@])"
-    r"[^\n]{0,200}?(https?://(?:dx\.)?doi\.org/)"
-)
-
-
-def doi_prefix(source: str) -> str:
-    """What \\doi{X} prints before X: the resolver URL when the paper's style defines \\doi with
-    one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
-    m = _DOI_DEFINITION_RE.search(source)
-    return m.group(1) if m else "doi:"
-
 
 def ref_mark(command: str, key: str) -> str:
     return f"{START}R{command}{SEP}{key}{STOP}"
@@ -58,29 +29,14 @@ def cite_mark(command: str, keys: list[str]) -> str:
     return f"{START}C{command}{SEP}{','.join(keys)}{STOP}"
 
 
-def sorted_citations(preamble: str) -> bool:
-    """natbib's `sort` or `sort&compress` option: a citation lists its entries in bibliography order."""
-    m = _NATBIB_OPTIONS_RE.search(preamble)
-    return m is not None and "sort" in m.group(1)
-
-
-def numeric_citations(preamble: str) -> bool:
-    """Whether the document cites by number even when its .bbl carries author-year labels
-    (REVTeX and elsarticle default to numbers; natbib's `numbers` option)."""
-    if _NUMERIC_CLASS_RE.search(preamble):
-        return True
-    biblatex = _BIBLATEX_RE.search(preamble)
-    if biblatex:  # biblatex's default style is numeric
-        return not _AUTHORYEAR_OPTION_RE.search(biblatex.group(1) or "")
-    els = _ELSARTICLE_RE.search(preamble)
-    return els is not None and not _AUTHORYEAR_OPTION_RE.search(els.group(1) or "")
-
-
 @dataclass(frozen=True)
 class BibLabel:
     number: str
     authors: str = ""
     year: str = ""
+
+
+_AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)\s*\)")
 
 
 def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
@@ -99,11 +55,20 @@ def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
     return BibLabel(str(number))
 
 
+_MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
+
+
+# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
+_KIND_NAMES = {
+    kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
+}
+
+
 @dataclass
 class Labels:
     """What every \\label and \\bibitem key printed as, filled in during the walk."""
 
-    numeric: bool = True
+    numeric: bool = True  # `source.citation_style`
     sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
     bib: dict[str, BibLabel] = field(default_factory=dict)

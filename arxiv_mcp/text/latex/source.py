@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...errors import ExtractionError
@@ -29,15 +30,6 @@ _OWN_MARKS = dict.fromkeys(map(ord, LINE_BREAK + MARK_CHARS))
 # ---------------------------------------------------------------------------------------------
 
 _TEX_SUFFIXES = (".tex", ".ltx", ".latex")
-_PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
-_DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
-_INPUT_RE = re.compile(
-    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
-    r"|\\(printbibliography)(?![A-Za-z@])(?:[ \t]*\[[^\]\n]{0,300}\])?"
-)
-_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
-_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
-_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
 
 
 def decode(raw: bytes) -> str:
@@ -47,6 +39,12 @@ def decode(raw: bytes) -> str:
         text = raw.decode("latin-1")
     # The converter's own marks (line breaks, reference placeholders) never come from the paper.
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_OWN_MARKS)
+
+
+_DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
+
+
+_PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 
 
 def find_main(files: dict[str, bytes]) -> str:
@@ -81,6 +79,9 @@ def _comment_start(line: str) -> int:
             return pos
         pos = line.find("%", pos + 1)
     return -1
+
+
+_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
 
 
 def _strip_comments(text: str) -> str:
@@ -130,6 +131,9 @@ def _strip_comments(text: str) -> str:
     return _drop_iffalse("".join(out))
 
 
+_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
+
+
 def _drop_iffalse(text: str) -> str:
     """Remove `\\iffalse ... \\fi` blocks (nested \\if... counted), a common way to hide text."""
     if "\\iffalse" not in text:
@@ -158,6 +162,15 @@ def _drop_iffalse(text: str) -> str:
     else:
         out.append(text[pos:])
     return "".join(out)
+
+
+_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
+
+
+_INPUT_RE = re.compile(
+    r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
+    r"|\\(printbibliography)(?![A-Za-z@])(?:[ \t]*\[[^\]\n]{0,300}\])?"
+)
 
 
 class Assembler:
@@ -386,8 +399,16 @@ def theorem_names(preamble: str) -> dict[str, TheoremKind]:
 MAX_PACKAGE_FILES = 40
 _LOAD_RE = re.compile(
     r"\\(usepackage|RequirePackage|documentclass|documentstyle|LoadClass)(?![A-Za-z])[ \t]*"
-    r"(?:\[[^\]]{0,500}\][ \t]*)?\{([^{}]{1,500})\}"
+    r"(?:\[([^\]]{0,500})\][ \t]*)?\{([^{}]{1,500})\}"
 )
+
+
+def _loads(text: str) -> Iterator[tuple[str, str, str]]:
+    """(command, options, name) of each package or class the text loads, in order."""
+    for m in _LOAD_RE.finditer(text):
+        for name in m.group(3).split(","):
+            if name.strip():
+                yield m.group(1), m.group(2) or "", name.strip()
 
 
 def package_sources(files: dict[str, bytes], source: str) -> str:
@@ -405,16 +426,56 @@ def package_sources(files: dict[str, bytes], source: str) -> str:
     out: list[str] = []
 
     def visit(text: str, depth: int) -> None:
-        for m in _LOAD_RE.finditer(text):
-            suffix = ".sty" if m.group(1) in ("usepackage", "RequirePackage") else ".cls"
-            for stem in m.group(2).split(","):
-                name = by_name.get(stem.strip() + suffix)
-                if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
-                    continue
-                seen.add(name)
-                package = _strip_comments(decode(files[name]))
-                visit(package, depth + 1)
-                out.append(package)
+        for command, _, stem in _loads(text):
+            suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
+            name = by_name.get(stem + suffix)
+            if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
+                continue
+            seen.add(name)
+            package = _strip_comments(decode(files[name]))
+            visit(package, depth + 1)
+            out.append(package)
 
     visit(source, 0)
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# How citations print, as the preamble's classes and packages decide
+# ---------------------------------------------------------------------------------------------
+
+_NUMERIC_CLASS_RE = re.compile(r"revtex\d?-?\d*|aa|JHEP|jhep|svjour\d*")
+_AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|chicago|\bmla\b")
+_CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
+
+
+def citation_style(preamble: str) -> tuple[bool, bool]:
+    """(numeric, sort): whether citations print as numbers even when the .bbl carries
+    author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and elsarticle's
+    defaults unless an author-year option), and whether natbib sorts a citation's entries."""
+    numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
+    sort = False
+    default: bool | None = None  # biblatex's, else elsarticle's
+    for command, options, name in _loads(preamble):
+        is_class = command in ("documentclass", "documentstyle")
+        if is_class and _NUMERIC_CLASS_RE.fullmatch(name):
+            numeric = True
+        elif name == "natbib":
+            numeric = numeric or bool(re.search(r"\bnumbers\b", options))
+            sort = sort or "sort" in options
+        elif name == "biblatex" or (is_class and name in ("elsarticle", "cas-sc", "cas-dc") and default is None):
+            default = not _AUTHORYEAR_OPTION_RE.search(options)
+    return numeric or bool(default), sort
+
+
+_DOI_DEFINITION_RE = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|def)\*?[ \t]*(?:\{[ \t]*)?\\doi(?![A-Za-z@])"
+    r"[^\n]{0,200}?(https?://(?:dx\.)?doi\.org/)"
+)
+
+
+def doi_prefix(source: str) -> str:
+    """What \\doi{X} prints before X: the resolver URL when the paper's style defines \\doi with
+    one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
+    m = _DOI_DEFINITION_RE.search(source)
+    return m.group(1) if m else "doi:"

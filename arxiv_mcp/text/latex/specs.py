@@ -8,6 +8,8 @@ symbol. Adding a class's or package's commands means adding rows here, not code 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 LIST_ENVS = {
     "itemize": "-",
     "itemize*": "-",
@@ -512,74 +514,51 @@ HEADING_COMMANDS = {
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
     for star in ("", "*")
 }
-# Commands with a handler of their own: name -> role; the converter's method for a role is
+# Commands with a handler of their own, by role; the converter's method for a role is
 # `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
-COMMAND_HANDLERS = (
-    {
-        "title": "title",
-        "AtlasTitle": "title",
-        "author": "author",
-        "collaboration": "author",
-        "affiliation": "affiliation",
-        "altaffiliation": "affiliation",
-        "address": "affiliation",
-        "affil": "affiliation",
-        "institute": "institute",
-        "and": "and",
-        "thanksref": "thanksref",
-        "thanks": "note",  # a title-page footnote
-        "thanks*": "note",
-        "inst": "inst",
-        "abstract": "abstract",
-        "maketitle": "maketitle",
-        "textbf": "font",
-        "textsc": "font",
-        "footnote": "footnote",
-        "footnote*": "footnote",
-        "footnotetext": "footnote",
-        "item": "item",
-        "item*": "item",
-        "bibitem": "bibitem",
-        "caption": "caption",
-        "caption*": "caption",
-        "subcaption": "caption",
-        "captionof": "captionof",
-        "appendix": "appendix",
-        "href": "href",
-        "doi": "doi",
-        "label": "label",
-        "@stepequation": "step_equation",
-        "texorpdfstring": "first_of_two",
-        "@firstoftwo": "first_of_two",
-        "makecell": "cell_lines",
-        "thead": "cell_lines",
-        "shortstack": "cell_lines",
-        "specialcell": "cell_lines",
-        "Centerstack": "cell_lines",
-    }
-    | dict.fromkeys(HEADING_COMMANDS, "heading")
-    | dict.fromkeys(CITE_COMMANDS, "cite")
-    | dict.fromkeys(REF_COMMANDS, "ref")
-)
-# Environments with a handler of their own: name -> role; the method is `env_<role>`. Theorem-like
+_COMMAND_ROLES: dict[str, Iterable[str]] = {
+    "title": ("title", "AtlasTitle"),
+    "author": ("author", "collaboration"),
+    "affiliation": ("affiliation", "altaffiliation", "address", "affil"),
+    "institute": ("institute",),
+    "and": ("and",),
+    "thanksref": ("thanksref",),
+    "inst": ("inst",),
+    "note": ("thanks", "thanks*"),  # a title-page footnote
+    "abstract": ("abstract",),
+    "maketitle": ("maketitle",),
+    "font": ("textbf", "textsc"),
+    "footnote": ("footnote", "footnote*", "footnotetext"),
+    "item": ("item", "item*"),
+    "bibitem": ("bibitem",),
+    "caption": ("caption", "caption*", "subcaption"),
+    "captionof": ("captionof",),
+    "appendix": ("appendix",),
+    "href": ("href",),
+    "doi": ("doi",),
+    "label": ("label",),
+    "step_equation": ("@stepequation",),
+    "first_of_two": ("texorpdfstring", "@firstoftwo"),
+    "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
+    "heading": HEADING_COMMANDS,
+    "cite": CITE_COMMANDS,
+    "ref": REF_COMMANDS,
+}
+COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for name in names}
+# Environments with a handler of their own, by role; the method is `env_<role>`. Theorem-like
 # environments are the paper's (`\newtheorem`), found at run time.
-ENVIRONMENT_HANDLERS = (
-    {
-        "abstract": "abstract",
-        "thebibliography": "bibliography",
-        "appendix": "appendix",
-        "appendices": "appendix",
-        "keywords": "keywords",
-        "IEEEkeywords": "keywords",
-        "acknowledgments": "acknowledgments",
-        "acknowledgements": "acknowledgments",
-        "acks": "acknowledgments",
-    }
-    | dict.fromkeys(FIGURE_ENVS, "figure")
-    | dict.fromkeys(TABLE_FLOATS, "table_float")
-    | dict.fromkeys(TABULAR_SPECS, "tabular")
-    | dict.fromkeys(LIST_ENVS, "list")
-)
+_ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
+    "abstract": ("abstract",),
+    "bibliography": ("thebibliography",),
+    "appendix": ("appendix", "appendices"),
+    "keywords": ("keywords", "IEEEkeywords"),
+    "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
+    "figure": FIGURE_ENVS,
+    "table_float": TABLE_FLOATS,
+    "tabular": TABULAR_SPECS,
+    "list": LIST_ENVS,
+}
+ENVIRONMENT_HANDLERS = {name: role for role, names in _ENVIRONMENT_ROLES.items() for name in names}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).

@@ -24,36 +24,10 @@ from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
 MAX_ARGUMENT = 2_000
 
 _PARAMETER_RE = re.compile(r"#([1-9])")
-_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
-_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
 _BETWEEN_ARGUMENTS_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?")
-_AFTER_NAME_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
-_ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
-_XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")
-_INNERMOST_IF_RE = re.compile(
-    r"\\if(?:num[ \t]*(?P<left>-?\d+)[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d+)|mmode(?![A-Za-z@]))"
-    r"(?P<branches>(?:(?!\\if[A-Za-z@]|\\fi(?![A-Za-z@])).)*)\\fi(?![A-Za-z@])",
-    re.DOTALL,
-)
-_ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
-_ANY_CONDITIONAL_RE = re.compile(r"\\(?:if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
-_EMPTY_SCRIPT_RE = re.compile(r"[_^]\{\s*\}")  # `\\HepParticle{t}{}{}`: no sub- or superscript
-_MATH_BOX_RE = re.compile(r"\\(?:mbox|hbox|text)[ \t]*\{[ \t]*\$([^$]*)\$[ \t]*\}")
-_DOLLAR_RE = re.compile(r"(?<!\\)\$")
-_DEFINER_BEFORE_RE = re.compile(
-    r"\\(?:[gex]?def|let|(?:re)?newcommand|providecommand|DeclareRobustCommand|[A-Z][a-z]+DocumentCommand)"
-    r"\*?[ \t]*\{?[ \t]*\Z"
-)
-_ENVIRONMENTS = "|".join(re.escape(name) for name in sorted(MATH_ENVIRONMENTS, key=len, reverse=True))
-# Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
-_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?|\\(begin|end)[ \t]*\{(?:" + _ENVIRONMENTS + r")\}"
-# Verbatim text shows macros as written: an environment is passed over up to its \end, \verb up to
-# its delimiter on the same line.
-_VERBATIM = (
-    r"|\\begin\{(?P<env>"
-    + "|".join(re.escape(name) for name in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
-    + r")\}|\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]{0,1000}?(?P=delimiter)"
-)
+
+
+_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
 
 
 def template_definitions(found: dict[str, Definition | None]) -> dict[str, Definition]:
@@ -87,6 +61,28 @@ def _decidable(body: str) -> bool:
 def _safe(body: str) -> bool:
     """Safe as a zero-argument body is, once its `#n` parameters are out (`##` is not one)."""
     return "##" not in body and not UNSAFE_BODY_RE.search(_PARAMETER_RE.sub("", body))
+
+
+_DEFINER_BEFORE_RE = re.compile(
+    r"\\(?:[gex]?def|let|(?:re)?newcommand|providecommand|DeclareRobustCommand|[A-Z][a-z]+DocumentCommand)"
+    r"\*?[ \t]*\{?[ \t]*\Z"
+)
+
+
+_ENVIRONMENTS = "|".join(re.escape(name) for name in sorted(MATH_ENVIRONMENTS, key=len, reverse=True))
+
+
+# Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
+_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?|\\(begin|end)[ \t]*\{(?:" + _ENVIRONMENTS + r")\}"
+
+
+# Verbatim text shows macros as written: an environment is passed over up to its \end, \verb up to
+# its delimiter on the same line.
+_VERBATIM = (
+    r"|\\begin\{(?P<env>"
+    + "|".join(re.escape(name) for name in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
+    + r")\}|\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]{0,1000}?(?P=delimiter)"
+)
 
 
 class Templates:
@@ -166,6 +162,9 @@ class Templates:
         return (_in_mode(decided, math), pos) if decided is not None else None
 
 
+_ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
+
+
 def _separated(before: str, body: str, after: str) -> str:
     """The body, never joined to a control word before or after it into a new name (`\\alpha` `b`
     is not `\\alphab`): the space put between is one the tokenizer drops after a control word.
@@ -177,6 +176,9 @@ def _separated(before: str, body: str, after: str) -> str:
     return body
 
 
+_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
+
+
 def _argument(src: str, pos: int) -> tuple[str, int] | None:
     """One undelimited argument at pos: a braced group's inside, or a single token."""
     start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
@@ -185,6 +187,19 @@ def _argument(src: str, pos: int) -> tuple[str, int] | None:
         return (src[start + 1 : close], close + 1) if close > 0 else None
     m = _ONE_TOKEN_RE.match(src, pos)
     return (m.group(1), m.end()) if m else None
+
+
+_INNERMOST_IF_RE = re.compile(
+    r"\\if(?:num[ \t]*(?P<left>-?\d+)[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d+)|mmode(?![A-Za-z@]))"
+    r"(?P<branches>(?:(?!\\if[A-Za-z@]|\\fi(?![A-Za-z@])).)*)\\fi(?![A-Za-z@])",
+    re.DOTALL,
+)
+
+
+_ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
+
+
+_ANY_CONDITIONAL_RE = re.compile(r"\\(?:if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
 
 
 def _conditionals(body: str, math: bool) -> str | None:
@@ -208,11 +223,23 @@ def _holds(m: re.Match[str], math: bool) -> bool:
     return {"<": left < right, "=": left == right, ">": left > right}[m.group("op")]
 
 
+_XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")
+
+
 def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
     """A fully expanded use: TeX drops the spaces after a control word, \\xspace puts one back."""
     if _XSPACE_RE.search(body):
         return _XSPACE_RE.sub("", body), end
-    return body, tokens.match_end(_AFTER_NAME_RE, src, end) if not nargs else end
+    return body, tokens.match_end(tokens.AFTER_WORD_RE, src, end) if not nargs else end
+
+
+_EMPTY_SCRIPT_RE = re.compile(r"[_^]\{\s*\}")  # `\\HepParticle{t}{}{}`: no sub- or superscript
+
+
+_MATH_BOX_RE = re.compile(r"\\(?:mbox|hbox|text)[ \t]*\{[ \t]*\$([^$]*)\$[ \t]*\}")
+
+
+_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
 
 def _in_mode(body: str, math: bool) -> str:

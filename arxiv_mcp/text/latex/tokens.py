@@ -14,24 +14,7 @@ LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", 
 
 Token = tuple[str, str]
 
-_SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
-_PAR_RE = re.compile(r"\n[ \t]*\n\s*")
-# A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
-# names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
-_WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
-_AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
-_ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
-_LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
-_SYMBOL_ACCENT_RE = re.compile(
-    r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
-)
-_LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
-_DOIBASE_RE = re.compile(r"\\doibase(?![A-Za-z])")
-_URL_CONTROL_RE = re.compile(r"\\(?:([_%#&~$/])|[A-Za-z@]+)")
-_LABEL_RE = re.compile(r"\\label[ \t]*\{[^{}]*\}")
-_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
-_ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?")
-_NONUMBER_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 
 _ACCENTS = {
     "'": "\u0301",
@@ -191,8 +174,11 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
+_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+
+
 def _clean_math(latex: str) -> str:
-    return " ".join(_LABEL_RE.sub("", latex).replace("\\protect", "").split())
+    return " ".join(_LABEL_KEY_RE.sub("", latex).replace("\\protect", "").split())
 
 
 def _accented(accent: str, base: str) -> str:
@@ -211,19 +197,23 @@ class _Tokenizer:
             if kind == "end":
                 self.end_aliases.setdefault(env, []).append("\\" + name)
 
+    _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
+
     def text(self, chunk: str) -> None:
         chunk = chunk.replace("---", "\u2014").replace("--", "\u2013").replace("``", "\u201c").replace("''", "\u201d")
-        pieces = _PAR_RE.split(chunk)
+        pieces = self._PAR_RE.split(chunk)
         for k, piece in enumerate(pieces):
             if k:
                 self.toks.append((PAR, ""))
             if piece:
                 self.toks.append((TEXT, piece))
 
+    _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
+
     def run(self) -> list[Token]:
         src, n, i = self.src, len(self.src), 0
         while i < n:
-            m = _SPECIAL_RE.search(src, i)
+            m = self._SPECIAL_RE.search(src, i)
             j = m.start() if m else n
             if j > i:
                 self.text(src[i:j])
@@ -260,7 +250,7 @@ class _Tokenizer:
             self.math(DMATH, src[j + 2 : end])
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
-        if end < 0 or _PAR_RE.search(src, j + 1, end):
+        if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
         self.math(MATH, src[j + 1 : end])
@@ -276,31 +266,43 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
+    _ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?")
+
+    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+
     def equation_numbers(self, inner: str, multiline: bool) -> None:
         """After a numbered display: one `\\@stepequation` per numbered row, each followed by that
         row's `\\label`s, so the converter numbers equations in document order and \\eqref reads."""
-        rows = _ROW_BREAK_RE.split(inner) if multiline else [inner]
+        rows = self._ROW_BREAK_RE.split(inner) if multiline else [inner]
         for row in rows:
-            if multiline and (_NONUMBER_RE.search(row) or not row.strip()):
+            if multiline and (self._NONUMBER_RE.search(row) or not row.strip()):
                 continue
             self.toks.append((CMD, "@stepequation"))
             for label in _LABEL_KEY_RE.findall(row):
                 self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
 
+    # A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
+    # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
+    _WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
+
+    _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+
+    _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
+
     def control(self, j: int) -> int:
         src = self.src
-        word = _WORD_RE.match(src, j)
+        word = self._WORD_RE.match(src, j)
         if not word:
             return self.control_symbol(j)
-        accent = _LETTER_ACCENT_RE.match(src, j)
+        accent = self._LETTER_ACCENT_RE.match(src, j)
         if accent:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
         if name in ("begin", "end"):
-            env = _ENV_NAME_RE.match(src, k)
+            env = self._ENV_NAME_RE.match(src, k)
             if not env:
-                return match_end(_AFTER_WORD_RE, src, k)
+                return match_end(AFTER_WORD_RE, src, k)
             return self.environment(name, env.group(1), env.end())
         if name in self.aliases and not src.startswith("*", k):
             kind, alias = self.aliases[name]
@@ -313,7 +315,13 @@ class _Tokenizer:
             name += "*"
             k += 1
         self.toks.append((CMD, name))
-        return match_end(_AFTER_WORD_RE, src, k)
+        return match_end(AFTER_WORD_RE, src, k)
+
+    _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
+
+    _SYMBOL_ACCENT_RE = re.compile(
+        r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
+    )
 
     def control_symbol(self, j: int) -> int:
         src = self.src
@@ -322,7 +330,7 @@ class _Tokenizer:
         c = src[j + 1]
         if c == "\\":
             self.toks.append((NEWLINE, ""))
-            return match_end(_LINEBREAK_OPT_RE, src, j + 2)
+            return match_end(self._LINEBREAK_OPT_RE, src, j + 2)
         if c in "([":
             close = "\\)" if c == "(" else "\\]"
             end = self.search.find(close, j + 2)
@@ -330,7 +338,7 @@ class _Tokenizer:
                 return j + 2
             self.math(MATH if c == "(" else DMATH, src[j + 2 : end])
             return end + 2
-        accent = _SYMBOL_ACCENT_RE.match(src, j)
+        accent = self._SYMBOL_ACCENT_RE.match(src, j)
         if accent:
             base = accent.group(2) or accent.group(3) or accent.group(4)
             self.toks.append((TEXT, _accented(accent.group(1), base)))
@@ -387,7 +395,7 @@ class _Tokenizer:
 
     def url(self, name: str, k: int) -> int:
         src = self.src
-        brace = match_end(_AFTER_WORD_RE, src, k)
+        brace = match_end(AFTER_WORD_RE, src, k)
         if not src.startswith("{", brace):
             self.toks.append((CMD, name))
             return k
@@ -399,6 +407,12 @@ class _Tokenizer:
             self.toks.append((CMD, "href"))
         self.toks.append((RAW, _url_text(src[brace + 1 : end])))
         return end + 1
+
+
+_DOIBASE_RE = re.compile(r"\\doibase(?![A-Za-z])")
+
+
+_URL_CONTROL_RE = re.compile(r"\\(?:([_%#&~$/])|[A-Za-z@]+)")
 
 
 def _url_text(raw: str) -> str:
