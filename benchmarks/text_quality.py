@@ -208,9 +208,10 @@ def glyph_math(latex: str) -> str:
             out.append(" ")
         else:
             # a script's digits and signs sit above or below, in either order (`K^0_S` prints
-            # KS0): only its letters join the base; what follows a script is set apart from it
+            # KS0): only its letters join the base (`Rossi$^{a}$` prints Rossia), a comma parts them
+            # (`Wang$^{1,g}$` prints Wang1,g); what follows a script is set apart from it
             if script:
-                out.append("".join(c for c in token if c.isalpha()))
+                out.append(" " if token == "," else "".join(c for c in token if c.isalpha()))
             else:
                 out.append((" " if after_script else "") + token)
                 after_script = False
