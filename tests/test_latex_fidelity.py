@@ -120,3 +120,12 @@ def test_captions_use_the_float_names_the_class_or_paper_prints():
 def test_orcid_identifiers_are_not_glued_to_author_names():
     text = convert(r"\author{Maksym Lysak\orcidID{0000-0002-3723-6960} \and Ahmed Nassar}\maketitle Text.")
     assert "Maksym Lysak, Ahmed Nassar" in text and "0000-0002" not in text
+
+
+def test_a_table_set_inside_a_figure_is_kept():
+    text = convert(
+        r"\begin{figure}\centering\includegraphics{plot.pdf}\begin{tabular}{cc}Method & Error\\ UCB & 0.3\end{tabular}"
+        r"\caption{Results.}\end{figure}"
+    )
+    assert "| Method | Error |\n| UCB | 0.3 |" in text and "Figure 1: Results." in text
+    assert "plot.pdf" not in text

@@ -42,8 +42,10 @@ class Floats(Engine):
             self.sink.write(" " + table.plain() + " ")
             return
         rows = table.render()
+        # a figure's body is drawing, not text, but a table set in a figure is printed text
+        target = self.floats[-1][1] if isinstance(self.sink, Discard) and self.floats else self.sink
         if rows:
-            self.sink.block("table", rows)
+            target.block("table", rows)
 
     def cmd_caption(self, i: int, name: str) -> int:
         opt = self.optional(i)
