@@ -13,7 +13,7 @@ import pytest
 
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text import pdf as pdf_text
-from arxiv_mcp.text import pdf_layout
+from arxiv_mcp.text import pdf_layout, pdf_work
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.text.view import select_section
 from tests.conftest import paper
@@ -332,7 +332,7 @@ class _SpyPdfium:
         self.result = result
         self.error = error
 
-    def __call__(self, data, budget):
+    def __call__(self, data, budget, refuse_heavy):
         self.calls += 1
         if self.error is not None:
             raise self.error
@@ -380,7 +380,7 @@ def heavy_drawing(megabytes: int) -> Flate:
 def test_text_operators_weigh_more_than_paths():
     text_bomb = Flate(b"BT /F1 10 Tf 72 720 Td " + b"(a) Tj " * (5 * 2**20 // 7) + b"ET")
     data = make_pdf(text_page(SENTENCE), heavy_drawing(5), text_bomb)
-    assert pdf_text._heavy_pages(data, 10) == {2}
+    assert pdf_work.heavy_pages(data, 10) == {2}
 
 
 def form_object(body: bytes, header: bytes = b"", length: int | None = None) -> bytes:
@@ -405,6 +405,8 @@ FORM_SHAPES = {
     "indirect length": form_object(LEAF, length=0).replace(b"/Length 0", b"/Length 9 0 R"),
     "a length that lies": form_object(b"BT /F1 9 Tf (a) Tj ET " * 40_000, length=8),
     "drawing a form": form_object(b"/L Do /L Do", b"/Resources << /XObject << /L 5 0 R >> >>"),
+    "resources as an object": form_object(b"/L Do q /L Do Q", b"/Resources 8 0 R"),
+    "drawing a name it lacks": form_object(b"/L Do /M Do", b"/Resources 8 0 R"),
 }
 
 
@@ -422,37 +424,120 @@ def test_forms_measured_from_the_file_bytes_weigh_what_pypdf_says(shape):
         leaf,
         shaped,
         b"%d" % len(zlib.compress(LEAF)),
+        b"<< /XObject << /L 5 0 R >> /ProcSet [/PDF] >>",
     ]
     data = assemble(objects)
     reader = pypdf.PdfReader(BytesIO(data))
-    by_pypdf = pdf_text._page_work(reader.pages[0], 2**30)
-    by_bytes = pdf_text._page_work(reader.pages[0], 2**30, {}, pdf_text._RawForms(data, reader.xref))
+    by_pypdf = pdf_work.page_work(reader.pages[0], 2**30)
+    by_bytes = pdf_work.page_work(reader.pages[0], 2**30, {}, pdf_work.RawForms(data, reader.xref))
     assert by_bytes == by_pypdf > 3 * len(LEAF)
 
 
-def test_simple_leaf_forms_are_not_parsed_by_pypdf(monkeypatch):
+def test_text_objects_are_counted_between_bt_and_et_operators():
+    assert pdf_work.text_object_bytes(b"q BT (a) Tj ET Q") == len(b" (a) Tj ")
+    assert pdf_work.text_object_bytes(b"BT (BT) Tj (ET) Tj ET") == len(
+        b" (BT) Tj (ET) Tj "
+    )  # strings are not operators
+    assert pdf_work.text_object_bytes(b"/ABT 1 gs ETX BT") == 0  # a BT at the very end opens an empty object
+    assert pdf_work.text_object_bytes(b"[1]BT<ab>Tj ET BT /F1 9 Tf") == len(b"<ab>Tj ") + len(b" /F1 9 Tf")
+
+
+def test_forms_of_the_common_shapes_are_not_parsed_by_pypdf(monkeypatch):
+    # 20 leaf forms (6-25), and a form (26) drawing two of them and an image (28) through
+    # resources given as an object (27)
     forms = [form_object(LEAF + b"%d " % n) for n in range(20)]
     names = b" ".join(b"/F%d %d 0 R" % (n, 6 + n) for n in range(20))
+    image = (
+        b"<< /Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray /Length 1 >>"
+    )
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 5 0 R >> /XObject << "
         + names
-        + b" >> >> /Contents 4 0 R >>",
-        b"<< /Length 7 >>\nstream\n/F3 Do\nendstream",
+        + b" /W 26 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length 13 >>\nstream\n/F3 Do /W Do\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         *forms,
+        form_object(b"/A Do /B Do /A Do /Im Do", b"/Resources 27 0 R"),
+        b"<< /XObject << /A 6 0 R /B 7 0 R /Im 28 0 R >> >>",
+        image + b"\nstream\n\x00\nendstream",
     ]
+    data = assemble(objects)
     resolved = []
-    original = pdf_text._resolved
-    monkeypatch.setattr(pdf_text, "_resolved", lambda obj: resolved.append(obj) or original(obj))
-    assert pdf_text._heavy_pages(assemble(objects), 10) == frozenset()
+    original = pdf_work.resolved
+    monkeypatch.setattr(pdf_work, "resolved", lambda obj: resolved.append(obj) or original(obj))
+    assert pdf_work.heavy_pages(data, 10) == frozenset()
     assert not [obj for obj in resolved if getattr(obj, "idnum", 0) >= 6]
+    reader = pypdf.PdfReader(BytesIO(data))
+    by_pypdf = pdf_work.page_work(reader.pages[0], 2**30)
+    assert pdf_work.page_work(reader.pages[0], 2**30, {}, pdf_work.RawForms(data, reader.xref)) == by_pypdf
+    assert by_pypdf > 4 * len(LEAF)
+
+
+def compressed_pdf(objects: list[bytes], packed: set[int]) -> bytes:
+    """A PDF 1.5 of `objects` (numbered from 1) with those in `packed` in one object stream, and an xref stream."""
+    out = bytearray(b"%PDF-1.5\n")
+    offsets: dict[int, int] = {}
+    for number, body in enumerate(objects, start=1):
+        if number not in packed:
+            offsets[number] = len(out)
+            out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    inside = sorted(packed)
+    bodies = [objects[number - 1] + b"\n" for number in inside]
+    starts = list(itertools.accumulate((len(body) for body in bodies), initial=0))[:-1]
+    header = b" ".join(b"%d %d" % pair for pair in zip(inside, starts)) + b"\n"
+    stream_number, xref_number = len(objects) + 1, len(objects) + 2
+    content = zlib.compress(header + b"".join(bodies))
+    offsets[stream_number] = len(out)
+    out += (
+        b"%d 0 obj\n<< /Type /ObjStm /N %d /First %d /Filter /FlateDecode /Length %d >>\nstream\n"
+        % (stream_number, len(inside), len(header), len(content))
+        + content
+        + b"\nendstream\nendobj\n"
+    )
+    offsets[xref_number] = len(out)
+    rows = [b"\x00\x00\x00\x00\x00\xff\xff"]
+    for number in range(1, xref_number + 1):
+        if number in packed:
+            rows.append(b"\x02" + stream_number.to_bytes(4, "big") + inside.index(number).to_bytes(2, "big"))
+        else:
+            rows.append(b"\x01" + offsets[number].to_bytes(4, "big") + b"\x00\x00")
+    table = b"".join(rows)
+    out += (
+        b"%d 0 obj\n<< /Type /XRef /W [1 4 2] /Size %d /Root 1 0 R /Length %d >>\nstream\n"
+        % (xref_number, xref_number + 1, len(table))
+        + table
+        + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % offsets[xref_number]
+    )
+    return bytes(out)
+
+
+def test_the_page_tree_is_read_without_parsing_the_rest_of_its_object_stream():
+    # pages, fonts and a widths array in one object stream, as pdfTeX writes them
+    text = text_page(SENTENCE)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+        b"<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 6 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /Resources 8 0 R /Contents 5 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(text) + text + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Widths 7 0 R >>",
+        b"[" + b" 500" * 200 + b"]",
+        b"<< /Font << /F1 6 0 R >> >>",
+    ]
+    data = compressed_pdf(objects, packed={1, 2, 3, 4, 6, 7, 8})
+    reader = pdf_work._reader(data)
+    assert [pdf_work.page_work(page, 2**30) for page in reader.pages] == [4 * len(text)] * 2
+    parsed = {ref[1] for ref in reader.resolved_objects}
+    assert {3, 4, 8} <= parsed and not {6, 7} & parsed  # the pages and resources, not the font nor its widths
+    assert page_texts(pdf_to_text(data)) == [SENTENCE, SENTENCE]
+    assert page_texts(pdf_to_text(data, engine="pypdf")) == [SENTENCE, SENTENCE]
 
 
 @pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
 def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
-    monkeypatch.setattr(pdf_text, "PDFIUM_MAX_PAGE_WORK", 50_000)
+    monkeypatch.setattr(pdf_work, "PDFIUM_MAX_PAGE_WORK", 50_000)
     read_by_pypdf = []
     original = pdf_text._pypdf_pages
 

@@ -18,8 +18,8 @@ A word hyphenated across a line end is mended when its rest is lower case ("tran
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
 writes the same pair with a hyphen inside a line ("non-" + "relativistic").
 
-Post-processing is a few linear passes over each page: the acceptance budget is 1.3x of a
-bare pypdf `extract_text` loop over the same file.
+Post-processing is a few linear passes over each page: the budget is 2x of a bare
+pypdfium2 text loop over the same file.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ import re
 import threading
 import time
 import unicodedata
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -42,6 +41,7 @@ from ..errors import ExtractionError, NoTextLayer
 from .formats import is_pdf
 from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
 from .pdf_layout import mark_headings, remove_furniture
+from .pdf_work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 from .shape import escape_line, page_heading
 
 logger = logging.getLogger(__name__)
@@ -77,12 +77,7 @@ def pdf_to_text(
     budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
     if engine in ("pdfium", "auto"):
         try:
-            if engine == "pdfium" and _heavy_pages(data, max_pages):
-                raise _TooMuchWork(
-                    f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
-                    "drawing instructions, too much for pdfium to parse at once"
-                )
-            raw = _pdfium_pages(data, budget)
+            raw = _pdfium_pages(data, budget, refuse_heavy=engine == "pdfium")
             if engine == "auto":
                 raw = _fill_from_pypdf(data, raw, budget)
             return _render(raw)
@@ -194,7 +189,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             continue
         budget.check_time(index, count)
         try:
-            work = _page_work(pages[index], MAX_PAGE_WORK)
+            work = page_work(pages[index], MAX_PAGE_WORK)
         except Exception as exc:  # unmeasurable: pypdf's own limits and the deadline still apply
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             work = 0
@@ -220,212 +215,12 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     return texts
 
 
-# --- the work a page asks for ----------------------------------------------------------
-
-# A page's work is the bytes of drawing instructions a reader parses for it: its decoded
-# content streams, plus each form XObject's every time the page (or a form) draws it, with
-# bytes inside text objects (BT ... ET) counted TEXT_WEIGHT times: pdfium spends about four
-# times as long per byte of text operators as per byte of paths (a 4 MB text page takes it
-# ~1 s, a 16 MB drawing about as long). A hostile file packs gigabytes of work into kilobytes
-# (a compression bomb, forms drawing forms ten times over). pdfium builds all of a page's
-# objects at once and cannot be interrupted, so it gets only pages under
-# PDFIUM_MAX_PAGE_WORK; a heavier page is left to pypdf, which checks the deadline between
-# operators and leaves out a page over MAX_PAGE_WORK.
-TEXT_WEIGHT = 4
-PDFIUM_MAX_PAGE_WORK = 16 * 2**20
-MAX_PAGE_WORK = 32 * 2**20
-# BT or ET as an operator: after whitespace or a closing delimiter, before whitespace or an
-# opening one. The delimiters are checked only at each "BT"/"ET" found: a lookaround tried at
-# every byte made this scan a third of the time of measuring a text-heavy paper.
-_TEXT_OBJECT_EDGE = re.compile(rb"[BE]T")
-_BEFORE_OPERATOR = frozenset(b" \t\n\r\x0b\x0c]>)")
-_AFTER_OPERATOR = frozenset(b" \t\n\r\x0b\x0c/[<(%")
-_MAX_FORM_DEPTH = 32
-_NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
-_DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
-_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
-
-
 def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
-    """Indexes of the pages of `data` that ask for more work than pdfium may do.
-
-    The limit is per page: one heavy drawing leaves only that page to pypdf. pypdf measures;
-    a page it cannot measure counts as heavy, and a file it cannot open at all raises
-    _TooMuchWork (not given to pdfium), except an encrypted one pypdf cannot open (pdfium
-    cannot either, and says so).
-    """
-    from pypdf import PdfReader
-
+    """The pages too heavy for pdfium; a file pypdf cannot measure is too much work for it."""
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            return frozenset()
-        pages = reader.pages
-        count = len(pages)
-    except Exception as exc:
-        raise _TooMuchWork(
-            f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
-        ) from exc
-    if count > max_pages:
-        return frozenset()  # refused by the page count before any page is parsed
-    heavy = set()
-    forms: dict[object, int] = {}
-    raw = _RawForms(data, reader.xref)
-    for index in range(count):
-        try:
-            too_much = _page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw) > PDFIUM_MAX_PAGE_WORK
-        except Exception as exc:
-            logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
-            too_much = True
-        if too_much:
-            heavy.add(index)
-    return frozenset(heavy)
-
-
-def _resolved(obj: object) -> Any:
-    get_object = getattr(obj, "get_object", None)
-    return get_object() if get_object is not None else obj
-
-
-def _text_object_bytes(data: bytes) -> int:
-    """Bytes between BT and ET operators, in one linear pass (an unclosed BT runs to the end)."""
-    inside, opened_at, size = 0, -1, len(data)
-    for match in _TEXT_OBJECT_EDGE.finditer(data):
-        start, end = match.span()
-        if (start and data[start - 1] not in _BEFORE_OPERATOR) or (end < size and data[end] not in _AFTER_OPERATOR):
-            continue
-        if data[start] == 0x42 and opened_at < 0:  # B
-            opened_at = end
-        elif data[start] == 0x45 and opened_at >= 0:  # E
-            inside += start - opened_at
-            opened_at = -1
-    return inside + (size - opened_at if opened_at >= 0 else 0)
-
-
-def _stream_data(stream: Any) -> bytes:
-    return stream.get_data()
-
-
-# Parsing each form's dictionary with pypdf costs about a millisecond, and a paper with
-# thousands of small plot forms spent seconds there before pdfium ran. Stream objects are
-# never inside object streams, so a form is plain bytes at the offset pypdf's xref gives;
-# a form of the common simple shape (direct /Length, FlateDecode or no filter, `endstream`
-# right after its data, no form drawn inside it) is measured from those bytes, and any other
-# shape, or anything unexpected, goes the pypdf way. A leaf form's work does not depend on
-# the resources it is drawn with.
-_OBJECT_HEAD = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\s*<<")
-_DICT_TOKEN = re.compile(rb"\((?:[^()\\]|\\.)*\)|<<|>>|<[0-9A-Fa-f\s]*>|[()<>%]|[^()<>%]+", re.S)
-_STREAM_START = re.compile(rb"\s*stream(?:\r\n|\n)")
-_STREAM_END = re.compile(rb"\s*endstream")
-_DIRECT_LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)(?=[\s/>])")
-_FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
-_IS_FORM = re.compile(rb"/Subtype\s*/Form(?![^\s/\]>])")
-_NOT_A_FORM = -1
-
-
-class _RawForms:
-    """Leaf forms of one document measured from its bytes; None from `work` means "ask pypdf"."""
-
-    def __init__(self, data: bytes, xref: dict[int, dict[int, int]]) -> None:
-        self._data, self._xref = data, xref
-        self._done: dict[tuple[int, int], int | None] = {}
-
-    def work(self, idnum: int, generation: int, limit: int) -> int | None:
-        key = (idnum, generation)
-        if key not in self._done:
-            offset = self._xref.get(generation, {}).get(idnum)
-            self._done[key] = None if offset is None else self._measure(offset, key, limit)
-        return self._done[key]
-
-    def _measure(self, offset: int, key: tuple[int, int], limit: int) -> int | None:
-        head = _OBJECT_HEAD.match(self._data, offset)
-        if head is None or (int(head[1]), int(head[2])) != key:
-            return None
-        top, end = self._top_level(head.end())
-        start = None if end is None else _STREAM_START.match(self._data, end)
-        if start is None:
-            return None
-        if not _IS_FORM.search(top):
-            return _NOT_A_FORM
-        length = _DIRECT_LENGTH.search(top)
-        flate = _FLATE_ONLY.search(top)
-        if length is None or (b"/Filter" in top and flate is None) or b"/DecodeParms" in top:
-            return None
-        raw = self._data[start.end() : start.end() + int(length[1])]
-        if not _STREAM_END.match(self._data, start.end() + len(raw)):
-            return None
-        try:
-            body = zlib.decompressobj().decompress(raw, limit + 1) if flate else raw
-        except zlib.error:
-            return None
-        if _DRAW_FORM.search(body):
-            return None
-        return len(body) + (TEXT_WEIGHT - 1) * _text_object_bytes(body)
-
-    def _top_level(self, at: int) -> tuple[bytes, int | None]:
-        """The dictionary's own keys and values (nested dictionaries and strings left out), and its end."""
-        depth, top = 1, list[bytes]()
-        for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
-            text = token[0]
-            if text == b"<<":
-                depth += 1
-            elif text == b">>":
-                depth -= 1
-                if depth == 0:
-                    return b" ".join(top), token.end()
-            elif text in (b"(", b")", b"<", b">", b"%"):
-                return b"", None  # a string with nested brackets, or a comment: not the simple shape
-            elif depth == 1 and not text.startswith(b"("):
-                top.append(text)
-        return b"", None
-
-
-def _page_work(page: Any, limit: int, done: dict[object, int] | None = None, raw: _RawForms | None = None) -> int:
-    """The page's work in bytes, counted up to just past `limit` (a form drawing itself is over it).
-
-    `done` remembers each form's work across the pages of one document (pass the same dict
-    with the same `limit`): the forms a document shares are measured once; `raw` measures
-    the simple leaf forms from the file's bytes.
-    """
-    over = limit + 1
-    done = {} if done is None else done
-
-    def work(data: bytes, resources: object, depth: int) -> int:
-        total = len(data) + (TEXT_WEIGHT - 1) * _text_object_bytes(data)
-        draws: dict[bytes, int] = {}
-        for match in _DRAW_FORM.finditer(data):
-            name = _NAME_ESCAPE.sub(lambda m: bytes([int(m[1], 16)]), match[1])
-            draws[name] = draws.get(name, 0) + 1
-        xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
-        for name, times in draws.items():
-            if total > limit or not isinstance(xobjects, dict):
-                break
-            ref: Any = dict.get(xobjects, "/" + name.decode("latin-1"))
-            leaf = raw.work(ref.idnum, ref.generation, limit) if raw is not None and hasattr(ref, "idnum") else None
-            if leaf is not None:
-                total = min(over, total + times * max(leaf, 0))
-                continue
-            form: Any = _resolved(ref)
-            if not isinstance(form, dict) or form.get("/Subtype") != "/Form":
-                continue
-            inner = _resolved(form.get("/Resources"))
-            # a form without resources draws with its caller's, so its work depends on them
-            key = (
-                (ref.idnum, ref.generation, None if inner is not None else id(resources))
-                if hasattr(ref, "idnum")
-                else id(form)
-            )
-            if key not in done:
-                done[key] = over  # a form met again while it is being measured draws itself
-                if depth < _MAX_FORM_DEPTH:
-                    done[key] = work(_stream_data(form), inner if inner is not None else resources, depth + 1)
-            total = min(over, total + times * done[key])
-        return min(total, over)
-
-    contents = _resolved(page.get("/Contents"))
-    streams = contents if isinstance(contents, list) else [] if contents is None else [contents]
-    data = b"\n".join(_resolved(stream).get_data() for stream in streams)
-    return work(data, _resolved(page.get("/Resources")), 0)
+        return heavy_pages(data, max_pages)
+    except UnmeasurableFile as exc:
+        raise _TooMuchWork(str(exc)) from exc
 
 
 # --- pdfium -------------------------------------------------------------------------------
@@ -442,12 +237,17 @@ def _import_pdfium() -> ModuleType | None:
     return pypdfium2
 
 
-def _pdfium_pages(data: bytes, budget: _Budget) -> list[str | None]:
-    """One text per page; None for a page too heavy for pdfium or one it cannot read."""
+def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str | None]:
+    """One text per page; None for a page too heavy for pdfium (`refuse_heavy`: raise) or one it cannot read."""
     pdfium = _import_pdfium()
     if pdfium is None:
         raise _PdfiumFailed("pypdfium2 is not installed: install the 'fast' extra")
     heavy = _heavy_pages(data, budget.max_pages)
+    if heavy and refuse_heavy:
+        raise _TooMuchWork(
+            f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
+            "drawing instructions, too much for pdfium to parse at once"
+        )
     with _PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
