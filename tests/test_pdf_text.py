@@ -13,7 +13,7 @@ import pytest
 
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text import pdf as pdf_text
-from arxiv_mcp.text import pdf_layout, pdf_work
+from arxiv_mcp.text import pdf_glyphs, pdf_layout, pdf_work
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.text.view import select_section
 from tests.conftest import paper
@@ -680,6 +680,53 @@ def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(en
     assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
     assert "the field Ŝ, a hat" in text
     assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
+
+
+def raised_accent_page() -> bytes:
+    """TeX's way with an accent: the letter before, the accent raised a little over the next
+    letter, a move back, the rest of the word (pdfium puts such an accent at the line's end)."""
+    # Helvetica at 10 pt: "D. M" is 21.11 wide, "u" 5.56, the dieresis (StandardEncoding 0xC8) 3.33
+    return (
+        b"BT /F1 10 Tf 72 700 Td (D. M) Tj 21.225 0.027 Td (\\310) Tj -0.115 -0.027 Td (uller and J. Fan) Tj ET "
+        b"BT /F1 10 Tf 72 688 Td (the same twice: Cient\\302\\302\\365fica) Tj ET " + text_page(SENTENCE)
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_accent_drawn_over_its_letter_is_composed_wherever_the_engine_puts_it(engine):
+    text = pdf_to_text(make_pdf(raised_accent_page()), engine=engine)
+    assert "D. Müller and J. Fan\n" in text
+    assert "Científica" in text
+    assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
+
+
+def test_accents_over_math_symbols_and_doubled_accents_are_one_letter():
+    assert (
+        pdf_glyphs.compose_accents("where \u02dc\u22062 i = and i \u02dc\u2206\u22122")
+        == "where \u2206\u03032 i = and i \u2206\u0303\u22122"
+    )
+    assert pdf_glyphs.compose_accents("Cient\u00b4\u00b4\u0131fica") == "Científica"
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_a_backtick_from_a_math_italic_font_is_a_script_l_in_pdfium():
+    # TeX's math italic has its lscript glyph at the grave's code; pdfium's glyph list lacks the
+    # name, so pdfium gives the code's character: a backtick
+    stream = (
+        b"BT /F1 10 Tf 72 700 Td (the decay to 4) Tj /F2 10 Tf (`) Tj /F1 10 Tf ( leptons, `quoted') Tj ET "
+        + text_page(SENTENCE)
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /QNLXGC+CMMI10 /Encoding /WinAnsiEncoding >>",
+    ]
+    text = pdf_to_text(assemble(objects), engine="pdfium")
+    assert "the decay to 4\u2113 leptons, `quoted'" in text
 
 
 @pytest.mark.parametrize("engine", ENGINES)

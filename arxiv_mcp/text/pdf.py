@@ -5,7 +5,7 @@ several times faster; `engine="auto"` uses it when it can be imported (the setti
 ARXIV_MCP_PDF_ENGINE chooses the engine for the server), falls back to pypdf for the whole
 file when pdfium cannot open it or finds no text in it, and per page for a page pdfium cannot
 read or one that asks for more drawing work than pdfium may do in one uninterruptible call
-(see "the work a page asks for"): one heavy figure costs that page, not the paper. A
+(see pdf_work): one heavy figure costs that page, not the paper. A
 running-out deadline or too many pages are not engine failures and are raised at once.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
@@ -31,7 +31,6 @@ import logging
 import re
 import threading
 import time
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -40,6 +39,7 @@ from typing import Any
 from ..errors import ExtractionError, NoTextLayer
 from .formats import is_pdf
 from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
+from .pdf_glyphs import compose_accents, pdfium_glyphs
 from .pdf_layout import mark_headings, remove_furniture
 from .pdf_work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 from .shape import escape_line, page_heading
@@ -270,7 +270,8 @@ def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | No
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        styled = StyledText(text, pdfium_emphasized(pdfium.raw, textpage.raw, text))
+        emphasized = pdfium_emphasized(pdfium.raw, textpage.raw, text)
+        styled = StyledText(pdfium_glyphs(pdfium.raw, textpage.raw, text), emphasized)
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
@@ -333,56 +334,6 @@ def _char_map() -> dict[int, str | None]:
 
 _CHAR_MAP = _char_map()
 
-# TeX fonts without a Unicode map give an accent as its own spacing character next to the
-# letter: before it in text ("M´exico", "Lemaˆıtre", "versit`a"), set apart by spaces
-# ("J ¨ anos", pdfium), after it for math accents ("Sˆ", "R˙") and for a cedilla ("c¸"); or
-# doubled before a letter that already has it ("Cient ´ ífica"). Each becomes one letter.
-_SPACING_TO_COMBINING = {
-    "\u00b4": "\u0301",  # acute
-    "\u00a8": "\u0308",  # diaeresis
-    "\u02c6": "\u0302",  # circumflex
-    "\u02dc": "\u0303",  # tilde
-    "\u02c7": "\u030c",  # caron
-    "\u02d8": "\u0306",  # breve
-    "\u02da": "\u030a",  # ring
-    "\u02dd": "\u030b",  # double acute
-    "\u02d9": "\u0307",  # dot above
-    "\u0060": "\u0300",  # grave: also a plain backtick, so only straight before a vowel
-    "\u00b8": "\u0327",  # cedilla: under c, s, t, on either side
-}
-_GRAVE, _CEDILLA = "\u0060", "\u00b8"
-_LETTER = r"[^\W\d_]"
-_SPACING_ACCENT = re.compile(
-    f"(?P<pre>{_LETTER})?(?P<s1> ?)(?P<accent>[{''.join(_SPACING_TO_COMBINING)}])(?P<s2> ?)(?P<post>{_LETTER})?"
-)
-_DOTLESS = {"\u0131": "i", "\u0237": "j"}
-
-
-def _with_accent(letter: str, accent: str) -> str:
-    return unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + _SPACING_TO_COMBINING[accent])
-
-
-def _compose_accent(match: re.Match[str]) -> str:
-    pre, s1, accent, s2, post = (match["pre"] or "", match["s1"], match["accent"], match["s2"], match["post"] or "")
-    if accent == _CEDILLA:
-        if pre in "cCsStT" and pre and not s1:
-            return _with_accent(pre, accent) + s2 + post
-        if post in "cCsStT" and post and not s2:
-            return pre + s1 + _with_accent(post, accent)
-        return match[0]
-    if accent == _GRAVE:
-        return pre + s1 + _with_accent(post, accent) if post in "aeiouAEIOU" and post and not s2 else match[0]
-    if post and s1 == s2:  # "M´exico" or "J ¨ anos": the accent belongs to the next letter
-        joined = pre + (
-            post if _SPACING_TO_COMBINING[accent] in unicodedata.normalize("NFD", post) else _with_accent(post, accent)
-        )
-        return joined if pre else s1 + joined
-    if post and s1:  # "l’ ´Ecole": a word starting with an accented letter
-        return pre + s1 + _with_accent(post, accent)
-    if pre and not s1:  # "Sˆ", "R˙ 2": a math accent after its letter
-        return _with_accent(pre, accent) + s2 + post
-    return match[0]
-
 
 def _normalise_chars(text: str) -> str:
     """\\n line ends, a soft hyphen ending a line made visible, no controls, accents and ligatures resolved."""
@@ -390,7 +341,7 @@ def _normalise_chars(text: str) -> str:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\u00ad" in text:
         text = text.replace("\u00ad\n", "-\n")
-    return _SPACING_ACCENT.sub(_compose_accent, text.translate(_CHAR_MAP))
+    return compose_accents(text.translate(_CHAR_MAP))
 
 
 # A match may start only where a run of letters starts: tried inside a long run, every start

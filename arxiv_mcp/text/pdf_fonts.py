@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -69,9 +70,10 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     flags = ctypes.c_int()
     count = raw.FPDFText_CountChars(textpage)
     for line in text.split("\r\n"):
-        first = next((i for i, ch in enumerate(line) if ch.isalpha()), None)
-        if first is not None:
-            expected = offset + drift + len(line[:first].encode("utf-16-le")) // 2
+        letter = _LETTER.search(line)
+        if letter is not None:
+            first = letter.start()
+            expected = offset + drift + _utf16_length(line[:first])
             index = _find_char(raw, textpage, ord(line[first]), expected, count)
             if index is not None:
                 drift = index - expected + drift
@@ -83,8 +85,15 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 else:
                     bold = weight >= BOLD_WEIGHT
                 samples.append((line, size, bold))
-        offset += len(line.encode("utf-16-le")) // 2 + 2
+        offset += _utf16_length(line) + 2
     return emphasized(samples)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _utf16_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 _SEARCH = 12  # how far from the expected index a line's first letter is looked for

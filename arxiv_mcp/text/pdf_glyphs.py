@@ -1,0 +1,178 @@
+"""Accents and odd glyphs of TeX fonts made into the letters a reader sees, in both engines.
+
+TeX draws an accent as a glyph of its own over the letter (`\\'e`: an acute, then a move
+back, then "e"), and a font without a Unicode map gives it as a spacing character next to
+the letter. In stream order (pypdf) it comes just before the letter ("M´exico"), set apart
+by spaces ("J ¨ anos"), after the letter for math accents ("Sˆ") and for a cedilla ("c¸"),
+or doubled before a letter that already has it ("Cient ´ ífica"): `compose_accents` makes
+each one letter. pdfium orders characters by position and often moves a slightly raised
+accent to the end of its line ("D. Muller and J. Fano ¨"), where no text rule can tell its
+letter: `pdfium_glyphs` puts each accent on the letter its box is drawn over, from pdfium's
+character boxes. pdfium also gives TeX's math italic ℓ (glyph "lscript" at the grave's code,
+unknown to its glyph list) as a backtick; the font's name tells them apart.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import unicodedata
+from typing import Any
+
+SPACING_TO_COMBINING = {
+    "\u00b4": "\u0301",  # acute
+    "\u00a8": "\u0308",  # diaeresis
+    "\u02c6": "\u0302",  # circumflex
+    "\u02dc": "\u0303",  # tilde
+    "\u02c7": "\u030c",  # caron
+    "\u02d8": "\u0306",  # breve
+    "\u02da": "\u030a",  # ring
+    "\u02dd": "\u030b",  # double acute
+    "\u02d9": "\u0307",  # dot above
+    "\u0060": "\u0300",  # grave: also a plain backtick, so only straight before a vowel
+    "\u00b8": "\u0327",  # cedilla: under c, s, t, on either side
+}
+_GRAVE, _CEDILLA = "\u0060", "\u00b8"
+_LETTER = r"[^\W\d_]"
+_ACCENT_CLASS = f"[{''.join(SPACING_TO_COMBINING)}]"
+# a math accent may sit on a symbol that is not a letter: \tilde\Delta, \hat\nabla, \bar\partial
+_BASE = r"[^\W\d_]|[\u2202\u2206\u2207]"
+_SPACING_ACCENT = re.compile(
+    f"(?P<pre>{_BASE})?(?P<s1> ?)(?P<accent>{_ACCENT_CLASS}(?: ?{_ACCENT_CLASS})*)(?P<s2> ?)(?P<post>{_BASE})?"
+)
+ANY_ACCENT = re.compile(_ACCENT_CLASS)
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+
+
+def with_accent(letter: str, accent: str) -> str:
+    """`letter` with the spacing `accent` on it; once only (a doubled accent is one)."""
+    mark = SPACING_TO_COMBINING[accent]
+    if mark in unicodedata.normalize("NFD", letter):
+        return letter
+    return unicodedata.normalize("NFC", _DOTLESS.get(letter, letter) + mark)
+
+
+def compose_accents(text: str) -> str:
+    """Each spacing accent next to its letter (see the module docstring) made part of it."""
+    return _SPACING_ACCENT.sub(_compose_accent, text) if ANY_ACCENT.search(text) else text
+
+
+def _compose_accent(match: re.Match[str]) -> str:
+    pre, s1, accents, s2, post = (match["pre"] or "", match["s1"], match["accent"], match["s2"], match["post"] or "")
+    if len(set(accents.replace(" ", ""))) > 1:
+        return match[0]
+    accent = accents[0]  # "´ ´ı": the same accent twice is one
+    if accent == _CEDILLA:
+        if pre in "cCsStT" and pre and not s1:
+            return with_accent(pre, accent) + s2 + post
+        if post in "cCsStT" and post and not s2:
+            return pre + s1 + with_accent(post, accent)
+        return match[0]
+    if accent == _GRAVE:
+        return pre + s1 + with_accent(post, accent) if post in "aeiouAEIOU" and post and not s2 else match[0]
+    if post and s1 == s2:  # "M´exico" or "J ¨ anos": the accent belongs to the next letter
+        return pre + with_accent(post, accent) if pre else s1 + with_accent(post, accent)
+    if post and s1:  # "l’ ´Ecole": a word starting with an accented letter
+        return pre + s1 + with_accent(post, accent)
+    if pre and not s1:  # "Sˆ", "R˙ 2": a math accent after its letter
+        return with_accent(pre, accent) + s2 + post
+    return match[0]
+
+
+# --- pdfium: accents placed by their boxes, ℓ from a math italic font ---------------------
+
+# TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx)
+_MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|n?tx|n?px)mib?\d*$|lmmathitalic", re.I)
+_NEAR = 400  # how many characters either side an accent's letter is looked for (a line is shorter)
+_SEARCH = 12  # how far from where the text puts it a character is looked for in the page
+
+
+def pdfium_glyphs(raw: Any, textpage: Any, text: str) -> str:
+    """pdfium's page `text` with its spacing accents on their letters and ℓ for a math backtick."""
+    if not ANY_ACCENT.search(text):
+        return text
+    chars = list(text)
+    count = raw.FPDFText_CountChars(textpage)
+    offset = drift = 0
+    at = 0
+    for match in ANY_ACCENT.finditer(text):
+        offset += _utf16_length(text[at : match.start()])
+        at = match.start()
+        index = _find_char(raw, textpage, ord(match[0]), offset + drift, count)
+        if index is None:
+            continue
+        drift = index - offset
+        if match[0] == _GRAVE and _MATH_ITALIC.search(_font_name(raw, textpage, index)):
+            chars[at] = "\u2113"
+            continue
+        letter = _letter_under(raw, textpage, index, match[0] == _CEDILLA, count)
+        where = None if letter is None else at + letter - index
+        if where is not None and 0 <= where < len(chars) and chars[where] and _same(chars[where], text[where]):
+            chars[where] = with_accent(chars[where], match[0])
+            chars[at] = ""
+    return "".join(chars)
+
+
+def _same(now: str, was: str) -> bool:
+    """The letter is still the one pdfium gave (perhaps with an accent already put on it)."""
+    return unicodedata.normalize("NFD", now)[:1] == unicodedata.normalize("NFD", _DOTLESS.get(was, was))[:1]
+
+
+def _utf16_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
+    for step in range(_SEARCH):
+        for index in (expected + step, expected - step):
+            if 0 <= index < count and raw.FPDFText_GetUnicode(textpage, index) == code:
+                return index
+    return None
+
+
+def _font_name(raw: Any, textpage: Any, index: int) -> str:
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
+    return name.value.decode("latin-1")
+
+
+def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    if not raw.FPDFText_GetCharBox(
+        textpage, index, ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top)
+    ):
+        return None
+    return left.value, right.value, bottom.value, top.value
+
+
+def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) -> int | None:
+    """The nearest letter whose box the accent at `index` is centred over (under, for a cedilla).
+
+    pdfium may have put the accent at the end of its letter's line, or on a line of its own.
+    """
+    accent = _box(raw, textpage, index)
+    if accent is None:
+        return None
+    middle = (accent[0] + accent[1]) / 2
+    for direction in (-1, 1):
+        line_ends = 0
+        for other in range(index + direction, index + direction * _NEAR, direction):
+            char = chr(raw.FPDFText_GetUnicode(textpage, other)) if 0 <= other < count else ""
+            line_ends += char == "\n"
+            if not char or line_ends > 1:
+                break  # the accent's line, and the next: pdfium puts a raised accent on a line of its own
+            if not char.isalpha() or char in SPACING_TO_COMBINING:
+                continue
+            box = _box(raw, textpage, other)
+            if box is not None and box[0] <= middle <= box[1] and _touches(accent, box, below):
+                return other
+    return None
+
+
+def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
+    """The accent sits on the letter: just above it (a cedilla: just under), not a line away."""
+    height = letter[3] - letter[2]
+    if below:
+        return letter[2] - height <= accent[3] <= letter[2] + height / 2
+    return letter[2] + height / 2 <= accent[2] <= letter[3] + height / 2
