@@ -738,6 +738,18 @@ def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_raised_or_lowered_script_stays_on_its_line(engine):
+    # Helvetica 10 pt: "in the weak L" is 64.47 wide; a superscript "3,8" over a subscript "0" at 7 pt
+    stream = (
+        b"BT /F1 10 Tf 72 700 Td (in the weak L) Tj ET "
+        b"BT /F1 7 Tf 136.8 704 Td (3,8) Tj ET BT /F1 7 Tf 136.8 697 Td (0) Tj ET "
+        b"BT /F1 10 Tf 146.5 700 Td (space of vector fields u, and) Tj ET " + text_page(SENTENCE)
+    )
+    text = pdf_to_text(make_pdf(stream), engine=engine)
+    assert re.search(r"in the weak L ?3,8 ?0 ?space of vector fields u, and\n", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_comma_on_a_line_of_its_own_goes_back_on_the_line_before(engine):
     authors = ["A. Walrus12, B. Seal3", ",", "C. Otter45, D. Narwhal6", ",", "E. Puffin7"]
     heading = ["2 COUNTING WALRUSES FROM THE AIR", ":", "A SURVEY"]

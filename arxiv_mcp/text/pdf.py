@@ -39,7 +39,7 @@ from typing import Any
 from ..errors import ExtractionError, NoTextLayer
 from .formats import is_pdf
 from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
-from .pdf_glyphs import compose_accents, pdfium_glyphs
+from .pdf_glyphs import compose_accents, pdfium_text
 from .pdf_layout import mark_headings, remove_furniture
 from .pdf_work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 from .shape import escape_line, page_heading
@@ -271,7 +271,7 @@ def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | No
         textpage = page.get_textpage()
         text = textpage.get_text_range()
         emphasized = pdfium_emphasized(pdfium.raw, textpage.raw, text)
-        styled = StyledText(pdfium_glyphs(pdfium.raw, textpage.raw, text), emphasized)
+        styled = StyledText(pdfium_text(pdfium.raw, textpage.raw, text), emphasized)
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:

@@ -7,7 +7,7 @@ by spaces ("J ¨ anos"), after the letter for math accents ("Sˆ") and for a ced
 or doubled before a letter that already has it ("Cient ´ ífica"): `compose_accents` makes
 each one letter. pdfium orders characters by position and often moves a slightly raised
 accent to the end of its line ("D. Muller and J. Fano ¨"), where no text rule can tell its
-letter: `pdfium_glyphs` puts each accent on the letter its box is drawn over, from pdfium's
+letter: `pdfium_text` puts each accent on the letter its box is drawn over, from pdfium's
 character boxes. pdfium also gives TeX's math italic ℓ (glyph "lscript" at the grave's code,
 unknown to its glyph list) as a backtick; the font's name tells them apart.
 """
@@ -87,11 +87,17 @@ _NEAR = 400  # how many characters either side an accent's letter is looked for 
 _SEARCH = 12  # how far from where the text puts it a character is looked for in the page
 
 
-def pdfium_glyphs(raw: Any, textpage: Any, text: str) -> str:
-    """pdfium's page `text` with its spacing accents on their letters and ℓ for a math backtick."""
-    if not ANY_ACCENT.search(text):
-        return text
+def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
+    """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, and its
+    inline scripts on their lines."""
+    return _scripts_joined(raw, textpage, text, _glyphs_placed(raw, textpage, text))
+
+
+def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
+    """The characters of `text`, each spacing accent moved onto its letter ("" where it was)."""
     chars = list(text)
+    if not ANY_ACCENT.search(text):
+        return chars
     count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
     at = 0
@@ -110,7 +116,7 @@ def pdfium_glyphs(raw: Any, textpage: Any, text: str) -> str:
         if where is not None and 0 <= where < len(chars) and chars[where] and _same(chars[where], text[where]):
             chars[where] = with_accent(chars[where], match[0])
             chars[at] = ""
-    return "".join(chars)
+    return chars
 
 
 def _same(now: str, was: str) -> bool:
@@ -176,3 +182,82 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
     if below:
         return letter[2] - height <= accent[3] <= letter[2] + height / 2
     return letter[2] + height / 2 <= accent[2] <= letter[3] + height / 2
+
+
+# --- pdfium: a super- or subscript kept on its line ------------------------------------------
+
+# pdfium starts a new line wherever the baseline moves, so an inline script comes out as a
+# line of its own between two halves of its line ("L", "2", "(Ω) for every"). A short line
+# whose first character continues the line before it (to its right, near its height) and
+# whose last is continued by the line after is put back between them.
+_SHORT = 4  # characters of a script line at most ("3,∞")
+
+
+def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str:
+    """`chars` (aligned with pdfium's `text`) joined, each inline script line put back on its line."""
+    lines = text.split("\r\n")
+    if len(lines) < 3 or all(len(line) > _SHORT for line in lines[1:-1]):
+        return "".join(chars)
+    starts, offsets = [0], [0]  # where each line starts in `text`, and in pdfium's UTF-16 units
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 2)
+        offsets.append(offsets[-1] + _utf16_length(line) + 2)
+    count = raw.FPDFText_CountChars(textpage)
+    ends = ["\r\n"] * (len(lines) - 1) + [""]  # what follows each line
+    for number in range(1, len(lines) - 1):
+        line, previous, following = lines[number], lines[number - 1], lines[number + 1]
+        if not line or len(line) > _SHORT or not previous or not following:
+            continue
+        # a subscript under a superscript starts back at its left: a script line (smaller than
+        # the text it is on) after a script line, or after a line that ends in a script
+        base = next(n for n in range(number - 1, -1, -1) if len(lines[n]) > _SHORT or n == 0)
+        stacked = _smaller(raw, textpage, count, (line[0], offsets[number]), (lines[base][0], offsets[base])) and (
+            len(previous) <= _SHORT or _smaller_at_end(raw, textpage, count, previous, offsets[number - 1])
+        )
+        before = _continues(
+            raw, textpage, count, (previous[-1], offsets[number] - 3), (line[0], offsets[number]), stacked
+        )
+        after = _continues(
+            raw, textpage, count, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True
+        )
+        if before is not None and after is not None:
+            ends[number - 1], ends[number] = before, after
+    return "".join("".join(chars[start : start + len(line)]) + end for line, start, end in zip(lines, starts, ends))
+
+
+def _smaller_at_end(raw: Any, textpage: Any, count: int, line: str, start: int) -> bool:
+    return _smaller(raw, textpage, count, (line[-1], start + _utf16_length(line) - 1), (line[0], start))
+
+
+def _smaller(raw: Any, textpage: Any, count: int, small: tuple[str, int], large: tuple[str, int]) -> bool:
+    """The character `small` is in a clearly smaller size than `large` (each: character, where)."""
+    found = [_find_char(raw, textpage, ord(char), where, count) for char, where in (small, large)]
+    if found[0] is None or found[1] is None:
+        return False
+    return raw.FPDFText_GetFontSize(textpage, found[0]) < 0.9 * raw.FPDFText_GetFontSize(textpage, found[1])
+
+
+def _continues(
+    raw: Any, textpage: Any, count: int, last: tuple[str, int], first: tuple[str, int], stacked: bool = False
+) -> str | None:
+    """ "" or " " when the character `first` goes on the line of the character `last`; None if not.
+
+    Each is a character and where the text puts it in the page; it is looked for near there.
+    """
+    found = [_find_char(raw, textpage, ord(char), where, count) for char, where in (last, first)]
+    if found[0] is None or found[1] is None or found[0] >= found[1]:
+        return None
+    left, right = _box(raw, textpage, found[0]), _box(raw, textpage, found[1])
+    size = raw.FPDFText_GetFontSize(textpage, found[0])
+    if left is None or right is None or size <= 0:
+        return None
+    gap = right[0] - left[1]
+    # a script stacked on another may start back at the other's left, after the wider one,
+    # and a script's height away
+    reach = (2.0 if stacked else 1.0) * size
+    height = max(left[3] - left[2], size / 2) * (2.5 if stacked else 1.0)
+    middle = (right[2] + right[3]) / 2
+    back = (2.0 if stacked else 0.1) * size
+    if not (-back <= gap <= reach and left[2] - 0.6 * height <= middle <= left[3] + 0.6 * height):
+        return None
+    return " " if gap > 0.2 * size else ""
