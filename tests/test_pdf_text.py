@@ -737,6 +737,31 @@ def test_a_script_on_a_line_of_its_own_goes_back_on_its_line(engine):
     assert "the energy u is in L2(Omega) for every t, and" in text
 
 
+def letter_spaced(line: bytes, gap: int = 300) -> bytes:
+    """A TJ drawing `line` a character at a time, each followed by a gap (thousandths of an em)."""
+    glyphs = (_pdf_string(chr(char)) for char in line)
+    return b"[" + (b" -%d " % gap).join(glyphs) + b"] TJ"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_code_listing_drawn_a_character_at_a_time_is_not_letter_spaced(engine):
+    listing = [b"def foo(x):", b"    return x_1 + 2", b"print(foo(3))"]
+    shown = b" 0 -11 Td ".join(letter_spaced(line) for line in listing)
+    stream = b"BT /F2 9 Tf 100 600 Td " + shown + b" ET " + text_page(SENTENCE, "the letters a b c of the proof")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>",
+    ]
+    lines = body_lines(pdf_to_text(assemble(objects), engine=engine))
+    assert lines[:3] == ["def foo(x):", "return x_1 + 2", "print(foo(3))"]
+    assert "the letters a b c of the proof" in lines  # proportional text keeps its spaces
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_raised_or_lowered_script_stays_on_its_line(engine):
     # Helvetica 10 pt: "in the weak L" is 64.47 wide; a superscript "3,8" over a subscript "0" at 7 pt

@@ -206,7 +206,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             text = pages[index].extract_text(
                 visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts
             )
-            texts.append(StyledText(text, fonts.emphasized()))
+            texts.append(StyledText(fonts.closed_up(text), fonts.emphasized()))
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper

@@ -107,11 +107,45 @@ def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) ->
     return None
 
 
+# A code listing drawn a character at a time, with a gap after each, comes out of pypdf
+# letter-spaced ("l o a d _ d a t a s e t"): pypdf takes a gap over half a default space (the
+# width it assumes for a TeX font, which has no space glyph) for a word space. In a run of a
+# fixed-pitch font, a stretch of single characters set apart by single spaces is closed up
+# when it holds three letters in a row (code rarely writes "a b c"); two spaces or more are a
+# real space. Proportional text is left alone: its single letters apart are math.
+_MONO_NAME = re.compile(r"courier|mono|typewriter|consol|inconsolata|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
+_SPACED = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
+_THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
+
+
+def closed_up(run: str) -> str:
+    """A letter-spaced run with its stretches of single characters closed up (see above)."""
+    if not _THREE_LETTERS.search(run):
+        return run
+    return re.sub(r"  +", " ", _SPACED.sub(lambda m: m[0].replace(" ", ""), run))
+
+
+def fixed_pitch(font: Any) -> bool:
+    """Whether a pypdf font dictionary is a fixed-pitch (typewriter) font."""
+    if not hasattr(font, "get"):
+        return False
+    if _MONO_NAME.search(str(font.get("/BaseFont", ""))):
+        return True
+    descriptor = font.get("/FontDescriptor")
+    if hasattr(descriptor, "get") and int(descriptor.get("/Flags", 0)) & 1:
+        return True
+    widths = [float(w) for w in font.get("/Widths", ()) if float(w) > 0]
+    return len(widths) >= 16 and max(widths) - min(widths) < 1
+
+
 class FontSpy:
-    """A pypdf `visitor_text` that records each text run's size and boldness."""
+    """A pypdf `visitor_text` that records each text run's size and boldness, and the letter-
+    spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read)."""
 
     def __init__(self) -> None:
         self.samples: list[tuple[str, float, bool]] = []
+        self.letter_spaced: dict[str, str] = {}
+        self._fixed: dict[int, bool] = {}
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if not text.strip():
@@ -125,6 +159,17 @@ class FontSpy:
         scale = math.sqrt(abs(a * d - b * c)) or 1.0
         base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
         self.samples.append((text, float(size) * scale, bold_name(str(base))))
+        if _THREE_LETTERS.search(text):
+            if id(font) not in self._fixed:
+                self._fixed[id(font)] = fixed_pitch(font)
+            if self._fixed[id(font)]:
+                self.letter_spaced[text] = closed_up(text)
+
+    def closed_up(self, text: str) -> str:
+        """The page `text` pypdf made with the letter-spaced runs seen closed up."""
+        for run, closed in self.letter_spaced.items():
+            text = text.replace(run, closed)
+        return text
 
     def emphasized(self) -> frozenset[str]:
         return emphasized(self.samples)

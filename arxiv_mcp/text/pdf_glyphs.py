@@ -38,7 +38,7 @@ _ACCENT_CLASS = f"[{''.join(SPACING_TO_COMBINING)}]"
 # a math accent may sit on a symbol that is not a letter: \tilde\Delta, \hat\nabla, \bar\partial
 _BASE = r"[^\W\d_]|[\u2202\u2206\u2207]"
 _SPACING_ACCENT = re.compile(
-    f"(?P<pre>{_BASE})?(?P<s1> ?)(?P<accent>{_ACCENT_CLASS}(?: ?{_ACCENT_CLASS})*)(?P<s2> ?)(?P<post>{_BASE})?"
+    f"(?P<pre>{_BASE})?(?P<s1> ?)(?P<accent>(?P<first>{_ACCENT_CLASS})(?: ?(?P=first))*)(?P<s2> ?)(?P<post>{_BASE})?"
 )
 ANY_ACCENT = re.compile(_ACCENT_CLASS)
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}
@@ -88,9 +88,11 @@ _SEARCH = 12  # how far from where the text puts it a character is looked for in
 
 
 def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
-    """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, and its
-    inline scripts on their lines."""
-    return _scripts_joined(raw, textpage, text, _glyphs_placed(raw, textpage, text))
+    """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, code
+    not letter-spaced, and its inline scripts on their lines."""
+    chars = _glyphs_placed(raw, textpage, text)
+    _close_up_letter_spacing(raw, textpage, text, chars)
+    return _scripts_joined(raw, textpage, text, chars)
 
 
 def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
@@ -143,37 +145,39 @@ def _font_name(raw: Any, textpage: Any, index: int) -> str:
     return name.value.decode("latin-1")
 
 
+# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under pdf.py's lock
+_EDGES = [ctypes.c_double() for _ in range(4)]
+_EDGE_REFS = [ctypes.byref(edge) for edge in _EDGES]
+
+
 def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
-    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-    if not raw.FPDFText_GetCharBox(
-        textpage, index, ctypes.byref(left), ctypes.byref(right), ctypes.byref(bottom), ctypes.byref(top)
-    ):
+    """The character's left, right, bottom and top."""
+    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGE_REFS):
         return None
+    left, right, bottom, top = _EDGES
     return left.value, right.value, bottom.value, top.value
 
 
 def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) -> int | None:
-    """The nearest letter whose box the accent at `index` is centred over (under, for a cedilla).
+    """The letter the accent at `index` is drawn over (under, for a cedilla), found by position.
 
     pdfium may have put the accent at the end of its letter's line, or on a line of its own.
     """
     accent = _box(raw, textpage, index)
     if accent is None:
         return None
-    middle = (accent[0] + accent[1]) / 2
-    for direction in (-1, 1):
-        line_ends = 0
-        for other in range(index + direction, index + direction * _NEAR, direction):
-            char = chr(raw.FPDFText_GetUnicode(textpage, other)) if 0 <= other < count else ""
-            line_ends += char == "\n"
-            if not char or line_ends > 1:
-                break  # the accent's line, and the next: pdfium puts a raised accent on a line of its own
-            if not char.isalpha() or char in SPACING_TO_COMBINING:
-                continue
-            box = _box(raw, textpage, other)
-            if box is not None and box[0] <= middle <= box[1] and _touches(accent, box, below):
-                return other
-    return None
+    # a point just past the accent's edge, further from it than the tolerance (pdfium would
+    # answer with the accent itself)
+    height = max(accent[3] - accent[2], 1.0)
+    y = accent[3] + 1.5 * height if below else accent[2] - 1.5 * height
+    other = raw.FPDFText_GetCharIndexAtPos(textpage, (accent[0] + accent[1]) / 2, y, 0.5, height)
+    if not 0 <= other < count or other == index:
+        return None
+    char = chr(raw.FPDFText_GetUnicode(textpage, other))
+    box = _box(raw, textpage, other)
+    if not char.isalpha() or char in SPACING_TO_COMBINING or box is None or not _touches(accent, box, below):
+        return None
+    return other
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
@@ -182,6 +186,45 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
     if below:
         return letter[2] - height <= accent[3] <= letter[2] + height / 2
     return letter[2] + height / 2 <= accent[2] <= letter[3] + height / 2
+
+
+# --- pdfium: a code listing not letter-spaced ----------------------------------------------
+
+# pdfium adds a space wherever the gap between two characters looks like a word space; a
+# listing drawn a character at a time with a gap after each comes out "d e f f o o". A space
+# pdfium made up (not a glyph of the page) between two characters of a fixed-pitch font whose
+# origins are less than 1.1 em apart is not a word space: a character is 0.5-0.6 em wide
+# there, and a word space one more character.
+_SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
+_MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
+_FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
+
+
+def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
+    count = raw.FPDFText_CountChars(textpage)
+    for match in _SPACED.finditer(text):
+        offset = _utf16_length(text[: match.start()])
+        for at in range(match.start() + 1, match.end(), 2):
+            index = _find_char(raw, textpage, 0x20, offset + at - match.start(), count)
+            if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
+                chars[at] = ""
+
+
+def _close(raw: Any, textpage: Any, space: int) -> bool:
+    """The characters either side of a made-up space are of a fixed-pitch font, close together."""
+    name = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    raw.FPDFText_GetFontInfo(textpage, space - 1, name, len(name), ctypes.byref(flags))
+    if not (flags.value & _FIXED_PITCH or _MONO_NAME.search(name.value.decode("latin-1"))):
+        return False
+    before, after = _origin(raw, textpage, space - 1), _origin(raw, textpage, space + 1)
+    size = raw.FPDFText_GetFontSize(textpage, space - 1)
+    return before is not None and after is not None and 0 < after - before < 1.1 * size
+
+
+def _origin(raw: Any, textpage: Any, index: int) -> float | None:
+    x, y = ctypes.c_double(), ctypes.c_double()
+    return x.value if raw.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(x), ctypes.byref(y)) else None
 
 
 # --- pdfium: a super- or subscript kept on its line ------------------------------------------
@@ -203,26 +246,29 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         starts.append(starts[-1] + len(line) + 2)
         offsets.append(offsets[-1] + _utf16_length(line) + 2)
     count = raw.FPDFText_CountChars(textpage)
-    ends = ["\r\n"] * (len(lines) - 1) + [""]  # what follows each line
+    base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
+        if len(previous) > _SHORT:
+            base = number - 1
         if not line or len(line) > _SHORT or not previous or not following:
             continue
+        last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
+        before = _continues(raw, textpage, count, last, first)
         # a subscript under a superscript starts back at its left: a script line (smaller than
         # the text it is on) after a script line, or after a line that ends in a script
-        base = next(n for n in range(number - 1, -1, -1) if len(lines[n]) > _SHORT or n == 0)
-        stacked = _smaller(raw, textpage, count, (line[0], offsets[number]), (lines[base][0], offsets[base])) and (
-            len(previous) <= _SHORT or _smaller_at_end(raw, textpage, count, previous, offsets[number - 1])
-        )
-        before = _continues(
-            raw, textpage, count, (previous[-1], offsets[number] - 3), (line[0], offsets[number]), stacked
-        )
+        if before is None and lines[base] and _smaller(raw, textpage, count, first, (lines[base][0], offsets[base])):
+            if len(previous) <= _SHORT or _smaller_at_end(raw, textpage, count, previous, offsets[number - 1]):
+                before = _continues(raw, textpage, count, last, first, stacked=True)
+        if before is None:
+            continue
         after = _continues(
             raw, textpage, count, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True
         )
-        if before is not None and after is not None:
-            ends[number - 1], ends[number] = before, after
-    return "".join("".join(chars[start : start + len(line)]) + end for line, start, end in zip(lines, starts, ends))
+        if after is not None:  # each line end is "\r\n" in `text`: its "\r" becomes the join
+            for end, joined in ((starts[number] - 2, before), (starts[number + 1] - 2, after)):
+                chars[end], chars[end + 1] = joined, ""
+    return "".join(chars)
 
 
 def _smaller_at_end(raw: Any, textpage: Any, count: int, line: str, start: int) -> bool:
@@ -260,4 +306,5 @@ def _continues(
     back = (2.0 if stacked else 0.1) * size
     if not (-back <= gap <= reach and left[2] - 0.6 * height <= middle <= left[3] + 0.6 * height):
         return None
-    return " " if gap > 0.2 * size else ""
+    # a letter against a letter is set apart ("A vac", not "Avac", a word nobody wrote)
+    return " " if gap > 0.2 * size or (last[0].isalpha() and first[0].isalpha()) else ""
