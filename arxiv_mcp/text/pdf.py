@@ -333,6 +333,13 @@ def _char_map() -> dict[int, str | None]:
 
 
 _CHAR_MAP = _char_map()
+# str.translate looks every character of a non-ASCII page up in the map (a tenth of a
+# second on a long paper); the few characters it changes are found by one pattern instead
+_MAPPED = re.compile("[" + re.escape("".join(chr(code) for code in _CHAR_MAP if code != ord("\n"))) + "]")
+
+
+def _mapped(match: re.Match[str]) -> str:
+    return _CHAR_MAP[ord(match[0])] or ""
 
 
 def _normalise_chars(text: str) -> str:
@@ -341,7 +348,7 @@ def _normalise_chars(text: str) -> str:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\u00ad" in text:
         text = text.replace("\u00ad\n", "-\n")
-    return compose_accents(text.translate(_CHAR_MAP))
+    return compose_accents(_MAPPED.sub(_mapped, text))
 
 
 # A match may start only where a run of letters starts: tried inside a long run, every start
@@ -352,7 +359,10 @@ _INWORD_HYPHEN = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:-[^\W\d_]+)+")
 def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
     """Lower-cased 'word-word' pairs written with a hyphen inside a line somewhere in the document."""
     pairs: set[str] = set()
-    for compound in _INWORD_HYPHEN.findall("\n".join(page for page in pages if page)):
+    # only the words with a hyphen are searched: a pattern tried at every character of a
+    # whole paper cost more than all the other passes over it
+    hyphenated = " ".join(word for page in pages if page for word in page.split() if "-" in word)
+    for compound in _INWORD_HYPHEN.findall(hyphenated):
         parts = compound.lower().split("-")
         pairs.update(f"{left}-{right}" for left, right in zip(parts, parts[1:]))
     return frozenset(pairs)

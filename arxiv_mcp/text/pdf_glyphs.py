@@ -131,7 +131,9 @@ def _utf16_length(text: str) -> int:
 
 
 def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
-    for step in range(_SEARCH):
+    if 0 <= expected < count and raw.FPDFText_GetUnicode(textpage, expected) == code:
+        return expected
+    for step in range(1, _SEARCH):
         for index in (expected + step, expected - step):
             if 0 <= index < count and raw.FPDFText_GetUnicode(textpage, index) == code:
                 return index
@@ -196,6 +198,7 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
 # origins are less than 1.1 em apart is not a word space: a character is 0.5-0.6 em wide
 # there, and a word space one more character.
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
+_THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
 _MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
@@ -203,20 +206,27 @@ _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     for match in _SPACED.finditer(text):
+        if not _THREE_LETTERS.search(match[0]):
+            continue  # code rarely writes "a b c"; math often does, in a proportional font
         offset = _utf16_length(text[: match.start()])
+        first = _find_char(raw, textpage, ord(match[0][0]), offset, count)
+        if first is None or not _fixed_pitch(raw, textpage, first):
+            continue
         for at in range(match.start() + 1, match.end(), 2):
-            index = _find_char(raw, textpage, 0x20, offset + at - match.start(), count)
+            index = _find_char(raw, textpage, 0x20, first + at - match.start(), count)
             if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
                 chars[at] = ""
 
 
-def _close(raw: Any, textpage: Any, space: int) -> bool:
-    """The characters either side of a made-up space are of a fixed-pitch font, close together."""
+def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
-    raw.FPDFText_GetFontInfo(textpage, space - 1, name, len(name), ctypes.byref(flags))
-    if not (flags.value & _FIXED_PITCH or _MONO_NAME.search(name.value.decode("latin-1"))):
-        return False
+    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
+    return bool(flags.value & _FIXED_PITCH or _MONO_NAME.search(name.value.decode("latin-1")))
+
+
+def _close(raw: Any, textpage: Any, space: int) -> bool:
+    """The characters either side of a made-up space are close together."""
     before, after = _origin(raw, textpage, space - 1), _origin(raw, textpage, space + 1)
     size = raw.FPDFText_GetFontSize(textpage, space - 1)
     return before is not None and after is not None and 0 < after - before < 1.1 * size
