@@ -244,6 +244,7 @@ def _origin(raw: Any, textpage: Any, index: int) -> float | None:
 # whose first character continues the line before it (to its right, near its height) and
 # whose last is continued by the line after is put back between them.
 _SHORT = 4  # characters of a script line at most ("3,∞")
+_LONG = 8  # an inline script has a line of text next to it
 
 
 def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str:
@@ -263,6 +264,8 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
             base = number - 1
         if not line or len(line) > _SHORT or not previous or not following:
             continue
+        if len(previous) <= _LONG and len(following) <= _LONG:
+            continue  # a run of short lines is display math (a fraction, a sum's limits)
         last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
         before = _continues(raw, textpage, count, last, first)
         # a subscript under a superscript starts back at its left: a script line (smaller than
