@@ -3,7 +3,8 @@
 A heading font is bold where the page's body is not, or clearly larger than the body. The
 body is the size (and boldness) that most of the page's characters have. pdf_layout uses the
 answer as evidence for a section heading; an engine that reports nothing gives no evidence
-rather than wrong evidence.
+rather than wrong evidence. pypdf's runs of a fixed-pitch font also tell which letter-spaced
+texts are code listings to close up (pdfium's are closed up by position, in pdf_glyphs).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+
+from .pdf_glyphs import MONO_NAME, THREE_LETTERS, find_char, utf16_length
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
@@ -73,8 +76,8 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
         letter = _LETTER.search(line)
         if letter is not None:
             first = letter.start()
-            expected = offset + drift + _utf16_length(line[:first])
-            index = _find_char(raw, textpage, ord(line[first]), expected, count)
+            expected = offset + drift + utf16_length(line[:first])
+            index = find_char(raw, textpage, ord(line[first]), expected, count)
             if index is not None:
                 drift = index - expected + drift
                 size = raw.FPDFText_GetFontSize(textpage, index)
@@ -85,26 +88,11 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 else:
                     bold = weight >= BOLD_WEIGHT
                 samples.append((line, size, bold))
-        offset += _utf16_length(line) + 2
+        offset += utf16_length(line) + 2
     return emphasized(samples)
 
 
 _LETTER = re.compile(r"[^\W\d_]")
-
-
-def _utf16_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
-
-
-_SEARCH = 12  # how far from the expected index a line's first letter is looked for
-
-
-def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
-    for step in range(_SEARCH):
-        for index in (expected + step, expected - step):
-            if 0 <= index < count and raw.FPDFText_GetUnicode(textpage, index) == code:
-                return index
-    return None
 
 
 # A code listing drawn a character at a time, with a gap after each, comes out of pypdf
@@ -113,14 +101,12 @@ def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) ->
 # fixed-pitch font, a stretch of single characters set apart by single spaces is closed up
 # when it holds three letters in a row (code rarely writes "a b c"); two spaces or more are a
 # real space. Proportional text is left alone: its single letters apart are math.
-_MONO_NAME = re.compile(r"courier|mono|typewriter|consol|inconsolata|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _SPACED = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
-_THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
 
 
 def closed_up(run: str) -> str:
     """A letter-spaced run with its stretches of single characters closed up (see above)."""
-    if not _THREE_LETTERS.search(run):
+    if not THREE_LETTERS.search(run):
         return run
     return re.sub(r"  +", " ", _SPACED.sub(lambda m: m[0].replace(" ", ""), run))
 
@@ -129,7 +115,7 @@ def fixed_pitch(font: Any) -> bool:
     """Whether a pypdf font dictionary is a fixed-pitch (typewriter) font."""
     if not hasattr(font, "get"):
         return False
-    if _MONO_NAME.search(str(font.get("/BaseFont", ""))):
+    if MONO_NAME.search(str(font.get("/BaseFont", ""))):
         return True
     descriptor = font.get("/FontDescriptor")
     if hasattr(descriptor, "get") and int(descriptor.get("/Flags", 0)) & 1:
@@ -159,7 +145,7 @@ class FontSpy:
         scale = math.sqrt(abs(a * d - b * c)) or 1.0
         base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
         self.samples.append((text, float(size) * scale, bold_name(str(base))))
-        if _THREE_LETTERS.search(text):
+        if THREE_LETTERS.search(text):
             if id(font) not in self._fixed:
                 self._fixed[id(font)] = fixed_pitch(font)
             if self._fixed[id(font)]:

@@ -104,9 +104,9 @@ def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
     offset = drift = 0
     at = 0
     for match in ANY_ACCENT.finditer(text):
-        offset += _utf16_length(text[at : match.start()])
+        offset += utf16_length(text[at : match.start()])
         at = match.start()
-        index = _find_char(raw, textpage, ord(match[0]), offset + drift, count)
+        index = find_char(raw, textpage, ord(match[0]), offset + drift, count)
         if index is None:
             continue
         drift = index - offset
@@ -126,11 +126,11 @@ def _same(now: str, was: str) -> bool:
     return unicodedata.normalize("NFD", now)[:1] == unicodedata.normalize("NFD", _DOTLESS.get(was, was))[:1]
 
 
-def _utf16_length(text: str) -> int:
+def utf16_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
-def _find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
+def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
     if 0 <= expected < count and raw.FPDFText_GetUnicode(textpage, expected) == code:
         return expected
     for step in range(1, _SEARCH):
@@ -198,22 +198,22 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
 # origins are less than 1.1 em apart is not a word space: a character is 0.5-0.6 em wide
 # there, and a word space one more character.
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
-_THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
-_MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
+THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
+MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     for match in _SPACED.finditer(text):
-        if not _THREE_LETTERS.search(match[0]):
+        if not THREE_LETTERS.search(match[0]):
             continue  # code rarely writes "a b c"; math often does, in a proportional font
-        offset = _utf16_length(text[: match.start()])
-        first = _find_char(raw, textpage, ord(match[0][0]), offset, count)
+        offset = utf16_length(text[: match.start()])
+        first = find_char(raw, textpage, ord(match[0][0]), offset, count)
         if first is None or not _fixed_pitch(raw, textpage, first):
             continue
         for at in range(match.start() + 1, match.end(), 2):
-            index = _find_char(raw, textpage, 0x20, first + at - match.start(), count)
+            index = find_char(raw, textpage, 0x20, first + at - match.start(), count)
             if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
                 chars[at] = ""
 
@@ -222,7 +222,7 @@ def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
-    return bool(flags.value & _FIXED_PITCH or _MONO_NAME.search(name.value.decode("latin-1")))
+    return bool(flags.value & _FIXED_PITCH or MONO_NAME.search(name.value.decode("latin-1")))
 
 
 def _close(raw: Any, textpage: Any, space: int) -> bool:
@@ -255,7 +255,7 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
     starts, offsets = [0], [0]  # where each line starts in `text`, and in pdfium's UTF-16 units
     for line in lines:
         starts.append(starts[-1] + len(line) + 2)
-        offsets.append(offsets[-1] + _utf16_length(line) + 2)
+        offsets.append(offsets[-1] + utf16_length(line) + 2)
     count = raw.FPDFText_CountChars(textpage)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
@@ -285,12 +285,12 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
 
 
 def _smaller_at_end(raw: Any, textpage: Any, count: int, line: str, start: int) -> bool:
-    return _smaller(raw, textpage, count, (line[-1], start + _utf16_length(line) - 1), (line[0], start))
+    return _smaller(raw, textpage, count, (line[-1], start + utf16_length(line) - 1), (line[0], start))
 
 
 def _smaller(raw: Any, textpage: Any, count: int, small: tuple[str, int], large: tuple[str, int]) -> bool:
     """The character `small` is in a clearly smaller size than `large` (each: character, where)."""
-    found = [_find_char(raw, textpage, ord(char), where, count) for char, where in (small, large)]
+    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (small, large)]
     if found[0] is None or found[1] is None:
         return False
     return raw.FPDFText_GetFontSize(textpage, found[0]) < 0.9 * raw.FPDFText_GetFontSize(textpage, found[1])
@@ -303,7 +303,7 @@ def _continues(
 
     Each is a character and where the text puts it in the page; it is looked for near there.
     """
-    found = [_find_char(raw, textpage, ord(char), where, count) for char, where in (last, first)]
+    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (last, first)]
     if found[0] is None or found[1] is None or found[0] >= found[1]:
         return None
     left, right = _box(raw, textpage, found[0]), _box(raw, textpage, found[1])
