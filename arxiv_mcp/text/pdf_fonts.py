@@ -99,7 +99,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 # letter-spaced ("l o a d _ d a t a s e t"): pypdf takes a gap over half a default space (the
 # width it assumes for a TeX font, which has no space glyph) for a word space. In a run of a
 # fixed-pitch font, a stretch of single characters set apart by single spaces is closed up
-# when it holds three letters in a row (code rarely writes "a b c"); two spaces or more are a
+# when it holds three small letters in a row (code rarely writes "a b c"); two spaces or more are a
 # real space. Proportional text is left alone: its single letters apart are math.
 _SPACED = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
 

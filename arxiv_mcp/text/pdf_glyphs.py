@@ -198,7 +198,9 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
 # origins are less than 1.1 em apart is not a word space: a character is 0.5-0.6 em wide
 # there, and a word space one more character.
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
-THREE_LETTERS = re.compile(r"(?<!\S)[^\W\d_] [^\W\d_] [^\W\d_](?!\S)")
+# three small letters apart: code's identifiers are in small letters; capitals set apart are
+# a table or a grid of tokens ("C C L L"), drawn with real spaces
+THREE_LETTERS = re.compile(r"(?<!\S)[a-zß-öø-ÿ] [a-zß-öø-ÿ] [a-zß-öø-ÿ](?!\S)")
 MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
