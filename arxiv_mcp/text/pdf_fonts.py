@@ -61,7 +61,7 @@ def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
 
 
 def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
-    """The lines of a pdfium page `text` whose first letter is in a heading font.
+    """The lines of a pdfium page `text` that could be headings whose first letter is in a heading font.
 
     pdfium's character indexes count UTF-16 units, its text ends lines with \r\n, and a few
     of its characters do not appear in the text at all: each line's first letter is looked up
@@ -72,11 +72,12 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     count = raw.FPDFText_CountChars(textpage)
-    for line in text.split("\r\n"):
-        letter = _LETTER.search(line)
+    ascii_only = text.isascii()  # then a character's index is its place in the text
+    for number, line in enumerate(text.split("\r\n")):
+        letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _HEADING_LIKE.match(line) else None
         if letter is not None:
             first = letter.start()
-            expected = offset + drift + utf16_length(line[:first])
+            expected = offset + drift + (first if ascii_only else utf16_length(line[:first]))
             index = find_char(raw, textpage, ord(line[first]), expected, count)
             if index is not None:
                 drift = index - expected + drift
@@ -88,11 +89,16 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 else:
                     bold = weight >= BOLD_WEIGHT
                 samples.append((line, size, bold))
-        offset += utf16_length(line) + 2
+        offset += (len(line) if ascii_only else utf16_length(line)) + 2
     return emphasized(samples)
 
 
 _LETTER = re.compile(r"[^\W\d_]")
+# Each look-up costs a few pdfium calls: the body's size and weight are taken from every
+# third line, and every line that could be a heading (short, starting with a number or a
+# capital) is looked up.
+_BODY_SAMPLE = 3
+_HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
 
 
 # A code listing drawn a character at a time, with a gap after each, comes out of pypdf

@@ -15,6 +15,7 @@ unknown to its glyph list) as a backtick; the font's name tells them apart.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 import unicodedata
 from typing import Any
@@ -254,10 +255,12 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
     lines = text.split("\r\n")
     if len(lines) < 3 or all(len(line) > _SHORT for line in lines[1:-1]):
         return "".join(chars)
-    starts, offsets = [0], [0]  # where each line starts in `text`, and in pdfium's UTF-16 units
+    starts = [0]  # where each line starts in `text`, and (offsets) in pdfium's UTF-16 units
     for line in lines:
         starts.append(starts[-1] + len(line) + 2)
-        offsets.append(offsets[-1] + utf16_length(line) + 2)
+    offsets = (
+        starts if text.isascii() else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
+    )
     count = raw.FPDFText_CountChars(textpage)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
