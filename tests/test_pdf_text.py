@@ -535,6 +535,16 @@ def test_the_page_tree_is_read_without_parsing_the_rest_of_its_object_stream():
     assert page_texts(pdf_to_text(data, engine="pypdf")) == [SENTENCE, SENTENCE]
 
 
+def test_a_file_a_strict_reader_refuses_is_measured_by_a_lenient_one():
+    data = make_pdf(text_page(SENTENCE), text_page(OTHER))
+    start = int(data.rsplit(b"startxref\n", 1)[1].split()[0])
+    broken = data.replace(b"startxref\n%d" % start, b"startxref\n%d" % (start - 3))  # a little off
+    with pytest.raises(pypdf.errors.PdfReadError):
+        pdf_work._reader(broken, strict=True)
+    assert pdf_work.heavy_pages(broken, 10) == frozenset()
+    assert page_texts(pdf_to_text(broken)) == [SENTENCE, OTHER]
+
+
 @pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
 def test_one_heavy_page_alone_goes_to_pypdf(monkeypatch):
     monkeypatch.setattr(pdf_work, "PDFIUM_MAX_PAGE_WORK", 50_000)

@@ -56,35 +56,51 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
     The limit is per page: one heavy drawing leaves only that page to pypdf. A page that
     cannot be measured counts as heavy; a file pypdf cannot open at all raises
     UnmeasurableFile, except an encrypted one pypdf cannot open (pdfium cannot either, and
-    says so).
+    says so). A strict reader measures first (see _reader); what it refuses, a lenient one.
     """
     try:
-        reader = _reader(data)
-        if reader.is_encrypted and not reader.decrypt(""):
-            return frozenset()
-        pages = reader.pages
-        count = len(pages)
-    except Exception as exc:
-        raise UnmeasurableFile(
-            f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
-        ) from exc
-    if count > max_pages:
-        return frozenset()  # refused by the page count before any page is parsed
+        reader, pages = _pages(data, strict=True)
+    except Exception:
+        try:
+            reader, pages = _pages(data, strict=False)
+        except Exception as exc:
+            raise UnmeasurableFile(
+                f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
+            ) from exc
+    if pages is None or len(pages) > max_pages:
+        return frozenset()  # encrypted (pdfium says so), or refused by the page count
     heavy = set()
     forms: dict[object, int] = {}
     raw = RawForms(data, reader.xref)
-    for index in range(count):
+    lenient: list[Any] = []
+    for index in range(len(pages)):
         try:
-            too_much = page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw) > PDFIUM_MAX_PAGE_WORK
+            try:
+                work = page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw)
+            except Exception:
+                if not reader.strict:
+                    raise
+                lenient = lenient or list(_pages(data, strict=False)[1] or ())
+                work = page_work(lenient[index], PDFIUM_MAX_PAGE_WORK, {}, raw)
         except Exception as exc:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
-            too_much = True
-        if too_much:
+            work = PDFIUM_MAX_PAGE_WORK + 1
+        if work > PDFIUM_MAX_PAGE_WORK:
             heavy.add(index)
     return frozenset(heavy)
 
 
-def _reader(data: bytes) -> Any:
+def _pages(data: bytes, strict: bool) -> tuple[Any, Any]:
+    """A measuring reader and its pages (None: encrypted with a password)."""
+    reader = _reader(data, strict)
+    if reader.is_encrypted and not reader.decrypt(""):
+        return reader, None
+    pages = reader.pages
+    len(pages)  # reads the page tree: a strict reader may refuse it
+    return reader, pages
+
+
+def _reader(data: bytes, strict: bool = True) -> Any:
     """A pypdf reader that reads one object of an object stream at a time (see _OneAtATime)."""
     from pypdf import PdfReader
     from pypdf.generic import read_object
@@ -125,11 +141,8 @@ def _reader(data: bytes) -> Any:
 
     # A lenient reader first reads the header of every object the xref names, to drop wrong
     # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
-    # xref, and a file it refuses is read leniently.
-    try:
-        return _OneAtATime(io.BytesIO(data), strict=True)
-    except Exception:
-        return _OneAtATime(io.BytesIO(data), strict=False)
+    # xref, and heavy_pages reads leniently what it refuses.
+    return _OneAtATime(io.BytesIO(data), strict=strict)
 
 
 def resolved(obj: object) -> Any:
