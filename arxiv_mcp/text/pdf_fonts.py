@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .pdf_glyphs import MONO_NAME, THREE_LETTERS, find_char, utf16_length
+from .pdf_glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
@@ -72,12 +72,12 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     name = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     count = raw.FPDFText_CountChars(textpage)
-    ascii_only = text.isascii()  # then a character's index is its place in the text
+    simple = one_unit_each(text)  # then a character's index is its place in the text
     for number, line in enumerate(text.split("\r\n")):
         letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _HEADING_LIKE.match(line) else None
         if letter is not None:
             first = letter.start()
-            expected = offset + drift + (first if ascii_only else utf16_length(line[:first]))
+            expected = offset + drift + (first if simple else utf16_length(line[:first]))
             index = find_char(raw, textpage, ord(line[first]), expected, count)
             if index is not None:
                 drift = index - expected + drift
@@ -89,7 +89,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 else:
                     bold = weight >= BOLD_WEIGHT
                 samples.append((line, size, bold))
-        offset += (len(line) if ascii_only else utf16_length(line)) + 2
+        offset += (len(line) if simple else utf16_length(line)) + 2
     return emphasized(samples)
 
 

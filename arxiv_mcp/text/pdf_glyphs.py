@@ -104,8 +104,9 @@ def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
     count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
     at = 0
+    simple = one_unit_each(text)
     for match in ANY_ACCENT.finditer(text):
-        offset += utf16_length(text[at : match.start()])
+        offset += match.start() - at if simple else utf16_length(text[at : match.start()])
         at = match.start()
         index = find_char(raw, textpage, ord(match[0]), offset + drift, count)
         if index is None:
@@ -129,6 +130,14 @@ def _same(now: str, was: str) -> bool:
 
 def utf16_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each: 𝓁, 𝑥
+
+
+def one_unit_each(text: str) -> bool:
+    """Every character of `text` is one UTF-16 unit, so its place in the text is pdfium's index."""
+    return text.isascii() or not _ASTRAL.search(text)
 
 
 def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
@@ -208,10 +217,11 @@ _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
+    simple = one_unit_each(text)
     for match in _SPACED.finditer(text):
         if not THREE_LETTERS.search(match[0]):
             continue  # code rarely writes "a b c"; math often does, in a proportional font
-        offset = utf16_length(text[: match.start()])
+        offset = match.start() if simple else utf16_length(text[: match.start()])
         first = find_char(raw, textpage, ord(match[0][0]), offset, count)
         if first is None or not _fixed_pitch(raw, textpage, first):
             continue
@@ -259,7 +269,9 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
     for line in lines:
         starts.append(starts[-1] + len(line) + 2)
     offsets = (
-        starts if text.isascii() else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
+        starts
+        if one_unit_each(text)
+        else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
     )
     count = raw.FPDFText_CountChars(textpage)
     base = 0  # the last line before this one that is not a script line
