@@ -511,7 +511,7 @@ def worker(kind: str, engine: str, path: str) -> None:
     if kind == "pdf":
         import pypdf  # noqa: F401  (imports are not the extraction's cost)
 
-        import arxiv_mcp.text.pdf as pdf_module
+        import arxiv_mcp.text.pdf.engine as pdf_module
 
         pdf_module._import_pdfium()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import ExtractionError
 
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 
 
 def from_html(raw: bytes) -> str:

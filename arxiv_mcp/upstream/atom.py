@@ -30,12 +30,7 @@ NS = {
     "arxiv": "http://arxiv.org/schemas/atom",
 }
 _ABS_ID = re.compile(r"/abs/(?P<id>.+?)v(?P<v>\d+)$")
-_ABS_PATH = re.compile(r"/abs/(?P<vid>.+)$")
 _WS = re.compile(r"\s+")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*|\n[ \t]{2,}(?=\S)")
-"""Abstracts come line-wrapped; a blank line or an indented line starts a paragraph."""
-_CLASS_SEPARATORS = re.compile(r"[;,]")
-_CATEGORY_TERM = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?")
 
 
 @dataclass
@@ -103,6 +98,10 @@ def _text(el: ET.Element | None) -> str:
     return _WS.sub(" ", "".join(el.itertext())).strip() if el is not None else ""
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*|\n[ \t]{2,}(?=\S)")
+"""Abstracts come line-wrapped; a blank line or an indented line starts a paragraph."""
+
+
 def _paragraphs(el: ET.Element | None) -> str:
     """Line-wrapped text with its paragraphs kept: lines joined, paragraphs separated by a
     blank line."""
@@ -111,6 +110,10 @@ def _paragraphs(el: ET.Element | None) -> str:
     raw = "".join(el.itertext()).strip()
     paragraphs = (_WS.sub(" ", p).strip() for p in _PARAGRAPH_BREAK.split(raw))
     return "\n\n".join(p for p in paragraphs if p)
+
+
+_CLASS_SEPARATORS = re.compile(r"[;,]")
+_CATEGORY_TERM = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?")
 
 
 def split_terms(terms: list[str]) -> tuple[list[str], list[str]]:
@@ -223,6 +226,9 @@ def _int(el: ET.Element | None, default: int) -> int:
         return int(_text(el))
     except ValueError:
         return default
+
+
+_ABS_PATH = re.compile(r"/abs/(?P<vid>.+)$")
 
 
 def _entry_pid(entry: ET.Element) -> tuple[str, int]:

@@ -5,7 +5,7 @@ several times faster; `engine="auto"` uses it when it can be imported (the setti
 ARXIV_MCP_PDF_ENGINE chooses the engine for the server), falls back to pypdf for the whole
 file when pdfium cannot open it or finds no text in it, and per page for a page pdfium cannot
 read or one that asks for more drawing work than pdfium may do in one uninterruptible call
-(see pdf_work): one heavy figure costs that page, not the paper. A
+(see work): one heavy figure costs that page, not the paper. A
 running-out deadline or too many pages are not engine failures and are raised at once.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..errors import ExtractionError, NoTextLayer
-from .formats import is_pdf
-from .pdf_fonts import FontSpy, StyledText, pdfium_emphasized
-from .pdf_glyphs import compose_accents, pdfium_text
-from .pdf_layout import mark_headings, remove_furniture
-from .pdf_work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
-from .shape import escape_line, page_heading
+from ...errors import ExtractionError, NoTextLayer
+from ..formats import is_pdf
+from ..shape import escape_line, page_heading
+from .fonts import FontSpy, StyledText, pdfium_emphasized
+from .glyphs import compose_accents, pdfium_text
+from .layout import mark_headings, remove_furniture
+from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
 

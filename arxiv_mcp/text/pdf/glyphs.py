@@ -157,7 +157,7 @@ def _font_name(raw: Any, textpage: Any, index: int) -> str:
     return name.value.decode("latin-1")
 
 
-# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under pdf.py's lock
+# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock
 _EDGES = [ctypes.c_double() for _ in range(4)]
 _EDGE_REFS = [ctypes.byref(edge) for edge in _EDGES]
 

@@ -1,10 +1,10 @@
 """Which texts a PDF page draws in a heading font, as each engine reports it.
 
 A heading font is bold where the page's body is not, or clearly larger than the body. The
-body is the size (and boldness) that most of the page's characters have. pdf_layout uses the
+body is the size (and boldness) that most of the page's characters have. layout uses the
 answer as evidence for a section heading; an engine that reports nothing gives no evidence
 rather than wrong evidence. pypdf's runs of a fixed-pitch font also tell which letter-spaced
-texts are code listings to close up (pdfium's are closed up by position, in pdf_glyphs).
+texts are code listings to close up (pdfium's are closed up by position, in glyphs).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .pdf_glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
+from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less

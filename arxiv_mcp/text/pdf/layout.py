@@ -1,6 +1,6 @@
 """The layout a PDF's text lines leave behind: page furniture out, section headings in.
 
-Works on the tidied lines of every page of one document (pdf.py makes them), so that what
+Works on the tidied lines of every page of one document (engine.py makes them), so that what
 repeats across pages can be told from what a page says:
 
 - Furniture: a line at a page's top or bottom edge that starts or ends many pages (a running
@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .shape import heading
+from ..shape import heading
 
 # --- furniture ------------------------------------------------------------------------------
 
