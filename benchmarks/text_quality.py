@@ -493,18 +493,20 @@ def score(
 # --- one extraction per process ------------------------------------------------------------
 
 
-def _rss_mb() -> float:
+def _status_mb(field: str) -> float:
+    """A memory figure of this process from /proc (VmRSS now, VmHWM its peak).
+
+    Not `ru_maxrss`: Linux carries that over exec from the parent, so a worker would report
+    the scoring parent's size instead of its own."""
     with open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
 
 def worker(kind: str, engine: str, path: str) -> None:
     """Extract one file and print {"seconds", "peak_mb", "text"|"error"} as JSON."""
-    import resource
-
     from arxiv_mcp.text import extract
 
     raw = Path(path).read_bytes()
@@ -526,14 +528,14 @@ def worker(kind: str, engine: str, path: str) -> None:
         import arxiv_mcp.text.latex.convert  # noqa: F401
 
         run = lambda: extract.from_source(raw)  # noqa: E731
-    before = _rss_mb()
+    before = _status_mb("VmRSS")
     start = time.perf_counter()
     try:
         result = {"text": run()}
     except Exception as exc:  # the table shows the failure; the other files still run
         result = {"error": f"{type(exc).__name__}: {exc}"[:200]}
     result["seconds"] = time.perf_counter() - start
-    result["peak_mb"] = max(0.0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before)
+    result["peak_mb"] = max(0.0, _status_mb("VmHWM") - before)
     json.dump(result, sys.stdout)
 
 
