@@ -294,6 +294,18 @@ def bare_pdf_text(data: bytes) -> str:
         document.close()
 
 
+# hyperref writes an accent it cannot put in a bookmark as debris: \^{i} becomes "{^i }".
+# Composed back, the letter is exactly the one the page prints, so no other title can match.
+_ACCENT_DEBRIS = re.compile(r"\{([\^'`\"~=.])\s*\\?([A-Za-z])\s*\}")
+_COMBINING = {"^": "\u0302", "'": "\u0301", "`": "\u0300", '"': "\u0308", "~": "\u0303", "=": "\u0304", ".": "\u0307"}
+
+
+def bookmark_title(title: str) -> str:
+    """A bookmark title with hyperref's accent debris composed and TeX's dashes as printed."""
+    title = _ACCENT_DEBRIS.sub(lambda m: m[2] + _COMBINING[m[1]], title)
+    return unicodedata.normalize("NFC", title.replace("---", "\u2014").replace("--", "\u2013"))
+
+
 def bookmarks(data: bytes) -> list[str]:
     """Top two levels of the PDF's outline (bookmarks), in order; [] when it has none."""
     import io
@@ -308,7 +320,7 @@ def bookmarks(data: bytes) -> list[str]:
                 if depth < 2:
                     walk(item, depth + 1)
             elif getattr(item, "title", None):
-                titles.append(str(item.title))
+                titles.append(bookmark_title(str(item.title)))
 
     try:
         outline = PdfReader(io.BytesIO(data)).outline

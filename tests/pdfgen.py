@@ -103,8 +103,12 @@ def _styled_stream(lines: list[tuple[str, str]]) -> bytes:
     return b"\n".join(parts)
 
 
-def make_styled_pdf(pages: list[list[tuple[str, str]]]) -> bytes:
-    """A PDF of pages of (text, style) lines; styles: body, bold (Helvetica-Bold), large, small."""
+def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"") -> bytes:
+    """A PDF of pages of (text, style) lines; styles: body, bold (Helvetica-Bold), large, small.
+
+    `bold_font` replaces the bold font's name, and gives it a descriptor with a thin stem, as
+    cm-super's SFBX has (pdfium then reports a regular weight for a bold font).
+    """
     if not pages:
         raise ValueError("make_styled_pdf needs at least one page")
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
@@ -112,7 +116,11 @@ def make_styled_pdf(pages: list[list[tuple[str, str]]]) -> bytes:
     kids = b" ".join(b"%d 0 R" % n for n in page_numbers)
     objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages)))
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+    descriptor = b" /FontDescriptor %d 0 R" % (5 + 2 * len(pages)) if bold_font else b""
+    objects.append(
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding%s >>"
+        % (bold_font or b"Helvetica-Bold", descriptor)
+    )
     resources = b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >>"
     for number, lines in zip(page_numbers, pages):
         stream = _styled_stream(lines)
@@ -121,4 +129,9 @@ def make_styled_pdf(pages: list[list[tuple[str, str]]]) -> bytes:
             % (_PAGE_WIDTH, _PAGE_HEIGHT, resources, number + 1)
         )
         objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    if bold_font:
+        objects.append(
+            b"<< /Type /FontDescriptor /FontName /%s /Flags 4 /FontBBox [0 -250 1000 750] /ItalicAngle 0"
+            b" /Ascent 750 /Descent -250 /CapHeight 700 /StemV 50 >>" % bold_font
+        )
     return assemble(objects)

@@ -640,6 +640,81 @@ def test_headings_in_a_heading_font_become_markdown_headings(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_a_bold_font_named_bold_is_a_heading_font_whatever_weight_pdfium_gives(engine):
+    # cm-super's SFBX (llncs, many compiled papers): pdfium reports weight 250 from its thin
+    # stem, so "4.1 Language Definition" was body text while the larger "4 ..." was a heading.
+    def section(*headings: tuple[str, str]) -> list[tuple[str, str]]:
+        lines = ("Walruses gather on sea ice in large herds, which makes them easy", "to see and hard to count.")
+        return [line for heading in headings for line in (heading, *((text, "body") for text in lines))]
+
+    pages = [
+        section(("1 Introduction", "large"), ("1.1 Walruses", "bold"), ("1.2 Seals", "bold")),
+        section(("2 Method", "large"), ("2.1 Data", "bold")),
+    ]
+    text = pdf_to_text(make_styled_pdf(pages, bold_font=b"ABCDEF+SFBX1000"), engine=engine)
+    assert headings_of(text) == [
+        "## 1 Introduction",
+        "### 1.1 Walruses",
+        "### 1.2 Seals",
+        "## 2 Method",
+        "### 2.1 Data",
+    ]
+
+
+def test_a_run_in_bold_abstract_is_a_heading_before_its_paragraph():
+    first = "Abstract. Walruses are counted from orbit over three winters."
+    pages = [[first, "They are more than expected.", "1 Introduction", "Walruses gather on ice."]]
+    styles = [frozenset({"Abstract.", "1 Introduction"})]  # pypdf's runs: the bold word alone
+    assert pdf_layout.mark_headings(pages, styles) == [
+        [
+            "## Abstract",
+            "",
+            first.removeprefix("Abstract. "),
+            "They are more than expected.",
+            "",
+            "## 1 Introduction",
+            "",
+            "Walruses gather on ice.",
+        ]
+    ]
+    whole_line = [frozenset({first, "1 Introduction"})]  # pdfium's: the line whose first letter is bold
+    assert pdf_layout.mark_headings(pages, whole_line)[0][0] == "## Abstract"
+    plain = pdf_layout.mark_headings(pages, [frozenset({"1 Introduction"})])
+    assert plain[0][0] == first  # in the body font it is a sentence, not a heading
+
+
+def test_a_named_appendix_follows_the_numbered_sections():
+    contents = ["Contents", "1 Introduction 2", "2 Method 3", "Appendix. Model specification 9"]
+    body = [
+        "1 Introduction",
+        "Walruses gather on ice.",
+        "They are hard to count.",
+        "2 Method",
+        "We count them.",
+        "We use satellites.",
+        "Appendix. Model specification",
+        "The model has two functions.",
+    ]
+    styles = [frozenset({"1 Introduction", "2 Method", "Appendix. Model specification"})] * 2
+    marked = pdf_layout.mark_headings([contents, body], styles)
+    assert [line for line in marked[1] or [] if line.startswith("#")] == [
+        "## 1 Introduction",
+        "## 2 Method",
+        "## Appendix. Model specification",
+    ]
+    assert not any(line.startswith("#") for line in marked[0] or [])
+    titles = ["I. Introduction", "II. Method", "A. Data", "Appendix A: Proofs"]
+    roman = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    found = pdf_layout.mark_headings([roman], [frozenset(titles)])
+    assert [line for line in found[0] or [] if line.startswith("#")] == [
+        "## I. Introduction",
+        "## II. Method",
+        "### A. Data",
+        "## Appendix A: Proofs",
+    ]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_numbered_headings_are_found_without_a_heading_font(engine):
     text = pdf_to_text(walrus_paper(heading_style="body"), engine=engine)
     assert [h for h in headings_of(text) if "Apples" not in h and "Pears" not in h][:2] == [
@@ -816,3 +891,12 @@ def test_a_long_line_repeated_at_every_page_edge_is_text_not_furniture():
     body = "the same long sentence that this generated report prints on every single page of it, " * 2
     text = pdf_to_text(pages_pdf([f"{body}\nPage body {n} differs." for n in range(6)]))
     assert text.count("the same long sentence") >= 6 * 2
+
+
+def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_title():
+    from benchmarks.text_quality import bookmark_title, heading_recall
+
+    truth = [bookmark_title("3. The Lema{^i }tre--Tolman model"), bookmark_title("Erd{\"o}s---R{'e}nyi graphs")]
+    assert truth == ["3. The Lemaître–Tolman model", "Erdös—Rényi graphs"]
+    assert heading_recall(truth, ["3. The Lemaître–Tolman model", "Erdös–Rényi graphs"]) == 1.0
+    assert heading_recall([bookmark_title("The Lema{^i }tre model")], ["The Lemaitre model"]) == 0.0

@@ -82,12 +82,12 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
             if index is not None:
                 drift = index - expected + drift
                 size = raw.FPDFText_GetFontSize(textpage, index)
-                weight = raw.FPDFText_GetFontWeight(textpage, index)
-                if weight <= 0:
+                # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
+                # bold font name counts too.
+                bold = raw.FPDFText_GetFontWeight(textpage, index) >= BOLD_WEIGHT
+                if not bold:
                     raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
                     bold = bold_name(name.value.decode("latin-1"))
-                else:
-                    bold = weight >= BOLD_WEIGHT
                 samples.append((line, size, bold))
         offset += (len(line) if simple else utf16_length(line)) + 2
     return emphasized(samples)

@@ -131,10 +131,16 @@ _UNNUMBERED = {
     "appendices": False,
     "contents": False,
 }
+# Appendices named as such ("Appendix A: Proofs", IOP's lone "Appendix. Model specification")
+# are numbered like "A. Proofs": appendix A.
 _NUMBERED = re.compile(
-    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?\.?)"
+    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
+    r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
     r"\s+(?P<title>[A-Z(][^\n]*)"
 )
+# llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
+# a heading run into its paragraph, believed only when the engine says the line starts bold.
+_RUN_IN = re.compile(r"(?P<name>abstract|acknowledge?ments?)[.:—]\s+(?=\S)", re.IGNORECASE)
 _MAX_TITLE_CHARS = 90
 _MAX_TITLE_WORDS = 14
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|\s\d{1,3}$")  # dot leaders, or ends with a page number
@@ -149,6 +155,7 @@ class _Candidate:
     key: tuple[int, ...]
     emphasized: bool
     roman: bool = False  # I., II. (revtex and IEEE sections) ; their subsections are A., B.
+    appendix: bool = False  # named "Appendix": never a subsection, even among roman sections
 
 
 def _plausible_title(title: str) -> bool:
@@ -172,6 +179,8 @@ def _roman(text: str) -> int:
 
 def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
     """The section key a numbered line claims, and whether it is a roman-numbered section."""
+    if match["lone"]:
+        return (_APPENDIX + 1,), False
     if match["arabic"]:
         return tuple(int(part) for part in match["arabic"].split(".")), False
     if match["roman"]:
@@ -211,7 +220,7 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     levels = {(c.page, c.line): len(c.key) + 1 for c in _longest_chain(_rekey_roman(numbered))}
     seen: set[str] = set()
     for candidate in unnumbered:
-        name = _unnumbered_name(_line(pages, candidate))
+        name = _candidate_name(_line(pages, candidate))
         if name in seen or (not _UNNUMBERED[name] and styled and not candidate.emphasized):
             continue
         seen.add(name)
@@ -229,6 +238,12 @@ def _unnumbered_name(line: str) -> str:
     return line.rstrip(".:").strip().lower()
 
 
+def _candidate_name(line: str) -> str:
+    """The unnumbered heading name a candidate line holds, whole or run in."""
+    run_in = _RUN_IN.match(line)
+    return run_in["name"].lower() if run_in else _unnumbered_name(line)
+
+
 def _candidates(
     pages: list[list[str] | None], styles: list[frozenset[str] | None]
 ) -> tuple[list[_Candidate], list[_Candidate]]:
@@ -242,6 +257,10 @@ def _candidates(
             if _unnumbered_name(line) in _UNNUMBERED:
                 unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
                 continue
+            run_in = _RUN_IN.match(line)
+            if run_in is not None and _is_emphasized(line, run_in[0].strip(), fragments):
+                unnumbered.append(_Candidate(page, index, (), True))
+                continue
             match = _NUMBERED.fullmatch(line)
             if match is None or not _plausible_title(match["title"]):
                 continue
@@ -249,7 +268,8 @@ def _candidates(
             if claimed is not None:
                 key, roman = claimed
                 emphasized = _is_emphasized(line, match["title"], fragments)
-                numbered.append(_Candidate(page, index, key, emphasized, roman))
+                appendix = bool(match["named"] or match["lone"])
+                numbered.append(_Candidate(page, index, key, emphasized, roman, appendix))
     return _without_lists(numbered), unnumbered
 
 
@@ -276,8 +296,8 @@ def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
     out: list[_Candidate] = []
     section = 0
     for c in candidates:
-        if c.roman:
-            section = c.key[0]
+        if c.roman or c.appendix:
+            section = c.key[0] if c.roman else section
             out.append(c)
         elif c.key[0] > _APPENDIX and len(c.key) == 1 and section:
             out.append(_Candidate(c.page, c.line, (section, c.key[0] - _APPENDIX), c.emphasized))
@@ -316,6 +336,10 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int]) -> l
             continue
         if out and out[-1]:
             out.append("")
+        run_in = _RUN_IN.match(line)
+        if run_in is not None:  # the heading on its own line, its paragraph after it
+            out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
+            continue
         out.extend((heading(level, line), ""))
     while out and not out[-1]:
         out.pop()
