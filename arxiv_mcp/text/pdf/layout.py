@@ -10,7 +10,9 @@ repeats across pages can be told from what a page says:
   2024`) is moved to the first line of page 1: kept once, out of the running text.
 - Headings: a line reads as a section heading when it is short, starts with a capital and does
   not end like a sentence or a contents line, and either is a known unnumbered title
-  (Abstract, References, ...) or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`).
+  (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
+  "Abstract. We ..."), or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`, a named
+  `Appendix B:` or a lone `Appendix.`).
   Numbered candidates must form a valid numbering sequence through the document (1, 1.1,
   1.2, 2, ..., then appendices A, A.1, B), found as the longest such chain; a numbered list,
   an affiliation list or a table column rarely survives that. Where the engine reports fonts,
