@@ -157,8 +157,14 @@ class CachedPaper:
 
 @dataclass
 class CacheList:
+    """One page of the cached papers: `count` on this page, `matched` in the listing asked for
+    (after pinned_only), `total` cached; `next_offset` is None on the last page."""
+
     papers: list[CachedPaper]
     count: int
+    total: int = 0
+    matched: int = 0
+    next_offset: int | None = None
 
 
 @dataclass

@@ -390,9 +390,14 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
         return run(svc.cache_stats, render.cache_stats)
 
     @tools.add("List cached papers", open_world=False)
-    def list_cached() -> Annotated[CallToolResult, models.CacheList]:
-        """Cached papers, most recently used first, with size and pins."""
-        return run(svc.list_cached, render.cached)
+    def list_cached(
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Per page")] = 50,
+        offset: Annotated[int, _bounded(bounds.OFFSET, "A next_offset")] = 0,
+        sort: Annotated[str, Field(description="recent, size or id")] = "recent",
+        pinned_only: bool = False,
+    ) -> Annotated[CallToolResult, models.CacheList]:
+        """A page of cached papers (size, pins), with totals and next_offset."""
+        return run(lambda: svc.list_cached(limit, offset, sort, pinned_only), render.cached)
 
     @tools.add("Clear cache", read_only=False, open_world=False, destructive=True)
     def clear_cache(
@@ -528,8 +533,7 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService) -> None:
             cats = [c.id for c in svc.list_categories().categories]
             hits = [c for c in cats if c.lower().startswith(value.lower())]
         elif argument.name == "paper_id":
-            cached = await anyio.to_thread.run_sync(svc.list_cached)
-            hits = list(dict.fromkeys(p.paper_id for p in cached.papers if p.paper_id.startswith(value)))
+            hits = await anyio.to_thread.run_sync(svc.cache.paper_ids, value)
         else:
             return None
         return Completion(values=hits[:100], total=len(hits), has_more=len(hits) > 100)

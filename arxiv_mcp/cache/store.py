@@ -38,6 +38,7 @@ from typing import Any
 
 from .. import errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
+from . import listing
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .eviction import evict
@@ -290,6 +291,11 @@ class Cache:
         with self._locked():
             return sorted(self._state.by_paper.get(paper_id, ()))
 
+    def paper_ids(self, prefix: str = "") -> list[str]:
+        """Ids of the cached papers starting with `prefix`, in order (for completions)."""
+        with self._locked():
+            return sorted(paper_id for paper_id in self._state.by_paper if paper_id.startswith(prefix))
+
     # ----- per-paper notes and search answers ------------------------------------------------
 
     def get_note(self, paper_id: str, key: str) -> Any | None:
@@ -367,23 +373,24 @@ class Cache:
                 home=str(self.home),
             )
 
-    def list_cached(self) -> list[CachedPaper]:
-        """Cached paper versions, most recently accessed first."""
+    def list_cached(
+        self, *, sort: str = "recent", offset: int = 0, limit: int | None = None, pinned_only: bool = False
+    ) -> list[CachedPaper]:
+        """Cached paper versions (most recently accessed first by default); see `list_page`."""
+        return self.list_page(sort=sort, offset=offset, limit=limit, pinned_only=pinned_only)[0]
+
+    def list_page(
+        self, *, sort: str = "recent", offset: int = 0, limit: int | None = None, pinned_only: bool = False
+    ) -> tuple[list[CachedPaper], int, int]:
+        """A page of cached paper versions (listing.py), the entries the listing has in all
+        (after `pinned_only`) and the cached paper versions in all."""
         with self._locked():
             self._sessions.expire(self._clock())
             pins = self._sessions.pins()
-            return [
-                CachedPaper(
-                    paper_id=entry.paper_id,
-                    version=entry.version,
-                    title=entry.title,
-                    bytes=entry.bytes,
-                    tiers=[tier for tier in TIERS if tier in entry.tiers],
-                    pinned_by=sorted(pins.get(key, [])),
-                    last_access=entry.last_access,
-                )
-                for key, entry in reversed(self._state.entries.items())
-            ]
+            rows, matched = listing.page(
+                self._state, pins, sort=sort, offset=offset, limit=limit, pinned_only=pinned_only
+            )
+            return rows, matched, len(self._state.entries)
 
     def clear(self, drop_pinned: bool = False) -> ClearResult:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
