@@ -389,6 +389,7 @@ def test_a_hit_appends_one_line_and_leaves_the_snapshot_alone(home, clock):
 def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch):
     monkeypatch.setattr(cache_index, "COMPACT_MIN_BYTES", 600)
     one, two = open_cache(home, clock, max_papers=4), open_cache(home, clock, max_papers=4)
+    one.stats()  # a new Cache reads nothing until its first call
     generation = json.loads((home / "index.json").read_bytes())["generation"]
     for number in range(1, 8):
         put_paper(one if number % 2 else two, clock, number, text=f"text {number}")
@@ -617,7 +618,7 @@ def test_leftover_temporary_files_are_cleaned_on_start(home, clock):
     leftover.write_bytes(b"half a pdf")
     live = home / "tmp" / f"{os.getppid()}.def456.tmp"
     live.write_bytes(b"a live writer's work")
-    open_cache(home, clock)
+    open_cache(home, clock).stats()
     assert not leftover.exists() and live.exists()
 
 

@@ -171,9 +171,10 @@ class Cache:
         )
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
         self._index.needs_reconcile = BOOT_ID is None
-        with self._locked():
-            clean_stale_tmp(self._tmp)
-            self._evict()
+        # Nothing that grows with the cache is read here, so a server answers `initialize` at
+        # once: the index is loaded (and recovered, compacted, tidied) by the first call that
+        # takes the lock, and any other call waits for it on the lock.
+        self._started = False
 
     def close(self) -> None:
         """Release this object's open files; the cache home stays usable by other Cache objects."""
@@ -463,6 +464,8 @@ class Cache:
                 self._sessions.refresh()
                 if self._lock.interrupted or self._index.needs_reconcile:
                     self._reconcile()
+                if not self._started:
+                    self._first_use()
             yield
             if outermost:
                 self._compact_if_long()
@@ -476,6 +479,13 @@ class Cache:
             raise _write_failed(exc) from None
         finally:
             self._lock.release(finished=finished)
+
+    def _first_use(self) -> None:
+        """What a new Cache does once, under the lock: clear a killed writer's temporary files
+        and apply the bounds (they may have been lowered since the last run)."""
+        self._started = True
+        clean_stale_tmp(self._tmp)
+        self._evict()
 
     def _compact_if_long(self) -> None:
         """Fold a long journal; on a full disk it stays long (and correct) until there is room."""

@@ -1,0 +1,87 @@
+"""The cache at scale: listings in pages, a start that reads nothing that grows with the cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.config import load
+from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.service import LIST_PAGE_CHARS, ArxivService
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def fill(cache: Cache, count: int, *, title_chars: int = 40) -> list[str]:
+    ids = []
+    for number in range(1, count + 1):
+        paper_id = f"2401.{number:05d}"
+        cache.put_meta(paper_id, 1, {"title": f"Paper {number} " + "x" * title_chars}, latest=True)
+        if number % 3 == 0:
+            cache.put_text(paper_id, 1, "word " * number, method="html", extractor_version=1)
+        ids.append(paper_id)
+    return ids
+
+
+def service(home: Path, monkeypatch: pytest.MonkeyPatch) -> ArxivService:
+    monkeypatch.setenv("ARXIV_MCP_HOME", str(home))
+    monkeypatch.setenv("ARXIV_MCP_MAX_PAPERS", "5000")
+    return ArxivService(load())
+
+
+def test_pages_walk_the_whole_listing_once(home, monkeypatch):
+    svc = service(home, monkeypatch)
+    ids = fill(svc.cache, 130)
+    seen, offset, pages = [], 0, 0
+    while offset is not None:
+        page = svc.list_cached(limit=50, offset=offset)
+        assert page.total == page.matched == 130 and page.count == len(page.papers) <= 50
+        seen += [p.paper_id for p in page.papers]
+        offset, pages = page.next_offset, pages + 1
+    assert seen == ids[::-1], "most recently used first, each paper once"
+    assert pages >= 3
+
+
+def test_sorts_and_pinned_only(home, monkeypatch):
+    svc = service(home, monkeypatch)
+    fill(svc.cache, 12)
+    by_size = svc.list_cached(sort="size").papers
+    assert [p.bytes for p in by_size] == sorted((p.bytes for p in by_size), reverse=True)
+    by_id = svc.list_cached(sort="id", limit=3)
+    assert [p.paper_id for p in by_id.papers] == ["2401.00001", "2401.00002", "2401.00003"]
+    assert by_id.next_offset == 3
+    svc.start_session("s")
+    svc.cache.pin("s", "2401.00004", 1)
+    svc.cache.pin("s", "2401.00009", 1)
+    pinned = svc.list_cached(pinned_only=True)
+    assert {p.paper_id for p in pinned.papers} == {"2401.00004", "2401.00009"}
+    assert (pinned.matched, pinned.total, pinned.next_offset) == (2, 12, None)
+    with pytest.raises(InvalidInput, match="sort must be one of"):
+        svc.list_cached(sort="newest")
+
+
+def test_a_page_stays_small_whatever_the_titles(home, monkeypatch):
+    svc = service(home, monkeypatch)
+    fill(svc.cache, 120, title_chars=290)
+    page = svc.list_cached(limit=100)
+    from arxiv_mcp import render
+
+    answer = len(render.cached(page)) + len(json.dumps(page, default=vars))
+    assert 0 < page.count < 100 and page.next_offset == page.count
+    assert answer <= LIST_PAGE_CHARS + 1000, answer
+
+
+def test_a_new_cache_reads_nothing_until_its_first_call(home):
+    fill(Cache(home, max_papers=50), 5)
+    (home / "index.json").write_text("{ damaged")
+    (home / "journal.jsonl").unlink()
+    cache = Cache(home, max_papers=50)
+    assert (home / "index.json").read_text() == "{ damaged", "construction left the index alone"
+    assert cache.stats().papers == 5, "the first call loads (and here rebuilds) the index"
+    assert (home / "index.json.corrupt").exists()
