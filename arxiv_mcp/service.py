@@ -20,6 +20,7 @@ from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
     Bibtex,
+    CachedPaper,
     CacheList,
     CacheStats,
     CategoryList,
@@ -313,7 +314,8 @@ class ArxivService:
         if sort not in CACHE_SORTS:
             raise InvalidInput(f"sort must be one of {', '.join(CACHE_SORTS)}, not {sort!r}")
         rows, matched, total = self.cache.list_page(sort=sort, offset=offset, limit=limit, pinned_only=pinned_only)
-        papers, used = [], 0
+        papers: list[CachedPaper] = []
+        used = 0
         for row in rows:
             used += len(json.dumps(asdict(row))) + len(row.title or "") + 60  # the structured row and its text line
             if papers and used > LIST_PAGE_CHARS:

@@ -60,3 +60,20 @@ def _row(entry: Entry, pinned_by: Iterable[str]) -> CachedPaper:
         pinned_by=sorted(pinned_by),
         last_access=entry.last_access,
     )
+
+
+Signature = tuple[int, str | None, str | None]
+"""(version, metadata checksum, text checksum) of what the library indexes for a paper."""
+
+
+def newest_documents(state: IndexState) -> dict[str, Signature]:
+    """For each paper with metadata or text cached, its newest such version and the checksums
+    of those two files: a re-fetched record or a re-extracted text changes the signature."""
+    found: dict[str, Signature] = {}
+    for (paper_id, version), entry in state.entries.items():
+        tiers = entry.tiers
+        meta, text = tiers.get("meta"), tiers.get("text")
+        if (meta is None and text is None) or found.get(paper_id, (0,))[0] > version:
+            continue
+        found[paper_id] = (version, meta.get("h") if meta else None, text.get("h") if text else None)
+    return found

@@ -393,6 +393,11 @@ class Cache:
             )
             return rows, matched, len(self._state.entries)
 
+    def library_listing(self) -> dict[str, listing.Signature]:
+        """What the local library indexes: each paper's newest version with metadata or text."""
+        with self._locked():
+            return listing.newest_documents(self._state)
+
     def clear(self, drop_pinned: bool = False) -> ClearResult:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
         sessions: another client's pins always stay) and all search answers."""

@@ -9,13 +9,17 @@ paper only its title and abstract survive, as the source of result snippets.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
+import struct
 import sys
 import threading
 import unicodedata
+import zlib
 from array import array
 from collections import Counter
+from typing import Any
 
 from .. import bounds
 from ..errors import InvalidInput
@@ -27,6 +31,9 @@ FIELDS = ("title", "authors", "abstract", "text")
 FIELD_WEIGHTS = (4.0, 2.0, 2.0, 1.0)  # same order as FIELDS
 SNIPPET_CHARS = 200
 _SNIPPET_LEAD = 60
+
+FILE_MAGIC = b"AXLIBIX1"
+FILE_FORMAT = 1
 
 _TF_BITS = 8
 _TF_CAP = (1 << _TF_BITS) - 1  # per-field counts saturate long before this under BM25
@@ -82,23 +89,40 @@ def _term_counts(text: str) -> dict[str, int]:
 class LocalIndex:
     """An in-memory inverted index of cached papers; safe to share between threads.
 
-    Postings per term are one flat array of (slot, packed field counts) pairs, where a slot
-    is a paper's row in the per-paper arrays and each field's count takes one byte.
+    Postings are (slot, packed field counts) pairs, where a slot is a paper's row in the
+    per-paper arrays and each field's count takes one byte. A term's pairs are a run of the
+    `base` array (as loaded from the library file, `to_bytes`/`from_bytes`) followed by those
+    added since, in `_postings`. A removed paper's slot is only marked dead (its id None):
+    scoring skips dead slots and counts only live ones, so scores are those of an index built
+    afresh from the live papers; once dead slots outnumber live ones the postings are rebuilt.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._clear()
+
+    def _clear(self) -> None:
+        self._base = array("I")
+        self._base_runs: dict[str, tuple[int, int]] = {}
         self._postings: dict[str, array] = {}
         self._slot_of: dict[str, int] = {}
         self._doc_ids: list[str | None] = []
-        self._terms: list[tuple[str, ...]] = []
         self._snippet_sources: list[tuple[str, str]] = []
         self._lengths = [array("I") for _ in FIELDS]
         self._length_totals = [0] * len(FIELDS)
-        self._free_slots: list[int] = []
+        self._dead = 0
 
     def __len__(self) -> int:
         return len(self._slot_of)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._slot_of
+
+    def title(self, doc_id: str) -> str:
+        """The indexed title of a paper, whitespace collapsed ("" when unknown)."""
+        with self._lock:
+            slot = self._slot_of.get(doc_id)
+            return "" if slot is None else self._snippet_sources[slot][0]
 
     def add(self, doc_id: str, *, title: str, abstract: str = "", authors: str = "", text: str = "") -> None:
         """Index a paper, replacing any earlier entry under the same id."""
@@ -112,12 +136,12 @@ class LocalIndex:
                 packed[term] = get(term, 0) | ((count if count < _TF_CAP else _TF_CAP) << shift)
         with self._lock:
             self._remove(doc_id)
-            slot = self._free_slots.pop() if self._free_slots else self._new_slot()
+            slot = len(self._doc_ids)
             self._slot_of[doc_id] = slot
-            self._doc_ids[slot] = doc_id
-            self._snippet_sources[slot] = (" ".join(title.split()), " ".join(abstract.split()))
+            self._doc_ids.append(doc_id)
+            self._snippet_sources.append((" ".join(title.split()), " ".join(abstract.split())))
             for field, length in enumerate(lengths):
-                self._lengths[field][slot] = length
+                self._lengths[field].append(length)
                 self._length_totals[field] += length
             all_postings = self._postings
             for term, value in packed.items():
@@ -126,7 +150,6 @@ class LocalIndex:
                     postings = all_postings[term] = array("I")
                 postings.append(slot)
                 postings.append(value)
-            self._terms[slot] = tuple(packed)
 
     def remove(self, doc_id: str) -> None:
         """Forget a paper; unknown ids are ignored (eviction may race with indexing)."""
@@ -147,63 +170,154 @@ class LocalIndex:
             )
         with self._lock:
             scores = self._scores(terms)
-            best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]]))[:limit]
+            best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]] or ""))[:limit]
             return [
                 (doc_id, score, _snippet(*self._snippet_sources[slot], set(terms)))
                 for slot, score in best
-                if (doc_id := self._doc_ids[slot]) is not None  # a removed paper's slot scores nothing
+                if (doc_id := self._doc_ids[slot]) is not None
             ]
+
+    def _runs(self, term: str) -> list[array]:
+        """A term's postings: its run of the base, then what was added since."""
+        runs = []
+        span = self._base_runs.get(term)
+        if span is not None:
+            runs.append(self._base[span[0] : span[1]])
+        added = self._postings.get(term)
+        if added:
+            runs.append(added)
+        return runs
 
     def _scores(self, terms: list[str]) -> dict[int, float]:
         documents = len(self._slot_of)
         if not documents:
             return {}
         averages = [max(total / documents, 1e-9) for total in self._length_totals]
-        lengths = self._lengths
+        lengths, doc_ids, dead = self._lengths, self._doc_ids, self._dead
         scores: dict[int, float] = {}
         for term in terms:
-            postings = self._postings.get(term)
-            if not postings:
+            runs = self._runs(term)
+            if dead:
+                frequency = sum(1 for run in runs for slot in run[0::2] if doc_ids[slot] is not None)
+            else:
+                frequency = sum(len(run) for run in runs) // 2
+            if not frequency:
                 continue
-            frequency = len(postings) // 2
             idf = math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
-            pairs = iter(postings)
-            for slot, packed in zip(pairs, pairs):
-                weighted = 0.0
-                for field, weight in enumerate(FIELD_WEIGHTS):
-                    count = (packed >> (field * _TF_BITS)) & _TF_CAP
-                    if count:
-                        norm = 1 - B + B * lengths[field][slot] / averages[field]
-                        weighted += weight * count / norm
-                scores[slot] = scores.get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
+            for run in runs:
+                pairs = iter(run)
+                for slot, packed in zip(pairs, pairs):
+                    if dead and doc_ids[slot] is None:
+                        continue
+                    weighted = 0.0
+                    for field, weight in enumerate(FIELD_WEIGHTS):
+                        count = (packed >> (field * _TF_BITS)) & _TF_CAP
+                        if count:
+                            norm = 1 - B + B * lengths[field][slot] / averages[field]
+                            weighted += weight * count / norm
+                    scores[slot] = scores.get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
         return scores
-
-    def _new_slot(self) -> int:
-        slot = len(self._doc_ids)
-        self._doc_ids.append(None)
-        self._terms.append(())
-        self._snippet_sources.append(("", ""))
-        for lengths in self._lengths:
-            lengths.append(0)
-        return slot
 
     def _remove(self, doc_id: str) -> None:
         slot = self._slot_of.pop(doc_id, None)
         if slot is None:
             return
-        for term in self._terms[slot]:
-            postings = self._postings[term]
-            position = 2 * postings[0::2].index(slot)
-            del postings[position : position + 2]
-            if not postings:
-                del self._postings[term]
         for field, lengths in enumerate(self._lengths):
             self._length_totals[field] -= lengths[slot]
             lengths[slot] = 0
         self._doc_ids[slot] = None
-        self._terms[slot] = ()
         self._snippet_sources[slot] = ("", "")
-        self._free_slots.append(slot)
+        self._dead += 1
+        if not self._slot_of:
+            self._clear()  # nothing live: start afresh, keeping no dead postings
+        elif self._dead > max(len(self._slot_of), 64):
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Renumber the live slots and drop the dead ones' postings (work proportional to the
+        index, done once dead slots outnumber live ones, so amortised over the removals)."""
+        renumber: dict[int, int] = {}
+        for slot, doc_id in enumerate(self._doc_ids):
+            if doc_id is not None:
+                renumber[slot] = len(renumber)
+        postings: dict[str, array] = {}
+        for term in self._base_runs.keys() | self._postings.keys():
+            kept = array("I")
+            for run in self._runs(term):
+                pairs = iter(run)
+                for slot, packed in zip(pairs, pairs):
+                    new = renumber.get(slot)
+                    if new is not None:
+                        kept.append(new)
+                        kept.append(packed)
+            if kept:
+                postings[term] = kept
+        live = list(renumber)
+        self._base, self._base_runs, self._postings = array("I"), {}, postings
+        self._doc_ids = [self._doc_ids[slot] for slot in live]
+        self._snippet_sources = [self._snippet_sources[slot] for slot in live]
+        self._lengths = [array("I", (lengths[slot] for slot in live)) for lengths in self._lengths]
+        self._slot_of = {doc_id: slot for slot, doc_id in enumerate(self._doc_ids) if doc_id is not None}
+        self._dead = 0
+
+    # ----- the library file ----------------------------------------------------------------
+
+    def to_bytes(self, extra: dict[str, Any]) -> bytes:
+        """The whole index (and `extra`, JSON the caller keeps with it) as one checksummed blob."""
+        with self._lock:
+            terms = sorted(self._base_runs.keys() | self._postings.keys())
+            blob, ends = array("I"), []
+            base, base_runs, added = self._base, self._base_runs, self._postings
+            for term in terms:
+                span = base_runs.get(term)
+                if span is not None:
+                    blob += base[span[0] : span[1]]
+                more = added.get(term)
+                if more:
+                    blob += more
+                ends.append(len(blob))
+            header = {
+                "format": FILE_FORMAT,
+                "byteorder": sys.byteorder,
+                "docs": [[d, *s] for d, s in zip(self._doc_ids, self._snippet_sources)],
+                "lengths": [lengths.tolist() for lengths in self._lengths],
+                "terms": terms,
+                "ends": ends,
+                "extra": extra,
+            }
+        head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+        body = struct.pack("<Q", len(head)) + head + blob.tobytes()
+        return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> tuple[LocalIndex, dict[str, Any]]:
+        """Rebuild an index written by `to_bytes`; ValueError if it is damaged or of another format."""
+        if data[: len(FILE_MAGIC)] != FILE_MAGIC or len(data) < len(FILE_MAGIC) + 12:
+            raise ValueError("not a library index file")
+        body = memoryview(data)[len(FILE_MAGIC) + 4 :]
+        if struct.unpack_from("<I", data, len(FILE_MAGIC))[0] != zlib.crc32(body):
+            raise ValueError("its checksum does not match (a damaged file)")
+        (head_size,) = struct.unpack_from("<Q", body)
+        header = json.loads(bytes(body[8 : 8 + head_size]))
+        if header.get("format") != FILE_FORMAT:
+            raise ValueError("a library index of another format")
+        index = cls()
+        index._base.frombytes(body[8 + head_size :])
+        if header["byteorder"] != sys.byteorder:
+            index._base.byteswap()
+        terms, ends, docs = header["terms"], header["ends"], header["docs"]
+        if len(ends) != len(terms) or (ends and ends[-1] != len(index._base)) or len(index._base) % 2:
+            raise ValueError("postings do not match their terms")
+        index._base_runs = dict(zip(terms, zip([0, *ends[:-1]], ends)))
+        index._doc_ids = [doc[0] for doc in docs]
+        index._snippet_sources = [(doc[1], doc[2]) for doc in docs]
+        index._lengths = [array("I", lengths) for lengths in header["lengths"]]
+        if any(len(lengths) != len(docs) for lengths in index._lengths) or len(index._lengths) != len(FIELDS):
+            raise ValueError("per-paper lengths do not match the papers")
+        index._slot_of = {doc_id: slot for slot, doc_id in enumerate(index._doc_ids) if doc_id is not None}
+        index._dead = len(docs) - len(index._slot_of)
+        index._length_totals = [sum(lengths) for lengths in index._lengths]
+        return index, header["extra"]
 
 
 def _snippet(title: str, abstract: str, terms: set[str]) -> str:
