@@ -23,9 +23,15 @@ from arxiv_mcp.research.library import Library  # noqa: E402
 
 TEXT_EVERY = 5
 TEXT_CHARS = 30_000
-_VOCABULARY = [
-    "".join(random.Random(n).choice("abcdefghiklmnoprstuvwy") for _ in range(3 + n % 7)) for n in range(20_000)
-]
+
+
+def _word(rng: random.Random) -> str:
+    return "".join(rng.choice("abcdefghiklmnoprstuvwy") for _ in range(rng.randint(3, 10)))
+
+
+_VOCABULARY = [_word(random.Random(n)) for n in range(20_000)]
+QUERIES = [" ".join(_VOCABULARY[n] for n in picks) for picks in ((40, 900), (120, 2000, 7000), (15, 300), (600,))]
+"""Queries of common, middling and rare words, as a person's would be."""
 
 
 def _words(rng: random.Random, count: int) -> str:
