@@ -9,6 +9,7 @@ paper only its title and abstract survive, as the source of result snippets.
 from __future__ import annotations
 
 import functools
+import heapq
 import json
 import math
 import re
@@ -33,10 +34,11 @@ SNIPPET_CHARS = 200
 _SNIPPET_LEAD = 60
 
 FILE_MAGIC = b"AXLIBIX1"
-FILE_FORMAT = 1
+FILE_FORMAT = 2
 
 _TF_BITS = 8
 _TF_CAP = (1 << _TF_BITS) - 1  # per-field counts saturate long before this under BM25
+assert len(FIELDS) * _TF_BITS == 32, "_scores unrolls exactly four one-byte fields"
 _WORD_RE = re.compile(r"[^\W_]+")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 
@@ -107,7 +109,7 @@ class LocalIndex:
         self._postings: dict[str, array] = {}
         self._slot_of: dict[str, int] = {}
         self._doc_ids: list[str | None] = []
-        self._snippet_sources: list[tuple[str, str]] = []
+        self._snippet_sources = _Sources()
         self._lengths = [array("I") for _ in FIELDS]
         self._length_totals = [0] * len(FIELDS)
         self._dead = 0
@@ -139,7 +141,7 @@ class LocalIndex:
             slot = len(self._doc_ids)
             self._slot_of[doc_id] = slot
             self._doc_ids.append(doc_id)
-            self._snippet_sources.append((" ".join(title.split()), " ".join(abstract.split())))
+            self._snippet_sources.append(" ".join(title.replace("\0", " ").split()), " ".join(abstract.split()))
             for field, length in enumerate(lengths):
                 self._lengths[field].append(length)
                 self._length_totals[field] += length
@@ -170,7 +172,8 @@ class LocalIndex:
             )
         with self._lock:
             scores = self._scores(terms)
-            best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]] or ""))[:limit]
+            doc_ids = self._doc_ids
+            best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], doc_ids[item[0]] or ""))
             return [
                 (doc_id, score, _snippet(*self._snippet_sources[slot], set(terms)))
                 for slot, score in best
@@ -192,9 +195,12 @@ class LocalIndex:
         documents = len(self._slot_of)
         if not documents:
             return {}
-        averages = [max(total / documents, 1e-9) for total in self._length_totals]
-        lengths, doc_ids, dead = self._lengths, self._doc_ids, self._dead
+        a0, a1, a2, a3 = (max(total / documents, 1e-9) for total in self._length_totals)
+        l0, l1, l2, l3 = self._lengths
+        w0, w1, w2, w3 = FIELD_WEIGHTS
+        doc_ids, dead, cap = self._doc_ids, self._dead, _TF_CAP
         scores: dict[int, float] = {}
+        get = scores.get
         for term in terms:
             runs = self._runs(term)
             if dead:
@@ -209,13 +215,22 @@ class LocalIndex:
                 for slot, packed in zip(pairs, pairs):
                     if dead and doc_ids[slot] is None:
                         continue
+                    # The four fields unrolled (the hot loop); the same sums, in the same order,
+                    # as `weight * count / (1 - B + B * length / average)` over FIELDS.
                     weighted = 0.0
-                    for field, weight in enumerate(FIELD_WEIGHTS):
-                        count = (packed >> (field * _TF_BITS)) & _TF_CAP
-                        if count:
-                            norm = 1 - B + B * lengths[field][slot] / averages[field]
-                            weighted += weight * count / norm
-                    scores[slot] = scores.get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
+                    count = packed & cap
+                    if count:
+                        weighted += w0 * count / (1 - B + B * l0[slot] / a0)
+                    count = (packed >> 8) & cap
+                    if count:
+                        weighted += w1 * count / (1 - B + B * l1[slot] / a1)
+                    count = (packed >> 16) & cap
+                    if count:
+                        weighted += w2 * count / (1 - B + B * l2[slot] / a2)
+                    count = packed >> 24
+                    if count:
+                        weighted += w3 * count / (1 - B + B * l3[slot] / a3)
+                    scores[slot] = get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
         return scores
 
     def _remove(self, doc_id: str) -> None:
@@ -226,7 +241,7 @@ class LocalIndex:
             self._length_totals[field] -= lengths[slot]
             lengths[slot] = 0
         self._doc_ids[slot] = None
-        self._snippet_sources[slot] = ("", "")
+        self._snippet_sources.clear(slot)
         self._dead += 1
         if not self._slot_of:
             self._clear()  # nothing live: start afresh, keeping no dead postings
@@ -255,7 +270,10 @@ class LocalIndex:
         live = list(renumber)
         self._base, self._base_runs, self._postings = array("I"), {}, postings
         self._doc_ids = [self._doc_ids[slot] for slot in live]
-        self._snippet_sources = [self._snippet_sources[slot] for slot in live]
+        sources = _Sources()
+        for slot in live:
+            sources.append(*self._snippet_sources[slot])
+        self._snippet_sources = sources
         self._lengths = [array("I", (lengths[slot] for slot in live)) for lengths in self._lengths]
         self._slot_of = {doc_id: slot for slot, doc_id in enumerate(self._doc_ids) if doc_id is not None}
         self._dead = 0
@@ -263,7 +281,9 @@ class LocalIndex:
     # ----- the library file ----------------------------------------------------------------
 
     def to_bytes(self, extra: dict[str, Any]) -> bytes:
-        """The whole index (and `extra`, JSON the caller keeps with it) as one checksummed blob."""
+        """The whole index (and `extra`, JSON the caller keeps with it) as one checksummed blob:
+        a small JSON header, then the per-paper lengths, the postings and the snippet sources
+        as packed arrays, which a load takes as they are."""
         with self._lock:
             terms = sorted(self._base_runs.keys() | self._postings.keys())
             blob, ends = array("I"), []
@@ -276,17 +296,18 @@ class LocalIndex:
                 if more:
                     blob += more
                 ends.append(len(blob))
+            sources, source_ends = self._snippet_sources.packed()
             header = {
                 "format": FILE_FORMAT,
                 "byteorder": sys.byteorder,
-                "docs": [[d, *s] for d, s in zip(self._doc_ids, self._snippet_sources)],
-                "lengths": [lengths.tolist() for lengths in self._lengths],
+                "ids": self._doc_ids,
                 "terms": terms,
                 "ends": ends,
                 "extra": extra,
             }
+            arrays = b"".join(lengths.tobytes() for lengths in self._lengths) + source_ends.tobytes() + blob.tobytes()
         head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
-        body = struct.pack("<Q", len(head)) + head + blob.tobytes()
+        body = struct.pack("<Q", len(head)) + head + arrays + sources
         return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body
 
     @classmethod
@@ -301,23 +322,72 @@ class LocalIndex:
         header = json.loads(bytes(body[8 : 8 + head_size]))
         if header.get("format") != FILE_FORMAT:
             raise ValueError("a library index of another format")
-        index = cls()
-        index._base.frombytes(body[8 + head_size :])
-        if header["byteorder"] != sys.byteorder:
-            index._base.byteswap()
-        terms, ends, docs = header["terms"], header["ends"], header["docs"]
-        if len(ends) != len(terms) or (ends and ends[-1] != len(index._base)) or len(index._base) % 2:
+        ids, terms, ends = header["ids"], header["terms"], header["ends"]
+        slots, pairs = len(ids), ends[-1] if ends else 0
+        if len(ends) != len(terms) or pairs % 2:
             raise ValueError("postings do not match their terms")
+        arrays = []
+        at = 8 + head_size
+        for count in (slots,) * (len(FIELDS) + 1) + (pairs,):
+            numbers = array("I")
+            numbers.frombytes(body[at : at + 4 * count])
+            if len(numbers) != count:
+                raise ValueError("the file is shorter than its header says")
+            if header["byteorder"] != sys.byteorder:
+                numbers.byteswap()
+            arrays.append(numbers)
+            at += 4 * count
+        index = cls()
+        *index._lengths, source_ends, index._base = arrays
         index._base_runs = dict(zip(terms, zip([0, *ends[:-1]], ends)))
-        index._doc_ids = [doc[0] for doc in docs]
-        index._snippet_sources = [(doc[1], doc[2]) for doc in docs]
-        index._lengths = [array("I", lengths) for lengths in header["lengths"]]
-        if any(len(lengths) != len(docs) for lengths in index._lengths) or len(index._lengths) != len(FIELDS):
-            raise ValueError("per-paper lengths do not match the papers")
-        index._slot_of = {doc_id: slot for slot, doc_id in enumerate(index._doc_ids) if doc_id is not None}
-        index._dead = len(docs) - len(index._slot_of)
+        index._snippet_sources = _Sources(bytes(body[at:]), source_ends)
+        index._doc_ids = ids
+        index._slot_of = {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
+        index._dead = slots - len(index._slot_of)
         index._length_totals = [sum(lengths) for lengths in index._lengths]
         return index, header["extra"]
+
+
+class _Sources:
+    """Each slot's snippet sources (title, abstract). Those loaded from the library file stay
+    one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends): a
+    search decodes only the papers it shows, so a load does not parse 10,000 abstracts."""
+
+    def __init__(self, blob: bytes = b"", ends: array | None = None):
+        self._blob = blob
+        self._ends = ends if ends is not None else array("I")
+        self._more: list[tuple[str, str]] = []
+        self._cleared: set[int] = set()
+
+    def __getitem__(self, slot: int) -> tuple[str, str]:
+        loaded = len(self._ends)
+        if slot >= loaded:
+            return self._more[slot - loaded]
+        if slot in self._cleared:
+            return "", ""
+        start = self._ends[slot - 1] if slot else 0
+        title, _, abstract = self._blob[start : self._ends[slot]].decode().partition("\0")
+        return title, abstract
+
+    def append(self, title: str, abstract: str) -> None:
+        self._more.append((title, abstract))
+
+    def clear(self, slot: int) -> None:
+        loaded = len(self._ends)
+        if slot >= loaded:
+            self._more[slot - loaded] = ("", "")
+        else:
+            self._cleared.add(slot)
+
+    def packed(self) -> tuple[bytes, array]:
+        parts, ends, size = [], array("I"), 0
+        for slot in range(len(self._ends) + len(self._more)):
+            title, abstract = self[slot]
+            part = f"{title}\0{abstract}".encode()
+            parts.append(part)
+            size += len(part)
+            ends.append(size)
+        return b"".join(parts), ends
 
 
 def _snippet(title: str, abstract: str, terms: set[str]) -> str:
