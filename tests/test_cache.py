@@ -16,9 +16,10 @@ from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
 from arxiv_mcp.cache.store import Cache, CacheFull
+from tests.pdfgen import gzip_of_size, pdf_of_size
 
-PDF = b"%PDF-1.5\n" + b"x" * 4991  # 5000 bytes
-TGZ = b"\x1f\x8b\x08\x00" + b"y" * 2996  # 3000 bytes
+PDF = pdf_of_size(5000)  # whole files: recovery adopts only those (recovery.check_whole)
+TGZ = gzip_of_size(3000)
 
 
 class Clock:

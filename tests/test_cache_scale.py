@@ -85,3 +85,46 @@ def test_a_new_cache_reads_nothing_until_its_first_call(home):
     assert (home / "index.json").read_text() == "{ damaged", "construction left the index alone"
     assert cache.stats().papers == 5, "the first call loads (and here rebuilds) the index"
     assert (home / "index.json.corrupt").exists()
+
+
+def test_only_whole_raw_files_are_adopted_when_the_index_is_lost(home):
+    import io
+    import tarfile
+
+    from tests.pdfgen import gzip_of_size, pdf_of_size
+
+    def tar_of(member: bytes) -> bytes:
+        out = io.BytesIO()
+        with tarfile.open(fileobj=out, mode="w") as archive:
+            info = tarfile.TarInfo("main.tex")
+            info.size = len(member)
+            archive.addfile(info, io.BytesIO(member))
+        return out.getvalue()
+
+    pdf, tgz, tar = pdf_of_size(6000), gzip_of_size(4000), tar_of(b"\\documentclass{article}" * 100)
+    html = b"<!DOCTYPE html><html><head><title>t</title></head><body>" + b"<p>x</p>" * 300 + b"</body></html>\n"
+    whole = {
+        "2401.00001v1.pdf": pdf,
+        "2401.00002v1.source.gz": tgz,
+        "2401.00003v1.source.tar": tar,
+        "2401.00004v1.html": html,
+    }
+    cut = {
+        "2401.00011v1.pdf": pdf[: len(pdf) // 2],
+        "2401.00012v1.pdf": b"",
+        "2401.00013v1.source.gz": tgz[:-100],
+        "2401.00014v1.source.tar": tar[:700],
+        "2401.00015v1.html": html[: len(html) // 2],
+    }
+    Cache(home).stats()
+    for name, data in {**whole, **cut}.items():
+        (home / "papers" / name).write_bytes(data)
+    (home / "index.json").unlink()
+    (home / "journal.jsonl").unlink()
+    cache = Cache(home)
+    adopted = {f"{p.paper_id}v{p.version}" for p in cache.list_cached()}
+    assert adopted == {"2401.00001v1", "2401.00002v1", "2401.00003v1", "2401.00004v1"}
+    assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == pdf
+    assert cache.get_raw("2401.00011", 1, "pdf") is None
+    assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
+    assert cache.verify() == []

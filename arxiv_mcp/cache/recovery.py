@@ -5,7 +5,7 @@ Runs under the cache lock when the previous holder died mid-update, the machine 
 the index was damaged (store.py). A file the index names but the folder lacks is forgotten; a
 whole file the index does not know is adopted, with its size and checksum, at the old end of
 the eviction order; one that a newer file of the same tier superseded, or that does not
-decode, is removed.
+decode, or (a raw file) is not whole by its format (`check_whole`), is removed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from ..text.formats import content_type
+from ..errors import ExtractionError
+from ..text.formats import check_pdf, content_type, eprint_type, is_html
 from .atomic import discard
 from .files import (
     RAW_KINDS,
@@ -64,6 +65,7 @@ def _adopt(index: JournaledIndex, papers: Path, found: FoundFile) -> bool:
     try:
         data = path.read_bytes()
         if found.tier in RAW_KINDS:
+            check_whole(found.tier, data)
             op["i"] = {"b": len(data), "n": found.name, "ct": content_type(data[:512]), "h": digest(data)}
         elif found.tier == "meta":
             body = decode_meta(data, *key)
@@ -86,6 +88,22 @@ def _adopt(index: JournaledIndex, papers: Path, found: FoundFile) -> bool:
     logger.info("adopting %s into the cache index", found.name)
     index.append(op)
     return True
+
+
+def check_whole(tier: str, data: bytes) -> None:
+    """Raise ValueError unless a raw file is whole by its format: no checksum is known for a
+    file the index lost, so a PDF cut short by a crash must not be adopted and served as good.
+    A PDF must parse to its page tree; an e-print must be a whole gzip stream or tar archive
+    (or a whole PDF, or non-empty TeX or HTML); an HTML page must reach its closing tag."""
+    try:
+        if tier == "pdf":
+            check_pdf(data)
+        elif tier == "source":
+            eprint_type(data)
+        elif not (is_html(data) and b"</html>" in data[-4096:].lower()):
+            raise ExtractionError("not a whole HTML page (no closing </html>)")
+    except ExtractionError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def problems(state: IndexState, papers: Path) -> list[str]:
