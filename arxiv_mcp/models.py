@@ -176,6 +176,8 @@ class CacheStats:
     max_bytes: int
     open_sessions: int
     home: str
+    sessions: list[str] = field(default_factory=list)
+    """The caller's open sessions, last used first (at most 20): each can be ended."""
 
 
 @dataclass

@@ -101,6 +101,7 @@ def cache_stats(c: models.CacheStats) -> str:
     return (
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
         f"({tiers}); {c.open_sessions} open session(s)"
+        + (f": {', '.join(c.sessions)} (end_session releases a session's pins)" if c.sessions else "")
     )
 
 

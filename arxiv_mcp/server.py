@@ -8,7 +8,6 @@ act on comes back as `isError` with text that says what to do next.
 
 import functools
 import getpass
-import hashlib
 import logging
 import re
 import warnings
@@ -132,29 +131,23 @@ def _client_log_handler(config: Config) -> _ClientLogHandler:
 
 async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
     """Run every request as its client, for session ownership (see `http_client`)."""
-    with acting_for(http_client(ctx.request, ctx.protocol_version)):
+    with acting_for(http_client(ctx.request)):
         return await call_next(ctx)
 
 
-def http_client(request: Any, protocol_version: str | None) -> str | None:
+def http_client(request: Any) -> str | None:
     """Who sent an MCP request, as an opaque name; None for stdio, the process's one client.
 
-    Over HTTP the client is the token it presented (`HttpGuard` puts the digest in the scope)
-    and, on a connection of the handshake era, also that connection: `Mcp-Session-Id`, which
-    the transport has matched to the session the request arrives on (a 2026-07-28 request has
-    no connection, and its header would be unchecked). With neither, the name is "http": every
-    tokenless single request on loopback is the same client, apart from stdio's."""
+    Over HTTP the client is the token it presented (`HttpGuard` puts the digest in the scope),
+    on either protocol; without a token, "http": every tokenless request on loopback is the same
+    client, apart from stdio's. Not the connection (`Mcp-Session-Id`): a connection ends with a
+    reconnect or a restart, and sessions scoped to it would leave pins nobody can list or end
+    (issue 23.5); a token outlives its connections, so its sessions always have an owner."""
     if request is None:
         return None
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
     from .http_guard import CLIENT_KEY
 
-    parts = [request.scope.get(CLIENT_KEY)]
-    if protocol_version not in MODERN_PROTOCOL_VERSIONS:
-        mcp_session = request.headers.get("mcp-session-id")
-        parts.append("c" + hashlib.sha256(mcp_session.encode()).hexdigest()[:24] if mcp_session else None)
-    return "-".join(part for part in parts if part) or "http"
+    return request.scope.get(CLIENT_KEY) or "http"
 
 
 def _progress_for(ctx: Context | None) -> budget.Progress | None:

@@ -92,6 +92,11 @@ class SessionStore:
         cut = len(_own_prefix() or "")
         return {key[cut:]: session for key, session in self._all.items() if _is_own(key)}
 
+    def last_used_first(self) -> list[str]:
+        """The calling client's open session ids, the most recently used first."""
+        mine = self.sessions
+        return sorted(mine, key=lambda session_id: (-mine[session_id]["last_used"], session_id))
+
     def refresh(self) -> None:
         """Reload the file if another process (or another Cache object) replaced it."""
         try:

@@ -372,6 +372,7 @@ class Cache:
                 max_bytes=self.max_bytes,
                 open_sessions=len(self._sessions.sessions),
                 home=str(self.home),
+                sessions=self._sessions.last_used_first()[:20],
             )
 
     def list_cached(
