@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import errors
+from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
@@ -374,17 +375,39 @@ def test_iter_documents_reads_lazily_and_leaves_the_order(home, clock):
 # ----- the index: cost, sharing, recovery ------------------------------------------------------------
 
 
-def test_a_hit_appends_one_line_and_leaves_the_snapshot_alone(home, clock):
+def test_hits_write_nothing_until_their_accesses_are_journaled_together(home, clock):
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1)
     put_paper(cache, clock, 2)
+    put_paper(cache, clock, 3)
     snapshot = os.stat(home / "index.json")
     journal_size = os.path.getsize(home / "journal.jsonl")
     assert cache.get_meta("2401.00001", 1) is not None
+    clock.advance(1)
+    assert cache.get_meta("2401.00002", 1) is not None
+    assert os.path.getsize(home / "journal.jsonl") == journal_size, "a warm read writes nothing"
+    assert ids(cache)[:2] == ["2401.00002v1", "2401.00001v1"], "this process sees its reads at once"
+    other = open_cache(home, clock)
+    assert ids(other)[0] == "2401.00003v1", "others see them once journaled"
+    clock.advance(access_module.ACCESS_FLUSH_S)
+    cache.versions("2401.00001")
     after = os.stat(home / "index.json")
     assert (after.st_ino, after.st_mtime_ns) == (snapshot.st_ino, snapshot.st_mtime_ns)
-    added = (home / "journal.jsonl").read_bytes()[journal_size:]
-    assert added.count(b"\n") == 1 and json.loads(added)["o"] == "touch"
+    added = (home / "journal.jsonl").read_bytes()[journal_size:].splitlines()
+    assert [json.loads(line)["o"] for line in added] == ["touch", "touch"]
+    assert ids(other) == ids(cache) == ["2401.00002v1", "2401.00001v1", "2401.00003v1"]
+
+
+def test_batched_accesses_go_before_the_next_change_and_at_close(home, clock):
+    cache = open_cache(home, clock, max_papers=3)
+    for number in (1, 2, 3):
+        put_paper(cache, clock, number)
+    cache.get_meta("2401.00001", 1)
+    put_paper(cache, clock, 4)  # evicts 2, not the just-read 1, in every process's order
+    assert ids(open_cache(home, clock)) == ids(cache) == ["2401.00004v1", "2401.00001v1", "2401.00003v1"]
+    cache.get_meta("2401.00003", 1)
+    cache.close()
+    assert ids(open_cache(home, clock))[0] == "2401.00003v1", "close journals what is pending"
 
 
 def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch):
@@ -397,6 +420,8 @@ def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch
     assert json.loads((home / "index.json").read_bytes())["generation"] > generation, "compaction happened"
     assert ids(one) == ids(two) == ["2401.00007v1", "2401.00006v1", "2401.00005v1", "2401.00004v1"]
     two.get_text("2401.00004", 1)
+    clock.advance(access_module.ACCESS_FLUSH_S)
+    two.versions("2401.00004")  # accesses are journaled in batches (access.py)
     assert ids(one)[0] == "2401.00004v1"
     one.start_session("s")
     two.pin("s", "2401.00005", 1)

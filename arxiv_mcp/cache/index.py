@@ -18,6 +18,7 @@ import json
 import logging
 import os
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from .atomic import write_atomic
@@ -243,13 +244,17 @@ class JournaledIndex:
         self.state = IndexState()
         self.generation = 0
         self.needs_reconcile = False
+        self.written = False
+        self.before_writing: Callable[[], None] | None = None
         self._fd = -1
         self._inode = -1
         self._offset = 0
         self._snapshot_bytes = 0
 
     def refresh(self) -> None:
-        """Catch up with what other processes wrote since this process last looked."""
+        """Catch up with what other processes wrote since this process last looked (and start
+        counting `written` afresh: whether this holder of the lock has appended anything)."""
+        self.written = False
         try:
             st = os.stat(self.journal_path)
         except FileNotFoundError:
@@ -295,7 +300,13 @@ class JournaledIndex:
         self.compact()
 
     def append(self, op: dict) -> None:
-        """Record one operation (the journal first, then the mirror); needs `refresh` first."""
+        """Record one operation (the journal first, then the mirror); needs `refresh` first.
+        The first of a lock holder's appends is preceded by `before_writing`'s (batched accesses
+        made before it, so every process sees them in the order this one applied them)."""
+        if not self.written:
+            self.written = True
+            if self.before_writing is not None:
+                self.before_writing()
         line = (json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         view = memoryview(line)
         try:

@@ -106,9 +106,9 @@ class SessionStore:
         if inode != self._inode:
             self._load()
 
-    def save(self) -> None:
+    def save(self, *, durable: bool = True) -> None:
         body = {"format": SESSIONS_FORMAT, "sessions": self._all}
-        write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir)
+        write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir, durable=durable)
         self._hold(os.open(self.path, os.O_RDONLY))
         self._pins = None
 
@@ -210,7 +210,7 @@ class SessionStore:
         session = self._all[_key(session_id)]
         if now - session["last_used"] >= TOUCH_STEP_S:
             session["last_used"] = now
-            self.save()
+            self.save(durable=False)  # a read's bookkeeping: a crash may lose it, costing a minute of lifetime
 
     def _view(self, session_id: str) -> SessionInfo:
         session = self._all[_key(session_id)]

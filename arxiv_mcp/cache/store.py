@@ -25,6 +25,7 @@ not served. A write the disk refuses is one CacheWriteFailed that names the caus
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -39,6 +40,7 @@ from typing import Any
 from .. import errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from . import listing
+from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .eviction import evict
@@ -66,8 +68,6 @@ from .sessions import SessionStore
 logger = logging.getLogger(__name__)
 
 MAX_NOTE_BYTES = 16384
-# A hit on the most recently accessed entry within this many seconds is not journaled again.
-TOUCH_STEP_S = 1.0
 
 
 class CacheFull(errors.ArxivMcpError):
@@ -175,9 +175,17 @@ class Cache:
         # once: the index is loaded (and recovered, compacted, tidied) by the first call that
         # takes the lock, and any other call waits for it on the lock.
         self._started = False
+        self._access = AccessLog()
+        self._index.before_writing = self._flush_accesses
 
     def close(self) -> None:
         """Release this object's open files; the cache home stays usable by other Cache objects."""
+        if self._access.due(float("inf")):
+            with contextlib.suppress(errors.ArxivMcpError, OSError), self._locked():
+                self._flush_accesses()
+        self._release_files()
+
+    def _release_files(self) -> None:
         self._index.close()
         self._sessions.close()
         self._lock.close()
@@ -190,7 +198,7 @@ class Cache:
 
     def __del__(self) -> None:
         if hasattr(self, "_sessions"):
-            self.close()
+            self._release_files()
 
     # ----- metadata, text, raw files -------------------------------------------------------
 
@@ -474,6 +482,8 @@ class Cache:
                     self._first_use()
             yield
             if outermost:
+                if self._access.due(self._clock()):
+                    self._flush_accesses()
                 self._compact_if_long()
             finished = True
         except (errors.ArxivMcpError, ValueError):
@@ -560,14 +570,14 @@ class Cache:
             return None
 
     def _touch(self, key: Key) -> None:
-        now = self._clock()
-        entries = self._state.entries
-        if next(reversed(entries)) == key and now - entries[key].last_access < TOUCH_STEP_S:
-            return
+        self._access.note(self._state, key, self._clock())
+
+    def _flush_accesses(self) -> None:
+        """Journal the batched accesses (access.py); a read never fails for want of room."""
         try:
-            self._index.append({"o": "touch", "k": list(key), "a": now})
-        except OSError as exc:  # a read must not fail because its access time cannot be noted
-            logger.warning("could not note an access in the cache journal (%s)", exc)
+            self._access.flush(self._state, self._index.append)
+        except OSError as exc:
+            logger.warning("could not note accesses in the cache journal (%s)", exc)
 
     def _drop(self, key: Key, tiers: list[str] | None, reason: str) -> None:
         """Unrecord tiers of an entry (all of it when None), then remove their files."""
