@@ -38,8 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import errors
-from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
-from . import listing
+from ..models import SessionInfo
 from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
@@ -61,8 +60,9 @@ from .files import (
     title_of,
     versioned_id,
 )
-from .index import IndexState, JournaledIndex, Key
-from .recovery import problems, reconcile
+from .index import JournaledIndex, Key
+from .overview import CacheOverview
+from .recovery import reconcile
 from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
@@ -124,7 +124,7 @@ class CachedRaw:
     content_type: str
 
 
-class Cache:
+class Cache(CacheOverview):
     def __init__(
         self,
         home: Path,
@@ -300,11 +300,6 @@ class Cache:
         with self._locked():
             return sorted(self._state.by_paper.get(paper_id, ()))
 
-    def paper_ids(self, prefix: str = "") -> list[str]:
-        """Ids of the cached papers starting with `prefix`, in order (for completions)."""
-        with self._locked():
-            return sorted(paper_id for paper_id in self._state.by_paper if paper_id.startswith(prefix))
-
     # ----- per-paper notes and search answers ------------------------------------------------
 
     def get_note(self, paper_id: str, key: str) -> Any | None:
@@ -366,101 +361,7 @@ class Cache:
         with self._locked():
             self._sessions.pin(session_id, key, self._clock())
 
-    # ----- overview and maintenance ----------------------------------------------------------
-
-    def stats(self) -> CacheStats:
-        """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            return CacheStats(
-                papers=len(self._state.entries),
-                bytes=self._state.total_bytes,
-                bytes_by_tier=dict(self._state.bytes_by_tier),
-                max_papers=self.max_papers,
-                max_bytes=self.max_bytes,
-                open_sessions=len(self._sessions.sessions),
-                home=str(self.home),
-                sessions=self._sessions.last_used_first()[:20],
-            )
-
-    def list_cached(
-        self, *, sort: str = "recent", offset: int = 0, limit: int | None = None, pinned_only: bool = False
-    ) -> list[CachedPaper]:
-        """Cached paper versions (most recently accessed first by default); see `list_page`."""
-        return self.list_page(sort=sort, offset=offset, limit=limit, pinned_only=pinned_only)[0]
-
-    def list_page(
-        self, *, sort: str = "recent", offset: int = 0, limit: int | None = None, pinned_only: bool = False
-    ) -> tuple[list[CachedPaper], int, int]:
-        """A page of cached paper versions (listing.py), the entries the listing has in all
-        (after `pinned_only`) and the cached paper versions in all."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            pins = self._sessions.pins()
-            rows, matched = listing.page(
-                self._state, pins, sort=sort, offset=offset, limit=limit, pinned_only=pinned_only
-            )
-            return rows, matched, len(self._state.entries)
-
-    def library_listing(self) -> dict[str, listing.Signature]:
-        """What the local library indexes: each paper's newest version with metadata or text."""
-        with self._locked():
-            return listing.newest_documents(self._state)
-
-    def clear(self, drop_pinned: bool = False) -> ClearResult:
-        """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
-        sessions: another client's pins always stay) and all search answers."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            pins = self._sessions.pins()
-            kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
-            cleared = ClearResult(evicted=[], kept_pinned=[])
-            for key, entry in list(self._state.entries.items()):
-                if key in kept_back:
-                    cleared.kept_pinned.append(versioned_id(*key))
-                    continue
-                cleared.bytes_freed += entry.bytes
-                self._drop(key, None, "clear_cache")
-                cleared.evicted.append(versioned_id(*key))
-            for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
-                if paper_id not in self._state.by_paper:
-                    self._index.append({"o": "forget", "p": paper_id})
-            if drop_pinned and pins:
-                self._sessions.unpin_all()
-            self._answers.clear()
-            return cleared
-
-    def iter_documents(
-        self, only: set[tuple[str, int]] | None = None
-    ) -> Iterator[tuple[str, int, dict | None, str | None]]:
-        """(paper_id, version, metadata record, text) of every cached version (or of those in
-        `only`), read lazily.
-
-        Reading is not an access: it leaves the eviction order alone.
-        """
-        with self._locked():
-            listing = [
-                (key, {tier: self._papers / stored_name(key, tier, info) for tier, info in entry.tiers.items()})
-                for key, entry in reversed(self._state.entries.items())
-                if only is None or key in only
-            ]
-        for (paper_id, version), paths in listing:
-            meta = _read_quietly(paths.get("meta"), paper_id, version, decode_meta)
-            text = _read_quietly(paths.get("text"), paper_id, version, decode_text)
-            if meta is None and text is None:
-                continue
-            yield paper_id, version, meta["record"] if meta else None, text["text"] if text else None
-
-    def verify(self) -> list[str]:
-        """Problems found by checking every indexed file against its record (empty when healthy)."""
-        with self._locked():
-            return problems(self._state, self._papers)
-
     # ----- internals -------------------------------------------------------------------------
-
-    @property
-    def _state(self) -> IndexState:
-        return self._index.state
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -634,12 +535,3 @@ def _json_bytes(encode, *args) -> bytes:
 def _check_kind(kind: str) -> None:
     if kind not in RAW_KINDS:
         raise ValueError(f"raw kind must be one of {RAW_KINDS}, not {kind!r}")
-
-
-def _read_quietly(path: Path | None, paper_id: str, version: int, decode) -> dict | None:
-    if path is None:
-        return None
-    try:
-        return decode(path.read_bytes(), paper_id, version)
-    except (FileNotFoundError, ValueError):
-        return None
