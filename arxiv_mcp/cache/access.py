@@ -11,6 +11,7 @@ never a file or an entry.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .index import IndexState, Key
 
@@ -38,7 +39,7 @@ class AccessLog:
     def due(self, now: float) -> bool:
         return bool(self._pending) and now - self._oldest >= ACCESS_FLUSH_S
 
-    def flush(self, state: IndexState, append: Callable[[dict], None]) -> None:
+    def flush(self, state: IndexState, append: Callable[[dict[str, Any]], None]) -> None:
         """Journal the pending accesses of entries still cached (needs the lock)."""
         pending, self._pending = self._pending, {}
         for key, when in pending.items():

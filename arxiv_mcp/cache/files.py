@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
 
@@ -71,7 +72,7 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     raise ValueError(f"unknown cache tier {tier!r}")
 
 
-def stored_name(key: tuple[str, int], tier: str, info: dict) -> str:
+def stored_name(key: tuple[str, int], tier: str, info: dict[str, Any]) -> str:
     """The file an index record of `tier` names: a raw file's suffix followed its bytes, so
     the record keeps it; metadata and text names follow from the key alone."""
     return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
@@ -82,7 +83,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def check_bytes(data: bytes, info: dict) -> None:
+def check_bytes(data: bytes, info: dict[str, Any]) -> None:
     """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
     where one was recorded: entries written before checksums existed carry none)."""
     if len(data) != info["b"]:
@@ -91,7 +92,7 @@ def check_bytes(data: bytes, info: dict) -> None:
         raise ValueError("its checksum does not match what was stored")
 
 
-def title_of(record: dict) -> str | None:
+def title_of(record: dict[str, Any]) -> str | None:
     title = record.get("title")
     return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
 
@@ -137,7 +138,9 @@ def scan_papers(folder: Path) -> dict[str, FoundFile]:
     return found
 
 
-def encode_meta(paper_id: str, version: int, record: dict, fetched_at: float, latest_at: float | None) -> bytes:
+def encode_meta(
+    paper_id: str, version: int, record: dict[str, Any], fetched_at: float, latest_at: float | None
+) -> bytes:
     body = {
         "paper_id": paper_id,
         "version": version,
@@ -159,7 +162,7 @@ def encode_text(paper_id: str, version: int, text: str, method: str, extractor_v
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def decode_meta(data: bytes, paper_id: str, version: int) -> dict:
+def decode_meta(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     """Parse a metadata file; raise ValueError unless it is whole and belongs to this paper version."""
     body = _decode(data, paper_id, version)
     fetched_at, latest_at = body.get("fetched_at"), body.get("latest_at")
@@ -170,7 +173,7 @@ def decode_meta(data: bytes, paper_id: str, version: int) -> dict:
     return body
 
 
-def decode_text(data: bytes, paper_id: str, version: int) -> dict:
+def decode_text(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     """Parse a text file; raise ValueError unless it is whole and belongs to this paper version."""
     body = _decode(data, paper_id, version)
     if not (
@@ -182,7 +185,7 @@ def decode_text(data: bytes, paper_id: str, version: int) -> dict:
     return body
 
 
-def _decode(data: bytes, paper_id: str, version: int) -> dict:
+def _decode(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     body = json.loads(data)
     if not isinstance(body, dict) or body.get("paper_id") != paper_id or body.get("version") != version:
         raise ValueError("file does not belong to this paper version")

@@ -20,6 +20,7 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .atomic import write_atomic
 from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
@@ -44,7 +45,7 @@ class Entry:
         self.version = version
         self.last_access = last_access
         self.title = title
-        self.tiers: dict[str, dict] = {}
+        self.tiers: dict[str, dict[str, Any]] = {}
 
     @property
     def bytes(self) -> int:
@@ -69,7 +70,7 @@ def _tier(raw: object) -> str:
     return raw
 
 
-def _tier_info(key: Key, tier: str, info: object) -> dict:
+def _tier_info(key: Key, tier: str, info: object) -> dict[str, Any]:
     if tier not in TIERS or not isinstance(info, dict):
         raise ValueError(f"malformed tier {tier!r}: {info!r}")
     size = info.get("b")
@@ -100,14 +101,14 @@ class IndexState:
         self.entries: OrderedDict[Key, Entry] = OrderedDict()
         self.by_paper: dict[str, set[int]] = {}
         self.latest: dict[str, tuple[int, float]] = {}
-        self.notes: dict[str, dict] = {}
+        self.notes: dict[str, dict[str, Any]] = {}
         self.bytes_by_tier: dict[str, int] = dict.fromkeys(TIERS, 0)
 
     @property
     def total_bytes(self) -> int:
         return sum(self.bytes_by_tier.values())
 
-    def apply(self, op: dict) -> None:
+    def apply(self, op: dict[str, Any]) -> None:
         kind = op.get("o") if isinstance(op, dict) else None
         if kind == "put":
             self._put(op)
@@ -142,7 +143,7 @@ class IndexState:
         else:
             raise ValueError(f"unknown operation {kind!r}")
 
-    def _put(self, op: dict) -> None:
+    def _put(self, op: dict[str, Any]) -> None:
         key = _key(op.get("k"))
         tier = _tier(op.get("t"))
         info = _tier_info(key, tier, op.get("i"))
@@ -189,7 +190,7 @@ class IndexState:
             self.latest.pop(key[0], None)
             self.notes.pop(key[0], None)
 
-    def to_json(self, generation: int) -> dict:
+    def to_json(self, generation: int) -> dict[str, Any]:
         return {
             "format": SNAPSHOT_FORMAT,
             "generation": generation,
@@ -299,7 +300,7 @@ class JournaledIndex:
             self.generation = max(self.generation, journal_generation)
         self.compact()
 
-    def append(self, op: dict) -> None:
+    def append(self, op: dict[str, Any]) -> None:
         """Record one operation (the journal first, then the mirror); needs `refresh` first.
         The first of a lock holder's appends is preceded by `before_writing`'s (batched accesses
         made before it, so every process sees them in the order this one applied them)."""
@@ -374,7 +375,7 @@ class JournaledIndex:
         self._snapshot_bytes = len(data)
         return state, generation
 
-    def _read_journal(self) -> tuple[dict | None, int, bytes]:
+    def _read_journal(self) -> tuple[dict[str, Any] | None, int, bytes]:
         """The journal's header (None if missing or garbled), where its lines start, and its bytes."""
         try:
             data = self.journal_path.read_bytes()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from ..models import CachedPaper, CacheStats, ClearResult
 from . import listing
@@ -102,7 +103,7 @@ class CacheOverview:
 
     def iter_documents(
         self, only: set[tuple[str, int]] | None = None
-    ) -> Iterator[tuple[str, int, dict | None, str | None]]:
+    ) -> Iterator[tuple[str, int, dict[str, Any] | None, str | None]]:
         """(paper_id, version, metadata record, text) of every cached version (or of those in
         `only`), read lazily.
 
@@ -132,7 +133,9 @@ class CacheOverview:
             return sorted(paper_id for paper_id in self._state.by_paper if paper_id.startswith(prefix))
 
 
-def _read_quietly(path: Path | None, paper_id: str, version: int, decode) -> dict | None:
+def _read_quietly(
+    path: Path | None, paper_id: str, version: int, decode: Callable[[bytes, str, int], dict[str, Any]]
+) -> dict[str, Any] | None:
     if path is None:
         return None
     try:

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from .. import errors
 from ..models import SessionInfo
@@ -80,13 +81,13 @@ class SessionStore:
         self.path = path
         self.ttl_s = ttl_s
         self._tmp_dir = tmp_dir
-        self._all: dict[str, dict] = {}
+        self._all: dict[str, dict[str, Any]] = {}
         self._fd = -1
         self._inode: int | None = None
         self._pins: dict[Key, list[str]] | None = None
 
     @property
-    def sessions(self) -> dict[str, dict]:
+    def sessions(self) -> dict[str, dict[str, Any]]:
         """The calling client's open sessions by session id (the records themselves: read them,
         change them through the methods below)."""
         cut = len(_own_prefix() or "")
@@ -195,7 +196,7 @@ class SessionStore:
                 session["pinned"] = []
         self.save()
 
-    def _open(self, session_id: str, now: float) -> dict:
+    def _open(self, session_id: str, now: float) -> dict[str, Any]:
         check_session_id(session_id)
         self.expire(now)
         session = self.sessions.get(session_id)
@@ -258,7 +259,7 @@ def check_session_id(session_id: object) -> None:
         )
 
 
-def _parse(data: bytes) -> dict[str, dict]:
+def _parse(data: bytes) -> dict[str, dict[str, Any]]:
     body = json.loads(data)
     if not isinstance(body, dict) or body.get("format") != SESSIONS_FORMAT or not isinstance(body["sessions"], dict):
         raise ValueError("not a session file of a known format")

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .. import errors
 from ..models import SessionInfo
@@ -68,6 +68,11 @@ from .sessions import SessionStore
 logger = logging.getLogger(__name__)
 
 MAX_NOTE_BYTES = 16384
+
+
+Opened = tuple[BinaryIO, dict[str, Any]]
+"""An open tier file and its index record."""
+Decoder = Callable[[bytes, str, int], dict[str, Any]]
 
 
 class CacheFull(errors.ArxivMcpError):
@@ -105,7 +110,7 @@ def disk_problem(exc: OSError) -> str:
 
 @dataclass
 class CachedMeta:
-    record: dict
+    record: dict[str, Any]
     fetched_at: float
     stale: bool
 
@@ -193,7 +198,7 @@ class Cache(CacheOverview):
     def __enter__(self) -> Cache:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def __del__(self) -> None:
@@ -223,7 +228,7 @@ class Cache(CacheOverview):
         body = self._read_whole(opened, (paper_id, version), "meta", decode_meta)
         return None if body is None else CachedMeta(body["record"], body["fetched_at"], stale)
 
-    def put_meta(self, paper_id: str, version: int, record: dict, *, latest: bool) -> None:
+    def put_meta(self, paper_id: str, version: int, record: dict[str, Any], *, latest: bool) -> None:
         """Store metadata; `latest` also marks this version as the paper's latest as of now.
 
         A copy of an answer already in hand: when the disk refuses it, a warning is logged and
@@ -324,11 +329,11 @@ class Cache(CacheOverview):
         with _best_effort(f"a note on {paper_id}"), self._locked():
             self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
 
-    def get_search(self, key: str) -> dict | None:
+    def get_search(self, key: str) -> dict[str, Any] | None:
         """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
         return self._answers.get(key)
 
-    def put_search(self, key: str, value: dict, ttl_s: float) -> None:
+    def put_search(self, key: str, value: dict[str, Any], ttl_s: float) -> None:
         """Keep an answer for `ttl_s` seconds (see answers.py). When the disk refuses it, a
         warning is logged and the answer is simply not remembered."""
         with _best_effort("a search answer"):
@@ -417,7 +422,9 @@ class Cache(CacheOverview):
         except OSError as exc:
             raise _write_failed(exc) from None
 
-    def _commit(self, key: Key, tier: str, payload: bytes, info: dict, name: str, extra: dict) -> bool:
+    def _commit(
+        self, key: Key, tier: str, payload: bytes, info: dict[str, Any], name: str, extra: dict[str, Any]
+    ) -> bool:
         """Write a tier's file whole, record it, evict; True if the tier is still cached afterwards."""
         staged, moved = self._stage(payload), False
         try:
@@ -437,7 +444,7 @@ class Cache(CacheOverview):
             if not moved:
                 discard(staged)
 
-    def _open_tier(self, key: Key, tier: str):
+    def _open_tier(self, key: Key, tier: str) -> Opened | None:
         """Open a tier's file and count the access (needs the lock); None when not cached."""
         entry = self._state.entries.get(key)
         info = entry.tiers.get(tier) if entry else None
@@ -453,7 +460,7 @@ class Cache(CacheOverview):
         self._touch(key)
         return handle, info
 
-    def _read_whole(self, opened, key: Key, tier: str, decode):
+    def _read_whole(self, opened: Opened, key: Key, tier: str, decode: Decoder | None) -> Any:
         """Read and decode an opened tier file (decode None: check its bytes only); a file that
         no longer matches what was stored is dropped from the cache and None returned."""
         handle, info = opened
@@ -525,7 +532,7 @@ def _best_effort(what: str) -> Iterator[None]:
         logger.warning("%s was not cached: %s", what, exc)
 
 
-def _json_bytes(encode, *args) -> bytes:
+def _json_bytes(encode: Callable[..., bytes], *args: Any) -> bytes:
     try:
         return encode(*args)
     except (TypeError, ValueError) as exc:
