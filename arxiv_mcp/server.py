@@ -385,9 +385,9 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
     @tools.add("List cached papers", open_world=False)
     def list_cached(
         limit: Annotated[int, _bounded(bounds.LIMIT, "Per page")] = 50,
-        offset: Annotated[int, _bounded(bounds.OFFSET, "A next_offset")] = 0,
+        offset: Annotated[int, _bounded(bounds.OFFSET, "next_offset")] = 0,
         sort: Annotated[str, Field(description="recent, size or id")] = "recent",
-        pinned_only: bool = False,
+        pinned_only: Annotated[bool, Field(description="Pinned only")] = False,
     ) -> Annotated[CallToolResult, models.CacheList]:
         """A page of cached papers (size, pins), with totals and next_offset."""
         return run(lambda: svc.list_cached(limit, offset, sort, pinned_only), render.cached)

@@ -16,6 +16,7 @@ from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
+from arxiv_mcp.cache.records import Put
 from arxiv_mcp.cache.store import Cache, CacheFull
 from tests.pdfgen import gzip_of_size, pdf_of_size
 
@@ -543,7 +544,7 @@ def test_a_file_renamed_but_not_recorded_is_adopted_and_checked(home, clock, mon
     record = cache._index.append
 
     def die_before_recording(op):
-        if op["o"] == "put" and not op.get("front"):
+        if isinstance(op, Put) and not op.front:
             raise Crash
         record(op)
 

@@ -11,9 +11,9 @@ never a file or an entry.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from .index import IndexState, Key
+from .index import IndexState
+from .records import Key, Operation, Touch
 
 ACCESS_FLUSH_S = 5.0
 # A hit on the most recently accessed entry within this many seconds is not noted again.
@@ -39,9 +39,9 @@ class AccessLog:
     def due(self, now: float) -> bool:
         return bool(self._pending) and now - self._oldest >= ACCESS_FLUSH_S
 
-    def flush(self, state: IndexState, append: Callable[[dict[str, Any]], None]) -> None:
+    def flush(self, state: IndexState, append: Callable[[Operation], None]) -> None:
         """Journal the pending accesses of entries still cached (needs the lock)."""
         pending, self._pending = self._pending, {}
         for key, when in pending.items():
             if key in state.entries:
-                append({"o": "touch", "k": list(key), "a": when})
+                append(Touch(key, when))

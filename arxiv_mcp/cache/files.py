@@ -14,9 +14,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
+
+if TYPE_CHECKING:  # records.py builds on this module
+    from .records import TierRecord
 
 TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv")
 RAW_KINDS = ("pdf", "source", "html", "ar5iv")
@@ -72,10 +75,12 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     raise ValueError(f"unknown cache tier {tier!r}")
 
 
-def stored_name(key: tuple[str, int], tier: str, info: dict[str, Any]) -> str:
+def stored_name(key: tuple[str, int], tier: str, record: TierRecord) -> str:
     """The file an index record of `tier` names: a raw file's suffix followed its bytes, so
     the record keeps it; metadata and text names follow from the key alone."""
-    return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
+    if tier in RAW_KINDS and record.name is not None:
+        return record.name
+    return file_name(*key, tier)
 
 
 def digest(data: bytes) -> str:
@@ -83,12 +88,12 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def check_bytes(data: bytes, info: dict[str, Any]) -> None:
+def check_bytes(data: bytes, record: TierRecord) -> None:
     """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
     where one was recorded: entries written before checksums existed carry none)."""
-    if len(data) != info["b"]:
-        raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
-    if "h" in info and digest(data) != info["h"]:
+    if len(data) != record.size:
+        raise ValueError(f"{len(data)} bytes where {record.size} were stored")
+    if record.digest is not None and digest(data) != record.digest:
         raise ValueError("its checksum does not match what was stored")
 
 

@@ -13,7 +13,8 @@ from itertools import islice
 
 from ..models import CachedPaper
 from .files import TIERS
-from .index import Entry, IndexState, Key
+from .index import Entry, IndexState
+from .records import Key
 
 SORTS = ("recent", "size", "id")
 """recent: most recently used first; size: largest first; id: by paper id, then version."""
@@ -75,5 +76,5 @@ def newest_documents(state: IndexState) -> dict[str, Signature]:
         meta, text = tiers.get("meta"), tiers.get("text")
         if (meta is None and text is None) or found.get(paper_id, (0,))[0] > version:
             continue
-        found[paper_id] = (version, meta.get("h") if meta else None, text.get("h") if text else None)
+        found[paper_id] = (version, meta.digest if meta else None, text.digest if text else None)
     return found

@@ -17,7 +17,8 @@ from ..models import CachedPaper, CacheStats, ClearResult
 from . import listing
 from .answers import AnswerStore
 from .files import decode_meta, decode_text, stored_name, versioned_id
-from .index import IndexState, JournaledIndex, Key
+from .index import IndexState, JournaledIndex
+from .records import Forget, Key
 from .recovery import problems
 from .sessions import SessionStore
 
@@ -95,7 +96,7 @@ class CacheOverview:
                 cleared.evicted.append(versioned_id(*key))
             for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
                 if paper_id not in self._state.by_paper:
-                    self._index.append({"o": "forget", "p": paper_id})
+                    self._index.append(Forget(paper_id))
             if drop_pinned and pins:
                 self._sessions.unpin_all()
             self._answers.clear()

@@ -33,7 +33,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -60,8 +60,9 @@ from .files import (
     title_of,
     versioned_id,
 )
-from .index import JournaledIndex, Key
+from .index import JournaledIndex
 from .overview import CacheOverview
+from .records import Drop, Key, Note, Put, TierRecord
 from .recovery import reconcile
 from .sessions import SessionStore
 
@@ -70,7 +71,7 @@ logger = logging.getLogger(__name__)
 MAX_NOTE_BYTES = 16384
 
 
-Opened = tuple[BinaryIO, dict[str, Any]]
+Opened = tuple[BinaryIO, TierRecord]
 """An open tier file and its index record."""
 Decoder = Callable[[bytes, str, int], dict[str, Any]]
 
@@ -239,12 +240,10 @@ class Cache(CacheOverview):
             raise ValueError("record must be a dict")
         now = self._clock()
         payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
-        extra: dict[str, Any] = {"ti": title_of(record)}
-        if latest:
-            extra["L"] = now
-        info = {"b": len(payload), "f": now, "h": digest(payload)}
+        tier_record = TierRecord(len(payload), digest(payload), fetched_at=now)
+        put = Put(key, "meta", tier_record, now, title_of(record), now if latest else None)
         with _best_effort(f"metadata of {versioned_id(*key)}"):
-            self._commit(key, "meta", payload, info, file_name(*key, "meta"), extra)
+            self._commit(put, payload, file_name(*key, "meta"))
 
     def get_text(self, paper_id: str, version: int) -> CachedText | None:
         key = (check_paper_id(paper_id), check_version(version))
@@ -261,8 +260,8 @@ class Cache(CacheOverview):
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
         payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
-        info = {"b": len(payload), "m": method, "x": extractor_version, "h": digest(payload)}
-        self._commit(key, "text", payload, info, file_name(*key, "text"), {})
+        record = TierRecord(len(payload), digest(payload), method=method, extractor_version=extractor_version)
+        self._commit(Put(key, "text", record, self._clock()), payload, file_name(*key, "text"))
 
     def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
         """Where a raw file lives, once its bytes are checked against the index (a truncated or
@@ -275,8 +274,8 @@ class Cache(CacheOverview):
             return None
         if self._read_whole(opened, key, kind, None) is None:
             return None
-        info = opened[1]
-        return CachedRaw(self._papers / info["n"], info["b"], info["ct"])
+        record = opened[1]
+        return CachedRaw(self._papers / stored_name(key, kind, record), record.size, record.content_type or "")
 
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
@@ -291,8 +290,8 @@ class Cache(CacheOverview):
                 f"may hold (ARXIV_MCP_MAX_DISK_MB={self.max_bytes / 2**20:g}); raise that setting to keep it."
             )
         name = file_name(*key, kind, data[:512])
-        info = {"b": len(data), "n": name, "ct": content_type, "h": digest(data)}
-        if not self._commit(key, kind, data, info, name, {}):
+        record = TierRecord(len(data), digest(data), name=name, content_type=content_type)
+        if not self._commit(Put(key, kind, record, self._clock()), data, name):
             raise CacheFull(
                 f"Pinned papers fill the cache, so the {kind} of {versioned_id(*key)} could not be kept; "
                 "end sessions you no longer need (end_session) or raise ARXIV_MCP_MAX_DISK_MB."
@@ -327,7 +326,7 @@ class Cache(CacheOverview):
         if size > MAX_NOTE_BYTES:
             raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
         with _best_effort(f"a note on {paper_id}"), self._locked():
-            self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
+            self._index.append(Note(paper_id, key, value))
 
     def get_search(self, key: str) -> dict[str, Any] | None:
         """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
@@ -422,10 +421,10 @@ class Cache(CacheOverview):
         except OSError as exc:
             raise _write_failed(exc) from None
 
-    def _commit(
-        self, key: Key, tier: str, payload: bytes, info: dict[str, Any], name: str, extra: dict[str, Any]
-    ) -> bool:
-        """Write a tier's file whole, record it, evict; True if the tier is still cached afterwards."""
+    def _commit(self, put: Put, payload: bytes, name: str) -> bool:
+        """Write a tier's file whole as `name`, record it (`put`, its time taken again under the
+        lock), evict; True if the tier is still cached afterwards."""
+        key, tier = put.key, put.tier
         staged, moved = self._stage(payload), False
         try:
             with self._locked():
@@ -434,7 +433,7 @@ class Cache(CacheOverview):
                 old_name = stored_name(key, tier, old) if old else None
                 os.replace(staged, self._papers / name)
                 moved = True
-                self._index.append({"o": "put", "k": list(key), "t": tier, "i": info, "a": self._clock(), **extra})
+                self._index.append(replace(put, at=self._clock()))
                 if old_name not in (None, name):
                     discard(self._papers / old_name)
                 self._evict(protect=key)
@@ -455,7 +454,7 @@ class Cache(CacheOverview):
             handle = open(path, "rb")
         except FileNotFoundError:
             logger.warning("cache file %s vanished; forgetting it", path)
-            self._index.append({"o": "drop", "k": list(key), "t": [tier]})
+            self._index.append(Drop(key, (tier,)))
             return None
         self._touch(key)
         return handle, info
@@ -497,7 +496,7 @@ class Cache(CacheOverview):
             return
         names = [stored_name(key, tier, entry.tiers[tier]) for tier in present]
         logger.info("evicting %s tiers=%s (%s)", versioned_id(*key), ",".join(present) if tiers else "all", reason)
-        self._index.append({"o": "drop", "k": list(key), "t": tiers})
+        self._index.append(Drop(key, None if tiers is None else tuple(tiers)))
         for name in names:
             discard(self._papers / name)
 
