@@ -26,7 +26,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
-from . import __version__, arguments, bounds, budget, models, render
+from . import __version__, arguments, bounds, budget, models, render, surrogates
 from .cache.sessions import acting_for
 from .config import Config, load
 from .errors import ArxivMcpError, UpstreamError
@@ -176,7 +176,7 @@ def _runner(config: Config) -> Callable[..., CallToolResult]:
 
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
-        with budget.tool_call(config.deadline_s, _progress_for(ctx), _client_gone):
+        with budget.tool_call(config.deadline_s, _progress_for(ctx), _gone_check(ctx)):
             try:
                 result = work()
             except ArxivMcpError as exc:
@@ -256,6 +256,15 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
 
     async def check(ctx: ServerRequestContext[Any, Any], call_next: Callable[..., Any]) -> Any:
         params = ctx.params
+        meta = params.get("_meta") if params is not None else None
+        if isinstance(meta, dict) and meta.get(surrogates.MARK):  # see surrogates.repair_message
+            refusal = surrogates.refusal(list(meta[surrogates.MARK]))
+            if ctx.method == "tools/call":
+                return _argument_error(refusal)
+            from mcp import MCPError
+            from mcp_types import INVALID_PARAMS
+
+            raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
             given = params.get("arguments") or {}
@@ -548,6 +557,21 @@ def _client_gone() -> bool:
     return False
 
 
+def _gone_check(ctx: Context | None) -> Callable[[], bool]:
+    """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
+    marks its scope): a handshake-era client that disconnects ends its work too."""
+    from .http_guard import GONE_KEY
+
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+    except ValueError:  # a context outside any request
+        request = None
+    scope = getattr(request, "scope", None)
+    if not isinstance(scope, dict):
+        return _client_gone
+    return lambda: _client_gone() or bool(scope.get(GONE_KEY))
+
+
 def _resource(work: Callable[[], str], deadline_s: float) -> str:
     from mcp.server.mcpserver.exceptions import ResourceError
 
@@ -562,15 +586,50 @@ def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...])
     """Serve streamable HTTP on `host:port` at `/mcp`, behind `HttpGuard`: Host and Origin
     checked whatever the bind address, and the bearer token when one is set. The SDK's own
     Host/Origin check (which it turns off for any address but 127.0.0.1, localhost and ::1) is
-    given the same lists."""
+    given the same lists. Sessions expire when idle and are capped (`http_sessions`), and
+    connections are bounded below ASGI (`http_limits`)."""
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
+    from . import http_limits, http_sessions
     from .http_guard import HttpGuard, allowed_hosts
 
     hosts = allowed_hosts(host, port)
     security = TransportSecuritySettings(
         allowed_hosts=hosts, allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     )
-    app = HttpGuard(server.streamable_http_app(transport_security=security, host=host), hosts, tokens)
-    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
+    sdk_app = server.streamable_http_app(
+        transport_security=security,
+        host=host,
+        session_idle_timeout=http_sessions.IDLE_S,
+        max_sessions=http_sessions.MAX_SESSIONS,
+    )
+    app = HttpGuard(_owned_sessions(sdk_app), hosts, tokens)
+    http_limits.raise_descriptor_limit()
+    uvicorn.run(
+        app,
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        http=http_limits.GuardedH11Protocol,
+        timeout_keep_alive=5,
+    )
+
+
+def _owned_sessions(app: Any) -> Any:
+    """The SDK app, told which token client sends each request (as the `user` its session
+    manager records when a session opens): a request naming a session that another token's
+    client opened is then answered 404, as for an unknown one, so it can neither use nor
+    DELETE it."""
+    from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+    from mcp.server.auth.provider import AccessToken
+
+    from .http_guard import CLIENT_KEY
+
+    async def owned(scope: Any, receive: Any, send: Any) -> None:
+        client = scope.get(CLIENT_KEY) if scope["type"] == "http" else None
+        if client:
+            scope["user"] = AuthenticatedUser(AccessToken(token="", client_id=client, scopes=[]))
+        await app(scope, receive, send)
+
+    return owned
