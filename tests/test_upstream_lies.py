@@ -46,7 +46,9 @@ async def test_a_feed_holding_20000_entries_for_10_asked_gives_10_and_says_so(fa
 
 
 async def test_an_entry_with_a_5_mb_title_and_20000_authors_is_cut_and_says_so(fake, connect):
-    liar = paper(PID, "T" * 5_000_000, authors=[f"Author {i}" for i in range(20_000)], abstract="A" * 2_000_000)
+    liar = paper(
+        PID, "T" * 5_000_000, authors=[f"Author {i}" for i in range(20_000)], abstract="A" * 2_000_000, pdf=None
+    )
     fake.fault("/api/", "malformed", body=feed_of([liar]))
     async with connect() as client:
         result = await client.call_tool("get_paper", {"paper_id": PID})
