@@ -42,7 +42,7 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 CLIENT_KEY = "arxiv_mcp.token_client"
 GONE_KEY = "arxiv_mcp.connection_gone"
-BODY_TIMEOUT_S = 30.0
+BODY_TIMEOUT_S = 10.0
 """A request body must have arrived this long after its headers."""
 MAX_BODY_BYTES = 4 * 2**20
 """The SDK's own limit on a request body."""
