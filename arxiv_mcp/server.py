@@ -28,7 +28,7 @@ from pydantic import Field
 
 from . import __version__, arguments, bounds, budget, models, render, surrogates
 from .cache.sessions import acting_for
-from .config import Config, load
+from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError
 from .service import ArxivService
 
@@ -103,17 +103,22 @@ class _ClientLogHandler(logging.Handler):
             pass  # the client has gone, or this is not a worker thread: stderr still has it
 
     def redact(self, message: str) -> str:
+        message = self.redact_paths(message)
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):  # no name for this uid: nothing to hide
+            return message
+        return re.sub(rf"(?<!\w){re.escape(user)}(?!\w)", "<user>", message) if user else message
+
+    def redact_paths(self, message: str) -> str:
+        """`message` with the cache home as `$ARXIV_MCP_HOME` and the user's home as `~`."""
         user_home = Path.home()
         places = [(home, "$ARXIV_MCP_HOME") for home in self.cache_homes]
         places += [(str(user_home.resolve()), "~"), (str(user_home), "~")]
         for path, name in sorted(places, key=lambda place: -len(place[0])):  # the deepest path first
             if len(path) > 1:
                 message = message.replace(path, name)
-        try:
-            user = getpass.getuser()
-        except (KeyError, OSError):  # no name for this uid: nothing to hide
-            return message
-        return re.sub(rf"(?<!\w){re.escape(user)}(?!\w)", "<user>", message) if user else message
+        return message
 
 
 def _client_log_handler(config: Config) -> _ClientLogHandler:
@@ -126,14 +131,22 @@ def _client_log_handler(config: Config) -> _ClientLogHandler:
         if package_log.level == logging.NOTSET or package_log.level > logging.INFO:
             package_log.setLevel(logging.INFO)
     home = config.home.expanduser()
-    handler.cache_homes.update({str(home), str(home.resolve())})
+    handler.cache_homes.update({str(home), str(home.resolve()), display_path(home)})
     return handler
 
 
+_over_http: ContextVar[bool] = ContextVar("arxiv_mcp_over_http", default=False)
+
+
 async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
-    """Run every request as its client, for session ownership (see `http_client`)."""
-    with acting_for(http_client(ctx.request, ctx.protocol_version)):
-        return await call_next(ctx)
+    """Run every request as its client, for session ownership (see `http_client`), knowing
+    whether it came over HTTP (see `_for_http`)."""
+    over_http = _over_http.set(ctx.request is not None)
+    try:
+        with acting_for(http_client(ctx.request, ctx.protocol_version)):
+            return await call_next(ctx)
+    finally:
+        _over_http.reset(over_http)
 
 
 def http_client(request: Any, protocol_version: str | None) -> str | None:
@@ -170,9 +183,10 @@ def _progress_for(ctx: Context | None) -> budget.Progress | None:
     return report
 
 
-def _runner(config: Config) -> Callable[..., CallToolResult]:
+def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolResult]:
     """The one wrapper every tool body runs in: deadline and progress, the client's log
-    context, and the mapping of `ArxivMcpError` to an error result."""
+    context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
+    path in what is answered."""
 
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
@@ -180,12 +194,25 @@ def _runner(config: Config) -> Callable[..., CallToolResult]:
             try:
                 result = work()
             except ArxivMcpError as exc:
-                return _error_result(exc)
+                return _for_http(_error_result(exc), paths) if _over_http.get() else _error_result(exc)
             finally:
                 _call_ctx.reset(token)
+        if _over_http.get() and isinstance(result, models.CacheStats):
+            result = replace(result, home="$ARXIV_MCP_HOME")
         return CallToolResult(content=[TextContent(type="text", text=text(result))], structured_content=asdict(result))
 
     return run
+
+
+def _for_http(answer: CallToolResult, paths: _ClientLogHandler) -> CallToolResult:
+    """An error answer naming the cache home as `$ARXIV_MCP_HOME` and the user's home as `~`:
+    an HTTP client (maybe on another machine) has no use for where the server keeps files.
+    Only download_paper's path is answered as it is, by design."""
+    texts = [
+        c.model_copy(update={"text": paths.redact_paths(c.text)}) if isinstance(c, TextContent) else c
+        for c in answer.content
+    ]
+    return answer.model_copy(update={"content": texts})
 
 
 def _error_result(exc: ArxivMcpError) -> CallToolResult:
@@ -227,8 +254,7 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     """The server with every tool bound to one service (one cache, one limiter)."""
     config = config or load()
     svc = service or ArxivService(config)
-    _client_log_handler(config)
-    tools, run = _Tools(), _runner(config)
+    tools, run = _Tools(), _runner(config, _client_log_handler(config))
     for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
         group(tools, svc, run)
     for tool in tools.tools:  # every tools/list is read into the model's context

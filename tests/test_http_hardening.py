@@ -234,3 +234,22 @@ def test_a_dropped_handshake_era_connection_ends_its_download(fake, tmp_path):
         late = [r for r in fake.requests_to("/pdf/") if r.t > dropped]
         assert not late, f"PDF requests started {[round(r.t - dropped, 1) for r in late]} s after the drop"
         assert _call(url, "cache_stats", {}).status_code == 200
+
+
+def test_what_an_http_client_reads_names_no_server_path(fake, tmp_path):
+    with serving(fake, tmp_path) as (port, _log):
+        url = f"http://127.0.0.1:{port}/mcp"
+        stats = _call(url, "cache_stats", {})
+        assert stats.json()["result"]["structuredContent"]["home"] == "$ARXIV_MCP_HOME"
+        assert str(tmp_path) not in stats.text and "Cache $ARXIV_MCP_HOME:" in stats.text
+
+
+def test_an_error_over_http_names_the_home_as_a_variable(make_config):
+    from arxiv_mcp.errors import ArxivMcpError
+    from arxiv_mcp.server import _client_log_handler, _error_result, _for_http
+
+    config = make_config()
+    paths = _client_log_handler(config)
+    error = _error_result(ArxivMcpError(f"cannot write {config.home}/papers/x or {config.home.resolve()}/tmp"))
+    shown = _for_http(error, paths).content[0].text
+    assert shown == "cannot write $ARXIV_MCP_HOME/papers/x or $ARXIV_MCP_HOME/tmp" and error.content[0].text != shown
