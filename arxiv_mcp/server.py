@@ -194,7 +194,8 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
             try:
                 result = work()
             except ArxivMcpError as exc:
-                return _for_http(_error_result(exc), paths) if _over_http.get() else _error_result(exc)
+                error = _error_result(exc)
+                return _for_http(error, paths) if _over_http.get() else error
             finally:
                 _call_ctx.reset(token)
         if _over_http.get() and isinstance(result, models.CacheStats):
