@@ -253,3 +253,18 @@ def test_an_error_over_http_names_the_home_as_a_variable(make_config):
     error = _error_result(ArxivMcpError(f"cannot write {config.home}/papers/x or {config.home.resolve()}/tmp"))
     shown = _for_http(error, paths).content[0].text
     assert shown == "cannot write $ARXIV_MCP_HOME/papers/x or $ARXIV_MCP_HOME/tmp" and error.content[0].text != shown
+
+
+@pytest.mark.anyio
+async def test_a_lone_surrogate_from_semantic_scholar_reaches_a_real_http_client_repaired(fake, tmp_path):
+    from mcp.client import Client
+
+    from tests.test_upstream_lies import s2_page
+
+    fake.add(paper(PAPER_ID, "Cited", citations=[], references=[]))
+    fake.fault("/s2/", "malformed", body=s2_page(2).replace(b"Cited work 0", b"Broken \\udc00 title"))
+    with serving(fake, tmp_path) as (port, _log):
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            result = await client.call_tool("get_references", {"paper_id": PAPER_ID, "limit": 10})
+    assert not result.is_error, result.content[0].text
+    assert "Broken \ufffd title" in [n["title"] for n in result.structured_content["neighbours"]]
