@@ -10,7 +10,6 @@ import functools
 import getpass
 import logging
 import re
-import threading
 import warnings
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -264,27 +263,10 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         version=__version__,
         instructions=INSTRUCTIONS,
         tools=tools.tools,
-        middleware=[_as_calling_client, _argument_check(by_name), _warm_up_when_initialized(svc)],
+        middleware=[_as_calling_client, _argument_check(by_name)],
     )
     _resources_and_prompts(server, svc)
     return server
-
-
-def _warm_up_when_initialized(svc: ArxivService) -> Callable[..., Any]:
-    """Middleware that, once a client has been answered `initialize` and says it is
-    initialized (or, on the 2026-07-28 protocol, which has no handshake, once its first request
-    is answered), loads what grows with the cache in a background thread (`warm_up`): start-up
-    never waits for it, and a tool that needs it waits on the cache lock."""
-    started = threading.Event()
-
-    async def warm(ctx: ServerRequestContext[Any, Any], call_next: Callable[..., Any]) -> Any:
-        result = await call_next(ctx)
-        if ctx.method != "initialize" and not started.is_set():
-            started.set()
-            threading.Thread(target=svc.warm_up, name="arxiv-mcp-warm-up", daemon=True).start()
-        return result
-
-    return warm
 
 
 def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:

@@ -361,16 +361,6 @@ class ArxivService:
         self.cache.put_search(key, asdict(got), TRENDS_TTL_S)
         return got
 
-    def warm_up(self) -> None:
-        """Load the cache index (recovering it if need be) and the library's search index, so
-        the first call that needs them finds them ready; run after start-up, off the event loop.
-        A failure here is only logged: the call that needs the index meets it again."""
-        try:
-            self.cache.warm_up()
-            self.library.warm_up()
-        except Exception as exc:  # a background courtesy: it must never take the server down
-            log.info("loading the cache in the background failed (%s); the first call will retry", exc)
-
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
             raise InvalidInput("query is empty: give words to look for in the cached papers")

@@ -128,25 +128,3 @@ def test_only_whole_raw_files_are_adopted_when_the_index_is_lost(home):
     assert cache.get_raw("2401.00011", 1, "pdf") is None
     assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
     assert cache.verify() == []
-
-
-@pytest.mark.anyio
-async def test_after_initialize_the_index_is_loaded_in_the_background(home, tmp_path):
-    import os
-    import sys
-
-    import anyio
-    from mcp.client import Client
-    from mcp.client.stdio import StdioServerParameters
-
-    fill(Cache(home, max_papers=50), 5)
-    (home / "index.json").write_text("{ damaged")
-    (home / "journal.jsonl").unlink()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
-    env.update(ARXIV_MCP_HOME=str(home), ARXIV_MCP_MAX_PAPERS="50")
-    params = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
-    async with Client(params):
-        with anyio.fail_after(30):
-            while not (home / "index.json.corrupt").exists():  # recovered with no tool called
-                await anyio.sleep(0.05)
-    assert Cache(home, max_papers=50).stats().papers == 5

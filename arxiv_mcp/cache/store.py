@@ -191,11 +191,6 @@ class Cache(CacheOverview):
                 self._flush_accesses()
         self._release_files()
 
-    def warm_up(self) -> None:
-        """Load the index now (recovering, compacting, applying the bounds if need be)."""
-        with self._locked():
-            pass
-
     def _release_files(self) -> None:
         self._index.close()
         self._sessions.close()

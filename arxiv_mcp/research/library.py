@@ -53,12 +53,6 @@ class Library:
                 for pid, score, snippet in self.index.search(query, limit)
             ]
 
-    def warm_up(self) -> None:
-        """Load the library file now, so the first search only checks it against the cache."""
-        with self._lock:
-            if not self._loaded:
-                self._load()
-
     def _sync(self) -> None:
         if not self._loaded:
             self._load()
