@@ -91,7 +91,7 @@ GOOD_NUMBERS = {
 
 # --- the cache home's layout ---------------------------------------------------------------------
 
-HOME_FILES = {".lock", "index.json", "journal.jsonl", "sessions.json", "ratelimit-arxiv", "ratelimit-s2"}
+HOME_FILES = {".lock", "index.json", "journal.jsonl", "sessions.json", "library.idx", "ratelimit-arxiv", "ratelimit-s2"}
 HOME_DIRS = {"papers", "searches", "tmp", "locks"}
 SEARCH_FILE = re.compile(r"[0-9a-f]{40}\.json")
 
