@@ -16,16 +16,19 @@ import re
 
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
+from ..document import Document
 from .crossrefs import CrossReferences
 from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
+from .graphics import files_by_folder
 from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
 from .references import Labels
 from .sections import Sections
 from .source import (
     Assembler,
     citation_style,
+    counters_within,
     decode,
     doi_prefix,
     environment_aliases,
@@ -39,6 +42,7 @@ from .specs import CLASS_AUTHORS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 
+_NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
@@ -48,22 +52,32 @@ class _Converter(FrontMatter, Sections, Floats, CrossReferences):
 
 def source_to_text(data: bytes) -> str:
     """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
-    return bundle_to_text(read_source(data))
+    return bundle_to_document(read_source(data)).text
 
 
 def bundle_to_text(bundle: SourceBundle) -> str:
-    """The text of an e-print's usable files: LaTeX, or the authors' own HTML page."""
+    return bundle_to_document(bundle).text
+
+
+def bundle_to_document(bundle: SourceBundle) -> Document:
+    """The document of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":
         raise ExtractionError(
             "This paper's source is a PDF (a PDF-only submission); read it through the PDF path instead."
         )
     if bundle.kind == "html":
-        return _html_source_to_text(bundle.files)
-    return latex_to_text(bundle.files)
+        return Document.from_text(_html_source_to_text(bundle.files))
+    return latex_to_document(bundle.files)
 
 
 def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
     """Convert the files of a LaTeX source (name -> bytes) to clean text with headings."""
+    return latex_to_document(files, max_chars=max_chars).text
+
+
+def latex_to_document(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> Document:
+    """The files of a LaTeX source (name -> bytes) as a Document: the text with headings, and
+    its figures, tables, numbered equations, bibliography entries and citations."""
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
@@ -75,17 +89,20 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     templates = Templates(template_definitions(found), expansion)
 
     meta = _document_meta(preamble, defining)
+    meta.files = files_by_folder(files, main, preamble)
+    nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
-    converter = _Converter(expansion.tokens(tokenize(templates.expand(body), aliases)), meta, theorems, preamble=False)
+    tokens = tokenize(templates.expand(body), aliases, nonumber)
+    converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])
-    text = meta.labels.resolve(render(meta, converter.front.blocks, converter.body.blocks))
-    if not text.strip():
+    document = render(meta, converter.front.blocks, converter.body.blocks)
+    if not document.text.strip():
         raise ExtractionError(
             f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
         )
-    return text
+    return document
 
 
 def _document_meta(preamble: str, defining: str) -> Meta:
@@ -97,6 +114,7 @@ def _document_meta(preamble: str, defining: str) -> Meta:
         document_class=name,
         float_names=float_names(defining, name),
         doi_prefix=doi_prefix(defining),
+        within=counters_within(preamble),
     )
 
 

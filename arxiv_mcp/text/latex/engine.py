@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from .document import Meta
+from .drafts import Draft
 from .sinks import Discard, Sink, SinkT, TableSink
 from .source import TheoremKind
 from .specs import (
@@ -72,6 +73,9 @@ class Engine:
         self.stacked_cells = 0
         self.meta_depth = 0
         self.current_label: tuple[str, str] = ("", "")
+        # the record the next \\label names (a float, an equation), while current_label is its number
+        self.anchor: tuple[tuple[str, str], Draft] | None = None
+        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
         self.handlers: dict[str, Callable[[int, str], int]] = {
@@ -222,13 +226,31 @@ class Engine:
             self.front.par()
             self.sinks[0] = self.body
 
-    def step(self, kind: str) -> str:
-        """Advance the counter of a float (Figure, Table) and make it the target of the next
-        \\label, as \\refstepcounter does."""
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        number = str(self.counts[kind])
-        self.current_label = (kind.lower(), number)
+    def step(self, counter: str) -> str:
+        """Advance a counter (figure, table, equation) and make it the target of the next \\label,
+        as \\refstepcounter does; numbered within its unit (`2.3`) where the paper or class says."""
+        number = self.next_number(counter)
+        unit = self.counter_unit(counter)[0]
+        self.counts[f"{counter}:{unit}"] = self.counts.get(f"{counter}:{unit}", 0) + 1
+        self.current_label = (counter, number)
+        self.anchor = None
         return number
+
+    def next_number(self, counter: str) -> str:
+        """The number the next step of `counter` prints."""
+        unit, stop = self.counter_unit(counter)
+        count = self.counts.get(f"{counter}:{unit}", 0) + 1
+        return f"{unit}{stop}{count}" if unit else str(count)
+
+    def counter_unit(self, counter: str) -> tuple[str, str]:
+        """The number of the unit a counter is numbered within and the stop after it: the
+        preamble's \\numberwithin, else the chapter where the document has chapters (book,
+        report), else none."""
+        return self.unit_number(self.meta.within.get(counter, "chapter" if self.has_chapters else "")), "."
+
+    def unit_number(self, unit: str) -> str:
+        """The number the current unit (section, chapter) prints; "" here, `sections` knows it."""
+        return ""
 
     # -- argument readers -----------------------------------------------------------------------
 

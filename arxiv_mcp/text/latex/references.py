@@ -10,6 +10,7 @@ text cannot forge one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 START, SEP, STOP = "\x02", "\x01", "\x03"
@@ -90,6 +91,22 @@ class Labels:
             return text
         return _MARK_RE.sub(self._replace, text)
 
+    def pieces(self, text: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
+        """The text resolved, in pieces: (printed, None) for plain text and (printed, cite keys)
+        for each citation, so a citation's span and targets can be marked."""
+        position = 0
+        for m in _MARK_RE.finditer(text):
+            if m.start() > position:
+                yield text[position : m.start()], None
+            printed = self._replace(m)
+            if m.group(1) == "C" and m.group(2) != "thanksref" and printed:
+                yield printed, tuple(key.lstrip("*") for key in m.group(3).split(",") if key)
+            elif printed:
+                yield printed, None
+            position = m.end()
+        if position < len(text):
+            yield text[position:], None
+
     def _replace(self, m: re.Match[str]) -> str:
         kind, command, keys = m.group(1), m.group(2), m.group(3)
         if kind == "R":
@@ -101,7 +118,7 @@ class Labels:
     def _ref(self, command: str, key: str) -> str:
         found = self.refs.get(key)
         if found is None or not found[1]:
-            return f"[{key}]"
+            return "??"  # as LaTeX prints an unknown label: a raw key is never text
         kind, number = found
         if command in ("eqref", "Eqref") or (kind == "equation" and command not in ("ref", "pageref")):
             number = f"({number})"
@@ -118,7 +135,8 @@ class Labels:
         if not keys:
             return ""
         if any(label is None for label in labels):
-            return "[" + ", ".join(keys) + "]"
+            # as LaTeX prints a key the bibliography lacks (`[3, ?]`): a raw key is never text
+            return "[" + ", ".join(label.number if label else "?" for label in labels) + "]"
         known = [label for label in labels if label is not None]
         if self.sort:  # natbib's `sort`: in the bibliography's order
             order = {id(label): k for k, label in enumerate(self.bib.values())}

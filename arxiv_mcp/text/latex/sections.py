@@ -9,11 +9,25 @@ from .engine import Engine
 from .sinks import Sink
 from .source import TheoremKind
 from .specs import CHAPTER_LEVELS, ENV_SPECS, HEADING_LEVELS, LIST_ENVS
-from .tokens import CMD, TEXT
+from .tokens import TEXT
 
 
 def _letter(number: int) -> str:
     return chr(ord("A") + number - 1) if 1 <= number <= 26 else str(number)
+
+
+_ROMAN = tuple(zip("M CM D CD C XC L XL X IX V IV I".split(), (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1)))
+
+
+def _roman(number: int) -> str:
+    if number <= 0:
+        return str(number)
+    out = []
+    for numeral, value in _ROMAN:
+        while number >= value:
+            out.append(numeral)
+            number -= value
+    return "".join(out)
 
 
 class Sections(Engine):
@@ -21,7 +35,6 @@ class Sections(Engine):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in self.toks)
         self.counters = [0, 0, 0, 0]
         self.appendix = False
         self.lists: list[list] = []
@@ -38,11 +51,12 @@ class Sections(Engine):
         hashes, number = self.heading_number(base, numbered=not name.endswith("*"))
         if number:
             self.current_label = ("appendix" if self.appendix and "." not in number else "section", number)
+            self.anchor = None
 
         def done(sink: Sink) -> None:
             title = sink.flat()
             head = " ".join(x for x in ("#" * hashes, number, title) if x)
-            self.sink.block("h", head)
+            self.sink.block("h", head, number or None)
 
         return self.capture(i, done)
 
@@ -99,12 +113,25 @@ class Sections(Engine):
         return number
 
     def unit_number(self, unit: str) -> str:
-        """The number the current section (or chapter, subsection) prints; "" for no such unit."""
+        """The number the current section (or chapter, subsection) prints; "" for no such unit.
+        REVTeX prints sections in roman numerals and subsections as letters (`IV.A`)."""
         level = (CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS).get(unit)
         if level is None:
             return ""
-        top = _letter(self.counters[0]) if self.appendix else str(self.counters[0])
-        return ".".join([top] + [str(c) for c in self.counters[1 : level + 1]])
+        revtex = self.meta.document_class.startswith("revtex") and not self.has_chapters
+        if self.appendix:
+            top = _letter(self.counters[0])
+        else:
+            top = _roman(self.counters[0]) if revtex else str(self.counters[0])
+        lettered = revtex and not self.appendix
+        rest = [_letter(c) if lettered and k == 1 else str(c) for k, c in enumerate(self.counters[1 : level + 1], 1)]
+        return ".".join([top] + rest)
+
+    def counter_unit(self, counter: str) -> tuple[str, str]:
+        """REVTeX numbers an appendix's equations within it, without a stop: (A1), (A2), (B1)."""
+        if counter == "equation" and self.appendix and self.meta.document_class.startswith("revtex"):
+            return self.unit_number("section"), ""
+        return super().counter_unit(counter)
 
     def env_list(self, j: int, end: int, env: str) -> int:
         self.lists.append([LIST_ENVS[env], 0])

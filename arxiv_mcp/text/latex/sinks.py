@@ -1,18 +1,27 @@
 """Where converted text goes: a paragraph sink, a sink that drops what it gets, a table's rows.
 
 The engine writes into the sink on top of its stack; a handler pushes a fresh one to capture an
-argument (a title, a caption) and reads it back flat when the argument closes.
+argument (a title, a caption) and reads it back flat when the argument closes. A block may carry
+a record (`drafts.Draft`: a figure, table, equation or bibliography entry as the walk found it;
+a table's `Grid`), which `document.render` turns into the Document's typed block.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .source import LINE_BREAK
 
 SinkT = TypeVar("SinkT", bound="Sink")
-Block = tuple[str, str]  # (kind, text); kinds: h (heading), p, li, math, verb, table
+
+
+class Block(NamedTuple):
+    """kind: h (heading), p, li, math, verb, table, caption; text as rendered (marks unresolved)."""
+
+    kind: str
+    text: str
+    record: Any = None
 
 
 # A space left after "(" by a dropped argument (`(\\bibinfo {year}\n{1980})`) is not in the print.
@@ -32,6 +41,7 @@ class Sink:
         self.parts: list[str] = []
         self.marker = ""
         self.math_end = -1  # len(parts) right after the last inline math written
+        self.entry: Any = None  # the bibliography entry the current paragraph is (a Draft)
 
     def write(self, text: str) -> None:
         self.parts.append(text)
@@ -54,19 +64,20 @@ class Sink:
     def par(self) -> None:
         text = _finish("".join(self.parts)) if self.parts else ""
         if text:
-            self.blocks.append(("li", self.marker + text) if self.marker else ("p", text))
+            self.blocks.append(Block("li", self.marker + text) if self.marker else Block("p", text, self.entry))
         self.parts = []
         self.marker = ""
         self.math_end = -1
+        self.entry = None
 
-    def block(self, kind: str, text: str) -> None:
+    def block(self, kind: str, text: str, record: Any = None) -> None:
         self.par()
-        self.blocks.append((kind, text))
+        self.blocks.append(Block(kind, text, record))
 
     def flat(self, separator: str = " ") -> str:
         """All collected text on one line; `\\` line breaks become `separator`."""
         self.par()
-        return " ".join(separator.join(separator.join(t.split("\n")) for _, t in self.blocks).split())
+        return " ".join(separator.join(separator.join(b.text.split("\n")) for b in self.blocks).split())
 
     def flat_blocks(self) -> list[Block]:
         self.par()
@@ -80,36 +91,77 @@ class Discard(Sink):
     def newline(self) -> None:
         pass
 
-    def block(self, kind: str, text: str) -> None:
+    def block(self, kind: str, text: str, record: Any = None) -> None:
         pass
 
 
+class Grid(NamedTuple):
+    """A tabular's cells as printed, a spanned cell repeated over the cells it covers."""
+
+    rows: tuple[tuple[str, ...], ...]
+    header_rows: int
+
+
 class TableSink(Sink):
-    """Rows of a tabular: `&` ends a cell, `\\\\` ends a row."""
+    """Rows of a tabular: `&` ends a cell, `\\\\` ends a row. `rows` is the text as rendered (a
+    spanned cell once); `grid` spreads \\multicolumn over its columns and \\multirow down its rows;
+    rules (\\hline, \\midrule) are remembered by the row they follow, for the header."""
 
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[list[str]] = []
         self.cells: list[str] = []
+        self.grid: list[list[str]] = []
+        self.spread: list[str] = []
+        self.span = 1  # columns the cell being written covers (\\multicolumn)
+        self.down = 1  # rows it covers (\\multirow)
+        self.below: dict[int, tuple[int, str]] = {}  # column -> (rows still covered, text)
+        self.starting: dict[int, tuple[int, str]] = {}  # \\multirow cells of the row being written
+        self.rules: list[int] = []
 
     def par(self) -> None:
         self.parts.append(" ")
 
-    def block(self, kind: str, text: str) -> None:
+    def block(self, kind: str, text: str, record: Any = None) -> None:
         self.parts.append(" " + text + " ")
 
     def newline(self) -> None:
         self.end_row()
 
+    def rule(self) -> None:
+        self.rules.append(len(self.grid))
+
     def end_cell(self) -> None:
-        self.cells.append(" ".join("".join(self.parts).replace(LINE_BREAK, " ").split()))
+        cell = " ".join("".join(self.parts).replace(LINE_BREAK, " ").split())
+        self.cells.append(cell)
+        column = len(self.spread)
+        if self.down > 1 and cell:
+            for k in range(self.span):
+                self.starting[column + k] = (self.down - 1, cell)
+        self.spread.extend([cell] * max(1, self.span))
         self.parts = []
+        self.span = self.down = 1
 
     def end_row(self) -> None:
         self.end_cell()
         if any(self.cells):
             self.rows.append(self.cells)
+            self.grid.append(self._filled(self.spread))
+        self.below.update(self.starting)
+        self.starting = {}
         self.cells = []
+        self.spread = []
+
+    def _filled(self, row: list[str]) -> list[str]:
+        """The row with the cells a \\multirow above covers holding its text."""
+        for column, (left, text) in list(self.below.items()):
+            if column < len(row) and not row[column]:
+                row[column] = text
+                if left > 1:
+                    self.below[column] = (left - 1, text)
+                    continue
+            del self.below[column]
+        return row
 
     def plain(self) -> str:
         """A table nested in a table cell: its cells as words, so nesting cannot grow the text."""
@@ -119,3 +171,9 @@ class TableSink(Sink):
     def render(self) -> str:
         self.end_row()
         return "\n".join("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in self.rows)
+
+    def table(self) -> Grid:
+        """The cells (after `render`) and how many rows the header is: those above the first rule
+        below the top, when that rule leaves rows on both sides."""
+        header = next((r for r in self.rules if 0 < r < len(self.grid)), 0)
+        return Grid(tuple(tuple(row) for row in self.grid), header)

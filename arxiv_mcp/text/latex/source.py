@@ -479,3 +479,20 @@ def doi_prefix(source: str) -> str:
     one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
     m = _DOI_DEFINITION_RE.search(source)
     return m.group(1) if m else "doi:"
+
+
+_WITHIN_RE = re.compile(
+    r"\\(?:numberwithin|counterwithin\*?)[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?"
+    r"\{[ \t]*(figure|table|equation)[ \t]*\}[ \t]*\{[ \t]*(chapter|section|subsection)[ \t]*\}"
+)
+_WITHOUT_RE = re.compile(r"\\counterwithout\*?[ \t]*\{[ \t]*(figure|table|equation)[ \t]*\}")
+
+
+def counters_within(preamble: str) -> dict[str, str]:
+    """The counters the preamble numbers within a unit (`\\numberwithin{equation}{section}`
+    prints `2.3`), by counter; `\\counterwithout` takes one back (book classes number within
+    chapters by default: the converter's own rule)."""
+    within = {m.group(1): m.group(2) for m in _WITHIN_RE.finditer(preamble)}
+    for m in _WITHOUT_RE.finditer(preamble):
+        within[m.group(1)] = ""
+    return within

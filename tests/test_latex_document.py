@@ -1,0 +1,156 @@
+"""The LaTeX converter's Document: headings with their printed numbers, figures and tables with
+LaTeX's numbers, numbered equations, bibliography entries with their ids, citations as printed."""
+
+from __future__ import annotations
+
+from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.latex.convert import latex_to_document
+
+ARTICLE = r"""\documentclass{article}
+\usepackage{amsmath,graphicx,booktabs,multirow,subcaption}
+\numberwithin{equation}{section}
+\graphicspath{{figs/}}
+\begin{document}
+\title{Structured}
+\author{A. One \and B. Two}
+\maketitle
+\begin{abstract}We test.\end{abstract}
+\section{Intro}
+Prior work \cite{alpha,beta} and \cite{gamma}; see Fig.~\ref{fig:plot}, Table~\ref{tab:res} and \eqref{eq:two}.
+\begin{equation}x = 1 \label{eq:one}\end{equation}
+\begin{align}
+a &= b \nonumber \\
+  &= c \label{eq:two} \\
+d &= \begin{cases} 1 \\ 2 \end{cases} \label{eq:three}
+\end{align}
+\begin{equation*}z\end{equation*}
+\section*{Unnumbered}
+\begin{figure}[t]
+\centering
+\includegraphics[width=\linewidth]{plot}
+\caption{A plot of things \cite{beta}.}
+\label{fig:plot}
+\end{figure}
+\begin{figure*}
+\begin{subfigure}{0.4\textwidth}\includegraphics{left.png}\caption{Left side}\label{fig:left}\end{subfigure}
+\begin{subfigure}{0.4\textwidth}\includegraphics{right}\caption{Right side}\end{subfigure}
+\caption{Two panels.}
+\end{figure*}
+\begin{table}
+\caption{Results.}\label{tab:res}
+\begin{tabular}{lcc}
+\toprule
+Model & \multicolumn{2}{c}{Score} \\
+\midrule
+\multirow{2}{*}{Ours} & 1.5 & $\pm 0.2$ \\
+ & 2.0 & 3 \\
+\bottomrule
+\end{tabular}
+\end{table}
+\subsection{Details}
+\begin{figure}\includegraphics{nocaption}\end{figure}
+\appendix
+\section{Proofs}
+\begin{equation}y = 2\end{equation}
+\begin{thebibliography}{9}
+\bibitem{alpha} A. Author, A title, arXiv:2401.12345 (2024).
+\bibitem{beta} B. Author, \href{https://arxiv.org/abs/hep-th/9901001}{Another}, Phys. Rev. D, doi:10.1103/PhysRevD.1.1.
+\bibitem{gamma} C. Author, A book (Publisher, 1999).
+\end{thebibliography}
+\end{document}
+"""
+
+FILES = {
+    "paper/main.tex": ARTICLE.encode(),
+    "paper/figs/plot.pdf": b"%PDF",
+    "paper/left.png": b"",
+    "paper/right.jpg": b"",
+}
+
+
+def document():
+    return latex_to_document(FILES)
+
+
+def test_headings_carry_the_numbers_latex_prints():
+    headings = document().records(Heading)
+    numbered = [(h.level, h.title, h.number) for h in headings if h.number]
+    assert numbered == [(2, "1 Intro", "1"), (3, "1.1 Details", "1.1"), (2, "A Proofs", "A")]
+    assert any(h.title == "Unnumbered" and h.number is None for h in headings)
+
+
+def test_figures_have_latexs_numbers_captions_images_and_subfigures():
+    figures = document().records(Figure)
+    assert [(f.label, f.number, f.caption, f.anchor) for f in figures] == [
+        ("Figure 1", "1", "A plot of things [2].", "fig:plot"),
+        ("Figure 2", "2", "Two panels.", None),
+    ]
+    assert figures[0].images == ("paper/figs/plot.pdf",)
+    subfigures = figures[1].subfigures
+    assert [(s.letter, s.caption, s.images) for s in subfigures] == [
+        ("a", "Left side", ("paper/left.png",)),
+        ("b", "Right side", ("paper/right.jpg",)),
+    ]
+
+
+def test_table_rows_spread_spans_and_header_stops_at_the_first_rule():
+    (table,) = document().records(Table)
+    assert (table.label, table.number, table.caption, table.anchor) == ("Table 1", "1", "Results.", "tab:res")
+    assert table.rows == (("Model", "Score", "Score"), ("Ours", "1.5", "$\\pm 0.2$"), ("Ours", "2.0", "3"))
+    assert table.header_rows == 1
+    block = document().blocks_of(Kind.TABLE)[0]
+    assert document().text[block.start : block.end].startswith("Table 1: Results.\n\n| Model | Score |")
+
+
+def test_numbered_equations_one_per_numbered_row_within_sections():
+    equations = document().records(Equation)
+    assert [(e.number, e.anchor) for e in equations] == [
+        ("1.1", "eq:one"),
+        ("1.2", "eq:two"),
+        ("1.3", "eq:three"),
+        ("A.1", None),
+    ]
+    assert equations[1].latex == "\\begin{aligned}a &= b \\nonumber \\\\ &= c\\end{aligned}"
+    assert "\\begin{cases} 1 \\\\ 2 \\end{cases}" in equations[2].latex
+    assert "and (1.2)." in document().text
+
+
+def test_references_with_labels_keys_ids_and_citations_as_printed():
+    doc = document()
+    references = doc.records(Reference)
+    assert [(r.label, r.key, r.arxiv_id, r.doi) for r in references] == [
+        ("1", "alpha", "2401.12345", None),
+        ("2", "beta", "hep-th/9901001", "10.1103/PhysRevD.1.1"),
+        ("3", "gamma", None, None),
+    ]
+    assert references[2].text == "C. Author, A book (Publisher, 1999)."
+    cited = [(doc.text[c.start : c.end], c.targets) for c in doc.citations]
+    assert cited == [("[1, 2]", ("alpha", "beta")), ("[3]", ("gamma",))]
+
+
+def test_a_key_the_bibliography_lacks_is_never_printed():
+    files = {"main.tex": rb"\documentclass{article}\begin{document}See \cite{nowhere} and \ref{gone}.\end{document}"}
+    doc = latex_to_document(files)
+    assert "See [?] and ??." in doc.text
+    assert "nowhere" not in doc.text and "gone" not in doc.text
+    assert [c.targets for c in doc.citations] == [("nowhere",)]
+
+
+def test_revtex_numbers_sections_in_roman_and_appendix_equations_without_a_stop():
+    source = rb"""\documentclass{revtex4-2}\begin{document}
+\section{Intro}\subsection{Setup}\label{s:setup} See \ref{s:setup}.
+\appendix\section{Extra}\begin{equation}e\end{equation}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source})
+    numbers = [h.number for h in doc.records(Heading) if h.number]
+    assert numbers == ["I", "I.A", "A"]
+    assert "See I.A." in doc.text
+    assert [e.number for e in doc.records(Equation)] == ["A1"]
+
+
+def test_the_text_is_the_documents_and_blocks_lie_on_it():
+    doc = document()
+    for block in doc.blocks:
+        assert doc.text[block.start : block.end].strip()
+    figure = doc.blocks_of(Kind.FIGURE)[1]
+    assert doc.text[figure.start : figure.end] == "Figure 2: Two panels.\n(a) Left side\n(b) Right side"
