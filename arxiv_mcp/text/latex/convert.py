@@ -67,7 +67,7 @@ def bundle_to_document(bundle: SourceBundle) -> Document:
         )
     if bundle.kind == "html":
         return Document.from_text(_html_source_to_text(bundle.files))
-    return latex_to_document(bundle.files)
+    return latex_to_document(bundle.files, members=bundle.members)
 
 
 def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
@@ -75,21 +75,25 @@ def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> st
     return latex_to_document(files, max_chars=max_chars).text
 
 
-def latex_to_document(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> Document:
+def latex_to_document(
+    files: dict[str, bytes], *, max_chars: int = 20_000_000, members: tuple[str, ...] = ()
+) -> Document:
     """The files of a LaTeX source (name -> bytes) as a Document: the text with headings, and
-    its figures, tables, numbered equations, bibliography entries and citations."""
+    its figures, tables, numbered equations, bibliography entries and citations; `members`
+    names every file of the e-print (figures too), which images resolve to."""
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    defining = package_sources(files, source) + "\n" + source
+    packages = package_sources(files, source)
+    defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
 
-    meta = _document_meta(preamble, defining)
-    meta.files = files_by_folder(files, main, preamble)
+    meta = _document_meta(preamble, defining, float_names(packages, source, _document_class(preamble)))
+    meta.files = files_by_folder([*files, *members], main, preamble)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
     tokens = tokenize(templates.expand(body), aliases, nonumber)
@@ -105,14 +109,17 @@ def latex_to_document(files: dict[str, bytes], *, max_chars: int = 20_000_000) -
     return document
 
 
-def _document_meta(preamble: str, defining: str) -> Meta:
-    """The document-wide settings the preamble, the class and the paper's definitions decide."""
+def _document_class(preamble: str) -> str:
     document_class = _DOCUMENT_CLASS_RE.search(preamble)
-    name = document_class.group(1) if document_class else ""
+    return document_class.group(1) if document_class else ""
+
+
+def _document_meta(preamble: str, defining: str, names: dict[str, str]) -> Meta:
+    """The document-wide settings the preamble, the class and the paper's definitions decide."""
     return Meta(
         labels=Labels(*citation_style(preamble)),
-        document_class=name,
-        float_names=float_names(defining, name),
+        document_class=_document_class(preamble),
+        float_names=names,
         doi_prefix=doi_prefix(defining),
         within=counters_within(preamble),
     )

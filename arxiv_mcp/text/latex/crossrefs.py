@@ -101,8 +101,12 @@ class CrossReferences(Engine):
             if self.sink.entry is not None:
                 self.sink.entry.links.append(self.toks[i][1])
             return i + 1
-        g = self.group(i)
-        return g[1] + 1 if g else i
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if self.sink.entry is not None:  # REVTeX's `\\href {\\doibase 10.1103/X}`: its DOI
+            self.sink.entry.links.append("".join(found[0].split()))
+        return found[1]
 
     def cmd_doi(self, i: int, name: str) -> int:
         found = self.raw_text(i)

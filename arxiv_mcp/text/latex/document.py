@@ -18,6 +18,7 @@ from .graphics import Graphics
 from .references import Labels
 from .sinks import Block
 
+_OWN_MARK_RE = re.compile(r"\$(?:\{\})?\^")
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
 
 
@@ -49,7 +50,11 @@ class Meta:
         self.authors.append(name)
 
     def add_affiliation(self, text: str, label: str) -> None:
-        """Each affiliation once, as `$^{n}$text`; the authors carry the marks (never glued)."""
+        """Each affiliation once, as `$^{n}$text`; the authors carry the marks (never glued). One
+        that starts with its own mark (`$^1$ Lab A \\\\ $^2$ Lab B`) is printed as the authors wrote it."""
+        if _OWN_MARK_RE.match(text):
+            self.affiliations.append(text)
+            return
         if label:
             self.affiliations.append(f"$^{{{label}}}${text}")
             return

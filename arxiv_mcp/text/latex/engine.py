@@ -54,6 +54,20 @@ _DIMENSION_RE = re.compile(
 )
 
 
+_ROMAN = tuple(zip("M CM D CD C XC L XL X IX V IV I".split(), (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1)))
+
+
+def roman(number: int) -> str:
+    if number <= 0:
+        return str(number)
+    out = []
+    for numeral, value in _ROMAN:
+        while number >= value:
+            out.append(numeral)
+            number -= value
+    return "".join(out)
+
+
 class Engine:
     """The walk and its argument readers; a handler is `cmd_<role>(i, name)` / `env_<role>(j, end, env)`
     on the composed converter, returning the index the walk goes on from."""
@@ -236,11 +250,13 @@ class Engine:
         self.anchor = None
         return number
 
-    def next_number(self, counter: str) -> str:
-        """The number the next step of `counter` prints."""
+    def next_number(self, counter: str, ahead: int = 1) -> str:
+        """The number the next step of `counter` prints (`ahead=0`: the number it printed last).
+        REVTeX numbers tables in roman numerals (TABLE II)."""
         unit, stop = self.counter_unit(counter)
-        count = self.counts.get(f"{counter}:{unit}", 0) + 1
-        return f"{unit}{stop}{count}" if unit else str(count)
+        count = self.counts.get(f"{counter}:{unit}", 0) + ahead
+        shown = roman(count) if counter == "table" and self.meta.document_class.startswith("revtex") else str(count)
+        return f"{unit}{stop}{shown}" if unit else shown
 
     def counter_unit(self, counter: str) -> tuple[str, str]:
         """The number of the unit a counter is numbered within and the stop after it: the

@@ -31,6 +31,7 @@ class Float:
     subs: list[SubDraft] = field(default_factory=list)
     sub: SubDraft | None = None  # the subfigure being read
     number: str = ""  # the float's number once its caption is read
+    continued: bool = False  # \\ContinuedFloat: the caption repeats the previous float's number
 
 
 class Floats(Engine):
@@ -108,7 +109,11 @@ class Floats(Engine):
         return self.caption(i, kind, state.collect if state else self.sink, state)
 
     def caption(self, i: int, kind: str, target: Sink, state: Float | None) -> int:
-        number = self.step(kind)
+        if state is not None and state.continued:
+            number = self.next_number(kind, ahead=0)
+            self.current_label = (kind, number)
+        else:
+            number = self.step(kind)
         name = kind.capitalize()
         draft = Draft(_KINDS[kind], number, f"{self.meta.float_names.get(name, name)} {number}")
         if state is not None:
@@ -188,6 +193,11 @@ class Floats(Engine):
         self.toks[b] = (TEXT, "")
         self.later(b, lambda: setattr(sub, "caption", self.pop(target).flat()))
         return a + 1
+
+    def cmd_continued_float(self, i: int, name: str) -> int:
+        if self.floats:
+            self.floats[-1].continued = True
+        return i
 
     def cmd_graphics(self, i: int, name: str) -> int:
         i = self.skip_spec(i, "o")

@@ -12,6 +12,13 @@ from .sinks import Sink
 from .tokens import TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
+# Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
+_EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
+
+
+def tidy_list(text: str) -> str:
+    """A flattened author or address block as one list: no empty items (`A,, B`), no ends."""
+    return _EMPTY_ITEMS_RE.sub(",", text.replace(" ,", ",")).strip(" ,")
 
 
 class FrontMatter(Engine):
@@ -47,7 +54,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            text = tidy_list(sink.flat(", "))
             if text:
                 self.meta.add_author(text, marks)
 
@@ -69,7 +76,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            text = tidy_list(sink.flat(", "))
             if text:
                 self.meta.add_affiliation(text, label)
 

@@ -37,8 +37,8 @@ class Graphics:
         return name
 
 
-def files_by_folder(files: dict[str, bytes], main: str, preamble: str) -> Graphics:
+def files_by_folder(members: list[str], main: str, preamble: str) -> Graphics:
     """The resolver for a source: its members, the main file's folder and its \\graphicspath."""
     found = _GRAPHICSPATH_RE.search(preamble)
     paths = [folder.strip() for folder in _FOLDER_RE.findall(found.group(1))] if found else []
-    return Graphics(sorted(files), posixpath.dirname(main), [path for path in paths if path])
+    return Graphics(members, posixpath.dirname(main), [path for path in paths if path])

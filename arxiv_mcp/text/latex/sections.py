@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Engine
+from .engine import Engine, roman
 from .sinks import Sink
 from .source import TheoremKind
 from .specs import CHAPTER_LEVELS, ENV_SPECS, HEADING_LEVELS, LIST_ENVS
@@ -14,20 +14,6 @@ from .tokens import TEXT
 
 def _letter(number: int) -> str:
     return chr(ord("A") + number - 1) if 1 <= number <= 26 else str(number)
-
-
-_ROMAN = tuple(zip("M CM D CD C XC L XL X IX V IV I".split(), (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1)))
-
-
-def _roman(number: int) -> str:
-    if number <= 0:
-        return str(number)
-    out = []
-    for numeral, value in _ROMAN:
-        while number >= value:
-            out.append(numeral)
-            number -= value
-    return "".join(out)
 
 
 class Sections(Engine):
@@ -122,7 +108,7 @@ class Sections(Engine):
         if self.appendix:
             top = _letter(self.counters[0])
         else:
-            top = _roman(self.counters[0]) if revtex else str(self.counters[0])
+            top = roman(self.counters[0]) if revtex else str(self.counters[0])
         lettered = revtex and not self.appendix
         rest = [_letter(c) if lettered and k == 1 else str(c) for k, c in enumerate(self.counters[1 : level + 1], 1)]
         return ".".join([top] + rest)

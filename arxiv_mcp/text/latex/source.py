@@ -355,10 +355,16 @@ _FLOAT_NAME_RE = re.compile(
 )
 
 
-def float_names(source: str, document_class: str) -> dict[str, str]:
+def float_names(packages: str, source: str, document_class: str) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
-    (`specs.CLASS_FLOAT_NAMES`), then the paper's own \\figurename/\\tablename definitions."""
+    (`specs.CLASS_FLOAT_NAMES`), then the first definition in the packages and class the e-print
+    ships (a class defines one per language option, English first: svjour3's `Fig.` before
+    `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
+    shipped: dict[str, str] = {}
+    for m in _FLOAT_NAME_RE.finditer(packages):
+        shipped.setdefault(m.group(1).capitalize(), " ".join(m.group(2).split()))
+    names.update(shipped)
     for m in _FLOAT_NAME_RE.finditer(source):
         names[m.group(1).capitalize()] = " ".join(m.group(2).split())
     return names

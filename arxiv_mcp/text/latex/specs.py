@@ -528,6 +528,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "caption": ("caption", "caption*", "subcaption"),
     "subfloat": ("subfloat", "subfigure", "subtable"),
     "graphics": ("includegraphics", "includegraphics*"),
+    "continued_float": ("ContinuedFloat",),
     "span": ("multicolumn", "multicolumn*", "multirow"),
     "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
     "captionof": ("captionof",),
@@ -569,4 +570,8 @@ PACKAGE_TEMPLATES = {
     "HepSusyParticle": (3, r"\ensuremath{\tilde{#1}_{#2}^{#3}}"),
     "HepSusyAntiParticle": (3, r"\ensuremath{\overline{\tilde{#1}}_{#2}^{#3}}"),
     "HepProcess": (1, r"\ensuremath{#1}"),
+    # IEEEtran's author blocks: names, then each address; in the author line, items of one list
+    "IEEEauthorblockN": (1, r"#1\\"),
+    "IEEEauthorblockA": (1, r"#1\\"),
+    "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
 }
