@@ -41,12 +41,13 @@ from .source import (
 from .specs import CLASS_AUTHORS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
+from .units import Quantities, declared_units
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
-class _Converter(FrontMatter, Sections, Floats, CrossReferences):
+class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
     """The engine with every handler group: one linear pass over a token list."""
 
 
@@ -94,6 +95,7 @@ def latex_to_document(
 
     meta = _document_meta(preamble, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
+    meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
     tokens = tokenize(templates.expand(body), aliases, nonumber)

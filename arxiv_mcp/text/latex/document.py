@@ -38,7 +38,10 @@ class Meta:
     affiliation_numbers: dict[str, str] = field(default_factory=dict)
     after_affiliation: bool = False
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
-    within: dict[str, str] = field(default_factory=dict)  # counter -> the unit it is numbered within
+    within: dict[str, str] = field(default_factory=dict)
+    units: dict[str, str] = field(
+        default_factory=dict
+    )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
 
     def add_author(self, name: str, marks: str) -> None:
         if self.after_affiliation:

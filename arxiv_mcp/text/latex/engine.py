@@ -356,6 +356,12 @@ class Engine:
 
     # -- commands every part of a document has ---------------------------------------------------
 
+    def cmd_if_then_else(self, i: int, name: str) -> int:
+        """\\ifthenelse{condition}{then}{else}: the condition cannot be run here; the first branch
+        is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
+        condition = self.group(i)
+        return self.cmd_first_of_two(condition[1] + 1, name) if condition else i
+
     def cmd_first_of_two(self, i: int, name: str) -> int:
         """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
         first = self.group(i)

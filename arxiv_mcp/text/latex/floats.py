@@ -17,7 +17,7 @@ from .drafts import Draft, SubDraft, letter, rendered_caption
 from .engine import Engine
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
-from .tokens import TEXT
+from .tokens import CMD, TEXT
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
 
@@ -229,6 +229,25 @@ class Floats(Engine):
         if isinstance(self.sink, TableSink):
             self.sink.rule()
         return self.skip_spec(i, {"specialrule": "mmm", "Xhline": "m", "hhline": "m"}.get(name, "o"))
+
+    def cmd_halign(self, i: int, name: str) -> int:
+        """Plain TeX's \\halign{template \\cr row \\cr ...}: a table; the template (`#\\hfil&#\\cr`)
+        is not text."""
+        g = self.group(i)
+        if g is None:
+            return i
+        first_row = next((k for k in range(g[0] + 1, g[1]) if self.toks[k] in ((CMD, "cr"), (CMD, "crcr"))), g[0])
+        table = self.push(TableSink())
+        self.later(g[1], lambda: self.finish_table(table))
+        return first_row + 1
+
+    def cmd_row_end(self, i: int, name: str) -> int:
+        """\\cr ends a row of a plain-TeX alignment, like `\\\\`."""
+        if isinstance(self.sink, TableSink):
+            self.sink.end_row()
+        else:
+            self.sink.newline()
+        return i
 
     def cmd_cell_lines(self, i: int, name: str) -> int:
         """A stacked cell (\\makecell{a \\\\ b}): its line breaks must not end the table row."""

@@ -28,6 +28,10 @@ class Block(NamedTuple):
 _OPEN_PAREN_SPACE_RE = re.compile(r"\( (?=\w)")
 
 
+# a unit or word in upright math (`$\\text{GeV}$`); a one-letter symbol (`$\\mathrm{t}$`) stays math
+_UPRIGHT_RE = re.compile(r"\s*\\(?:text|mathrm|textrm|mbox|rm)\s*\{([A-Za-z][A-Za-z .,/%-]*[A-Za-z])\}\s*")
+
+
 def _finish(raw: str) -> str:
     lines = (_OPEN_PAREN_SPACE_RE.sub("(", " ".join(line.split())) for line in raw.split(LINE_BREAK))
     return "\n".join(line for line in lines if line)
@@ -48,7 +52,12 @@ class Sink:
 
     def write_math(self, latex: str) -> None:
         """Inline math; right after other math (`{$t$}{$\\bar t$}` from two macros) a space
-        between, since `$a$$b$` reads as display math."""
+        between, since `$a$$b$` reads as display math. Math that is only upright text (a unit
+        macro's `$\\text{GeV}$`) is that text, as printed."""
+        words = _UPRIGHT_RE.fullmatch(latex)
+        if words:
+            self.write(words.group(1))
+            return
         if self.parts and self.parts[-1].endswith("$") and self.math_end == len(self.parts):
             self.write(" ")
         self.write(f"${latex}$")

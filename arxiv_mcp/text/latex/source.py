@@ -167,6 +167,25 @@ def _drop_iffalse(text: str) -> str:
 _ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
 
 
+def _top_level_endinput(text: str) -> int:
+    """Where an \\endinput outside braces ends the file, or -1. One inside a group is not reached
+    as a plain stop: biber's .bbl opens with `{... \\aftergroup\\endinput}`, run only when biblatex
+    is missing, and its entries follow."""
+    depth = 0
+    position = 0
+    for m in _ENDINPUT_RE.finditer(text):
+        depth += _brace_balance(text, position, m.start())
+        position = m.start()
+        if depth <= 0:
+            return m.start()
+    return -1
+
+
+def _brace_balance(text: str, start: int, end: int) -> int:
+    piece = text[start:end].replace("\\\\", "").replace("\\{", "").replace("\\}", "")
+    return piece.count("{") - piece.count("}")
+
+
 _INPUT_RE = re.compile(
     r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
     r"|\\(printbibliography)(?![A-Za-z@])(?:[ \t]*\[[^\]\n]{0,300}\])?"
@@ -192,8 +211,8 @@ class Assembler:
     def _text(self, name: str) -> str:
         if name not in self.cache:
             text = _strip_comments(decode(self.files[name]))
-            end = _ENDINPUT_RE.search(text)
-            self.cache[name] = text[: end.start()] if end else text
+            end = _top_level_endinput(text)
+            self.cache[name] = text[:end] if end >= 0 else text
         return self.cache[name]
 
     def _take(self, piece: str) -> str:
@@ -434,7 +453,8 @@ def package_sources(files: dict[str, bytes], source: str) -> str:
     def visit(text: str, depth: int) -> None:
         for command, _, stem in _loads(text):
             suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
-            name = by_name.get(stem + suffix)
+            # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
+            name = by_name.get(posixpath.basename(stem) + suffix)
             if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
                 continue
             seen.add(name)

@@ -268,6 +268,13 @@ SKIP_SPECS = {
     "printAffiliationsAndNotice": "m",
     "AtBeginDocument": "m",
     "AtEndDocument": "m",
+    "noalign": "m",
+    "openup": "d",
+    "setboolean": "mm",
+    "provideboolean": "m",
+    "newboolean": "m",
+    "sisetup": "m",
+    "DeclareSIUnit": "omm",
 }
 PAR_COMMANDS = {
     "par",
@@ -519,7 +526,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "thanksref": ("thanksref",),
     "inst": ("inst",),
     "note": ("thanks", "thanks*"),  # a title-page footnote
-    "abstract": ("abstract",),
+    "abstract": ("abstract", "AtlasAbstract"),
     "maketitle": ("maketitle",),
     "font": ("textbf", "textsc"),
     "footnote": ("footnote", "footnote*", "footnotetext"),
@@ -529,6 +536,9 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "subfloat": ("subfloat", "subfigure", "subtable"),
     "graphics": ("includegraphics", "includegraphics*"),
     "continued_float": ("ContinuedFloat",),
+    # siunitx (`units.py`): what each reads is its table there
+    "quantity": ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange", "numrange", "SIlist")
+    + ("qtylist", "numlist"),
     "span": ("multicolumn", "multicolumn*", "multirow"),
     "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
     "captionof": ("captionof",),
@@ -538,6 +548,9 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "label": ("label",),
     "step_equation": ("@stepequation", "@tagequation"),
     "first_of_two": ("texorpdfstring", "@firstoftwo"),
+    "if_then_else": ("ifthenelse",),
+    "halign": ("halign",),
+    "row_end": ("cr", "crcr"),
     "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
     "heading": HEADING_COMMANDS,
     "cite": CITE_COMMANDS,
