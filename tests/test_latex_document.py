@@ -154,3 +154,18 @@ def test_the_text_is_the_documents_and_blocks_lie_on_it():
         assert doc.text[block.start : block.end].strip()
     figure = doc.blocks_of(Kind.FIGURE)[1]
     assert doc.text[figure.start : figure.end] == "Figure 2: Two panels.\n(a) Left side\n(b) Right side"
+
+
+def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_the_unit():
+    source = r"""\documentclass{article}
+\renewcommand{\theequation}{\thesection.\arabic{equation}}
+\begin{document}\section{A}
+\begin{algorithm}\caption{Search.}\begin{algorithmic}\State step\end{algorithmic}\end{algorithm}
+\begin{figure}\caption{Plot.}\end{figure}
+\begin{subequations}\label{group}\begin{align}a \label{first} \\ b\end{align}\end{subequations}
+\begin{equation}c\end{equation} See \eqref{group} and \eqref{first}.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "Algorithm 1: Search." in doc.text and "See (1.1) and (1.1a)." in doc.text
+    assert [(f.label, f.caption) for f in doc.records(Figure)] == [("Figure 1", "Plot.")]
+    assert [e.number for e in doc.records(Equation)] == ["1.1a", "1.1b", "1.2"]

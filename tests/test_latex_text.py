@@ -71,7 +71,7 @@ def test_tar_gz_paper_title_abstract_and_headings(logcft):
         "## 6 Discussion",
         "### Acknowledgements",
         "## A Simplifications for the two-point function",
-        "### C.1 Gram matrix and proof of Eq. (3.42)",  # \\reef{#1} is (\\ref{#1}); \\numberwithin{equation}{section}
+        "### C.1 Gram matrix and proof of Eq. (3.41)",  # \\reef{#1} is (\\ref{#1}); \\numberwithin, \\nn rows and subequations as LaTeX counts them
         "## E Free field limit of logarithmic GFF",
         "## References",
     ]

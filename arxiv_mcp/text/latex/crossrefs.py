@@ -4,7 +4,7 @@ What they write are placeholders that `references.Labels` resolves once the walk
 from __future__ import annotations
 
 from ..document import Kind
-from .drafts import Draft
+from .drafts import Draft, letter
 from .engine import Engine
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, TableSink
@@ -52,7 +52,13 @@ class CrossReferences(Engine):
             if found is None:
                 return i
             tag, i = " ".join(found[0].split()), found[1]
-        number = tag if tag is not None else self.step("equation")
+        if tag is not None:
+            number = tag
+        elif self.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
+            self.sub_equations[1] += 1
+            number = self.sub_equations[0] + letter(self.sub_equations[1] - 1)
+        else:
+            number = self.step("equation")
         self.current_label = ("equation", number)
         blocks = self.sink.blocks
         if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(self.sink, TableSink):
@@ -61,6 +67,14 @@ class CrossReferences(Engine):
             blocks[-1] = Block("math", text, draft)
             self.anchor = (self.current_label, draft)
         return i
+
+    def env_subequations(self, j: int, end: int, env: str) -> int:
+        """amsmath's subequations: one step of the equation counter; a \\label right after the
+        \\begin names the group (3), the equations inside print 3a, 3b."""
+        outer = self.sub_equations
+        self.sub_equations = [self.step("equation"), 0]
+        self.later(end, lambda: setattr(self, "sub_equations", outer))
+        return j
 
     def cmd_bibitem(self, i: int, name: str) -> int:
         self.sink.par()

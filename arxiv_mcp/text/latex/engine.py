@@ -89,6 +89,7 @@ class Engine:
         self.current_label: tuple[str, str] = ("", "")
         # the record the next \\label names (a float, an equation), while current_label is its number
         self.anchor: tuple[tuple[str, str], Draft] | None = None
+        self.sub_equations: list | None = None  # [the group's number, equations so far] in subequations
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks

@@ -55,6 +55,13 @@ class Floats(Engine):
         self.later(end, lambda: self.close_float(state.collect))
         return self.skip_spec(j, ENV_SPECS.get(env, "o"))
 
+    def env_algorithm_float(self, j: int, end: int, env: str) -> int:
+        """An algorithm float: its pseudocode is text where it stands; its caption counts
+        algorithms (`Algorithm 2: ...`), not figures."""
+        self.floats.append(Float("algorithm", self.sink, collect=self.sink))
+        self.later(end, self.floats.pop)
+        return self.skip_spec(j, "o")
+
     def env_tabular(self, j: int, end: int, env: str) -> int:
         longtable = env.startswith("longtable")
         if longtable:
@@ -115,7 +122,7 @@ class Floats(Engine):
         else:
             number = self.step(kind)
         name = kind.capitalize()
-        draft = Draft(_KINDS[kind], number, f"{self.meta.float_names.get(name, name)} {number}")
+        draft = Draft(_KINDS.get(kind, Kind.FIGURE), number, f"{self.meta.float_names.get(name, name)} {number}")
         if state is not None:
             state.number = number
             draft.images, state.images = state.images, []
@@ -123,7 +130,7 @@ class Floats(Engine):
 
         def done(sink: Sink) -> None:
             draft.caption = sink.flat()
-            target.block("caption", rendered_caption(draft), draft)
+            target.block("caption", rendered_caption(draft), draft if kind in _KINDS else None)
 
         return self.capture(i, done)
 

@@ -514,11 +514,19 @@ _WITHIN_RE = re.compile(
 _WITHOUT_RE = re.compile(r"\\counterwithout\*?[ \t]*\{[ \t]*(figure|table|equation)[ \t]*\}")
 
 
+_THE_COUNTER_RE = re.compile(
+    r"\\renewcommand\*?[ \t]*\{?[ \t]*\\the(figure|table|equation)[ \t]*\}?[ \t]*"
+    r"\{[ \t]*\\the(chapter|section|subsection)[ \t]*\.[ \t]*\\arabic[ \t]*\{[ \t]*\1[ \t]*\}[ \t]*\}"
+)
+
+
 def counters_within(preamble: str) -> dict[str, str]:
-    """The counters the preamble numbers within a unit (`\\numberwithin{equation}{section}`
-    prints `2.3`), by counter; `\\counterwithout` takes one back (book classes number within
+    """The counters the preamble numbers within a unit (`\\numberwithin{equation}{section}`, or
+    `\\renewcommand{\\theequation}{\\thesection.\\arabic{equation}}` with its reset) as printed
+    (`2.3`), by counter; `\\counterwithout` takes one back (book classes number within
     chapters by default: the converter's own rule)."""
-    within = {m.group(1): m.group(2) for m in _WITHIN_RE.finditer(preamble)}
+    within = {m.group(1): m.group(2) for m in _THE_COUNTER_RE.finditer(preamble)}
+    within.update({m.group(1): m.group(2) for m in _WITHIN_RE.finditer(preamble)})
     for m in _WITHOUT_RE.finditer(preamble):
         within[m.group(1)] = ""
     return within

@@ -567,6 +567,8 @@ _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
     "figure": FIGURE_ENVS,
     "subfloat": ("subfigure", "subtable"),
+    "algorithm_float": ("algorithm", "algorithm*", "listing"),
+    "subequations": ("subequations",),
     "table_float": TABLE_FLOATS,
     "tabular": TABULAR_SPECS,
     "list": LIST_ENVS,
