@@ -169,3 +169,14 @@ def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_t
     assert "Algorithm 1: Search." in doc.text and "See (1.1) and (1.1a)." in doc.text
     assert [(f.label, f.caption) for f in doc.records(Figure)] == [("Figure 1", "Plot.")]
     assert [e.number for e in doc.records(Equation)] == ["1.1a", "1.1b", "1.2"]
+
+
+def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():
+    items = "".join(rf"\bibitem{{k{n}}} Entry {n}." for n in range(1, 7))
+    source = (
+        r"\documentclass{revtex4-2}\begin{document}See \cite{k3,k1,k2,k5} and \cite{k6,k4}."
+        r"\begin{thebibliography}{9}" + items + r"\end{thebibliography}\end{document}"
+    )
+    doc = latex_to_document({"main.tex": source.encode()})
+    cited = [(doc.text[c.start : c.end], c.targets) for c in doc.citations]
+    assert cited == [("[1\u20133, 5]", ("k3", "k1", "k2", "k5")), ("[4, 6]", ("k6", "k4"))]

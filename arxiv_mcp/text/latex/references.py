@@ -71,6 +71,7 @@ class Labels:
 
     numeric: bool = True  # `source.citation_style`
     sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
+    compress: bool = False  # natbib's `compress`: runs of three or more numbers as a range
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
     bib: dict[str, BibLabel] = field(default_factory=dict)
 
@@ -145,10 +146,29 @@ class Labels:
             return _author_year_cite(command, known)
         if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
             return ", ".join(label.authors for label in known)
-        bracket = "[" + ", ".join(label.number for label in known) + "]"
+        numbers = [label.number for label in known]
+        bracket = "[" + ", ".join(_ranges(numbers) if self.compress else numbers) + "]"
         if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
             return ", ".join(label.authors for label in known) + " " + bracket
         return bracket
+
+
+def _ranges(numbers: list[str]) -> list[str]:
+    """`1, 2, 3, 5` -> `1–3, 5`: three or more consecutive numbers as a range, as natbib prints."""
+    out: list[str] = []
+    run: list[int] = []
+    for number in [*numbers, ""]:
+        if number.isdigit() and run and int(number) == run[-1] + 1:
+            run.append(int(number))
+            continue
+        if run:
+            out += [f"{run[0]}\u2013{run[-1]}"] if len(run) >= 3 else [str(k) for k in run]
+            run = []
+        if number.isdigit():
+            run = [int(number)]
+        elif number:
+            out.append(number)
+    return out
 
 
 def _author_year_cite(command: str, labels: list[BibLabel]) -> str:

@@ -475,23 +475,31 @@ _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|ch
 _CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
 
 
-def citation_style(preamble: str) -> tuple[bool, bool]:
-    """(numeric, sort): whether citations print as numbers even when the .bbl carries
+def citation_style(preamble: str) -> tuple[bool, bool, bool]:
+    """(numeric, sort, compress): whether citations print as numbers even when the .bbl carries
     author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and elsarticle's
-    defaults unless an author-year option), and whether natbib sorts a citation's entries."""
+    defaults unless an author-year option), whether a citation's entries are sorted (natbib's
+    `sort`, REVTeX, the cite package) and whether runs print as ranges (`[2–7]`: natbib's
+    `compress`, REVTeX, cite, biblatex's numeric-comp)."""
     numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
-    sort = False
+    sort = compress = False
     default: bool | None = None  # biblatex's, else elsarticle's
     for command, options, name in _loads(preamble):
         is_class = command in ("documentclass", "documentstyle")
         if is_class and _NUMERIC_CLASS_RE.fullmatch(name):
             numeric = True
+            if name.startswith("revtex"):
+                sort = compress = True
         elif name == "natbib":
             numeric = numeric or bool(re.search(r"\bnumbers\b", options))
             sort = sort or "sort" in options
+            compress = compress or "compress" in options
+        elif name == "cite":
+            sort = compress = True
         elif name == "biblatex" or (is_class and name in ("elsarticle", "cas-sc", "cas-dc") and default is None):
             default = not _AUTHORYEAR_OPTION_RE.search(options)
-    return numeric or bool(default), sort
+            compress = compress or "-comp" in options
+    return numeric or bool(default), sort, compress
 
 
 _DOI_DEFINITION_RE = re.compile(
