@@ -137,3 +137,18 @@ def test_lhcb_ifthenelse_titles_and_plain_tex_alignments_leave_no_tex():
         reference.text == "LHCb collaboration, R. Aaij et al., Measured, Phys. Rev. Lett. 1 (2020) 2, arXiv:2001.00001"
     )
     assert (reference.arxiv_id, reference.doi) == ("2001.00001", "10.1103/PhysRevLett.1.2")
+
+
+def test_spanish_and_german_babel_shorthands_are_the_letters_printed():
+    spanish = (
+        r"\documentclass{article}\usepackage[spanish,activeacute]{babel}\begin{document}"
+        r"\section{Introducci'on}La informaci'on del a~no, ling\"u'istica, ``citas'' y $f'(x)$. 'Arbol."
+        r"\end{document}"
+    )
+    text = latex_to_document({"main.tex": spanish.encode()}).text
+    assert "## 1 Introducción" in text
+    assert "La información del año, lingüística, \u201ccitas\u201d y $f'(x)$. Árbol." in text
+    german = r'\documentclass{article}\usepackage[ngerman]{babel}\begin{document}Gr"o"se, Stra"se.\end{document}'
+    assert "Größe, Straße." in latex_to_document({"main.tex": german.encode()}).text
+    english = r"\documentclass{article}\begin{document}It's the authors' ``quote''.\end{document}"
+    assert "It's the authors' \u201cquote\u201d." in latex_to_document({"main.tex": english.encode()}).text

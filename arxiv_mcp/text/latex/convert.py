@@ -17,6 +17,7 @@ import re
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
+from .babel import shorthands
 from .crossrefs import CrossReferences
 from .document import Meta, render
 from .floats import Floats
@@ -85,6 +86,7 @@ def latex_to_document(
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
+    body = shorthands(body, preamble)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
     packages = package_sources(files, source)
@@ -97,7 +99,12 @@ def latex_to_document(
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
+    _Converter(
+        expansion.tokens(tokenize(templates.expand(shorthands(preamble, preamble)), aliases)),
+        meta,
+        theorems,
+        preamble=True,
+    ).run()
     tokens = tokenize(templates.expand(body), aliases, nonumber)
     converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
