@@ -95,21 +95,29 @@ class Labels:
     def pieces(self, text: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
         """The text resolved, in pieces: (printed, None) for plain text and (printed, cite keys)
         for each citation, so a citation's span and targets can be marked."""
-        position = 0
-        for m in _MARK_RE.finditer(text):
-            if m.start() > position:
-                yield text[position : m.start()], None
-            printed = self._replace(m)
-            if m.group(1) == "C" and m.group(2) != "thanksref" and printed:
-                yield printed, tuple(key.lstrip("*") for key in m.group(3).split(",") if key)
-            elif printed:
-                yield printed, None
-            position = m.end()
-        if position < len(text):
-            yield text[position:], None
+        if START not in text:
+            yield text, None
+            return
+        parts = _MARK_RE.split(text)  # plain, then (kind, command, keys, plain) per mark
+        plain = [parts[0]]
+        for k in range(1, len(parts), 4):
+            kind, command, keys, after = parts[k : k + 4]
+            printed = self._printed(kind, command, keys)
+            if kind == "C" and command != "thanksref" and printed:
+                if any(plain):
+                    yield "".join(plain), None
+                plain = []
+                yield printed, tuple(key.lstrip("*") for key in keys.split(",") if key)
+            else:
+                plain.append(printed)
+            plain.append(after)
+        if any(plain):
+            yield "".join(plain), None
 
     def _replace(self, m: re.Match[str]) -> str:
-        kind, command, keys = m.group(1), m.group(2), m.group(3)
+        return self._printed(m.group(1), m.group(2), m.group(3))
+
+    def _printed(self, kind: str, command: str, keys: str) -> str:
         if kind == "R":
             return self._ref(command, keys)
         if kind == "B":
