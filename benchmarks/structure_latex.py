@@ -8,7 +8,7 @@ For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in te
   pypdfium2 from `real/compiled_pdf_MADE_HERE/`, `-` when there is none) and `/` the `\\caption`s
   of the source's figure and table environments (a regex count, subcaptions not counted);
 - `eq`: numbered equations listed; `ref`: bibliography entries listed `/` the .bbl's entries
-  (`\\bibitem` or biber's `\\entry`); `ids`: entries whose arXiv id was found `/` .bbl entries
+  (`\\bibitem` or biber's `\\entry`; a .tex's thebibliography without one); `ids`: entries whose arXiv id was found `/` .bbl entries
   that state one (an `eprint` field, an arXiv URL or `arXiv:` text, read by `bibids`);
 - `,,`: empty items in the author line; `tex/kw`: control words left in the text outside math,
   per 1000 words (the goal is <= 1).
@@ -63,10 +63,11 @@ def source_facts(data: bytes) -> dict[str, int]:
         body = re.sub(r"\\begin\{sub(figure|table)\}.*?\\end\{sub\1\}", "", m.group(2), flags=re.S)
         captions[m.group(1)] += len(_CAPTION_RE.findall(body))
     entries = stating = 0
-    for name, body in files.items():
-        if not name.endswith(".bbl"):
-            continue
-        text = body.decode("utf-8", "replace")
+    bbls = [name for name in files if name.endswith(".bbl")]
+    for name in bbls or [name for name in files if name.endswith(".tex")]:  # else thebibliography in the .tex
+        text = re.sub(r"(?<!\\)%[^\n]*", "", files[name].decode("utf-8", "replace"))
+        if not bbls:
+            text = text[text.find("\\begin{thebibliography}") :] if "\\begin{thebibliography}" in text else ""
         pieces = _BBL_ENTRY_RE.split(text)[1:]
         pieces = [piece for piece in pieces if not piece.lstrip().startswith(("[0]", "{\\"))]  # definitions
         entries += len(pieces)
