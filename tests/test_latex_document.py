@@ -180,3 +180,12 @@ def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target(
     doc = latex_to_document({"main.tex": source.encode()})
     cited = [(doc.text[c.start : c.end], c.targets) for c in doc.citations]
     assert cited == [("[1\u20133, 5]", ("k3", "k1", "k2", "k5")), ("[4, 6]", ("k6", "k4"))]
+
+
+def test_ieeetran_numbers_sections_in_roman_with_lettered_subsections_but_compsoc_in_arabic():
+    body = r"\begin{document}\section{A}\subsection{B}\subsubsection{C}\label{c}See \ref{c}.\begin{table}\caption{T}\end{table}\end{document}"
+    ieee = latex_to_document({"main.tex": (r"\documentclass[conference]{IEEEtran}" + body).encode()})
+    assert [h.number for h in ieee.records(Heading) if h.number] == ["I", "I-A", "I-A1"]
+    assert "See I-A1." in ieee.text and [t.label for t in ieee.records(Table)] == ["TABLE I"]
+    compsoc = latex_to_document({"main.tex": (r"\documentclass[journal,compsoc]{IEEEtran}" + body).encode()})
+    assert [h.number for h in compsoc.records(Heading) if h.number] == ["1", "1.1", "1.1.1"]

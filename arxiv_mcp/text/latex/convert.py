@@ -45,7 +45,7 @@ from .tokens import tokenize
 from .units import Quantities, declared_units
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
-_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
+_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
 class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
@@ -120,7 +120,20 @@ def latex_to_document(
 
 def _document_class(preamble: str) -> str:
     document_class = _DOCUMENT_CLASS_RE.search(preamble)
-    return document_class.group(1) if document_class else ""
+    return document_class.group(2) if document_class else ""
+
+
+def _numbering(preamble: str) -> str:
+    """Whose section numbers the class prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its compsoc
+    mode numbers like article), else LaTeX's own."""
+    found = _DOCUMENT_CLASS_RE.search(preamble)
+    if found is None:
+        return ""
+    if found.group(2).startswith("revtex"):
+        return "revtex"
+    if found.group(2) == "IEEEtran" and "compsoc" not in (found.group(1) or ""):
+        return "ieee"
+    return ""
 
 
 def _document_meta(preamble: str, defining: str, names: dict[str, str]) -> Meta:
@@ -128,6 +141,7 @@ def _document_meta(preamble: str, defining: str, names: dict[str, str]) -> Meta:
     return Meta(
         labels=Labels(*citation_style(preamble)),
         document_class=_document_class(preamble),
+        numbering=_numbering(preamble),
         float_names=names,
         doi_prefix=doi_prefix(defining),
         within=counters_within(preamble),

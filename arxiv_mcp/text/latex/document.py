@@ -30,6 +30,7 @@ class Meta:
     labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
     document_class: str = ""
+    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
     float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
     doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
     notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)

@@ -253,10 +253,10 @@ class Engine:
 
     def next_number(self, counter: str, ahead: int = 1) -> str:
         """The number the next step of `counter` prints (`ahead=0`: the number it printed last).
-        REVTeX numbers tables in roman numerals (TABLE II)."""
+        REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
         unit, stop = self.counter_unit(counter)
         count = self.counts.get(f"{counter}:{unit}", 0) + ahead
-        shown = roman(count) if counter == "table" and self.meta.document_class.startswith("revtex") else str(count)
+        shown = roman(count) if counter == "table" and self.meta.numbering else str(count)
         return f"{unit}{stop}{shown}" if unit else shown
 
     def counter_unit(self, counter: str) -> tuple[str, str]:

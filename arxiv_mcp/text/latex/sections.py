@@ -100,22 +100,28 @@ class Sections(Engine):
 
     def unit_number(self, unit: str) -> str:
         """The number the current section (or chapter, subsection) prints; "" for no such unit.
-        REVTeX prints sections in roman numerals and subsections as letters (`IV.A`)."""
+        REVTeX and IEEEtran print sections in roman numerals and subsections as letters after
+        them (`IV.A`; IEEEtran `IV-A`, `IV-A1`); their appendices are lettered."""
         level = (CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS).get(unit)
         if level is None:
             return ""
-        revtex = self.meta.document_class.startswith("revtex") and not self.has_chapters
+        style = "" if self.has_chapters else self.meta.numbering
         if self.appendix:
             top = _letter(self.counters[0])
         else:
-            top = roman(self.counters[0]) if revtex else str(self.counters[0])
-        lettered = revtex and not self.appendix
-        rest = [_letter(c) if lettered and k == 1 else str(c) for k, c in enumerate(self.counters[1 : level + 1], 1)]
-        return ".".join([top] + rest)
+            top = roman(self.counters[0]) if style else str(self.counters[0])
+        parts = [top]
+        for depth, count in enumerate(self.counters[1 : level + 1], 1):
+            if style == "ieee" and not self.appendix:
+                parts.append(("-" if depth == 1 else "") + (_letter(count) if depth == 1 else str(count)))
+            else:
+                lettered = style == "revtex" and not self.appendix and depth == 1
+                parts.append("." + (_letter(count) if lettered else str(count)))
+        return "".join(parts)
 
     def counter_unit(self, counter: str) -> tuple[str, str]:
         """REVTeX numbers an appendix's equations within it, without a stop: (A1), (A2), (B1)."""
-        if counter == "equation" and self.appendix and self.meta.document_class.startswith("revtex"):
+        if counter == "equation" and self.appendix and self.meta.numbering == "revtex":
             return self.unit_number("section"), ""
         return super().counter_unit(counter)
 
