@@ -9,9 +9,10 @@ from typing import Any
 from .engine import Engine
 from .references import cite_mark
 from .sinks import Sink
-from .tokens import TEXT
+from .tokens import CMD, TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
+_NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
 # Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
 _EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
 
@@ -58,8 +59,12 @@ class FrontMatter(Engine):
             if text:
                 self.meta.add_author(text, marks)
 
-        if self.group(i) is None:
+        g = self.group(i)
+        if g is None:
             return i
+        for k in range(g[0] + 1, g[1]):  # `A \\quad B`: space between names is a list separator
+            if self.toks[k][0] == CMD and self.toks[k][1] in _NAME_SPACING:
+                self.toks[k] = (TEXT, ", ")
         self.meta_depth += 1
         return self.capture(i, done)
 
