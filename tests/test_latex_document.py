@@ -189,3 +189,14 @@ def test_ieeetran_numbers_sections_in_roman_with_lettered_subsections_but_compso
     assert "See I-A1." in ieee.text and [t.label for t in ieee.records(Table)] == ["TABLE I"]
     compsoc = latex_to_document({"main.tex": (r"\documentclass[journal,compsoc]{IEEEtran}" + body).encode()})
     assert [h.number for h in compsoc.records(Heading) if h.number] == ["1", "1.1", "1.1.1"]
+
+
+def test_a_hostile_span_cannot_grow_a_table_and_old_figure_commands_name_their_images():
+    source = r"""\documentclass{article}\begin{document}
+\begin{figure}\epsfig{file=figs/a.eps,width=3in}\caption{A.}\end{figure}
+\begin{figure}\includegraphics{b.eps}\caption{B.}\end{figure}
+\begin{table}\caption{T}\begin{tabular}{c}\multicolumn{9999}{c}{x} \\ \multicolumn{99999999}{c}{y} \\\end{tabular}\end{table}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()}, members=("figs/a.eps", "b.pdf"))
+    assert [f.images for f in doc.records(Figure)] == [("figs/a.eps",), ("b.pdf",)]
+    assert [len(row) for row in doc.records(Table)[0].rows] == [64, 1]

@@ -9,6 +9,7 @@ text is what it was before records existed: `Figure 3: caption`, then `(a) ...` 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,8 @@ from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import CMD, TEXT
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
+_FILE_KEY_RE = re.compile(r"(?:file|figure)\s*=\s*([^,\s]+)")
+MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
 @dataclass
@@ -207,13 +210,19 @@ class Floats(Engine):
         return i
 
     def cmd_graphics(self, i: int, name: str) -> int:
+        """\\includegraphics[options]{name}; the older \\epsfig{file=name}, \\psfig{figure=name}
+        and \\epsfbox{name} name theirs in the argument."""
         i = self.skip_spec(i, "o")
         found = self.raw_text(i)
         if found is None:
             return i
-        if self.floats:
+        written = found[0]
+        if name in ("epsfig", "psfig"):
+            key = _FILE_KEY_RE.search(written)
+            written = key.group(1) if key else ""
+        if self.floats and written.strip():
             state = self.floats[-1]
-            (state.sub.images if state.sub is not None else state.images).append(self.meta.files.resolve(found[0]))
+            (state.sub.images if state.sub is not None else state.images).append(self.meta.files.resolve(written))
         return found[1]
 
     def cmd_span(self, i: int, name: str) -> int:
@@ -223,7 +232,8 @@ class Floats(Engine):
         found = self.raw_text(self.skip_spec(i, "o") if multirow else i)
         if found is None:
             return i
-        count = int(found[0].strip()) if found[0].strip().isdigit() else 1
+        written = found[0].strip()
+        count = min(int(written), MAX_SPAN) if written.isdigit() and len(written) < 6 else 1
         if isinstance(self.sink, TableSink):
             if multirow:
                 self.sink.down = count

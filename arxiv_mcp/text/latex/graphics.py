@@ -30,7 +30,8 @@ class Graphics:
             path = posixpath.normpath(posixpath.join(base, name))
             if path.startswith(("/", "../")) or path == "..":
                 continue
-            for candidate in (path, *(path + ext for ext in _EXTENSIONS)):
+            stem = posixpath.splitext(path)[0]  # `plot.eps` when the e-print ships plot.pdf
+            for candidate in (path, *(path + ext for ext in _EXTENSIONS), *(stem + ext for ext in _EXTENSIONS)):
                 found = self.by_lower.get(candidate.lower())
                 if found is not None:
                     return found

@@ -534,7 +534,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "bibitem": ("bibitem",),
     "caption": ("caption", "caption*", "subcaption"),
     "subfloat": ("subfloat", "subfigure", "subtable"),
-    "graphics": ("includegraphics", "includegraphics*"),
+    "graphics": ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile"),
     "continued_float": ("ContinuedFloat",),
     # siunitx (`units.py`): what each reads is its table there
     "quantity": ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange", "numrange", "SIlist")
