@@ -268,13 +268,24 @@ class DocumentBuilder:
         self._marked.append(Block(Kind.HEADING, start, self._length, record))
         self.separate()
 
-    def block(self, kind: Kind, rendered: str, record: Record | None = None) -> None:
-        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`."""
+    def block(
+        self,
+        kind: Kind,
+        rendered: str,
+        record: Record | None = None,
+        citations: Iterable[tuple[int, int, Iterable[str]]] = (),
+    ) -> None:
+        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`;
+        `citations` are the citations inside it (a caption's `[12]`) as (start, end, targets)
+        offsets into `rendered`."""
         if record is not None and _RECORD_KINDS[type(record)] is not kind:
             raise ValueError(f"a {type(record).__name__} record in a {kind} block")
         self.separate()
         start = self._append(rendered)
         self._marked.append(Block(kind, start, self._length, record))
+        for begin, end, targets in citations:
+            if 0 <= begin < end <= len(rendered):
+                self._citations.append(Citation(start + begin, start + end, tuple(targets)))
         self.separate()
 
     def cite(self, printed: str, targets: Iterable[str]) -> None:

@@ -157,6 +157,14 @@ class _Writer:
                 else:
                     self.builder.cite(printed, targets)
             return
-        text = escape_body(self.labels.resolve(block.text))
+        parts: list[str] = []
+        citations: list[tuple[int, int, tuple[str, ...]]] = []
+        length = 0
+        for printed, targets in self.labels.pieces(escape_body(block.text)):
+            if targets is not None:
+                citations.append((length, length + len(printed), targets))
+            parts.append(printed)
+            length += len(printed)
+        text = "".join(parts)
         record = finish(draft, self.labels.resolve, self.labels.entry_label, text)
-        self.builder.block(draft.kind, text, record)
+        self.builder.block(draft.kind, text, record, citations)
