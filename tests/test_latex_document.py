@@ -200,3 +200,16 @@ def test_a_hostile_span_cannot_grow_a_table_and_old_figure_commands_name_their_i
     doc = latex_to_document({"main.tex": source.encode()}, members=("figs/a.eps", "b.pdf"))
     assert [f.images for f in doc.records(Figure)] == [("figs/a.eps",), ("b.pdf",)]
     assert [len(row) for row in doc.records(Table)[0].rows] == [64, 1]
+
+
+def test_an_eprint_macro_or_a_link_that_is_an_id_names_the_entrys_arxiv_id():
+    source = r"""\documentclass{article}\begin{document}\cite{a,b,c,d}
+\begin{thebibliography}{4}
+\bibitem{a} A. One, Title, \eprint{1207.7214}.
+\bibitem{b} B. Two, Title, \eprint[hep-th]{hep-th/9901001}.
+\bibitem{c} C. Three, Title, \url{2101.00001}.
+\bibitem{d} D. Four, Title, p. 2101.00001 (2021).
+\end{thebibliography}\end{document}"""
+    references = latex_to_document({"main.tex": source.encode()}).records(Reference)
+    assert [r.arxiv_id for r in references] == ["1207.7214", "hep-th/9901001", "2101.00001", None]
+    assert references[0].text == "A. One, Title, 1207.7214."

@@ -122,6 +122,18 @@ class CrossReferences(Engine):
             self.sink.entry.links.append("".join(found[0].split()))
         return found[1]
 
+    def cmd_eprint(self, i: int, name: str) -> int:
+        """natbib's \\eprint[archive]{id}: printed as the id; the entry's eprint."""
+        i = self.skip_spec(i, "o")
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        written = "".join(found[0].split())
+        self.sink.write(written)
+        if self.sink.entry is not None and not self.sink.entry.eprint:
+            self.sink.entry.eprint = written
+        return found[1]
+
     def cmd_doi(self, i: int, name: str) -> int:
         found = self.raw_text(i)
         if found is None:

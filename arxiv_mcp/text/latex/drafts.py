@@ -71,5 +71,7 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
         return Equation(draft.number, draft.latex, draft.anchor)
     entry = " ".join(_ENTRY_LABEL_RE.sub("", text, count=1).split())
     stated = " ".join([entry, *draft.links])
-    arxiv_id = (eprint_id(draft.eprint) if draft.eprint else None) or arxiv_id_in(stated)
+    # an eprint field, a link whose whole target is an id (`\\url{1207.7214}`), or one the text states
+    linked = next((found for link in draft.links if (found := eprint_id(link))), None)
+    arxiv_id = (eprint_id(draft.eprint) if draft.eprint else None) or linked or arxiv_id_in(stated)
     return Reference(entry_label(draft.label), entry, draft.label, arxiv_id, doi_in(stated))

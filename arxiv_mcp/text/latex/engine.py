@@ -109,8 +109,13 @@ class Engine:
             while self.pending and self.pending[-1][0] <= i:
                 self.pending.pop()[1]()
             kind, value = toks[i]
-            if kind == TEXT or kind == RAW:
+            if kind == TEXT:
                 self.sink.write(value)
+                nxt = i + 1
+            elif kind == RAW:  # a URL; in a bibliography entry it may be the entry's eprint
+                self.sink.write(value)
+                if self.sink.entry is not None:
+                    self.sink.entry.links.append(value)
                 nxt = i + 1
             elif kind == CMD:
                 nxt = self.command(i, value)

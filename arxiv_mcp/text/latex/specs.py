@@ -545,6 +545,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "appendix": ("appendix",),
     "href": ("href",),
     "doi": ("doi",),
+    "eprint": ("eprint",),
     "label": ("label",),
     "step_equation": ("@stepequation", "@tagequation"),
     "first_of_two": ("texorpdfstring", "@firstoftwo"),
