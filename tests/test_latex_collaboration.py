@@ -152,3 +152,13 @@ def test_spanish_and_german_babel_shorthands_are_the_letters_printed():
     assert "Größe, Straße." in latex_to_document({"main.tex": german.encode()}).text
     english = r"\documentclass{article}\begin{document}It's the authors' ``quote''.\end{document}"
     assert "It's the authors' \u201cquote\u201d." in latex_to_document({"main.tex": english.encode()}).text
+
+
+def test_unit_macros_of_a_package_the_eprint_does_not_ship_print_their_units():
+    source = (
+        r"""\documentclass{article}\begin{document}At 13 \TeV with 139 \ifb, $m_H = 125~\GeV$, \MeV.\end{document}"""
+    )
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert text == "At 13 TeV with 139 $\\text{fb}^{-1}$, $m_H = 125~\\text{GeV}$, MeV.\n"
+    own = r"\documentclass{article}\newcommand{\GeV}{GeV/$c$}\begin{document}1 \GeV.\end{document}"
+    assert latex_to_document({"main.tex": own.encode()}).text == "1 GeV/$c$.\n"  # the paper's own wins

@@ -23,7 +23,7 @@ from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
 from .graphics import files_by_folder
-from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
+from .macros import PROTECTED_MACROS, Definition, Expansion, definitions, text_macros
 from .references import Labels
 from .sections import Sections
 from .source import (
@@ -39,7 +39,7 @@ from .source import (
     split_document,
     theorem_names,
 )
-from .specs import CLASS_AUTHORS
+from .specs import CLASS_AUTHORS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 from .units import Quantities, declared_units
@@ -92,6 +92,9 @@ def latex_to_document(
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
+    for name, unit in UNIT_MACROS.items():  # a unit package the e-print does not ship
+        if found.get(name) is None:
+            found[name] = Definition(0, None, unit)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
 

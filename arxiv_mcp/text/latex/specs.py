@@ -575,6 +575,21 @@ _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "list": LIST_ENVS,
 }
 ENVIRONMENT_HANDLERS = {name: role for role, names in _ENVIRONMENT_ROLES.items() for name in names}
+# Unit macros of HEP packages (atlasunit, heppennames' kin, cms-tdr's ptdr definitions): what they print
+# when the paper uses one its e-print does not define (with \\xspace: whether the unknown package
+# spaces after them cannot be known, and a lost space joins two words); the paper's own definition wins.
+_ENERGIES = [f"{prefix}eV" for prefix in ("", "k", "M", "G", "T", "P")]
+_LUMINOSITIES = [f"{prefix}b" for prefix in ("a", "f", "p", "n")]
+_UNIT_SYMBOLS = {
+    **{unit: unit for unit in _ENERGIES},
+    **{unit + "c": unit + "}/c" for unit in _ENERGIES},
+    **{unit + "cc": unit + "}/c^2" for unit in _ENERGIES},
+    **{name: unit + "}^{-1}" for unit in _LUMINOSITIES for name in ("i" + unit, unit + "inv", "inv" + unit)},
+}
+UNIT_MACROS = {
+    name: "\\ensuremath{\\text{" + symbol + ("}" if "}" not in symbol else "") + "}\\xspace"
+    for name, symbol in _UNIT_SYMBOLS.items()
+}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).
