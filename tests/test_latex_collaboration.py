@@ -162,3 +162,9 @@ def test_unit_macros_of_a_package_the_eprint_does_not_ship_print_their_units():
     assert text == "At 13 TeV with 139 $\\text{fb}^{-1}$, $m_H = 125~\\text{GeV}$, MeV.\n"
     own = r"\documentclass{article}\newcommand{\GeV}{GeV/$c$}\begin{document}1 \GeV.\end{document}"
     assert latex_to_document({"main.tex": own.encode()}).text == "1 GeV/$c$.\n"  # the paper's own wins
+
+
+def test_a_papers_own_unit_command_wins_over_siunitxs():
+    source = r"""\documentclass{article}\newcommand{\unit}[1]{\ensuremath{\text{\,#1}}\xspace}
+\begin{document}A 6\unit{m} solenoid at \SI{13}{\TeV}.\end{document}"""
+    assert latex_to_document({"main.tex": source.encode()}).text == "A 6$\\text{\\,m}$ solenoid at 13 TeV.\n"

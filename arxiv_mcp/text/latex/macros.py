@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from . import tokens
 from .source import RESERVED_NAMES
-from .specs import ALGORITHM_WORDS, CHAPTER_LEVELS, COMMAND_HANDLERS, HEADING_LEVELS, PAR_COMMANDS, SKIP_SPECS
+from .specs import (
+    ALGORITHM_WORDS,
+    CHAPTER_LEVELS,
+    COMMAND_HANDLERS,
+    HEADING_LEVELS,
+    OWN_FIRST,
+    PAR_COMMANDS,
+    SKIP_SPECS,
+)
 from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, match_end, tokenize
 
 log = logging.getLogger(__name__)
@@ -240,16 +248,19 @@ _DEFINERS = {
 }
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
 # Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(SKIP_SPECS)
-    | set(COMMAND_HANDLERS)
-    | PAR_COMMANDS
-    | set(ALGORITHM_WORDS)
-    | set(HEADING_LEVELS)
-    | set(CHAPTER_LEVELS)
-    # read by the tokenizer, or spelled out by the converter as symbols
-    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+PROTECTED_MACROS = (
+    frozenset(
+        RESERVED_NAMES
+        | set(SKIP_SPECS)
+        | set(COMMAND_HANDLERS)
+        | PAR_COMMANDS
+        | set(ALGORITHM_WORDS)
+        | set(HEADING_LEVELS)
+        | set(CHAPTER_LEVELS)
+        # read by the tokenizer, or spelled out by the converter as symbols
+        | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+    )
+    - OWN_FIRST
 )
 
 

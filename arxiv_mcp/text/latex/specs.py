@@ -510,6 +510,10 @@ CLASS_FLOAT_NAMES = {
 }
 
 
+# siunitx's commands; a paper's own \\unit or \\num (CMS's `\\unit{m}`) is the paper's, not siunitx's
+QUANTITIES = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange", "numrange", "SIlist")
+QUANTITIES += ("qtylist", "numlist")
+OWN_FIRST = frozenset(QUANTITIES)
 HEADING_COMMANDS = {
     name + star
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
@@ -537,8 +541,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "graphics": ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile"),
     "continued_float": ("ContinuedFloat",),
     # siunitx (`units.py`): what each reads is its table there
-    "quantity": ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange", "numrange", "SIlist")
-    + ("qtylist", "numlist"),
+    "quantity": QUANTITIES,
     "span": ("multicolumn", "multicolumn*", "multirow"),
     "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
     "captionof": ("captionof",),
