@@ -511,8 +511,8 @@ CLASS_FLOAT_NAMES = {
 
 
 # siunitx's commands; a paper's own \\unit or \\num (CMS's `\\unit{m}`) is the paper's, not siunitx's
-QUANTITIES = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange", "numrange", "SIlist")
-QUANTITIES += ("qtylist", "numlist")
+QUANTITIES: tuple[str, ...] = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange")
+QUANTITIES += ("numrange", "SIlist", "qtylist", "numlist")
 OWN_FIRST = frozenset(QUANTITIES)
 HEADING_COMMANDS = {
     name + star
