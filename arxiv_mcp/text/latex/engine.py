@@ -68,6 +68,9 @@ def roman(number: int) -> str:
     return "".join(out)
 
 
+_NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
+
+
 class Engine:
     """The walk and its argument readers; a handler is `cmd_<role>(i, name)` / `env_<role>(j, end, env)`
     on the composed converter, returning the index the walk goes on from."""
@@ -89,6 +92,7 @@ class Engine:
         self.current_label: tuple[str, str] = ("", "")
         # the record the next \\label names (a float, an equation), while current_label is its number
         self.anchor: tuple[tuple[str, str], Draft] | None = None
+        self.in_author = 0  # depth of \\author arguments being read
         self.sub_equations: list | None = None  # [the group's number, equations so far] in subequations
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
@@ -164,8 +168,8 @@ class Engine:
         handler = self.handlers.get(name)
         if handler is not None:
             return handler(i + 1, name)
-        if name in SYMBOLS:
-            self.sink.write(SYMBOLS[name])
+        if name in SYMBOLS:  # in an author list, `A \\quad B` spaces names apart: a separator
+            self.sink.write(", " if self.in_author and name in _NAME_SPACING else SYMBOLS[name])
             return i + 1
         if name in ALGORITHM_WORDS:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])

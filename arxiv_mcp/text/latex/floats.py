@@ -253,7 +253,8 @@ class Floats(Engine):
         g = self.group(i)
         if g is None:
             return i
-        first_row = next((k for k in range(g[0] + 1, g[1]) if self.toks[k] in ((CMD, "cr"), (CMD, "crcr"))), g[0])
+        template = range(g[0] + 1, min(g[1], g[0] + 200))  # bounded: nested \\halign cannot rescan
+        first_row = next((k for k in template if self.toks[k] in ((CMD, "cr"), (CMD, "crcr"))), g[0])
         table = self.push(TableSink())
         self.later(g[1], lambda: self.finish_table(table))
         return first_row + 1

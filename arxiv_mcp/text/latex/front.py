@@ -9,10 +9,9 @@ from typing import Any
 from .engine import Engine
 from .references import cite_mark
 from .sinks import Sink
-from .tokens import CMD, TEXT
+from .tokens import TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
-_NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
 # Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
 _EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
 
@@ -55,6 +54,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
+            self.in_author -= 1
             text = tidy_list(sink.flat(", "))
             if text:
                 self.meta.add_author(text, marks)
@@ -62,10 +62,8 @@ class FrontMatter(Engine):
         g = self.group(i)
         if g is None:
             return i
-        for k in range(g[0] + 1, g[1]):  # `A \\quad B`: space between names is a list separator
-            if self.toks[k][0] == CMD and self.toks[k][1] in _NAME_SPACING:
-                self.toks[k] = (TEXT, ", ")
         self.meta_depth += 1
+        self.in_author += 1
         return self.capture(i, done)
 
     def cmd_affiliation(self, i: int, name: str) -> int:

@@ -113,6 +113,7 @@ def declared_units(source: str) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in _DECLARE_RE.finditer(source)}
 
 
+MAX_ARGUMENT_TOKENS = 400
 _WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
 
 
@@ -173,7 +174,7 @@ class Quantities(Engine):
         for _ in range(count):
             i = self.skip_spec(i, "o")
             g = self.group(i)
-            if g is None:
+            if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
                 return None
             values.append(self.source_of(g[0] + 1, g[1]))
             i = g[1] + 1
