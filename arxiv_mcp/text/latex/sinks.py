@@ -120,13 +120,14 @@ class TableSink(Sink):
         super().__init__()
         self.rows: list[list[str]] = []
         self.cells: list[str] = []
-        self.grid: list[list[str]] = []
-        self.spread: list[str] = []
+        self.grid: list[list[str]] = []  # one per row of `rows`, spans spread
+        self.spans: list[int] | None = None  # columns each cell of the row covers, once one covers more
         self.span = 1  # columns the cell being written covers (\\multicolumn)
         self.down = 1  # rows it covers (\\multirow)
-        self.below: dict[int, tuple[int, str]] = {}  # column -> (rows still covered, text)
-        self.starting: dict[int, tuple[int, str]] = {}  # \\multirow cells of the row being written
-        self.rules: list[int] = []
+        # made when first needed (a document may nest thousands of tables): column -> (first grid
+        # row covered, rows covered, text) of \\multirow cells; grid row counts where rules fall
+        self.covered: dict[int, tuple[int, int, str]] | None = None
+        self.rules: list[int] | None = None
 
     def par(self) -> None:
         self.parts.append(" ")
@@ -138,38 +139,51 @@ class TableSink(Sink):
         self.end_row()
 
     def rule(self) -> None:
-        self.rules.append(len(self.grid))
+        if self.rules is None:
+            self.rules = []
+        self.rules.append(len(self.rows))
 
     def end_cell(self) -> None:
         cell = " ".join("".join(self.parts).replace(LINE_BREAK, " ").split())
-        self.cells.append(cell)
-        column = len(self.spread)
+        if self.span > 1 and self.spans is None:
+            self.spans = [1] * len(self.cells)
+        if self.spans is not None:
+            self.spans.append(max(1, self.span))
         if self.down > 1 and cell:
+            column = sum(self.spans) - self.spans[-1] if self.spans is not None else len(self.cells)
+            if self.covered is None:
+                self.covered = {}
             for k in range(self.span):
-                self.starting[column + k] = (self.down - 1, cell)
-        self.spread.extend([cell] * max(1, self.span))
+                self.covered[column + k] = (len(self.rows) + 1, self.down - 1, cell)
+        self.cells.append(cell)
         self.parts = []
         self.span = self.down = 1
 
     def end_row(self) -> None:
         self.end_cell()
         if any(self.cells):
+            spread = self.cells
+            if self.spans is not None:
+                spread = [cell for cell, span in zip(self.cells, self.spans) for _ in range(span)]
+            self.grid.append(self._filled(list(spread)) if self.covered else spread)
             self.rows.append(self.cells)
-            self.grid.append(self._filled(self.spread))
-        self.below.update(self.starting)
-        self.starting = {}
         self.cells = []
-        self.spread = []
+        self.spans = None
 
     def _filled(self, row: list[str]) -> list[str]:
         """The row with the cells a \\multirow above covers holding its text."""
-        for column, (left, text) in list(self.below.items()):
+        if not self.covered:
+            return row
+        index = len(self.rows)
+        for column, (first, left, text) in list(self.covered.items()):
+            if first > index:
+                continue  # the \\multirow's own row
             if column < len(row) and not row[column]:
                 row[column] = text
                 if left > 1:
-                    self.below[column] = (left - 1, text)
+                    self.covered[column] = (first, left - 1, text)
                     continue
-            del self.below[column]
+            del self.covered[column]
         return row
 
     def plain(self) -> str:
@@ -184,5 +198,5 @@ class TableSink(Sink):
     def table(self) -> Grid:
         """The cells (after `render`) and how many rows the header is: those above the first rule
         below the top, when that rule leaves rows on both sides."""
-        header = next((r for r in self.rules if 0 < r < len(self.grid)), 0)
+        header = next((r for r in self.rules or () if 0 < r < len(self.rows)), 0)
         return Grid(tuple(tuple(row) for row in self.grid), header)
