@@ -242,6 +242,7 @@ class DocumentBuilder:
         self._length = 0
         self._marked: list[Block] = []
         self._citations: list[Citation] = []
+        self._separator: tuple[int, int] | None = None  # (start, end) of the last separator written
         self.notes: dict[str, str] = {}
 
     @property
@@ -256,7 +257,8 @@ class DocumentBuilder:
         tail = "".join(self._parts[-2:])[-2:] if self._parts else "\n\n"
         if self._length == 0 or tail == "\n\n":
             return
-        self._append("\n" if tail.endswith("\n") else "\n\n")
+        start = self._append("\n" if tail.endswith("\n") else "\n\n")
+        self._separator = (start, self._length)
 
     def heading(self, level: int, title: str, number: str | None = None) -> None:
         """A heading line; `number` defaults to the number the title starts with."""
@@ -284,6 +286,8 @@ class DocumentBuilder:
 
     def build(self) -> Document:
         text = "".join(self._parts)
+        if self._separator is not None and self._separator[1] == len(text):
+            text = text[: self._separator[0]]  # a separator after the last piece separates nothing
         marked = sorted(self._marked, key=lambda block: block.start)
         blocks = list(_fill(text, marked))
         return Document(text=text, blocks=tuple(blocks), citations=tuple(self._citations), notes=dict(self.notes))

@@ -16,9 +16,9 @@ EXTRACTOR_VERSION = 4
 
 
 def from_html(raw: bytes) -> Document:
-    from .html import html_to_text
+    from .html import html_document
 
-    return Document.from_text(html_to_text(_decode(raw)))
+    return html_document(_decode(raw))
 
 
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:

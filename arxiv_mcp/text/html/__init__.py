@@ -37,9 +37,10 @@ import logging
 
 from ... import budget
 from ...errors import ArxivMcpError, ExtractionError
+from ..document import Document
 from .parser import PageParser
 
-__all__ = ["html_to_text"]
+__all__ = ["html_document", "html_to_text"]
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +51,12 @@ _TOO_BIG_FOR_DEADLINE = (
 
 
 def html_to_text(html: str, *, authored: bool = False) -> str:
-    """Clean text of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs.
+    """Clean text of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs."""
+    return html_document(html, authored=authored).text
+
+
+def html_document(html: str, *, authored: bool = False) -> Document:
+    """The document of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs.
 
     `authored` marks a page the authors wrote themselves (an HTML-only e-print): it has no
     LaTeXML document element, so its whole `<body>` is the paper."""

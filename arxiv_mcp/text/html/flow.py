@@ -24,6 +24,7 @@ class Flow:
         self.runin = ""  # a run-in label waiting for its paragraph
         self.in_abstract = 0
         self.in_bibliography = 0
+        self.cites: list[tuple[str, tuple[str, ...]]] = []  # citations read since the last block
 
     # --- opening elements -----------------------------------------------------------------
 
@@ -78,7 +79,33 @@ class Flow:
             runin, self.runin = self.runin, ""
             self.emit(Block.PARA, runin)
         body = kind != Block.HEADING and not self.in_abstract and not self.in_bibliography
-        self.blocks.append(Block(kind, text, body))
+        block = Block(kind, text, body)
+        if self.cites:
+            block.cites, self.cites = self.cites, []
+        self.blocks.append(block)
+
+    def group(self, first: int, record: object) -> None:
+        """The blocks from `first` on become one group block carrying `record` (a group inside
+        them gives up its own record: blocks never overlap)."""
+        self.flush()
+        children: list[Block] = []
+        for block in self.blocks[first:]:
+            children.extend(block.children if block.kind == Block.GROUP else (block,))
+        if not children:
+            return
+        group = Block(Block.GROUP, "", any(child.body for child in children))
+        group.record, group.children = record, children
+        del self.blocks[first:]
+        self.blocks.append(group)
+
+    def wrap(self, block: Block, record: object) -> None:
+        """One written block becomes a group of itself carrying `record`."""
+        for index in range(len(self.blocks) - 1, -1, -1):
+            if self.blocks[index] is block:
+                group = Block(Block.GROUP, "", block.body)
+                group.record, group.children = record, [block]
+                self.blocks[index] = group
+                return
 
     def emit_lines(self, lines: list[str]) -> None:
         kept = [line for line in lines if line.strip()]

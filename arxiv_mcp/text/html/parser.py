@@ -15,11 +15,13 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from ...errors import ExtractionError
-from ..shape import escape_line
+from ..document import Document
 from .authors import AuthorBlock
+from .floats import Floats
 from .flow import Flow
 from .lists import Lists
 from .math import Math
+from .page import write_document
 from .parts import (
     ABSTRACT,
     AFFILIATION,
@@ -40,7 +42,10 @@ from .parts import (
     DOC,
     EQ_NUMBER,
     EQ_ROW,
+    EQ_UNIT,
     ERROR,
+    FLOAT,
+    FLOAT_CAPTION,
     HEAD_TITLE,
     HEADING,
     INLINE_TABLE,
@@ -59,10 +64,10 @@ from .parts import (
     SILENT_SINKS,
     SKIP,
     TABLE,
+    TAP,
     TEX_MATH,
     TEX_READING,
     TITLE,
-    Block,
     Frame,
     Sink,
     collapse,
@@ -113,7 +118,8 @@ class PageParser(HTMLParser):
         self._outside_text: list[str] = []
         self._outside_chars = 0
         self._sections = Sections(flow)
-        self._tables = Tables(flow)
+        self._floats = Floats(flow)
+        self._tables = Tables(flow, self._floats)
         self._lists = Lists(flow)
         self._math = Math(flow)
         self._authors = AuthorBlock(flow)
@@ -122,7 +128,7 @@ class PageParser(HTMLParser):
 
     def _start_rules(self) -> tuple[dict[str, tuple[int, StartRule]], dict[str, tuple[int, StartRule]]]:
         """Element starts by tag and by class, in priority order (the first listed is tried first)."""
-        sections, tables, lists = self._sections, self._tables, self._lists
+        sections, tables, lists, floats = self._sections, self._tables, self._lists, self._floats
         ordered: list[tuple[tuple[str, ...], tuple[str, ...], StartRule]] = [  # (tags, classes, handler)
             (("math",), (), self._math.start),
             ((), ("ltx_ERROR",), sections.start_error),
@@ -137,7 +143,12 @@ class PageParser(HTMLParser):
             ((), ("ltx_bibitem",), sections.start_bib_item),
             ((), ("ltx_bibblock",), sections.start_bib_block),
             ((), ("ltx_tag_item",), lists.start_item_tag),
+            (("figure",), ("ltx_figure", "ltx_table"), floats.start_float),
+            (("figcaption",), (), floats.start_caption),
+            ((), ("ltx_cite",), floats.start_cite),
+            (("a",), (), self._start_link),
             (("table",), ("ltx_tabular",), tables.start_table),
+            (("tbody",), (), tables.start_body),
             (("tr",), ("ltx_tr",), tables.start_row),
             (("td", "th"), ("ltx_td",), tables.start_cell),
             (("caption",), (), tables.start_caption),
@@ -146,6 +157,7 @@ class PageParser(HTMLParser):
             ((), ("ltx_listing",), lists.start_listing),
             ((), ("ltx_listingline",), lists.start_listing_line),
             (("pre",), (), lists.start_pre),
+            ((), ("ltx_tag",), floats.start_tag),
         ]
         by_tag: dict[str, tuple[int, StartRule]] = {}
         by_class: dict[str, tuple[int, StartRule]] = {}
@@ -158,13 +170,14 @@ class PageParser(HTMLParser):
         self,
     ) -> tuple[dict[str, Callable[[Frame], None]], dict[str, Callable[[Frame, Sink], None]]]:
         """Element ends by the kind their start recorded: frames without a sink, and sinks."""
-        flow, sections, tables, lists, math, authors = (
+        flow, sections, tables, lists, math, authors, floats = (
             self._flow,
             self._sections,
             self._tables,
             self._lists,
             self._math,
             self._authors,
+            self._floats,
         )
 
         def end_skip(frame: Frame) -> None:
@@ -188,6 +201,9 @@ class PageParser(HTMLParser):
             LIST: lists.close_list,
             LISTING: lists.close_listing,
             CREATOR: authors.close_creator,
+            FLOAT: floats.close_float,
+            FLOAT_CAPTION: floats.close_caption,
+            EQ_UNIT: tables.close_body,
         }
         sink_ends: dict[str, Callable[[Frame, Sink], None]] = {
             HEAD_TITLE: sections.close_head_title,
@@ -215,6 +231,7 @@ class PageParser(HTMLParser):
             AUTHOR_NOTES: authors.close_author_notes,
             AUTHOR_NOTE: authors.close_note,
             AUTHOR_MARK: authors.close_mark,
+            TAP: floats.close_tap,
         }
         return frame_ends, sink_ends
 
@@ -305,6 +322,8 @@ class PageParser(HTMLParser):
                 sink.parts.append(" ")
         elif tag == "hr":
             self._flow.boundary()
+        elif tag == "img":
+            self._floats.image(dict(attrs))
 
     def _start_in_document(self, tag: str, attributes: Attributes, classes: frozenset[str]) -> None:
         sink = self._flow.sinks[-1]
@@ -340,6 +359,12 @@ class PageParser(HTMLParser):
             return True
         return self._sections.start_note(tag, attributes, classes, sink)
 
+    def _start_link(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
+        """An `<a>` is plain text; its address may name a citation's entry or an entry's ids."""
+        self._floats.link(attributes)
+        self._sections.link(attributes)
+        return False
+
     def _close(self, frame: Frame) -> None:
         sink = frame.sink
         if sink is not None:
@@ -354,7 +379,7 @@ class PageParser(HTMLParser):
 
     # --- the result ---------------------------------------------------------------------
 
-    def finish(self) -> str:
+    def finish(self) -> Document:
         flow = self._flow
         while flow.stack:
             frame = flow.stack.pop()
@@ -365,18 +390,7 @@ class PageParser(HTMLParser):
         self._reject_stub()
         sections = self._sections
         title = sections.title or _HEAD_TITLE_ID.sub("", sections.head_title or "").strip() or "Untitled"
-        out = [f"# {title}"]
-        out.extend(escape_line(paragraph) for paragraph in self._authors.render())
-        before_first_heading = True
-        for block in flow.blocks:
-            if block.kind == Block.HEADING:
-                before_first_heading = False
-                out.append(block.text)
-            elif before_first_heading and block.kind == Block.PARA and block.text == title:
-                continue  # a title page that repeats the title as a paragraph
-            else:
-                out.append("\n".join(escape_line(line.rstrip()) for line in block.text.split("\n")))
-        return "\n\n".join(out)
+        return write_document(title, self._authors.render(), flow.blocks)
 
     def _reject_stub(self) -> None:
         advice = "Read the paper from its LaTeX source or PDF instead."
