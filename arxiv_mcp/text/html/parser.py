@@ -22,6 +22,7 @@ from .flow import Flow
 from .lists import Lists
 from .math import Math
 from .page import write_document
+from .pubnotes import PubNotes
 from .parts import (
     ABSTRACT,
     AFFILIATION,
@@ -59,6 +60,8 @@ from .parts import (
     NOTE,
     NOTE_MARK,
     PRE,
+    PUBNOTE,
+    PUBNOTES,
     ROW,
     RUNIN,
     SILENT_SINKS,
@@ -97,6 +100,7 @@ _DROPPED_CLASSES = frozenset(
 _DROPPED_CLASS_PREFIXES = ("ar5iv-", "html-header")
 # Notes of the front matter wherever LaTeXML puts them (often before the title).
 _FRONT_NOTE_ROLES = frozenset(("ltx_role_institutetext", "ltx_role_affiliationtext", "ltx_role_thanks"))
+_THANKS_PUBNOTE_ROLES = frozenset(("ltx_role_thanks", "ltx_role_footnote", "ltx_role_note"))
 _HEAD_TITLE_ID = re.compile(r"^\[[^\]]{1,40}\]\s*")  # ar5iv: "[1706.03762] Title"
 _STUB_PHRASES = ("html is not available", "no html for", "no content available", "conversion to html had a fatal error")
 
@@ -123,6 +127,7 @@ class PageParser(HTMLParser):
         self._lists = Lists(flow)
         self._math = Math(flow)
         self._authors = AuthorBlock(flow)
+        self._pubnotes = PubNotes(flow)
         self._tag_rules, self._class_rules = self._start_rules()
         self._frame_ends, self._sink_ends = self._end_rules()
 
@@ -133,6 +138,9 @@ class PageParser(HTMLParser):
             (("math",), (), self._math.start),
             ((), ("ltx_ERROR",), sections.start_error),
             ((), ("ltx_note",), self._start_note),
+            ((), ("ltx_pubnotes",), self._pubnotes.start_block),
+            ((), ("ltx_pubnote",), self._start_pubnote),
+            ((), ("ltx_note_name",), self._pubnotes.start_name),
             ((), ("ltx_note_mark", "ltx_tag_note"), sections.start_note_mark),
             (Sections.HEADING_TAGS, ("ltx_title",), sections.start_title),
             ((), ("ltx_authors",), self._authors.start_block),
@@ -201,6 +209,7 @@ class PageParser(HTMLParser):
             LIST: lists.close_list,
             LISTING: lists.close_listing,
             CREATOR: authors.close_creator,
+            PUBNOTES: self._pubnotes.close_block,
             FLOAT: floats.close_float,
             FLOAT_CAPTION: floats.close_caption,
             EQ_UNIT: tables.close_body,
@@ -232,6 +241,7 @@ class PageParser(HTMLParser):
             AUTHOR_NOTE: authors.close_note,
             AUTHOR_MARK: authors.close_mark,
             TAP: floats.close_tap,
+            PUBNOTE: self._pubnotes.close_note,
         }
         return frame_ends, sink_ends
 
@@ -261,6 +271,10 @@ class PageParser(HTMLParser):
                 self._doc += 1
                 self._saw_doc = True
                 flow.push(Frame(tag, DOC))
+            elif self._authored and tag not in ("html", "head"):
+                self._doc += 1  # a hand-written page without <body>: the paper starts at its first element
+                self._saw_doc = True
+                self._start_in_document(tag, attributes, classes)
             else:
                 flow.plain(tag)
         else:
@@ -358,6 +372,15 @@ class PageParser(HTMLParser):
             self._authors.start_note(tag, classes, sink)
             return True
         return self._sections.start_note(tag, attributes, classes, sink)
+
+    def _start_pubnote(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
+        """latexml-oxide's notes of the title: a `\\thanks` goes with the author notes, the
+        publication metadata (DOI, journal, CCS concepts) is read as short lines."""
+        if not classes.isdisjoint(_THANKS_PUBNOTE_ROLES):
+            self._authors.start_note(tag, classes, sink)
+        else:
+            self._pubnotes.start_note(tag)
+        return True
 
     def _start_link(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         """An `<a>` is plain text; its address may name a citation's entry or an entry's ids."""
