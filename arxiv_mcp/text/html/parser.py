@@ -22,7 +22,6 @@ from .flow import Flow
 from .lists import Lists
 from .math import Math
 from .page import write_document
-from .pubnotes import PubNotes
 from .parts import (
     ABSTRACT,
     AFFILIATION,
@@ -75,6 +74,7 @@ from .parts import (
     Sink,
     collapse,
 )
+from .pubnotes import PubNotes
 from .sections import Sections
 from .tables import Tables
 
