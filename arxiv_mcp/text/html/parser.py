@@ -79,6 +79,13 @@ from .sections import Sections
 from .tables import Tables
 
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
+# What no paper comes near (the largest real pages hold ~1M characters of text, a few
+# thousand table cells and notes): a page beyond one is refused before it costs the memory
+# and the time of the call.
+_MAX_TEXT_CHARS = 8_000_000
+_MAX_CELLS = 250_000
+_MAX_NOTES = 100_000
+_ADVICE = "read the paper's PDF instead (download_paper)."
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
 _DIAGNOSTIC_CHARS = 4000  # text kept from outside the document to name a stub page
 
@@ -121,6 +128,9 @@ class PageParser(HTMLParser):
         self._abs_page = False
         self._outside_text: list[str] = []
         self._outside_chars = 0
+        self._chars = 0
+        self._cells = 0
+        self._notes = 0
         self._sections = Sections(flow)
         self._floats = Floats(flow)
         self._tables = Tables(flow, self._floats)
@@ -249,6 +259,12 @@ class PageParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         flow = self._flow
+        if tag in ("td", "th"):
+            self._cells += 1
+            if self._cells > _MAX_CELLS:
+                raise ExtractionError(
+                    f"The HTML page has over {_MAX_CELLS:,} table cells, far beyond any paper; {_ADVICE}"
+                )
         if tag in _VOID_TAGS:
             self._void(tag, attrs)
             return
@@ -302,6 +318,11 @@ class PageParser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         flow = self._flow
+        self._chars += len(data)
+        if self._chars > _MAX_TEXT_CHARS:
+            raise ExtractionError(
+                f"The HTML page holds over {_MAX_TEXT_CHARS:,} characters of text, far beyond any paper; {_ADVICE}"
+            )
         if flow.skip:
             if self._math.reading and self._math.tex is not None:
                 self._math.tex.parts.append(data)
@@ -367,6 +388,9 @@ class PageParser(HTMLParser):
 
         A `\\footnotetext` before the first section is the front matter's too ("Equal
         contribution", ICML's affiliation notice): papers write it right after the title."""
+        self._notes += 1
+        if self._notes > _MAX_NOTES:
+            raise ExtractionError(f"The HTML page has over {_MAX_NOTES:,} notes, far beyond any paper; {_ADVICE}")
         front_text = "ltx_role_footnotetext" in classes and not self._sections.sections
         if sink.kind == TITLE or front_text or not classes.isdisjoint(_FRONT_NOTE_ROLES):
             self._authors.start_note(tag, classes, sink)
