@@ -459,7 +459,9 @@ class PageParser(HTMLParser):
             raise ExtractionError(
                 "The page is not LaTeXML output (no ltx_document element), so it holds no paper text. " + advice
             )
-        body_chars = sum(len(block.text) for block in self._flow.blocks if block.body)
+        body_chars = sum(
+            len(child.text) for block in self._flow.blocks for child in (block.children or (block,)) if child.body
+        )
         if body_chars < _MIN_BODY_CHARS:
             raise ExtractionError(
                 f"The HTML rendition has only {body_chars} characters of body text besides the title and "
