@@ -59,12 +59,20 @@ def test_table_rows_spread_spans_and_count_header_rows(document):
 
 def test_numbered_equations_keep_the_alttext(document):
     equations = document.records(Equation)
-    assert [e.number for e in equations] == ["1", "2"]
+    assert [e.number for e in equations] == ["1", "2", "3"]
     assert equations[0].latex == "E=mc^{2}%\n+\\epsilon"
     assert equations[0].anchor == "S1.E1"
     assert equations[1].latex == "\\displaystyle a & \\displaystyle=b+c"
     block = document.blocks_of(Kind.EQUATION)[0]
     assert document.text[block.start : block.end] == "$$E=mc^{2}+\\epsilon$$ (1)"
+
+
+def test_an_equation_inside_a_list_item_is_marked_where_it_stands(document):
+    block = document.blocks_of(Kind.EQUATION)[-1]
+    assert (block.record.number, block.record.latex) == ("3", "x=y")
+    assert document.text[block.start : block.end] == "$$x=y$$ (3)"
+    line_start = document.text.rfind("\n", 0, block.start) + 1
+    assert document.text[line_start : block.start] == "1. A step that holds "
 
 
 def test_references_with_label_key_and_ids(document):
@@ -76,7 +84,11 @@ def test_references_with_label_key_and_ids(document):
 
 def test_citations_read_as_printed_and_point_at_entries(document):
     cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
-    assert cited == [("[1, 2]", ("bib.bib1", "bib.bib2")), ("Babbage et al. 2020", ("bib.bib2",))]
+    assert cited == [
+        ("[1, 2]", ("bib.bib1", "bib.bib2")),
+        ("Babbage et al. 2020", ("bib.bib2",)),
+        ("[1]", ("bib.bib1",)),
+    ]
 
 
 def test_oxide_title_note_goes_to_the_author_notes_and_metadata_is_one_line_per_note():

@@ -279,6 +279,14 @@ class DocumentBuilder:
         self._marked.append(Block(kind, start, self._length, record))
         self.separate()
 
+    def inline(self, kind: Kind, rendered: str, record: Record | None = None) -> None:
+        """A block written inside the paragraph or list being written (a numbered equation in
+        a list item): marked like `block`, without ending the text around it."""
+        if record is not None and _RECORD_KINDS[type(record)] is not kind:
+            raise ValueError(f"a {type(record).__name__} record in a {kind} block")
+        start = self._append(rendered)
+        self._marked.append(Block(kind, start, self._length, record))
+
     def cite(self, printed: str, targets: Iterable[str]) -> None:
         """A citation as printed, inside the paragraph being written."""
         start = self._append(printed)

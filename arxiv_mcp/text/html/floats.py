@@ -173,7 +173,7 @@ class Floats:
         if self._cites and self._cites[-1] is targets:
             self._cites.pop()
         if printed and targets:
-            self._flow.cites.append((printed, tuple(dict.fromkeys(targets))))
+            self._flow.inline.append((printed, tuple(dict.fromkeys(targets))))
 
 
 def _label(tag: str) -> tuple[str, str]:

@@ -8,7 +8,7 @@ paragraph, write a block. The units (`sections`, `tables`, `lists`,
 
 from __future__ import annotations
 
-from .parts import BLOCK, FLOW, SKIP, Block, Frame, Sink, collapse
+from .parts import BLOCK, FLOW, SKIP, Block, Frame, Inline, Sink, collapse
 
 
 class Flow:
@@ -24,7 +24,7 @@ class Flow:
         self.runin = ""  # a run-in label waiting for its paragraph
         self.in_abstract = 0
         self.in_bibliography = 0
-        self.cites: list[tuple[str, tuple[str, ...]]] = []  # citations read since the last block
+        self.inline: list[Inline] = []  # citations and in-text equations read since the last block
 
     # --- opening elements -----------------------------------------------------------------
 
@@ -80,8 +80,8 @@ class Flow:
             self.emit(Block.PARA, runin)
         body = kind != Block.HEADING and not self.in_abstract and not self.in_bibliography
         block = Block(kind, text, body)
-        if self.cites:
-            block.cites, self.cites = self.cites, []
+        if self.inline:
+            block.inline, self.inline = self.inline, []
         self.blocks.append(block)
 
     def group(self, first: int, record: object) -> None:

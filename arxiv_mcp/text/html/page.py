@@ -5,14 +5,15 @@ between them; a body line never starts with `#`. Headings carry the number their
 `ltx_tag` printed; a group (figure, table, equation, bibliography entry) is one block with
 its record, its own blocks rendered inside it as they would be alone; a citation is placed
 where its printed text stands in the block it was read in (one that cannot be found there,
-or that names no entry of the bibliography, is left out rather than guessed).
+or that names no entry of the bibliography, is left out rather than guessed); so is a
+numbered equation written inside a list item or a note.
 """
 
 from __future__ import annotations
 
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Reference, Table
 from ..shape import escape_line
-from .parts import Block
+from .parts import Block, Inline
 
 _KINDS: dict[type, Kind] = {Figure: Kind.FIGURE, Table: Kind.TABLE, Equation: Kind.EQUATION, Reference: Kind.REFERENCE}
 
@@ -36,7 +37,7 @@ def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]
             builder.block(_KINDS[type(block.record)], rendered, block.record)  # type: ignore[arg-type]
         else:
             builder.separate()
-            _with_citations(builder, _rendered(block), block.cites, keys)
+            _with_inline(builder, _rendered(block), block.inline, keys)
     return builder.build()
 
 
@@ -57,16 +58,20 @@ def _rendered(block: Block) -> str:
     return "\n".join(escape_line(line.rstrip()) for line in block.text.split("\n"))
 
 
-def _with_citations(
-    builder: DocumentBuilder, text: str, cites: list[tuple[str, tuple[str, ...]]], keys: set[str]
-) -> None:
+def _with_inline(builder: DocumentBuilder, text: str, inline: list[Inline], keys: set[str]) -> None:
+    """`text` with its citations and in-text equations marked where their text stands."""
     position = 0
-    for printed, targets in cites:
-        named = tuple(target for target in targets if target in keys)
-        found = text.find(printed, position) if named else -1
+    for printed, what in inline:
+        named = tuple(target for target in what if target in keys) if isinstance(what, tuple) else ()
+        if not (named or isinstance(what, Equation)):
+            continue
+        found = text.find(printed, position)
         if found < 0:
             continue
         builder.add_text(text[position:found])
-        builder.cite(printed, named)
+        if isinstance(what, Equation):
+            builder.inline(Kind.EQUATION, printed, what)
+        else:
+            builder.cite(printed, named)
         position = found + len(printed)
     builder.add_text(text[position:])

@@ -169,11 +169,16 @@ class Frame:
         self.state = state
 
 
+Inline = tuple[str, object]
+"""Something written inside a block, found there by its text: a citation as printed with its
+bibitem ids (a tuple of str), or a numbered equation's row with its record."""
+
+
 class Block:
     """One written block of the page: a heading line, a paragraph, lines kept as lines, or a
     group of blocks that is one figure, table, equation or bibliography entry (`record`)."""
 
-    __slots__ = ("kind", "text", "body", "number", "cites", "record", "children")
+    __slots__ = ("kind", "text", "body", "number", "inline", "record", "children")
 
     HEADING = "heading"
     PARA = "para"
@@ -185,6 +190,6 @@ class Block:
         self.text = text
         self.body = body  # counts as body text for the stub check (not title, abstract or references)
         self.number: str | None = None  # a heading's printed number (its ltx_tag)
-        self.cites: list[tuple[str, tuple[str, ...]]] = []  # citations in it: (as printed, bibitem ids)
+        self.inline: list[Inline] = []  # citations and equations written inside it, in order
         self.record: object = None  # a group's record (document.Figure, Table, Equation, Reference)
         self.children: list[Block] = []  # a group's blocks

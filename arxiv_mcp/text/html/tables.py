@@ -36,12 +36,13 @@ Cell = tuple[str, int, int, bool]  # text, colspan, rowspan, header
 
 
 class _EqRow:
-    __slots__ = ("latex", "number", "block")
+    __slots__ = ("latex", "number", "block", "rendered")
 
-    def __init__(self, latex: str, number: str, block: Block | None) -> None:
+    def __init__(self, latex: str, number: str, block: Block | None, rendered: str) -> None:
         self.latex = latex
         self.number = number
         self.block = block  # the paragraph it was written as, when it is one
+        self.rendered = rendered  # its text as written
 
 
 class _EqUnit:
@@ -177,11 +178,22 @@ class Tables:
         numbered = [row for row in unit.rows if row.number]
         if len(numbered) == 1:
             latex = " \\\\ ".join(row.latex for row in unit.rows if row.latex)
-            self._flow.group(unit.first, Equation(_equation_number(numbered[0].number), latex, unit.anchor))
+            record = Equation(_equation_number(numbered[0].number), latex, unit.anchor)
+            if all(row.block is not None for row in unit.rows):
+                self._flow.group(unit.first, record)
+            else:
+                self._place(numbered[0], record)
             return
         for row in numbered:
-            if row.block is not None:
-                self._flow.wrap(row.block, Equation(_equation_number(row.number), row.latex, unit.anchor))
+            self._place(row, Equation(_equation_number(row.number), row.latex, unit.anchor))
+
+    def _place(self, row: _EqRow, record: Equation) -> None:
+        """A numbered row written as its own paragraph is that equation's block; one written
+        inside a list item or note is marked where its text stands."""
+        if row.block is not None:
+            self._flow.wrap(row.block, record)
+        elif row.rendered:
+            self._flow.inline.append((row.rendered, record))
 
     def close_row(self, frame: Frame) -> None:
         if isinstance(frame.state, _TableState):
@@ -220,7 +232,7 @@ class Tables:
         else:
             parent.parts.append(f" {rendered} ")
         if self._units:
-            self._units[-1].rows.append(_EqRow(_row_latex(sink), sink.number, block))
+            self._units[-1].rows.append(_EqRow(_row_latex(sink), sink.number, block, rendered))
 
     @staticmethod
     def _end_row(table: _TableState) -> None:
