@@ -45,7 +45,14 @@ def test_figures_with_number_caption_images_and_panels(document):
 
 
 def test_table_rows_spread_spans_and_count_header_rows(document):
-    (table,) = document.records(Table)
+    table, inline = document.records(Table)
+    assert (inline.label, inline.caption, inline.rows, inline.header_rows) == (
+        "Table 2",
+        "Costs.",
+        (("Part", "Cost"), ("none", "none")),
+        1,
+    )
+    assert "Part Cost none" in document.text  # an inline tabular still reads as words
     assert (table.label, table.number, table.caption) == ("Table 1", "1", "Results by engine.")
     assert table.rows == (
         ("Engine", "Speed", "Speed"),

@@ -80,17 +80,17 @@ class Floats:
     def start_tag(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         """A printed number: a heading's, or the label of the innermost float's caption."""
         if sink.kind == HEADING and not sink.number:
-            self._tap(tag, self._heading_number)
+            self.tap(tag, self._heading_number)
             return True
         if self._floats and not self._floats[-1].tag and not classes.isdisjoint(("ltx_tag_figure", "ltx_tag_table")):
-            self._tap(tag, self._float_tag)
+            self.tap(tag, self._float_tag)
             return True
         return False
 
     def start_cite(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         targets: list[str] = []
         self._cites.append(targets)
-        self._tap(tag, lambda printed: self._cited(printed, targets))
+        self.tap(tag, lambda printed: self._cited(printed, targets))
         return True
 
     def link(self, attributes: Attributes) -> None:
@@ -105,6 +105,9 @@ class Floats:
         src = attributes.get("src")
         if self._floats and src and len(self._floats[-1].images) < _MAX_IMAGES:
             self._floats[-1].images.append(src)
+
+    def in_table(self) -> bool:
+        return any(state.table for state in self._floats)
 
     def table_rows(self, rows: list[tuple[str, ...]], header_rows: int) -> None:
         """A data table's cells read inside the innermost table float."""
@@ -156,7 +159,8 @@ class Floats:
 
     # --- taps -----------------------------------------------------------------------------
 
-    def _tap(self, tag: str, done: Callable[[str], None]) -> None:
+    def tap(self, tag: str, done: Callable[[str], None]) -> None:
+        """Capture an element's text on the side; it still goes on to the sink around it."""
         self._flow.push_sink(tag, TAP)
         self._flow.stack[-1].state = done
 

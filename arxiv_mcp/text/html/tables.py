@@ -79,6 +79,7 @@ class Tables:
         self._floats = floats
         self._tables: list[_TableState] = []
         self._units: list[_EqUnit] = []
+        self._inline: _TableState | None = None  # an inline tabular of a table float, read for its cells
 
     # --- starts (each returns whether it took the element) ----------------------------------
 
@@ -97,6 +98,9 @@ class Tables:
             flow.push(Frame(tag, TABLE))
         elif sink is flow.flow:  # LaTeXML's inline <span class="ltx_tabular"> inside a sentence
             flow.push_sink(tag, INLINE_TABLE)
+            if self._inline is None and self._floats.in_table():  # read as words, but its cells are the table's
+                self._inline = _TableState(False, len(flow.sinks))
+                flow.stack[-1].state = self._inline
         else:  # a table inside a cell, list item, caption or note is read inline
             flow.block(tag)
         return True
@@ -122,6 +126,10 @@ class Tables:
             else:
                 table.row = []
                 flow.push(Frame(tag, ROW, state=table))
+        elif self._inline is not None and len(flow.sinks) == self._inline.sink_depth:
+            flow.block(tag)
+            self._inline.row = []
+            flow.stack[-1].kind, flow.stack[-1].state = ROW, self._inline
         else:
             flow.block(tag)
         return True
@@ -142,9 +150,20 @@ class Tables:
             cell.depth = _span(attributes.get("colspan"))
             cell.index = _span(attributes.get("rowspan"))
             cell.ordered = tag == "th" or "ltx_th" in classes
+        elif self._inline is not None and self._inline.row is not None and depth == self._inline.sink_depth:
+            flow.boundary()
+            inline, spans = self._inline, (_span(attributes.get("colspan")), _span(attributes.get("rowspan")))
+            header = tag == "th" or "ltx_th" in classes
+            self._floats.tap(tag, lambda text: self._inline_cell(inline, (text, spans[0], spans[1], header)))
         else:
             flow.block(tag)
         return True
+
+    def _inline_cell(self, table: _TableState, cell: Cell) -> None:
+        if table.row is not None:
+            table.row.append(cell[0])
+            table.cells.append(cell)
+        self._flow.boundary()
 
     def start_caption(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         if self._tables and len(self._flow.sinks) == self._tables[-1].sink_depth:
@@ -198,6 +217,8 @@ class Tables:
     def close_row(self, frame: Frame) -> None:
         if isinstance(frame.state, _TableState):
             self._end_row(frame.state)
+            if frame.state is self._inline:
+                self._flow.boundary()
 
     def close_cell(self, frame: Frame, sink: Sink) -> None:
         table = self._tables[-1] if self._tables else None
@@ -217,6 +238,13 @@ class Tables:
 
     def close_inline(self, frame: Frame, sink: Sink) -> None:
         self._flow.sinks[-1].parts.append(f" {sink.text()} ")
+        table = frame.state
+        if isinstance(table, _TableState) and table is self._inline:
+            self._inline = None
+            if table.row is not None:
+                self._end_row(table)
+            if table.grid:
+                self._floats.table_rows(*_spread(table.grid))
 
     def close_equation_row(self, frame: Frame, sink: Sink) -> None:
         flow = self._flow
