@@ -10,7 +10,7 @@ import pytest
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_html
-from arxiv_mcp.text.html import html_document, html_to_text, parser
+from arxiv_mcp.text.html import html_document, html_to_text, parser, stream
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
 
@@ -141,3 +141,19 @@ def test_pages_beyond_any_paper_are_refused_with_the_reason(monkeypatch, limit, 
     )
     with pytest.raises(ExtractionError, match=says):
         from_html(page.encode())
+
+
+def test_pieces_cut_anywhere_read_the_same(monkeypatch):
+    """Pieces cut inside a UTF-8 character, a comment, a `<![` opener or an entity read as the
+    page read in one piece; bytes that are not UTF-8 read as Latin-1."""
+    body = "<p>caf\u00e9 \u2192 &amp; x</p><!-- a comment --><p>after <![CDATA[ kept as text</p>"
+    page = (FIXTURES / "latexml_structure.html").read_text()
+    page = page.replace('<section class="ltx_bibliography"', body + '<section class="ltx_bibliography"')
+    whole = from_html(page.encode("utf-8")).text
+    for size in (1, 2, 3, 7):
+        monkeypatch.setattr(stream, "PIECE_BYTES", size)
+        assert from_html(page.encode("utf-8")).text == whole
+    assert "caf\u00e9 \u2192 & x" in whole and "a comment" not in whole
+    assert "after <![CDATA[ kept as text" in whole
+    latin = from_html(page.replace("\u2192", "").encode("latin-1")).text
+    assert "caf\u00e9" in latin

@@ -18,7 +18,7 @@ EXTRACTOR_VERSION = 4
 def from_html(raw: bytes) -> Document:
     from .html import html_document
 
-    return html_document(_decode(raw))
+    return html_document(raw)
 
 
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:

@@ -39,12 +39,12 @@ from ... import budget
 from ...errors import ArxivMcpError, ExtractionError
 from ..document import Document
 from .parser import PageParser
+from .stream import pieces
 
 __all__ = ["html_document", "html_to_text"]
 
 logger = logging.getLogger(__name__)
 
-_FEED_CHARS = 1 << 18
 _TOO_BIG_FOR_DEADLINE = (
     "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S, or use download_paper for the PDF"
 )
@@ -55,20 +55,19 @@ def html_to_text(html: str, *, authored: bool = False) -> str:
     return html_document(html, authored=authored).text
 
 
-def html_document(html: str, *, authored: bool = False) -> Document:
+def html_document(html: str | bytes, *, authored: bool = False) -> Document:
     """The document of an arXiv HTML (LaTeXML) or ar5iv page; `ExtractionError` for stubs.
 
+    Bytes are read as UTF-8, or as Latin-1 when they are not UTF-8, a piece at a time.
     `authored` marks a page the authors wrote themselves (an HTML-only e-print): it has no
     LaTeXML document element, so its whole `<body>` is the paper."""
-    parser = PageParser(authored=authored)
+    raw = html if isinstance(html, bytes) else html.encode("utf-8", "surrogatepass")
     try:
-        page = _defuse(html)
-        for start in range(0, len(page), _FEED_CHARS):  # fed in pieces, so the deadline is seen
-            budget.check("Extracting the HTML page", _TOO_BIG_FOR_DEADLINE)
-            parser.feed(page[start : start + _FEED_CHARS])
-        parser.close()
-        return parser.finish()
-    except ArxivMcpError:  # a stub page, or the deadline
+        try:
+            return _read(raw, "utf-8", authored)
+        except UnicodeDecodeError:
+            return _read(raw, "latin-1", authored)
+    except ArxivMcpError:  # a stub page, a page beyond the bounds, or the deadline
         raise
     except Exception as exc:  # the stdlib parser's reactions to hostile markup vary by version
         logger.warning("HTML page could not be parsed", exc_info=True)
@@ -78,30 +77,10 @@ def html_document(html: str, *, authored: bool = False) -> Document:
         ) from exc
 
 
-def _defuse(html: str) -> str:
-    """Neutralise the constructs that make `HTMLParser` rescan to the end of input.
-
-    Python's parser looks ahead for a construct's terminator and, when there is none,
-    gives up one character at a time: an unterminated tag after the last `>`, or many
-    `<!--` / `<![` openers, make it quadratic. Comments are removed in one forward scan,
-    `<![` sections are made text, and any `<` after the last `>` is escaped.
-    """
-    if "<!--" in html:
-        pieces: list[str] = []
-        position = 0
-        while True:
-            opening = html.find("<!--", position)
-            if opening < 0:
-                pieces.append(html[position:])
-                break
-            pieces.append(html[position:opening])
-            closing = html.find("-->", opening + 4)
-            if closing < 0:
-                break  # an unterminated comment runs to the end of the document
-            position = closing + 3
-        html = "".join(pieces)
-    html = html.replace("<![", "&lt;![")
-    last_gt = html.rfind(">")
-    if html.find("<", last_gt + 1) >= 0:
-        html = html[: last_gt + 1] + html[last_gt + 1 :].replace("<", "&lt;")
-    return html
+def _read(raw: bytes, encoding: str, authored: bool) -> Document:
+    parser = PageParser(authored=authored)
+    for piece in pieces(raw, encoding):  # fed in pieces, so the deadline is seen
+        budget.check("Extracting the HTML page", _TOO_BIG_FOR_DEADLINE)
+        parser.feed(piece)
+    parser.close()
+    return parser.finish()
