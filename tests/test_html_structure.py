@@ -3,13 +3,14 @@ oxide's front-matter notes, hand-written HTML e-prints and the bounds on hostile
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
 
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
-from arxiv_mcp.text.extract import from_html
+from arxiv_mcp.text.extract import from_html, from_source
 from arxiv_mcp.text.html import html_document, html_to_text, parser, stream
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
@@ -119,6 +120,13 @@ def test_hand_written_html_without_body_is_read_without_chrome():
     assert "The array spans two hundred" in text
     for chrome in ("tracker", "color: red", "Home", "About", "<"):
         assert chrome not in text
+
+
+def test_html_only_eprint_is_read_as_html_from_its_gzip():
+    raw = gzip.compress((FIXTURES / "authored_no_body.html").read_bytes())
+    document = from_source(raw)
+    assert document.text.startswith("# The Array Collaboration")
+    assert [h.title for h in document.records(Heading)][1:] == ["On behalf of the Collaboration", "Members"]
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,11 @@ def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto")
     if bundle.kind == "pdf":
         (pdf,) = bundle.files.values()
         return from_pdf(pdf, deadline, engine)
+    if bundle.kind == "html":  # the authors' own HTML page (its figures are other members)
+        from .html import html_document
+
+        (page,) = bundle.files.values()
+        return html_document(page, authored=True)
     return Document.from_text(bundle_to_text(bundle))
 
 
@@ -37,13 +42,6 @@ def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") ->
     from .pdf import pdf_to_text
 
     return Document.from_text(pdf_to_text(raw, deadline=deadline, engine=engine))
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 def extract(method: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
