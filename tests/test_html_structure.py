@@ -139,6 +139,7 @@ def test_html_only_eprint_is_read_as_html_from_its_gzip():
         ),
         ("_MAX_NOTES", "<span class='ltx_note ltx_role_footnote'>n</span>" * 120, "notes"),
         ("_MAX_TEXT_CHARS", "&amp;" * 2000, "characters of text"),
+        ("_MAX_ELEMENTS", "<b>x</b>" * 120, "elements"),
     ],
 )
 def test_pages_beyond_any_paper_are_refused_with_the_reason(monkeypatch, limit, markup, says):

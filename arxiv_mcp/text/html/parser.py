@@ -84,6 +84,7 @@ _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 # and the time of the call.
 _MAX_TEXT_CHARS = 8_000_000
 _MAX_CELLS = 250_000
+_MAX_ELEMENTS = 5_000_000  # ~40 s of reading: the largest real pages hold a few hundred thousand
 _MAX_NOTES = 100_000
 _ADVICE = "read the paper's PDF instead (download_paper)."
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
@@ -130,6 +131,7 @@ class PageParser(HTMLParser):
         self._outside_chars = 0
         self._chars = 0
         self._cells = 0
+        self._elements = 0
         self._notes = 0
         self._sections = Sections(flow)
         self._floats = Floats(flow)
@@ -259,6 +261,9 @@ class PageParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         flow = self._flow
+        self._elements += 1
+        if self._elements > _MAX_ELEMENTS:
+            raise ExtractionError(f"The HTML page has over {_MAX_ELEMENTS:,} elements, far beyond any paper; {_ADVICE}")
         if tag in ("td", "th"):
             self._cells += 1
             if self._cells > _MAX_CELLS:
