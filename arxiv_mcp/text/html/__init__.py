@@ -1,15 +1,17 @@
-"""arXiv LaTeXML HTML and ar5iv pages -> the shared Markdown-ish full-text format.
+"""arXiv LaTeXML HTML and ar5iv pages -> a `Document`: the shared Markdown-ish text and its records.
 
-The reading is a streaming pass (`parser`) over an explicit, depth-capped element
-stack, so hostile nesting cannot recurse or grow memory without bound; the units it
-dispatches to say how each part of a page is written (`sections`, `tables`,
-`lists`, `math`, `authors`).
+The reading is a streaming pass (`parser`) over the page's bytes a piece at a time
+(`stream`) and an explicit, depth-capped element stack, so hostile nesting cannot recurse
+or grow memory without bound; the units it dispatches to say how each part of a page is
+written (`sections`, `tables`, `lists`, `math`, `authors`, `pubnotes`, `floats`), and
+`page` writes the blocks into the document.
 
 Output (shared with the LaTeX and PDF extractors; `textview` pages it):
-- `# Title`; then the author block compactly: the names on one line, each followed by its
-  affiliation marks (`Ada Lovelace$^{1}$, Alan Turing$^{1,2}$`), the affiliations once each
+- `# Title` (the title alone: latexml-oxide's title pubnotes are notes); then the author
+  block compactly: the names on one line, each followed by its affiliation marks (`Ada Lovelace$^{1}$, Alan Turing$^{1,2}$`), the affiliations once each
   (`$^{1}$Dept A; $^{2}$Dept B`), the e-mails once each, and the author and title notes
-  (`\\thanks`, "Equal contribution") once each as `[^mark: text]`; then `## Abstract`.
+  (`\\thanks`, "Equal contribution") once each as `[^mark: text]`; oxide's publication
+  metadata one line per named note (`Journal: JACM`, placeholders dropped); then `## Abstract`.
 - Headings `##` section/appendix/chapter, `###` subsection, `####` subsubsection, `#####`
   paragraph-level titles, each with its number ("## 2 Related Work"); `## References` for the
   bibliography, one paragraph per entry with its label ("[12] ...").
@@ -25,10 +27,17 @@ Output (shared with the LaTeX and PDF extractors; `textview` pages it):
 - Dropped: scripts, styles, site chrome (arXiv and ar5iv headers, footers, TOC, feedback
   UI, buttons), hidden elements, images, SVG, LaTeXML `ltx_ERROR` markers.
 
+Records (document.py): each heading's printed number (its `ltx_tag`); each numbered figure
+and table float (label, number, caption without its tag, images, subfigures, cells by row);
+each numbered equation (its `alttext`); each bibliography entry (label, one line, id, arXiv
+id and DOI); each citation as printed with the bibitem ids it links to.
+
 Stub pages raise `ExtractionError`: ar5iv's fatal-conversion page, arXiv's "HTML is not
 available" page, an abs page served instead of the paper, and any page whose body (outside
 title, authors, abstract and references) is under 500 characters or which has neither a
-section heading nor a bibliography.
+section heading nor a bibliography. So do pages beyond any paper (over 8M characters of
+text, 250,000 table cells, 100,000 notes or 5M elements), before they cost the call's memory
+and time.
 """
 
 from __future__ import annotations

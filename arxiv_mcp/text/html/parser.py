@@ -1,11 +1,12 @@
-"""The streaming reader behind `html_to_text`: HTMLParser events -> the handler units.
+"""The streaming reader behind `html_document`: HTMLParser events -> the handler units.
 
 One pass of the standard library's `HTMLParser` over an explicit, depth-capped element
 stack (`Flow`), so hostile nesting cannot recurse or grow memory without bound. Which unit
 an element goes to is decided by two dispatch tables: element starts by tag and LaTeXML
 class (in a fixed priority order, each handler taking the element or passing it on), and
 element ends by the kind their start recorded. Inside the author block, its own unit
-(`AuthorBlock`) reads every element.
+(`AuthorBlock`) reads every element. Counters refuse a page beyond any paper (text, table
+cells, notes, elements) as soon as it crosses the bound.
 """
 
 from __future__ import annotations
