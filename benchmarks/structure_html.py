@@ -73,7 +73,7 @@ class _Truth(HTMLParser):
         ):
             self._units.append({"number": None, "alt": []})
             kinds.append("unit")
-        if "ltx_tag_equation" in classes and self._units:
+        if classes & {"ltx_tag_equation", "ltx_tag_equationgroup"} and self._units:
             kinds.append("eqno")
         if "ltx_bibitem" in classes and attributes.get("id"):
             self.bibitems.append(attributes["id"])
@@ -89,6 +89,8 @@ class _Truth(HTMLParser):
         self.stack[-1] = (tag, classes, kinds)  # type: ignore[assignment]
 
     def handle_endtag(self, tag):
+        if tag in VOID or not any(entry[0] == tag for entry in self.stack):
+            return
         while self.stack:
             entry = self.stack.pop()
             self._close(entry[2] if len(entry) > 2 else [])
