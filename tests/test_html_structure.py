@@ -11,7 +11,7 @@ import pytest
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_html, from_source
-from arxiv_mcp.text.html import html_document, html_to_text, parser, stream
+from arxiv_mcp.text.html import flow, html_document, html_to_text, parser, stream
 
 FIXTURES = Path(__file__).parent / "fixtures" / "html"
 
@@ -130,20 +130,23 @@ def test_html_only_eprint_is_read_as_html_from_its_gzip():
 
 
 @pytest.mark.parametrize(
-    ("limit", "markup", "says"),
+    ("module", "limit", "markup", "says"),
     [
         (
+            parser,
             "_MAX_CELLS",
             "<table class='ltx_tabular'>" + "<tr><td>1</td><td>2</td></tr>" * 60 + "</table>",
-            "table cells",
+            "cells",
         ),
-        ("_MAX_NOTES", "<span class='ltx_note ltx_role_footnote'>n</span>" * 120, "notes"),
-        ("_MAX_TEXT_CHARS", "&amp;" * 2000, "characters of text"),
-        ("_MAX_ELEMENTS", "<b>x</b>" * 120, "elements"),
+        (parser, "_MAX_NOTES", "<span class='ltx_note ltx_role_footnote'>n</span>" * 120, "notes"),
+        (parser, "_MAX_TEXT_CHARS", "&amp;" * 2000, "characters of text"),
+        (parser, "_MAX_ELEMENTS", "<b>x</b>" * 120, "elements"),
+        (flow, "MAX_BLOCKS", "<p>x</p>" * 120, "paragraphs"),
+        (flow, "MAX_INLINE", "<cite class='ltx_cite'><a href='#b1'>1</a></cite>" * 120 + "<p>x</p>", "citations"),
     ],
 )
-def test_pages_beyond_any_paper_are_refused_with_the_reason(monkeypatch, limit, markup, says):
-    monkeypatch.setattr(parser, limit, 100)
+def test_pages_beyond_any_paper_are_refused_with_the_reason(monkeypatch, module, limit, markup, says):
+    monkeypatch.setattr(module, limit, 100)
     page = (
         "<html><body><article class='ltx_document'><h1 class='ltx_title ltx_title_document'>T</h1>"
         f"<section><h2 class='ltx_title ltx_title_section'>1 A</h2><p>{markup}</p></section></article></body></html>"

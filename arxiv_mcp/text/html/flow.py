@@ -8,7 +8,14 @@ paragraph, write a block. The units (`sections`, `tables`, `lists`,
 
 from __future__ import annotations
 
+from ...errors import ExtractionError
 from .parts import BLOCK, FLOW, SKIP, Block, Frame, Inline, Sink, collapse
+
+# No paper comes near these (a long one has a few thousand blocks and citations); a page
+# beyond them is refused before its blocks cost the call's memory.
+MAX_BLOCKS = 200_000
+MAX_INLINE = 200_000
+_ADVICE = "read the paper's PDF instead (download_paper)."
 
 
 class Flow:
@@ -25,6 +32,7 @@ class Flow:
         self.in_abstract = 0
         self.in_bibliography = 0
         self.inline: list[Inline] = []  # citations and in-text equations read since the last block
+        self._inline_count = 0
 
     # --- opening elements -----------------------------------------------------------------
 
@@ -81,7 +89,14 @@ class Flow:
         body = kind != Block.HEADING and not self.in_abstract and not self.in_bibliography
         block = Block(kind, text, body)
         if self.inline:
+            self._inline_count += len(self.inline)
+            if self._inline_count > MAX_INLINE:
+                raise ExtractionError(
+                    f"The HTML page has over {MAX_INLINE:,} citations, far beyond any paper; {_ADVICE}"
+                )
             block.inline, self.inline = self.inline, []
+        if len(self.blocks) >= MAX_BLOCKS:
+            raise ExtractionError(f"The HTML page has over {MAX_BLOCKS:,} paragraphs, far beyond any paper; {_ADVICE}")
         self.blocks.append(block)
 
     def group(self, first: int, record: object) -> None:

@@ -11,6 +11,8 @@ numbered equation written inside a list item or a note.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Reference, Table
 from ..shape import escape_line
 from .parts import Block, Inline
@@ -19,6 +21,7 @@ _KINDS: dict[type, Kind] = {Figure: Kind.FIGURE, Table: Kind.TABLE, Equation: Ki
 
 
 def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]) -> Document:
+    """The document of a read page; `blocks` is consumed (emptied) as it is written."""
     builder = DocumentBuilder()
     builder.add_text(f"# {title}")
     for paragraph in author_paragraphs:
@@ -26,7 +29,9 @@ def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]
         builder.add_text(escape_line(paragraph))
     keys = {block.record.key for block in blocks if isinstance(block.record, Reference) and block.record.key}
     before_first_heading = True
-    for block in blocks:
+    blocks.reverse()  # taken from the end, so each block is let go of once it is written
+    while blocks:
+        block = blocks.pop()
         if block.kind == Block.HEADING:
             before_first_heading = False
             _heading(builder, block)
@@ -58,7 +63,7 @@ def _rendered(block: Block) -> str:
     return "\n".join(escape_line(line.rstrip()) for line in block.text.split("\n"))
 
 
-def _with_inline(builder: DocumentBuilder, text: str, inline: list[Inline], keys: set[str]) -> None:
+def _with_inline(builder: DocumentBuilder, text: str, inline: Sequence[Inline], keys: set[str]) -> None:
     """`text` with its citations and in-text equations marked where their text stands."""
     position = 0
     for printed, what in inline:

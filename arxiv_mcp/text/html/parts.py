@@ -10,6 +10,7 @@ kinds they open and close, so each kind means one thing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # --- sink kinds: where text goes while an element is open -------------------------------
 FLOW = "flow"  # the page itself: text becomes paragraphs
@@ -190,6 +191,6 @@ class Block:
         self.text = text
         self.body = body  # counts as body text for the stub check (not title, abstract or references)
         self.number: str | None = None  # a heading's printed number (its ltx_tag)
-        self.inline: list[Inline] = []  # citations and equations written inside it, in order
+        self.inline: Sequence[Inline] = ()  # citations and equations written inside it, in order
         self.record: object = None  # a group's record (document.Figure, Table, Equation, Reference)
-        self.children: list[Block] = []  # a group's blocks
+        self.children: Sequence[Block] = ()  # a group's blocks
