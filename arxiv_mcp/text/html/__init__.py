@@ -36,7 +36,7 @@ Stub pages raise `ExtractionError`: ar5iv's fatal-conversion page, arXiv's "HTML
 available" page, an abs page served instead of the paper, and any page whose body (outside
 title, authors, abstract and references) is under 500 characters or which has neither a
 section heading nor a bibliography. So do pages beyond any paper (over 8M characters of
-text, 250,000 table cells, 100,000 notes or 5M elements), before they cost the call's memory
+text, 250,000 table cells, 100,000 notes, 200,000 paragraphs or citations, or 2.5M elements), before they cost the call's memory
 and time.
 """
 

@@ -85,7 +85,7 @@ _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 # and the time of the call.
 _MAX_TEXT_CHARS = 8_000_000
 _MAX_CELLS = 250_000
-_MAX_ELEMENTS = 5_000_000  # ~40 s of reading: the largest real pages hold a few hundred thousand
+_MAX_ELEMENTS = 2_500_000  # ~20 s of reading; real pages hold ~12,000 per MB, 1.2M at the download limit
 _MAX_NOTES = 100_000
 _ADVICE = "read the paper's PDF instead (download_paper)."
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
