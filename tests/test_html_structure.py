@@ -112,6 +112,21 @@ def test_oxide_title_note_goes_to_the_author_notes_and_metadata_is_one_line_per_
     assert numbers == ["I", "I-A"]
 
 
+def test_oxide_metadata_notes_inside_the_title_stay_out_of_it():
+    """Pages converted before a later oxide fix carry the metadata block inside the <h1>."""
+    page = (FIXTURES / "oxide_frontmatter.html").read_text()
+    meta = (
+        '<span class="ltx_pubnotes ltx_pubnotes_meta"><span class="ltx_pubnotes_content">'
+        '<span class="ltx_pubnote ltx_role_doi"><span class="ltx_note_name">DOI: </span>10.1145/3643027</span>'
+        '<span class="ltx_pubnote ltx_role_journal"><span class="ltx_note_name">Journal: </span>JACM</span>'
+        "</span></span>"
+    )
+    page = page.replace("Faint Galaxies<span", "Faint Galaxies" + meta + "<span", 1)
+    lines = from_html(page.encode()).text.split("\n")
+    assert lines[0] == "# Deep Spectroscopy of Faint Galaxies"
+    assert "DOI: 10.1145/3643027" in lines and lines.count("Journal: JACM") == 2
+
+
 def test_hand_written_html_without_body_is_read_without_chrome():
     text = html_document((FIXTURES / "authored_no_body.html").read_text(), authored=True).text
     assert text.startswith("# The Array Collaboration Contributions to the Workshop")
