@@ -508,12 +508,15 @@ _BROKEN_BODIES = {
 
 
 def _inflate_page(page: bytes, size: int) -> bytes:
-    """`page` (a LaTeXML document) with filler sections before its end, `size` bytes in all."""
+    """`page` (a LaTeXML document) with filler sections before its end, `size` bytes in all.
+
+    The filler is dense in elements, as math-heavy pages are, and stays within the HTML
+    reader's bounds on a page (text, elements, paragraphs): only the deadline can stop it."""
     section = (
         b'<section class="ltx_section"><h2 class="ltx_title ltx_title_section">'
         b'<span class="ltx_tag ltx_tag_section">9 </span>Filler</h2>'
         + b'<div class="ltx_para"><p class="ltx_p">A paragraph that makes the page long. '
-        + b"Each sentence is text the reader has to walk through. " * 12
+        + b'<span class="ltx_text">word</span> ' * 1000
         + b"</p></div></section>\n"
     )
     cut = page.rfind(b"</article>")
