@@ -34,7 +34,7 @@ def test_headings_carry_the_number_their_tag_prints(document):
 def test_figures_with_number_caption_images_and_panels(document):
     first, second = document.records(Figure)
     assert (first.label, first.number, first.anchor) == ("Figure 1", "1", "S1.F1")
-    assert first.caption == "The engine at rest, with $n=3$ wheels."
+    assert first.caption == "The engine at rest, with $n=3$ wheels, after [2]."
     assert first.images == ("x1.png",)
     assert (second.label, second.number, second.caption) == ("Figure 2", "2", "Two views.")
     assert [(s.letter, s.caption, s.images) for s in second.subfigures] == [
@@ -95,6 +95,7 @@ def test_citations_read_as_printed_and_point_at_entries(document):
     assert cited == [
         ("[1, 2]", ("bib.bib1", "bib.bib2")),
         ("Babbage et al. 2020", ("bib.bib2",)),
+        ("[2]", ("bib.bib2",)),  # in Figure 1's caption
         ("[1]", ("bib.bib1",)),
     ]
 

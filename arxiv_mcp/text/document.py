@@ -270,12 +270,27 @@ class DocumentBuilder:
         self._marked.append(Block(Kind.HEADING, start, self._length, record))
         self.separate()
 
-    def block(self, kind: Kind, rendered: str, record: Record | None = None) -> None:
-        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`."""
+    def block(
+        self,
+        kind: Kind,
+        rendered: str,
+        record: Record | None = None,
+        cites: Iterable[tuple[str, Iterable[str]]] = (),
+    ) -> None:
+        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`.
+
+        `cites` are the citations printed in it (a caption's `[12]`), in order: each is placed
+        where its printed text next stands in `rendered`; one that is not there is left out."""
         if record is not None and _RECORD_KINDS[type(record)] is not kind:
             raise ValueError(f"a {type(record).__name__} record in a {kind} block")
         self.separate()
         start = self._append(rendered)
+        position = 0
+        for printed, targets in cites:
+            found = rendered.find(printed, position) if printed else -1
+            if found >= 0:
+                position = found + len(printed)
+                self._citations.append(Citation(start + found, start + position, tuple(targets)))
         self._marked.append(Block(kind, start, self._length, record))
         self.separate()
 

@@ -3,10 +3,11 @@
 The text is the title line, the author paragraphs, then every block, one blank line
 between them; a body line never starts with `#`. Headings carry the number their
 `ltx_tag` printed; a group (figure, table, equation, bibliography entry) is one block with
-its record, its own blocks rendered inside it as they would be alone; a citation is placed
-where its printed text stands in the block it was read in (one that cannot be found there,
-or that names no entry of the bibliography, is left out rather than guessed); so is a
-numbered equation written inside a list item or a note.
+its record, its own blocks rendered inside it as they would be alone, with the citations
+printed in them (a caption's `[12]`). A citation is placed where its printed text stands in
+the block it was read in (one that cannot be found there, or that names no entry of the
+bibliography, is left out rather than guessed); so is a numbered equation written inside a
+list item or a note.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]
             continue  # a title page that repeats the title as a paragraph
         elif block.kind == Block.GROUP and type(block.record) in _KINDS:
             rendered = "\n\n".join(_rendered(child) for child in block.children)
-            builder.block(_KINDS[type(block.record)], rendered, block.record)  # type: ignore[arg-type]
+            cites = [cite for child in block.children for cite in _citations(child.inline, keys)]
+            builder.block(_KINDS[type(block.record)], rendered, block.record, cites)  # type: ignore[arg-type]
         else:
             builder.separate()
             _with_inline(builder, _rendered(block), block.inline, keys)
@@ -61,6 +63,16 @@ def _rendered(block: Block) -> str:
     if block.kind == Block.GROUP:
         return "\n\n".join(_rendered(child) for child in block.children)
     return "\n".join(escape_line(line.rstrip()) for line in block.text.split("\n"))
+
+
+def _citations(inline: Sequence[Inline], keys: set[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The citations among `inline` that name entries of the bibliography, with those entries."""
+    found = []
+    for printed, what in inline:
+        named = tuple(target for target in what if target in keys) if isinstance(what, tuple) else ()
+        if named:
+            found.append((printed, named))
+    return found
 
 
 def _with_inline(builder: DocumentBuilder, text: str, inline: Sequence[Inline], keys: set[str]) -> None:
