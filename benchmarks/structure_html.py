@@ -44,6 +44,9 @@ class _Truth(HTMLParser):
         self.equations: list[tuple[str, list[str]]] = []  # (number, alttexts of its unit)
         self._units: list[dict] = []
         self.bibitems: list[str] = []
+        self.cites = 0  # ltx_cite elements linking to a bibliography entry
+        self._cite_depth = 0
+        self._cite_linked = False
         self._capture: list[list[str]] = []  # open text captures (caption, tag, cell, eq number)
 
     def handle_starttag(self, tag, attrs):
@@ -75,6 +78,12 @@ class _Truth(HTMLParser):
             kinds.append("unit")
         if classes & {"ltx_tag_equation", "ltx_tag_equationgroup"} and self._units:
             kinds.append("eqno")
+        if "ltx_cite" in classes:
+            kinds.append("cite")
+            self._cite_depth += 1
+            self._cite_linked = False
+        if tag == "a" and self._cite_depth and "#bib" in (attributes.get("href") or ""):
+            self._cite_linked = True
         if "ltx_bibitem" in classes and attributes.get("id"):
             self.bibitems.append(attributes["id"])
         if tag == "math" and self._units:
@@ -84,7 +93,7 @@ class _Truth(HTMLParser):
                 capture.append(" $" + clean_alttext(attributes.get("alttext") or "") + "$ ")
             kinds.append("math")
         for kind in kinds:
-            if kind not in ("float", "unit", "math", "tabular"):
+            if kind not in ("float", "unit", "math", "tabular", "cite"):
                 self._capture.append([])
         self.stack[-1] = (tag, classes, kinds)  # type: ignore[assignment]
 
@@ -100,6 +109,10 @@ class _Truth(HTMLParser):
     def _close(self, kinds):
         for kind in reversed(kinds):
             if kind in ("math", "tabular"):
+                continue
+            if kind == "cite":
+                self._cite_depth -= 1
+                self.cites += self._cite_linked
                 continue
             if kind == "float":
                 state = self._open.pop()
@@ -182,7 +195,7 @@ def check(path: Path) -> bool:
         f"captions {equal}/{len(truth.floats)} cells {found}/{cells} eq {eq_listed}/{len(truth.equations)} "
         f"latex {eq_equal} refs {len(references)}/{len(truth.bibitems)} "
         f"arxiv {sum(1 for r in references if r.arxiv_id)} doi {sum(1 for r in references if r.doi)} "
-        f"cites {len(document.citations)} {'ok' if ok else 'FAIL'}"
+        f"cites {len(document.citations)}/{truth.cites} {'ok' if ok else 'FAIL'}"
     )
     for mine, theirs in captions:
         if mine != theirs:
