@@ -83,6 +83,17 @@ def test_an_equation_inside_a_list_item_is_marked_where_it_stands(document):
     assert document.text[line_start : block.start] == "1. A step that holds "
 
 
+def test_a_float_inside_a_footnote_leaves_its_paragraph_whole():
+    note = (
+        '<span class="ltx_note ltx_role_footnote"><sup class="ltx_note_mark">1</sup><span class="ltx_note_outer">'
+        '<span class="ltx_note_content">see <figure class="ltx_figure"><figcaption class="ltx_caption">'
+        '<span class="ltx_tag ltx_tag_figure">Figure 9: </span>inner</figcaption></figure> end</span></span></span>'
+    )
+    page = (FIXTURES / "latexml_structure.html").read_text().replace("studied engines;", "studied engines" + note + ";")
+    text = from_html(page.encode()).text
+    assert "Prior work [1, 2] studied engines [^1: see Figure 9: inner end]; later work" in text
+
+
 def test_references_with_label_key_and_ids(document):
     first, second = document.records(Reference)
     assert (first.label, first.key, first.doi, first.arxiv_id) == ("1", "bib.bib1", "10.1000/xyz123", None)

@@ -101,7 +101,10 @@ class Flow:
 
     def group(self, first: int, record: object) -> None:
         """The blocks from `first` on become one group block carrying `record` (a group inside
-        them gives up its own record: blocks never overlap)."""
+        them gives up its own record: blocks never overlap). Inside a capture (a float in a
+        footnote or list item) nothing is grouped: the paragraph around it is still open."""
+        if self.sinks[-1] is not self.flow:
+            return
         self.flush()
         children: list[Block] = []
         for block in self.blocks[first:]:
