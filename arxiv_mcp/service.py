@@ -33,9 +33,9 @@ from .models import (
     SessionInfo,
     Trends,
 )
+from .reading import Reader, Text
 from .research.library import Library
 from .search import Hits, Searcher
-from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi
 from .upstream.atom import Paper
 from .upstream.http import HttpClient, Transport
@@ -202,19 +202,17 @@ class ArxivService:
         section: str | None = None,
         session_id: str | None = None,
     ) -> PaperText:
-        from .text import view as textview
+        from .text import selectors
+        from .text.view import Pages
 
         bounds.PAGE_SIZE.check(page_size)
         bounds.PAGE.check(page)
         pid, full = self._text(paper_id, session_id)
-        view, label = full.text, None
+        chosen = None
         if section and section.strip():
-            if section.strip().lower() == "outline":
-                view, label = textview.render_outline(textview.outline(full.text)), "outline"
-            else:
-                heading, view = textview.select_section(full.text, section.strip())
-                label = f"section:{heading.number} {heading.title}"
-        pages = textview.Pages(view, page_size)
+            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
+        view = chosen.text if chosen else full.text
+        pages = Pages(view, page_size)
         return PaperText(
             paper_id=pid.id,
             version=_version(pid),
@@ -224,9 +222,10 @@ class ArxivService:
             total_chars=len(view),
             has_more=page < pages.count,
             method=full.method,
-            source_method=full.source_method,
-            section=label,
+            source_method=full.source,
+            section=chosen.label if chosen else None,
             notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
+            items=chosen.items() if chosen else [],
         )
 
     def find_in_paper(
@@ -239,7 +238,7 @@ class ArxivService:
         if not query or not query.strip():
             raise InvalidInput('query is empty: give words or a "quoted phrase" to look for')
         pid, full = self._text(paper_id, session_id)
-        hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
+        hits, total = textview.find(full.doc, query, max_hits=max_hits, page_size=page_size)
         return FindResult(
             paper_id=pid.id,
             version=_version(pid),
@@ -377,6 +376,11 @@ def _shared_fields(paper: Paper) -> dict:
         "published": paper.published,
         "updated": paper.updated,
     }
+
+
+def figure_uri(pid: PaperId, number: str) -> str:
+    """The resource a figure's image is read from (`pid` carries its version)."""
+    return f"arxiv://paper/{pid}/figure/{number}"
 
 
 def _version(pid: PaperId) -> int:
