@@ -440,7 +440,7 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
     def get_references(
         paper_id: PaperId, limit: Limit = 10, ctx: Context | None = None
     ) -> Annotated[CallToolResult, models.Neighbours]:
-        """Papers it cites, with arXiv ids: its bibliography once read, else Semantic Scholar."""
+        """Papers it cites, with arXiv ids: its bibliography once read, or Semantic Scholar."""
         return run(lambda: svc.neighbours(paper_id, "references", limit), render.neighbours, ctx)
 
     @tools.add("Get citations")
