@@ -279,6 +279,8 @@ class Neighbour:
 class Neighbours:
     paper_id: str
     direction: str
+    """references or citations (Semantic Scholar); bibliography: the references as the
+    paper's own bibliography lists them (its text was cached), each entry's line as title."""
     neighbours: list[Neighbour]
     has_more: bool
 

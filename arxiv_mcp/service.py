@@ -6,6 +6,7 @@ Plain code, no MCP: `server.py` maps these methods to tools, and tests call them
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import asdict, replace
 
@@ -25,6 +26,7 @@ from .models import (
     Download,
     FindResult,
     LibrarySearch,
+    Neighbour,
     Neighbours,
     PaperDetail,
     PaperSummary,
@@ -324,9 +326,30 @@ class ArxivService:
         )
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
+        """References or citations. A paper whose text is cached answers for its references
+        itself, from its own bibliography (no request, the paper's order, the arXiv ids its
+        entries state), with direction "bibliography"; Semantic Scholar answers the rest."""
         from .upstream import s2
 
-        return s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
+        pid = parse(paper_id)
+        if direction == "references":
+            bounds.LIMIT.check(limit)
+            own = self._bibliography(pid, limit)
+            if own is not None:
+                return own
+        return s2.neighbours(self.http, self.config.s2_url, pid, direction, limit, cache=self.cache)
+
+    def _bibliography(self, pid: PaperId, limit: int) -> Neighbours | None:
+        from .text.document import Reference
+
+        versions = [pid.version] if pid.version is not None else sorted(self.cache.versions(pid.id), reverse=True)
+        for version in versions[:1]:
+            full = self.reader.cached(pid.with_version(version))
+            entries = full.doc.records(Reference) if full is not None else []
+            if entries:
+                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, _year(r.text), []) for r in entries]
+                return Neighbours(pid.id, "bibliography", found[:limit], len(found) > limit)
+        return None
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
         from .research.trends import category_trends, trends_from_dict
@@ -376,6 +399,12 @@ def _shared_fields(paper: Paper) -> dict:
         "published": paper.published,
         "updated": paper.updated,
     }
+
+
+def _year(entry: str) -> int | None:
+    """The last plausible year an entry prints (its publication year, after any arXiv id)."""
+    years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?![\d.])", entry)]
+    return years[-1] if years else None
 
 
 def figure_uri(pid: PaperId, number: str) -> str:
