@@ -403,7 +403,7 @@ def _shared_fields(paper: Paper) -> dict:
 
 def _year(entry: str) -> int | None:
     """The last plausible year an entry prints (its publication year, after any arXiv id)."""
-    years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?![\d.])", entry)]
+    years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)", entry)]
     return years[-1] if years else None
 
 

@@ -1,0 +1,204 @@
+"""A paper as readers point at it (issue 21): section numbers as printed, figures, tables,
+equations and references by label or as lists, the blocks find_in_paper names, and
+get_references from the paper's own bibliography. The documents are built here with
+`DocumentBuilder` (what every extractor writes to) and cached for a fake paper, so each view
+goes through the real MCP client and the cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.text import selectors
+from arxiv_mcp.text.document import (
+    Document,
+    DocumentBuilder,
+    Equation,
+    Figure,
+    Kind,
+    Reference,
+    Subfigure,
+    Table,
+)
+from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource
+from arxiv_mcp.text.view import find
+from tests.conftest import html_paper
+
+PID = "2403.00021"
+
+
+def sample() -> Document:
+    b = DocumentBuilder()
+    b.heading(1, "Sparse Graphs")
+    b.heading(2, "Abstract")
+    b.add_text("We study sparse graphs.")
+    b.heading(2, "1 Introduction")
+    b.add_text("Graphs are everywhere ")
+    b.cite("[2]", ["bib.bib2"])
+    b.add_text(". Figure 2 shows the pipeline, and Fig. 2(b) the loss.")
+    b.heading(2, "2 Related Work")
+    b.add_text("Message passing came first ")
+    b.cite("[1, 2]", ["bib.bib1", "bib.bib2"])
+    b.add_text(".")
+    b.heading(2, "3 Method")
+    b.add_text("We use Table 1 for the numbers. The energy is defined as")
+    b.block(Kind.EQUATION, "$$E = mc^2 \\tag{3}$$", Equation("3", "E = mc^2"))
+    b.heading(3, "3.1 Setup")
+    sub = (Subfigure("a", "Input graph.", ("x1a.png",)), Subfigure("b", "Training loss.", ("x1b.png",)))
+    b.block(Kind.FIGURE, "Figure 2: The pipeline.", Figure("Figure 2", "2", "The pipeline.", sub, ("x1.png",)))
+    rows = (("Model", "Acc | F1"), ("GCN", "81.5"), ("GAT", "83.0"))
+    b.block(Kind.TABLE, "Table 1: Accuracy.", Table("Table 1", "1", "Accuracy.", rows, 1))
+    b.heading(2, "4 Results")
+    b.add_text("It works, as Figure 2 shows.")
+    b.heading(2, "References")
+    b.block(Kind.REFERENCE, "[1] A. Author. Old work. 2019.", Reference("1", "A. Author. Old work. 2019.", "bib.bib1"))
+    entry = "B. Writer. New work. arXiv:2401.00002, 2021."
+    b.block(Kind.REFERENCE, f"[2] {entry}", Reference("2", entry, "bib.bib2", "2401.00002", "10.1000/xyz"))
+    return b.build()
+
+
+def uri(number: str) -> str:
+    return f"arxiv://paper/{PID}v1/figure/{number}"
+
+
+# --- the views, on a document --------------------------------------------------------------
+
+
+def test_outline_shows_positions_counts_and_how_to_ask():
+    text = selectors.select(sample(), "outline", uri).text
+    assert "[s3]   1 Introduction (" in text
+    assert "1 figure, 1 table, 1 numbered equation, 2 references." in text
+    assert '"Figure 3"' in text and 'section="figures"' in text
+
+
+@pytest.mark.parametrize("selector", ["Figure 2", "Fig. 2", "fig2", "FIG. 2", "Figure 2b", "Fig. 2(b)"])
+def test_a_figure_by_its_label(selector):
+    got = selectors.select(sample(), selector, uri)
+    (figure,) = got.figures
+    assert (figure.label, figure.caption, figure.image_uri) == ("Figure 2", "The pipeline.", uri("2"))
+    assert figure.subfigures == ["(a) Input graph.", "(b) Training loss."]
+    assert [m.section for m in figure.mentions] == ["1 Introduction", "4 Results"]
+    assert "Figure 2 shows the pipeline" in figure.mentions[0].text
+    assert "The pipeline." in got.text and uri("2") in got.text
+
+
+def test_a_table_as_a_grid_and_rows():
+    got = selectors.select(sample(), "Table 1", uri)
+    (table,) = got.tables
+    assert table.header == [["Model", "Acc | F1"]] and table.rows == [["GCN", "81.5"], ["GAT", "83.0"]]
+    assert "| Model | Acc \\| F1 |\n|---|---|\n| GCN | 81.5 |" in got.text
+
+
+@pytest.mark.parametrize("selector", ["Equation 3", "Eq. (3)", "eq 3", "(3)", "eqn. 3"])
+def test_an_equation_with_its_introduction(selector):
+    got = selectors.select(sample(), selector, uri)
+    (equation,) = got.equations
+    assert (equation.number, equation.latex, equation.section) == ("3", "E = mc^2", "3 Method")
+    assert equation.context == "The energy is defined as"
+    assert "E = mc^2" in got.text
+
+
+@pytest.mark.parametrize("selector", ["[2]", "ref 2", "reference 2", "bib.bib2"])
+def test_a_reference_and_the_passages_citing_it(selector):
+    got = selectors.select(sample(), selector, uri)
+    (reference,) = got.references
+    assert (reference.arxiv_id, reference.doi) == ("2401.00002", "10.1000/xyz")
+    assert [m.section for m in reference.mentions] == ["1 Introduction", "2 Related Work"]
+    assert "[2] B. Writer" in got.text and "arXiv:2401.00002" in got.text
+
+
+def test_lists():
+    doc = sample()
+    assert selectors.select(doc, "figures", uri).text.startswith("1 figures:\nFigure 2 (section 3.1): The pipeline.")
+    assert "(3) (section 3): E = mc^2" in selectors.select(doc, "equations", uri).text
+    refs = selectors.select(doc, "references", uri)
+    assert [r.label for r in refs.references] == ["1", "2"]
+    assert refs.items()[1]["kind"] == "reference" and refs.items()[1]["arxiv_id"] == "2401.00002"
+
+
+@pytest.mark.parametrize(
+    "selector, listed",
+    [
+        ("Figure 9", "It has: Figure 2."),
+        ("Table 4", "It has: Table 1."),
+        ("Eq. (8)", "It has: (3)."),
+        ("[7]", "[1], [2]"),
+    ],
+)
+def test_a_label_the_paper_lacks_lists_the_ones_it_has(selector, listed):
+    with pytest.raises(InvalidInput, match=r"no .*") as caught:
+        selectors.select(sample(), selector, uri)
+    assert listed in str(caught.value)
+
+
+def test_a_text_without_marked_structure_says_so():
+    with pytest.raises(InvalidInput, match="marks no figures"):
+        selectors.select(Document.from_text("## 1 Intro\n\nText."), "figures", uri)
+
+
+def test_sections_by_printed_number_through_the_document():
+    doc = sample()
+    assert selectors.select(doc, "3.1", uri).label == "section:6 3.1 Setup"
+    assert selectors.select(doc, "Section 1", uri).text.startswith("## 1 Introduction")
+    with pytest.raises(InvalidInput, match="Its section numbers: 1, 2, 3, 3.1, 4"):
+        selectors.select(doc, "5", uri)
+
+
+def test_find_names_the_block_of_each_hit():
+    hits, _ = find(sample(), "pipeline")
+    assert [h.place for h in hits] == ["paragraph of section 1", "caption of Figure 2"]
+    hits, _ = find(sample(), "Writer")
+    assert hits[0].place == "reference [2]"
+
+
+# --- through the MCP client and the cache --------------------------------------------------
+
+
+def _cache_document(service, doc: Document) -> None:
+    service.cache.put_text(PID, 1, doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION)
+
+
+@pytest.fixture
+def cached_paper(fake, service):
+    fake.add(html_paper(PID, "Sparse graphs"))
+    _cache_document(service, sample())
+    return service
+
+
+@pytest.mark.anyio
+async def test_read_paper_views_through_the_client(fake, connect, cached_paper):
+    async with connect(service=cached_paper) as client:
+        ref = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "[2]"})
+        fig = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "Fig. 2(b)"})
+        sec = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "4"})
+        missing = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "7"})
+    assert not ref.is_error, ref.content[0].text
+    assert ref.structured_content["items"][0]["kind"] == "reference"
+    assert ref.structured_content["section"] == "reference [2]"
+    assert fig.structured_content["items"][0]["image_uri"] == uri("2")
+    assert "→ (b) Training loss." in fig.content[0].text
+    assert sec.structured_content["section"] == "section:7 4 Results"
+    assert missing.is_error and "Its section numbers: 1, 2, 3, 3.1, 4" in missing.content[0].text
+    assert fake.requests == []
+
+
+@pytest.mark.anyio
+async def test_get_references_from_the_cached_bibliography(fake, connect, cached_paper):
+    async with connect(service=cached_paper) as client:
+        got = await client.call_tool("get_references", {"paper_id": PID})
+    assert got.structured_content["direction"] == "bibliography"
+    assert [n["arxiv_id"] for n in got.structured_content["neighbours"]] == [None, "2401.00002"]
+    assert got.structured_content["neighbours"][0]["year"] == 2019
+    assert "own bibliography" in got.content[0].text
+    assert fake.requests == []
+
+
+def test_a_cached_document_that_does_not_parse_is_remade_from_the_raw_file(fake, service):
+    fake.add(html_paper(PID, "Sparse graphs"))
+    first = service.read_paper(f"{PID}v1")
+    asked = len(fake.requests)
+    service.cache.put_text(PID, 1, "{not a document", method="html", extractor_version=EXTRACTOR_VERSION)
+    again = service.read_paper(f"{PID}v1")
+    assert (again.text, again.method) == (first.text, "cache")
+    assert len(fake.requests) == asked
+    assert Document.from_json(service.cache.get_text(PID, 1).text).text == first.text
