@@ -24,9 +24,12 @@ the same bytes are checked, stored and labelled the same way whichever tool came
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import budget
@@ -35,6 +38,7 @@ from .catalog import Catalog, not_found
 from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .text import formats
+from .text.document import FORMAT as DOCUMENT_FORMAT
 from .text.document import Document
 from .text.extract import EXTRACTOR_VERSION, TextSource, extract
 from .upstream.atom import Paper
@@ -72,19 +76,69 @@ _NOT_YET = "not usable yet"
 page, a cut body): worth trying again later, so it is not remembered as missing."""
 
 
-@dataclass
 class Text:
-    doc: Document
-    method: str
-    """What produced the text this time: a source name, or "cache"."""
-    source: TextSource
-    """The source the document was extracted from."""
-    note: str | None = None
-    """Set when the text could not be cached (the disk refused it): the next read fetches again."""
+    """A read paper version: its text at once, its document (blocks and records) when a view
+    asks for it. A cached document's records are built only then, so a page read costs what
+    reading the text costs."""
+
+    def __init__(
+        self, doc: Document | str, method: str, source: TextSource, note: str | None = None, text: str | None = None
+    ):
+        self._doc = doc if isinstance(doc, Document) else None
+        self._payload = doc if isinstance(doc, str) else None
+        self.text = doc.text if isinstance(doc, Document) else (text or "")
+        self.method = method
+        """What produced the text this time: a source name, or "cache"."""
+        self.source = source
+        """The source the document was extracted from."""
+        self.note = note
+        """Set when the text could not be cached (the disk refused it): the next read fetches again."""
+
+    @classmethod
+    def cached(cls, payload: str, source: TextSource) -> Text:
+        """A cached document's JSON form; ValueError when it is not one (re-make it then)."""
+        try:
+            raw = json.loads(payload)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a cached document: {exc}") from exc
+        if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
+            raise ValueError("not a cached document of this format")
+        return cls(payload, "cache", source, text=raw["text"])
 
     @property
-    def text(self) -> str:
-        return self.doc.text
+    def doc(self) -> Document:
+        if self._doc is None:
+            self._doc = _parsed(self._payload or "", self.text)
+            self._payload = None
+        return self._doc
+
+
+_PARSED: OrderedDict[int, tuple[str, Document]] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
+_PARSED_KEPT = 8
+"""Documents built from cached payloads, the most recent few: a paper being read is asked for
+view after view, and building its records costs several times reading its text. A payload
+is looked up by its hash and must be equal to the one kept, so a document re-made on disk
+(by this or another process) is never served from here."""
+
+
+def _parsed(payload: str, text: str) -> Document:
+    key = hash(payload)
+    with _PARSED_LOCK:
+        kept = _PARSED.get(key)
+        if kept is not None and kept[0] == payload:
+            _PARSED.move_to_end(key)
+            return kept[1]
+    try:
+        doc = Document.from_json(payload)
+    except ValueError as exc:  # the text was whole, its blocks are not: headings still work
+        log.warning("the cached blocks of a document are unreadable (%s): read as plain text", exc)
+        return Document.from_text(text)
+    with _PARSED_LOCK:
+        _PARSED[key] = (payload, doc)
+        while len(_PARSED) > _PARSED_KEPT:
+            _PARSED.popitem(last=False)
+    return doc
 
 
 @dataclass
@@ -223,7 +277,7 @@ class Reader:
             return None  # written by something else: read the paper again
         if cached.extractor_version == EXTRACTOR_VERSION:
             try:
-                return Text(Document.from_json(cached.text), "cache", source)
+                return Text.cached(cached.text, source)
             except ValueError as exc:  # a payload of another form: re-made like an old version
                 log.info("the cached document of %s is unreadable (%s): re-made from its raw file", pid, exc)
         raw = self.cached_raw(pid, source)

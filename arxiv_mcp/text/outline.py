@@ -103,13 +103,14 @@ def render_outline(headings: list[Heading]) -> str:
     return "\n".join(f"[s{h.number}] {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings)
 
 
-def select_section(source: str | Document, selector: str) -> tuple[Heading, str]:
-    """The heading `selector` names (a printed number, `section:N`, or a name) and its section's text."""
+def select_section(source: str | Document, selector: str, headings: list[Heading] | None = None) -> tuple[Heading, str]:
+    """The heading `selector` names (a printed number, `section:N`, or a name) and its
+    section's text; `headings` is the source's outline when the caller has it already."""
     wanted = " ".join((selector or "").split())
     if not wanted:
         raise InvalidInput('section is empty: pass a heading name, a section number, or "outline".')
     text = source.text if isinstance(source, Document) else source
-    headings = outline(source)
+    headings = outline(source) if headings is None else headings
     if not headings:
         raise InvalidInput(
             "this paper's text has no headings, so it cannot be read by section: "

@@ -12,6 +12,8 @@ A label the paper does not have is an error that lists the labels it has.
 from __future__ import annotations
 
 import re
+import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,7 +65,7 @@ FigureUri = Callable[[str], str]
 def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
     wanted = " ".join(selector.split())
     key = wanted.casefold()
-    places = Places(doc)
+    places = _places(doc)
     if key == "outline":
         return Selection("outline", render_outline(places.headings) + "\n\n" + counts_line(doc))
     if key in _LISTS:
@@ -76,17 +78,36 @@ def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
     reference = _reference_by_key(doc, wanted)
     if match or reference:
         return _reference(places, reference or _reference_by_label(doc, match))
-    heading, text = select_section(doc, wanted)
+    heading, text = select_section(doc, wanted, places.headings)
     return Selection(f"section:{heading.number} {heading.title}", text)
+
+
+_KEPT: list[tuple[Document, Places]] = []
+_KEPT_LOCK = threading.Lock()
+
+
+def _places(doc: Document) -> Places:
+    """The look-ups of a document, kept for the last few documents (the reader keeps the
+    documents of the papers being read, and one paper is asked view after view)."""
+    with _KEPT_LOCK:
+        for kept, places in _KEPT:
+            if kept is doc:
+                return places
+    places = Places(doc)
+    with _KEPT_LOCK:
+        _KEPT.insert(0, (doc, places))
+        del _KEPT[8:]
+    return places
 
 
 def counts_line(doc: Document) -> str:
     """`9 figures, 4 tables, 31 numbered equations, 58 references`, and how to ask for each."""
+    kinds = Counter(type(block.record) for block in doc.blocks)
     counts = [
-        (len(doc.records(Figure)), "figure", '"Figure 3"'),
-        (len(doc.records(Table)), "table", '"Table 2"'),
-        (len(doc.records(Equation)), "numbered equation", '"Eq. (7)"'),
-        (len(doc.records(Reference)), "reference", '"[12]"'),
+        (kinds[Figure], "figure", '"Figure 3"'),
+        (kinds[Table], "table", '"Table 2"'),
+        (kinds[Equation], "numbered equation", '"Eq. (7)"'),
+        (kinds[Reference], "reference", '"[12]"'),
     ]
     said = ", ".join(f"{n} {noun}{'' if n == 1 else 's'}" for n, noun, _ in counts)
     asks = [ask for n, _, ask in counts if n]
@@ -105,10 +126,14 @@ def _list(places: Places, which: str, figure_uri: FigureUri) -> Selection:
     doc = places.doc
     lines: list[str] = []
     selection = Selection(which, "")
+    wanted = {"figures": Figure, "tables": Table, "equations": Equation, "references": Reference}[which]
     for block in doc.blocks:
         record = block.record
-        section = places.section_name(block.start)
-        where = f" ({section_words(places.section(block.start))})" if places.section(block.start) else ""  # type: ignore[arg-type]
+        if not isinstance(record, wanted):
+            continue
+        heading = places.section(block.start)
+        section = heading.title if heading else None
+        where = f" ({section_words(heading)})" if heading else ""
         if which == "figures" and isinstance(record, Figure):
             selection.figures.append(_figure_item(record, section, figure_uri))
             lines.append(f"{record.label}{where}: {_short(record.caption)}")
@@ -195,7 +220,9 @@ def _figure_item(figure: Figure, section: str | None, figure_uri: FigureUri) -> 
 
 
 def _figure_mention_re(number: str) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:fig(?:ure)?s?\.?|FIG\.?)[\s~]*{re.escape(number)}(?![\d]|\.\d)", re.IGNORECASE)
+    """ "Figure 3", "Fig. 3", "FIG. 3", "figs. 3" (cased alternatives, not IGNORECASE, and no
+    leading \\b: both would make the scan over the whole text several times slower)."""
+    return re.compile(rf"(?:Fig(?:ure)?s?|FIG(?:URE)?S?|fig(?:ure)?s?)\.?[\s~]*{re.escape(number)}(?!\d|\.\d)")
 
 
 def _table(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selection:
@@ -322,8 +349,9 @@ def _block_starts(places: Places, offsets: list[int]) -> list[int]:
 def _mentions(places: Places, own: Block, pattern: re.Pattern[str]) -> list[Mention]:
     """Passages outside `own` that match `pattern`, one per block, in order."""
     seen: dict[int, Mention] = {}
-    for match in pattern.finditer(places.doc.text):
-        if own.start <= match.start() < own.end:
+    text = places.doc.text
+    for match in pattern.finditer(text):
+        if own.start <= match.start() < own.end or (match.start() and text[match.start() - 1].isalnum()):
             continue
         block = places.block(match.start())
         if block is None or block.kind not in (Kind.PARAGRAPH, Kind.LIST) or block.start in seen:
