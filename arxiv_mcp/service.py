@@ -9,6 +9,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
+from urllib.parse import quote
 
 from . import bounds, budget
 from .cache.store import Cache
@@ -250,6 +251,13 @@ class ArxivService:
             page_size=page_size,
         )
 
+    def figure_image(self, paper_id: str, number: str) -> bytes:
+        """The image of a figure, for the `arxiv://paper/{id}/figure/{n}` resource."""
+        from .figures import FigureImages
+
+        pid, full = self._text(paper_id, None)
+        return FigureImages(self.cache, self.http, self.urls).image(pid, full.doc, number)
+
     def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
         pid, full = self._text(paper_id, None)
         return pid, full.text
@@ -409,7 +417,7 @@ def _year(entry: str) -> int | None:
 
 def figure_uri(pid: PaperId, number: str) -> str:
     """The resource a figure's image is read from (`pid` carries its version)."""
-    return f"arxiv://paper/{pid}/figure/{number}"
+    return f"arxiv://paper/{quote(pid.versioned, safe='')}/figure/{quote(number, safe='')}"
 
 
 def _version(pid: PaperId) -> int:

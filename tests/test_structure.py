@@ -202,3 +202,74 @@ def test_a_cached_document_that_does_not_parse_is_remade_from_the_raw_file(fake,
     assert (again.text, again.method) == (first.text, "cache")
     assert len(fake.requests) == asked
     assert Document.from_json(service.cache.get_text(PID, 1).text).text == first.text
+
+
+# --- figure images ---------------------------------------------------------------------------
+
+
+def _png() -> bytes:
+    from arxiv_mcp.figures import _png as encode
+
+    return encode(b"\xff\x00\x00" * 4, 2, 2, 6, 3)
+
+
+def _figure_document(*images: str) -> Document:
+    b = DocumentBuilder()
+    b.heading(2, "1 Introduction")
+    b.add_text("Figure 2 shows it.")
+    b.block(Kind.FIGURE, "Figure 2: A plot.", Figure("Figure 2", "2", "A plot.", (), images))
+    return b.build()
+
+
+@pytest.mark.anyio
+async def test_a_figure_image_from_the_html_costs_one_request_once(fake, connect, service):
+    page = html_paper(PID, "Sparse graphs")
+    page.images = {"x1.png": _png()}
+    fake.add(page)
+    _cache_document(service, _figure_document("x1.png"))
+    async with connect(service=service) as client:
+        first = await client.read_resource(uri("2"))
+        again = await client.read_resource(uri("2"))
+    import base64
+
+    assert base64.b64decode(first.contents[0].blob) == _png() == base64.b64decode(again.contents[0].blob)
+    assert first.contents[0].mime_type == "image/png"
+    assert [r.path for r in fake.requests] == [f"/html/{PID}v1/x1.png"]
+    assert service.cache.get_raw(PID, 1, "figures") is not None
+
+
+def _eprint(members: dict[str, bytes]) -> bytes:
+    import gzip
+
+    from arxiv_mcp.figures import _tar
+
+    return gzip.compress(_tar(members))
+
+
+def test_a_figure_image_from_the_cached_eprint_costs_no_request(fake, service):
+    from tests.fake_arxiv import default_pdf
+
+    fake.add(html_paper(PID, "Sparse graphs"))
+    _cache_document(service, _figure_document("figs/plot"))
+    pdf = default_pdf(html_paper(PID, "Sparse graphs"))
+    service.cache.put_raw(PID, 1, "source", _eprint({"main.tex": b"x", "figs/plot.pdf": pdf}), "application/gzip")
+    got = service.figure_image(f"{PID}v1", "2")
+    try:
+        import pypdfium2  # noqa: F401
+
+        assert got.startswith(b"\x89PNG\r\n\x1a\n")
+    except ImportError:
+        assert got == pdf
+    assert fake.requests == []
+
+
+def test_an_image_on_another_site_is_not_fetched(fake, service):
+    from arxiv_mcp.errors import NotFound
+
+    fake.add(html_paper(PID, "Sparse graphs"))
+    _cache_document(service, _figure_document("https://example.org/x1.png"))
+    with pytest.raises(NotFound, match="another site"):
+        service.figure_image(f"{PID}v1", "2")
+    with pytest.raises(InvalidInput, match='no figure "9"'):
+        service.figure_image(f"{PID}v1", "9")
+    assert fake.requests == []
