@@ -273,3 +273,30 @@ def test_an_image_on_another_site_is_not_fetched(fake, service):
     with pytest.raises(InvalidInput, match='no figure "9"'):
         service.figure_image(f"{PID}v1", "9")
     assert fake.requests == []
+
+
+def _revtex() -> Document:
+    b = DocumentBuilder()
+    b.heading(2, "I Introduction", "I")
+    b.add_text("Filler words. " * 40 + "As TABLE I shows, and as Teyssier (2002) found ")
+    b.cite("(Teyssier, 2002)", ["teyssier"])
+    b.add_text(", it holds.")
+    b.block(Kind.TABLE, "TABLE I: Rates.", Table("TABLE I", "I", "Rates.", (("a", "b"), ("1", "2")), 1))
+    b.heading(2, "Appendix A Proofs", "A")
+    b.add_text("Proof.")
+    b.block(
+        Kind.REFERENCE,
+        "Teyssier (2002) R. Teyssier, A&A.",
+        Reference("Teyssier (2002)", "R. Teyssier, A&A.", "teyssier"),
+    )
+    return b.build()
+
+
+def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_text():
+    doc = _revtex()
+    assert selectors.select(doc, "Table 1", uri).label == "TABLE I"
+    assert selectors.select(doc, "Section 1", uri).label == "section:1 I Introduction"
+    got = selectors.select(doc, "teyssier (2002)", uri)
+    (mention,) = got.references[0].mentions
+    assert "(Teyssier, 2002)" in mention.text and mention.text.startswith("…")
+    assert find(doc, "Proof")[0][0].place == "paragraph of appendix A"

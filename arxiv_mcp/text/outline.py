@@ -139,7 +139,7 @@ def _by_position(headings: list[Heading], number: int) -> Heading:
 def _by_printed(headings: list[Heading], number: str) -> Heading:
     """The heading printed with `number` (the outermost when several are); a Roman number and
     its Arabic value name the same section in a paper that numbers only one way."""
-    for key in (number, _other_numeral(number)):
+    for key in (number, other_numeral(number)):
         matches = [h for h in headings if key and h.printed and h.printed.casefold() == key.casefold()]
         if matches:
             return min(matches, key=lambda h: h.level)
@@ -156,7 +156,7 @@ def _by_printed(headings: list[Heading], number: str) -> Heading:
     )
 
 
-def _other_numeral(number: str) -> str | None:
+def other_numeral(number: str) -> str | None:
     """`4` <-> `IV` for the leading part (`4.1` <-> `IV.1`), None when it has no other form."""
     head, _, rest = number.partition(".")
     if head.isdigit() and 0 < int(head) < 40:

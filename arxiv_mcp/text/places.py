@@ -66,8 +66,13 @@ class Places:
 
 
 def section_words(heading: Heading) -> str:
-    """`section 3.2` for a numbered heading, else `section "Related Work"`."""
-    return f"section {heading.printed}" if heading.printed else f'section "{heading.title}"'
+    """`section 3.2` (`appendix B`) for a numbered heading, else `section "Related Work"`."""
+    if not heading.printed:
+        return f'section "{heading.title}"'
+    appendix = heading.title.casefold().startswith("appendix") or (
+        heading.printed[0].isalpha() and not set(heading.printed.split(".")[0]) <= set("IVXLC")
+    )
+    return f"{'appendix' if appendix else 'section'} {heading.printed}"
 
 
 def reference_label(reference: Reference) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
 from .document import Block, Document, Equation, Figure, Kind, Reference, Table
-from .outline import render_outline, select_section
+from .outline import other_numeral, render_outline, select_section
 from .places import Places, reference_label, section_words
 
 _LIST_CHARS = 200
@@ -174,12 +174,14 @@ def _reference_line(reference: Reference) -> str:
 
 
 def _find(places: Places, kind: type[Figure | Table | Equation], number: str) -> tuple[Block, object]:
-    folded = number.casefold()
-    for block in places.doc.blocks:
-        record = block.record
-        if isinstance(record, kind) and isinstance(record, Figure | Table | Equation):
-            if record.number.casefold() == folded:
-                return block, record
+    """The item printed with `number`; `1` and `I` name the same one in a paper that numbers
+    only one way (REVTeX prints TABLE I)."""
+    for key in (number, other_numeral(number)):
+        for block in places.doc.blocks:
+            record = block.record
+            if key and isinstance(record, kind) and isinstance(record, Figure | Table | Equation):
+                if record.number.casefold() == key.casefold():
+                    return block, record
     have = [r.label if not isinstance(r, Equation) else f"({r.number})" for r in places.doc.records(kind)]
     noun = {Figure: "figure", Table: "table", Equation: "numbered equation"}[kind]
     if not have:
@@ -298,8 +300,12 @@ def _introduction(places: Places, block: Block) -> str | None:
 
 
 def _reference_by_key(doc: Document, wanted: str) -> Reference | None:
+    """The entry whose cite key is `wanted`, or whose author-year label it is (`Teyssier (2002)`)."""
+    folded = " ".join(wanted.split()).casefold()
     for reference in doc.records(Reference):
-        if reference.key and reference.key == wanted:
+        if (reference.key and reference.key == wanted) or (
+            not reference.label.isdigit() and " ".join(reference.label.split()).casefold() == folded
+        ):
             return reference
     return None
 
@@ -323,24 +329,18 @@ def _reference_by_label(doc: Document, match: re.Match[str] | None) -> Reference
 def _reference(places: Places, reference: Reference) -> Selection:
     item = _reference_item(reference)
     targets = {t for t in (reference.key, reference.label) if t}
-    offsets = [c.start for c in places.doc.citations if targets & set(c.targets)]
-    item.mentions = [_mention(places, offset) for offset in dict.fromkeys(_block_starts(places, offsets))]
-    item.mentions = item.mentions[:_MAX_MENTIONS]
+    first_in_block: dict[int, int] = {}
+    for citation in places.doc.citations:
+        if targets & set(citation.targets):
+            block = places.block(citation.start)
+            first_in_block.setdefault(block.start if block else citation.start, citation.start)
+    item.mentions = [_mention(places, offset) for offset in list(first_in_block.values())[:_MAX_MENTIONS]]
     lines = [_reference_line(reference)] + _mention_lines(item.mentions, "Cited in")
     return Selection(f"reference {reference_label(reference)}", "\n".join(lines), references=[item])
 
 
 def _reference_item(reference: Reference) -> ReferenceItem:
     return ReferenceItem(reference.label, " ".join(reference.text.split()), reference.arxiv_id, reference.doi)
-
-
-def _block_starts(places: Places, offsets: list[int]) -> list[int]:
-    """Each offset, moved to the start of its block's passage, so one passage is one mention."""
-    out = []
-    for offset in offsets:
-        block = places.block(offset)
-        out.append(offset if block is None else block.start)
-    return out
 
 
 # --- mentions ------------------------------------------------------------------------------
@@ -367,8 +367,10 @@ def _mention(places: Places, offset: int) -> Mention:
     start, end = (block.start, block.end) if block else (max(0, offset - 150), offset + 150)
     text = places.doc.text
     if end - start > _MENTION_CHARS:
-        start = max(start, offset - _MENTION_CHARS // 2)
-        end = min(end, start + _MENTION_CHARS)
+        first, last = start, end
+        start = max(first, offset - _MENTION_CHARS // 2)
+        end = min(last, start + _MENTION_CHARS)
+        start = max(first, end - _MENTION_CHARS)
     snippet = " ".join(text[start:end].split())
     if block and start > block.start:
         snippet = "…" + snippet
