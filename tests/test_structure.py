@@ -299,4 +299,4 @@ def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_t
     got = selectors.select(doc, "teyssier (2002)", uri)
     (mention,) = got.references[0].mentions
     assert "(Teyssier, 2002)" in mention.text and mention.text.startswith("…")
-    assert find(doc, "Proof")[0][0].place == "paragraph of appendix A"
+    assert find(doc, "\"Proof.\"")[0][0].place == "paragraph of appendix A"
