@@ -299,4 +299,14 @@ def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_t
     got = selectors.select(doc, "teyssier (2002)", uri)
     (mention,) = got.references[0].mentions
     assert "(Teyssier, 2002)" in mention.text and mention.text.startswith("…")
-    assert find(doc, "\"Proof.\"")[0][0].place == "paragraph of appendix A"
+    assert find(doc, '"Proof."')[0][0].place == "paragraph of appendix A"
+
+
+def test_an_approximate_table_shows_its_lines_once():
+    b = DocumentBuilder()
+    b.heading(2, "1 Results")
+    rendered = "Table 2: Rates per run.\nrun 1 0.5\nrun 2 0.7"
+    b.block(Kind.TABLE, rendered, Table("Table 2", "2", "Rates per run.", (), 0, True))
+    got = selectors.select(b.build(), "Table 2", uri)
+    assert got.text == "(approximate: the lines recovered from the PDF's layout)\n" + rendered
+    assert got.tables[0].approximate

@@ -231,13 +231,16 @@ def _table(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selec
     block, table = _find(places, Table, match.group("n"))
     assert isinstance(table, Table)
     item = _table_item(table, places.section_name(block.start))
-    lines = [f"{table.label}: {table.caption}", ""]
+    caption = f"{table.label}: {table.caption}"
     if table.approximate or not table.rows:
-        lines.append("(approximate: the lines recovered from the PDF's layout)" if table.approximate else "")
-        lines.append(places.doc.text[block.start : block.end])
+        body = places.doc.text[block.start : block.end]
+        lines = [] if " ".join(table.caption.split())[:60] in " ".join(body.split()) else [caption, ""]
+        if table.approximate:
+            lines.append("(approximate: the lines recovered from the PDF's layout)")
+        lines.append(body)
     else:
-        lines.append(markdown_grid(table))
-    return Selection(table.label, "\n".join(line for line in lines).strip(), tables=[item])
+        lines = [caption, "", markdown_grid(table)]
+    return Selection(table.label, "\n".join(lines).strip(), tables=[item])
 
 
 def _table_item(table: Table, section: str | None) -> TableItem:
