@@ -310,3 +310,61 @@ def test_an_approximate_table_shows_its_lines_once():
     got = selectors.select(b.build(), "Table 2", uri)
     assert got.text == "(approximate: the lines recovered from the PDF's layout)\n" + rendered
     assert got.tables[0].approximate
+
+
+# --- end to end: a LaTeXML page through the fake arXiv ----------------------------------------
+
+_BODY = "The engine turns the wheels, and the words here make the page long enough to read. " * 8
+STRUCTURED_PAGE = f"""<!DOCTYPE html><html><head><title>Engines</title>
+<!--Generated on Tue Feb  6 19:39:27 2024 by LaTeXML (version 0.8.7) http://dlmf.nist.gov/LaTeXML/.--></head>
+<body><div class="ltx_page_main"><div class="ltx_page_content"><article class="ltx_document">
+<h1 class="ltx_title ltx_title_document">Engines</h1>
+<section class="ltx_section" id="S1">
+<h2 class="ltx_title ltx_title_section"><span class="ltx_tag ltx_tag_section">1 </span>Introduction</h2>
+<div class="ltx_para" id="S1.p1"><p class="ltx_p">Prior work <cite class="ltx_cite">[<a class="ltx_ref" href="#bib.bib1">1</a>]</cite>
+studied engines, as Figure 1 shows. {_BODY}</p></div>
+<figure class="ltx_figure" id="S1.F1"><img class="ltx_graphics" src="x1.png" alt=""/>
+<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The engine at rest.</figcaption></figure>
+<div class="ltx_para"><p class="ltx_p">The energy is</p>
+<table class="ltx_equation ltx_eqn_table" id="S1.E1"><tbody><tr class="ltx_equation ltx_eqn_row ltx_align_baseline">
+<td class="ltx_eqn_cell ltx_align_center"><math alttext="E=mc^{2}" class="ltx_Math" display="block"><mi>E</mi></math></td>
+<td class="ltx_eqn_cell ltx_eqn_eqno ltx_align_middle ltx_align_right" rowspan="1"><span class="ltx_tag ltx_tag_equation ltx_align_right">(1)</span></td>
+</tr></tbody></table></div>
+<figure class="ltx_table" id="S1.T1">
+<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_table">Table 1: </span>Speeds.</figcaption>
+<table class="ltx_tabular"><thead class="ltx_thead"><tr class="ltx_tr"><th class="ltx_td ltx_th">Engine</th>
+<th class="ltx_td ltx_th">Speed</th></tr></thead><tbody class="ltx_tbody">
+<tr class="ltx_tr"><td class="ltx_td">Difference</td><td class="ltx_td">1.5</td></tr></tbody></table></figure>
+</section>
+<section class="ltx_bibliography" id="bib"><h2 class="ltx_title ltx_title_bibliography">References</h2>
+<ul class="ltx_biblist"><li class="ltx_bibitem" id="bib.bib1"><span class="ltx_tag ltx_role_refnum ltx_tag_bibitem">[1]</span>
+<span class="ltx_bibblock">A. Lovelace. Notes, 2020. arXiv:2401.12345.</span></li></ul></section>
+</article></div></div></body></html>"""
+
+
+@pytest.mark.anyio
+async def test_a_latexml_page_read_end_to_end(fake, connect, service):
+    html = pytest.importorskip("arxiv_mcp.text.html")
+    if not hasattr(html, "html_document"):
+        pytest.skip("the HTML extractor marks no structure yet (issue 21: the html room)")
+    page = html_paper(PID, "Engines")
+    page.html, page.images = STRUCTURED_PAGE, {"x1.png": _png()}
+    fake.add(page)
+    async with connect(service=service) as client:
+        outline = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "outline"})
+        figure = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "fig1"})
+        table = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "Table 1"})
+        equation = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "(1)"})
+        reference = await client.call_tool("read_paper", {"paper_id": f"{PID}v1", "section": "[1]"})
+        hits = await client.call_tool("find_in_paper", {"paper_id": f"{PID}v1", "query": "engine at rest"})
+        image = await client.read_resource(uri("1"))
+        cited = await client.call_tool("get_references", {"paper_id": f"{PID}v1"})
+    assert "1 figure, 1 table, 1 numbered equation, 1 reference." in outline.content[0].text
+    assert figure.structured_content["items"][0]["caption"] == "The engine at rest."
+    assert table.structured_content["items"][0]["rows"] == [["Difference", "1.5"]]
+    assert equation.structured_content["items"][0]["latex"].replace("{2}", "2") == "E=mc^2"
+    assert reference.structured_content["items"][0]["arxiv_id"] == "2401.12345"
+    assert hits.structured_content["hits"][0]["place"] == "caption of Figure 1"
+    assert image.contents[0].mime_type == "image/png"
+    assert cited.structured_content["direction"] == "bibliography"
+    assert [r.path for r in fake.requests] == [f"/html/{PID}v1", f"/html/{PID}v1/x1.png"]
