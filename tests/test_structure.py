@@ -368,3 +368,10 @@ async def test_a_latexml_page_read_end_to_end(fake, connect, service):
     assert image.contents[0].mime_type == "image/png"
     assert cited.structured_content["direction"] == "bibliography"
     assert [r.path for r in fake.requests] == [f"/html/{PID}v1", f"/html/{PID}v1/x1.png"]
+
+
+def test_a_list_name_reads_the_section_of_that_name_when_the_text_marks_none():
+    doc = Document.from_text("## 1 Intro\n\nText.\n\n## References\n\n[1] A. Author. Old work.")
+    assert selectors.select(doc, "references", uri).label == "section:2 References"
+    with pytest.raises(InvalidInput, match="marks no tables"):
+        selectors.select(doc, "tables", uri)

@@ -147,7 +147,11 @@ def _list(places: Places, which: str, figure_uri: FigureUri) -> Selection:
             selection.references.append(_reference_item(record))
             lines.append(_reference_line(record))
     if not lines:
-        raise InvalidInput(_none_marked(which))
+        try:  # a text that marks none may still have a section of that name ("References")
+            heading, text = select_section(doc, which, places.headings)
+        except InvalidInput:
+            raise InvalidInput(_none_marked(which)) from None
+        return Selection(f"section:{heading.number} {heading.title}", text)
     selection.text = f"{len(lines)} {which}:\n" + "\n".join(lines)
     return selection
 
