@@ -371,12 +371,12 @@ class Reader:
             except NoTextLayer as exc:
                 no_text = exc
                 self._remember_missing(pid, method, str(exc))
-                tried.append(f"{method}: {exc}")
+                tried.append(f"{method}: {what_failed(exc)}")
                 continue
             except ExtractionError as exc:
                 if method in (TextSource.HTML, TextSource.AR5IV):  # a stub page, or a broken one: look again next week
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
-                tried.append(f"{method}: {exc}")
+                tried.append(f"{method}: {what_failed(exc)}")
                 continue
             note = self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
@@ -482,10 +482,21 @@ class Reader:
         return resp.content, ""
 
 
+_ADVICE_RE = re.compile(r"[.;]\s+(?=(?:read|try|use|download|raise|ask|omit|come back|check)\b)", re.IGNORECASE)
+
+
+def what_failed(exc: Exception) -> str:
+    """An extractor's message without the advice some append ("; read the PDF instead"): the
+    reader tried every source in turn and alone says what is left to do."""
+    message = str(exc).strip()
+    fact = _ADVICE_RE.split(message, maxsplit=1)[0].rstrip(" .;")
+    return fact or message
+
+
 def _nothing_read(pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int]) -> Exception:
     if no_text is not None:
         return NoTextLayer(
-            f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
+            f"{pid}: {what_failed(no_text)}. Other sources: {'; '.join(tried) or 'none left'}. "
             "Use download_paper to get the PDF file itself."
         )
     return NotFound(

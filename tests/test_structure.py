@@ -375,3 +375,24 @@ def test_a_list_name_reads_the_section_of_that_name_when_the_text_marks_none():
     assert selectors.select(doc, "references", uri).label == "section:2 References"
     with pytest.raises(InvalidInput, match="marks no tables"):
         selectors.select(doc, "tables", uri)
+
+
+@pytest.mark.parametrize(
+    "message, fact",
+    [
+        ("The e-print source is empty; read the paper's PDF or HTML version instead.", "The e-print source is empty"),
+        (
+            "The HTML rendition has only 14 characters of body text. Read the paper from its LaTeX source or PDF instead.",
+            "The HTML rendition has only 14 characters of body text",
+        ),
+        (
+            "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S",
+            "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S",
+        ),
+        ("HTTP 404", "HTTP 404"),
+    ],
+)
+def test_the_reader_keeps_what_failed_and_gives_the_advice_itself(message, fact):
+    from arxiv_mcp.reading import what_failed
+
+    assert what_failed(Exception(message)) == fact
