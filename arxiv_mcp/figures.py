@@ -60,11 +60,10 @@ class FigureImages:
 
     def image(self, pid: PaperId, doc: Document, number: str) -> bytes:
         """The image of figure `number` of `pid` (versioned), from the cheapest place that has it."""
-        figure = _figure(doc, number)
-        refs = list(figure.images) + [ref for sub in figure.subfigures for ref in sub.images]
+        figure, refs, key = _figure(doc, number)
         if not refs:
             raise NotFound(f"{figure.label} of {pid} names no image in this paper's text.")
-        data = self._from_eprint(pid, refs) or self._kept(pid, figure.number) or self._download(pid, figure, refs)
+        data = self._from_eprint(pid, refs) or self._kept(pid, key) or self._download(pid, figure, key, refs)
         return as_png(data) if data.startswith(b"%PDF") else data
 
     def _from_eprint(self, pid: PaperId, refs: list[str]) -> bytes | None:
@@ -90,7 +89,7 @@ class FigureImages:
             log.info("kept figures of %s unreadable: %s", pid, exc)
             return None
 
-    def _download(self, pid: PaperId, figure: Figure, refs: list[str]) -> bytes:
+    def _download(self, pid: PaperId, figure: Figure, key: str, refs: list[str]) -> bytes:
         base = self.urls.html(pid) + "/"
         url = urljoin(base, refs[0])
         if urlsplit(url).netloc != urlsplit(base).netloc:
@@ -100,7 +99,7 @@ class FigureImages:
             raise UpstreamError(f"arXiv answered HTTP {resp.status} for the image of {figure.label} of {pid}")
         if image_type(resp.content) == "application/octet-stream":
             raise UpstreamError(f"arXiv did not send an image for {figure.label} of {pid}; try again later")
-        self._keep(pid, figure.number, resp.content)
+        self._keep(pid, key, resp.content)
         return resp.content
 
     def _keep(self, pid: PaperId, number: str, data: bytes) -> None:
@@ -121,10 +120,18 @@ class FigureImages:
             log.warning("the image of figure %s of %s was not cached: %s", number, pid, exc)
 
 
-def _figure(doc: Document, number: str) -> Figure:
-    for figure in doc.records(Figure):
+def _figure(doc: Document, number: str) -> tuple[Figure, list[str], str]:
+    """The figure `number` names, the images to try and the name it is kept under: a figure's
+    own images then its panels'; `3b` names panel (b) of figure 3 when that panel has images."""
+    figures = doc.records(Figure)
+    for figure in figures:
         if figure.number.casefold() == number.casefold():
-            return figure
+            return figure, list(figure.images) + [ref for sub in figure.subfigures for ref in sub.images], figure.number
+    for figure in figures:
+        if figure.number.casefold() == number[:-1].casefold():
+            for sub in figure.subfigures:
+                if sub.letter.casefold() == number[-1:].casefold() and sub.images:
+                    return figure, list(sub.images), figure.number + sub.letter
     have = ", ".join(f.number for f in doc.records(Figure)) or "none marked"
     raise InvalidInput(f'this paper has no figure "{number}" (its figures: {have}).')
 

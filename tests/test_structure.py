@@ -71,15 +71,18 @@ def test_outline_shows_positions_counts_and_how_to_ask():
     assert '"Figure 3"' in text and 'section="figures"' in text
 
 
-@pytest.mark.parametrize("selector", ["Figure 2", "Fig. 2", "fig2", "FIG. 2", "Figure 2b", "Fig. 2(b)"])
-def test_a_figure_by_its_label(selector):
+@pytest.mark.parametrize(
+    "selector, image",
+    [("Figure 2", "2"), ("Fig. 2", "2"), ("fig2", "2"), ("FIG. 2", "2"), ("Figure 2b", "2b"), ("Fig. 2(b)", "2b")],
+)
+def test_a_figure_by_its_label(selector, image):
     got = selectors.select(sample(), selector, uri)
     (figure,) = got.figures
-    assert (figure.label, figure.caption, figure.image_uri) == ("Figure 2", "The pipeline.", uri("2"))
+    assert (figure.label, figure.caption, figure.image_uri) == ("Figure 2", "The pipeline.", uri(image))
     assert figure.subfigures == ["(a) Input graph.", "(b) Training loss."]
     assert [m.section for m in figure.mentions] == ["1 Introduction", "4 Results"]
     assert "Figure 2 shows the pipeline" in figure.mentions[0].text
-    assert "The pipeline." in got.text and uri("2") in got.text
+    assert "The pipeline." in got.text and uri(image) in got.text
 
 
 def test_a_table_as_a_grid_and_rows():
@@ -175,7 +178,7 @@ async def test_read_paper_views_through_the_client(fake, connect, cached_paper):
     assert not ref.is_error, ref.content[0].text
     assert ref.structured_content["items"][0]["kind"] == "reference"
     assert ref.structured_content["section"] == "reference [2]"
-    assert fig.structured_content["items"][0]["image_uri"] == uri("2")
+    assert fig.structured_content["items"][0]["image_uri"] == uri("2b")
     assert "→ (b) Training loss." in fig.content[0].text
     assert sec.structured_content["section"] == "section:7 4 Results"
     assert missing.is_error and "Its section numbers: 1, 2, 3, 3.1, 4" in missing.content[0].text
@@ -396,3 +399,18 @@ def test_the_reader_keeps_what_failed_and_gives_the_advice_itself(message, fact)
     from arxiv_mcp.reading import what_failed
 
     assert what_failed(Exception(message)) == fact
+
+
+def test_a_panel_image_from_the_cached_eprint(fake, service):
+    fake.add(html_paper(PID, "Sparse graphs"))
+    b = DocumentBuilder()
+    panels = (Subfigure("a", "Left.", ("figs/left.png",)), Subfigure("b", "Right.", ("figs/right.png",)))
+    b.block(Kind.FIGURE, "Figure 4: Views.", Figure("Figure 4", "4", "Views.", panels))
+    _cache_document(service, b.build())
+    right = _png() + b"right"
+    service.cache.put_raw(
+        PID, 1, "source", _eprint({"figs/left.png": _png(), "figs/right.png": right}), "application/gzip"
+    )
+    assert service.figure_image(f"{PID}v1", "4b") == right
+    assert service.figure_image(f"{PID}v1", "4") == _png()
+    assert fake.requests == []

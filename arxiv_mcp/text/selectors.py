@@ -201,6 +201,9 @@ def _figure(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Sele
     item = _figure_item(figure, section, figure_uri)
     item.mentions = _mentions(places, block, _figure_mention_re(figure.number))
     wanted_sub = (match.group("sub") or "").lower()
+    panel = next((s for s in figure.subfigures if s.letter.lower() == wanted_sub and s.images), None)
+    if panel is not None:
+        item.image_uri = figure_uri(figure.number + panel.letter)
     lines = [f"{figure.label}: {figure.caption}"]
     for sub in figure.subfigures:
         marker = "→ " if sub.letter.lower() == wanted_sub else ""
