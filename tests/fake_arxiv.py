@@ -109,6 +109,8 @@ class FakePaper:
     references: list[dict] | None = None
     citations: list[dict] | None = None
     report_no: str | None = None
+    images: dict[str, bytes] | None = None
+    """Files beside the HTML page (`/html/IDvN/x1.png`), as arXiv serves a page's figures."""
 
     def __post_init__(self) -> None:
         if self.versions < 1:
@@ -909,6 +911,10 @@ class FakeArxiv:
         return _Response(200, found[0].pdf, "application/pdf")
 
     def _html(self, text: str) -> _Response:
+        page, _, name = text.rpartition("/")
+        beside = self._lookup(page) if page else None
+        if beside and name in (beside[0].images or {}):
+            return _Response(200, (beside[0].images or {})[name], "image/png")
         found = self._lookup(text)
         body = found[0].html_for(found[1]) if found else None
         if body is None:
