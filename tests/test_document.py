@@ -68,16 +68,6 @@ def test_a_citation_spans_what_the_paper_prints():
     assert citation.targets == ("smith20",)
 
 
-def test_a_citation_inside_a_block_is_given_by_its_offsets_in_the_rendered_text():
-    builder = DocumentBuilder()
-    builder.add_text("Intro.")
-    figure = Figure("Figure 1", "1", "As in [4].")
-    builder.block(Kind.FIGURE, "Figure 1: As in [4].", figure, [(16, 19, ["key4"]), (0, 99, ["out of range"])])
-    doc = builder.build()
-    (citation,) = doc.citations
-    assert doc.text[citation.start : citation.end] == "[4]" and citation.targets == ("key4",)
-
-
 def test_the_json_form_round_trips_and_refuses_anything_else():
     doc = _built()
     assert Document.from_json(doc.to_json()) == doc

@@ -157,14 +157,8 @@ class _Writer:
                 else:
                     self.builder.cite(printed, targets)
             return
-        parts: list[str] = []
-        citations: list[tuple[int, int, tuple[str, ...]]] = []
-        length = 0
-        for printed, targets in self.labels.pieces(escape_body(block.text)):
-            if targets is not None:
-                citations.append((length, length + len(printed), targets))
-            parts.append(printed)
-            length += len(printed)
-        text = "".join(parts)
+        pieces = list(self.labels.pieces(escape_body(block.text)))
+        text = "".join(printed for printed, _ in pieces)
         record = finish(draft, self.labels.resolve, self.labels.entry_label, text)
-        self.builder.block(draft.kind, text, record, citations)
+        cites = [(printed, targets) for printed, targets in pieces if targets is not None]
+        self.builder.block(draft.kind, text, record, cites)
