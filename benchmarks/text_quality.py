@@ -428,7 +428,7 @@ def _same_title(want: str, have: str) -> bool:
 def first_section_works(text: str, truth: list[str]) -> bool | None:
     """Whether read_paper's section lookup finds the first truth heading by its name."""
     from arxiv_mcp.errors import InvalidInput
-    from arxiv_mcp.text.view import select_section
+    from arxiv_mcp.text.outline import select_section
 
     names = [NUMBERING_RE.sub("", title).strip() for title in truth]
     name = next((n for n in names if _normal_title(n) and _normal_title(n) != "abstract"), None)
