@@ -213,3 +213,14 @@ def test_an_eprint_macro_or_a_link_that_is_an_id_names_the_entrys_arxiv_id():
     references = latex_to_document({"main.tex": source.encode()}).records(Reference)
     assert [r.arxiv_id for r in references] == ["1207.7214", "hep-th/9901001", "2101.00001", None]
     assert references[0].text == "A. One, Title, 1207.7214."
+
+
+def test_labels_on_unnumbered_rows_and_in_drawings_name_what_latex_names():
+    source = r"""\documentclass{article}\begin{document}
+\begin{eqnarray}\label{sys} a &=& b \notag \\ c &=& d \end{eqnarray}
+\begin{figure}\begin{tikzpicture}\draw (0,0) -- (1,1);\label{fig:drawn}\end{tikzpicture}\caption{Drawn.}\end{figure}
+See (\ref{sys}) and Figure~\ref{fig:drawn}.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert [(e.number, e.anchor) for e in doc.records(Equation)] == [("1", "sys")]
+    assert "See (1) and Figure" in doc.text and "??" not in doc.text

@@ -185,7 +185,10 @@ class Engine:
         end = self.match[i]
         if end < 0:
             return i + 1
-        if env in DISCARD_ENVS:
+        if env in DISCARD_ENVS:  # a drawing is not text, but a \\label in it names what is being drawn
+            for k in range(i + 1, end):
+                if self.toks[k] == (CMD, "label"):
+                    self.handlers["label"](k + 1, "label")
             return end + 1
         theorem = env in self.theorems or env.rstrip("*") in self.theorems
         role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if theorem else None)

@@ -300,18 +300,25 @@ class _Tokenizer:
             self.math(DMATH, prefix + "\\\\".join(rows), wrapper)
             numbers = [row for row in rows if self._numbers(row)]
             if numbers:
-                self.equation_number(numbers[-1])
+                self.equation_number(numbers[-1], "".join(rows))
+            else:  # a \\label in an alignment numbering no row names the equation before it
+                self.labels("".join(rows))
 
     def _numbers(self, row: str) -> bool:
         return bool(row.strip()) and (not self._NONUMBER_RE.search(row) or bool(self._TAG_RE.search(row)))
 
-    def equation_number(self, row: str) -> None:
+    def equation_number(self, row: str, rows: str | None = None) -> None:
+        """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
+        of its `rows` (a label on an unnumbered row names the number its group prints)."""
         tag = self._TAG_RE.search(row)
         if tag:
             self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
         else:
             self.toks.append((CMD, "@stepequation"))
-        for label in _LABEL_KEY_RE.findall(row):
+        self.labels(row if rows is None else rows)
+
+    def labels(self, latex: str) -> None:
+        for label in _LABEL_KEY_RE.findall(latex):
             self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
 
     # A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
