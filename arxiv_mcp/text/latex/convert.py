@@ -1,13 +1,15 @@
-"""LaTeX source -> clean text in the shared extractor format: the entry points.
+"""LaTeX source -> a Document whose text is the shared extractor format: the entry points.
 
 Format (shared with the HTML and PDF extractors): first line `# <title>`, then the authors,
 `## Abstract`, numbered `##`/`###`/`####` headings, paragraphs separated by one blank line,
-math kept as `$...$` / `$$...$$`, and no body line starting with `#`.
+math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
+the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `macros`/`templates` expand the paper's own
 definitions with their bounds, `tokens` tokenizes, and the converter (`engine` plus the handler
-groups `front`, `sections`, `floats`, `crossrefs`) walks the tokens once; `document.render`
-writes the result. Paper source is untrusted data, so nothing is ever executed.
+groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
+`document.render` writes the result through the DocumentBuilder. Paper source is untrusted
+data, so nothing is ever executed.
 """
 
 from __future__ import annotations
