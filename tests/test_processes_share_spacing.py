@@ -1,11 +1,10 @@
 """Several server processes on one cache home keep arXiv's spacing together, even when one
 of them is killed mid-way, and leave a cache that loads within its bounds.
 
-The spacing is checked where it is decided: each worker appends the start its limiter booked
-to a shared file before sending the request, and the booked starts of all processes are
-exactly `INTERVAL` apart. Arrival times at the fake add each request's own delay on a loaded
-machine, so they can only show order: the k-th request to arrive came no earlier than the
-k-th booked start (none came early), and none started while another was still arriving."""
+The spacing is checked where arXiv would see it: the gaps between the requests' arrivals at
+the fake are all at least `INTERVAL` (the next slot counts from when the previous request went
+out, not from its booked start). Each worker also appends the start its limiter booked to a
+shared file: those are at least `INTERVAL` apart too, and no request arrived unbooked."""
 
 from __future__ import annotations
 
@@ -77,7 +76,8 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
     assert all(b - a >= INTERVAL - 1e-9 for a, b in zip(booked, booked[1:]))
     # Every request that arrived was booked first (a killed worker may have booked one it never sent).
     assert len(booked) >= len(arrivals)
-    assert all(arrived >= start for arrived, start in zip(arrivals, booked))
+    gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
+    assert min(gaps) >= INTERVAL, sorted(gaps)[:3]
 
     cache = Cache(home, max_papers=8)
     assert cache.verify() == []

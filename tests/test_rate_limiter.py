@@ -35,7 +35,7 @@ def test_deadline_refuses_without_booking():
     limiter.acquire()
     limiter.acquire()
     with pytest.raises(Throttled) as err:
-        limiter.acquire(deadline=4.0)
+        limiter.acquire(within=4.0)
     assert err.value.retry_after_seconds == pytest.approx(6.0)
     assert limiter.acquire() == 6.0  # the refused call booked nothing
 
