@@ -109,7 +109,14 @@ class LeasedLock:
         return self.path if generation == 0 else self.path.with_name(f"{self.path.name}.{generation}")
 
     def acquire(self) -> Holding:
-        """Take the lock; wait while the call has time and is wanted, else raise Busy or Cancelled."""
+        """Take the lock; wait while the call has time and is wanted, else raise Busy or Cancelled
+        (or the cache's clear write failure when the disk refuses the lock's few bytes)."""
+        try:
+            return self._acquire()
+        except OSError as exc:
+            raise write_failure(exc) from None
+
+    def _acquire(self) -> Holding:
         while True:
             generation = self.generation()
             fd = os.open(self.file(generation), OPEN_FLAGS, 0o644)
@@ -199,6 +206,13 @@ class LeasedLock:
         write_at(fd, record.ljust(_LEASE_SIZE), _LEASE_AT)
 
 
+def write_failure(exc: OSError) -> Exception:
+    """A lock or schedule file the disk refused, as the cache says it of any other write."""
+    from .store import CacheWriteFailed, disk_problem  # store builds on this module
+
+    return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
+
+
 def _read_holder(fd: int) -> Holder | None:
     try:
         pid, expires = read_at(fd, _LEASE_SIZE, _LEASE_AT).split()
@@ -244,8 +258,10 @@ class ProcessLock:
                 holding = self._lock.acquire()
                 try:
                     self.interrupted = self._stamp(holding.fd)
-                except BaseException:
+                except BaseException as exc:
                     self._lock.release(holding)
+                    if isinstance(exc, OSError):
+                        raise write_failure(exc) from None
                     raise
                 self._holding = holding
             except BaseException:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .. import budget
-from ..cache.filelock import Holder, Holding, LeasedLock
+from ..cache.filelock import Holder, Holding, LeasedLock, write_failure
 from ..cache.oslock import OPEN_FLAGS, read_at, write_at
 from ..errors import Cancelled, OutOfTime, Throttled
 
@@ -188,7 +188,10 @@ class RateLimiter:
         if self._connection_lock is None:
             yield Connection(None, None, self.name)
             return
-        self._connection_lock.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._connection_lock.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise write_failure(exc) from None
         with _leased(self._connection_lock) as holding:
             yield Connection(self._connection_lock, holding, self.name)
 
@@ -200,19 +203,27 @@ class RateLimiter:
                 booked = self._plausible(self._booked, now)
                 self._booked = update(booked, now)
                 return now, booked
-            self._state_file.parent.mkdir(parents=True, exist_ok=True)
-            with _leased(self._state_lock) as holding:
-                fd = os.open(self._state_file, OPEN_FLAGS, 0o600)
-                try:
-                    raw = read_at(fd, _SLOT.size, 0)
-                    now = self._clock()
-                    booked = self._plausible(_SLOT.unpack(raw)[0] if len(raw) == _SLOT.size else 0.0, now)
-                    new = update(booked, now)
-                    if not self._state_lock.superseded(holding):  # paused past the lease: the slot moved on
-                        write_at(fd, _SLOT.pack(new), 0)
-                    return now, booked
-                finally:
-                    os.close(fd)
+            try:
+                self._state_file.parent.mkdir(parents=True, exist_ok=True)
+                return self._exchange_in_file(self._state_file, self._state_lock, update)
+            except OSError as exc:
+                raise write_failure(exc) from None
+
+    def _exchange_in_file(
+        self, state_file: Path, state_lock: LeasedLock, update: Callable[[float, float], float]
+    ) -> tuple[float, float]:
+        with _leased(state_lock) as holding:
+            fd = os.open(state_file, OPEN_FLAGS, 0o600)
+            try:
+                raw = read_at(fd, _SLOT.size, 0)
+                now = self._clock()
+                booked = self._plausible(_SLOT.unpack(raw)[0] if len(raw) == _SLOT.size else 0.0, now)
+                new = update(booked, now)
+                if not state_lock.superseded(holding):  # paused past the lease: the slot moved on
+                    write_at(fd, _SLOT.pack(new), 0)
+                return now, booked
+            finally:
+                os.close(fd)
 
     def _plausible(self, booked: float, now: float) -> float:
         if math.isfinite(booked) and booked <= now + PLAUSIBLE_AHEAD_S:
@@ -291,7 +302,10 @@ class SingleFlight:
         with self._lock:
             lock = self._stripes.get(stripe)
             if lock is None:
-                self._lock_dir.mkdir(parents=True, exist_ok=True)
+                try:
+                    self._lock_dir.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise write_failure(exc) from None
                 lock = self._stripes[stripe] = LeasedLock(self._lock_dir / f"flight-{stripe:02x}", _FETCHING_SAME)
             return lock
 
