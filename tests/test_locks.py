@@ -113,7 +113,7 @@ def test_a_wait_ends_at_the_deadline_naming_the_holder(locker, tmp_path):
     with budget.tool_call(0.3), pytest.raises(Busy) as err:
         waiter.acquire()
     assert 0.2 < time.monotonic() - started < 2.0
-    assert f"locked by another call of this server" in str(err.value)
+    assert "locked by another call of this server" in str(err.value)
     assert 29 <= err.value.retry_after_seconds <= 30
     holder.release(holding)
     with budget.tool_call(0.3):
