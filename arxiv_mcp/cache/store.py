@@ -64,7 +64,7 @@ from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
-STARTUP_LOCK_WAIT_S = 2.0
+STARTUP_LOCK_WAIT_S = 0.5
 """How long start-up waits for the cache lock before leaving its tidying for later."""
 MAX_NOTE_BYTES = 16384
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
