@@ -227,3 +227,32 @@ def test_every_module_imports_and_the_locks_work_without_fcntl(tmp_path):
     assert done.returncode == 0, done.stderr
     kind, modules, used = done.stdout.split()
     assert kind == "MsvcrtLocker" and int(modules) > 50 and used == "True"
+
+
+def test_cache_file_names_are_valid_and_distinct_on_windows_and_macos():
+    from arxiv_mcp.cache.files import TIERS, file_name
+    from arxiv_mcp.ids import parse
+
+    ids = ["2401.12345", "0704.0001", "hep-th/9901001", "cond-mat/0102003", "math/0309136", "solv-int/9901001"]
+    names = [file_name(pid, v, tier) for pid in ids for v in (1, 12) for tier in TIERS]
+    reserved = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+    for name in names:
+        assert not set(name) & set('<>:"/\\|?*') and not name.endswith((" ", ".")), name
+        assert name.split(".")[0].lower() not in reserved, name
+    assert len({name.casefold() for name in names}) == len(names)
+    # The one id form with capitals, an old id's subject class, never reaches a file name:
+    # the service names papers by the normalised id, which drops it.
+    assert parse("math.GT/0309136v2").id == "math/0309136"
+
+
+def test_paths_shown_to_users_are_native_on_windows(monkeypatch):
+    import ntpath
+    import types
+
+    from arxiv_mcp import config
+
+    monkeypatch.setattr(config, "os", types.SimpleNamespace(path=ntpath, sep="\\"))
+    monkeypatch.setenv("USERPROFILE", "C:\\Users\\ada")
+    assert config.display_path("C:/Users/ada/.cache/arxiv-mcp/papers") == "~\\.cache\\arxiv-mcp\\papers"
+    assert config.display_path("D:\\arxiv\\papers") == "D:\\arxiv\\papers"
+    assert config.display_path("C:\\Users\\adam\\x") == "C:\\Users\\adam\\x"
