@@ -22,6 +22,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
+from arxiv_mcp.cache.filelock import ProcessLock
 from arxiv_mcp.cache.store import Cache
 from tests.conftest import paper
 
@@ -199,3 +200,28 @@ def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_
         holder.kill()
         holder.wait()
     assert not fake.requests
+
+
+async def test_calls_queued_on_a_held_cache_never_starve_the_tools_that_need_none(make_config, connect):
+    config = make_config(ARXIV_MCP_DEADLINE_S="4")
+    async with connect(config=config) as client:
+        held = ProcessLock(config.home / ".lock")  # another holder, as a stopped process would be
+        held.acquire()
+        try:
+            answers: list = []
+
+            async def stats() -> None:
+                answers.append(await call(client, "cache_stats"))
+
+            async with anyio.create_task_group() as group:
+                for _ in range(45):
+                    group.start_soon(stats)
+                await anyio.sleep(1.5)  # every call has reached the lock
+                asked = time.monotonic()
+                categories = await call(client, "list_categories")
+                assert not categories.is_error and time.monotonic() - asked < 2.0
+        finally:
+            held.release()
+            held.close()
+    assert len(answers) == 45 and all(a.is_error for a in answers)
+    assert all("The cache is locked by" in a.content[0].text for a in answers)

@@ -47,6 +47,11 @@ POLL_S = 0.02
 GRACE_S = 2.0
 """How long past its deadline a holder's lease lasts: a live holder ends within a read
 timeout slice of its deadline, so this is slack for a loaded machine, not for real work."""
+MAX_WAITERS = 8
+STUCK_S = 1.0
+"""Threads of one process that may wait for the cache lock at once, once it has been held for
+STUCK_S (cache holdings take milliseconds: longer means another process keeps it); more are
+refused at once."""
 NO_BUDGET_LEASE_S = 600.0
 """The lease of work outside any tool call (start-up, scripts); such work has no deadline."""
 
@@ -155,6 +160,17 @@ class LeasedLock:
         """Push this holding's lease forward (work outside a call proving it is alive)."""
         self._write_lease(holding.fd)
 
+    def holder(self) -> Holder | None:
+        """Who holds the current generation's lock, as its lease says (None if unknown)."""
+        try:
+            fd = os.open(self.file(self.generation()), os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return None
+        try:
+            return _read_holder(fd)
+        finally:
+            os.close(fd)
+
     def generation(self) -> int:
         with self._gen_lock:
             raw = read_at(self._gen(), _GEN_WIDTH, 0)
@@ -245,6 +261,9 @@ class ProcessLock:
         self._lock = LeasedLock(path, cache_busy, locker=locker)
         self._dirty = path.with_name(path.name + ".dirty")
         self._thread_lock = threading.RLock()
+        self._waiters_lock = threading.Lock()
+        self._waiters = 0
+        self._taken_at = 0.0  # when the outermost holder of this process took (or began waiting for) it
         self._depth = 0
         self._holding: Holding | None = None
         self.interrupted = False
@@ -254,6 +273,7 @@ class ProcessLock:
         """Take the lock; return True when this is the outermost acquisition (then `interrupted` is fresh)."""
         self._take_thread_lock()
         if self._depth == 0:
+            self._taken_at = time.monotonic()
             try:
                 holding = self._lock.acquire()
                 try:
@@ -291,12 +311,34 @@ class ProcessLock:
         self._lock.close()
 
     def _take_thread_lock(self) -> None:
-        """Another thread of this process holds the lock: wait as for another process."""
-        while not self._thread_lock.acquire(timeout=POLL_S * 5):
-            budget.check_cancelled()
-            left = budget.remaining()
-            if left is not None and left <= 0:
-                raise Busy(cache_busy(Holder(os.getpid(), 0.0), 1.0), retry_after_seconds=1)
+        """Another thread of this process holds the lock: wait as for another process, but
+        once it has been held for STUCK_S, with at most MAX_WAITERS threads waiting (the
+        worker threads are shared by every tool: calls queued on a held cache must not starve
+        those that need no cache). A burst of quick holdings queues as ever."""
+        if self._thread_lock.acquire(blocking=False):
+            return
+        with self._waiters_lock:
+            self._waiters += 1
+        counted = True
+        try:
+            while not self._thread_lock.acquire(timeout=POLL_S * 5):
+                budget.check_cancelled()
+                left = budget.remaining()
+                with self._waiters_lock:
+                    stuck = time.monotonic() - self._taken_at > STUCK_S
+                    if (self._waiters > MAX_WAITERS and stuck) or (left is not None and left <= 0):
+                        self._waiters -= 1  # counted out at once, so the others see the queue shrink
+                        counted = False
+                        break
+            else:
+                return
+        finally:
+            if counted:
+                with self._waiters_lock:
+                    self._waiters -= 1
+        holder = self._lock.holder()
+        retry = 1.0 if holder is None else max(1.0, holder.expires - time.time())
+        raise Busy(cache_busy(holder, retry), retry_after_seconds=math.ceil(retry))
 
     def _stamp(self, fd: int) -> bool:
         """Mark the lock busy; answer whether the previous holder left an unfinished update."""
