@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+from collections.abc import Callable
 from types import ModuleType
 from typing import Protocol
 
@@ -94,7 +95,7 @@ LOCKER: Locker = _platform_locker()
 def read_at(fd: int, size: int, offset: int) -> bytes:
     """`os.pread`, or a seek and a read where there is none (the caller owns the descriptor's
     position: every user of one descriptor holds a thread lock)."""
-    pread = getattr(os, "pread", None)
+    pread: Callable[[int, int, int], bytes] | None = getattr(os, "pread", None)
     if pread is not None:
         return pread(fd, size, offset)
     os.lseek(fd, offset, os.SEEK_SET)
