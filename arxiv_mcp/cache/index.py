@@ -24,6 +24,7 @@ from typing import Any
 
 from .atomic import write_atomic
 from .files import TIERS, check_paper_id, check_version
+from .oslock import read_at
 from .records import Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
 
 logger = logging.getLogger(__name__)
@@ -207,7 +208,7 @@ class JournaledIndex:
         if self._fd < 0 or st.st_ino != self._inode or st.st_size < self._offset:
             self.load()
         elif st.st_size > self._offset:
-            self._replay(os.pread(self._fd, st.st_size - self._offset, self._offset), self._offset)
+            self._replay(read_at(self._fd, st.st_size - self._offset, self._offset), self._offset)
 
     def load(self) -> None:
         """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""

@@ -14,7 +14,7 @@ import logging
 from pathlib import Path
 
 from ..errors import ExtractionError
-from ..text.formats import check_pdf, content_type, eprint_type, is_html
+from ..text.formats import TAR, check_pdf, content_type, eprint_type, is_html, is_tar
 from .atomic import discard
 from .files import (
     RAW_KINDS,
@@ -104,12 +104,16 @@ def check_whole(tier: str, data: bytes) -> None:
     """Raise ValueError unless a raw file is whole by its format: no checksum is known for a
     file the index lost, so a PDF cut short by a crash must not be adopted and served as good.
     A PDF must parse to its page tree; an e-print must be a whole gzip stream or tar archive
-    (or a whole PDF, or non-empty TeX or HTML); an HTML page must reach its closing tag."""
+    (or a whole PDF, or non-empty TeX or HTML); the figures a whole tar; an HTML page must
+    reach its closing tag."""
     try:
         if tier == "pdf":
             check_pdf(data)
         elif tier == "source":
             eprint_type(data)
+        elif tier == "figures":
+            if not is_tar(data[:512]) or eprint_type(data) != TAR:
+                raise ExtractionError("not a whole tar archive of figures")
         elif not (is_html(data) and b"</html>" in data[-4096:].lower()):
             raise ExtractionError("not a whole HTML page (no closing </html>)")
     except ExtractionError as exc:

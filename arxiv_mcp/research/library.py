@@ -24,6 +24,7 @@ from ..cache.atomic import write_atomic
 from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
+from ..text.document import Document
 from .local_search import LocalIndex
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ class Library:
                 title=record.get("title", ""),
                 abstract=record.get("abstract", ""),
                 authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
-                text=text or "",
+                text=_plain(text),
             )
             self._indexed[pid] = wanted[pid]
         self._unsaved += len(gone) + len(changed)
@@ -114,3 +115,14 @@ def _signatures(extra: dict[str, Any]) -> dict[str, Signature]:
             raise ValueError(f"a malformed signature for {pid!r}")
         found[pid] = (version, meta, text)
     return found
+
+
+def _plain(payload: str | None) -> str:
+    """The words of a cached text: the cache keeps a version's document (its JSON form); a
+    payload of an older extractor is plain text (indexed as is until it is re-made)."""
+    if not payload:
+        return ""
+    try:
+        return Document.from_json(payload).text
+    except ValueError:
+        return payload
