@@ -451,7 +451,7 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
         sort: Annotated[str, Field(description="recent, size or id")] = "recent",
         pinned_only: Annotated[bool, Field(description="Pinned only")] = False,
     ) -> Annotated[CallToolResult, models.CacheList]:
-        """A page of cached papers (size, pins), with totals and next_offset."""
+        """Pages of cached papers: size, pins, totals."""
         return run(lambda: svc.list_cached(limit, offset, sort, pinned_only), render.cached)
 
     @tools.add("Clear cache", read_only=False, open_world=False, destructive=True)

@@ -29,14 +29,23 @@ def fill(cache: Cache, count: int, *, title_chars: int = 40) -> list[str]:
     return ids
 
 
-def service(home: Path, monkeypatch: pytest.MonkeyPatch) -> ArxivService:
+@pytest.fixture
+def service(home: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ARXIV_MCP_HOME", str(home))
     monkeypatch.setenv("ARXIV_MCP_MAX_PAPERS", "5000")
-    return ArxivService(load())
+
+    def make() -> ArxivService:
+        made.append(ArxivService(load()))
+        return made[-1]
+
+    made: list[ArxivService] = []
+    yield make
+    for svc in made:
+        svc.cache.close()
 
 
-def test_pages_walk_the_whole_listing_once(home, monkeypatch):
-    svc = service(home, monkeypatch)
+def test_pages_walk_the_whole_listing_once(service):
+    svc = service()
     ids = fill(svc.cache, 130)
     seen, offset, pages = [], 0, 0
     while offset is not None:
@@ -48,8 +57,8 @@ def test_pages_walk_the_whole_listing_once(home, monkeypatch):
     assert pages >= 3
 
 
-def test_sorts_and_pinned_only(home, monkeypatch):
-    svc = service(home, monkeypatch)
+def test_sorts_and_pinned_only(service):
+    svc = service()
     fill(svc.cache, 12)
     by_size = svc.list_cached(sort="size").papers
     assert [p.bytes for p in by_size] == sorted((p.bytes for p in by_size), reverse=True)
@@ -66,8 +75,8 @@ def test_sorts_and_pinned_only(home, monkeypatch):
         svc.list_cached(sort="newest")
 
 
-def test_a_page_stays_small_whatever_the_titles(home, monkeypatch):
-    svc = service(home, monkeypatch)
+def test_a_page_stays_small_whatever_the_titles(service):
+    svc = service()
     fill(svc.cache, 120, title_chars=290)
     page = svc.list_cached(limit=100)
     from arxiv_mcp import render
@@ -78,12 +87,13 @@ def test_a_page_stays_small_whatever_the_titles(home, monkeypatch):
 
 
 def test_a_new_cache_reads_nothing_until_its_first_call(home):
-    fill(Cache(home, max_papers=50), 5)
+    with Cache(home, max_papers=50) as first:
+        fill(first, 5)
     (home / "index.json").write_text("{ damaged")
     (home / "journal.jsonl").unlink()
-    cache = Cache(home, max_papers=50)
-    assert (home / "index.json").read_text() == "{ damaged", "construction left the index alone"
-    assert cache.stats().papers == 5, "the first call loads (and here rebuilds) the index"
+    with Cache(home, max_papers=50) as cache:
+        assert (home / "index.json").read_text() == "{ damaged", "construction left the index alone"
+        assert cache.stats().papers == 5, "the first call loads (and here rebuilds) the index"
     assert (home / "index.json.corrupt").exists()
 
 
@@ -116,15 +126,16 @@ def test_only_whole_raw_files_are_adopted_when_the_index_is_lost(home):
         "2401.00014v1.source.tar": tar[:700],
         "2401.00015v1.html": html[: len(html) // 2],
     }
-    Cache(home).stats()
+    with Cache(home) as first:
+        first.stats()
     for name, data in {**whole, **cut}.items():
         (home / "papers" / name).write_bytes(data)
     (home / "index.json").unlink()
     (home / "journal.jsonl").unlink()
-    cache = Cache(home)
-    adopted = {f"{p.paper_id}v{p.version}" for p in cache.list_cached()}
-    assert adopted == {"2401.00001v1", "2401.00002v1", "2401.00003v1", "2401.00004v1"}
-    assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == pdf
-    assert cache.get_raw("2401.00011", 1, "pdf") is None
-    assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
-    assert cache.verify() == []
+    with Cache(home) as cache:
+        adopted = {f"{p.paper_id}v{p.version}" for p in cache.list_cached()}
+        assert adopted == {"2401.00001v1", "2401.00002v1", "2401.00003v1", "2401.00004v1"}
+        assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == pdf
+        assert cache.get_raw("2401.00011", 1, "pdf") is None
+        assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
+        assert cache.verify() == []
