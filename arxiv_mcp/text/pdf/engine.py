@@ -37,11 +37,13 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import ExtractionError, NoTextLayer
+from ..document import Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
 from .fonts import FontSpy, StyledText, pdfium_emphasized
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .structure import pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -71,10 +73,27 @@ def pdf_to_text(
     Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
     or its subclass NoTextLayer (pages without text, e.g. scanned images).
     """
+    return _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).text
+
+
+def pdf_to_document(
+    data: bytes,
+    *,
+    engine: str = "auto",
+    deadline: float | None = None,
+    max_pages: int = 2000,
+    clock: Callable[[], float] = time.monotonic,
+) -> Document:
+    """The PDF's text as pdf_to_text gives it, with the structure it prints marked (see
+    structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
+    rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
+    return pdf_document(rendered.text, {"stamp": rendered.stamp} if rendered.stamp else None)
+
+
+def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
-    budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
     if engine in ("pdfium", "auto"):
         try:
             raw = _pdfium_pages(data, budget, refuse_heavy=engine == "pdfium")
@@ -291,7 +310,13 @@ def _pdfium_line_ends(text: str) -> str:
 # --- post-processing ------------------------------------------------------------------
 
 
-def _render(raw_pages: list[str | None]) -> str:
+@dataclass(frozen=True)
+class _Rendered:
+    text: str
+    stamp: str | None
+
+
+def _render(raw_pages: list[str | None]) -> _Rendered:
     if all(page is None for page in raw_pages):
         raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
     styles = [_fragments(page) for page in raw_pages]
@@ -304,11 +329,13 @@ def _render(raw_pages: list[str | None]) -> str:
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
-    laid_out = mark_headings(remove_furniture([None if page is None else page.split("\n") for page in tidied]), styles)
+    furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
+    laid_out = mark_headings(furnished, styles)
     pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
-    return "\n\n".join(
+    text = "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
+    return _Rendered(text, stamp)
 
 
 def _fragments(page: str | None) -> frozenset[str] | None:
