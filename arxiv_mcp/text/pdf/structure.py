@@ -103,7 +103,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
 
 def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str]) -> None:
     position = 0
-    separated = True
+    separated, line_open = True, False  # after a marked piece (the builder separated it); a line written
     roman: str | None = None
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
@@ -113,18 +113,20 @@ def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], label
             line = lines[index]
             if separated and not line:
                 continue
-            separated = False
+            if line_open:
+                builder.add_text("\n")
+            separated, line_open = False, False
             heading = HEADING_RE.fullmatch(line)
             if heading and not is_page_title(heading[2]):
                 roman = _write_heading(builder, len(heading[1]), heading[2], roman)
                 separated = True
                 continue
             _write_line(builder, line, labels)
-            builder.add_text("\n")
+            line_open = True
         if mark is None:
             break
         builder.block(mark.kind, "\n".join(lines[mark.start : mark.end]), mark.record)
-        separated = True
+        separated, line_open = True, False
         position = mark.end
 
 
@@ -385,7 +387,7 @@ def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
 
 
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
-_INITIAL = re.compile(r"(?:[A-Z]\.?[ -]?){1,3}")
+_INITIAL = re.compile(r"(?:[A-Z]\.-?){1,3}")
 
 
 def _author_year(text: str) -> str | None:
