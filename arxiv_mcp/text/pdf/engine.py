@@ -43,8 +43,9 @@ from ..shape import escape_line, page_heading
 from .fonts import FontSpy, StyledText, pdfium_emphasized
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .repair import rebuilt
 from .structure import pdf_document
-from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
+from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work, resolved
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +95,18 @@ def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
+    try:
+        return _extract_from(data, engine, budget)
+    except _Damaged:
+        # cut short or its xref lost: the objects still in the file, written anew (see repair)
+        repaired = rebuilt(data)
+        if repaired is None:
+            raise
+        logger.info("the PDF is damaged; reading the %d bytes of objects it still holds", len(repaired))
+        return _extract_from(repaired, engine, budget)
+
+
+def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine in ("pdfium", "auto"):
         try:
             raw = _pdfium_pages(data, budget, refuse_heavy=engine == "pdfium")
@@ -105,8 +118,9 @@ def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
                 if isinstance(exc, NoTextLayer):
                     raise
                 if isinstance(exc, _TooMuchWork):
-                    raise ExtractionError(f"{exc}; {_NEXT_STEP}") from exc
-                raise ExtractionError(
+                    damaged = isinstance(exc.__cause__, UnmeasurableFile)
+                    raise (_Damaged if damaged else ExtractionError)(f"{exc}; {_NEXT_STEP}") from exc
+                raise _Damaged(
                     f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it "
                     f"({str(exc).rstrip('.')}); download it again, or {_NEXT_STEP}"
                 ) from exc
@@ -161,6 +175,10 @@ class _Budget:
         return visit
 
 
+class _Damaged(ExtractionError):
+    """The file cannot be opened as it is (cut short, no usable xref or trailer)."""
+
+
 class _PdfiumFailed(Exception):
     """pdfium is missing or cannot read the file; "auto" then uses pypdf."""
 
@@ -196,7 +214,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     except DependencyError as exc:
         raise ExtractionError(f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}") from exc
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
-        raise ExtractionError(
+        raise _Damaged(
             f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc}); "
             f"download it again, or {_NEXT_STEP}"
         ) from exc
@@ -220,18 +238,113 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
-        fonts = FontSpy()
         try:
-            text = pages[index].extract_text(
-                visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts
-            )
-            texts.append(StyledText(fonts.closed_up(text), fonts.emphasized()))
+            texts.append(_pypdf_page_text(pages[index], budget, index, count))
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper
-            logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
-            texts.append(None)
+            logger.info(
+                "pypdf could not extract page %d (%s: %s); trying without its broken fonts",
+                index + 1,
+                type(exc).__name__,
+                exc,
+            )
+            texts.append(_salvaged_page(data, budget, index, count))
     return texts
+
+
+def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> StyledText | None:
+    """The page's text; None when most of it is U+FFFD (its fonts' encodings are gone, as in a
+    file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
+    fonts = FontSpy()
+    text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
+    if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
+        logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
+        return None
+    return StyledText(fonts.closed_up(text), fonts.emphasized())
+
+
+def _salvaged_page(data: bytes, budget: _Budget, index: int, count: int) -> str | None:
+    """A page pypdf failed on, read again by a fresh reader (a failed object stays "being read"
+    in the first one) with the font entries it cannot read left out, as pdfium leaves them:
+    a damaged width table or encoding costs that font's spacing, not the page."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        page = PdfReader(io.BytesIO(data), strict=False).pages[index]
+        _drop_broken_fonts(page)
+        for _ in range(_MAX_CUTS):
+            try:
+                return _pypdf_page_text(page, budget, index, count)
+            except PdfReadError as exc:
+                if not _cut_bad_line(page, str(exc)):
+                    raise
+        return None
+    except ExtractionError:
+        raise
+    except Exception as exc:
+        logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
+        return None
+
+
+_MAX_CUTS = 16
+_AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
+
+
+def _cut_bad_line(page: Any, error: str) -> bool:
+    """Leave out the content line pypdf's parser stopped at (damaged bytes in a content stream,
+    where pdfium skips to the next operator); False when the error names no place in it."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    found = _AT_OFFSET.search(error)
+    contents = resolved(page.get("/Contents"))
+    streams = contents if isinstance(contents, list) else [contents]
+    if found is None or contents is None:
+        return False
+    data = b"\n".join(resolved(stream).get_data() for stream in streams)
+    at = int(found[1])
+    if at >= len(data):
+        return False
+    start = data.rfind(b"\n", 0, at) + 1
+    end = data.find(b"\n", at)
+    cleaned = DecodedStreamObject()
+    cleaned.set_data(data[:start] + (data[end + 1 :] if end >= 0 else b""))
+    page[NameObject("/Contents")] = cleaned
+    return True
+
+
+_FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
+
+
+def _drop_broken_fonts(page: Any) -> None:
+    resources = resolved(page.get("/Resources"))
+    fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+    if not isinstance(fonts, dict):
+        return
+    for name in list(fonts):
+        try:
+            font = resolved(fonts[name])
+            for part in _FONT_PARTS:
+                try:
+                    _touch(font.get(part))
+                except Exception:
+                    del font[part]
+        except Exception:
+            del fonts[name]
+
+
+def _touch(value: Any) -> None:
+    """Reads `value` through, as extraction will: a broken object raises here."""
+    value = resolved(value)
+    if hasattr(value, "get_data"):
+        value.get_data()
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _touch(item) if not isinstance(item, dict) or "/Type" not in item else None
+    elif isinstance(value, list):
+        for item in value:
+            resolved(item)
 
 
 def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
