@@ -3,8 +3,6 @@ references, citations) marked over the same text pdf_to_text gives, in both engi
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
@@ -13,6 +11,7 @@ from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf.structure import pdf_document
 from tests.pdfgen import make_pdf
+from tests.test_pdf_text import same_characters
 
 HAS_PDFIUM = pdf_text._import_pdfium() is not None
 ENGINES = ["pypdf", pytest.param("pdfium", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
@@ -63,7 +62,7 @@ WALRUS_PAGES = [
 def test_captions_equations_references_and_citations_are_marked(engine):
     data = make_pdf(WALRUS_PAGES)
     document = pdf_to_document(data, engine=engine)
-    assert re.sub(r"\n+", "\n", document.text).strip() == re.sub(r"\n+", "\n", pdf_to_text(data, engine=engine))
+    assert same_characters(document.text, pdf_to_text(data, engine=engine))
 
     headings = document.records(Heading)
     assert [(h.title, h.number) for h in headings] == [

@@ -20,7 +20,10 @@ through a `DocumentBuilder`, line for line, marking what the page prints:
   after an entry's end). Entries never span a page marker: an entry broken by a page is one
   record, its first part the block. Ids come from `bibids`.
 - Citations `[12]`, `[3-5]`, `[3, 7]` in paragraphs name the entries with those labels.
-The text is the engine's with, at most, a blank line added around a marked block.
+The text is the engine's, read as paragraphs: the lines of a paragraph (and of a caption or
+an entry) joined on one line, with a space, or with nothing after a hyphen the engine left at a
+line end (dropped before a lower-case rest: "arX-" + "iv:2206.15227"); list items, table rows,
+headings and page markers stay lines, and a marked block stands apart between blank lines.
 """
 
 from __future__ import annotations
@@ -81,6 +84,8 @@ class _Mark:
     end: int
     kind: Kind
     record: Record
+    flowed: int | None = None
+    """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
 def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
@@ -102,8 +107,9 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
 
 
 def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str]) -> None:
+    """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
-    separated, line_open = True, False  # after a marked piece (the builder separated it); a line written
+    separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
     roman: str | None = None
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
@@ -113,21 +119,33 @@ def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], label
             line = lines[index]
             if separated and not line:
                 continue
-            if line_open:
-                builder.add_text("\n")
-            separated, line_open = False, False
+            if joint is not None:
+                builder.add_text(joint)
+            separated, joint = False, None
             heading = HEADING_RE.fullmatch(line)
             if heading and not is_page_title(heading[2]):
                 roman = _write_heading(builder, len(heading[1]), heading[2], roman)
                 separated = True
                 continue
-            _write_line(builder, line, labels)
-            line_open = True
+            following = lines[index + 1] if index + 1 < end else ""
+            joins = _continues(line, following)
+            _write_line(builder, line[:-1] if joins and _broken(line, following) else line, labels)
+            joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
-        builder.block(mark.kind, "\n".join(lines[mark.start : mark.end]), mark.record)
-        separated, line_open = True, False
+        builder.block(mark.kind, _rendered(lines[mark.start : mark.end], mark.flowed), mark.record)
+        separated, joint = True, None
         position = mark.end
+
+
+_ITEM = re.compile(r"[•◦▪‣∙·*–-]\s|\(?[a-z0-9]{1,3}\)\s")
+
+
+def _continues(line: str, following: str) -> bool:
+    """Whether `following` goes on the paragraph of `line` (both text, no list item starting)."""
+    return bool(
+        line and following and not line.startswith("#") and not following.startswith("#") and not _ITEM.match(following)
+    )
 
 
 def _write_heading(builder: DocumentBuilder, level: int, title: str, roman: str | None) -> str | None:
@@ -163,6 +181,24 @@ def _cited(body: str) -> Iterator[str]:
             yield bounds[0]
 
 
+def _rendered(lines: list[str], flowed: int | None) -> str:
+    """A block's lines as the text shows them: its paragraph on one line, a table's rows below."""
+    cut = len(lines) if flowed is None else flowed
+    return "\n".join([_joined([line for line in lines[:cut] if line]), *lines[cut:]]).strip("\n")
+
+
+def _broken(text: str, following: str) -> bool:
+    """A word the engine left broken at a line end ("arX-" + "iv:2206.15227"): its hyphen goes."""
+    return text.endswith("-") and text[-2:-1].isalpha() and following[:1].islower()
+
+
+def _joint(text: str, following: str) -> str:
+    """What goes between two lines of a paragraph: a space, or nothing after a hyphen kept
+    ("Wolf-" + "Rayet") or inside a URL broken at a slash."""
+    last = text[text.rfind(" ") + 1 :]
+    return "" if (text.endswith("-") and text[-2:-1].isalpha()) or ("://" in last and last.endswith("/")) else " "
+
+
 # --- captions -------------------------------------------------------------------------------
 
 
@@ -191,7 +227,8 @@ def _captions(lines: list[str], references: tuple[int, int] | None) -> Iterator[
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
             rows_end, rows = _table_rows(lines, end)
-            yield _Mark(index, rows_end, Kind.TABLE, Table(label, number, caption, rows, approximate=True))
+            table = Table(label, number, caption, rows, approximate=True)
+            yield _Mark(index, rows_end, Kind.TABLE, table, end - index)
             index = rows_end
         else:
             yield _Mark(index, end, Kind.FIGURE, Figure(label, number, caption))
@@ -404,12 +441,7 @@ def _author_year(text: str) -> str | None:
 def _joined(parts: list[str]) -> str:
     text = ""
     for part in parts:
-        if text.endswith("-") and part[:1].islower():
-            text = text[:-1] + part  # a word the engine left broken ("arX-" + "iv:2206.15227")
-        elif text and not text.endswith(("/", "-")):
-            text += " " + part
-        else:
-            text += part
+        text = part if not text else text + _joint(text, part) + part if not _broken(text, part) else text[:-1] + part
     return text
 
 
