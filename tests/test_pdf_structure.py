@@ -173,3 +173,24 @@ def test_reference_entries_of_each_style_are_split():
     assert entries[1].text == "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1"
     unheaded = page("## II. METHOD", "", "Words.", "", "[1] A. Tusk, Walruses (2001).", "[2] B. Flipper, Seals.")
     assert len(pdf_document(unheaded).records(Reference)) == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_paragraph_reads_on_one_line_with_its_broken_words_joined(engine):
+    lines = [
+        "Counting walruses from orbit",
+        "Walruses gather on sea ice in large herds that we count with trans-",
+        "formers trained on the pairs of English-to-",
+        "German sentences, from images at https://example.org/ice/",
+        "walrus.html and from aircraft flying over the Wolf-",
+        "Rayet ice shelf in the winters of both years.",
+        "• one item",
+        "• another item",
+    ]
+    text = pdf_to_document(make_pdf(["\n".join(lines)]), engine=engine).text
+    assert (
+        "\nCounting walruses from orbit\nWalruses gather on sea ice in large herds that we count with"
+        " transformers trained on the pairs of English-to-German sentences, from images at"
+        " https://example.org/ice/walrus.html and from aircraft flying over the Wolf-Rayet ice shelf in the"
+        " winters of both years.\n\n• one item\n• another item"
+    ) in text

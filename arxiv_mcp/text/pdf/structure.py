@@ -99,14 +99,21 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
-    _write(builder, lines, marks, labels)
+    _write(builder, lines, marks, labels, _short_line(lines))
     return builder.build()
 
 
 # --- writing --------------------------------------------------------------------------------
 
 
-def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str]) -> None:
+def _short_line(lines: list[str]) -> int:
+    """A line shorter than this ends its paragraph (a title, a paragraph's last line): most
+    lines of a paragraph run the full width of their column."""
+    lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
+    return int(0.6 * lengths[(len(lengths) * 3) // 4]) if len(lengths) >= 4 else 0
+
+
+def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -128,7 +135,7 @@ def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], label
                 separated = True
                 continue
             following = lines[index + 1] if index + 1 < end else ""
-            joins = _continues(line, following)
+            joins = len(line) >= short and _continues(line, following)
             _write_line(builder, line[:-1] if joins and _broken(line, following) else line, labels)
             joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
         if mark is None:
