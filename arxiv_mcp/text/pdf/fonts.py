@@ -20,7 +20,7 @@ from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_le
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "cmbx", "cmssbx", "sfbx")
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 MAX_FRAGMENT = 120  # longer texts are body lines, never headings
 
 
