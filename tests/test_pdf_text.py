@@ -944,3 +944,20 @@ def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_ti
     assert truth == ["3. The Lemaître–Tolman model", "Erdös—Rényi graphs"]
     assert heading_recall(truth, ["3. The Lemaître–Tolman model", "Erdös–Rényi graphs"]) == 1.0
     assert heading_recall([bookmark_title("The Lema{^i }tre model")], ["The Lemaitre model"]) == 0.0
+
+
+def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
+    # T1-encoded TeX fonts put the visible space (500 units) at code 32: pypdf took it for the
+    # word space and a justified line's gaps (200 units here) for no space at all
+    widths = b"[500 " + b" ".join([b"278 556"] * 47) + b"]"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+TeXGyreTermesX-Regular /FirstChar 32"
+        b" /LastChar 126 /Widths " + widths + b" >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b" /Contents 5 0 R >>",
+    ]
+    stream = b"BT /F1 10 Tf 72 720 Td [(Walruses)-200(gather)-200(on)-200(the)-200(ice.)] TJ ET"
+    objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    assert "Walruses gather on the ice." in pdf_to_text(assemble(objects), engine="pypdf")

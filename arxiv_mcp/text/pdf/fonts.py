@@ -165,3 +165,37 @@ class FontSpy:
 
     def emphasized(self) -> frozenset[str]:
         return emphasized(self.samples)
+
+
+# pypdf takes a font's word space from the width of its code 32 and puts a space wherever a
+# gap is over about half of it. A TeX font in the T1 (EC) encoding has the visible space "␣"
+# at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
+# line fell short of that, and words ran together ("producedcarbondust"). No proportional
+# text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
+# 0 in the page's in-memory fonts (the file's bytes are untouched), and pypdf then uses the
+# width it is given (SPACE_WIDTH).
+SPACE_WIDTH = 250.0
+_MAX_SPACE = 400
+
+
+def forget_wide_spaces(page: Any) -> None:
+    """Drop an implausible code-32 width from the simple fonts of a pypdf page (see above)."""
+    resources: Any = _resolved(page.get("/Resources"))
+    fonts: Any = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+    if not isinstance(fonts, dict):
+        return
+    for reference in fonts.values():
+        font: Any = _resolved(reference)
+        if not isinstance(font, dict):
+            continue
+        widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
+        if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
+            continue
+        if float(widths[32 - first]) >= _MAX_SPACE and not fixed_pitch(font):
+            from pypdf.generic import NumberObject
+
+            widths[32 - first] = NumberObject(0)
+
+
+def _resolved(value: Any) -> Any:
+    return value.get_object() if hasattr(value, "get_object") else value
