@@ -961,3 +961,12 @@ def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
     stream = b"BT /F1 10 Tf 72 720 Td [(Walruses)-200(gather)-200(on)-200(the)-200(ice.)] TJ ET"
     objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
     assert "Walruses gather on the ice." in pdf_to_text(assemble(objects), engine="pypdf")
+
+
+def test_a_capitals_heading_whose_first_line_ends_in_a_colon_keeps_the_chain():
+    titles = ["1 INTRODUCTION", "2 METHOD", "3 EVOLUTION AFTER IRRADIATION WITH 3 MEV H+:", "3.1 Structure"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    found = pdf_layout.mark_headings([[*lines, "4 Results:", "Words."]], [None])
+    assert [line for line in found[0] or [] if line.startswith("#")] == [
+        f"{'#' * (2 + ('.' in t[:3]))} {t}" for t in titles
+    ]

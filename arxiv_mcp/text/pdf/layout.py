@@ -171,7 +171,10 @@ def _plausible_title(title: str) -> bool:
     words = title.split()
     if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
         return False
-    if title[-1] in ".,;:=" or _CONTENTS_LINE.search(title) or title.count(",") > 1:
+    # a colon may end the first line of a capitals heading set on two ("4 EVOLUTION AFTER ...:")
+    if title[-1] in ".,;=" or (title[-1] == ":" and not title.isupper()):
+        return False
+    if _CONTENTS_LINE.search(title) or title.count(",") > 1:
         return False
     letters = sum(ch.isalpha() for ch in title)
     return letters >= 0.7 * len(title.replace(" ", "")) and sum(ch.isdigit() for ch in title) <= 4
