@@ -194,3 +194,30 @@ def test_a_paragraph_reads_on_one_line_with_its_broken_words_joined(engine):
         " https://example.org/ice/walrus.html and from aircraft flying over the Wolf-Rayet ice shelf in the"
         " winters of both years.\n\n• one item\n• another item"
     ) in text
+
+
+def test_author_year_citations_name_their_entries():
+    text = page(
+        "## 1 Introduction",
+        "",
+        "Herds were counted by Tusk et al. (2001) and later (Walrus & Seal, 2010; Tusk et al., 1999).",
+        "",
+        "## References",
+        "",
+        "Tusk A., Flipper B., 2001, J. Ice, 12, 3",
+        "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1",
+    )
+    document = pdf_document(text)
+    cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
+    assert cited == [("Tusk et al. (2001", ("Tusk 2001",)), ("Walrus & Seal, 2010", ("Walrus 2010",))]
+
+
+def test_plain_numbered_entries_after_the_last_section_are_the_references():
+    entries = [f"{n} A. Author{n}, Phys. Rev. B {n}, 1 (2001)." for n in range(1, 7)]
+    entries[3:4] = ["4", "B. Author, Phys. Rev. Lett. 4, 2 (2002)."]  # the number on a line of its own
+    text = page(
+        "## I. INTRODUCTION", "", "1 Apples are counted.", "2 Pears next.", "", "## ACKNOWLEDGMENTS", "", *entries
+    )
+    found = pdf_document(text).records(Reference)
+    assert [r.label for r in found] == ["1", "2", "3", "4", "5", "6"]
+    assert found[3].text == "B. Author, Phys. Rev. Lett. 4, 2 (2002)."

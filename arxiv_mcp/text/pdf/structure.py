@@ -65,7 +65,7 @@ _PROSE_WORD = re.compile(r"\b[a-z]{4,}\b")
 
 _REFERENCES_TITLE = re.compile(r"(?:[\dIVX]+\.?\s+)?(?:references|bibliography|literature cited)", re.IGNORECASE)
 _BRACKET_ENTRY = re.compile(r"\[(?P<label>[^\]\s]{1,24})\]\s+(?=\S)")
-_NUMBER_ENTRY = re.compile(r"(?P<label>\d{1,4})\.?\s+(?=\S)")
+_NUMBER_ENTRY = re.compile(r"(?P<label>\d{1,4})\.?(?:\s+(?=\S)|$)")  # the number alone: its entry below
 _AUTHOR_START = re.compile(
     r"(?:[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?,? (?:[A-Z]\.[ -]?){1,3}[,:&]|"  # Smith, J., / Smith J.,
     r"(?:[A-Z]\.[ -]?){1,3} ?[A-Z][\w'’\-]+[,:.]|"  # J. Smith,
@@ -169,14 +169,33 @@ def _write_heading(builder: DocumentBuilder, level: int, title: str, roman: str 
 def _write_line(builder: DocumentBuilder, line: str, labels: set[str]) -> None:
     position = 0
     if labels and not line.startswith("#"):
-        for match in _CITATION.finditer(line):
-            targets = [label for label in _cited(match["body"]) if label in labels]
-            if not targets:
+        for start, end, targets in _citations(line, labels):
+            if start < position:
                 continue
-            builder.add_text(line[position : match.start()])
-            builder.cite(match[0], targets)
-            position = match.end()
+            builder.add_text(line[position:start])
+            builder.cite(line[start:end], targets)
+            position = end
     builder.add_text(line[position:])
+
+
+_AUTHOR_YEAR_CITATION = re.compile(
+    r"(?P<name>[A-Z][\w'’\-]+)(?: et al\.?| (?:and|&) [A-Z][\w'’\-]+)?,? [(\[]?(?P<year>(?:1[89]|20)\d\d[a-z]?)\b"
+)
+
+
+def _citations(line: str, labels: set[str]) -> list[tuple[int, int, list[str]]]:
+    """(start, end, targets) of the citations in a line: `[12]`, `[3-5]`, and an author-year
+    `Smith et al., 2020` or `Smith and Lee (2020)` naming an entry labelled `Smith 2020`."""
+    found = []
+    for match in _CITATION.finditer(line):
+        targets = [label for label in _cited(match["body"]) if label in labels]
+        if targets:
+            found.append((match.start(), match.end(), targets))
+    for match in _AUTHOR_YEAR_CITATION.finditer(line):
+        label = f"{match['name']} {match['year']}"
+        if label in labels:
+            found.append((match.start(), match.end(), [label]))
+    return sorted(found)
 
 
 def _cited(body: str) -> Iterator[str]:
@@ -397,13 +416,18 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
 
 
 def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
-    """A list of `[1]`, `[2]`, ... entries in the second half, where no heading opens it (REVTeX)."""
-    for index in range(len(lines) // 2, len(lines)):
-        if lines[index].startswith("[1] "):
-            following = lines[index + 1 : index + 20]
-            if any(line.startswith("[2] ") for line in following):
-                end = next((i for i in range(index, len(lines)) if _is_section(lines[i])), len(lines))
-                return index, end
+    """Where no heading opens them (REVTeX): the last run, in the second half, of entries
+    numbered from 1 (`[1]`, `1.` or `1`), at least two bracketed or five plain ones."""
+    for index in range(len(lines) - 1, len(lines) // 2 - 1, -1):
+        first = _BRACKET_ENTRY.match(lines[index]) or _NUMBER_ENTRY.match(lines[index])
+        if first is None or first["label"] != "1":
+            continue
+        end = next((i for i in range(index, len(lines)) if _is_section(lines[i])), len(lines))
+        body = [(i, lines[i]) for i in range(index, end)]
+        bracketed = lines[index].startswith("[")
+        found = [start for start in _entry_starts(body) if start[1] is not None]
+        if len(found) >= (2 if bracketed else 5):
+            return index, end
     return None
 
 
