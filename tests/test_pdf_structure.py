@@ -221,3 +221,21 @@ def test_plain_numbered_entries_after_the_last_section_are_the_references():
     found = pdf_document(text).records(Reference)
     assert [r.label for r in found] == ["1", "2", "3", "4", "5", "6"]
     assert found[3].text == "B. Author, Phys. Rev. Lett. 4, 2 (2002)."
+
+
+def test_a_caption_ends_where_the_table_under_it_begins():
+    full = "Walruses gather on sea ice in large herds, which makes them easy to count from far."
+    text = page(
+        full,
+        full,
+        "Table 3: Walruses counted per herd and per winter over the three winters of the survey, in",
+        "thousands, as the satellites saw them in the images of March.",
+        "Herd Count Winter",
+        "North Sea herd 120 2001",
+        "South 95 2002",
+        "the counts were then compared with those made from aircraft in the same months.",
+        full,
+    )
+    (table,) = pdf_document(text).records(Table)
+    assert table.caption.endswith("in the images of March.")
+    assert table.rows == (("Herd Count Winter",), ("North Sea herd", "120", "2001"), ("South", "95", "2002"))

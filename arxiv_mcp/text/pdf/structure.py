@@ -93,24 +93,25 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     lines = text.split("\n")
     references = _reference_range(lines)
     entries = list(_entries(lines, references)) if references else []
+    full = _full_line(lines)
     marks = sorted(
-        [*_captions(lines, references), *_equations(lines, references), *entries], key=lambda mark: mark.start
+        [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
     )
     labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
-    _write(builder, lines, marks, labels, _short_line(lines))
+    _write(builder, lines, marks, labels, int(0.6 * full))
     return builder.build()
 
 
 # --- writing --------------------------------------------------------------------------------
 
 
-def _short_line(lines: list[str]) -> int:
-    """A line shorter than this ends its paragraph (a title, a paragraph's last line): most
-    lines of a paragraph run the full width of their column."""
+def _full_line(lines: list[str]) -> int:
+    """The length of a full line of text: most lines of a paragraph run the full width of
+    their column, and a line well short of it ends its paragraph (or is a title)."""
     lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
-    return int(0.6 * lengths[(len(lengths) * 3) // 4]) if len(lengths) >= 4 else 0
+    return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
 def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
@@ -232,7 +233,7 @@ def _is_break(line: str) -> bool:
     return not line or line.startswith("#")
 
 
-def _captions(lines: list[str], references: tuple[int, int] | None) -> Iterator[_Mark]:
+def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
     index = 0
     while index < len(lines):
@@ -245,7 +246,7 @@ def _captions(lines: list[str], references: tuple[int, int] | None) -> Iterator[
             continue
         name, number, label, first, body_start = found
         key = (_is_table(name), number)
-        end = _paragraph_end(lines, body_start)
+        end = _caption_end(lines, index, body_start, full)
         if key in seen or end <= index:
             index += 1
             continue
@@ -290,13 +291,30 @@ def _glued_caption(line: str) -> re.Match[str] | None:
     return match if match is not None and len(line[: match.start()].split()) <= 3 else None
 
 
-def _paragraph_end(lines: list[str], start: int) -> int:
+def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
+    """Where a caption ends: at a blank line or another caption, or after a line that ends a
+    sentence short of a full line or before a line that reads as a table's or a figure's."""
     end = start
+    if first < start and _ends_caption(lines[first], lines[start] if start < len(lines) else "", full):
+        return end
     while end < len(lines) and not _is_break(lines[end]) and end - start < _MAX_CAPTION_LINES:
         if _CAPTION.match(lines[end]):
             break
         end += 1
+        if _ends_caption(lines[end - 1], lines[end] if end < len(lines) else "", full):
+            break
     return end
+
+
+def _ends_caption(line: str, following: str, full: int) -> bool:
+    sentence = line.rstrip(")]'\"’”").endswith((".", "!", "?"))
+    return sentence and (len(line) < 0.85 * full or _looks_tabular(following))
+
+
+def _looks_tabular(line: str) -> bool:
+    """Most of its words capitalised or numbers: a table's header or row, not a sentence."""
+    words = [word for word in line.split() if word[:1].isalnum()]
+    return bool(words) and sum(word[0].islower() for word in words) * 2 < len(words)
 
 
 def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
@@ -310,11 +328,11 @@ def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...
 
 
 def _is_row(line: str) -> bool:
-    if _is_break(line) or _CAPTION.match(line):
+    if _is_break(line) or _CAPTION.match(line) or _glued_caption(line):
         return False
     words = line.split()
     numeric = sum(any(ch.isdigit() for ch in word) for word in words)
-    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith("."))
+    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
 
 
 _CELL_TOKEN = re.compile(r"[-−+±]?[\d.,%]+[\w%]*|\S+")
