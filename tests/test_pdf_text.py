@@ -954,7 +954,7 @@ def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+TeXGyreTermesX-Regular /FirstChar 32"
-        b" /LastChar 126 /Widths " + widths + b" >>",
+        b" /LastChar 126 /Widths " + widths + b" /Encoding << /Differences [16 /quotedblleft 39 /quoteright] >> >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
         b" /Contents 5 0 R >>",
     ]

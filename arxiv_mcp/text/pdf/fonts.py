@@ -172,9 +172,8 @@ class FontSpy:
 # at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
 # line fell short of that, and words ran together ("producedcarbondust"). No proportional
 # text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
-# 0 in the page's in-memory fonts (the file's bytes are untouched), and pypdf then uses the
-# width it is given (SPACE_WIDTH).
-SPACE_WIDTH = 250.0
+# 0 in the page's in-memory fonts (the file's bytes are untouched), and pypdf then uses its
+# default space, as for a TeX font with no glyph at 32.
 _MAX_SPACE = 400
 
 
@@ -191,10 +190,29 @@ def forget_wide_spaces(page: Any) -> None:
         widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
         if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
             continue
-        if float(widths[32 - first]) >= _MAX_SPACE and not fixed_pitch(font):
+        if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
             from pypdf.generic import NumberObject
 
             widths[32 - first] = NumberObject(0)
+
+
+def _space_at_32(font: Any) -> bool:
+    """Whether the font's encoding says code 32 is the space: its /Differences leave 32 alone or
+    name it `space`. A font with no /Differences (a symbol font's own encoding: CMSY's arrow,
+    CMMI's psi at 32) may draw anything there, and its width is that glyph's."""
+    encoding = _resolved(font.get("/Encoding"))
+    differences = _resolved(encoding.get("/Differences")) if isinstance(encoding, dict) else None
+    if not isinstance(differences, list):
+        return False
+    code, named = 0, None
+    for item in differences:
+        if isinstance(item, int):
+            code = item
+            continue
+        if code == 32:
+            named = str(item)
+        code += 1
+    return named in (None, "/space")
 
 
 def _resolved(value: Any) -> Any:
