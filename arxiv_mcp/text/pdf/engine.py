@@ -7,12 +7,17 @@ file when pdfium cannot open it or finds no text in it, and per page for a page 
 read or one that asks for more drawing work than pdfium may do in one uninterruptible call
 (see work): one heavy figure costs that page, not the paper. A
 running-out deadline or too many pages are not engine failures and are raised at once.
+A file neither engine can open (cut short, its xref or trailer lost) is read again as
+`repair` rebuilds it; a page pypdf fails on is read again by a fresh reader without the font
+entries and content lines it cannot parse.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
 separated by one blank line, and no body line starts with `#` (a leading `#` becomes `\\#`).
-Inside a page the extractor's line structure is kept; a blank line is added after a line
-that ends a sentence well short of the page's full line length (a paragraph's last line).
+Inside a page (pdf_to_text) the extractor's line structure is kept; a blank line is added
+after a line that ends a sentence well short of the page's full line length (a paragraph's
+last line). pdf_to_document reads the same lines as paragraphs and marks what they print
+(see structure); arXiv's side stamp is in neither text, but in the document's notes.
 A word hyphenated across a line end is mended when its rest is lower case ("trans-" +
 "former"); the hyphen stays where it is real: after a part that already has one
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
