@@ -970,3 +970,15 @@ def test_a_capitals_heading_whose_first_line_ends_in_a_colon_keeps_the_chain():
     assert [line for line in found[0] or [] if line.startswith("#")] == [
         f"{'#' * (2 + ('.' in t[:3]))} {t}" for t in titles
     ]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"(Seals ) x7\\x81) Tj", b"(unclosed Tj\nET"],
+    ids=["a token that does not parse", "a string never closed"],
+)
+def test_a_content_stream_damaged_midway_keeps_what_pypdf_can_parse(damage):
+    good = b"BT /F1 10 Tf 12 TL 72 720 Td\n(Walruses gather on the ice.) Tj T*\n"
+    later = b"\n(More walruses.) Tj T*\nET" if b"ET" not in damage else b""
+    pages = page_texts(pdf_to_text(make_pdf(good + damage + later, text_page(OTHER)), engine="pypdf"))
+    assert pages[0].startswith("Walruses gather on the ice.") and pages[1] == OTHER

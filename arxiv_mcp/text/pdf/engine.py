@@ -49,8 +49,9 @@ from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .repair import rebuilt
+from .salvage import read_salvaged
 from .structure import pdf_document
-from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work, resolved
+from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
 
@@ -271,86 +272,14 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
 
 
 def _salvaged_page(data: bytes, budget: _Budget, index: int, count: int) -> str | None:
-    """A page pypdf failed on, read again by a fresh reader (a failed object stays "being read"
-    in the first one) with the font entries it cannot read left out, as pdfium leaves them:
-    a damaged width table or encoding costs that font's spacing, not the page."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
+    """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
     try:
-        page = PdfReader(io.BytesIO(data), strict=False).pages[index]
-        _drop_broken_fonts(page)
-        for _ in range(_MAX_CUTS):
-            try:
-                return _pypdf_page_text(page, budget, index, count)
-            except PdfReadError as exc:
-                if not _cut_bad_line(page, str(exc)):
-                    raise
-        return None
+        return read_salvaged(data, index, lambda page: _pypdf_page_text(page, budget, index, count))
     except ExtractionError:
         raise
     except Exception as exc:
         logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
         return None
-
-
-_MAX_CUTS = 16
-_AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
-
-
-def _cut_bad_line(page: Any, error: str) -> bool:
-    """Leave out the content line pypdf's parser stopped at (damaged bytes in a content stream,
-    where pdfium skips to the next operator); False when the error names no place in it."""
-    from pypdf.generic import DecodedStreamObject, NameObject
-
-    found = _AT_OFFSET.search(error)
-    contents = resolved(page.get("/Contents"))
-    streams = contents if isinstance(contents, list) else [contents]
-    if found is None or contents is None:
-        return False
-    data = b"\n".join(resolved(stream).get_data() for stream in streams)
-    at = int(found[1])
-    if at >= len(data):
-        return False
-    start = data.rfind(b"\n", 0, at) + 1
-    end = data.find(b"\n", at)
-    cleaned = DecodedStreamObject()
-    cleaned.set_data(data[:start] + (data[end + 1 :] if end >= 0 else b""))
-    page[NameObject("/Contents")] = cleaned
-    return True
-
-
-_FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
-
-
-def _drop_broken_fonts(page: Any) -> None:
-    resources = resolved(page.get("/Resources"))
-    fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
-    if not isinstance(fonts, dict):
-        return
-    for name in list(fonts):
-        try:
-            font = resolved(fonts[name])
-            for part in _FONT_PARTS:
-                try:
-                    _touch(font.get(part))
-                except Exception:
-                    del font[part]
-        except Exception:
-            del fonts[name]
-
-
-def _touch(value: Any) -> None:
-    """Reads `value` through, as extraction will: a broken object raises here."""
-    value = resolved(value)
-    if hasattr(value, "get_data"):
-        value.get_data()
-    if isinstance(value, dict):
-        for item in list(value.values()):
-            _touch(item) if not isinstance(item, dict) or "/Type" not in item else None
-    elif isinstance(value, list):
-        for item in value:
-            resolved(item)
 
 
 def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
