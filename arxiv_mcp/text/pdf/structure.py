@@ -150,10 +150,12 @@ _ITEM = re.compile(r"[•◦▪‣∙·*–-]\s|\(?[a-z0-9]{1,3}\)\s")
 
 
 def _continues(line: str, following: str) -> bool:
-    """Whether `following` goes on the paragraph of `line` (both text, no list item starting)."""
-    return bool(
-        line and following and not line.startswith("#") and not following.startswith("#") and not _ITEM.match(following)
-    )
+    """Whether `following` goes on the paragraph of `line`: both sentences' words (not a
+    heading, a page marker, a list item, or a line of capitalised words and numbers: a
+    table's, a figure's, an author list)."""
+    if not line or not following or line.startswith("#") or following.startswith("#") or _ITEM.match(following):
+        return False
+    return not _looks_tabular(line) and not _looks_tabular(following)
 
 
 def _write_heading(builder: DocumentBuilder, level: int, title: str, roman: str | None) -> str | None:
