@@ -186,8 +186,12 @@ def test_a_paragraph_reads_on_one_line_with_its_broken_words_joined(engine):
         "Rayet ice shelf in the winters of both years.",
         "• one item",
         "• another item",
+        "Walruses gather on sea ice in large herds that we count with satellites and with",
+        "Herd Count Winter Sea",
+        "North 120 2001 Barents",
     ]
     text = pdf_to_document(make_pdf(["\n".join(lines)]), engine=engine).text
+    assert text.endswith("with\nHerd Count Winter Sea\nNorth 120 2001 Barents")  # a table's lines stay lines
     assert (
         "\nCounting walruses from orbit\nWalruses gather on sea ice in large herds that we count with"
         " transformers trained on the pairs of English-to-German sentences, from images at"
