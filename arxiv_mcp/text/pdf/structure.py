@@ -28,6 +28,7 @@ headings and page markers stay lines, and a marked block stands apart between bl
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ _CAPTION = re.compile(
     rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|Tab\.)\s?(?P<number>{_NUMBER}))"
     r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
 )
+_LABEL_WORD = re.compile(r"Fig|FIG|Tab|TAB")
 _LONE_LABEL = re.compile(rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE)\s?(?P<number>{_NUMBER}))\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
@@ -100,7 +102,9 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
-    _write(builder, lines, marks, labels, int(0.6 * full))
+    sink = _Sink(builder)
+    _write(sink, lines, marks, labels, int(0.6 * full))
+    sink.flush()
     return builder.build()
 
 
@@ -114,7 +118,36 @@ def _full_line(lines: list[str]) -> int:
     return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
-def _write(builder: DocumentBuilder, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
+class _Sink:
+    """The builder, with consecutive plain text gathered into one piece: a paper has tens of
+    thousands of lines, and a builder call per line cost more than reading them."""
+
+    def __init__(self, builder: DocumentBuilder) -> None:
+        self.builder = builder
+        self.pending: list[str] = []
+
+    def add_text(self, text: str) -> None:
+        self.pending.append(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.builder.add_text("".join(self.pending))
+            self.pending.clear()
+
+    def cite(self, printed: str, targets: list[str]) -> None:
+        self.flush()
+        self.builder.cite(printed, targets)
+
+    def heading(self, level: int, title: str, number: str | None) -> None:
+        self.flush()
+        self.builder.heading(level, title, number)
+
+    def block(self, kind: Kind, rendered: str, record: Record) -> None:
+        self.flush()
+        self.builder.block(kind, rendered, record)
+
+
+def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -158,7 +191,7 @@ def _continues(line: str, following: str) -> bool:
     return not _looks_tabular(line) and not _looks_tabular(following)
 
 
-def _write_heading(builder: DocumentBuilder, level: int, title: str, roman: str | None) -> str | None:
+def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) -> str | None:
     """Writes the heading with its printed number; returns the roman section now open, if any."""
     number = heading_number(title)
     if number is not None and level == 2:
@@ -169,7 +202,7 @@ def _write_heading(builder: DocumentBuilder, level: int, title: str, roman: str 
     return roman
 
 
-def _write_line(builder: DocumentBuilder, line: str, labels: set[str]) -> None:
+def _write_line(builder: _Sink, line: str, labels: set[str]) -> None:
     position = 0
     if labels and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
@@ -190,11 +223,11 @@ def _citations(line: str, labels: set[str]) -> list[tuple[int, int, list[str]]]:
     """(start, end, targets) of the citations in a line: `[12]`, `[3-5]`, and an author-year
     `Smith et al., 2020` or `Smith and Lee (2020)` naming an entry labelled `Smith 2020`."""
     found = []
-    for match in _CITATION.finditer(line):
+    for match in _CITATION.finditer(line) if "[" in line else ():
         targets = [label for label in _cited(match["body"]) if label in labels]
         if targets:
             found.append((match.start(), match.end(), targets))
-    for match in _AUTHOR_YEAR_CITATION.finditer(line):
+    for match in _AUTHOR_YEAR_CITATION.finditer(line) if _YEAR.search(line) else ():
         label = f"{match['name']} {match['year']}"
         if label in labels:
             found.append((match.start(), match.end(), [label]))
@@ -267,7 +300,7 @@ def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
     """(name, number, label, caption's first words, index of its next line) for a caption line."""
     line = lines[index]
-    if "F" not in line and "T" not in line:
+    if _LABEL_WORD.search(line) is None:  # most lines: one scan, then out
         return None
     previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
     if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
@@ -313,10 +346,15 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
     return sentence and (len(line) < 0.85 * full or _looks_tabular(following))
 
 
+_WORD_START = re.compile(r"(?<!\S)[^\W_]")
+_LOWER_START = re.compile(r"(?<!\S)[^\W\d_A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+
+
+@functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
 def _looks_tabular(line: str) -> bool:
     """Most of its words capitalised or numbers: a table's header or row, not a sentence."""
-    words = [word for word in line.split() if word[:1].isalnum()]
-    return bool(words) and sum(word[0].islower() for word in words) * 2 < len(words)
+    words = len(_WORD_START.findall(line))
+    return words > 0 and len(_LOWER_START.findall(line)) * 2 < words
 
 
 def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
