@@ -14,6 +14,8 @@ through a `DocumentBuilder`, line for line, marking what the page prints:
 - Equations: a line ending in a number in parentheses (`(7)`, `(2.3)`) that reads as math
   (or is the number alone) is a numbered display equation, when its number continues the
   numbering (the longest chain of numbers that follow one another, as headings are found).
+  A PDF holds no LaTeX: the record's `latex` is the equation's line as printed (the line
+  above when the number stands alone).
 - References: the section a `References`/`Bibliography` heading opens (else a final run
   of `[1]`, `[2]`, ... lines) is split into entries: `[12]`/`[Abc99]` labels, `12.` numbers
   in sequence, or author-year entries (each starts at a blank line or an author's name
