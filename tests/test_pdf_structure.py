@@ -31,7 +31,7 @@ WALRUS_PAGES = [
             "Earlier counts [1] used aircraft, and later ones [1, 2] boats; see also [1-2].",
             *PROSE,
             "Figure 1: Walrus herds seen from orbit in the first",
-            "winter.",
+            "winter, as counted before [2].",
             *PROSE,
             "2 Method",
             *PROSE,
@@ -75,7 +75,7 @@ def test_captions_equations_references_and_citations_are_marked(engine):
     assert (figure.label, figure.number, figure.caption) == (
         "Figure 1",
         "1",
-        "Walrus herds seen from orbit in the first winter.",
+        "Walrus herds seen from orbit in the first winter, as counted before [2].",
     )
     (table,) = document.records(Table)
     assert (table.label, table.number, table.caption, table.approximate) == (
@@ -92,7 +92,7 @@ def test_captions_equations_references_and_citations_are_marked(engine):
     assert first.text == "A. Tusk, Walrus herds from the air, arXiv:2401.12345 (2001)."
     assert (second.label, second.arxiv_id, second.doi) == ("2", None, "10.1000/ice.2010.3")
     cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
-    assert cited == [("[1]", ("1",)), ("[1, 2]", ("1", "2")), ("[1-2]", ("1", "2"))]
+    assert cited == [("[1]", ("1",)), ("[1, 2]", ("1", "2")), ("[1-2]", ("1", "2")), ("[2]", ("2",))]
     for kind in (Kind.FIGURE, Kind.TABLE, Kind.EQUATION, Kind.REFERENCE):
         for block in document.blocks_of(kind):
             assert "## Page" not in document.text[block.start : block.end]

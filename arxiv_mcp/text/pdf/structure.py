@@ -21,7 +21,8 @@ through a `DocumentBuilder`, line for line, marking what the page prints:
   in sequence, or author-year entries (each starts at a blank line or an author's name
   after an entry's end). Entries never span a page marker: an entry broken by a page is one
   record, its first part the block. Ids come from `bibids`.
-- Citations `[12]`, `[3-5]`, `[3, 7]` in paragraphs name the entries with those labels.
+- Citations `[12]`, `[3-5]`, `[3, 7]`, and author-year ones (`Smith et al., 2020`), in
+  paragraphs and captions name the entries with those labels.
 The text is the engine's, read as paragraphs: the lines of a paragraph (and of a caption or
 an entry) joined on one line, with a space, or with nothing after a hyphen the engine left at a
 line end (dropped before a lower-case rest: "arX-" + "iv:2206.15227"); list items, table rows,
@@ -144,9 +145,9 @@ class _Sink:
         self.flush()
         self.builder.heading(level, title, number)
 
-    def block(self, kind: Kind, rendered: str, record: Record) -> None:
+    def block(self, kind: Kind, rendered: str, record: Record, cites: list[tuple[str, list[str]]]) -> None:
         self.flush()
-        self.builder.block(kind, rendered, record)
+        self.builder.block(kind, rendered, record, cites)
 
 
 def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
@@ -176,7 +177,11 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str
             joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
-        builder.block(mark.kind, _rendered(lines[mark.start : mark.end], mark.flowed), mark.record)
+        rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
+        cites = [] if mark.kind is Kind.REFERENCE else _citations(rendered, labels)
+        builder.block(
+            mark.kind, rendered, mark.record, [(rendered[start:end], targets) for start, end, targets in cites]
+        )
         separated, joint = True, None
         position = mark.end
 
