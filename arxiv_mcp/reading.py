@@ -32,11 +32,12 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from . import budget
+from . import budget, source_misses
 from .cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
 from .catalog import Catalog, not_found
 from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
+from .source_misses import SourceMiss
 from .text import formats
 from .text.document import FORMAT as DOCUMENT_FORMAT
 from .text.document import Document
@@ -70,7 +71,6 @@ UNREADABLE_RECHECK_S = 7 * 86400
 """An HTML page that came back unreadable may have been a broken answer, not a stub."""
 LATEST_SEEN = "latest_seen"
 """Note of the version a bare-id read found to be the latest, and when (expires like metadata)."""
-_FAILED = "failed_sources"
 _NOT_YET = "not usable yet"
 """Why a PDF or e-print is missing when arXiv sent something unusable (a "being generated"
 page, a cut body): worth trying again later, so it is not remembered as missing."""
@@ -316,33 +316,35 @@ class Reader:
                 order.insert(0, TextSource.AR5IV)
         else:
             order = [TextSource.HTML, TextSource.SOURCE, TextSource.PDF]
-        failed = self.cache.get_note(pid.id, _FAILED) or {}
+        failed = source_misses.load(self.cache.get_note(pid.id, source_misses.NOTE))
         return [m for m in order if not self._known_missing(m, pid.version, failed, info)]
 
-    def _known_missing(self, method: str, version: int, failed: dict, info: _Versions) -> bool:
-        entry = failed.get(f"{method}:v{version}")
-        if entry is not None and entry.get("until", float("inf")) > time.time():
-            return True
+    @staticmethod
+    def _known_missing(method: str, version: int, failed: dict[str, SourceMiss], info: _Versions) -> bool:
+        now = time.time()
         if method == "ar5iv":
-            entry = failed.get("ar5iv:paper", {})
-            now = time.time()
-            return now - entry.get("at", 0) < AR5IV_MISS_TTL_S and entry.get("until", now + 1) > now
+            miss = failed.get(SourceMiss(method, None, "", 0.0).key)
+            return miss is not None and now - miss.at < AR5IV_MISS_TTL_S and miss.counts(now)
+        miss = failed.get(SourceMiss(method, version, "", 0.0).key)
+        if miss is not None and miss.counts(now):
+            return True
         if method == "html" and info.before_html_era(version):
+            # arXiv never made HTML before its HTML era: a miss for good of one such version
+            # stands for all of them.
             return any(
-                k.startswith("html:v") and "until" not in v and info.before_html_era(int(k[6:]))
-                for k, v in failed.items()
+                m.source == "html" and m.until is None and m.version is not None and info.before_html_era(m.version)
+                for m in failed.values()
             )
         return False
 
     def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
         """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
-        failed = dict(self.cache.get_note(pid.id, _FAILED) or {})
+        failed = source_misses.load(self.cache.get_note(pid.id, source_misses.NOTE))
         now = time.time()
-        entry: dict[str, object] = {"reason": reason[:200], "at": now}
-        if for_s is not None:
-            entry["until"] = now + for_s
-        failed["ar5iv:paper" if method == "ar5iv" else f"{method}:v{pid.version}"] = entry
-        self.cache.put_note(pid.id, _FAILED, failed)
+        version = None if method == "ar5iv" else pid.version
+        miss = SourceMiss(method, version, reason[:200], now, None if for_s is None else now + for_s)
+        failed[miss.key] = miss
+        self.cache.put_note(pid.id, source_misses.NOTE, source_misses.dump(failed))
 
     def _text(self, pid: PaperId, latest: Paper | None, prefetched: dict | None = None) -> Text:
         """Text of `pid` (which carries a version) from the first source that has it."""
