@@ -31,6 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from . import budget, source_misses
 from .cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
@@ -97,13 +98,7 @@ class Text:
     @classmethod
     def cached(cls, payload: str, source: TextSource) -> Text:
         """A cached document's JSON form; ValueError when it is not one (re-make it then)."""
-        try:
-            raw = json.loads(payload)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a cached document: {exc}") from exc
-        if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
-            raise ValueError("not a cached document of this format")
-        return cls(payload, "cache", source, text=raw["text"])
+        return cls(payload, "cache", source, text=_text_of(payload))
 
     @property
     def doc(self) -> Document:
@@ -113,31 +108,68 @@ class Text:
         return self._doc
 
 
-_PARSED: OrderedDict[int, tuple[str, Document]] = OrderedDict()
-_PARSED_LOCK = threading.Lock()
-_PARSED_KEPT = 8
-"""Documents built from cached payloads, the most recent few: a paper being read is asked for
-view after view, and building its records costs several times reading its text. A payload
-is looked up by its hash and must be equal to the one kept, so a document re-made on disk
-(by this or another process) is never served from here."""
+class _ByPayload:
+    """What was built from the cached payloads read last, the most recent few. A payload is
+    looked up by its hash (a str keeps it: the same string costs nothing the second time) and
+    must be equal to the one kept, so a document re-made on disk (by this or another process)
+    is never served from here."""
+
+    def __init__(self, kept: int = 8) -> None:
+        self._kept = kept
+        self._items: OrderedDict[int, tuple[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, payload: str) -> Any | None:
+        with self._lock:
+            kept = self._items.get(hash(payload))
+            if kept is None or kept[0] != payload:
+                return None
+            self._items.move_to_end(hash(payload))
+            return kept[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+    def put(self, payload: str, value: Any) -> None:
+        with self._lock:
+            self._items[hash(payload)] = (payload, value)
+            while len(self._items) > self._kept:
+                self._items.popitem(last=False)
+
+
+_PARSED = _ByPayload()
+"""Documents built from cached payloads: a paper being read is asked for view after view, and
+building its records costs several times reading its text."""
+_TEXTS = _ByPayload()
+"""The text of cached payloads: a warm page read gets the very string the cache read last
+(cache/readmemo.py), so it finds its text here instead of parsing the whole document again."""
+
+
+def _text_of(payload: str) -> str:
+    text = _TEXTS.get(payload)
+    if isinstance(text, str):
+        return text
+    try:
+        raw = json.loads(payload)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not a cached document: {exc}") from exc
+    if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
+        raise ValueError("not a cached document of this format")
+    _TEXTS.put(payload, raw["text"])
+    return str(raw["text"])
 
 
 def _parsed(payload: str, text: str) -> Document:
-    key = hash(payload)
-    with _PARSED_LOCK:
-        kept = _PARSED.get(key)
-        if kept is not None and kept[0] == payload:
-            _PARSED.move_to_end(key)
-            return kept[1]
+    doc = _PARSED.get(payload)
+    if isinstance(doc, Document):
+        return doc
     try:
         doc = Document.from_json(payload)
     except ValueError as exc:  # the text was whole, its blocks are not: headings still work
         log.warning("the cached blocks of a document are unreadable (%s): read as plain text", exc)
         return Document.from_text(text)
-    with _PARSED_LOCK:
-        _PARSED[key] = (payload, doc)
-        while len(_PARSED) > _PARSED_KEPT:
-            _PARSED.popitem(last=False)
+    _PARSED.put(payload, doc)
     return doc
 
 

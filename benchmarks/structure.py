@@ -197,6 +197,7 @@ def timing(doc: Document, rounds: int = 15) -> list[str]:
 
         def first_read() -> None:
             reading._PARSED.clear()
+            reading._TEXTS.clear()
             selectors._KEPT.clear()
             service.read_paper("2401.00001v1", section="outline")
 

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -636,6 +637,20 @@ def test_a_damaged_file_is_dropped_not_served(home, clock):
     assert tiers_of(cache) == {"2401.00001v1": ["meta"]} and cache.verify() == []
     (home / "papers" / "2401.00001v1.meta.json").unlink()
     assert cache.get_meta("2401.00001", 1) is None and cache.stats().papers == 0
+
+
+def test_a_text_damaged_after_a_read_is_not_served_from_memory(home, clock):
+    cache = open_cache(home, clock)
+    put_paper(cache, clock, 1, text="fine")
+    first = cache.get_text("2401.00001", 1)
+    assert first is not None and cache.get_text("2401.00001", 1) == first  # the second from the memo
+    path = home / "papers" / "2401.00001v1.text.json"
+    before = path.stat()
+    time.sleep(0.1)  # file times move by the kernel's tick (a few ms): a change must come a tick later
+    path.write_bytes(b"x" * before.st_size)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size and time: ctime still moves
+    assert cache.get_text("2401.00001", 1) is None
+    assert tiers_of(cache) == {"2401.00001v1": ["meta"]}
 
 
 def test_leftover_temporary_files_are_cleaned_on_start(home, clock):

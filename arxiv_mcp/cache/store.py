@@ -62,6 +62,7 @@ from .files import (
 )
 from .index import JournaledIndex
 from .overview import CacheOverview
+from .readmemo import ReadMemo
 from .records import Drop, Key, Note, Put, TierRecord
 from .recovery import reconcile
 from .sessions import SessionStore
@@ -182,6 +183,7 @@ class Cache(CacheOverview):
         # takes the lock, and any other call waits for it on the lock.
         self._started = False
         self._access = AccessLog()
+        self._texts = ReadMemo()
         self._index.before_writing = self._flush_accesses
 
     def close(self) -> None:
@@ -251,8 +253,20 @@ class Cache(CacheOverview):
             opened = self._open_tier(key, "text")
         if opened is None:
             return None
-        body = self._read_whole(opened, key, "text", decode_text)
+        body = self._read_text(opened, key)
         return None if body is None else CachedText(body["text"], body["method"], body["extractor_version"])
+
+    def _read_text(self, opened: Opened, key: Key) -> Any:
+        """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
+        stamp = ReadMemo.stamp(opened[0].fileno())
+        body = self._texts.get(key, opened[1], stamp)
+        if body is not None:
+            opened[0].close()
+            return body
+        body = self._read_whole(opened, key, "text", decode_text)
+        if body is not None:
+            self._texts.put(key, opened[1], stamp, body)
+        return body
 
     def put_text(self, paper_id: str, version: int, text: str, *, method: str, extractor_version: int) -> None:
         """Store extracted text; CacheWriteFailed when the disk refuses it (the caller still has the text)."""
