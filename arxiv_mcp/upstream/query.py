@@ -11,6 +11,8 @@ exclusion was meant), lower-case `and`/`or` are words, and two terms side by sid
 OR-ed. So `NOT`, `AND NOT` and (between fielded terms) `not` become `ANDNOT`; lower-case
 `and`/`or` between fielded terms become operators; terms side by side are joined with
 `AND`, as the tool promises; a plain word among fielded terms is searched in all fields.
+A leading minus excludes, as in web search (`transformers -vision`, `-"computer vision"`): it
+becomes ANDNOT, since arXiv would search the word (its `-` is punctuation) and include it.
 Query syntax: https://info.arxiv.org/help/api/user-manual.html#query_details
 """
 
@@ -47,6 +49,25 @@ _ADVANCED_TOKEN = re.compile(
 _OPERATOR_WORDS = ("AND", "OR", "NOT", "ANDNOT")
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _WORD_CHARS = re.compile(r"[^\w.\-+']", re.UNICODE)
+_EXCLUDED = re.compile(r'(?:^|(?<=\s))-(?P<term>"[^"]*"|[^\s"-]\S*)')
+"""`-word` or `-"a phrase"` after a space or at the start: a term to exclude."""
+
+
+def _split_excluded(text: str) -> tuple[str, str]:
+    """(the text without its excluded terms, the excluded terms)."""
+    excluded = " ".join(m.group("term") for m in _EXCLUDED.finditer(text))
+    return _EXCLUDED.sub(" ", text), excluded
+
+
+def _without(field: str, text: str) -> tuple[str | None, str | None]:
+    """The clause of the words to include and the OR-ed clause of those to exclude."""
+    kept, excluded = _split_excluded(text)
+    if excluded and not words_clause(field, kept):
+        raise InvalidInput(
+            f"{text.strip()!r} only excludes words (a leading minus means 'not'): add a word to search for, "
+            "e.g. 'transformers -vision'"
+        )
+    return words_clause(field, kept), words_clause(field, excluded, joiner="OR") if excluded else None
 
 
 def is_advanced(query: str) -> bool:
@@ -140,7 +161,11 @@ def _advanced_tokens(query: str) -> list[_Tok]:
         elif m.group("phrase"):
             out.append(_Tok("term", m.group("phrase")))
         elif m.group("word"):
-            out.append(_Tok("word", m.group("word")))
+            word = m.group("word")
+            if word.startswith("-") and len(word) > 1 and word[1] != "-":
+                out.append(_Tok("word", "ANDNOT"))  # `-word` excludes, as in a plain query
+                word = word[1:]
+            out.append(_Tok("word", word))
     return out
 
 
@@ -282,9 +307,13 @@ def _compose(*, query, category_clause, author, title, abstract, date_from, date
         if is_advanced(q):
             main = f"({normalise_advanced(q)})"
         else:
-            main = words_clause("all", q)
-            if main and len([t for t, p in _terms(q) if p or t.lower() not in STOPWORDS]) >= 3:
-                relaxed = words_clause("all", q, joiner="OR")
+            main, excluded = _without("all", q)
+            kept = _split_excluded(q)[0]
+            if main and len([t for t, p in _terms(kept) if p or t.lower() not in STOPWORDS]) >= 2:
+                relaxed = words_clause("all", kept, joiner="OR")
+            if excluded:
+                main = f"({main} ANDNOT {excluded})"
+                relaxed = f"({relaxed} ANDNOT {excluded})" if relaxed else None
         if main:
             base_plus = base + [main]
             joined = " AND ".join(base_plus)
