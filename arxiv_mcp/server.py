@@ -229,7 +229,9 @@ def _error_result(exc: ArxivMcpError) -> CallToolResult:
     program may want (kind, HTTP status, retry_after_seconds) goes in `_meta`; the model reads
     the wait in the text."""
     text = str(exc)
-    meta: dict[str, Any] = {"kind": type(exc).__name__}
+    # The kind is the public error class (errors.py), not a module's private refinement of it.
+    kind = next(c for c in type(exc).__mro__ if c.__module__ == ArxivMcpError.__module__)
+    meta: dict[str, Any] = {"kind": kind.__name__}
     if isinstance(exc, UpstreamError):
         if exc.status is not None:
             meta["status"] = exc.status
