@@ -77,3 +77,14 @@ def test_release_builds_checks_publishes_to_pypi_then_the_registry():
     places = [release.index(step) for step in order]
     assert places == sorted(places)
     assert "id-token: write" in release and "password:" not in release  # trusted publishing, no token
+
+
+def test_every_listed_slow_test_exists():
+    from tests.slow_tests import SLOW_MODULES, SLOW_TESTS
+
+    for module in SLOW_MODULES | set(SLOW_TESTS):
+        assert (ROOT / "tests" / f"{module}.py").is_file(), module
+    for module, names in SLOW_TESTS.items():
+        source = (ROOT / "tests" / f"{module}.py").read_text(encoding="utf-8")
+        for name in names:
+            assert re.search(rf"^(async )?def {name}\(", source, re.M), f"{module}.{name} is no test"
