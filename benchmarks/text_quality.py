@@ -341,7 +341,7 @@ def markdown_headings(text: str) -> list[str]:
 def source_text(path: Path) -> str:
     from arxiv_mcp.text.extract import from_source
 
-    return from_source(path.read_bytes())
+    return from_source(path.read_bytes()).text
 
 
 class _VisibleText(HTMLParser):
@@ -543,7 +543,7 @@ def worker(kind: str, engine: str, path: str) -> None:
     before = _status_mb("VmRSS")
     start = time.perf_counter()
     try:
-        result = {"text": run()}
+        result = {"text": run().text}
     except Exception as exc:  # the table shows the failure; the other files still run
         result = {"error": f"{type(exc).__name__}: {exc}"[:200]}
     result["seconds"] = time.perf_counter() - start

@@ -56,7 +56,7 @@ CASES = {
 @pytest.mark.parametrize("case", list(CASES))
 def test_every_extractor_writes_the_shared_shape(case):
     method, load = CASES[case]
-    text = extract(method, load())
+    text = extract(method, load()).text
     hash_lines = [line for line in text.split("\n") if line.lstrip().startswith("#")]
     assert hash_lines, "every extractor marks some structure"
     for line in hash_lines:

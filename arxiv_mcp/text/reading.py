@@ -218,7 +218,7 @@ class Reader:
         if raw is None:
             return None
         try:
-            text = extract(cached.method, raw.path.read_bytes(), budget.deadline(), self.pdf_engine)
+            text = extract(cached.method, raw.path.read_bytes(), budget.deadline(), self.pdf_engine).text
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
@@ -301,7 +301,7 @@ class Reader:
             used = "pdf" if method == "source" and formats.is_pdf(raw) else method
             budget.report(f"extracting {pid} ({used})", i + 0.5, len(order))
             try:
-                text = extract(used, raw, budget.deadline(), self.pdf_engine)
+                text = extract(used, raw, budget.deadline(), self.pdf_engine).text
             except NoTextLayer as exc:
                 no_text = exc
                 self._remember_missing(pid, method, str(exc))
