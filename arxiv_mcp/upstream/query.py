@@ -49,6 +49,7 @@ _ADVANCED_TOKEN = re.compile(
 _OPERATOR_WORDS = ("AND", "OR", "NOT", "ANDNOT")
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _WORD_CHARS = re.compile(r"[^\w.\-+']", re.UNICODE)
+_ADVANCED_MINUS = re.compile(r"(^|\s)-(?=[^\s-]|$)")
 _EXCLUDED = re.compile(r'(?:^|(?<=\s))-(?P<term>"[^"]*"|[^\s"-]\S*)')
 """`-word` or `-"a phrase"` after a space or at the start: a term to exclude."""
 
@@ -161,12 +162,15 @@ def _advanced_tokens(query: str) -> list[_Tok]:
         elif m.group("phrase"):
             out.append(_Tok("term", m.group("phrase")))
         elif m.group("word"):
-            word = m.group("word")
-            if word.startswith("-") and len(word) > 1 and word[1] != "-":
-                out.append(_Tok("word", "ANDNOT"))  # `-word` excludes, as in a plain query
-                word = word[1:]
-            out.append(_Tok("word", word))
+            out.append(_Tok("word", m.group("word")))
     return out
+
+
+def _minus_as_andnot(query: str) -> str:
+    """`-term` (after a space or at the start, outside quotes) as `ANDNOT term`, as in a plain query."""
+    parts = query.split('"')
+    parts[::2] = [_ADVANCED_MINUS.sub(r"\1ANDNOT ", part) for part in parts[::2]]
+    return '"'.join(parts)
 
 
 def _is_operator(toks: list[_Tok], i: int) -> bool:
@@ -218,7 +222,7 @@ def _operators(toks: list[_Tok]) -> list[_Tok]:
 
 def normalise_advanced(query: str) -> str:
     """arXiv syntax with the surprises of arXiv's parser taken out (see the module docstring)."""
-    toks = _operators(_advanced_tokens(query))
+    toks = _operators(_advanced_tokens(_minus_as_andnot(query)))
     out = ""
     prev: _Tok | None = None
     in_field: list[bool] = []  # per open parenthesis: does a field prefix (ti:( ... )) cover it?
