@@ -71,8 +71,6 @@ def instructions(exposed: set[str]) -> str:
     return "\n".join(line for tool, line in _INSTRUCTION_LINES if not tool or tool in exposed)
 
 
-INSTRUCTIONS = instructions({name for names in TOOL_GROUPS.values() for name in names})
-
 PaperId = Annotated[str, Field(description="arXiv id, URL or DOI, e.g. 2401.12345v2")]
 SessionId = Annotated[str | None, Field(description="From start_session")]
 """Every tool takes one: the instructions tell a model to pass it to every call."""
