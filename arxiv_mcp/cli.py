@@ -65,6 +65,9 @@ def _serve_stdio(server) -> None:
             file=sys.stderr,
             flush=True,
         )
+    from .surrogates import repairing_stdin
+
+    sys.stdin = repairing_stdin(sys.stdin.buffer)  # a lone surrogate gets an answer, not silence
     server.run()
 
 

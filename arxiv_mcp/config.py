@@ -28,6 +28,13 @@ ARXIV_DOMAINS = ("arxiv.org", "ar5iv.org")
 PDF_ENGINES = ("auto", "pypdf", "pdfium")
 TOOL_GROUP_NAMES = ("read", "cite", "library", "explore", "all")
 """ARXIV_MCP_TOOLS / --tools: which tools a server exposes (server.TOOL_GROUPS lists them)."""
+MAX_TIMEOUT_S = 600.0
+"""Per-request network timeout: beyond ten minutes a stalled upstream is not worth waiting for
+(and 1e10 overflowed the socket layer, failing every upstream call)."""
+MAX_DEADLINE_S = 3600.0
+"""A whole tool call: an hour is far past any client's own patience."""
+MAX_TTL_S = 10 * 365 * 86400.0
+"""Ten years: longer lifetimes overflow date arithmetic and mean "forever" anyway."""
 
 
 class ConfigError(ValueError):
@@ -94,13 +101,42 @@ def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: 
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
+    text = raw.strip()
+    if not text.isascii() or "_" in text:  # int() and float() take "1_000" and other scripts' digits
+        raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}")
     try:
-        value = kind(raw.strip())
+        value = kind(text)
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}") from None
-    if value != value or value < minimum or value > maximum or value in (float("inf"),):
+    if value != value or not minimum <= value <= maximum:
         raise ConfigError(f"{name}={raw!r} is invalid: expected {accepts}")
     return value
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    """ARXIV_MCP_HOME as an absolute directory path: `~` and `~user` expanded (an unknown user
+    is refused, not left as a directory named `~nosuchuser`), a relative path taken from the
+    working directory, and no control characters (a NUL fails every later file call)."""
+    raw = env.get("ARXIV_MCP_HOME", "").strip()
+    if not raw:
+        return Path.home() / ".arxiv-mcp"
+    invalid = f"ARXIV_MCP_HOME={raw!r} is invalid: expected a directory path"
+    if not raw.isprintable():
+        raise ConfigError(f"{invalid} (it holds a control character)")
+    try:
+        home = Path(raw).expanduser().absolute()
+    except RuntimeError:  # pathlib's "Could not determine home directory"
+        user = raw[1:].split("/", 1)[0]
+        raise ConfigError(f"{invalid}: there is no user {user!r} to expand ~{user} for; give a full path") from None
+    if str(home).startswith("~"):
+        raise ConfigError(f"{invalid}: '~' could not be expanded here; give a full path")
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"{invalid} (it names a file)")
+    return home
+
+
+def _seconds(low: float, high: float) -> str:
+    return f"a number of seconds from {low:g} to {high:g}"
 
 
 def _url(env: Mapping[str, str], name: str, default: str) -> str:
@@ -191,10 +227,7 @@ def check_port(port: int) -> None:
 def load(env: Mapping[str, str] | None = None) -> Config:
     """Build the configuration from `env` (default: the process environment)."""
     env = os.environ if env is None else env
-    home_raw = env.get("ARXIV_MCP_HOME", "").strip()
-    home = Path(home_raw).expanduser() if home_raw else Path.home() / ".arxiv-mcp"
-    if home.exists() and not home.is_dir():
-        raise ConfigError(f"ARXIV_MCP_HOME={home_raw!r} is invalid: expected a directory path")
+    home = _home(env)
     urls = {
         "api_url": _url(env, "ARXIV_MCP_API_URL", Config.api_url),
         "site_url": _url(env, "ARXIV_MCP_SITE_URL", Config.site_url),
@@ -222,15 +255,19 @@ def load(env: Mapping[str, str] | None = None) -> Config:
     check_pdf_engine(engine)
     return Config(
         home=home,
-        max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number >= 1"),
-        max_disk_mb=_number(env, "ARXIV_MCP_MAX_DISK_MB", 2048, int, 1, "a whole number of MB >= 1"),
-        meta_ttl_s=_number(env, "ARXIV_MCP_META_TTL_S", 86400.0, float, 0.0, "a number of seconds >= 0"),
-        session_ttl_s=_number(env, "ARXIV_MCP_SESSION_TTL_S", 604800.0, float, 1.0, "a number of seconds >= 1"),
-        search_ttl_s=_number(env, "ARXIV_MCP_SEARCH_TTL_S", 300.0, float, 0.0, "a number of seconds >= 0"),
+        max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number from 1 to 1000000", 10**6),
+        max_disk_mb=_number(
+            env, "ARXIV_MCP_MAX_DISK_MB", 2048, int, 1, "a whole number of MB from 1 to 16777216", 2**24
+        ),
+        meta_ttl_s=_number(env, "ARXIV_MCP_META_TTL_S", 86400.0, float, 0.0, _seconds(0, MAX_TTL_S), MAX_TTL_S),
+        session_ttl_s=_number(env, "ARXIV_MCP_SESSION_TTL_S", 604800.0, float, 1.0, _seconds(1, MAX_TTL_S), MAX_TTL_S),
+        search_ttl_s=_number(env, "ARXIV_MCP_SEARCH_TTL_S", 300.0, float, 0.0, _seconds(0, MAX_TTL_S), MAX_TTL_S),
         min_interval_s=interval,
-        timeout_s=_number(env, "ARXIV_MCP_TIMEOUT_S", 30.0, float, 0.1, "a number of seconds >= 0.1"),
-        deadline_s=_number(env, "ARXIV_MCP_DEADLINE_S", 120.0, float, 1.0, "a number of seconds >= 1"),
-        max_download_mb=_number(env, "ARXIV_MCP_MAX_DOWNLOAD_MB", 100, int, 1, "a whole number of MB >= 1"),
+        timeout_s=_number(env, "ARXIV_MCP_TIMEOUT_S", 30.0, float, 0.1, _seconds(0.1, MAX_TIMEOUT_S), MAX_TIMEOUT_S),
+        deadline_s=_number(env, "ARXIV_MCP_DEADLINE_S", 120.0, float, 1.0, _seconds(1, MAX_DEADLINE_S), MAX_DEADLINE_S),
+        max_download_mb=_number(
+            env, "ARXIV_MCP_MAX_DOWNLOAD_MB", 100, int, 1, "a whole number of MB from 1 to 4096", 4096
+        ),
         pdf_engine=engine,
         s2_api_key=_secret(env, "SEMANTIC_SCHOLAR_API_KEY"),
         http_tokens=_tokens(env, "ARXIV_MCP_HTTP_TOKEN"),

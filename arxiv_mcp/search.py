@@ -198,10 +198,12 @@ def _no_hits_note(composed: q.Composed) -> str:
 
 
 def _skipped_note(feed: Feed) -> str | None:
+    cut = f"arXiv's answer held {feed.cut} more entries than asked for; they were left out." if feed.cut else None
     if not feed.skipped:
-        return None
+        return cut
     n = len(feed.skipped)
-    return f"{n} entr{'y' if n == 1 else 'ies'} of arXiv's answer could not be read and {'was' if n == 1 else 'were'} left out ({feed.skipped[0]})."
+    skipped = f"{n} entr{'y' if n == 1 else 'ies'} of arXiv's answer could not be read and {'was' if n == 1 else 'were'} left out ({feed.skipped[0]})."
+    return _join_notes(skipped, cut)
 
 
 def _join_notes(*notes: str | None) -> str | None:

@@ -26,9 +26,9 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
-from . import __version__, arguments, bounds, budget, models, render
+from . import __version__, arguments, bounds, budget, models, render, surrogates
 from .cache.sessions import acting_for
-from .config import Config, load
+from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError
 from .service import ArxivService
 
@@ -136,17 +136,22 @@ class _ClientLogHandler(logging.Handler):
             pass  # the client has gone, or this is not a worker thread: stderr still has it
 
     def redact(self, message: str) -> str:
+        message = self.redact_paths(message)
+        try:
+            user = getpass.getuser()
+        except (KeyError, OSError):  # no name for this uid: nothing to hide
+            return message
+        return re.sub(rf"(?<!\w){re.escape(user)}(?!\w)", "<user>", message) if user else message
+
+    def redact_paths(self, message: str) -> str:
+        """`message` with the cache home as `$ARXIV_MCP_HOME` and the user's home as `~`."""
         user_home = Path.home()
         places = [(home, "$ARXIV_MCP_HOME") for home in self.cache_homes]
         places += [(str(user_home.resolve()), "~"), (str(user_home), "~")]
         for path, name in sorted(places, key=lambda place: -len(place[0])):  # the deepest path first
             if len(path) > 1:
                 message = message.replace(path, name)
-        try:
-            user = getpass.getuser()
-        except (KeyError, OSError):  # no name for this uid: nothing to hide
-            return message
-        return re.sub(rf"(?<!\w){re.escape(user)}(?!\w)", "<user>", message) if user else message
+        return message
 
 
 def _client_log_handler(config: Config) -> _ClientLogHandler:
@@ -159,14 +164,22 @@ def _client_log_handler(config: Config) -> _ClientLogHandler:
         if package_log.level == logging.NOTSET or package_log.level > logging.INFO:
             package_log.setLevel(logging.INFO)
     home = config.home.expanduser()
-    handler.cache_homes.update({str(home), str(home.resolve())})
+    handler.cache_homes.update({str(home), str(home.resolve()), display_path(home)})
     return handler
 
 
+_over_http: ContextVar[bool] = ContextVar("arxiv_mcp_over_http", default=False)
+
+
 async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
-    """Run every request as its client, for session ownership (see `http_client`)."""
-    with acting_for(http_client(ctx.request, ctx.protocol_version)):
-        return await call_next(ctx)
+    """Run every request as its client, for session ownership (see `http_client`), knowing
+    whether it came over HTTP (see `_for_http`)."""
+    over_http = _over_http.set(ctx.request is not None)
+    try:
+        with acting_for(http_client(ctx.request, ctx.protocol_version)):
+            return await call_next(ctx)
+    finally:
+        _over_http.reset(over_http)
 
 
 def http_client(request: Any, protocol_version: str | None) -> str | None:
@@ -203,22 +216,37 @@ def _progress_for(ctx: Context | None) -> budget.Progress | None:
     return report
 
 
-def _runner(config: Config) -> Callable[..., CallToolResult]:
+def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolResult]:
     """The one wrapper every tool body runs in: deadline and progress, the client's log
-    context, and the mapping of `ArxivMcpError` to an error result."""
+    context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
+    path in what is answered."""
 
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
-        with budget.tool_call(config.deadline_s, _progress_for(ctx), _client_gone):
+        with budget.tool_call(config.deadline_s, _progress_for(ctx), _gone_check(ctx)):
             try:
                 result = work()
             except ArxivMcpError as exc:
-                return _error_result(exc)
+                error = _error_result(exc)
+                return _for_http(error, paths) if _over_http.get() else error
             finally:
                 _call_ctx.reset(token)
+        if _over_http.get() and isinstance(result, models.CacheStats):
+            result = replace(result, home="$ARXIV_MCP_HOME")
         return CallToolResult(content=[TextContent(type="text", text=text(result))], structured_content=asdict(result))
 
     return run
+
+
+def _for_http(answer: CallToolResult, paths: _ClientLogHandler) -> CallToolResult:
+    """An error answer naming the cache home as `$ARXIV_MCP_HOME` and the user's home as `~`:
+    an HTTP client (maybe on another machine) has no use for where the server keeps files.
+    Only download_paper's path is answered as it is, by design."""
+    texts = [
+        c.model_copy(update={"text": paths.redact_paths(c.text)}) if isinstance(c, TextContent) else c
+        for c in answer.content
+    ]
+    return answer.model_copy(update={"content": texts})
 
 
 def _error_result(exc: ArxivMcpError) -> CallToolResult:
@@ -268,8 +296,7 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     """The server with the configured tool groups bound to one service (one cache, one limiter)."""
     config = config or load()
     svc = service or ArxivService(config)
-    _client_log_handler(config)
-    tools, run = _Tools(), _runner(config)
+    tools, run = _Tools(), _runner(config, _client_log_handler(config))
     for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
         group(tools, svc, run)
     exposed = exposed_tools(config.tools)
@@ -299,6 +326,15 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
 
     async def check(ctx: ServerRequestContext[Any, Any], call_next: Callable[..., Any]) -> Any:
         params = ctx.params
+        meta = params.get("_meta") if params is not None else None
+        if isinstance(meta, dict) and meta.get(surrogates.MARK):  # see surrogates.repair_message
+            refusal = surrogates.refusal(list(meta[surrogates.MARK]))
+            if ctx.method == "tools/call":
+                return _argument_error(refusal)
+            from mcp import MCPError
+            from mcp_types import INVALID_PARAMS
+
+            raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
             given = params.get("arguments") or {}
@@ -630,6 +666,21 @@ def _client_gone() -> bool:
     return False
 
 
+def _gone_check(ctx: Context | None) -> Callable[[], bool]:
+    """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
+    marks its scope): a handshake-era client that disconnects ends its work too."""
+    from .http_guard import GONE_KEY
+
+    try:
+        request = ctx.request_context.request if ctx is not None else None
+    except ValueError:  # a context outside any request
+        request = None
+    scope = getattr(request, "scope", None)
+    if not isinstance(scope, dict):
+        return _client_gone
+    return lambda: _client_gone() or bool(scope.get(GONE_KEY))
+
+
 def _resource(work: Callable[[], str], deadline_s: float) -> str:
     from mcp.server.mcpserver.exceptions import ResourceError
 
@@ -644,15 +695,50 @@ def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...])
     """Serve streamable HTTP on `host:port` at `/mcp`, behind `HttpGuard`: Host and Origin
     checked whatever the bind address, and the bearer token when one is set. The SDK's own
     Host/Origin check (which it turns off for any address but 127.0.0.1, localhost and ::1) is
-    given the same lists."""
+    given the same lists. Sessions expire when idle and are capped (`http_sessions`), and
+    connections are bounded below ASGI (`http_limits`)."""
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
+    from . import http_limits, http_sessions
     from .http_guard import HttpGuard, allowed_hosts
 
     hosts = allowed_hosts(host, port)
     security = TransportSecuritySettings(
         allowed_hosts=hosts, allowed_origins=[f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     )
-    app = HttpGuard(server.streamable_http_app(transport_security=security, host=host), hosts, tokens)
-    uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
+    sdk_app = server.streamable_http_app(
+        transport_security=security,
+        host=host,
+        session_idle_timeout=http_sessions.IDLE_S,
+        max_sessions=http_sessions.MAX_SESSIONS,
+    )
+    app = HttpGuard(_owned_sessions(sdk_app), hosts, tokens)
+    http_limits.raise_descriptor_limit()
+    uvicorn.run(
+        app,
+        host=host.strip("[]"),
+        port=port,
+        log_level="warning",
+        http=http_limits.GuardedH11Protocol,
+        timeout_keep_alive=5,
+    )
+
+
+def _owned_sessions(app: Any) -> Any:
+    """The SDK app, told which token client sends each request (as the `user` its session
+    manager records when a session opens): a request naming a session that another token's
+    client opened is then answered 404, as for an unknown one, so it can neither use nor
+    DELETE it."""
+    from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+    from mcp.server.auth.provider import AccessToken
+
+    from .http_guard import CLIENT_KEY
+
+    async def owned(scope: Any, receive: Any, send: Any) -> None:
+        client = scope.get(CLIENT_KEY) if scope["type"] == "http" else None
+        if client:
+            scope["user"] = AuthenticatedUser(AccessToken(token="", client_id=client, scopes=[]))
+        await app(scope, receive, send)
+
+    return owned

@@ -24,6 +24,17 @@ def test_defaults(tmp_path):
         ("ARXIV_MCP_API_URL", "ftp://x"),
         ("ARXIV_MCP_SITE_URL", "not a url"),
         ("ARXIV_MCP_MIN_INTERVAL_S", "-1"),
+        ("ARXIV_MCP_TIMEOUT_S", "1e10"),
+        ("ARXIV_MCP_DEADLINE_S", "1e10"),
+        ("ARXIV_MCP_TIMEOUT_S", "inf"),
+        ("ARXIV_MCP_META_TTL_S", "1e300"),
+        ("ARXIV_MCP_SEARCH_TTL_S", "-0.5"),
+        ("ARXIV_MCP_MAX_PAPERS", "1_000"),
+        ("ARXIV_MCP_MAX_PAPERS", "\u0661\u0662"),
+        ("ARXIV_MCP_MAX_DISK_MB", "99999999999999999999"),
+        ("ARXIV_MCP_MAX_DOWNLOAD_MB", "100000"),
+        ("ARXIV_MCP_HOME", "~nosuchuser-arxiv-mcp/x"),
+        ("ARXIV_MCP_HOME", "/tmp/a\x00b"),
     ],
 )
 def test_invalid_value_names_the_variable_in_one_line(name, value):
@@ -163,3 +174,32 @@ def test_command_line_mistakes_are_one_line(argv, words, tmp_path, monkeypatch, 
         status = exit_.code
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_the_largest_accepted_values_still_load(tmp_path):
+    cfg = load(
+        {
+            "ARXIV_MCP_HOME": str(tmp_path),
+            "ARXIV_MCP_TIMEOUT_S": "600",
+            "ARXIV_MCP_DEADLINE_S": "3600",
+            "ARXIV_MCP_MAX_DOWNLOAD_MB": "4096",
+            "ARXIV_MCP_SESSION_TTL_S": "315360000",
+        }
+    )
+    assert (cfg.timeout_s, cfg.deadline_s, cfg.max_download_mb) == (600, 3600, 4096)
+
+
+def test_home_is_normalised_to_an_absolute_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load({"ARXIV_MCP_HOME": "cache/here"}).home == tmp_path / "cache" / "here"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert load({"ARXIV_MCP_HOME": "~/x"}).home == tmp_path / "x"
+
+
+def test_an_unknown_user_home_stops_start_up_in_one_line(tmp_path, capsys, monkeypatch):
+    from arxiv_mcp.cli import main
+
+    monkeypatch.setenv("ARXIV_MCP_HOME", "~nosuchuser-arxiv-mcp/x")
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nosuchuser-arxiv-mcp" in err and "Traceback" not in err

@@ -304,12 +304,12 @@ def test_a_page_with_one_item_nested_too_deeply_keeps_the_others():
     deep = "[" * 100_000 + "]" * 100_000
     good = '{"citedPaper": {"title": "Kept, \\"quoted\\" ] {", "externalIds": {"ArXiv": "1901.00001"}}}'
     body = f'{{"offset": 0, "next": 3, "data": [{good}, {{"citedPaper": {{"title": {deep}}}}}, {good}]}}'
-    page = s2._parse_page(body.encode(), "citedPaper")
+    page = s2._parse_page(body.encode(), "citedPaper", 100)
     assert [n.title for n in page["neighbours"]] == ['Kept, "quoted" ] {'] * 2
     assert page["skipped"] == 1 and page["has_more"] is True
 
 
 def test_items_of_the_wrong_shape_are_counted_not_fatal():
     body = b'{"offset": 0, "data": [{"citedPaper": "oops"}, 7, {"citedPaper": null}, {"citedPaper": {"title": "T"}}]}'
-    page = s2._parse_page(body, "citedPaper")
+    page = s2._parse_page(body, "citedPaper", 100)
     assert [n.title for n in page["neighbours"]] == ["T"] and page["skipped"] == 2

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..upstream.atom import Paper
+from ..upstream.fields import MORE
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -99,7 +100,9 @@ def entry(paper: Paper, *, site_url: str = "https://arxiv.org") -> str:
     fields: list[tuple[str, str]] = []
     names = [a.name for a in paper.authors if a.name and a.name.strip()]
     if names:
-        fields.append(("author", " and ".join(_author(n) for n in names)))
+        # a list cut at fields.MAX_AUTHORS ends "and N more": BibTeX's word for that is "others"
+        shown = ["others" if MORE.fullmatch(n) else _author(n) for n in names]
+        fields.append(("author", " and ".join(shown)))
     if paper.title.strip():
         fields.append(("title", "{" + escape_title(paper.title.strip()) + "}"))
     year = _YEAR.match(paper.published or "")

@@ -27,8 +27,8 @@ class ArxivApi:
     def query(self, params: dict[str, str]) -> Feed:
         """One request to the API with `params`, read by its status."""
         resp = self.http.get(self.api_url, params=params)
-        if resp.status == 200:
-            return parse_feed(resp.content)
+        if resp.status == 200:  # never more entries than asked for, whatever the feed holds
+            return parse_feed(resp.content, limit=int(params.get("max_results", "0")) or None)
         if resp.status == 400:
             parse_feed(resp.content)  # arXiv's error feed says what was wrong: InvalidInput
             raise InvalidInput("arXiv rejected the request as malformed; check the ids and the query syntax.")

@@ -5,7 +5,9 @@ Returned": https://info.arxiv.org/help/api/user-manual.html#_details_of_atom_res
 Both the current feed and the pre-2020 layout parse (namespaces are the same).
 
 One odd entry (an id that is not an arXiv id, a `v0` or absurd version) is skipped and
-named in `Feed.skipped`: it never fails the whole page.
+named in `Feed.skipped`: it never fails the whole page. A feed holding more entries than were
+asked for is cut to those (`Feed.cut` counts the rest), and every field to a sane length
+(`fields.py`), so a lying answer costs neither the model's context nor the cache.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import TYPE_CHECKING
 from ..errors import InvalidInput, UpstreamError
 from ..ids import PaperId, parse
 from ..models import AuthorInfo
+from . import fields
+from .fields import cut_list, cut_text
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
@@ -92,6 +96,8 @@ class Feed:
     papers: list[Paper]
     skipped: list[str] = field(default_factory=list)
     """Entries left out because they could not be read, each with why."""
+    cut: int = 0
+    """Entries beyond the number asked for, left out unread."""
 
 
 def _text(el: ET.Element | None) -> str:
@@ -136,12 +142,13 @@ def split_terms(terms: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _opt(entry: ET.Element, tag: str) -> str | None:
-    return _text(entry.find(tag, NS)) or None
+    return cut_text(_text(entry.find(tag, NS)), fields.MAX_SHORT) or None
 
 
-def parse_feed(data: bytes) -> Feed:
-    """Parse an API answer. arXiv's error feed becomes InvalidInput (it always means a
-    malformed request); anything unparseable becomes UpstreamError."""
+def parse_feed(data: bytes, limit: int | None = None) -> Feed:
+    """Parse an API answer, keeping at most `limit` entries. arXiv's error feed becomes
+    InvalidInput (it always means a malformed request); anything unparseable becomes
+    UpstreamError."""
     if _declares_dtd(data):
         raise UpstreamError(
             "arXiv's answer contained a DOCTYPE or entity declaration, which a real "
@@ -150,7 +157,7 @@ def parse_feed(data: bytes) -> Feed:
     import xml.etree.ElementTree as ET  # on first use: start-up and cached answers never parse XML
 
     try:
-        root = ET.fromstring(data)
+        root = _parse_xml(data)
     except ET.ParseError as exc:
         head = data[:60].decode("utf-8", "replace").strip()
         raise UpstreamError(
@@ -159,6 +166,10 @@ def parse_feed(data: bytes) -> Feed:
     if root.tag != f"{{{NS['atom']}}}feed":
         raise UpstreamError("arXiv answered with XML that is not an Atom feed; try again in a minute.")
     entries = root.findall("atom:entry", NS)
+    cut = max(0, len(entries) - limit) if limit is not None else 0
+    if cut:
+        log.warning("arXiv's answer held %d entries for %d asked; the rest were left out", len(entries), limit)
+        entries = entries[:limit]
     for entry in entries:
         eid = _text(entry.find("atom:id", NS))
         if "/api/errors" in eid or _text(entry.find("atom:title", NS)) == "Error" and not _ABS_ID.search(eid):
@@ -180,7 +191,28 @@ def parse_feed(data: bytes) -> Feed:
         start=_int(root.find("opensearch:startIndex", NS), 0),
         papers=papers,
         skipped=skipped,
+        cut=cut,
     )
+
+
+_SURROGATE_REF = re.compile(
+    rb"&#(?:[xX]0*[dD][89a-fA-F][0-9a-fA-F]{2}|0*(?:5529[6-9]|55[3-9]\d\d|56\d{3}|57[0-2]\d\d|573[0-3]\d|5734[0-3]));"
+)
+"""A character reference to a UTF-16 surrogate (U+D800-U+DFFF), which XML does not allow."""
+
+
+def _parse_xml(data: bytes) -> ET.Element:
+    """The document's root; a document that fails only for surrogates (encoded in UTF-8 or as
+    character references) is read again with each one as U+FFFD, rather than lost whole."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        return ET.fromstring(data)
+    except ET.ParseError:
+        repaired = _SURROGATE_REF.sub(b"&#xFFFD;", data).decode("utf-8", "replace").encode("utf-8")
+        if repaired == data:
+            raise
+        return ET.fromstring(repaired)
 
 
 class _OddEntry(Exception):
@@ -252,24 +284,30 @@ def _entry(entry: ET.Element) -> Paper:
     cats, classes = split_terms(terms)
     primary_el = entry.find("arxiv:primary_category", NS)
     primary = primary_el.get("term", "") if primary_el is not None else (cats[0] if cats else "")
-    authors = [
-        AuthorInfo(
-            _text(a.find("atom:name", NS)), [t for t in (_text(x) for x in a.findall("arxiv:affiliation", NS)) if t]
-        )
-        for a in entry.findall("atom:author", NS)
-    ]
+    found = entry.findall("atom:author", NS)
+    authors = [_author(a) for a in found[: fields.MAX_AUTHORS]]
+    if len(found) > len(authors):
+        authors.append(AuthorInfo(fields.more_authors(len(found), len(authors)), []))
     return Paper(
         id=paper_id,
         version=version,
-        title=_text(entry.find("atom:title", NS)),
-        abstract=_paragraphs(entry.find("atom:summary", NS)),
+        title=cut_text(_text(entry.find("atom:title", NS)), fields.MAX_TITLE),
+        abstract=cut_text(_paragraphs(entry.find("atom:summary", NS)), fields.MAX_ABSTRACT),
         authors=authors,
-        categories=cats,
-        primary_category=primary,
-        published=_text(entry.find("atom:published", NS)),
-        updated=_text(entry.find("atom:updated", NS)),
+        categories=cut_list(cats, fields.MAX_LIST),
+        primary_category=cut_text(primary, fields.MAX_SHORT),
+        published=cut_text(_text(entry.find("atom:published", NS)), fields.MAX_SHORT),
+        updated=cut_text(_text(entry.find("atom:updated", NS)), fields.MAX_SHORT),
         doi=_opt(entry, "arxiv:doi"),
         journal_ref=_opt(entry, "arxiv:journal_ref"),
         comment=_opt(entry, "arxiv:comment"),
-        classes=classes,
+        classes=cut_list(classes, fields.MAX_LIST),
+    )
+
+
+def _author(el: ET.Element) -> AuthorInfo:
+    affiliations = [t for t in (_text(x) for x in el.findall("arxiv:affiliation", NS)[: fields.MAX_LIST]) if t]
+    return AuthorInfo(
+        cut_text(_text(el.find("atom:name", NS)), fields.MAX_SHORT),
+        [cut_text(t, fields.MAX_SHORT) for t in affiliations],
     )

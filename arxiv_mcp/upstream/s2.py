@@ -6,7 +6,9 @@ The API key, when configured, travels only in the `x-api-key` header that `HttpC
 adds; nothing here ever sees or echoes it.
 
 One odd item in a page (nested past what the JSON parser will recurse into, or of the
-wrong shape) is left out with a logged warning; it never fails the whole list.
+wrong shape) is left out with a logged warning; it never fails the whole list. A page holding
+more items than the limit asked is cut to it (and says more exist), each title and author
+list to a sane length, and lone surrogates in its text are repaired (`fields.py`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .. import bounds
 from ..errors import InvalidInput, NotFound, Throttled, UpstreamError
 from ..ids import PaperId, parse
 from ..models import Neighbour, Neighbours
+from . import fields
 
 if TYPE_CHECKING:
     from .http import HttpClient
@@ -71,7 +74,7 @@ def neighbours(
             f"Semantic Scholar answered HTTP {resp.status} for the {direction} of arXiv:{pid.id}; try again later.",
             status=resp.status,
         )
-    page = _parse_page(resp.content, DIRECTIONS[direction])
+    page = _parse_page(resp.content, DIRECTIONS[direction], limit)
     skipped = page.pop("skipped")
     result = Neighbours(paper_id=pid.id, direction=direction, **page)
     if skipped:  # logged, not a result field: the tools/list byte budget has no room for one
@@ -115,8 +118,9 @@ def _from_stored(stored: dict) -> Neighbours:
     return Neighbours(**{**stored, "neighbours": [Neighbour(**n) for n in stored["neighbours"]]})
 
 
-def _parse_page(content: bytes, side: str) -> dict:
-    """The page's neighbours (records), whether more follow, and how many items were unreadable."""
+def _parse_page(content: bytes, side: str, limit: int) -> dict:
+    """The page's first `limit` neighbours (records), whether more follow, and how many items
+    were unreadable."""
     try:
         page = json.loads(content)
         items = page.get("data") if isinstance(page, dict) else None
@@ -130,11 +134,13 @@ def _parse_page(content: bytes, side: str) -> dict:
             "Semantic Scholar answered with something that is not a page of papers "
             "(malformed JSON); try again in a minute."
         )
+    if len(items) > limit:
+        log.warning("Semantic Scholar sent %d items for limit=%d; the rest were left out", len(items), limit)
     odd = [item for item in items if not isinstance(item, dict) or not isinstance(item.get(side), (dict, type(None)))]
-    found = [_neighbour(item.get(side)) for item in items if isinstance(item, dict)]
+    found = [n for item in items if isinstance(item, dict) and (n := _neighbour(item.get(side))) is not None]
     return {
-        "neighbours": [n for n in found if n is not None],
-        "has_more": page.get("next") is not None,
+        "neighbours": found[:limit],
+        "has_more": page.get("next") is not None or len(found) > limit,
         "skipped": skipped + len(odd),
     }
 
@@ -235,17 +241,19 @@ def _neighbour(paper: object) -> Neighbour | None:
     year = paper.get("year")
     authors = paper.get("authors")
     authors = authors if isinstance(authors, list) else []
-    title = title.strip() if isinstance(title, str) and title.strip() else None
+    title = fields.cut_text(title.strip(), fields.MAX_TITLE) if isinstance(title, str) and title.strip() else None
     arxiv_id = _arxiv_id(external.get("ArXiv"))
     if title is None and arxiv_id is None:
         return None
+    names = [a["name"] for a in authors if isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip()]
+    shown = [fields.cut_text(name, fields.MAX_SHORT) for name in names[: fields.MAX_AUTHORS]]
+    if len(names) > len(shown):
+        shown.append(fields.more_authors(len(names), len(shown)))
     return Neighbour(
         title=title,
         arxiv_id=arxiv_id,
         year=year if isinstance(year, int) and not isinstance(year, bool) else None,
-        authors=[
-            a["name"] for a in authors if isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip()
-        ],
+        authors=shown,
     )
 
 
