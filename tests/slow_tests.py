@@ -18,6 +18,7 @@ SLOW_MODULES = frozenset(
         "test_fuzz",
         "test_hostile",
         "test_http_isolation",
+        "test_http_hardening",
         "test_http_transport",
         "test_inspector",
         "test_notifications",
@@ -32,6 +33,14 @@ SLOW_MODULES = frozenset(
 """Modules whose tests are nearly all slow: processes, sockets, retries and deadlines."""
 
 SLOW_TESTS: dict[str, frozenset[str]] = {
+    "test_surrogates": frozenset({"test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio"}),
+    "test_upstream_lies": frozenset(
+        {
+            "test_a_feed_holding_20000_entries_for_10_asked_gives_10_and_says_so",
+            "test_an_entry_with_a_5_mb_title_and_20000_authors_is_cut_and_says_so",
+            "test_semantic_scholar_answering_5000_items_for_limit_10_passes_10",
+        }
+    ),
     "test_archive": frozenset(
         {
             "test_gzip_bomb_against_the_default_bound",
