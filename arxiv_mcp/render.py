@@ -79,7 +79,8 @@ def find(r: models.FindResult) -> str:
         f"(pages of {r.page_size} chars); {r.notice}"
     ]
     for h in r.hits:
-        lines.append(f"- page {h.page}" + (f", {h.section}" if h.section else "") + f": {h.snippet}")
+        where = f", {h.place}" if h.place else (f", {h.section}" if h.section else "")
+        lines.append(f"- page {h.page}{where}: {h.snippet}")
     if r.hits:
         lines.append(f"Next: read_paper(page=N, page_size={r.page_size}) reads the page of a passage.")
     else:
@@ -149,10 +150,12 @@ def bibtex(r: models.Bibtex) -> str:
 
 
 def neighbours(r: models.Neighbours) -> str:
-    verb = "cites" if r.direction == "references" else "is cited by"
+    verb = "is cited by" if r.direction == "citations" else "cites"
     lines = [
         f"{r.paper_id} {verb} {len(r.neighbours)} paper(s) shown" + ("; more exist (raise limit)" if r.has_more else "")
     ]
+    if r.direction == "bibliography":
+        lines[0] += " (from the paper's own bibliography, in its order: no request made)"
     for n in r.neighbours:
         ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
         lines.append(f"- {n.title or '(untitled)'} ({n.year or 'n.d.'}; {_authors(n.authors, 3)}) [{ident}]")
@@ -212,10 +215,15 @@ _REVIEW_STEPS: tuple[tuple[str, str], ...] = (
     ("-get_citations", "Choose the strongest papers (recurring ones), up to {max_papers}."),
     (
         "read_paper",
-        'For each, read_paper(section="outline"), then only the sections you need (abstract,\n'
-        "   method, results, conclusion); find_in_paper to check a specific claim.",
+        'For each, read_paper(section="outline"), then only what you need: a section by the number\n'
+        '   the paper prints ("4.2", "Appendix B") or its name, a figure, table or equation by its label\n'
+        '   ("Figure 3", "Table 2", "Eq. (7)"), a reference ("[12]"); find_in_paper to check a claim.',
     ),
-    ("get_references", "Follow the trail: get_references of the two most central papers for the foundations."),
+    (
+        "get_references",
+        "Follow the trail: get_references of the two most central papers for the foundations (once\n"
+        "   a paper is read, its own bibliography answers, with arXiv ids).",
+    ),
     ("", "Group the findings into themes, agreements, disagreements and open problems."),
     ("export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]; export_bibtex for the list."),
     ("-export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]."),

@@ -6,8 +6,10 @@ Plain code, no MCP: `server.py` maps these methods to tools, and tests call them
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import asdict, replace
+from urllib.parse import quote
 
 from . import bounds, budget
 from .cache.store import Cache
@@ -25,6 +27,7 @@ from .models import (
     Download,
     FindResult,
     LibrarySearch,
+    Neighbour,
     Neighbours,
     PaperDetail,
     PaperSummary,
@@ -33,9 +36,9 @@ from .models import (
     SessionInfo,
     Trends,
 )
+from .reading import Reader, Text
 from .research.library import Library
 from .search import Hits, Searcher
-from .text.reading import Reader, Text
 from .upstream.arxiv_api import ArxivApi
 from .upstream.atom import Paper
 from .upstream.http import HttpClient, Transport
@@ -203,19 +206,17 @@ class ArxivService:
         section: str | None = None,
         session_id: str | None = None,
     ) -> PaperText:
-        from .text import view as textview
+        from .text import selectors
+        from .text.view import Pages
 
         bounds.PAGE_SIZE.check(page_size)
         bounds.PAGE.check(page)
         pid, full = self._text(paper_id, session_id)
-        view, label = full.text, None
+        chosen = None
         if section and section.strip():
-            if section.strip().lower() == "outline":
-                view, label = textview.render_outline(textview.outline(full.text)), "outline"
-            else:
-                heading, view = textview.select_section(full.text, section.strip())
-                label = f"section:{heading.number} {heading.title}"
-        pages = textview.Pages(view, page_size)
+            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
+        view = chosen.text if chosen else full.text
+        pages = Pages(view, page_size)
         return PaperText(
             paper_id=pid.id,
             version=_version(pid),
@@ -224,11 +225,12 @@ class ArxivService:
             total_pages=pages.count,
             total_chars=len(view),
             has_more=page < pages.count,
-            method=full.source_method,
-            source_method=full.source_method,
+            method=full.source,
+            source_method=full.source,
             cached=full.method == "cache",
-            section=label,
+            section=chosen.label if chosen else None,
             notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
+            items=chosen.items() if chosen else [],
         )
 
     def find_in_paper(
@@ -241,7 +243,7 @@ class ArxivService:
         if not query or not query.strip():
             raise InvalidInput('query is empty: give words or a "quoted phrase" to look for')
         pid, full = self._text(paper_id, session_id)
-        hits, total = textview.find(full.text, query, max_hits=max_hits, page_size=page_size)
+        hits, total = textview.find(full.doc, query, max_hits=max_hits, page_size=page_size)
         return FindResult(
             paper_id=pid.id,
             version=_version(pid),
@@ -250,6 +252,13 @@ class ArxivService:
             hits=hits,
             page_size=page_size,
         )
+
+    def figure_image(self, paper_id: str, number: str) -> bytes:
+        """The image of a figure, for the `arxiv://paper/{id}/figure/{n}` resource."""
+        from .figures import FigureImages
+
+        pid, full = self._text(paper_id, None)
+        return FigureImages(self.cache, self.http, self.urls).image(pid, full.doc, number)
 
     def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
         pid, full = self._text(paper_id, None)
@@ -335,9 +344,30 @@ class ArxivService:
         )
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
+        """References or citations. A paper whose text is cached answers for its references
+        itself, from its own bibliography (no request, the paper's order, the arXiv ids its
+        entries state), with direction "bibliography"; Semantic Scholar answers the rest."""
         from .upstream import s2
 
-        return s2.neighbours(self.http, self.config.s2_url, parse(paper_id), direction, limit, cache=self.cache)
+        pid = parse(paper_id)
+        if direction == "references":
+            bounds.LIMIT.check(limit)
+            own = self._bibliography(pid, limit)
+            if own is not None:
+                return own
+        return s2.neighbours(self.http, self.config.s2_url, pid, direction, limit, cache=self.cache)
+
+    def _bibliography(self, pid: PaperId, limit: int) -> Neighbours | None:
+        from .text.document import Reference
+
+        versions = [pid.version] if pid.version is not None else sorted(self.cache.versions(pid.id), reverse=True)
+        for version in versions[:1]:
+            full = self.reader.cached(pid.with_version(version))
+            entries = full.doc.records(Reference) if full is not None else []
+            if entries:
+                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, _year(r.text), []) for r in entries]
+                return Neighbours(pid.id, "bibliography", found[:limit], len(found) > limit)
+        return None
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
         from .research.trends import category_trends, trends_from_dict
@@ -387,6 +417,17 @@ def _shared_fields(paper: Paper) -> dict:
         "published": paper.published,
         "updated": paper.updated,
     }
+
+
+def _year(entry: str) -> int | None:
+    """The last plausible year an entry prints (its publication year, after any arXiv id)."""
+    years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)", entry)]
+    return years[-1] if years else None
+
+
+def figure_uri(pid: PaperId, number: str) -> str:
+    """The resource a figure's image is read from (`pid` carries its version)."""
+    return f"arxiv://paper/{quote(pid.versioned, safe='')}/figure/{quote(number, safe='')}"
 
 
 def _version(pid: PaperId) -> int:

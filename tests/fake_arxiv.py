@@ -109,6 +109,8 @@ class FakePaper:
     references: list[dict] | None = None
     citations: list[dict] | None = None
     report_no: str | None = None
+    images: dict[str, bytes] | None = None
+    """Files beside the HTML page (`/html/IDvN/x1.png`), as arXiv serves a page's figures."""
 
     def __post_init__(self) -> None:
         if self.versions < 1:
@@ -508,12 +510,15 @@ _BROKEN_BODIES = {
 
 
 def _inflate_page(page: bytes, size: int) -> bytes:
-    """`page` (a LaTeXML document) with filler sections before its end, `size` bytes in all."""
+    """`page` (a LaTeXML document) with filler sections before its end, `size` bytes in all.
+
+    The filler is dense in elements, as math-heavy pages are, and stays within the HTML
+    reader's bounds on a page (text, elements, paragraphs): only the deadline can stop it."""
     section = (
         b'<section class="ltx_section"><h2 class="ltx_title ltx_title_section">'
         b'<span class="ltx_tag ltx_tag_section">9 </span>Filler</h2>'
         + b'<div class="ltx_para"><p class="ltx_p">A paragraph that makes the page long. '
-        + b"Each sentence is text the reader has to walk through. " * 12
+        + b'<span class="ltx_text">word</span> ' * 1000
         + b"</p></div></section>\n"
     )
     cut = page.rfind(b"</article>")
@@ -906,6 +911,10 @@ class FakeArxiv:
         return _Response(200, found[0].pdf, "application/pdf")
 
     def _html(self, text: str) -> _Response:
+        page, _, name = text.rpartition("/")
+        beside = self._lookup(page) if page else None
+        if beside and name in (beside[0].images or {}):
+            return _Response(200, (beside[0].images or {})[name], "image/png")
         found = self._lookup(text)
         body = found[0].html_for(found[1]) if found else None
         if body is None:

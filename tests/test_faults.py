@@ -172,7 +172,7 @@ def assert_cache_whole(svc: ArxivService, fake_paper) -> None:
                 assert raw.path.read_bytes() == data, f"{kind} in the cache is not the genuine file"
         text = cache.get_text(PID, version)
         if text is not None:
-            assert text.text == extract(text.method, genuine[text.method]).text
+            assert text.text == extract(text.method, genuine[text.method]).to_json()
         meta = cache.get_meta(PID, version)
         if meta is not None:
             assert meta.record["title"] == fake_paper.title
@@ -378,7 +378,7 @@ def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, mak
                 assert raw.path.read_bytes() == fake_paper.pdf
             text = cache.get_text(fake_paper.id, 1)
             if text is not None:
-                assert text.text == extract("html", fake_paper.html.encode()).text
+                assert text.text == extract("html", fake_paper.html.encode()).to_json()
     svc = ArxivService(config)
     for p in papers[:4]:
         assert "Paper number" in svc.read_paper(p.id + "v1").text

@@ -240,8 +240,8 @@ async def test_untrusted_notice_and_download_source(fake, connect):
 
 
 async def test_better_extractor_remakes_cached_text_without_a_request(fake, make_config, monkeypatch):
+    from arxiv_mcp import reading as fulltext
     from arxiv_mcp.service import ArxivService
-    from arxiv_mcp.text import reading as fulltext
 
     fake.add(html_paper("2403.00012", "Re-extraction"))
     svc = ArxivService(make_config())
@@ -255,9 +255,9 @@ async def test_better_extractor_remakes_cached_text_without_a_request(fake, make
 
 
 async def test_an_unreadable_html_page_is_looked_at_again_a_week_later(fake, make_config, monkeypatch):
+    from arxiv_mcp import reading as fulltext
     from arxiv_mcp.ids import PaperId
     from arxiv_mcp.service import ArxivService
-    from arxiv_mcp.text import reading as fulltext
 
     fake.add(paper("2403.00013", "Stubbed", html=STUB, source=eprint({"main.tex": LATEX})))
     svc = ArxivService(make_config())

@@ -12,12 +12,12 @@ import pypdf
 import pytest
 
 from arxiv_mcp.errors import ExtractionError, NoTextLayer
+from arxiv_mcp.text.outline import select_section
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
-from arxiv_mcp.text.view import select_section
 from tests.conftest import paper
 from tests.pdfgen import assemble, make_styled_pdf
 

@@ -1,4 +1,4 @@
-"""text/reading.Reader through the service: what a read means, and what it costs upstream."""
+"""reading.Reader through the service: what a read means, and what it costs upstream."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ async def test_resources_list_templates_and_read(fake, connect):
     assert {t.uri_template for t in templates.resource_templates} == {
         "arxiv://paper/{paper_id}",
         "arxiv://paper/{paper_id}/text",
+        "arxiv://paper/{paper_id}/figure/{number}",
     }
     assert "`cs.AI` Artificial Intelligence" in cats.contents[0].text
     assert card.contents[0].text.startswith("# Attention for graphs")

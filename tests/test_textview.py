@@ -8,14 +8,8 @@ from hypothesis import strategies as st
 from arxiv_mcp.bounds import PAGE_SIZE
 from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.text import view as textview
-from arxiv_mcp.text.view import (
-    Pages,
-    find,
-    matching_passages,
-    outline,
-    render_outline,
-    select_section,
-)
+from arxiv_mcp.text.outline import outline, render_outline, select_section
+from arxiv_mcp.text.view import Pages, find, matching_passages
 
 FILLER = (
     "Large language models are trained on web-scale corpora and evaluated on held-out "
@@ -98,11 +92,11 @@ def test_outline_of_text_without_headings_is_empty():
 def test_render_outline_numbers_indents_and_counts():
     lines = render_outline(outline(PAPER)).splitlines()
     assert len(lines) == 10
-    assert lines[0].startswith("1. Sparse Attention for Long Documents (")
-    assert lines[2].startswith("3.   1 Introduction (")
-    assert lines[4].startswith("5.     2.1 Local windows (")
+    assert lines[0].startswith("[s1] Sparse Attention for Long Documents (")
+    assert lines[2].startswith("[s3]   1 Introduction (")
+    assert lines[4].startswith("[s5]     2.1 Local windows (")
     big = outline("# T\n\n" + "x" * 1234)[0]
-    assert render_outline([big]) == f"1. T ({big.chars:,} chars)"
+    assert render_outline([big]) == f"[s1] T ({big.chars:,} chars)"
     assert "1,2" in render_outline([big])
 
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
 
-TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv")
-RAW_KINDS = ("pdf", "source", "html", "ar5iv")
+TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv", "figures")
+RAW_KINDS = ("pdf", "source", "html", "ar5iv", "figures")
 """Raw files: the PDF, the e-print, and the HTML pages text was extracted from (kept so a
-better extractor can re-make the text without a new request)."""
+better extractor can re-make the text without a new request); `figures` is a tar of the
+figure images fetched for a version (`figures.py`)."""
 MAX_VERSION = 9999
 MAX_TITLE_CHARS = 300
 """A title as the index keeps it (for list_cached), whitespace collapsed."""
@@ -30,7 +31,7 @@ _NEW_ID = re.compile(r"\d{4}\.\d{4,5}")
 _OLD_ID = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?/\d{7}")
 _FILE_NAME = re.compile(
     r"(?P<stem>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?_\d{7})"
-    r"v(?P<version>[1-9]\d{0,3})\.(?P<tier>meta\.json|text\.json|pdf|html|ar5iv\.html|source(?:\.[a-z]+){0,2})"
+    r"v(?P<version>[1-9]\d{0,3})\.(?P<tier>meta\.json|text\.json|pdf|html|ar5iv\.html|source(?:\.[a-z]+){0,2}|figures\.tar)"
 )
 
 _SOURCE_SUFFIXES = {GZIP: ".gz", TAR: ".tar", PDF: ".pdf", TEX: ".tex", HTML: ".html"}
@@ -66,6 +67,8 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
         return f"{stem}.{tier}"
     if tier == "ar5iv":
         return f"{stem}.ar5iv.html"
+    if tier == "figures":
+        return f"{stem}.figures.tar"
     if tier == "source":
         return f"{stem}.source{_SOURCE_SUFFIXES.get(content_type(head), '')}"
     raise ValueError(f"unknown cache tier {tier!r}")

@@ -11,6 +11,7 @@ import threading
 
 from ..cache.store import Cache
 from ..models import LibraryHit
+from ..text.document import Document
 from .local_search import LocalIndex
 
 
@@ -45,7 +46,7 @@ class Library:
                 title=record.get("title", ""),
                 abstract=record.get("abstract", ""),
                 authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
-                text=text or "",
+                text=_plain(text),
             )
             self._indexed[pid] = wanted[pid]
 
@@ -57,3 +58,14 @@ class Library:
                 LibraryHit(pid, self._indexed[pid][0], self._titles.get(pid) or None, round(score, 3), snippet)
                 for pid, score, snippet in self.index.search(query, limit)
             ]
+
+
+def _plain(payload: str | None) -> str:
+    """The words of a cached text: the cache keeps a version's document (its JSON form); a
+    payload of an older extractor is plain text (indexed as is until it is re-made)."""
+    if not payload:
+        return ""
+    try:
+        return Document.from_json(payload).text
+    except ValueError:
+        return payload

@@ -242,6 +242,7 @@ class DocumentBuilder:
         self._length = 0
         self._marked: list[Block] = []
         self._citations: list[Citation] = []
+        self._separator: tuple[int, int] | None = None  # (start, end) of the last separator written
         self.notes: dict[str, str] = {}
 
     @property
@@ -256,7 +257,8 @@ class DocumentBuilder:
         tail = "".join(self._parts[-2:])[-2:] if self._parts else "\n\n"
         if self._length == 0 or tail == "\n\n":
             return
-        self._append("\n" if tail.endswith("\n") else "\n\n")
+        start = self._append("\n" if tail.endswith("\n") else "\n\n")
+        self._separator = (start, self._length)
 
     def heading(self, level: int, title: str, number: str | None = None) -> None:
         """A heading line; `number` defaults to the number the title starts with."""
@@ -268,14 +270,37 @@ class DocumentBuilder:
         self._marked.append(Block(Kind.HEADING, start, self._length, record))
         self.separate()
 
-    def block(self, kind: Kind, rendered: str, record: Record | None = None) -> None:
-        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`."""
+    def block(
+        self,
+        kind: Kind,
+        rendered: str,
+        record: Record | None = None,
+        cites: Iterable[tuple[str, Iterable[str]]] = (),
+    ) -> None:
+        """A whole block (figure, table, equation, reference entry, list) rendered as `rendered`.
+
+        `cites` are the citations printed in it (a caption's `[12]`), in order: each is placed
+        where its printed text next stands in `rendered`; one that is not there is left out."""
         if record is not None and _RECORD_KINDS[type(record)] is not kind:
             raise ValueError(f"a {type(record).__name__} record in a {kind} block")
         self.separate()
         start = self._append(rendered)
+        position = 0
+        for printed, targets in cites:
+            found = rendered.find(printed, position) if printed else -1
+            if found >= 0:
+                position = found + len(printed)
+                self._citations.append(Citation(start + found, start + position, tuple(targets)))
         self._marked.append(Block(kind, start, self._length, record))
         self.separate()
+
+    def inline(self, kind: Kind, rendered: str, record: Record | None = None) -> None:
+        """A block written inside the paragraph or list being written (a numbered equation in
+        a list item): marked like `block`, without ending the text around it."""
+        if record is not None and _RECORD_KINDS[type(record)] is not kind:
+            raise ValueError(f"a {type(record).__name__} record in a {kind} block")
+        start = self._append(rendered)
+        self._marked.append(Block(kind, start, self._length, record))
 
     def cite(self, printed: str, targets: Iterable[str]) -> None:
         """A citation as printed, inside the paragraph being written."""
@@ -284,6 +309,8 @@ class DocumentBuilder:
 
     def build(self) -> Document:
         text = "".join(self._parts)
+        if self._separator is not None and self._separator[1] == len(text):
+            text = text[: self._separator[0]]  # a separator after the last piece separates nothing
         marked = sorted(self._marked, key=lambda block: block.start)
         blocks = list(_fill(text, marked))
         return Document(text=text, blocks=tuple(blocks), citations=tuple(self._citations), notes=dict(self.notes))

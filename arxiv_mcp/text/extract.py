@@ -9,28 +9,49 @@ cached raw file, without a new request.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ..errors import ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 4
+EXTRACTOR_VERSION = 5
+
+
+class TextSource(StrEnum):
+    """Where a paper's text comes from: one name everywhere (the reader's order, the cache's
+    raw files, the `method` a read reports). A StrEnum, so the stored and reported strings
+    stay the plain names."""
+
+    HTML = "html"
+    """arXiv's own HTML rendering."""
+    AR5IV = "ar5iv"
+    """ar5iv's rendering (one per paper, for versions before arXiv's HTML)."""
+    SOURCE = "source"
+    """The e-print: LaTeX sources, or the authors' HTML or PDF."""
+    PDF = "pdf"
 
 
 def from_html(raw: bytes) -> Document:
-    from .html import html_to_text
+    from .html import html_document
 
-    return Document.from_text(html_to_text(_decode(raw)))
+    return html_document(raw)
 
 
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
     """Any e-print kind: a (gzipped) tar or TeX file, the authors' HTML, or a (gzipped) PDF."""
     from .archive import read_source
-    from .latex.convert import bundle_to_text
+    from .latex.convert import bundle_to_document
 
     bundle = read_source(raw)
     if bundle.kind == "pdf":
         (pdf,) = bundle.files.values()
         return from_pdf(pdf, deadline, engine)
-    return Document.from_text(bundle_to_text(bundle))
+    if bundle.kind == "html":  # the authors' own HTML page (its figures are other members)
+        from .html import html_document
+
+        (page,) = bundle.files.values()
+        return html_document(page, authored=True)
+    return bundle_to_document(bundle)
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
@@ -39,19 +60,14 @@ def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") ->
     return Document.from_text(pdf_to_text(raw, deadline=deadline, engine=engine))
 
 
-def _decode(raw: bytes) -> str:
+def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
+    """The document in `raw` as fetched from `source` (a `TextSource` or its name)."""
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
-
-
-def extract(method: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
-    """The document in `raw` as fetched by `method` (html, ar5iv, source, pdf)."""
-    if method in ("html", "ar5iv"):
+        kind = TextSource(source)
+    except ValueError:
+        raise ExtractionError(f"unknown text source {source!r}") from None
+    if kind in (TextSource.HTML, TextSource.AR5IV):
         return from_html(raw)
-    if method == "source":
+    if kind is TextSource.SOURCE:
         return from_source(raw, deadline, pdf_engine)
-    if method == "pdf":
-        return from_pdf(raw, deadline, pdf_engine)
-    raise ExtractionError(f"unknown extraction method {method!r}")
+    return from_pdf(raw, deadline, pdf_engine)

@@ -1,49 +1,30 @@
-"""Views over a paper's extracted text: outline, one section, fixed pages, in-text search.
+"""Views over a paper's text: fixed pages and in-text search (the outline and sections are
+in `outline.py`, figures, tables, equations and references in `selectors.py`).
 
-The extractors produce Markdown-ish text whose only structure is heading lines (`#` to
-`######` then a space); body lines never start with `#`. Everything here is a pure function
-of that string, so `read_paper` and `find_in_paper` agree on page numbers by construction.
+The text is the shared shape, whose only line structure is heading lines (`#` to `######`
+then a space); body lines never start with `#`. Pages and find are pure functions of that
+string, so `read_paper` and `find_in_paper` agree on page numbers by construction.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import InvalidInput
 from ..models import FindHit
 from ..words import singular
-from .shape import HEADING_RE, is_page_title
+from .document import Document
+from .outline import outline
+from .places import Places
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
 _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a boundary
-_LISTED_HEADINGS = 15
-_LISTED_CANDIDATES = 20
-
-_SECTION_REF_RE = re.compile(r"(?:section\s*:\s*)?(\d+)", re.IGNORECASE)
-"""`section:N` or a bare `N`: both name the N-th heading of the outline, as it numbers them."""
-_LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]*)(?:[\"“”]|$)")
 _EDGE_PUNCTUATION = ".,;:!?()[]{}'`"
-
-
-@dataclass(frozen=True)
-class Heading:
-    """One heading; `start`/`end` span its whole section, subsections included."""
-
-    number: int
-    level: int
-    title: str
-    start: int
-    end: int
-    chars: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "chars", self.end - self.start)
 
 
 @dataclass(frozen=True)
@@ -54,129 +35,6 @@ class Passage:
     start: int
     end: int
     match: int
-
-
-# --- outline and sections -------------------------------------------------------------
-
-
-def outline(text: str) -> list[Heading]:
-    """All headings in document order; a section ends where a heading of its level or higher starts.
-
-    Page markers (`## Page N`) are for paging: they are not headings and end no section.
-    """
-    found = []
-    for line_start in _heading_line_starts(text):
-        match = HEADING_RE.match(text, line_start)
-        if match and not is_page_title(match.group(2)):
-            found.append((line_start, len(match.group(1)), match.group(2)))
-    ends = [len(text)] * len(found)
-    open_sections: list[int] = []
-    for index, (start, level, _) in enumerate(found):
-        while open_sections and found[open_sections[-1]][1] >= level:
-            ends[open_sections.pop()] = start
-        open_sections.append(index)
-    return [
-        Heading(number=i + 1, level=level, title=title, start=start, end=ends[i])
-        for i, (start, level, title) in enumerate(found)
-    ]
-
-
-def _heading_line_starts(text: str) -> Iterator[int]:
-    """Starts of lines beginning with '#' (a plain find loop: far faster than a ^-anchored regex)."""
-    if text.startswith("#"):
-        yield 0
-    position = text.find("\n#")
-    while position >= 0:
-        yield position + 1
-        position = text.find("\n#", position + 1)
-
-
-def render_outline(headings: list[Heading]) -> str:
-    """One numbered line per heading, indented by depth, so a model can pick `section:N`."""
-    if not headings:
-        return "No headings in this text: read it by page (section=None) or use find_in_paper."
-    top = min(h.level for h in headings)
-    return "\n".join(f"{h.number}. {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings)
-
-
-def select_section(text: str, selector: str) -> tuple[Heading, str]:
-    """Resolve `section:N` (or just `N`) or a heading name to that section's heading and text.
-    Names match whatever the case, the heading's numbering and singular or plural words, so
-    "Conclusions" finds "6 Conclusion"."""
-    wanted = " ".join((selector or "").split())
-    if not wanted:
-        raise InvalidInput('section is empty: pass a heading name, "section:N", or "outline".')
-    headings = outline(text)
-    if not headings:
-        raise InvalidInput(
-            "this paper's text has no headings, so it cannot be read by section: "
-            "omit section to read it by page, or use find_in_paper to locate a passage."
-        )
-    reference = _SECTION_REF_RE.fullmatch(wanted)
-    heading = _by_number(headings, int(reference.group(1))) if reference else _by_name(headings, wanted)
-    return heading, text[heading.start : heading.end]
-
-
-def _by_number(headings: list[Heading], number: int) -> Heading:
-    if 1 <= number <= len(headings):
-        return headings[number - 1]
-    raise InvalidInput(
-        f"section:{number} does not exist: this paper has {len(headings)} headings "
-        f'(section:1 to section:{len(headings)}); call with section="outline" to list them.'
-    )
-
-
-def _by_name(headings: list[Heading], wanted: str) -> Heading:
-    key = _fold(wanted)
-    numbered_key = (_leading_number(wanted), _fold(_LEADING_NUMBER_RE.sub("", wanted)))
-    full = [_fold(h.title) for h in headings]
-    bare = [_fold(_LEADING_NUMBER_RE.sub("", h.title)) for h in headings]
-    numbers = [_leading_number(h.title) for h in headings]
-    tiers = (
-        [h for h, title in zip(headings, full) if title == key],
-        [
-            h
-            for h, title, number in zip(headings, bare, numbers)
-            if key in (title, number) or (numbered_key[0] is not None and numbered_key == (number, title))
-        ],
-        [h for h, title in zip(headings, full) if key in title],
-    )
-    for matches in tiers:
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise InvalidInput(_ambiguous_message(wanted, matches))
-    raise InvalidInput(_unknown_message(wanted, headings))
-
-
-def _fold(title: str) -> str:
-    """A heading as compared: case folded, whitespace collapsed, each word singular."""
-    return " ".join(singular(word) for word in title.casefold().split())
-
-
-def _leading_number(title: str) -> str | None:
-    match = _LEADING_NUMBER_RE.match(title)
-    return match.group(0).strip().rstrip(".").casefold() if match else None
-
-
-def _ambiguous_message(wanted: str, matches: list[Heading]) -> str:
-    lines = [f"section:{h.number} {h.title}" for h in matches[:_LISTED_CANDIDATES]]
-    if len(matches) > _LISTED_CANDIDATES:
-        lines.append(f"… and {len(matches) - _LISTED_CANDIDATES} more")
-    return f'section "{wanted}" matches {len(matches)} headings; pass one of these as section:\n' + "\n".join(lines)
-
-
-def _unknown_message(wanted: str, headings: list[Heading]) -> str:
-    top = min(h.level for h in headings)
-    shown = [h for h in headings if h.level <= top + 1] or headings
-    lines = [f"section:{h.number} {h.title}" for h in shown[:_LISTED_HEADINGS]]
-    if len(headings) > len(lines):
-        lines.append(f"… {len(headings)} headings in all")
-    return (
-        f'no heading matches "{wanted}". Some of this paper\'s headings:\n'
-        + "\n".join(lines)
-        + '\nCall with section="outline" to list every heading, then pass its name or "section:N".'
-    )
 
 
 # --- pages ----------------------------------------------------------------------------
@@ -251,22 +109,25 @@ def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
 # --- search inside one text -----------------------------------------------------------
 
 
-def find(text: str, query: str, *, max_hits: int = 10, page_size: int = 15000) -> tuple[list[FindHit], int]:
+def find(
+    source: str | Document, query: str, *, max_hits: int = 10, page_size: int = 15000
+) -> tuple[list[FindHit], int]:
     """The first `max_hits` passages holding every query term, as hits with their page (at
-    `page_size`), section and snippet; and the number of matching passages. Both numbers
-    are the caller's to check (`bounds.MAX_HITS`, `bounds.PAGE_SIZE`)."""
+    `page_size`), section, the block they are in and a snippet; and the number of matching
+    passages. Both numbers are the caller's to check (`bounds.MAX_HITS`, `bounds.PAGE_SIZE`)."""
+    doc = source if isinstance(source, Document) else Document.from_text(source)
+    text = doc.text
     pages = Pages(text, page_size)
-    headings = outline(text)
-    heading_starts = [h.start for h in headings]
-    found = _matching(text, query, heading_starts)
+    places = Places(doc)
+    found = _matching(text, query, [h.start for h in places.headings])
     hits = []
     for passage in found[:max_hits]:
-        owner = bisect.bisect_right(heading_starts, passage.match) - 1
         hits.append(
             FindHit(
                 page=pages.of_offset(passage.match),
-                section=headings[owner].title if owner >= 0 else None,
+                section=places.section_name(passage.match),
                 snippet=_snippet(text, passage),
+                place=places.describe(passage.match),
             )
         )
     return hits, len(found)

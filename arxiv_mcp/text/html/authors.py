@@ -53,7 +53,9 @@ _AFFILIATION_ROLES = frozenset(
 )
 _NOTE_AFFILIATION_ROLES = frozenset(("ltx_role_institutetext", "ltx_role_affiliationtext"))
 _CONTACT_ROLES = frozenset(("ltx_role_email", "ltx_role_url", "ltx_role_homepage", "ltx_role_orcid", "ltx_role_phone"))
-_DROPPED_PARTS = frozenset(("ltx_contact_name", "ltx_author_before", "ltx_author_after", "ltx_role_footnotemark"))
+_DROPPED_PARTS = frozenset(
+    ("ltx_contact_name", "ltx_note_name", "ltx_author_before", "ltx_author_after", "ltx_role_footnotemark")
+)
 _NOTE_MARK_CLASSES = frozenset(("ltx_note_mark", "ltx_tag_note"))
 _MARK_SINKS = frozenset((NAME, NAME_LINES, AFFILIATION))
 _SUPERSCRIPT_ONLY = re.compile(r"(?:\{\})?\^\{?([^{}^_$]{1,20}?)\}?")  # alttext "{}^{1,2}" is a mark

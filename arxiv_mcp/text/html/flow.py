@@ -8,7 +8,14 @@ paragraph, write a block. The units (`sections`, `tables`, `lists`,
 
 from __future__ import annotations
 
-from .parts import BLOCK, FLOW, SKIP, Block, Frame, Sink, collapse
+from ...errors import ExtractionError
+from .parts import BLOCK, FLOW, SKIP, Block, Frame, Inline, Sink, collapse
+
+# No paper comes near these (a long one has a few thousand blocks and citations); a page
+# beyond them is refused before its blocks cost the call's memory.
+MAX_BLOCKS = 200_000
+MAX_INLINE = 200_000
+_ADVICE = "read the paper's PDF instead (download_paper)."
 
 
 class Flow:
@@ -24,6 +31,8 @@ class Flow:
         self.runin = ""  # a run-in label waiting for its paragraph
         self.in_abstract = 0
         self.in_bibliography = 0
+        self.inline: list[Inline] = []  # citations and in-text equations read since the last block
+        self._inline_count = 0
 
     # --- opening elements -----------------------------------------------------------------
 
@@ -78,7 +87,43 @@ class Flow:
             runin, self.runin = self.runin, ""
             self.emit(Block.PARA, runin)
         body = kind != Block.HEADING and not self.in_abstract and not self.in_bibliography
-        self.blocks.append(Block(kind, text, body))
+        block = Block(kind, text, body)
+        if self.inline:
+            self._inline_count += len(self.inline)
+            if self._inline_count > MAX_INLINE:
+                raise ExtractionError(
+                    f"The HTML page has over {MAX_INLINE:,} citations, far beyond any paper; {_ADVICE}"
+                )
+            block.inline, self.inline = self.inline, []
+        if len(self.blocks) >= MAX_BLOCKS:
+            raise ExtractionError(f"The HTML page has over {MAX_BLOCKS:,} paragraphs, far beyond any paper; {_ADVICE}")
+        self.blocks.append(block)
+
+    def group(self, first: int, record: object) -> None:
+        """The blocks from `first` on become one group block carrying `record` (a group inside
+        them gives up its own record: blocks never overlap). Inside a capture (a float in a
+        footnote or list item) nothing is grouped: the paragraph around it is still open."""
+        if self.sinks[-1] is not self.flow:
+            return
+        self.flush()
+        children: list[Block] = []
+        for block in self.blocks[first:]:
+            children.extend(block.children if block.kind == Block.GROUP else (block,))
+        if not children:
+            return
+        group = Block(Block.GROUP, "", any(child.body for child in children))
+        group.record, group.children = record, children
+        del self.blocks[first:]
+        self.blocks.append(group)
+
+    def wrap(self, block: Block, record: object) -> None:
+        """One written block becomes a group of itself carrying `record`."""
+        for index in range(len(self.blocks) - 1, -1, -1):
+            if self.blocks[index] is block:
+                group = Block(Block.GROUP, "", block.body)
+                group.record, group.children = record, [block]
+                self.blocks[index] = group
+                return
 
     def emit_lines(self, lines: list[str]) -> None:
         kept = [line for line in lines if line.strip()]

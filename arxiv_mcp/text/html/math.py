@@ -45,6 +45,8 @@ class Math:
             flow.skip += 1
             flow.push(Frame(tag, TEX_MATH, state=(display, beside_equation)))
             return True
+        if sink.kind == EQ_ROW:
+            sink.raw.append((sink.index, alttext))
         self.emit(clean_alttext(alttext), display, beside_equation)
         flow.start_skip(tag)
         return True

@@ -1,11 +1,12 @@
-"""The streaming reader behind `html_to_text`: HTMLParser events -> the handler units.
+"""The streaming reader behind `html_document`: HTMLParser events -> the handler units.
 
 One pass of the standard library's `HTMLParser` over an explicit, depth-capped element
 stack (`Flow`), so hostile nesting cannot recurse or grow memory without bound. Which unit
 an element goes to is decided by two dispatch tables: element starts by tag and LaTeXML
 class (in a fixed priority order, each handler taking the element or passing it on), and
 element ends by the kind their start recorded. Inside the author block, its own unit
-(`AuthorBlock`) reads every element.
+(`AuthorBlock`) reads every element. Counters refuse a page beyond any paper (text, table
+cells, notes, elements) as soon as it crosses the bound.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from collections.abc import Callable
 from html.parser import HTMLParser
 
 from ...errors import ExtractionError
-from ..shape import escape_line
+from ..document import Document
 from .authors import AuthorBlock
+from .floats import Floats
 from .flow import Flow
 from .lists import Lists
 from .math import Math
+from .page import write_document
 from .parts import (
     ABSTRACT,
     AFFILIATION,
@@ -40,7 +43,10 @@ from .parts import (
     DOC,
     EQ_NUMBER,
     EQ_ROW,
+    EQ_UNIT,
     ERROR,
+    FLOAT,
+    FLOAT_CAPTION,
     HEAD_TITLE,
     HEADING,
     INLINE_TABLE,
@@ -54,23 +60,34 @@ from .parts import (
     NOTE,
     NOTE_MARK,
     PRE,
+    PUBNOTE,
+    PUBNOTES,
     ROW,
     RUNIN,
     SILENT_SINKS,
     SKIP,
     TABLE,
+    TAP,
     TEX_MATH,
     TEX_READING,
     TITLE,
-    Block,
     Frame,
     Sink,
     collapse,
 )
+from .pubnotes import PubNotes
 from .sections import Sections
 from .tables import Tables
 
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
+# What no paper comes near (the largest real pages hold ~1M characters of text, a few
+# thousand table cells and notes): a page beyond one is refused before it costs the memory
+# and the time of the call.
+_MAX_TEXT_CHARS = 8_000_000
+_MAX_CELLS = 250_000
+_MAX_ELEMENTS = 2_500_000  # ~20 s of reading; real pages hold ~12,000 per MB, 1.2M at the download limit
+_MAX_NOTES = 100_000
+_ADVICE = "read the paper's PDF instead (download_paper)."
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
 _DIAGNOSTIC_CHARS = 4000  # text kept from outside the document to name a stub page
 
@@ -92,6 +109,7 @@ _DROPPED_CLASSES = frozenset(
 _DROPPED_CLASS_PREFIXES = ("ar5iv-", "html-header")
 # Notes of the front matter wherever LaTeXML puts them (often before the title).
 _FRONT_NOTE_ROLES = frozenset(("ltx_role_institutetext", "ltx_role_affiliationtext", "ltx_role_thanks"))
+_THANKS_PUBNOTE_ROLES = frozenset(("ltx_role_thanks", "ltx_role_footnote", "ltx_role_note"))
 _HEAD_TITLE_ID = re.compile(r"^\[[^\]]{1,40}\]\s*")  # ar5iv: "[1706.03762] Title"
 _STUB_PHRASES = ("html is not available", "no html for", "no content available", "conversion to html had a fatal error")
 
@@ -112,21 +130,30 @@ class PageParser(HTMLParser):
         self._abs_page = False
         self._outside_text: list[str] = []
         self._outside_chars = 0
+        self._chars = 0
+        self._cells = 0
+        self._elements = 0
+        self._notes = 0
         self._sections = Sections(flow)
-        self._tables = Tables(flow)
+        self._floats = Floats(flow)
+        self._tables = Tables(flow, self._floats)
         self._lists = Lists(flow)
         self._math = Math(flow)
         self._authors = AuthorBlock(flow)
+        self._pubnotes = PubNotes(flow)
         self._tag_rules, self._class_rules = self._start_rules()
         self._frame_ends, self._sink_ends = self._end_rules()
 
     def _start_rules(self) -> tuple[dict[str, tuple[int, StartRule]], dict[str, tuple[int, StartRule]]]:
         """Element starts by tag and by class, in priority order (the first listed is tried first)."""
-        sections, tables, lists = self._sections, self._tables, self._lists
+        sections, tables, lists, floats = self._sections, self._tables, self._lists, self._floats
         ordered: list[tuple[tuple[str, ...], tuple[str, ...], StartRule]] = [  # (tags, classes, handler)
             (("math",), (), self._math.start),
             ((), ("ltx_ERROR",), sections.start_error),
             ((), ("ltx_note",), self._start_note),
+            ((), ("ltx_pubnotes",), self._pubnotes.start_block),
+            ((), ("ltx_pubnote",), self._start_pubnote),
+            ((), ("ltx_note_name",), self._pubnotes.start_name),
             ((), ("ltx_note_mark", "ltx_tag_note"), sections.start_note_mark),
             (Sections.HEADING_TAGS, ("ltx_title",), sections.start_title),
             ((), ("ltx_authors",), self._authors.start_block),
@@ -137,7 +164,12 @@ class PageParser(HTMLParser):
             ((), ("ltx_bibitem",), sections.start_bib_item),
             ((), ("ltx_bibblock",), sections.start_bib_block),
             ((), ("ltx_tag_item",), lists.start_item_tag),
+            (("figure",), ("ltx_figure", "ltx_table"), floats.start_float),
+            (("figcaption",), (), floats.start_caption),
+            ((), ("ltx_cite",), floats.start_cite),
+            (("a",), (), self._start_link),
             (("table",), ("ltx_tabular",), tables.start_table),
+            (("tbody",), (), tables.start_body),
             (("tr",), ("ltx_tr",), tables.start_row),
             (("td", "th"), ("ltx_td",), tables.start_cell),
             (("caption",), (), tables.start_caption),
@@ -146,6 +178,7 @@ class PageParser(HTMLParser):
             ((), ("ltx_listing",), lists.start_listing),
             ((), ("ltx_listingline",), lists.start_listing_line),
             (("pre",), (), lists.start_pre),
+            ((), ("ltx_tag",), floats.start_tag),
         ]
         by_tag: dict[str, tuple[int, StartRule]] = {}
         by_class: dict[str, tuple[int, StartRule]] = {}
@@ -158,13 +191,14 @@ class PageParser(HTMLParser):
         self,
     ) -> tuple[dict[str, Callable[[Frame], None]], dict[str, Callable[[Frame, Sink], None]]]:
         """Element ends by the kind their start recorded: frames without a sink, and sinks."""
-        flow, sections, tables, lists, math, authors = (
+        flow, sections, tables, lists, math, authors, floats = (
             self._flow,
             self._sections,
             self._tables,
             self._lists,
             self._math,
             self._authors,
+            self._floats,
         )
 
         def end_skip(frame: Frame) -> None:
@@ -188,6 +222,10 @@ class PageParser(HTMLParser):
             LIST: lists.close_list,
             LISTING: lists.close_listing,
             CREATOR: authors.close_creator,
+            PUBNOTES: self._pubnotes.close_block,
+            FLOAT: floats.close_float,
+            FLOAT_CAPTION: floats.close_caption,
+            EQ_UNIT: tables.close_body,
         }
         sink_ends: dict[str, Callable[[Frame, Sink], None]] = {
             HEAD_TITLE: sections.close_head_title,
@@ -215,6 +253,8 @@ class PageParser(HTMLParser):
             AUTHOR_NOTES: authors.close_author_notes,
             AUTHOR_NOTE: authors.close_note,
             AUTHOR_MARK: authors.close_mark,
+            TAP: floats.close_tap,
+            PUBNOTE: self._pubnotes.close_note,
         }
         return frame_ends, sink_ends
 
@@ -222,6 +262,15 @@ class PageParser(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         flow = self._flow
+        self._elements += 1
+        if self._elements > _MAX_ELEMENTS:
+            raise ExtractionError(f"The HTML page has over {_MAX_ELEMENTS:,} elements, far beyond any paper; {_ADVICE}")
+        if tag in ("td", "th"):
+            self._cells += 1
+            if self._cells > _MAX_CELLS:
+                raise ExtractionError(
+                    f"The HTML page has over {_MAX_CELLS:,} table cells, far beyond any paper; {_ADVICE}"
+                )
         if tag in _VOID_TAGS:
             self._void(tag, attrs)
             return
@@ -244,6 +293,10 @@ class PageParser(HTMLParser):
                 self._doc += 1
                 self._saw_doc = True
                 flow.push(Frame(tag, DOC))
+            elif self._authored and tag not in ("html", "head"):
+                self._doc += 1  # a hand-written page without <body>: the paper starts at its first element
+                self._saw_doc = True
+                self._start_in_document(tag, attributes, classes)
             else:
                 flow.plain(tag)
         else:
@@ -271,6 +324,11 @@ class PageParser(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         flow = self._flow
+        self._chars += len(data)
+        if self._chars > _MAX_TEXT_CHARS:
+            raise ExtractionError(
+                f"The HTML page holds over {_MAX_TEXT_CHARS:,} characters of text, far beyond any paper; {_ADVICE}"
+            )
         if flow.skip:
             if self._math.reading and self._math.tex is not None:
                 self._math.tex.parts.append(data)
@@ -305,6 +363,8 @@ class PageParser(HTMLParser):
                 sink.parts.append(" ")
         elif tag == "hr":
             self._flow.boundary()
+        elif tag == "img":
+            self._floats.image(dict(attrs))
 
     def _start_in_document(self, tag: str, attributes: Attributes, classes: frozenset[str]) -> None:
         sink = self._flow.sinks[-1]
@@ -334,11 +394,29 @@ class PageParser(HTMLParser):
 
         A `\\footnotetext` before the first section is the front matter's too ("Equal
         contribution", ICML's affiliation notice): papers write it right after the title."""
+        self._notes += 1
+        if self._notes > _MAX_NOTES:
+            raise ExtractionError(f"The HTML page has over {_MAX_NOTES:,} notes, far beyond any paper; {_ADVICE}")
         front_text = "ltx_role_footnotetext" in classes and not self._sections.sections
         if sink.kind == TITLE or front_text or not classes.isdisjoint(_FRONT_NOTE_ROLES):
             self._authors.start_note(tag, classes, sink)
             return True
         return self._sections.start_note(tag, attributes, classes, sink)
+
+    def _start_pubnote(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
+        """latexml-oxide's notes of the title: a `\\thanks` goes with the author notes, the
+        publication metadata (DOI, journal, CCS concepts) is read as short lines."""
+        if not classes.isdisjoint(_THANKS_PUBNOTE_ROLES):
+            self._authors.start_note(tag, classes, sink)
+        else:
+            self._pubnotes.start_note(tag)
+        return True
+
+    def _start_link(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
+        """An `<a>` is plain text; its address may name a citation's entry or an entry's ids."""
+        self._floats.link(attributes)
+        self._sections.link(attributes)
+        return False
 
     def _close(self, frame: Frame) -> None:
         sink = frame.sink
@@ -354,7 +432,7 @@ class PageParser(HTMLParser):
 
     # --- the result ---------------------------------------------------------------------
 
-    def finish(self) -> str:
+    def finish(self) -> Document:
         flow = self._flow
         while flow.stack:
             frame = flow.stack.pop()
@@ -365,18 +443,7 @@ class PageParser(HTMLParser):
         self._reject_stub()
         sections = self._sections
         title = sections.title or _HEAD_TITLE_ID.sub("", sections.head_title or "").strip() or "Untitled"
-        out = [f"# {title}"]
-        out.extend(escape_line(paragraph) for paragraph in self._authors.render())
-        before_first_heading = True
-        for block in flow.blocks:
-            if block.kind == Block.HEADING:
-                before_first_heading = False
-                out.append(block.text)
-            elif before_first_heading and block.kind == Block.PARA and block.text == title:
-                continue  # a title page that repeats the title as a paragraph
-            else:
-                out.append("\n".join(escape_line(line.rstrip()) for line in block.text.split("\n")))
-        return "\n\n".join(out)
+        return write_document(title, self._authors.render(), flow.blocks)
 
     def _reject_stub(self) -> None:
         advice = "Read the paper from its LaTeX source or PDF instead."
@@ -398,7 +465,9 @@ class PageParser(HTMLParser):
             raise ExtractionError(
                 "The page is not LaTeXML output (no ltx_document element), so it holds no paper text. " + advice
             )
-        body_chars = sum(len(block.text) for block in self._flow.blocks if block.body)
+        body_chars = sum(
+            len(child.text) for block in self._flow.blocks for child in (block.children or (block,)) if child.body
+        )
         if body_chars < _MIN_BODY_CHARS:
             raise ExtractionError(
                 f"The HTML rendition has only {body_chars} characters of body text besides the title and "

@@ -10,6 +10,7 @@ kinds they open and close, so each kind means one thing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # --- sink kinds: where text goes while an element is open -------------------------------
 FLOW = "flow"  # the page itself: text becomes paragraphs
@@ -39,6 +40,8 @@ CONTACT = "contact"  # an e-mail, web page or ORCID contact
 AUTHOR_NOTES = "authornotes"  # ltx_author_notes: text written straight into it is a note
 AUTHOR_NOTE = "authornote"  # a \thanks or footnote in the author block or the title
 AUTHOR_MARK = "authormark"  # a superscript mark in a name or affiliation line
+TAP = "tap"  # a printed label or citation read on the side: its text also goes on to the parent
+PUBNOTE = "pubnote"  # one publication-metadata note (oxide's DOI, journal, CCS concepts)
 
 # --- frame kinds: elements without a sink whose end still does something ----------------
 SKIP = "skip"  # a dropped element: everything inside is ignored
@@ -55,6 +58,10 @@ LISTING = "listing"
 TEX_MATH = "texmath"  # a <math> without alttext, read from its TeX annotation
 TEX_READING = "texreading"  # the TeX annotation itself, while it is read
 CREATOR = "creator"  # one ltx_creator (an author, or a group of them) in the author block
+FLOAT = "float"  # a figure or table float: its blocks become one block with its record
+FLOAT_CAPTION = "floatcaption"  # a float's caption: a block element whose paragraphs are the caption
+EQ_UNIT = "equnit"  # an equation table's (or its tbody's) extent: its rows are one numbered equation
+PUBNOTES = "pubnotes"  # oxide's block of publication-metadata notes
 
 # Sinks whose text never reaches the output, or that cannot hold math or footnotes.
 SILENT_SINKS = frozenset((AUTHORS,))
@@ -133,7 +140,7 @@ def _drop_outer_dollars(latex: str) -> str:
 class Sink:
     """Where text goes while an element is open: the page flow or a capturing element."""
 
-    __slots__ = ("kind", "parts", "segments", "label", "number", "depth", "ordered", "index", "continued")
+    __slots__ = ("kind", "parts", "segments", "label", "number", "depth", "ordered", "index", "continued", "raw")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -145,6 +152,7 @@ class Sink:
         self.ordered = False
         self.index = 0
         self.continued = False
+        self.raw: list[tuple[int, str]] = []  # equation rows: (cell index, alttext as the page has it)
 
     def text(self) -> str:
         return collapse("".join(self.parts))
@@ -162,16 +170,27 @@ class Frame:
         self.state = state
 
 
-class Block:
-    """One written block of the page: a heading line, a paragraph, or lines kept as lines."""
+Inline = tuple[str, object]
+"""Something written inside a block, found there by its text: a citation as printed with its
+bibitem ids (a tuple of str), or a numbered equation's row with its record."""
 
-    __slots__ = ("kind", "text", "body")
+
+class Block:
+    """One written block of the page: a heading line, a paragraph, lines kept as lines, or a
+    group of blocks that is one figure, table, equation or bibliography entry (`record`)."""
+
+    __slots__ = ("kind", "text", "body", "number", "inline", "record", "children")
 
     HEADING = "heading"
     PARA = "para"
     LINES = "lines"
+    GROUP = "group"
 
     def __init__(self, kind: str, text: str, body: bool) -> None:
         self.kind = kind
         self.text = text
         self.body = body  # counts as body text for the stub check (not title, abstract or references)
+        self.number: str | None = None  # a heading's printed number (its ltx_tag)
+        self.inline: Sequence[Inline] = ()  # citations and equations written inside it, in order
+        self.record: object = None  # a group's record (document.Figure, Table, Equation, Reference)
+        self.children: Sequence[Block] = ()  # a group's blocks

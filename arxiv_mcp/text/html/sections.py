@@ -9,6 +9,8 @@ stay inline as ` [^N: text]`; a heading's footnote is written right after that h
 
 from __future__ import annotations
 
+from .. import bibids
+from ..document import Reference
 from .flow import Flow
 from .parts import (
     ABSTRACT,
@@ -44,6 +46,19 @@ _PLAIN_HEADING_LEVELS = {"h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 5}
 _KEPT_NOTE_ROLES = frozenset(("ltx_role_footnote", "ltx_role_endnote"))
 
 Attributes = dict[str, str | None]
+_MAX_LINKS = 20  # per bibliography entry
+
+
+class _Entry:
+    """The bibliography entry being read: where its blocks start, its id, label and links."""
+
+    __slots__ = ("first", "key", "label", "links")
+
+    def __init__(self, first: int, key: str | None) -> None:
+        self.first = first
+        self.key = key
+        self.label = ""
+        self.links: list[str] = []
 
 
 class Sections:
@@ -59,6 +74,7 @@ class Sections:
         self.sections = 0  # headings outside the abstract and references
         self.bib_entries = 0
         self.fatal = False  # LaTeXML reported a fatal conversion error
+        self._entry: _Entry | None = None
 
     # --- starts (each returns whether it took the element) ----------------------------------
 
@@ -126,9 +142,17 @@ class Sections:
         return True
 
     def start_bib_item(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
-        self._flow.boundary()
-        self._flow.push(Frame(tag, BIB_ITEM))
+        flow = self._flow
+        flow.boundary()
+        flow.push(Frame(tag, BIB_ITEM, state=_Entry(len(flow.blocks), attributes.get("id"))))
+        self._entry = flow.stack[-1].state  # type: ignore[assignment]
         return True
+
+    def link(self, attributes: Attributes) -> None:
+        """An `<a>` inside a bibliography entry: its address may state the entry's DOI or arXiv id."""
+        href = attributes.get("href")
+        if self._entry is not None and href and len(self._entry.links) < _MAX_LINKS:
+            self._entry.links.append(href)
 
     def start_bib_block(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         sink.parts.append(" ")
@@ -146,8 +170,30 @@ class Sections:
         self._flow.in_bibliography -= 1
 
     def close_bib_item(self, frame: Frame) -> None:
-        self._flow.flush()
+        flow = self._flow
+        flow.flush()
         self.bib_entries += 1
+        entry = frame.state
+        if self._entry is entry:
+            self._entry = None
+        if not isinstance(entry, _Entry):
+            return
+        text = " ".join(block.text for block in flow.blocks[entry.first :])
+        printed = _printed_label(entry.label)
+        if printed and text.startswith(printed):
+            text = text[len(printed) :].lstrip()
+        if not text:
+            return
+        links = " ".join(entry.links)
+        label = entry.label[1:-1].strip() if entry.label[:1] in "[(" and entry.label[-1:] in "])" else entry.label
+        record = Reference(
+            label=label or str(self.bib_entries),
+            text=text,
+            key=entry.key,
+            arxiv_id=bibids.arxiv_id_in(text) or bibids.arxiv_id_in(links),
+            doi=bibids.doi_in(text) or bibids.doi_in(links),
+        )
+        flow.group(entry.first, record)
 
     # --- ends of sinks ----------------------------------------------------------------------
 
@@ -162,6 +208,7 @@ class Sections:
         text = sink.text()
         if text:
             flow.emit(Block.HEADING, "#" * sink.depth + " " + text)
+            flow.blocks[-1].number = sink.number or None
             if not flow.in_abstract and not flow.in_bibliography:
                 self.sections += 1
         if self._deferred_notes:
@@ -196,4 +243,11 @@ class Sections:
     def close_bib_tag(self, frame: Frame, sink: Sink) -> None:
         label = sink.text()
         if label:
-            self._flow.sinks[-1].parts.append((label if label[0] in "[(" else f"[{label}]") + " ")
+            self._flow.sinks[-1].parts.append(_printed_label(label) + " ")
+            if self._entry is not None and not self._entry.label:
+                self._entry.label = label
+
+
+def _printed_label(label: str) -> str:
+    """How an entry's label leads its paragraph: `[12]`, `(Smith 2020)`, a bare label bracketed."""
+    return label if not label or label[0] in "[(" else f"[{label}]"

@@ -24,21 +24,26 @@ the same bytes are checked, stored and labelled the same way whichever tool came
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
-from .. import budget
-from ..cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
-from ..catalog import Catalog, not_found
-from ..errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
-from ..ids import PaperId, Urls
-from ..upstream.atom import Paper
-from ..upstream.http import HttpClient
-from ..upstream.rate_limiter import SingleFlight
-from . import formats
-from .extract import EXTRACTOR_VERSION, extract
+from . import budget
+from .cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
+from .catalog import Catalog, not_found
+from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
+from .ids import PaperId, Urls
+from .text import formats
+from .text.document import FORMAT as DOCUMENT_FORMAT
+from .text.document import Document
+from .text.extract import EXTRACTOR_VERSION, TextSource, extract
+from .upstream.atom import Paper
+from .upstream.http import HttpClient
+from .upstream.rate_limiter import SingleFlight
 
 log = logging.getLogger(__name__)
 
@@ -71,15 +76,69 @@ _NOT_YET = "not usable yet"
 page, a cut body): worth trying again later, so it is not remembered as missing."""
 
 
-@dataclass
 class Text:
-    text: str
-    method: str
-    """What produced the text this time: a source name, or "cache"."""
-    source_method: str
-    """The source the text was extracted from."""
-    note: str | None = None
-    """Set when the text could not be cached (the disk refused it): the next read fetches again."""
+    """A read paper version: its text at once, its document (blocks and records) when a view
+    asks for it. A cached document's records are built only then, so a page read costs what
+    reading the text costs."""
+
+    def __init__(
+        self, doc: Document | str, method: str, source: TextSource, note: str | None = None, text: str | None = None
+    ):
+        self._doc = doc if isinstance(doc, Document) else None
+        self._payload = doc if isinstance(doc, str) else None
+        self.text = doc.text if isinstance(doc, Document) else (text or "")
+        self.method = method
+        """What produced the text this time: a source name, or "cache"."""
+        self.source = source
+        """The source the document was extracted from."""
+        self.note = note
+        """Set when the text could not be cached (the disk refused it): the next read fetches again."""
+
+    @classmethod
+    def cached(cls, payload: str, source: TextSource) -> Text:
+        """A cached document's JSON form; ValueError when it is not one (re-make it then)."""
+        try:
+            raw = json.loads(payload)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a cached document: {exc}") from exc
+        if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
+            raise ValueError("not a cached document of this format")
+        return cls(payload, "cache", source, text=raw["text"])
+
+    @property
+    def doc(self) -> Document:
+        if self._doc is None:
+            self._doc = _parsed(self._payload or "", self.text)
+            self._payload = None
+        return self._doc
+
+
+_PARSED: OrderedDict[int, tuple[str, Document]] = OrderedDict()
+_PARSED_LOCK = threading.Lock()
+_PARSED_KEPT = 8
+"""Documents built from cached payloads, the most recent few: a paper being read is asked for
+view after view, and building its records costs several times reading its text. A payload
+is looked up by its hash and must be equal to the one kept, so a document re-made on disk
+(by this or another process) is never served from here."""
+
+
+def _parsed(payload: str, text: str) -> Document:
+    key = hash(payload)
+    with _PARSED_LOCK:
+        kept = _PARSED.get(key)
+        if kept is not None and kept[0] == payload:
+            _PARSED.move_to_end(key)
+            return kept[1]
+    try:
+        doc = Document.from_json(payload)
+    except ValueError as exc:  # the text was whole, its blocks are not: headings still work
+        log.warning("the cached blocks of a document are unreadable (%s): read as plain text", exc)
+        return Document.from_text(text)
+    with _PARSED_LOCK:
+        _PARSED[key] = (payload, doc)
+        while len(_PARSED) > _PARSED_KEPT:
+            _PARSED.popitem(last=False)
+    return doc
 
 
 @dataclass
@@ -186,16 +245,16 @@ class Reader:
             version, probe = self._probe_latest_html(pid)
             if version is not None:
                 pid = pid.with_version(version)
-                full = self._text(pid, None, {"html": probe})
+                full = self._text(pid, None, {TextSource.HTML: probe})
                 self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
                 return pid, full
-            prefetched["html"] = probe
+            prefetched[TextSource.HTML] = probe
         pid, latest = self.resolve(pid)
         return pid, self._text(pid, latest, prefetched)
 
     def _probe_latest_html(self, pid: PaperId) -> tuple[int | None, tuple[bytes | None, str]]:
         """Fetch arXiv's HTML for a bare id and the latest version it links to."""
-        raw, missing = self._download(pid, "html")
+        raw, missing = self._download(pid, TextSource.HTML)
         if raw is None:
             return None, (raw, missing)
         pattern = re.compile(rb"/(?:html|abs|pdf)/" + re.escape(pid.id.encode()) + rb"v(\d{1,3})\b")
@@ -212,25 +271,32 @@ class Reader:
         cached = self.cache.get_text(pid.id, pid.version)
         if cached is None:
             return None
+        try:
+            source = TextSource(cached.method)
+        except ValueError:
+            return None  # written by something else: read the paper again
         if cached.extractor_version == EXTRACTOR_VERSION:
-            return Text(cached.text, "cache", cached.method)
-        raw = self.cached_raw(pid, cached.method)
+            try:
+                return Text.cached(cached.text, source)
+            except ValueError as exc:  # a payload of another form: re-made like an old version
+                log.info("the cached document of %s is unreadable (%s): re-made from its raw file", pid, exc)
+        raw = self.cached_raw(pid, source)
         if raw is None:
             return None
         try:
-            text = extract(cached.method, raw.path.read_bytes(), budget.deadline(), self.pdf_engine).text
+            doc = extract(source, raw.path.read_bytes(), budget.deadline(), self.pdf_engine)
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
-        self.cache.put_text(pid.id, pid.version, text, method=cached.method, extractor_version=EXTRACTOR_VERSION)
-        return Text(text, "cache", cached.method)
+        self.cache.put_text(pid.id, pid.version, doc.to_json(), method=source, extractor_version=EXTRACTOR_VERSION)
+        return Text(doc, "cache", source)
 
-    def cached_raw(self, pid: PaperId, method: str) -> CachedRaw | None:
-        """The raw file `method` reads; a PDF may have come as the e-print of a PDF-only paper."""
+    def cached_raw(self, pid: PaperId, source: str) -> CachedRaw | None:
+        """The raw file `source` reads; a PDF may have come as the e-print of a PDF-only paper."""
         assert pid.version is not None
-        raw = self.cache.get_raw(pid.id, pid.version, method)
-        if raw is None and method == "pdf":
-            raw = self.cache.get_raw(pid.id, pid.version, "source")
+        raw = self.cache.get_raw(pid.id, pid.version, source)
+        if raw is None and source == TextSource.PDF:
+            raw = self.cache.get_raw(pid.id, pid.version, TextSource.SOURCE)
             if raw is not None and raw.content_type != formats.PDF:
                 return None
         return raw
@@ -241,15 +307,15 @@ class Reader:
             return _Versions(latest.version, latest.published, latest.updated)
         return _Versions(None, _id_date(pid), "")
 
-    def order(self, pid: PaperId, latest: Paper | None) -> list[str]:
+    def order(self, pid: PaperId, latest: Paper | None) -> list[TextSource]:
         assert pid.version is not None
         info = self._versions(pid, latest)
         if info.before_html_era(pid.version):
-            order = ["source", "html", "pdf"]
+            order = [TextSource.SOURCE, TextSource.HTML, TextSource.PDF]
             if info.latest == pid.version:
-                order.insert(0, "ar5iv")
+                order.insert(0, TextSource.AR5IV)
         else:
-            order = ["html", "source", "pdf"]
+            order = [TextSource.HTML, TextSource.SOURCE, TextSource.PDF]
         failed = self.cache.get_note(pid.id, _FAILED) or {}
         return [m for m in order if not self._known_missing(m, pid.version, failed, info)]
 
@@ -298,31 +364,31 @@ class Reader:
                     self._remember_missing(pid, method, missing)
                 tried.append(f"{method}: {missing}")
                 continue
-            used = "pdf" if method == "source" and formats.is_pdf(raw) else method
+            used = TextSource.PDF if method is TextSource.SOURCE and formats.is_pdf(raw) else method
             budget.report(f"extracting {pid} ({used})", i + 0.5, len(order))
             try:
-                text = extract(used, raw, budget.deadline(), self.pdf_engine).text
+                doc = extract(used, raw, budget.deadline(), self.pdf_engine)
             except NoTextLayer as exc:
                 no_text = exc
                 self._remember_missing(pid, method, str(exc))
-                tried.append(f"{method}: {exc}")
+                tried.append(f"{method}: {what_failed(exc)}")
                 continue
             except ExtractionError as exc:
-                if method in ("html", "ar5iv"):  # a stub page, or a broken one: look again next week
+                if method in (TextSource.HTML, TextSource.AR5IV):  # a stub page, or a broken one: look again next week
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
-                tried.append(f"{method}: {exc}")
+                tried.append(f"{method}: {what_failed(exc)}")
                 continue
-            note = self._keep(pid, used, text, None if stored else (method, raw))
+            note = self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
-            return Text(text, used, used, note)
+            return Text(doc, used, used, note)
         raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
 
-    def _body(self, pid: PaperId, method: str, prefetched: dict) -> tuple[bytes | None, str, bool]:
+    def _body(self, pid: PaperId, method: TextSource, prefetched: dict) -> tuple[bytes | None, str, bool]:
         """(body, why it is missing, whether it is already stored) of one source."""
         if method in prefetched:
             raw, missing = prefetched.pop(method)
             return raw, missing, False
-        if method in ("html", "ar5iv"):
+        if method in (TextSource.HTML, TextSource.AR5IV):
             raw, missing = self._download(pid, method)
             return raw, missing, False
         try:
@@ -388,13 +454,13 @@ class Reader:
         except CacheWriteFailed as exc:
             raise _Unstored(exc, resp.content) from exc
 
-    def _keep(self, pid: PaperId, used: str, text: str, page: tuple[str, bytes] | None) -> str | None:
-        """Cache the text, then the HTML page it came from (`page`: method and body, when not
+    def _keep(self, pid: PaperId, used: TextSource, doc: Document, page: tuple[str, bytes] | None) -> str | None:
+        """Cache the document, then the HTML page it came from (`page`: method and body, when not
         stored yet); None, or a note when the text could not be kept. The text is what a read
         needs: a page the cache cannot hold is only logged."""
         assert pid.version is not None, "text is kept per exact version"
         try:
-            self.cache.put_text(pid.id, pid.version, text, method=used, extractor_version=EXTRACTOR_VERSION)
+            self.cache.put_text(pid.id, pid.version, doc.to_json(), method=used, extractor_version=EXTRACTOR_VERSION)
         except CacheWriteFailed as exc:
             log.warning("the text of %s was not cached: %s", pid, exc)
             return f"This text could not be cached, so the next read fetches it again. {exc}"
@@ -405,10 +471,10 @@ class Reader:
                 log.warning("the %s page of %s was not cached: %s", page[0], pid, exc)
         return None
 
-    def _download(self, pid: PaperId, method: str) -> tuple[bytes | None, str]:
+    def _download(self, pid: PaperId, method: TextSource) -> tuple[bytes | None, str]:
         """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""
-        url = self.urls.html(pid) if method == "html" else self.urls.ar5iv(pid)
-        resp = self.http.get(url, follow_redirects=method != "ar5iv")
+        url = self.urls.html(pid) if method is TextSource.HTML else self.urls.ar5iv(pid)
+        resp = self.http.get(url, follow_redirects=method is not TextSource.AR5IV)
         if 300 <= resp.status < 400:
             return None, "no rendering (redirected)"
         if resp.status != 200:
@@ -416,10 +482,21 @@ class Reader:
         return resp.content, ""
 
 
+_ADVICE_RE = re.compile(r"[.;]\s+(?=(?:read|try|use|download|raise|ask|omit|come back|check)\b)", re.IGNORECASE)
+
+
+def what_failed(exc: Exception) -> str:
+    """An extractor's message without the advice some append ("; read the PDF instead"): the
+    reader tried every source in turn and alone says what is left to do."""
+    message = str(exc).strip()
+    fact = _ADVICE_RE.split(message, maxsplit=1)[0].rstrip(" .;")
+    return fact or message
+
+
 def _nothing_read(pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int]) -> Exception:
     if no_text is not None:
         return NoTextLayer(
-            f"{pid}: {no_text} Other sources: {'; '.join(tried) or 'none left'}. "
+            f"{pid}: {what_failed(no_text)}. Other sources: {'; '.join(tried) or 'none left'}. "
             "Use download_paper to get the PDF file itself."
         )
     return NotFound(

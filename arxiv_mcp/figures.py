@@ -1,0 +1,212 @@
+"""A figure's image, as the `arxiv://paper/{id}/figure/{n}` resource returns it.
+
+Where the image comes from, cheapest first:
+- the cached e-print, when the figure names one of its members (`figs/plot.pdf`, or `figs/plot`
+  as `\\includegraphics` allows): no request;
+- the images already fetched for this version (the cache's `figures` tier: a tar of them);
+- arXiv's HTML image URL (relative to the version's HTML page, or absolute on the same
+  site): one polite request per image, then kept in the `figures` tier, counted in the disk
+  limit like any raw file. A URL on another host is never fetched.
+The bytes are served as the source has them, their type read from the bytes (PNG, JPEG, GIF,
+SVG, PDF, EPS); a PDF figure is rendered to PNG when pypdfium2 is installed. Archive members
+are read with the same care as the e-print itself: bounded, and never written to disk.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import posixpath
+import struct
+import tarfile
+import zlib
+from urllib.parse import urljoin, urlsplit
+
+from .cache.store import Cache, CacheFull, CacheWriteFailed
+from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
+from .ids import PaperId, Urls
+from .text.document import Document, Figure
+from .upstream.http import HttpClient
+
+log = logging.getLogger(__name__)
+
+TIER = "figures"
+MAX_IMAGE_BYTES = 20 * 2**20
+_MAX_MEMBERS = 5000
+_EXTENSIONS = ("", ".pdf", ".png", ".jpg", ".jpeg", ".eps", ".gif", ".svg")
+
+
+def image_type(data: bytes) -> str:
+    """The MIME type of an image, read from its bytes."""
+    head = data[:512].lstrip()
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if data.startswith(b"%PDF"):
+        return "application/pdf"
+    if data.startswith((b"%!PS", b"\xc5\xd0\xd3\xc6")):
+        return "application/postscript"
+    if head.startswith((b"<svg", b"<?xml")) and b"<svg" in data[:4096]:
+        return "image/svg+xml"
+    return "application/octet-stream"
+
+
+class FigureImages:
+    def __init__(self, cache: Cache, http: HttpClient, urls: Urls):
+        self.cache, self.http, self.urls = cache, http, urls
+
+    def image(self, pid: PaperId, doc: Document, number: str) -> bytes:
+        """The image of figure `number` of `pid` (versioned), from the cheapest place that has it."""
+        figure, refs, key = _figure(doc, number)
+        if not refs:
+            raise NotFound(f"{figure.label} of {pid} names no image in this paper's text.")
+        data = self._from_eprint(pid, refs) or self._kept(pid, key) or self._download(pid, figure, key, refs)
+        return as_png(data) if data.startswith(b"%PDF") else data
+
+    def _from_eprint(self, pid: PaperId, refs: list[str]) -> bytes | None:
+        assert pid.version is not None
+        raw = self.cache.get_raw(pid.id, pid.version, "source")
+        members = [ref for ref in refs if not urlsplit(ref).scheme and not ref.startswith("/")]
+        if raw is None or not members:
+            return None
+        try:
+            return _member(raw.path.read_bytes(), members)
+        except (OSError, tarfile.TarError, EOFError, zlib.error) as exc:
+            log.info("figure of %s not read from its e-print: %s", pid, exc)
+            return None
+
+    def _kept(self, pid: PaperId, number: str) -> bytes | None:
+        assert pid.version is not None
+        raw = self.cache.get_raw(pid.id, pid.version, TIER)
+        if raw is None:
+            return None
+        try:
+            return _member(raw.path.read_bytes(), [number])
+        except (OSError, tarfile.TarError, EOFError) as exc:
+            log.info("kept figures of %s unreadable: %s", pid, exc)
+            return None
+
+    def _download(self, pid: PaperId, figure: Figure, key: str, refs: list[str]) -> bytes:
+        base = self.urls.html(pid) + "/"
+        url = urljoin(base, refs[0])
+        if urlsplit(url).netloc != urlsplit(base).netloc:
+            raise NotFound(f"{figure.label} of {pid} is an image on another site ({url}); it is not fetched.")
+        resp = self.http.get(url, max_bytes=MAX_IMAGE_BYTES)
+        if resp.status != 200:
+            raise UpstreamError(f"arXiv answered HTTP {resp.status} for the image of {figure.label} of {pid}")
+        if image_type(resp.content) == "application/octet-stream":
+            raise UpstreamError(f"arXiv did not send an image for {figure.label} of {pid}; try again later")
+        self._keep(pid, key, resp.content)
+        return resp.content
+
+    def _keep(self, pid: PaperId, number: str, data: bytes) -> None:
+        """Add the image to this version's `figures` tar (rewritten whole: a paper has tens of
+        images at most, and a tar is read back member by member)."""
+        assert pid.version is not None
+        kept = self.cache.get_raw(pid.id, pid.version, TIER)
+        members: dict[str, bytes] = {}
+        if kept is not None:
+            try:
+                members = _all_members(kept.path.read_bytes())
+            except (OSError, tarfile.TarError, EOFError):
+                members = {}
+        members[number] = data
+        try:
+            self.cache.put_raw(pid.id, pid.version, TIER, _tar(members), "application/x-tar")
+        except (CacheFull, CacheWriteFailed) as exc:
+            log.warning("the image of figure %s of %s was not cached: %s", number, pid, exc)
+
+
+def _figure(doc: Document, number: str) -> tuple[Figure, list[str], str]:
+    """The figure `number` names, the images to try and the name it is kept under: a figure's
+    own images then its panels'; `3b` names panel (b) of figure 3 when that panel has images."""
+    figures = doc.records(Figure)
+    for figure in figures:
+        if figure.number.casefold() == number.casefold():
+            return figure, list(figure.images) + [ref for sub in figure.subfigures for ref in sub.images], figure.number
+    for figure in figures:
+        if figure.number.casefold() == number[:-1].casefold():
+            for sub in figure.subfigures:
+                if sub.letter.casefold() == number[-1:].casefold() and sub.images:
+                    return figure, list(sub.images), figure.number + sub.letter
+    have = ", ".join(f.number for f in doc.records(Figure)) or "none marked"
+    raise InvalidInput(f'this paper has no figure "{number}" (its figures: {have}).')
+
+
+def _member(archive: bytes, names: list[str]) -> bytes | None:
+    """The first of `names` (with any usual image suffix) that is a file member of `archive`."""
+    wanted: dict[str, int] = {}
+    for order, name in enumerate(names):
+        clean = posixpath.normpath(name.strip().lstrip("./"))
+        for suffix in _EXTENSIONS:
+            wanted.setdefault((clean + suffix).casefold(), order)
+    best: tuple[int, bytes] | None = None
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
+        for count, member in enumerate(tar):
+            if count >= _MAX_MEMBERS:
+                break
+            rank = wanted.get(posixpath.normpath(member.name.lstrip("./")).casefold())
+            if rank is None or not member.isfile() or member.size > MAX_IMAGE_BYTES:
+                continue
+            if best is None or rank < best[0]:
+                handle = tar.extractfile(member)
+                if handle is not None:
+                    best = (rank, handle.read(MAX_IMAGE_BYTES + 1))
+    return best[1] if best else None
+
+
+def _all_members(archive: bytes) -> dict[str, bytes]:
+    found = {}
+    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:") as tar:
+        for member in tar:
+            handle = tar.extractfile(member) if member.isfile() else None
+            if handle is not None:
+                found[member.name] = handle.read(MAX_IMAGE_BYTES + 1)
+    return found
+
+
+def _tar(members: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:", format=tarfile.USTAR_FORMAT) as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+def as_png(pdf: bytes, scale: float = 2.0) -> bytes:
+    """A PDF figure's first page as PNG when pypdfium2 is installed; else the PDF as it is."""
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:
+        return pdf
+    try:
+        document = pdfium.PdfDocument(pdf)
+        try:
+            bitmap = document[0].render(scale=scale, rev_byteorder=True)
+            width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels
+            buffer = bytes(bitmap.buffer)
+        finally:
+            document.close()
+    except (pdfium.PdfiumError, IndexError, ValueError) as exc:
+        raise ExtractionError(f"the PDF figure could not be rendered: {exc}") from exc
+    return _png(buffer, width, height, stride, channels)
+
+
+def _png(buffer: bytes, width: int, height: int, stride: int, channels: int) -> bytes:
+    """RGB(A) rows as a PNG (no filter; zlib does the work)."""
+    row_bytes = width * channels
+    rows = b"".join(b"\x00" + buffer[y * stride : y * stride + row_bytes] for y in range(height))
+    color = {3: 2, 4: 6}.get(channels)
+    if color is None:
+        raise ExtractionError(f"a rendered figure with {channels} channels")
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, color, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b"")

@@ -1,0 +1,225 @@
+"""A paper's outline and its sections, as a reader points at them.
+
+A section is named three ways, never confused with one another:
+- by the number the paper prints (`4`, `4.2`, `Section 4`, `Sec. 4.2`, `§4.2`, `IV`, `IV.A`,
+  `Appendix B`, `B.1`): the heading printed with that number, or an error listing the numbers
+  the paper has (never another section);
+- by its position in the outline, `section:N` (shown as `[sN]` in the outline, so it cannot
+  be read as the paper's own number);
+- by its name: any case, with or without its number, singular or plural words.
+Headings are the `#` lines of the shared text shape; a section ends where a heading of its
+level or higher starts, and page markers (`## Page N`) are neither headings nor ends.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..errors import InvalidInput
+from ..words import singular
+from .document import Document, Kind, printed_number
+from .shape import HEADING_RE, is_page_title
+
+_LISTED_HEADINGS = 15
+_LISTED_CANDIDATES = 20
+_LISTED_NUMBERS = 40
+
+_POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
+"""`section:N` (or `sN`, `[sN]` as the outline shows it): the N-th outline entry."""
+_PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.)\s*"
+_NUMBER_RE = re.compile(
+    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:\.(?:\d+|[A-Za-z]))*)"
+    r"|(?P<bare>\d+(?:\.(?:\d+|[A-Za-z]))*|[IVXLC]+(?:\.(?:\d+|[A-Z]))*|[A-Z](?:\.\d+)*))\.?"
+)
+"""A number as a reader writes it. Without a prefix only digits, capital Roman numerals or one
+capital letter count, so a heading name such as "civil" is never read as a number."""
+_LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
+_ROMAN: tuple[tuple[str, int], ...] = (("C", 100), ("XC", 90), ("L", 50), ("XL", 40), ("X", 10), ("IX", 9))
+_ROMAN += (("V", 5), ("IV", 4), ("I", 1))
+
+
+@dataclass(frozen=True)
+class Heading:
+    """One heading; `start`/`end` span its whole section, subsections included."""
+
+    number: int
+    """Its position in the outline (`section:N`)."""
+    level: int
+    title: str
+    start: int
+    end: int
+    printed: str | None = None
+    """The number the paper prints for it (`4.2`, `IV.A`, `B`), None when unnumbered."""
+    chars: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "chars", self.end - self.start)
+
+
+def outline(source: str | Document) -> list[Heading]:
+    """All headings in document order, with the numbers they print. A document's heading
+    records give those numbers (an extractor may know them better than the title shows);
+    a bare text's are read from the titles."""
+    text = source.text if isinstance(source, Document) else source
+    printed = _printed_numbers(source) if isinstance(source, Document) else {}
+    found = []
+    for line_start in _heading_line_starts(text):
+        match = HEADING_RE.match(text, line_start)
+        if match and not is_page_title(match.group(2)):
+            found.append((line_start, len(match.group(1)), match.group(2)))
+    ends = [len(text)] * len(found)
+    open_sections: list[int] = []
+    for index, (start, level, _) in enumerate(found):
+        while open_sections and found[open_sections[-1]][1] >= level:
+            ends[open_sections.pop()] = start
+        open_sections.append(index)
+    return [
+        Heading(i + 1, level, title, start, ends[i], printed.get(start, printed_number(title)))
+        for i, (start, level, title) in enumerate(found)
+    ]
+
+
+def _printed_numbers(doc: Document) -> dict[int, str | None]:
+    return {block.start: getattr(block.record, "number", None) for block in doc.blocks_of(Kind.HEADING)}
+
+
+def _heading_line_starts(text: str) -> Iterator[int]:
+    """Starts of lines beginning with '#' (a plain find loop: far faster than a ^-anchored regex)."""
+    if text.startswith("#"):
+        yield 0
+    position = text.find("\n#")
+    while position >= 0:
+        yield position + 1
+        position = text.find("\n#", position + 1)
+
+
+def render_outline(headings: list[Heading]) -> str:
+    """One line per heading, `[sN]` first (its position, for `section:N`), indented by depth."""
+    if not headings:
+        return "No headings in this text: read it by page (section=None) or use find_in_paper."
+    top = min(h.level for h in headings)
+    return "\n".join(f"[s{h.number}] {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings)
+
+
+def select_section(source: str | Document, selector: str, headings: list[Heading] | None = None) -> tuple[Heading, str]:
+    """The heading `selector` names (a printed number, `section:N`, or a name) and its
+    section's text; `headings` is the source's outline when the caller has it already."""
+    wanted = " ".join((selector or "").split())
+    if not wanted:
+        raise InvalidInput('section is empty: pass a heading name, a section number, or "outline".')
+    text = source.text if isinstance(source, Document) else source
+    headings = outline(source) if headings is None else headings
+    if not headings:
+        raise InvalidInput(
+            "this paper's text has no headings, so it cannot be read by section: "
+            "omit section to read it by page, or use find_in_paper to locate a passage."
+        )
+    position = _POSITION_RE.fullmatch(wanted)
+    number = _NUMBER_RE.fullmatch(wanted)
+    if position:
+        heading = _by_position(headings, int(position.group(1)))
+    elif number:
+        heading = _by_printed(headings, number.group("any") or number.group("bare"))
+    else:
+        heading = _by_name(headings, wanted)
+    return heading, text[heading.start : heading.end]
+
+
+def _by_position(headings: list[Heading], number: int) -> Heading:
+    if 1 <= number <= len(headings):
+        return headings[number - 1]
+    raise InvalidInput(
+        f"section:{number} does not exist: this paper has {len(headings)} headings "
+        f'(section:1 to section:{len(headings)}); call with section="outline" to list them.'
+    )
+
+
+def _by_printed(headings: list[Heading], number: str) -> Heading:
+    """The heading printed with `number` (the outermost when several are); a Roman number and
+    its Arabic value name the same section in a paper that numbers only one way."""
+    for key in (number, other_numeral(number)):
+        matches = [h for h in headings if key and h.printed and h.printed.casefold() == key.casefold()]
+        if matches:
+            return min(matches, key=lambda h: h.level)
+    numbers = list(dict.fromkeys(h.printed for h in headings if h.printed))
+    if not numbers:
+        raise InvalidInput(
+            f'this paper prints no section numbers, so there is no section "{number}": pass a heading '
+            'name, or section:N for the N-th entry of section="outline".'
+        )
+    shown = ", ".join(numbers[:_LISTED_NUMBERS]) + (" …" if len(numbers) > _LISTED_NUMBERS else "")
+    raise InvalidInput(
+        f'this paper has no section numbered "{number}". Its section numbers: {shown}. '
+        'Pass one of them, a heading name, or section:N for the N-th entry of section="outline".'
+    )
+
+
+def other_numeral(number: str) -> str | None:
+    """`4` <-> `IV` for the leading part (`4.1` <-> `IV.1`), None when it has no other form."""
+    head, _, rest = number.partition(".")
+    if head.isdigit() and 0 < int(head) < 40:
+        value, roman = int(head), ""
+        for symbol, amount in _ROMAN:
+            while value >= amount:
+                roman, value = roman + symbol, value - amount
+        return roman + ("." + rest if rest else "")
+    if re.fullmatch(r"[IVXLC]+", head.upper()):
+        values = [dict(_ROMAN)[c] for c in head.upper()]
+        total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+        return str(total) + ("." + rest if rest else "")
+    return None
+
+
+def _by_name(headings: list[Heading], wanted: str) -> Heading:
+    key = _fold(wanted)
+    numbered_key = (_leading_number(wanted), _fold(_LEADING_NUMBER_RE.sub("", wanted)))
+    full = [_fold(h.title) for h in headings]
+    bare = [_fold(_LEADING_NUMBER_RE.sub("", h.title)) for h in headings]
+    numbers = [_leading_number(h.title) for h in headings]
+    tiers = (
+        [h for h, title in zip(headings, full) if title == key],
+        [
+            h
+            for h, title, number in zip(headings, bare, numbers)
+            if key == title or (numbered_key[0] is not None and numbered_key == (number, title))
+        ],
+        [h for h, title in zip(headings, full) if key in title],
+    )
+    for matches in tiers:
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise InvalidInput(_ambiguous_message(wanted, matches))
+    raise InvalidInput(_unknown_message(wanted, headings))
+
+
+def _fold(title: str) -> str:
+    """A heading as compared: case folded, whitespace collapsed, each word singular."""
+    return " ".join(singular(word) for word in title.casefold().split())
+
+
+def _leading_number(title: str) -> str | None:
+    match = _LEADING_NUMBER_RE.match(title)
+    return match.group(0).strip().rstrip(".").casefold() if match else None
+
+
+def _ambiguous_message(wanted: str, matches: list[Heading]) -> str:
+    lines = [f"section:{h.number} {h.title}" for h in matches[:_LISTED_CANDIDATES]]
+    if len(matches) > _LISTED_CANDIDATES:
+        lines.append(f"… and {len(matches) - _LISTED_CANDIDATES} more")
+    return f'section "{wanted}" matches {len(matches)} headings; pass one of these as section:\n' + "\n".join(lines)
+
+
+def _unknown_message(wanted: str, headings: list[Heading]) -> str:
+    top = min(h.level for h in headings)
+    shown = [h for h in headings if h.level <= top + 1] or headings
+    lines = [f"section:{h.number} {h.title}" for h in shown[:_LISTED_HEADINGS]]
+    if len(headings) > len(lines):
+        lines.append(f"… {len(headings)} headings in all")
+    return (
+        f'no heading matches "{wanted}". Some of this paper\'s headings:\n'
+        + "\n".join(lines)
+        + '\nCall with section="outline" to list every heading, then pass its name, number or "section:N".'
+    )
