@@ -604,7 +604,7 @@ def render(report: Report) -> str:
         )
         for r in report.rows
     ]
-    widths = [max(len(header[i]), *(len(line[i]) for line in lines)) for i in range(len(header))]
+    widths = [max([len(header[i]), *(len(line[i]) for line in lines)]) for i in range(len(header))]
 
     def fmt(cells) -> str:
         return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"
