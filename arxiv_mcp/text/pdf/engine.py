@@ -46,6 +46,7 @@ from ..document import Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
 from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
+from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .repair import rebuilt
@@ -264,7 +265,8 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
     forget_wide_spaces(page)
-    text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
+    with hidden_textless_forms(page):  # pypdf would parse them for the visitors (forms.py)
+        text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
