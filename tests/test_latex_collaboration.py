@@ -168,3 +168,59 @@ def test_a_papers_own_unit_command_wins_over_siunitxs():
     source = r"""\documentclass{article}\newcommand{\unit}[1]{\ensuremath{\text{\,#1}}\xspace}
 \begin{document}A 6\unit{m} solenoid at \SI{13}{\TeV}.\end{document}"""
     assert latex_to_document({"main.tex": source.encode()}).text == "A 6$\\text{\\,m}$ solenoid at 13 TeV.\n"
+
+
+def test_a_shipped_unit_macro_used_inside_math_reads_as_upright_text_then_math():
+    # atlasunit's \ifb is \mbox{fb\(^{-1}\)}; ATLAS papers write `$139\,\ifb$`
+    source = r"""\documentclass{article}\usepackage{units}\begin{document}In $139\,\ifb$ at $13\,\TeV$.\end{document}"""
+    text = latex_to_document({"main.tex": source.encode(), "units.sty": UNITS_STY.encode()}).text
+    assert text == "In $139\\,\\text{fb}^{-1}$ at $13\\,\\text{TeV}$.\n"
+
+
+def test_the_main_file_is_at_the_top_not_a_standalone_table_in_a_subfolder():
+    # ATLAS notes ship generated tables that compile alone (class and body of their own), and are larger
+    table = (
+        r"\documentclass{standalone}\begin{document}\begin{tabular}{ll}"
+        + r"a & b \\" * 400
+        + r"\end{tabular}\end{document}"
+    )
+    files = {
+        "figures/yields/table.tex": table.encode(),
+        "note.tex": rb"\documentclass{atlasdoc}\AtlasAbstract{We measure.}\begin{document}\section{Intro}Text.\end{document}",
+    }
+    text = latex_to_document(files).text
+    assert "We measure." in text and "## 1 Intro" in text and "| a | b |" not in text
+
+
+MCITE_BBL = r"""\begin{mcitethebibliography}{10}
+\mciteSetBstSublistMode{n}
+\mciteSetBstMaxWidthForm{subitem}{\alph{mcitesubitemcount})}
+\mciteSetBstSublistLabelBeginEnd{\mcitemaxwidthsubitemform\space}
+{\relax}{\relax}
+
+\bibitem{Silverman}
+D.~Silverman and H.~Yao,
+  \ifthenelse{\boolean{articletitles}}{\emph{{Light quarks in $D$ mesons}},
+  }{}\href{http://dx.doi.org/10.1103/PhysRevD.38.214}{Phys.\ Rev.\
+  \textbf{D38} (1988) 214}\relax
+\mciteBstWouldAddEndPuncttrue
+\mciteSetBstMidEndSepPunct{\mcitedefaultmidpunct}
+{\mcitedefaultendpunct}{\mcitedefaultseppunct}\relax
+\EndOfBibitem
+\end{mcitethebibliography}
+"""
+MCITEPLUS_STY = r"""\providecommand{\mcitedefaultmidpunct}{;\space}
+\providecommand{\mcitedefaultendpunct}{.}
+\providecommand{\mcitedefaultseppunct}{\relax}
+\long\def\mciteSetBstMidEndSepPunct#1#2#3{\long\def\mcitebstmidpunct{#1}\relax
+\long\def\mcitebstendpunct{#2}\long\def\mcitebstseppunct{#3}}
+\def\EndOfBibitem{\relax}
+"""
+
+
+def test_mciteplus_entries_of_lhcb_end_with_the_end_punctuation_only():
+    main = r"""\documentclass{article}\usepackage{mciteplus}\begin{document}\section{Intro}See \cite{Silverman}.
+\bibliographystyle{LHCb}\bibliography{main}\end{document}"""
+    files = {"main.tex": main.encode(), "main.bbl": MCITE_BBL.encode(), "mciteplus.sty": MCITEPLUS_STY.encode()}
+    (reference,) = latex_to_document(files).records(Reference)
+    assert reference.text == "D. Silverman and H. Yao, Light quarks in $D$ mesons, Phys. Rev. D38 (1988) 214."

@@ -95,6 +95,11 @@ def _inline_math(inner: str) -> str:
 
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
+# atlasunit's `\ifb` is `\mbox{fb\(^{-1}\)}`: inside math, a box of text then math is that text
+# upright followed by the math (`\text{fb}^{-1}`), as the PDF prints it; `\(`/`\)` are dollars.
+_INLINE_PARENS_RE = re.compile(r"(?<!\\)\\[()]")
+_BOXED_MATH_RE = re.compile(r"\\(?:mbox|hbox|text|textrm)[ \t]*\{([^{}$\\]*)\$([^$]*)\$[ \t]*\}")
+
 
 # Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
 _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}[ \t]?")
@@ -111,7 +116,9 @@ def _make_macro(body: str) -> Macro | None:
     if not _balanced_tokens(text):
         return None
     xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = replace_ensuremath(body, lambda inner: inner)
+    math = _BOXED_MATH_RE.sub(
+        r"\\text{\1}\2", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner))
+    )
     math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
     return Macro(
         text=tuple(text[:-1] if xspace else text),

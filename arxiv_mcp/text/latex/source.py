@@ -56,12 +56,15 @@ def find_main(files: dict[str, bytes]) -> str:
     if len(tex) == 1:
         return tex[0]
 
-    def rank(name: str) -> tuple[int, int, int, int]:
+    def rank(name: str) -> tuple[int, int, int, int, int]:
         text = _strip_comments(decode(files[name]))
         has_class = bool(_DOCCLASS_RE.search(text))
         has_body = "\\begin{document}" in text
         stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-        return (has_class and has_body, has_class or has_body, stem in _PREFERRED_STEMS, len(files[name]))
+        # arXiv compiles the main file from the e-print's top folder; a complete document in a
+        # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
+        top = "/" not in name.strip("/")
+        return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
 
     return max(tex, key=rank)
 

@@ -608,4 +608,6 @@ PACKAGE_TEMPLATES = {
     "IEEEauthorblockN": (1, r"#1\\"),
     "IEEEauthorblockA": (1, r"#1\\"),
     "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
+    # mciteplus (LHCb.bst): each entry states its (mid, end, separator) punctuation; the end one prints
+    "mciteSetBstMidEndSepPunct": (3, "#2"),
 }
