@@ -224,3 +224,33 @@ def test_mciteplus_entries_of_lhcb_end_with_the_end_punctuation_only():
     files = {"main.tex": main.encode(), "main.bbl": MCITE_BBL.encode(), "mciteplus.sty": MCITEPLUS_STY.encode()}
     (reference,) = latex_to_document(files).records(Reference)
     assert reference.text == "D. Silverman and H. Yao, Light quarks in $D$ mesons, Phys. Rev. D38 (1988) 214."
+
+
+def test_a_macro_with_latexs_optional_argument_test_reads_as_its_plain_branch():
+    source = r"""\documentclass{article}\usepackage{xspace}\makeatletter
+\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}
+\def\@@Njets[#1]{\ensuremath{N_{\text{jets}}^{\geq {#1}}}\xspace}
+\def\@Njets{\ensuremath{N_{\text{jets}}}\xspace}
+\makeatother
+\begin{document}For \Njets in data, $\Njets$ and \Njets.\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert text == "For $N_{\\text{jets}}$ in data, $N_{\\text{jets}}$ and $N_{\\text{jets}}$.\n"
+
+
+def test_citations_are_numeric_when_a_shipped_package_loads_biblatex_numerically():
+    # atlasdoc papers load biblatex through atlaspackage.sty, not in their own preamble
+    package = r"""\ProvidesPackage{latex/atlaspackage}
+\RequirePackage[backend=biber,
+    style=numeric-comp, sorting=none, giveninits=true]{biblatex}
+"""
+    main = MAIN.replace(r"\usepackage[backend=biber]{biblatex}", r"\usepackage{latex/atlaspackage}")
+    files = {
+        "paper.tex": main.encode(),
+        "paper.bbl": BBL.encode(),
+        "latex/atlaspackage.sty": package.encode(),
+        "styles/units.sty": UNITS_STY.encode(),
+        "styles/physics.sty": PHYSICS_STY.encode(),
+    }
+    document = latex_to_document(files)
+    assert "20 GeV [1, 2]." in document.text
+    assert [r.label for r in document.records(Reference)] == ["1", "2"]
