@@ -192,7 +192,11 @@ def test_the_main_file_is_at_the_top_not_a_standalone_table_in_a_subfolder():
     assert "We measure." in text and "## 1 Intro" in text and "| a | b |" not in text
 
 
-MCITE_BBL = r"""\begin{mcitethebibliography}{10}
+MCITE_BBL = r"""\ifx\mcitethebibliography\mciteundefinedmacro
+\PackageError{LHCb.bst}{mciteplus.sty has not been loaded}
+{This bibstyle requires the use of the mciteplus package.}\fi
+\providecommand{\href}[2]{#2}
+\begin{mcitethebibliography}{10}
 \mciteSetBstSublistMode{n}
 \mciteSetBstMaxWidthForm{subitem}{\alph{mcitesubitemcount})}
 \mciteSetBstSublistLabelBeginEnd{\mcitemaxwidthsubitemform\space}
@@ -222,8 +226,11 @@ def test_mciteplus_entries_of_lhcb_end_with_the_end_punctuation_only():
     main = r"""\documentclass{article}\usepackage{mciteplus}\begin{document}\section{Intro}See \cite{Silverman}.
 \bibliographystyle{LHCb}\bibliography{main}\end{document}"""
     files = {"main.tex": main.encode(), "main.bbl": MCITE_BBL.encode(), "mciteplus.sty": MCITEPLUS_STY.encode()}
-    (reference,) = latex_to_document(files).records(Reference)
+    document = latex_to_document(files)
+    (reference,) = document.records(Reference)
     assert reference.text == "D. Silverman and H. Yao, Light quarks in $D$ mesons, Phys. Rev. D38 (1988) 214."
+    # the style's test for its package and its list settings print nothing
+    assert document.text.endswith("## References\n\n[1] " + reference.text + "\n")
 
 
 def test_a_macro_with_latexs_optional_argument_test_reads_as_its_plain_branch():

@@ -148,6 +148,19 @@ SKIP_SPECS = {
     "pagebreak": "o",
     "nopagebreak": "o",
     "cmsNoteHeader": "m",
+    # messages to the log, never printed (a .bbl tests for its package: LHCb.bst's mciteplus)
+    "PackageError": "mmm",
+    "ClassError": "mmm",
+    "PackageWarning": "mm",
+    "PackageWarningNoLine": "mm",
+    "ClassWarning": "mm",
+    "ClassWarningNoLine": "mm",
+    "PackageInfo": "mm",
+    "ClassInfo": "mm",
+    # mciteplus's list settings at the top of its bibliography
+    "mciteSetBstSublistMode": "m",
+    "mciteSetBstMaxWidthForm": "mm",
+    "mciteSetBstSublistLabelBeginEnd": "mmm",
     "AtlasVersion": "m",
     "AtlasJournal": "m",
     "AtlasRefCode": "m",
@@ -565,7 +578,7 @@ COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for nam
 # environments are the paper's (`\newtheorem`), found at run time.
 _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "abstract": ("abstract",),
-    "bibliography": ("thebibliography",),
+    "bibliography": ("thebibliography", "mcitethebibliography"),
     "appendix": ("appendix", "appendices"),
     "keywords": ("keywords", "IEEEkeywords"),
     "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
