@@ -261,3 +261,36 @@ def test_citations_are_numeric_when_a_shipped_package_loads_biblatex_numerically
     document = latex_to_document(files)
     assert "20 GeV [1, 2]." in document.text
     assert [r.label for r in document.records(Reference)] == ["1", "2"]
+
+
+def _captions(preamble: str) -> list[str]:
+    body = r"\begin{figure}\caption{A}\end{figure}\begin{table}\caption{B}\end{table}"
+    source = preamble + r"\begin{document}" + body + r"\end{document}"
+    text = latex_to_document({"main.tex": source.encode()}).text
+    return re.findall(r"^(\S+) 1: ", text, re.M)
+
+
+def test_captions_print_the_main_babel_languages_names():
+    assert _captions(r"\documentclass{article}\usepackage[english,spanish]{babel}") == ["Figura", "Cuadro"]
+    assert _captions(r"\documentclass{article}\usepackage[spanish,es-tabla]{babel}") == ["Figura", "Tabla"]
+    assert _captions(r"\documentclass[ngerman]{article}\usepackage{babel}") == ["Abbildung", "Tabelle"]
+    assert _captions(r"\documentclass{article}\usepackage[spanish,english]{babel}") == ["Figure", "Table"]
+    # the paper's own name wins over the language's
+    own = r"\documentclass{article}\usepackage[spanish]{babel}\renewcommand{\tablename}{Tabla}"
+    assert _captions(own) == ["Figura", "Tabla"]
+
+
+def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
+    def text(preamble: str, body: str) -> str:
+        source = preamble + r"\begin{document}" + body + r"\end{document}"
+        return latex_to_document({"main.tex": source.encode()}).text
+
+    # without activeacute an apostrophe prints as one (Catalan's elisions)
+    assert text(r"\documentclass{article}\usepackage[catalan]{babel}", "L'any d'aquest estudi.") == (
+        "L'any d'aquest estudi.\n"
+    )
+    assert text(r"\documentclass[spanish]{article}\usepackage{babel}", r"El a~no, ping\"uino.") == (
+        "El año, pingüino.\n"
+    )
+    # es-noshorthands: `~` is the tie it is in English
+    assert text(r"\documentclass{article}\usepackage[spanish,es-noshorthands]{babel}", "El a~no.") == "El a no.\n"

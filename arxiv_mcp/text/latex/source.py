@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...errors import ExtractionError
+from .babel import caption_names
 from .biblatex import is_biblatex, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
@@ -379,10 +380,11 @@ _FLOAT_NAME_RE = re.compile(
 
 def float_names(packages: str, source: str, document_class: str) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
-    (`specs.CLASS_FLOAT_NAMES`), then the first definition in the packages and class the e-print
+    (`specs.CLASS_FLOAT_NAMES`), then the main babel language's, then the first definition in the packages and class the e-print
     ships (a class defines one per language option, English first: svjour3's `Fig.` before
     `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
+    names.update(caption_names(split_document(source)[0]))  # babel's, set at \\begin{document}
     shipped: dict[str, str] = {}
     for m in _FLOAT_NAME_RE.finditer(packages):
         shipped.setdefault(m.group(1).capitalize(), " ".join(m.group(2).split()))
