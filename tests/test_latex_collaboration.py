@@ -294,3 +294,69 @@ def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
     )
     # es-noshorthands: `~` is the tie it is in English
     assert text(r"\documentclass{article}\usepackage[spanish,es-noshorthands]{babel}", "El a~no.") == "El a no.\n"
+
+
+def _person(family: str, given: str, initials: str) -> str:
+    return (
+        f"{{{{hash=0}}{{family={{{family}}}, familyi={{{family[0]}\\bibinitperiod}}, "
+        f"given={{{given}}}, giveni={{{initials}}}}}}}%\n"
+    )
+
+
+NAMES_BBL = (
+    r"""\refsection{0}
+  \datalist[entry]{none/global//global/global}
+    \entry{many}{article}{}
+      \true{moreauthor}
+      \name{author}{2}{}{%
+"""
+    + _person("Aad", r"Georges", r"G\bibinitperiod")
+    + _person("Abbott", r"Dale\bibnamedelima Charles", r"D\bibinitperiod\bibinitdelim C\bibinitperiod")
+    + r"""      }
+      \field{journaltitle}{Eur. Phys. J. C}
+      \field{title}{Triggers}
+      \field{year}{2020}
+    \endentry
+    \entry{five}{book}{}
+      \name{author}{5}{}{%
+"""
+    + "".join(
+        _person(f, g, i)
+        for f, g, i in [
+            ("Seixas", "José", r"J\bibinitperiod"),
+            ("Caloba", "Luiz", r"L\bibinitperiod"),
+            ("Souza", "Marcelo", r"M\bibinitperiod"),
+            ("Braga", "Antonio", r"A\bibinitperiod"),
+            ("Zhou", r"Zhi-Hua", r"Z\bibinithyphendelim H\bibinitperiod"),
+        ]
+    )
+    + r"""      }
+      \field{title}{Neural triggers}
+      \field{year}{1996}
+    \endentry
+  \enddatalist
+\endrefsection
+"""
+)
+
+
+def _names_as_printed(options: str, package: str = "") -> list[str]:
+    main = rf"""\documentclass{{article}}\usepackage{{physics}}\usepackage[{options}]{{biblatex}}
+\begin{{document}}\section{{A}}\cite{{many,five}}\printbibliography\end{{document}}"""
+    files = {"paper.tex": main.encode(), "paper.bbl": NAMES_BBL.encode(), "physics.sty": package.encode()}
+    return [r.text for r in latex_to_document(files).records(Reference)]
+
+
+def test_biber_names_print_as_biblatex_prints_them():
+    # biblatex's defaults: at most 3 names, else the first and et al.; a .bib's `and others` is et al. too
+    assert _names_as_printed("style=numeric") == [
+        "Georges Aad et al. Triggers. Eur. Phys. J. C. 2020.",
+        "José Seixas et al. Neural triggers. 1996.",
+    ]
+    # ATLAS's style: initials, up to 5 names (its package's default for maxbibnames)
+    atlas = r"\DeclareStringOption[5]{maxbibnames}"
+    assert _names_as_printed("style=numeric-comp, giveninits=true", atlas) == [
+        "G. Aad et al. Triggers. Eur. Phys. J. C. 2020.",
+        "J. Seixas, L. Caloba, M. Souza, A. Braga, and Z.-H. Zhou. Neural triggers. 1996.",
+    ]
+    assert _names_as_printed("maxbibnames=99, minnames=2")[1].startswith("José Seixas, Luiz Caloba, Marcelo")

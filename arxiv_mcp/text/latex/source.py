@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ...errors import ExtractionError
 from .babel import caption_names
-from .biblatex import is_biblatex, to_thebibliography
+from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
 
@@ -258,7 +258,13 @@ class Assembler:
     def _bibliography(self, bbl: str) -> str:
         """The .bbl as LaTeX: a biber-made one (biblatex data) rewritten as \\bibitem entries."""
         text = self._text(bbl)
-        return to_thebibliography(text) if is_biblatex(text) else text
+        return to_thebibliography(text, self._name_style()) if is_biblatex(text) else text
+
+    def _name_style(self) -> NameStyle:
+        """biblatex's name options as the main file, then the packages the e-print ships, give them."""
+        main = split_document(self._text(self.main))[0]
+        shipped = [self._text(n) for n in sorted(self.files) if n.lower().endswith(".sty")][:MAX_PACKAGE_FILES]
+        return name_style(main, *shipped)
 
     def _resolve(self, target: str, folder: str) -> str | None:
         target = target.strip().strip('"').strip()
