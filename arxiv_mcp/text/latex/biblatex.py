@@ -123,14 +123,19 @@ def _entry(key: str, body: str, style: NameStyle) -> str:
     role = "author" if names.get("author") else "editor"
     authors = names.get(role) or []
     year = fields.get("year") or fields.get("labelyear") or ""
+    pages = fields.get("pages", "") or fields.get("eid", "")
+    journal = fields.get("journaltitle", "")
     parts = [
         _printed_names(authors, "\\true{more" + role + "}" in body, style),
         fields.get("title", ""),
-        " ".join(x for x in (fields.get("journaltitle") or fields.get("booktitle", ""), fields.get("volume", "")) if x),
-        fields.get("pages", "") or fields.get("eid", ""),
-        fields.get("institution", "") or (fields.get("publisher", "") if "journaltitle" not in fields else ""),
-        fields.get("number", "") if "journaltitle" not in fields else "",
-        year,
+        # an article as physics styles print it: `Phys. Lett. B 716 (2012) 1`
+        " ".join(x for x in (journal, fields.get("volume", ""), f"({year})" if year else "", pages) if x)
+        if journal
+        else " ".join(x for x in (fields.get("booktitle", ""), fields.get("volume", "")) if x),
+        "" if journal else pages,
+        "" if journal else fields.get("institution", "") or fields.get("publisher", ""),
+        "" if journal else fields.get("number", ""),
+        "" if journal else year,
     ]
     if verbs.get("doi"):
         parts.append("doi:" + verbs["doi"])

@@ -506,7 +506,7 @@ REF_COMMANDS = {
 
 # Classes that print an author line of their own when the source gives none (CMS papers list
 # their members in an appendix; the title page names the collaboration).
-CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration"}
+CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration", "atlasdoc": "The ATLAS Collaboration"}
 # What a class prints before a caption's number when the e-print does not ship the class
 # (`\figurename`, `\tablename`); the paper's own definition wins (`source.float_names`).
 _FIG = {"Figure": "Fig."}
