@@ -362,3 +362,13 @@ def test_biber_names_print_as_biblatex_prints_them():
         "J. Seixas, L. Caloba, M. Souza, A. Braga, and Z.-H. Zhou. Neural triggers. 1996.",
     ]
     assert _names_as_printed("maxbibnames=99, minnames=2")[1].startswith("José Seixas, Luiz Caloba, Marcelo")
+
+
+def test_babels_language_switches_print_their_text_not_the_language():
+    source = r"""\documentclass{article}\usepackage[english,spanish]{babel}\begin{document}
+Hola. \foreignlanguage{english}{Some English} y m\'as. \foreignlanguage[date]{english}{More}.
+\begin{otherlanguage*}{english}Star text.\end{otherlanguage*} \begin{hyphenrules}{spanish}Reglas.\end{hyphenrules}
+\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "Hola. Some English y más. More." in text and "Star text." in text and "Reglas." in text
+    assert "english" not in text and "spanish" not in text

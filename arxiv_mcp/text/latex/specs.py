@@ -72,6 +72,8 @@ ENV_SPECS = {
     "table*": "o",
     "center": "",
     "otherlanguage": "m",
+    "otherlanguage*": "m",
+    "hyphenrules": "m",
     "sloppypar": "",
     "IEEEkeywords": "",
     "CJK": "mm",
@@ -192,6 +194,7 @@ SKIP_SPECS = {
     "makebox": "oo",
     "framebox": "oo",
     "textcolor": "om",
+    "foreignlanguage": "om",  # babel: the language, then the text
     "colorbox": "om",
     "fcolorbox": "mm",
     "hyperref": "o",
