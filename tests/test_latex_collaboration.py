@@ -362,6 +362,11 @@ def test_biber_names_print_as_biblatex_prints_them():
         "J. Seixas, L. Caloba, M. Souza, A. Braga, and Z.-H. Zhou. Neural triggers. 1996.",
     ]
     assert _names_as_printed("maxbibnames=99, minnames=2")[1].startswith("José Seixas, Luiz Caloba, Marcelo")
+    # a style's own defaults (biblatex-ieee: up to 6 names, initials); a declared option is no use of it
+    assert _names_as_printed("style=ieee", r"\DeclareBoolOption[false]{firstinits}")[1].startswith(
+        "J. Seixas, L. Caloba"
+    )
+    assert _names_as_printed("style=numeric", r"\DeclareBoolOption[false]{firstinits}")[0].startswith("Georges")
 
 
 def test_babels_language_switches_print_their_text_not_the_language():

@@ -78,23 +78,40 @@ class NameStyle:
 
 
 _OPTION_RE = re.compile(
-    r"\b(maxbibnames|maxnames|minbibnames|minnames|giveninits|firstinits)[ \t]*=[ \t]*(\d{1,4}|true)\b"
+    r"\b(maxbibnames|maxnames|minbibnames|minnames)[ \t]*=[ \t]*(\d{1,4})\b"
     r"|\\DeclareStringOption\[(\d{1,4})\]\{(maxbibnames|minbibnames)\}"
+    r"|(?<!\{)\b(giveninits|firstinits)\b(?![ \t]*=[ \t]*false)"  # not `\DeclareBoolOption{...}`
+    r"|\b(?:bib)?style[ \t]*=[ \t]*([A-Za-z-]{1,40})"
 )
+# What a style's own .bbx sets (TeX Live ships it, the e-print does not): (maxnames, initials)
+_STYLE_NAMES = {
+    "ieee": ("6", True),
+    "phys": ("999", True),
+    "nature": ("5", True),
+    "science": ("5", True),
+    "chem-acs": ("15", True),
+    "apa": ("20", False),
+}
 
 
 def name_style(*texts: str) -> NameStyle:
     """The name options the paper gives biblatex, read in `texts` (its preamble first, then the
-    packages it ships: ATLAS's load biblatex with `giveninits=true` and default `maxbibnames` to 5)."""
+    packages it ships: ATLAS's load biblatex with `giveninits=true` and default `maxbibnames` to 5),
+    else those its style sets (biblatex-ieee: 6 names, initials)."""
     found: dict[str, str] = {}
     for text in texts:
         for m in _OPTION_RE.finditer(text):
-            key, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-            found.setdefault(key.replace("bib", "").replace("first", "given"), value)
-    most = int(found.get("maxnames", 3))
-    return NameStyle(
-        most=max(1, most), fewest=max(1, min(most, int(found.get("minnames", 1)))), initials="giveninits" in found
-    )
+            if m.group(5):
+                found.setdefault("giveninits", "true")
+            elif m.group(6):
+                found.setdefault("style", m.group(6))
+            else:
+                key, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+                found.setdefault(key.replace("bib", ""), value)
+    style_most, style_initials = _STYLE_NAMES.get(found.get("style", ""), ("3", False))
+    most = max(1, int(found.get("maxnames", style_most)))
+    fewest = max(1, min(most, int(found.get("minnames", 1))))
+    return NameStyle(most=most, fewest=fewest, initials="giveninits" in found or style_initials)
 
 
 def _printed_names(names: list[str], more: bool, style: NameStyle) -> str:
