@@ -187,7 +187,7 @@ class LeasedLock:
         # dropped without close() (tests make hundreds) would otherwise keep it for good.
         try:
             self.close()
-        except Exception:  # noqa: BLE001 - interpreter shutdown may have torn down os or the lock
+        except Exception:  # at interpreter shutdown, os or the lock may be gone already
             pass
 
     def _gen(self) -> int:
