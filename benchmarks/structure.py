@@ -15,12 +15,15 @@ citations marked. "In the source" is counted from the file itself:
 - PDF: distinct caption labels the text prints at a line's start ("Figure 3:", "Fig. 3.",
   "Table 2", "TABLE II") in pdftotext's text when poppler-utils is installed, else "-".
 Then, on a cached paper (the extracted document with most structure, and a synthetic one), the
-least time of read_paper(page 1) and of each structural selector, and their ratio (goal: <= 2x).
+least time of read_paper(page 1) and of each structural selector's first and repeated read,
+and their ratio (goal: <= 2x): in process, and through the real MCP client (fresh stdio
+server processes; `--no-mcp` leaves that out).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -37,8 +40,6 @@ _SELECTORS = ("outline", "figures", "references", "Figure 1", "Table 1", "Eq. (1
 
 
 def shared_dir(explicit: str | None) -> Path:
-    import os
-
     here = Path(__file__).resolve().parents[1]
     for candidate in (explicit, os.environ.get("ARXIV_MCP_SHARED"), here.parent / "shared", "/work/shared"):
         if candidate and Path(candidate, "fixtures", "arxiv").is_dir():
@@ -162,51 +163,105 @@ def row(source: TextSource, path: Path, doc: Document | str, want: dict[str, int
 # --- timing on a cached paper ---------------------------------------------------------------------
 
 
-def timing(doc: Document, rounds: int = 15) -> list[str]:
-    from arxiv_mcp.config import load
+def _least(call, rounds: int) -> float | None:
+    """The least time of `rounds` calls (None when the selector is not in this paper): on a
+    shared machine the median measures the neighbours, the least time the work."""
     from arxiv_mcp.errors import InvalidInput
+
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        try:
+            call()
+        except InvalidInput:
+            return None
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _cached_env(home: str, doc: Document) -> dict[str, str]:
+    """A home whose cache holds `doc` as paper 2401.00001v1, upstream pointing nowhere."""
+    from arxiv_mcp.config import load
     from arxiv_mcp.service import ArxivService
 
+    env = {"ARXIV_MCP_HOME": home, "ARXIV_MCP_API_URL": "http://127.0.0.1:9/api/query"}
+    env |= {"ARXIV_MCP_SITE_URL": "http://127.0.0.1:9", "ARXIV_MCP_S2_URL": "http://127.0.0.1:9/s2"}
+    service = ArxivService(load(env))
+    service.cache.put_text("2401.00001", 1, doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION)
+    service.cache.close()
+    return env
+
+
+def timing(doc: Document, rounds: int = 15) -> list[str]:
+    """In process: a cached page read, then per selector its first read (the records built
+    from the cached JSON, as in a fresh process) and a repeated read."""
+    from arxiv_mcp import reading
+    from arxiv_mcp.config import load
+    from arxiv_mcp.service import ArxivService
+    from arxiv_mcp.text import selectors  # imported once per process, on the first structural read
+
     with tempfile.TemporaryDirectory() as home:
-        env = {"ARXIV_MCP_HOME": home, "ARXIV_MCP_API_URL": "http://127.0.0.1:9/api/query"}
-        env |= {"ARXIV_MCP_SITE_URL": "http://127.0.0.1:9", "ARXIV_MCP_S2_URL": "http://127.0.0.1:9/s2"}
-        service = ArxivService(load(env))
-        service.cache.put_text(
-            "2401.00001", 1, doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION
-        )
-
-        def best(call) -> float | None:
-            """The least time of `rounds` calls: on a shared machine the median measures the
-            neighbours, the least time the work."""
-            times = []
-            for _ in range(rounds):
-                start = time.perf_counter()
-                try:
-                    call()
-                except InvalidInput:
-                    return None
-                times.append(time.perf_counter() - start)
-            return min(times)
-
-        from arxiv_mcp import reading
-        from arxiv_mcp.text import selectors  # imported once per process, on the first structural read
-
-        page = best(lambda: service.read_paper("2401.00001v1"))
+        service = ArxivService(load(_cached_env(home, doc)))
+        page = _least(lambda: service.read_paper("2401.00001v1"), rounds)
         assert page is not None
-        lines = [f"cached page read (page 1): {page * 1000:.2f} ms ({len(doc.text):,} chars), least of {rounds}"]
+        lines = [
+            f"in process, cached page read (page 1): {page * 1000:.2f} ms ({len(doc.text):,} chars), least of {rounds}"
+        ]
+        lines.append(f"  {'selector':16} {'first read':>18} {'repeated':>18}")
 
-        def first_read() -> None:
+        def first(selector: str) -> None:
             reading._PARSED.clear()
             selectors._KEPT.clear()
-            service.read_paper("2401.00001v1", section="outline")
+            service.read_paper("2401.00001v1", section=selector)
 
-        first = best(first_read) or 0.0
-        lines.append(f"  the first structural read (builds the records): {first * 1000:.2f} ms = {first / page:.2f}x")
         for selector in _SELECTORS:
-            took = best(lambda s=selector: service.read_paper("2401.00001v1", section=s))
-            said = "not in this paper" if took is None else f"{took * 1000:.2f} ms = {took / page:.2f}x a page read"
-            lines.append(f"  section={selector!r:14} {said}")
+            cold = _least(lambda s=selector: first(s), rounds)
+            warm = _least(lambda s=selector: service.read_paper("2401.00001v1", section=s), rounds)
+            if cold is None or warm is None:
+                lines.append(f"  {selector!r:16} not in this paper")
+                continue
+            said = [f"{t * 1000:6.2f} ms = {t / page:4.2f}x" for t in (cold, warm)]
+            lines.append(f"  {selector!r:16} {said[0]:>18} {said[1]:>18}")
         service.cache.close()
+    return lines
+
+
+def mcp_timing(doc: Document, rounds: int = 3) -> list[str]:
+    """Through the real MCP client: per selector, `rounds` fresh server processes (stdio) on a
+    cache holding the paper; in each, a page read (the second one: the first pays the
+    process's one-time imports), then the selector's first read and a repeated one."""
+    import anyio
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def one(env: dict[str, str], selector: str) -> tuple[float, float, float] | None:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
+        async with Client(params) as client:
+
+            async def call(**arguments) -> tuple[float, bool]:
+                start = time.perf_counter()
+                result = await client.call_tool("read_paper", {"paper_id": "2401.00001v1", **arguments})
+                return time.perf_counter() - start, bool(result.is_error)
+
+            await call()
+            page, _ = await call()
+            cold, error = await call(section=selector)
+            warm, _ = await call(section=selector)
+            return None if error else (page, cold, warm)
+
+    root = str(Path(__file__).resolve().parents[1])
+    lines = [f"through the MCP client (stdio, a fresh server per round), least of {rounds} rounds:"]
+    lines.append(f"  {'selector':16} {'page read':>10} {'first read':>18} {'repeated':>18}")
+    with tempfile.TemporaryDirectory() as home:
+        env = {**_cached_env(home, doc), "PYTHONPATH": root, "PATH": os.environ.get("PATH", "")}
+        for selector in _SELECTORS:
+            runs = [anyio.run(one, env, selector) for _ in range(rounds)]
+            if any(r is None for r in runs):
+                lines.append(f"  {selector!r:16} not in this paper")
+                continue
+            page, cold, warm = (min(r[i] for r in runs if r) for i in range(3))
+            said = [f"{t * 1000:6.2f} ms = {t / page:4.2f}x" for t in (cold, warm)]
+            lines.append(f"  {selector!r:16} {page * 1000:7.2f} ms {said[0]:>18} {said[1]:>18}")
     return lines
 
 
@@ -246,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kind", default="all", choices=("html", "source", "pdf", "all"))
     parser.add_argument("--engine", default="auto", choices=("auto", "pypdf", "pdfium"))
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--no-mcp", action="store_true", help="time in process only, not through the MCP client")
     args = parser.parse_args(argv)
     fixtures = shared_dir(args.shared) / "fixtures" / "arxiv"
     print(f"extractor version {EXTRACTOR_VERSION}; found/in the source; numbered headings; citations")
@@ -269,8 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         if richest is not None and richest[0]:
             print("\nthe extracted document with the most kinds of structure:")
             print("\n".join(timing(richest[1])))
+            if not args.no_mcp:
+                print("\n".join(mcp_timing(richest[1])))
         print("\na synthetic paper-sized document (24 figures, 12 tables, 60 equations, 80 references):")
         print("\n".join(timing(synthetic())))
+        if not args.no_mcp:
+            print("\n".join(mcp_timing(synthetic())))
     return 0
 
 

@@ -144,8 +144,9 @@ def _list(places: Places, which: str, figure_uri: FigureUri) -> Selection:
             selection.equations.append(EquationItem(record.number, record.latex, section))
             lines.append(f"({record.number}){where}: {_short(record.latex)}")
         elif which == "references" and isinstance(record, Reference):
-            selection.references.append(_reference_item(record))
-            lines.append(_reference_line(record))
+            reference = _reference_item(record)
+            selection.references.append(reference)
+            lines.append(_reference_line(record, reference.text))
     if not lines:
         try:  # a text that marks none may still have a section of that name ("References")
             heading, text = select_section(doc, which, places.headings)
@@ -168,10 +169,12 @@ def _short(text: str) -> str:
     return flat if len(flat) <= _LIST_CHARS else flat[: _LIST_CHARS - 1].rstrip() + "…"
 
 
-def _reference_line(reference: Reference) -> str:
+def _reference_line(reference: Reference, flat: str | None = None) -> str:
+    """`[12] The entry. [arXiv:...; doi:...]`; `flat` is the entry's text on one line when known."""
+    flat = " ".join(reference.text.split()) if flat is None else flat
     ids = [f"arXiv:{reference.arxiv_id}" if reference.arxiv_id else "", f"doi:{reference.doi}" if reference.doi else ""]
     extra = "; ".join(i for i in ids if i)
-    return f"{reference_label(reference)} {' '.join(reference.text.split())}" + (f" [{extra}]" if extra else "")
+    return f"{reference_label(reference)} {flat}" + (f" [{extra}]" if extra else "")
 
 
 # --- one figure, table, equation ---------------------------------------------------------
