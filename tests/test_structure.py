@@ -330,7 +330,7 @@ studied engines, as Figure 1 shows. {_BODY}</p></div>
 <figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The engine at rest.</figcaption></figure>
 <div class="ltx_para"><p class="ltx_p">The energy is</p>
 <table class="ltx_equation ltx_eqn_table" id="S1.E1"><tbody><tr class="ltx_equation ltx_eqn_row ltx_align_baseline">
-<td class="ltx_eqn_cell ltx_align_center"><math alttext="E=mc^{2}" class="ltx_Math" display="block"><mi>E</mi></math></td>
+<td class="ltx_eqn_cell ltx_align_center"><math alttext="E=mc^{{2}}" class="ltx_Math" display="block"><mi>E</mi></math></td>
 <td class="ltx_eqn_cell ltx_eqn_eqno ltx_align_middle ltx_align_right" rowspan="1"><span class="ltx_tag ltx_tag_equation ltx_align_right">(1)</span></td>
 </tr></tbody></table></div>
 <figure class="ltx_table" id="S1.T1">
