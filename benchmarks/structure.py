@@ -7,8 +7,11 @@ what a structural read of a cached paper costs next to a page read.
 For every file of `<shared>/fixtures/arxiv/` (HTML pages, e-prints, PDFs) one row: figures,
 tables, numbered equations and references found / in the source, numbered headings, and the
 citations marked. "In the source" is counted from the file itself:
-- HTML: `ltx_figure` and `ltx_table` float elements (a figure holding panels counts once),
-  `ltx_equation` / `ltx_eqn_row` elements with an `ltx_tag_equation` number, `ltx_bibitem`s.
+- HTML (arXiv's LaTeXML and latexml-oxide pages, ar5iv): the page's own numbered figure and
+  table floats, numbered equations and `ltx_bibitem`s, read by `html_truth.py`'s parser; a
+  second line per page checks issue 21's bounds (captions equal to the page's, >= 95% of
+  table cells in the right row, equation LaTeX == alttext, every entry with its id) and the
+  script exits 1 when a page misses one.
 - LaTeX: `figure`/`table` environments (starred too) with a `\\caption`, numbered displays
   (`equation`, `align`, `gather`, `multline`, `eqnarray`, ... unstarred, one per row of an
   alignment, less `\\nonumber`/`\\notag`), `\\bibitem`s of the `.bbl`/`thebibliography`.
@@ -35,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arxiv_mcp.text.document import Document, Equation, Figure, Heading, Reference, Table  # noqa: E402
 from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource, extract  # noqa: E402
+from benchmarks import html_truth  # noqa: E402
 
 _SELECTORS = ("outline", "figures", "references", "Figure 1", "Table 1", "Eq. (1)", "[1]", "1", "section:2")
 
@@ -50,7 +54,7 @@ def shared_dir(explicit: str | None) -> Path:
 def cases(fixtures: Path, kind: str) -> list[tuple[TextSource, Path]]:
     found: list[tuple[TextSource, Path]] = []
     if kind in ("html", "all"):
-        pages = sorted((fixtures / "html").glob("*.html")) + sorted((fixtures / "html" / "oxide").glob("*.html"))
+        pages = sorted((fixtures / "html").glob("**/*.html")) + sorted((fixtures / "ar5iv").glob("*.html"))
         found += [(TextSource.HTML, p) for p in pages]
     if kind in ("source", "all"):
         found += [(TextSource.SOURCE, p) for p in sorted((fixtures / "real" / "src").iterdir())]
@@ -62,18 +66,6 @@ def cases(fixtures: Path, kind: str) -> list[tuple[TextSource, Path]]:
 
 
 # --- what the source has ------------------------------------------------------------------------
-
-_CLASS_RE = re.compile(r"<(?:figure|div|table|li|span)\b[^>]*\bclass=\"([^\"]*)\"", re.IGNORECASE)
-
-
-def html_truth(raw: str) -> dict[str, int]:
-    classes = [set(m.group(1).split()) for m in _CLASS_RE.finditer(raw)]
-    figures = sum(1 for c in classes if "ltx_figure" in c and "ltx_figure_panel" not in c)
-    tables = sum(1 for c in classes if "ltx_table" in c and "ltx_tabular" not in c)
-    equations = len(re.findall(r"ltx_tag_equation", raw))
-    references = sum(1 for c in classes if "ltx_bibitem" in c)
-    return {"figures": figures, "tables": tables, "equations": equations, "references": references}
-
 
 _FLOAT_RE = re.compile(r"\\begin\{(figure|table)\*?\}(.*?)\\end\{\1\*?\}", re.DOTALL)
 _DISPLAY_RE = re.compile(
@@ -129,7 +121,7 @@ def pdf_truth(path: Path) -> dict[str, int] | None:
 
 def truth(source: TextSource, path: Path, raw: bytes) -> dict[str, int] | None:
     if source is TextSource.HTML:
-        return html_truth(raw.decode("utf-8", "replace"))
+        return html_truth.counts(html_truth.read_truth(raw))
     if source is TextSource.SOURCE:
         return latex_truth(raw)
     return pdf_truth(path)
@@ -307,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"extractor version {EXTRACTOR_VERSION}; found/in the source; numbered headings; citations")
     print(f"{'kind':6} {'file':44} {'figures':9} {'tables':9} {'equations':9} {'refs':9} {'numh':>5} {'cites':>6}")
     richest: tuple[int, Document] | None = None
+    failed = False
     for source, path in cases(fixtures, args.kind):
         if args.only and args.only not in path.name:
             continue
@@ -316,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # a row per file whatever happens: the table is the point
             doc = f"failed: {type(exc).__name__}: {str(exc)[:80]}"
         print(row(source, path, doc, truth(source, path, raw)), flush=True)
+        if source is TextSource.HTML and isinstance(doc, Document):
+            line, ok = html_truth.acceptance(doc, html_truth.read_truth(raw))
+            print(f"{'':51}{line}", flush=True)
+            failed = failed or not ok
         if isinstance(doc, Document):
             counts = [found(doc)[k] for k in ("figures", "tables", "equations", "references")]
             weight = sum(1 for n in counts if n) * 10_000 + sum(counts)  # every kind first, then size
@@ -331,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(timing(synthetic())))
         if not args.no_mcp:
             print("\n".join(mcp_timing(synthetic())))
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
