@@ -295,6 +295,23 @@ def _revtex() -> Document:
     return b.build()
 
 
+def test_a_figure_is_found_mentioned_in_every_printed_form_and_only_by_its_number():
+    b = DocumentBuilder()
+    b.heading(2, "1 Intro")
+    for said in ("See FIG. 3 here.", "As figs. 3 and 4 show.", "Figure 31 is another.", "Fig.~3 again.", "A config 3."):
+        b.add_text(said)
+        b.separate()
+    b.block(Kind.FIGURE, "Figure 3: Plot.", Figure("Figure 3", "3", "Plot."))
+    b.add_text("Figure 3 ends it.")
+    mentions = selectors.select(b.build(), "Figure 3", uri).figures[0].mentions
+    assert [m.text for m in mentions] == [
+        "See FIG. 3 here.",
+        "As figs. 3 and 4 show.",
+        "Fig.~3 again.",
+        "Figure 3 ends it.",
+    ]
+
+
 def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_text():
     doc = _revtex()
     assert selectors.select(doc, "Table 1", uri).label == "TABLE I"
