@@ -78,10 +78,11 @@ class Config:
 def display_path(path: Path | str) -> str:
     """Paths under the user's home are shown as ~/... in text: what a model reads (and may
     repeat) never shows the user name. Structured fields keep the real path."""
-    text = str(path)
-    home = os.path.expanduser("~")
-    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
-        return "~" + text[len(home.rstrip("/")) :]
+    text = os.path.normpath(str(path))  # native separators: C:\\Users\\ada\\... on Windows
+    home = os.path.normpath(os.path.expanduser("~"))
+    root = home.rstrip(os.sep)
+    if root and home != os.path.splitdrive(home)[0] + os.sep and (text == home or text.startswith(root + os.sep)):
+        return "~" + text[len(root) :]
     return text
 
 

@@ -9,6 +9,8 @@ so a loaded machine cannot make it fail.
 from __future__ import annotations
 
 import re
+import socket
+import threading
 import time
 
 import anyio
@@ -192,3 +194,80 @@ async def test_a_long_retry_after_is_shared_and_told_truthfully(fake, make_confi
     waited = float(found.group(1))
     assert 550 <= waited <= 600 and "nothing was sent" in second, second
     assert len(fake.requests_to("/api/")) == 1
+
+
+# --- an answer whose status line and headers drip ---------------------------------------------
+
+
+class HeadDripper:
+    """A hostile upstream: it reads the request, then sends its status line and headers one
+    byte every `interval` seconds, for ever (each byte comes well within any read timeout)."""
+
+    HEAD = b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"a" * 10_000 + b"\r\n"
+
+    def __init__(self, interval: float = 0.2):
+        self.interval = interval
+        self.connections = 0
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self._stop = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.getsockname()[1]}"
+
+    def _serve(self) -> None:
+        self._server.settimeout(0.1)
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._server.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return  # closed
+            self.connections += 1
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: socket.socket) -> None:
+        with conn:
+            conn.recv(65536)
+            for byte in self.HEAD:
+                if self._stop.wait(self.interval):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return  # the client gave up: what the test waits for
+
+    def close(self) -> None:
+        self._stop.set()
+        self._server.close()
+
+
+@pytest.mark.parametrize(
+    "setting, tool, args",
+    [
+        ("ARXIV_MCP_API_URL", "get_paper", {"paper_id": PID}),
+        ("ARXIV_MCP_SITE_URL", "download_paper", {"paper_id": PID + "v1"}),
+        ("ARXIV_MCP_S2_URL", "get_references", {"paper_id": PID + "v1"}),
+    ],
+    ids=["api", "pdf", "s2"],
+)
+async def test_an_answer_whose_head_drips_ends_at_the_deadline(fake, make_config, connect, setting, tool, args):
+    fake.add(paper(PID, "Slow heads"))
+    fake.add(paper("2403.00002", "Not held behind it"))
+    dripper = HeadDripper()
+    try:
+        url = dripper.url + ("/api/query" if setting == "ARXIV_MCP_API_URL" else "")
+        async with connect(config=settings(make_config, **{setting: url})) as client:
+            if setting != "ARXIV_MCP_API_URL":
+                assert not (await client.call_tool("get_paper", {"paper_id": PID})).is_error
+            result, took = await timed_call(client, tool, args)
+            out_of_time(result)
+            assert took < DEADLINE_S + 5
+            assert dripper.connections == 1  # no retry once the time is up
+            if setting != "ARXIV_MCP_API_URL":  # the connection was handed on at the deadline
+                other, took = await timed_call(client, "get_paper", {"paper_id": "2403.00002"})
+                assert not other.is_error and took < DEADLINE_S, other.content[0].text
+    finally:
+        dripper.close()

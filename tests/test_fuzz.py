@@ -93,6 +93,8 @@ GOOD_NUMBERS = {
 
 HOME_FILES = {".lock", "index.json", "journal.jsonl", "sessions.json", "ratelimit-arxiv", "ratelimit-s2"}
 HOME_DIRS = {"papers", "searches", "tmp", "locks"}
+LOCK_FILE = re.compile(r"(\.lock|ratelimit-(arxiv|s2)\.lock)(\.gen|\.dirty|\.[1-9]\d*)?")
+"""The leased locks' files: generation number, later generations, the superseded holder's mark."""
 SEARCH_FILE = re.compile(r"[0-9a-f]{40}\.json")
 
 
@@ -100,7 +102,7 @@ def layout_problems(home: Path) -> list[str]:
     """Anything in the cache home that its layout does not allow, as readable lines."""
     problems = []
     for entry in home.iterdir():
-        if entry.is_symlink() or (entry.name not in HOME_FILES | HOME_DIRS):
+        if entry.is_symlink() or (entry.name not in HOME_FILES | HOME_DIRS and not LOCK_FILE.fullmatch(entry.name)):
             problems.append(f"unexpected {entry.name}")
         elif (entry.name in HOME_DIRS) != entry.is_dir():
             problems.append(f"{entry.name} has the wrong type")

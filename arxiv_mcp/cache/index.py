@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+from .oslock import read_at
 
 logger = logging.getLogger(__name__)
 
@@ -253,7 +254,7 @@ class JournaledIndex:
         if self._fd < 0 or st.st_ino != self._inode or st.st_size < self._offset:
             self.load()
         elif st.st_size > self._offset:
-            self._replay(os.pread(self._fd, st.st_size - self._offset, self._offset), self._offset)
+            self._replay(read_at(self._fd, st.st_size - self._offset, self._offset), self._offset)
 
     def load(self) -> None:
         """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""

@@ -36,12 +36,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .. import errors
+from .. import budget, errors
 from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .eviction import evict
-from .filelock import BOOT_ID, ProcessLock
+from .filelock import BOOT_ID, Busy, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
@@ -64,6 +64,8 @@ from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
+STARTUP_LOCK_WAIT_S = 0.5
+"""How long start-up waits for the cache lock before leaving its tidying for later."""
 MAX_NOTE_BYTES = 16384
 # A hit on the most recently accessed entry within this many seconds is not journaled again.
 TOUCH_STEP_S = 1.0
@@ -170,9 +172,12 @@ class Cache:
         )
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
         self._index.needs_reconcile = BOOT_ID is None
-        with self._locked():
-            clean_stale_tmp(self._tmp)
-            self._evict()
+        try:  # bounded: a server stopped while holding the lock must not keep this one from starting
+            with budget.tool_call(STARTUP_LOCK_WAIT_S), self._locked():
+                clean_stale_tmp(self._tmp)
+                self._evict()
+        except Busy as exc:
+            logger.warning("start-up tidying of the cache is left for later: %s", exc)
 
     def close(self) -> None:
         """Release this object's open files; the cache home stays usable by other Cache objects."""

@@ -18,7 +18,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -82,19 +82,33 @@ class Transport:
             if self._session is None:
                 import requests
 
+                from .watchdog import DeadlineAdapter
+
                 session = requests.Session()
+                session.mount("http://", DeadlineAdapter())
+                session.mount("https://", DeadlineAdapter())
                 session.headers["User-Agent"] = USER_AGENT
                 session.trust_env = False  # a proxy variable must not reroute test or mirror traffic
                 self._session = session
             return self._session
 
     def fetch(
-        self, url: str, params: Mapping[str, str] | None, headers: Mapping[str, str] | None, max_bytes: int
+        self,
+        url: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        max_bytes: int,
+        *,
+        sent: Callable[[], None] = lambda: None,
+        check: Callable[[], None] = lambda: None,
     ) -> Response:
         """GET `url`, reading the body in small pieces: every blocking read waits at most
         the read timeout or the time the call has left, whichever is shorter, and the
-        deadline and cancellation are checked after every piece, however slowly it comes."""
+        deadline, cancellation and `check` are run before every piece, however slowly it
+        comes (the head's wait is watched by `watchdog`). `sent` is called once the answer
+        has begun, when the upstream has certainly seen the request."""
         read_timeout = self._read_timeout()
+        check()
         with self.session.get(
             url,
             params=params,
@@ -103,10 +117,11 @@ class Transport:
             allow_redirects=False,
             timeout=(min(CONNECT_TIMEOUT_S, read_timeout), read_timeout),
         ) as r:
+            sent()
             declared = r.headers.get("Content-Length")
             if declared and declared.isdigit() and int(declared) > max_bytes:
                 raise TooLarge(_too_large(url, max_bytes))
-            body = self._read_body(r, url, max_bytes)
+            body = self._read_body(r, url, max_bytes, check)
             if declared and declared.isdigit() and "Content-Encoding" not in r.headers and len(body) != int(declared):
                 from requests.exceptions import ChunkedEncodingError
 
@@ -117,7 +132,7 @@ class Transport:
         remaining = budget.remaining()
         return self.read_timeout if remaining is None else max(_READ_TIMEOUT_FLOOR_S, min(self.read_timeout, remaining))
 
-    def _read_body(self, r, url: str, max_bytes: int) -> bytearray:
+    def _read_body(self, r, url: str, max_bytes: int, check: Callable[[], None]) -> bytearray:
         import requests
         from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
 
@@ -125,6 +140,7 @@ class Transport:
         body = bytearray()
         while True:
             budget.check(f"Downloading from {_where(url)}")
+            check()
             if sock is not None:
                 sock.settimeout(self._read_timeout())
             try:
@@ -265,9 +281,12 @@ class HttpClient:
         last: _Transient | None = None
         for attempt in range(1, attempts + 1):
             budget.check(f"Waiting to ask {service}")
-            with limiter.connection():
-                limiter.acquire(budget.deadline())
-                outcome = self._attempt(url, params, upstream.headers, max_bytes)
+            with limiter.connection() as connection:
+                limiter.acquire(budget.remaining())
+                outcome = self._attempt(url, params, upstream.headers, max_bytes, limiter, connection.check)
+                if isinstance(outcome, _Transient) and outcome.retry_after is not None:
+                    # booked before the connection is handed on, so no process asks before it ends
+                    limiter.defer(outcome.retry_after)
             if isinstance(outcome, Response):
                 self._down_until.pop(host, None)
                 return outcome
@@ -275,8 +294,6 @@ class HttpClient:
             log.info(
                 "%s request to %s failed (%s), attempt %d of %d", service, _where(url), last.reason, attempt, attempts
             )
-            if last.retry_after is not None:
-                limiter.defer(last.retry_after)  # everyone waits out the server's Retry-After, not only us
             if (last.unreachable and attempt >= 2) or attempt == attempts:
                 break
             wait = last.retry_after
@@ -293,13 +310,19 @@ class HttpClient:
         assert last is not None
         raise self._final_error(host, service, last, attempt)
 
-    def _attempt(self, url: str, params, headers, max_bytes: int) -> Response | _Transient:
-        """One request: the answer to return, or the transient failure to retry."""
+    def _attempt(
+        self, url: str, params, headers, max_bytes: int, limiter: RateLimiter, check: Callable[[], None]
+    ) -> Response | _Transient:
+        """One request: the answer to return, or the transient failure to retry. The next
+        request's slot counts from when this one's answer began (or it failed)."""
         import requests
 
         started = time.monotonic()
+        went_out: list[float] = []
         try:
-            resp = self.transport.fetch(url, params, headers, max_bytes)
+            resp = self.transport.fetch(
+                url, params, headers, max_bytes, sent=lambda: went_out.append(limiter.now()), check=check
+            )
         except requests.exceptions.ConnectionError as exc:
             _stop_if_time_is_up(url)
             refused = _is_connect_failure(exc)
@@ -313,6 +336,8 @@ class HttpClient:
             return _Transient(
                 "timed out" if isinstance(exc, requests.exceptions.Timeout) else "the answer was cut short"
             )
+        finally:
+            limiter.sent(went_out[0] if went_out else None)
         log.debug(
             "GET %s -> %s (%d bytes, %.2f s)", _where(url), resp.status, len(resp.content), time.monotonic() - started
         )

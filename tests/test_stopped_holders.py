@@ -1,0 +1,227 @@
+"""A process stopped (SIGSTOP, Ctrl-Z, a debugger) while holding the cache lock or arXiv's one
+connection freezes nobody: real stdio servers on the same home answer `initialize` and the
+tools that need no cache at once, fail cache and arXiv calls within their deadline naming the
+holder's pid and when to retry, take over once the holder's lease has run out (without two
+transfers overlapping: the holder, resumed, finds itself superseded and stops), and exit soon
+after stdin closes whatever they wait for.
+
+The holder is a small script taking the lock through the same classes the server uses, with
+a lease of its own call's deadline plus the grace, then stopping itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from arxiv_mcp.cache.filelock import ProcessLock
+from arxiv_mcp.cache.store import Cache
+from tests.conftest import paper
+
+pytestmark = pytest.mark.anyio
+
+DEADLINE_S = 2
+ANSWERED_WITHIN_S = DEADLINE_S + 5
+STARTED_WITHIN_S = 10
+HOLDER = """
+import os, signal, sys
+from pathlib import Path
+from arxiv_mcp import budget
+from arxiv_mcp.cache.filelock import ProcessLock
+from arxiv_mcp.errors import Cancelled
+from arxiv_mcp.upstream.rate_limiter import RateLimiter
+
+which, home, seconds = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
+with budget.tool_call(seconds):
+    if which == "cache":
+        lock = ProcessLock(home / ".lock")
+        lock.acquire()
+        print("held", flush=True)
+        os.kill(os.getpid(), signal.SIGSTOP)
+        lock.release()
+        print("released", flush=True)
+    else:
+        limiter = RateLimiter(0.1, state_file=home / "ratelimit-arxiv", connection_file=home / "locks" / "arxiv-connection")
+        with limiter.connection() as connection:
+            print("held", flush=True)
+            os.kill(os.getpid(), signal.SIGSTOP)
+            try:
+                connection.check()
+                print("went on", flush=True)
+            except Cancelled as exc:
+                print("stopped:", exc, flush=True)
+"""
+
+
+def server_env(fake, home, deadline: float = DEADLINE_S) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env.update(
+        fake.env(),
+        ARXIV_MCP_HOME=str(home),
+        ARXIV_MCP_DEADLINE_S=str(deadline),
+        ARXIV_MCP_TIMEOUT_S="5",
+        ARXIV_MCP_MIN_INTERVAL_S="0.1",
+        PYTHONPATH=os.getcwd(),
+    )
+    return env
+
+
+def stopped_holder(which: str, home, seconds: float) -> tuple[subprocess.Popen, float]:
+    """A process holding `which` lock with a lease of `seconds` + grace, stopped; and when it took it."""
+    Cache(home).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, which, str(home), str(seconds)],
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "held"
+    taken = time.monotonic()
+    while _state(holder.pid) != "T":
+        time.sleep(0.01)
+    return holder, taken
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as handle:
+        return handle.read().rsplit(")", 1)[1].split()[0]
+
+
+def resume(holder: subprocess.Popen) -> str:
+    holder.send_signal(signal.SIGCONT)
+    out, _ = holder.communicate(timeout=30)
+    return out
+
+
+async def call(client, tool: str, args: dict | None = None):
+    with anyio.fail_after(ANSWERED_WITHIN_S):
+        return await client.call_tool(tool, args or {})
+
+
+async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_path):
+    fake.add(paper("2403.00001", "After the take-over"))
+    home = tmp_path / "home"
+    holder, taken = stopped_holder("cache", home, seconds=13)  # its lease: 15 s
+    try:
+        started = time.monotonic()
+        server = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=server_env(fake, home))
+        async with Client(server) as client:  # start-up leaves what needs the lock for later
+            assert time.monotonic() - started < STARTED_WITHIN_S  # well before the lease ends
+            assert not (await call(client, "list_categories")).is_error  # needs no cache
+            busy = await call(client, "cache_stats")
+            assert busy.is_error
+            text = busy.content[0].text
+            assert f"The cache is locked by another process (pid {holder.pid}), retry in" in text, text
+            await anyio.sleep(max(0.0, taken + 15.5 - time.monotonic()))  # the lease has run out
+            stats = await call(client, "cache_stats")
+            assert not stats.is_error, stats.content[0].text
+            got = await call(client, "get_paper", {"paper_id": "2403.00001"})
+            assert not got.is_error, got.content[0].text
+    finally:
+        out = resume(holder)
+    assert out.strip() == "released"  # it finished; the next holder checks the index
+    with Cache(home) as cache:
+        assert cache.verify() == []
+        assert [p.paper_id for p in cache.list_cached()] == ["2403.00001"]
+
+
+async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_ends(fake, tmp_path):
+    fake.add(paper("2403.00001", "Waited for"))
+    home = tmp_path / "home"
+    holder, taken = stopped_holder("connection", home, seconds=8)  # its lease: 10 s
+    try:
+        server = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=server_env(fake, home))
+        async with Client(server) as client:
+            busy = await call(client, "get_paper", {"paper_id": "2403.00001"})
+            assert busy.is_error
+            text = busy.content[0].text
+            assert f"The one connection to arXiv is held by another process (pid {holder.pid})" in text, text
+            assert "nothing was sent" in text and not fake.requests
+            await anyio.sleep(max(0.0, taken + 10.5 - time.monotonic()))
+            got = await call(client, "get_paper", {"paper_id": "2403.00001"})
+            assert not got.is_error, got.content[0].text
+    finally:
+        out = resume(holder)
+    assert out.startswith("stopped:") and "took the connection over" in out, out  # it does not read on
+
+
+def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_path):
+    from mcp.types import LATEST_PROTOCOL_VERSION
+
+    fake.add(paper("2403.00001", "Nobody waits for this"))
+    home = tmp_path / "home"
+    holder, _ = stopped_holder("connection", home, seconds=120)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arxiv_mcp"],
+        env=server_env(fake, home, deadline=60),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": LATEST_PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    call_tool = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "get_paper", "arguments": {"paper_id": "2403.00001"}},
+    }
+    try:
+        proc.stdin.write(json.dumps(initialize).encode() + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["id"] == 1
+        for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"}, call_tool):
+            proc.stdin.write(json.dumps(message).encode() + b"\n")
+        proc.stdin.flush()
+        time.sleep(1.0)  # the call now waits for the connection
+        closed = time.monotonic()
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        assert time.monotonic() - closed < 5
+    finally:
+        proc.kill()
+        proc.wait()
+        holder.kill()
+        holder.wait()
+    assert not fake.requests
+
+
+async def test_calls_queued_on_a_held_cache_never_starve_the_tools_that_need_none(make_config, connect):
+    config = make_config(ARXIV_MCP_DEADLINE_S="4")
+    async with connect(config=config) as client:
+        held = ProcessLock(config.home / ".lock")  # another holder, as a stopped process would be
+        held.acquire()
+        try:
+            answers: list = []
+
+            async def stats() -> None:
+                answers.append(await call(client, "cache_stats"))
+
+            async with anyio.create_task_group() as group:
+                for _ in range(45):
+                    group.start_soon(stats)
+                await anyio.sleep(1.5)  # every call has reached the lock
+                asked = time.monotonic()
+                categories = await call(client, "list_categories")
+                assert not categories.is_error and time.monotonic() - asked < 2.0
+        finally:
+            held.release()
+            held.close()
+    assert len(answers) == 45 and all(a.is_error for a in answers)
+    assert all("The cache is locked by" in a.content[0].text for a in answers)
