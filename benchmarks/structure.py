@@ -220,7 +220,7 @@ def timing(doc: Document, rounds: int = 30) -> list[str]:
     return lines
 
 
-def mcp_timing(doc: Document, rounds: int = 3) -> list[str]:
+def mcp_timing(doc: Document, rounds: int = 5) -> list[str]:
     """Through the real MCP client: per selector, `rounds` fresh server processes (stdio) on a
     cache holding the paper; in each, a page read (the second one: the first pays the
     process's one-time imports), then the selector's first read and a repeated one."""
