@@ -312,6 +312,18 @@ def test_a_figure_is_found_mentioned_in_every_printed_form_and_only_by_its_numbe
     ]
 
 
+def test_a_documents_outline_read_from_its_heading_blocks_is_its_texts():
+    from arxiv_mcp.text.outline import outline
+
+    b = DocumentBuilder()
+    b.add_text("# Title\n\n## 1 Intro\nText.\n\n## Page 2\n\n### 1.1 Part")
+    b.heading(2, "2 Method")
+    b.block(Kind.FIGURE, "Figure 1: A.", Figure("Figure 1", "1", "A."))
+    for doc in (sample(), b.build(), _revtex()):
+        spans = [(h.start, h.level, h.title, h.end) for h in outline(doc)]  # numbers: the records know better
+        assert spans == [(h.start, h.level, h.title, h.end) for h in outline(doc.text)]
+
+
 def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_text():
     doc = _revtex()
     assert selectors.select(doc, "Table 1", uri).label == "TABLE I"
