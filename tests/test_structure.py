@@ -431,13 +431,13 @@ def test_the_reader_keeps_what_failed_and_gives_the_advice_itself(message, fact)
 
 
 @pytest.mark.anyio
-async def test_when_every_source_fails_the_reader_alone_says_what_to_do(fake, connect):
+async def test_when_every_source_fails_the_reader_alone_says_what_to_do(fake, connect, service):
     from tests.fake_arxiv import STUB
 
     paper = html_paper(PID, "Sparse graphs")
     paper.html, paper.source, paper.pdf = STUB, b"\x1f\x8b\x08\x00broken", None
     fake.add(paper)
-    async with connect() as client:
+    async with connect(service=service) as client:
         got = await client.call_tool("read_paper", {"paper_id": f"{PID}v1"})
     said = got.content[0].text
     assert got.is_error and "HTML is not available" in said and "source: " in said
