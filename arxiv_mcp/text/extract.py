@@ -55,9 +55,9 @@ def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto")
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
-    from .pdf import pdf_to_text
+    from .pdf import pdf_to_document
 
-    return Document.from_text(pdf_to_text(raw, deadline=deadline, engine=engine))
+    return pdf_to_document(raw, deadline=deadline, engine=engine)
 
 
 def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
