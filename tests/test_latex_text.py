@@ -115,7 +115,7 @@ def test_single_gzipped_tex_title_abstract_headings(desitter):
 
 
 def test_not_ready_source():
-    with pytest.raises(ExtractionError, match="try again"):
+    with pytest.raises(ExtractionError, match="not ready"):
         source_to_text((FIXTURES / "edgecase_file_not_ready.gz").read_bytes())
 
 
