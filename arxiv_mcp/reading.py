@@ -87,6 +87,8 @@ class Text:
     ):
         self._doc = doc if isinstance(doc, Document) else None
         self._payload = doc if isinstance(doc, str) else None
+        self._parsed: dict | None = None
+        """The payload as `cached` parsed it, so the records are built without parsing it again."""
         self.text = doc.text if isinstance(doc, Document) else (text or "")
         self.method = method
         """What produced the text this time: a source name, or "cache"."""
@@ -98,13 +100,16 @@ class Text:
     @classmethod
     def cached(cls, payload: str, source: TextSource) -> Text:
         """A cached document's JSON form; ValueError when it is not one (re-make it then)."""
-        return cls(payload, "cache", source, text=_text_of(payload))
+        text, raw = _text_of(payload)
+        cached = cls(payload, "cache", source, text=text)
+        cached._parsed = raw
+        return cached
 
     @property
     def doc(self) -> Document:
         if self._doc is None:
-            self._doc = _parsed(self._payload or "", self.text)
-            self._payload = None
+            self._doc = _parsed(self._payload or "", self._parsed, self.text)
+            self._payload = self._parsed = None
         return self._doc
 
 
@@ -146,10 +151,11 @@ _TEXTS = _ByPayload()
 (cache/readmemo.py), so it finds its text here instead of parsing the whole document again."""
 
 
-def _text_of(payload: str) -> str:
+def _text_of(payload: str) -> tuple[str, dict | None]:
+    """The payload's text, and its parse when it had to be parsed (for the records, see `doc`)."""
     text = _TEXTS.get(payload)
     if isinstance(text, str):
-        return text
+        return text, None
     try:
         raw = json.loads(payload)
     except json.JSONDecodeError as exc:
@@ -157,15 +163,15 @@ def _text_of(payload: str) -> str:
     if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
         raise ValueError("not a cached document of this format")
     _TEXTS.put(payload, raw["text"])
-    return str(raw["text"])
+    return str(raw["text"]), raw
 
 
-def _parsed(payload: str, text: str) -> Document:
+def _parsed(payload: str, parsed: dict | None, text: str) -> Document:
     doc = _PARSED.get(payload)
     if isinstance(doc, Document):
         return doc
     try:
-        doc = Document.from_json(payload)
+        doc = Document.from_json(payload) if parsed is None else Document.from_parsed(parsed)
     except ValueError as exc:  # the text was whole, its blocks are not: headings still work
         log.warning("the cached blocks of a document are unreadable (%s): read as plain text", exc)
         return Document.from_text(text)
