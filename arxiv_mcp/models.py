@@ -223,8 +223,14 @@ class CachedPaper:
 
 @dataclass
 class CacheList:
+    """One page of the cached papers: `count` on this page, `matched` in the listing asked for
+    (after pinned_only), `total` cached; `next_offset` is None on the last page."""
+
     papers: list[CachedPaper]
     count: int
+    total: int = 0
+    matched: int = 0
+    next_offset: int | None = None
 
 
 @dataclass
@@ -236,6 +242,8 @@ class CacheStats:
     max_bytes: int
     open_sessions: int
     home: str
+    sessions: list[str] = field(default_factory=list)
+    """The caller's open sessions, last used first (at most 20): each can be ended."""
 
 
 @dataclass

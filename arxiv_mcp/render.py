@@ -102,11 +102,18 @@ def cache_stats(c: models.CacheStats) -> str:
     return (
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
         f"({tiers}); {c.open_sessions} open session(s)"
+        + (f": {', '.join(c.sessions)} (end_session releases a session's pins)" if c.sessions else "")
     )
 
 
 def cached(c: models.CacheList) -> str:
-    lines = [f"{c.count} cached paper(s), most recently used first"]
+    which = "pinned" if c.matched != c.total else "cached"
+    first = (c.next_offset if c.next_offset is not None else c.matched) - c.count
+    if not c.papers:
+        head = f"No papers on this page ({c.matched} {which}, {c.total} cached in all)"
+    else:
+        head = f"{which.capitalize()} papers {first + 1}-{first + c.count} of {c.matched} ({c.total} cached in all)"
+    lines = [head]
     for p in c.papers:
         used = f", used {iso(p.last_access)}" if p.last_access else ""
         pins = f", pinned by {', '.join(p.pinned_by)}" if p.pinned_by else ""
@@ -114,6 +121,10 @@ def cached(c: models.CacheList) -> str:
             f"- {p.paper_id}v{p.version} {p.title or '(no title cached)'}: {'+'.join(p.tiers)}, "
             f"{_size(p.bytes)}{used}{pins}"
         )
+    if c.next_offset is not None:
+        lines.append(f"Next: list_cached(offset={c.next_offset}) for the next page; search_cached finds by words.")
+    elif c.papers:
+        lines.append("Next: read_paper on one of them (no arXiv request: they are cached).")
     return "\n".join(lines)
 
 

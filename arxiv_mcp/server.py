@@ -8,7 +8,6 @@ act on comes back as `isError` with text that says what to do next.
 
 import functools
 import getpass
-import hashlib
 import json
 import logging
 import re
@@ -152,31 +151,25 @@ async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
     whether it came over HTTP (see `_for_http`)."""
     over_http = _over_http.set(ctx.request is not None)
     try:
-        with acting_for(http_client(ctx.request, ctx.protocol_version)):
+        with acting_for(http_client(ctx.request)):
             return await call_next(ctx)
     finally:
         _over_http.reset(over_http)
 
 
-def http_client(request: Any, protocol_version: str | None) -> str | None:
+def http_client(request: Any) -> str | None:
     """Who sent an MCP request, as an opaque name; None for stdio, the process's one client.
 
-    Over HTTP the client is the token it presented (`HttpGuard` puts the digest in the scope)
-    and, on a connection of the handshake era, also that connection: `Mcp-Session-Id`, which
-    the transport has matched to the session the request arrives on (a 2026-07-28 request has
-    no connection, and its header would be unchecked). With neither, the name is "http": every
-    tokenless single request on loopback is the same client, apart from stdio's."""
+    Over HTTP the client is the token it presented (`HttpGuard` puts the digest in the scope),
+    on either protocol; without a token, "http": every tokenless request on loopback is the same
+    client, apart from stdio's. Not the connection (`Mcp-Session-Id`): a connection ends with a
+    reconnect or a restart, and sessions scoped to it would leave pins nobody can list or end
+    (issue 23.5); a token outlives its connections, so its sessions always have an owner."""
     if request is None:
         return None
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
     from .http_guard import CLIENT_KEY
 
-    parts = [request.scope.get(CLIENT_KEY)]
-    if protocol_version not in MODERN_PROTOCOL_VERSIONS:
-        mcp_session = request.headers.get("mcp-session-id")
-        parts.append("c" + hashlib.sha256(mcp_session.encode()).hexdigest()[:24] if mcp_session else None)
-    return "-".join(part for part in parts if part) or "http"
+    return request.scope.get(CLIENT_KEY) or "http"
 
 
 def _progress_for(ctx: Context | None) -> budget.Progress | None:
@@ -452,9 +445,14 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
         return run(svc.cache_stats, render.cache_stats)
 
     @tools.add("List cached papers", open_world=False)
-    def list_cached() -> Annotated[CallToolResult, models.CacheList]:
-        """Cached papers, most recently used first, with size and pins."""
-        return run(svc.list_cached, render.cached)
+    def list_cached(
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Per page")] = 50,
+        offset: Annotated[int, _bounded(bounds.OFFSET, "next_offset")] = 0,
+        sort: Annotated[str, Field(description="recent, size or id")] = "recent",
+        pinned_only: Annotated[bool, Field(description="Pinned only")] = False,
+    ) -> Annotated[CallToolResult, models.CacheList]:
+        """Pages of cached papers: size, pins, totals."""
+        return run(lambda: svc.list_cached(limit, offset, sort, pinned_only), render.cached)
 
     @tools.add("Clear cache", read_only=False, open_world=False, destructive=True)
     def clear_cache(
@@ -601,8 +599,7 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService) -> None:
             cats = [c.id for c in svc.list_categories().categories]
             hits = [c for c in cats if c.lower().startswith(value.lower())]
         elif argument.name == "paper_id":
-            cached = await anyio.to_thread.run_sync(svc.list_cached)
-            hits = list(dict.fromkeys(p.paper_id for p in cached.papers if p.paper_id.startswith(value)))
+            hits = await anyio.to_thread.run_sync(svc.cache.paper_ids, value)
         else:
             return None
         return Completion(values=hits[:100], total=len(hits), has_more=len(hits) > 100)

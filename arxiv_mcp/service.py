@@ -5,6 +5,7 @@ Plain code, no MCP: `server.py` maps these methods to tools, and tests call them
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -12,6 +13,7 @@ from dataclasses import asdict, replace
 from urllib.parse import quote
 
 from . import bounds, budget
+from .cache.listing import SORTS as CACHE_SORTS
 from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config, display_path
@@ -20,6 +22,7 @@ from .ids import PaperId, Urls, parse
 from .models import (
     UNTRUSTED,
     Bibtex,
+    CachedPaper,
     CacheList,
     CacheStats,
     CategoryList,
@@ -47,6 +50,8 @@ from .upstream.rate_limiter import RateLimiter, SingleFlight
 log = logging.getLogger(__name__)
 
 TRENDS_TTL_S = 3600.0
+LIST_PAGE_CHARS = 9000
+"""A list_cached page's budget, its text and structured content together."""
 
 
 class ArxivService:
@@ -308,9 +313,25 @@ class ArxivService:
     def cache_stats(self) -> CacheStats:
         return replace(self.cache.stats(), home=display_path(self.config.home))
 
-    def list_cached(self) -> CacheList:
-        papers = self.cache.list_cached()
-        return CacheList(papers=papers, count=len(papers))
+    def list_cached(
+        self, limit: int = 50, offset: int = 0, sort: str = "recent", pinned_only: bool = False
+    ) -> CacheList:
+        """One page of the cached papers, cut short where it would pass LIST_PAGE_CHARS (so an
+        answer stays small whatever the cache holds); `next_offset` goes on from there."""
+        bounds.LIMIT.check(limit)
+        bounds.OFFSET.check(offset)
+        if sort not in CACHE_SORTS:
+            raise InvalidInput(f"sort must be one of {', '.join(CACHE_SORTS)}, not {sort!r}")
+        rows, matched, total = self.cache.list_page(sort=sort, offset=offset, limit=limit, pinned_only=pinned_only)
+        papers: list[CachedPaper] = []
+        used = 0
+        for row in rows:
+            used += len(json.dumps(asdict(row))) + len(row.title or "") + 60  # the structured row and its text line
+            if papers and used > LIST_PAGE_CHARS:
+                break
+            papers.append(row)
+        end = offset + len(papers)
+        return CacheList(papers, len(papers), total, matched, end if end < matched else None)
 
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         return self.cache.clear(drop_pinned)

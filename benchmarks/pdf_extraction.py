@@ -1,4 +1,4 @@
-"""Time pdf_to_text against bare extraction loops on real PDFs, engine by engine.
+"""Time pdf_to_document (what a read costs: text and structure) against bare extraction loops, engine by engine.
 
 Usage: python benchmarks/pdf_extraction.py [fixtures_dir] [--runs N]
 (default directory: ../shared/fixtures/arxiv/pdf relative to the repository root).
@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from pypdf import PdfReader  # noqa: E402
 
-from arxiv_mcp.text.pdf import pdf_to_text  # noqa: E402
+from arxiv_mcp.text.pdf import pdf_to_document  # noqa: E402
 
 DEFAULT_DIR = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv" / "pdf"
 TARGET_RATIO = 1.2
@@ -37,11 +37,11 @@ def bare_pypdf(data: bytes) -> None:
 
 
 def ours_pypdf(data: bytes) -> None:
-    pdf_to_text(data, engine="pypdf")
+    pdf_to_document(data, engine="pypdf")
 
 
 def ours_pdfium(data: bytes) -> None:
-    pdf_to_text(data, engine="pdfium")
+    pdf_to_document(data, engine="pdfium")
 
 
 def bare_pdfium(data: bytes) -> None:

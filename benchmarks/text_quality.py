@@ -83,7 +83,7 @@ STRAY_ACCENT_RE = re.compile(rf"[^\W\d_] ?[{ACCENTS}]|[{ACCENTS}] ?[^\W\d_]")
 PAGE_RE = re.compile(r"^## Page \d+$", re.M)
 HEADING_RE = re.compile(r"^(#{1,6}) (.+)$", re.M)
 BARE_NUMBER_RE = re.compile(r"^(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?$", re.I)
-NUMBERING_RE = re.compile(r"^(?:(?:\d+|[A-Z]|[IVXL]+)(?:\.\d+)*\.?\s+)")
+NUMBERING_RE = re.compile(r"^(?:(?:\d+|[A-Z]|[IVXL]+)(?:[.-](?:\d+|[A-Z])|\d+)*\.?\s+)")  # 4.2, IV.A, IV-A1, B.1
 
 
 def shared_dir(explicit: str | None) -> Path:
@@ -428,7 +428,7 @@ def _same_title(want: str, have: str) -> bool:
 def first_section_works(text: str, truth: list[str]) -> bool | None:
     """Whether read_paper's section lookup finds the first truth heading by its name."""
     from arxiv_mcp.errors import InvalidInput
-    from arxiv_mcp.text.view import select_section
+    from arxiv_mcp.text.outline import select_section
 
     names = [NUMBERING_RE.sub("", title).strip() for title in truth]
     name = next((n for n in names if _normal_title(n) and _normal_title(n) != "abstract"), None)

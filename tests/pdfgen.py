@@ -135,3 +135,29 @@ def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"") 
             b" /Ascent 750 /Descent -250 /CapHeight 700 /StemV 50 >>" % bold_font
         )
     return assemble(objects)
+
+
+def pdf_of_size(size: int, seed: int = 0) -> bytes:
+    """A whole one-page PDF of exactly `size` bytes (at least about 700), different per seed."""
+    filler = f"{seed} "
+    for _ in range(5):  # the stream's /Length gains digits as the text grows: converge
+        data = make_pdf([filler])
+        if len(data) == size:
+            return data
+        filler += "x" * (size - len(data)) if len(data) < size else ""
+        filler = filler[: len(filler) - max(0, len(data) - size)]
+    raise ValueError(f"no PDF of exactly {size} bytes")
+
+
+def gzip_of_size(size: int, seed: int = 0) -> bytes:
+    """A whole gzip stream of exactly `size` bytes (at least about 60)."""
+    import gzip
+    import random
+
+    payload = random.Random(seed).randbytes(size)
+    for _ in range(10):
+        data = gzip.compress(payload, mtime=0)
+        if len(data) == size:
+            return data
+        payload = payload[: len(payload) - (len(data) - size)]
+    raise ValueError(f"no gzip stream of exactly {size} bytes")

@@ -120,6 +120,7 @@ def test_plain_tar_skips_images_and_directories_and_normalises_names():
             "sub/ref.bbl": b"\\begin{thebibliography}{1}",
             "notes.sty": b"\\def\\x{}",  # a package's macros are the paper's text too
         },
+        members=("figs/plot.png", "paper.tex", "sub/ref.bbl", "notes.sty"),  # figures named, not read
     )
 
 

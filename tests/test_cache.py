@@ -12,13 +12,16 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import errors
+from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
+from arxiv_mcp.cache.records import Put
 from arxiv_mcp.cache.store import Cache, CacheFull
+from tests.pdfgen import gzip_of_size, pdf_of_size
 
-PDF = b"%PDF-1.5\n" + b"x" * 4991  # 5000 bytes
-TGZ = b"\x1f\x8b\x08\x00" + b"y" * 2996  # 3000 bytes
+PDF = pdf_of_size(5000)  # whole files: recovery adopts only those (recovery.check_whole)
+TGZ = gzip_of_size(3000)
 
 
 class Clock:
@@ -373,28 +376,53 @@ def test_iter_documents_reads_lazily_and_leaves_the_order(home, clock):
 # ----- the index: cost, sharing, recovery ------------------------------------------------------------
 
 
-def test_a_hit_appends_one_line_and_leaves_the_snapshot_alone(home, clock):
+def test_hits_write_nothing_until_their_accesses_are_journaled_together(home, clock):
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1)
     put_paper(cache, clock, 2)
+    put_paper(cache, clock, 3)
     snapshot = os.stat(home / "index.json")
     journal_size = os.path.getsize(home / "journal.jsonl")
     assert cache.get_meta("2401.00001", 1) is not None
+    clock.advance(1)
+    assert cache.get_meta("2401.00002", 1) is not None
+    assert os.path.getsize(home / "journal.jsonl") == journal_size, "a warm read writes nothing"
+    assert ids(cache)[:2] == ["2401.00002v1", "2401.00001v1"], "this process sees its reads at once"
+    other = open_cache(home, clock)
+    assert ids(other)[0] == "2401.00003v1", "others see them once journaled"
+    clock.advance(access_module.ACCESS_FLUSH_S)
+    cache.versions("2401.00001")
     after = os.stat(home / "index.json")
     assert (after.st_ino, after.st_mtime_ns) == (snapshot.st_ino, snapshot.st_mtime_ns)
-    added = (home / "journal.jsonl").read_bytes()[journal_size:]
-    assert added.count(b"\n") == 1 and json.loads(added)["o"] == "touch"
+    added = (home / "journal.jsonl").read_bytes()[journal_size:].splitlines()
+    assert [json.loads(line)["o"] for line in added] == ["touch", "touch"]
+    assert ids(other) == ids(cache) == ["2401.00002v1", "2401.00001v1", "2401.00003v1"]
+
+
+def test_batched_accesses_go_before_the_next_change_and_at_close(home, clock):
+    cache = open_cache(home, clock, max_papers=3)
+    for number in (1, 2, 3):
+        put_paper(cache, clock, number)
+    cache.get_meta("2401.00001", 1)
+    put_paper(cache, clock, 4)  # evicts 2, not the just-read 1, in every process's order
+    assert ids(open_cache(home, clock)) == ids(cache) == ["2401.00004v1", "2401.00001v1", "2401.00003v1"]
+    cache.get_meta("2401.00003", 1)
+    cache.close()
+    assert ids(open_cache(home, clock))[0] == "2401.00003v1", "close journals what is pending"
 
 
 def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch):
     monkeypatch.setattr(cache_index, "COMPACT_MIN_BYTES", 600)
     one, two = open_cache(home, clock, max_papers=4), open_cache(home, clock, max_papers=4)
+    one.stats()  # a new Cache reads nothing until its first call
     generation = json.loads((home / "index.json").read_bytes())["generation"]
     for number in range(1, 8):
         put_paper(one if number % 2 else two, clock, number, text=f"text {number}")
     assert json.loads((home / "index.json").read_bytes())["generation"] > generation, "compaction happened"
     assert ids(one) == ids(two) == ["2401.00007v1", "2401.00006v1", "2401.00005v1", "2401.00004v1"]
     two.get_text("2401.00004", 1)
+    clock.advance(access_module.ACCESS_FLUSH_S)
+    two.versions("2401.00004")  # accesses are journaled in batches (access.py)
     assert ids(one)[0] == "2401.00004v1"
     one.start_session("s")
     two.pin("s", "2401.00005", 1)
@@ -516,7 +544,7 @@ def test_a_file_renamed_but_not_recorded_is_adopted_and_checked(home, clock, mon
     record = cache._index.append
 
     def die_before_recording(op):
-        if op["o"] == "put" and not op.get("front"):
+        if isinstance(op, Put) and not op.front:
             raise Crash
         record(op)
 
@@ -617,7 +645,7 @@ def test_leftover_temporary_files_are_cleaned_on_start(home, clock):
     leftover.write_bytes(b"half a pdf")
     live = home / "tmp" / f"{os.getppid()}.def456.tmp"
     live.write_bytes(b"a live writer's work")
-    open_cache(home, clock)
+    open_cache(home, clock).stats()
     assert not leftover.exists() and live.exists()
 
 

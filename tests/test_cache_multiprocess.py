@@ -164,6 +164,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
     logger.setLevel(logging.INFO)
     try:
         cache = Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES)
+        cache.versions("2403.00001")  # the first call loads, recovers and applies the bounds
     finally:
         logger.removeHandler(own)
         logger.setLevel(previous_level)

@@ -16,7 +16,7 @@ import pytest
 
 from arxiv_mcp.cache.store import Cache
 from tests.conftest import html_paper, paper
-from tests.pdfgen import make_pdf
+from tests.pdfgen import make_pdf, pdf_of_size
 
 pytestmark = pytest.mark.anyio
 
@@ -117,7 +117,7 @@ def _fill(home: Path) -> Cache:
     for n in range(1, 4):
         cache.put_meta(f"2403.0000{n}", 1, {"title": f"Paper {n}"}, latest=True)
         cache.put_text(f"2403.0000{n}", 1, f"text {n} " * 2000, method="html", extractor_version=1)
-        cache.put_raw(f"2403.0000{n}", 1, "pdf", b"%PDF-1.5 " + bytes([n]) * 30_000, "application/pdf")
+        cache.put_raw(f"2403.0000{n}", 1, "pdf", pdf_of_size(30_009, n), "application/pdf")
     return cache
 
 

@@ -91,7 +91,7 @@ GOOD_NUMBERS = {
 
 # --- the cache home's layout ---------------------------------------------------------------------
 
-HOME_FILES = {".lock", "index.json", "journal.jsonl", "sessions.json", "ratelimit-arxiv", "ratelimit-s2"}
+HOME_FILES = {".lock", "index.json", "journal.jsonl", "sessions.json", "library.idx", "ratelimit-arxiv", "ratelimit-s2"}
 HOME_DIRS = {"papers", "searches", "tmp", "locks"}
 LOCK_FILE = re.compile(r"(\.lock|ratelimit-(arxiv|s2)\.lock)(\.gen|\.dirty|\.[1-9]\d*)?")
 """The leased locks' files: generation number, later generations, the superseded holder's mark."""

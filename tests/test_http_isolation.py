@@ -1,9 +1,9 @@
 """Over HTTP several clients share one server: none can see, end or clear another's sessions.
 
-A client is its connection (`Mcp-Session-Id`) on the handshake-era protocol, and the token it
-presents (`ARXIV_MCP_HTTP_TOKEN` listing one per client) on either protocol. Two real clients
-talk to a real server process over streamable HTTP on loopback; a stdio server on the same
-cache home is a third client.
+A client is the token it presents (`ARXIV_MCP_HTTP_TOKEN` listing one per client) on either
+protocol, not its connection: its sessions outlive reconnects and restarts, so every pin has
+an owner who can list and end it. Two real clients talk to a real server process over
+streamable HTTP on loopback; a stdio server on the same cache home is a third client.
 """
 
 from __future__ import annotations
@@ -42,9 +42,18 @@ def with_token(url: str, token: str) -> Client:
     return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers, timeout=60)))
 
 
+def legacy_with_token(url: str, token: str) -> Client:
+    headers = {"Authorization": f"Bearer {token}"}
+    http = httpx2.AsyncClient(headers=headers, timeout=60)
+    return Client(streamable_http_client(url, http_client=http), mode="legacy")
+
+
 CLIENTS = {
-    # two connections of the handshake era, no token
-    "connections": ({}, lambda url: [Client(url, mode="legacy"), Client(url, mode="legacy")]),
+    # two connections of the handshake era, each with its own token
+    "connections": (
+        {"ARXIV_MCP_HTTP_TOKEN": ",".join(TOKENS)},
+        lambda url: [legacy_with_token(url, t) for t in TOKENS],
+    ),
     # two 2026-07-28 clients (no connection), each with its own token
     "tokens": ({"ARXIV_MCP_HTTP_TOKEN": ",".join(TOKENS)}, lambda url: [with_token(url, t) for t in TOKENS]),
 }
@@ -114,3 +123,22 @@ async def test_a_stdio_client_on_the_same_home_is_another_client(fake, tmp_path)
                 assert cleared.structured_content["kept_pinned"] == [PAPER + "v1"]
             status = await web.call_tool("session_status", {"session_id": "web-task"})
             assert status.structured_content["pinned"] == [PAPER + "v1"]
+
+
+async def test_sessions_outlive_connections_and_restarts_so_no_pin_is_orphaned(fake, tmp_path):
+    fake.add(html_paper(PAPER, "Pinned before the restart"))
+    env = {"ARXIV_MCP_HTTP_TOKEN": TOKENS[0]}
+    with serving(fake, tmp_path, env=env) as (port, _log):
+        async with legacy_with_token(f"http://127.0.0.1:{port}/mcp", TOKENS[0]) as first:
+            await first.call_tool("start_session", {"session_id": "long-task"})
+            assert not (await first.call_tool("get_paper", {"paper_id": PAPER, "session_id": "long-task"})).is_error
+    with serving(fake, tmp_path, env=env) as (port, _log):  # a restart: new server, new connection
+        async with legacy_with_token(f"http://127.0.0.1:{port}/mcp", TOKENS[0]) as again:
+            stats = (await again.call_tool("cache_stats", {})).structured_content
+            assert stats["sessions"] == ["long-task"], "the session can be listed"
+            status = await again.call_tool("session_status", {"session_id": "long-task"})
+            assert status.structured_content["pinned"] == [PAPER + "v1"]
+            cleared = (await again.call_tool("clear_cache", {"drop_pinned": True})).structured_content
+            assert cleared["kept_pinned"] == [] and cleared["evicted"] == [PAPER + "v1"]
+            ended = await again.call_tool("end_session", {"session_id": "long-task"})
+            assert not ended.is_error and ended.structured_content["open"] is False

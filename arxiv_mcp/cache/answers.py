@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from .atomic import discard
 
@@ -36,7 +37,7 @@ class AnswerStore:
         self._locked = locked
         self._clock = clock
 
-    def get(self, key: str) -> dict | None:
+    def get(self, key: str) -> dict[str, Any] | None:
         """The answer kept under `key`, or None when there is none, it expired or it is unreadable."""
         try:
             body = json.loads(self._path(key).read_bytes())
@@ -47,9 +48,10 @@ class AnswerStore:
         expires_at = body.get("expires_at")
         if not isinstance(expires_at, (int, float)) or expires_at <= self._clock():
             return None
-        return body["value"]
+        value: dict[str, Any] = body["value"]
+        return value
 
-    def put(self, key: str, value: dict, ttl_s: float) -> None:
+    def put(self, key: str, value: dict[str, Any], ttl_s: float) -> None:
         """Keep an answer for `ttl_s` seconds; only the newest MAX_ENTRIES are kept."""
         path = self._path(key)
         if not isinstance(value, dict) or not ttl_s > 0:

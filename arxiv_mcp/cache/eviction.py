@@ -17,7 +17,8 @@ from collections.abc import Callable, Collection
 from itertools import islice
 
 from .files import RAW_KINDS
-from .index import IndexState, Key
+from .index import IndexState
+from .records import Key
 
 Drop = Callable[[Key, list[str] | None, str], None]
 """drop(key, tiers or None for the whole entry, reason for the log)."""
@@ -60,7 +61,7 @@ def _free_bytes(state: IndexState, max_bytes: int, tiers: list[str] | None, exem
         if key in exempt or not present:
             continue
         victims.append(key)
-        freed += sum(entry.tiers[t]["b"] for t in present)
+        freed += sum(entry.tiers[t].size for t in present)
     for key in victims:
         drop(key, tiers, "disk size")
 

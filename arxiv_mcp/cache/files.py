@@ -14,8 +14,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
+
+if TYPE_CHECKING:  # records.py builds on this module
+    from .records import TierRecord
 
 TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv", "figures")
 RAW_KINDS = ("pdf", "source", "html", "ar5iv", "figures")
@@ -74,10 +78,12 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     raise ValueError(f"unknown cache tier {tier!r}")
 
 
-def stored_name(key: tuple[str, int], tier: str, info: dict) -> str:
+def stored_name(key: tuple[str, int], tier: str, record: TierRecord) -> str:
     """The file an index record of `tier` names: a raw file's suffix followed its bytes, so
     the record keeps it; metadata and text names follow from the key alone."""
-    return info["n"] if tier in RAW_KINDS else file_name(*key, tier)
+    if tier in RAW_KINDS and record.name is not None:
+        return record.name
+    return file_name(*key, tier)
 
 
 def digest(data: bytes) -> str:
@@ -85,16 +91,16 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def check_bytes(data: bytes, info: dict) -> None:
+def check_bytes(data: bytes, record: TierRecord) -> None:
     """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
     where one was recorded: entries written before checksums existed carry none)."""
-    if len(data) != info["b"]:
-        raise ValueError(f"{len(data)} bytes where {info['b']} were stored")
-    if "h" in info and digest(data) != info["h"]:
+    if len(data) != record.size:
+        raise ValueError(f"{len(data)} bytes where {record.size} were stored")
+    if record.digest is not None and digest(data) != record.digest:
         raise ValueError("its checksum does not match what was stored")
 
 
-def title_of(record: dict) -> str | None:
+def title_of(record: dict[str, Any]) -> str | None:
     title = record.get("title")
     return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
 
@@ -140,7 +146,9 @@ def scan_papers(folder: Path) -> dict[str, FoundFile]:
     return found
 
 
-def encode_meta(paper_id: str, version: int, record: dict, fetched_at: float, latest_at: float | None) -> bytes:
+def encode_meta(
+    paper_id: str, version: int, record: dict[str, Any], fetched_at: float, latest_at: float | None
+) -> bytes:
     body = {
         "paper_id": paper_id,
         "version": version,
@@ -162,7 +170,7 @@ def encode_text(paper_id: str, version: int, text: str, method: str, extractor_v
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def decode_meta(data: bytes, paper_id: str, version: int) -> dict:
+def decode_meta(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     """Parse a metadata file; raise ValueError unless it is whole and belongs to this paper version."""
     body = _decode(data, paper_id, version)
     fetched_at, latest_at = body.get("fetched_at"), body.get("latest_at")
@@ -173,7 +181,7 @@ def decode_meta(data: bytes, paper_id: str, version: int) -> dict:
     return body
 
 
-def decode_text(data: bytes, paper_id: str, version: int) -> dict:
+def decode_text(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     """Parse a text file; raise ValueError unless it is whole and belongs to this paper version."""
     body = _decode(data, paper_id, version)
     if not (
@@ -185,7 +193,7 @@ def decode_text(data: bytes, paper_id: str, version: int) -> dict:
     return body
 
 
-def _decode(data: bytes, paper_id: str, version: int) -> dict:
+def _decode(data: bytes, paper_id: str, version: int) -> dict[str, Any]:
     body = json.loads(data)
     if not isinstance(body, dict) or body.get("paper_id") != paper_id or body.get("version") != version:
         raise ValueError("file does not belong to this paper version")

@@ -17,22 +17,21 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .atomic import write_atomic
-from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+from .files import TIERS, check_paper_id, check_version
 from .oslock import read_at
+from .records import Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
 
 logger = logging.getLogger(__name__)
 
 SNAPSHOT_FORMAT = 1
 # The journal is folded into a new snapshot once it outgrows both this and twice the snapshot.
 COMPACT_MIN_BYTES = 1 << 20
-
-Key = tuple[str, int]
-_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class Entry:
@@ -45,49 +44,11 @@ class Entry:
         self.version = version
         self.last_access = last_access
         self.title = title
-        self.tiers: dict[str, dict] = {}
+        self.tiers: dict[str, TierRecord] = {}
 
     @property
     def bytes(self) -> int:
-        return sum(info["b"] for info in self.tiers.values())
-
-
-def _key(raw: object) -> Key:
-    if not isinstance(raw, list) or len(raw) != 2:
-        raise ValueError(f"malformed key {raw!r}")
-    return check_paper_id(raw[0]), check_version(raw[1])
-
-
-def _number(raw: object) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-        raise ValueError(f"not a number: {raw!r}")
-    return float(raw)
-
-
-def _tier(raw: object) -> str:
-    if not isinstance(raw, str) or raw not in TIERS:
-        raise ValueError(f"malformed tier {raw!r}")
-    return raw
-
-
-def _tier_info(key: Key, tier: str, info: object) -> dict:
-    if tier not in TIERS or not isinstance(info, dict):
-        raise ValueError(f"malformed tier {tier!r}: {info!r}")
-    size = info.get("b")
-    if type(size) is not int or size < 0:
-        raise ValueError(f"malformed size in {info!r}")
-    digest = info.get("h")
-    if digest is not None and not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
-        raise ValueError(f"malformed checksum in {info!r}")
-    # A raw file's name is recorded (its suffix follows its format): it must name this very tier,
-    # or a planted index could make eviction remove files outside the cache.
-    if tier in RAW_KINDS and (
-        not isinstance(info.get("n"), str)
-        or parse_file_name(info["n"]) != (*key, tier)
-        or not isinstance(info.get("ct"), str)
-    ):
-        raise ValueError(f"raw tier with a malformed file name or type: {info!r}")
-    return info
+        return sum(record.size for record in self.tiers.values())
 
 
 class IndexState:
@@ -101,85 +62,65 @@ class IndexState:
         self.entries: OrderedDict[Key, Entry] = OrderedDict()
         self.by_paper: dict[str, set[int]] = {}
         self.latest: dict[str, tuple[int, float]] = {}
-        self.notes: dict[str, dict] = {}
+        self.notes: dict[str, dict[str, Any]] = {}
         self.bytes_by_tier: dict[str, int] = dict.fromkeys(TIERS, 0)
 
     @property
     def total_bytes(self) -> int:
         return sum(self.bytes_by_tier.values())
 
-    def apply(self, op: dict) -> None:
-        kind = op.get("o") if isinstance(op, dict) else None
-        if kind == "put":
+    def apply(self, op: Operation) -> None:
+        """Apply one (validated, see records.py) operation to the mirror."""
+        if isinstance(op, Put):
             self._put(op)
-        elif kind == "touch":
-            key = _key(op.get("k"))
-            when = _number(op.get("a"))
-            entry = self.entries.get(key)
+        elif isinstance(op, Touch):
+            entry = self.entries.get(op.key)
             if entry is not None:
-                entry.last_access = when
-                self.entries.move_to_end(key)
-        elif kind == "drop":
-            key = _key(op.get("k"))
-            tiers = op.get("t")
-            if tiers is not None and (not isinstance(tiers, list) or not set(tiers) <= set(TIERS)):
-                raise ValueError(f"malformed tiers {tiers!r}")
-            self._drop(key, tiers)
-        elif kind == "note":
-            paper_id = check_paper_id(op.get("p"))
-            name = op.get("n")
-            if not isinstance(name, str):
-                raise ValueError(f"malformed note name {name!r}")
-            if op.get("v") is None:
-                self.notes.get(paper_id, {}).pop(name, None)
-                if not self.notes.get(paper_id, True):
-                    del self.notes[paper_id]
+                entry.last_access = op.at
+                self.entries.move_to_end(op.key)
+        elif isinstance(op, Drop):
+            self._drop(op.key, op.tiers)
+        elif isinstance(op, Note):
+            if op.value is None:
+                self.notes.get(op.paper_id, {}).pop(op.name, None)
+                if not self.notes.get(op.paper_id, True):
+                    del self.notes[op.paper_id]
             else:
-                self.notes.setdefault(paper_id, {})[name] = op["v"]
-        elif kind == "forget":
-            paper_id = check_paper_id(op.get("p"))
-            self.notes.pop(paper_id, None)
-            self.latest.pop(paper_id, None)
+                self.notes.setdefault(op.paper_id, {})[op.name] = op.value
         else:
-            raise ValueError(f"unknown operation {kind!r}")
+            self.notes.pop(op.paper_id, None)
+            self.latest.pop(op.paper_id, None)
 
-    def _put(self, op: dict) -> None:
-        key = _key(op.get("k"))
-        tier = _tier(op.get("t"))
-        info = _tier_info(key, tier, op.get("i"))
-        when = _number(op.get("a"))
-        latest_at = None if op.get("L") is None else _number(op["L"])
-        title = op.get("ti")
-        if title is not None and not isinstance(title, str):
-            raise ValueError(f"malformed title {title!r}")
+    def _put(self, op: Put) -> None:
+        key, tier = op.key, op.tier
         entry = self.entries.get(key)
         if entry is None:
-            entry = Entry(key[0], key[1], when)
+            entry = Entry(key[0], key[1], op.at)
             self.entries[key] = entry
             self.by_paper.setdefault(key[0], set()).add(key[1])
-            if op.get("front"):
+            if op.front:
                 self.entries.move_to_end(key, last=False)
-        if not op.get("front"):
-            entry.last_access = when
+        if not op.front:
+            entry.last_access = op.at
             self.entries.move_to_end(key)
         old = entry.tiers.get(tier)
         if old is not None:
-            self.bytes_by_tier[tier] -= old["b"]
-        entry.tiers[tier] = info
-        self.bytes_by_tier[tier] += info["b"]
+            self.bytes_by_tier[tier] -= old.size
+        entry.tiers[tier] = op.record
+        self.bytes_by_tier[tier] += op.record.size
         if tier == "meta":
-            entry.title = title
-        if latest_at is not None:
-            self.latest[key[0]] = (key[1], latest_at)
+            entry.title = op.title
+        if op.latest_at is not None:
+            self.latest[key[0]] = (key[1], op.latest_at)
 
-    def _drop(self, key: Key, tiers: list[str] | None) -> None:
+    def _drop(self, key: Key, tiers: tuple[str, ...] | None) -> None:
         entry = self.entries.get(key)
         if entry is None:
             return
         for tier in list(entry.tiers) if tiers is None else tiers:
-            info = entry.tiers.pop(tier, None)
-            if info is not None:
-                self.bytes_by_tier[tier] -= info["b"]
+            record = entry.tiers.pop(tier, None)
+            if record is not None:
+                self.bytes_by_tier[tier] -= record.size
         if entry.tiers:
             return
         del self.entries[key]
@@ -190,11 +131,14 @@ class IndexState:
             self.latest.pop(key[0], None)
             self.notes.pop(key[0], None)
 
-    def to_json(self, generation: int) -> dict:
+    def to_json(self, generation: int) -> dict[str, Any]:
         return {
             "format": SNAPSHOT_FORMAT,
             "generation": generation,
-            "entries": [[e.paper_id, e.version, e.last_access, e.title, e.tiers] for e in self.entries.values()],
+            "entries": [
+                [e.paper_id, e.version, e.last_access, e.title, {tier: r.to_disk() for tier, r in e.tiers.items()}]
+                for e in self.entries.values()
+            ],
             "latest": {paper_id: list(mark) for paper_id, mark in self.latest.items()},
             "notes": self.notes,
         }
@@ -208,20 +152,26 @@ class IndexState:
         if type(generation) is not int:
             raise ValueError("snapshot without a generation")
         state = cls()
+        entries, by_paper, bytes_by_tier = state.entries, state.by_paper, state.bytes_by_tier
         for paper_id, version, last_access, title, tiers in body["entries"]:
-            key = _key([paper_id, version])
-            if not isinstance(tiers, dict) or not tiers or key in state.entries:
+            # The cheap checks of `_key` inline: this loop is most of a start at 10,000 papers.
+            key = (paper_id if paper_id in by_paper else check_paper_id(paper_id), check_version(version))
+            if not isinstance(tiers, dict) or not tiers or key in entries:
                 raise ValueError("snapshot entry without tiers, or twice")
             if title is not None and not isinstance(title, str):
                 raise ValueError(f"malformed title {title!r}")
-            entry = Entry(key[0], key[1], _number(last_access), title)
-            entry.tiers = {_tier(tier): _tier_info(key, tier, info) for tier, info in tiers.items()}
-            state.entries[key] = entry
-            state.by_paper.setdefault(key[0], set()).add(key[1])
-            for tier, info in entry.tiers.items():
-                state.bytes_by_tier[tier] += info["b"]
+            entry = Entry(key[0], key[1], number(last_access), title)
+            entry.tiers = {tier: TierRecord.from_disk(key, tier, raw) for tier, raw in tiers.items()}
+            entries[key] = entry
+            versions = by_paper.get(key[0])
+            if versions is None:
+                versions = by_paper[key[0]] = set()
+            versions.add(key[1])
+            for tier, record in entry.tiers.items():
+                bytes_by_tier[tier] += record.size
         for paper_id, (version, marked_at) in body["latest"].items():
-            state.latest[check_paper_id(paper_id)] = (check_version(version), _number(marked_at))
+            paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
+            state.latest[paper_id] = (check_version(version), number(marked_at))
         for paper_id, notes in body["notes"].items():
             if not isinstance(notes, dict):
                 raise ValueError("malformed notes")
@@ -239,13 +189,17 @@ class JournaledIndex:
         self.state = IndexState()
         self.generation = 0
         self.needs_reconcile = False
+        self.written = False
+        self.before_writing: Callable[[], None] | None = None
         self._fd = -1
         self._inode = -1
         self._offset = 0
         self._snapshot_bytes = 0
 
     def refresh(self) -> None:
-        """Catch up with what other processes wrote since this process last looked."""
+        """Catch up with what other processes wrote since this process last looked (and start
+        counting `written` afresh: whether this holder of the lock has appended anything)."""
+        self.written = False
         try:
             st = os.stat(self.journal_path)
         except FileNotFoundError:
@@ -290,9 +244,15 @@ class JournaledIndex:
             self.generation = max(self.generation, journal_generation)
         self.compact()
 
-    def append(self, op: dict) -> None:
-        """Record one operation (the journal first, then the mirror); needs `refresh` first."""
-        line = (json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    def append(self, op: Operation) -> None:
+        """Record one operation (the journal first, then the mirror); needs `refresh` first.
+        The first of a lock holder's appends is preceded by `before_writing`'s (batched accesses
+        made before it, so every process sees them in the order this one applied them)."""
+        if not self.written:
+            self.written = True
+            if self.before_writing is not None:
+                self.before_writing()
+        line = (json.dumps(encode(op), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         view = memoryview(line)
         try:
             while view:
@@ -359,7 +319,7 @@ class JournaledIndex:
         self._snapshot_bytes = len(data)
         return state, generation
 
-    def _read_journal(self) -> tuple[dict | None, int, bytes]:
+    def _read_journal(self) -> tuple[dict[str, Any] | None, int, bytes]:
         """The journal's header (None if missing or garbled), where its lines start, and its bytes."""
         try:
             data = self.journal_path.read_bytes()
@@ -399,7 +359,7 @@ class JournaledIndex:
         skipped = 0
         for op in ops:
             try:
-                self.state.apply(op)
+                self.state.apply(decode(op))
             except (ValueError, TypeError, KeyError, AttributeError):
                 skipped += 1
         if skipped:

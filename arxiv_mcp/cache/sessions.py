@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 from .. import errors
 from ..models import SessionInfo
@@ -80,17 +81,22 @@ class SessionStore:
         self.path = path
         self.ttl_s = ttl_s
         self._tmp_dir = tmp_dir
-        self._all: dict[str, dict] = {}
+        self._all: dict[str, dict[str, Any]] = {}
         self._fd = -1
         self._inode: int | None = None
         self._pins: dict[Key, list[str]] | None = None
 
     @property
-    def sessions(self) -> dict[str, dict]:
+    def sessions(self) -> dict[str, dict[str, Any]]:
         """The calling client's open sessions by session id (the records themselves: read them,
         change them through the methods below)."""
         cut = len(_own_prefix() or "")
         return {key[cut:]: session for key, session in self._all.items() if _is_own(key)}
+
+    def last_used_first(self) -> list[str]:
+        """The calling client's open session ids, the most recently used first."""
+        mine = self.sessions
+        return sorted(mine, key=lambda session_id: (-mine[session_id]["last_used"], session_id))
 
     def refresh(self) -> None:
         """Reload the file if another process (or another Cache object) replaced it."""
@@ -101,9 +107,9 @@ class SessionStore:
         if inode != self._inode:
             self._load()
 
-    def save(self) -> None:
+    def save(self, *, durable: bool = True) -> None:
         body = {"format": SESSIONS_FORMAT, "sessions": self._all}
-        write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir)
+        write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir, durable=durable)
         self._hold(os.open(self.path, os.O_RDONLY))
         self._pins = None
 
@@ -190,7 +196,7 @@ class SessionStore:
                 session["pinned"] = []
         self.save()
 
-    def _open(self, session_id: str, now: float) -> dict:
+    def _open(self, session_id: str, now: float) -> dict[str, Any]:
         check_session_id(session_id)
         self.expire(now)
         session = self.sessions.get(session_id)
@@ -205,7 +211,7 @@ class SessionStore:
         session = self._all[_key(session_id)]
         if now - session["last_used"] >= TOUCH_STEP_S:
             session["last_used"] = now
-            self.save()
+            self.save(durable=False)  # a read's bookkeeping: a crash may lose it, costing a minute of lifetime
 
     def _view(self, session_id: str) -> SessionInfo:
         session = self._all[_key(session_id)]
@@ -253,7 +259,7 @@ def check_session_id(session_id: object) -> None:
         )
 
 
-def _parse(data: bytes) -> dict[str, dict]:
+def _parse(data: bytes) -> dict[str, dict[str, Any]]:
     body = json.loads(data)
     if not isinstance(body, dict) or body.get("format") != SESSIONS_FORMAT or not isinstance(body["sessions"], dict):
         raise ValueError("not a session file of a known format")

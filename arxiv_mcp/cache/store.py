@@ -25,6 +25,7 @@ not served. A write the disk refuses is one CacheWriteFailed that names the caus
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -32,16 +33,17 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from .. import budget, errors
-from ..models import CachedPaper, CacheStats, ClearResult, SessionInfo
+from .. import errors
+from ..models import SessionInfo
+from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
 from .eviction import evict
-from .filelock import BOOT_ID, Busy, ProcessLock
+from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
@@ -58,17 +60,20 @@ from .files import (
     title_of,
     versioned_id,
 )
-from .index import IndexState, JournaledIndex, Key
-from .recovery import problems, reconcile
+from .index import JournaledIndex
+from .overview import CacheOverview
+from .records import Drop, Key, Note, Put, TierRecord
+from .recovery import reconcile
 from .sessions import SessionStore
 
 logger = logging.getLogger(__name__)
 
-STARTUP_LOCK_WAIT_S = 0.5
-"""How long start-up waits for the cache lock before leaving its tidying for later."""
 MAX_NOTE_BYTES = 16384
-# A hit on the most recently accessed entry within this many seconds is not journaled again.
-TOUCH_STEP_S = 1.0
+
+
+Opened = tuple[BinaryIO, TierRecord]
+"""An open tier file and its index record."""
+Decoder = Callable[[bytes, str, int], dict[str, Any]]
 
 
 class CacheFull(errors.ArxivMcpError):
@@ -106,7 +111,7 @@ def disk_problem(exc: OSError) -> str:
 
 @dataclass
 class CachedMeta:
-    record: dict
+    record: dict[str, Any]
     fetched_at: float
     stale: bool
 
@@ -125,7 +130,7 @@ class CachedRaw:
     content_type: str
 
 
-class Cache:
+class Cache(CacheOverview):
     def __init__(
         self,
         home: Path,
@@ -172,15 +177,21 @@ class Cache:
         )
         # Without a boot id a power cut cannot be told apart, so the files are checked on every start.
         self._index.needs_reconcile = BOOT_ID is None
-        try:  # bounded: a server stopped while holding the lock must not keep this one from starting
-            with budget.tool_call(STARTUP_LOCK_WAIT_S), self._locked():
-                clean_stale_tmp(self._tmp)
-                self._evict()
-        except Busy as exc:
-            logger.warning("start-up tidying of the cache is left for later: %s", exc)
+        # Nothing that grows with the cache is read here, so a server answers `initialize` at
+        # once: the index is loaded (and recovered, compacted, tidied) by the first call that
+        # takes the lock, and any other call waits for it on the lock.
+        self._started = False
+        self._access = AccessLog()
+        self._index.before_writing = self._flush_accesses
 
     def close(self) -> None:
         """Release this object's open files; the cache home stays usable by other Cache objects."""
+        if self._access.due(float("inf")):
+            with contextlib.suppress(errors.ArxivMcpError, OSError), self._locked():
+                self._flush_accesses()
+        self._release_files()
+
+    def _release_files(self) -> None:
         self._index.close()
         self._sessions.close()
         self._lock.close()
@@ -188,12 +199,12 @@ class Cache:
     def __enter__(self) -> Cache:
         return self
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def __del__(self) -> None:
         if hasattr(self, "_sessions"):
-            self.close()
+            self._release_files()
 
     # ----- metadata, text, raw files -------------------------------------------------------
 
@@ -218,7 +229,7 @@ class Cache:
         body = self._read_whole(opened, (paper_id, version), "meta", decode_meta)
         return None if body is None else CachedMeta(body["record"], body["fetched_at"], stale)
 
-    def put_meta(self, paper_id: str, version: int, record: dict, *, latest: bool) -> None:
+    def put_meta(self, paper_id: str, version: int, record: dict[str, Any], *, latest: bool) -> None:
         """Store metadata; `latest` also marks this version as the paper's latest as of now.
 
         A copy of an answer already in hand: when the disk refuses it, a warning is logged and
@@ -229,12 +240,10 @@ class Cache:
             raise ValueError("record must be a dict")
         now = self._clock()
         payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
-        extra: dict[str, Any] = {"ti": title_of(record)}
-        if latest:
-            extra["L"] = now
-        info = {"b": len(payload), "f": now, "h": digest(payload)}
+        tier_record = TierRecord(len(payload), digest(payload), fetched_at=now)
+        put = Put(key, "meta", tier_record, now, title_of(record), now if latest else None)
         with _best_effort(f"metadata of {versioned_id(*key)}"):
-            self._commit(key, "meta", payload, info, file_name(*key, "meta"), extra)
+            self._commit(put, payload, file_name(*key, "meta"))
 
     def get_text(self, paper_id: str, version: int) -> CachedText | None:
         key = (check_paper_id(paper_id), check_version(version))
@@ -251,8 +260,8 @@ class Cache:
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
         payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
-        info = {"b": len(payload), "m": method, "x": extractor_version, "h": digest(payload)}
-        self._commit(key, "text", payload, info, file_name(*key, "text"), {})
+        record = TierRecord(len(payload), digest(payload), method=method, extractor_version=extractor_version)
+        self._commit(Put(key, "text", record, self._clock()), payload, file_name(*key, "text"))
 
     def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
         """Where a raw file lives, once its bytes are checked against the index (a truncated or
@@ -265,8 +274,8 @@ class Cache:
             return None
         if self._read_whole(opened, key, kind, None) is None:
             return None
-        info = opened[1]
-        return CachedRaw(self._papers / info["n"], info["b"], info["ct"])
+        record = opened[1]
+        return CachedRaw(self._papers / stored_name(key, kind, record), record.size, record.content_type or "")
 
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
@@ -281,8 +290,8 @@ class Cache:
                 f"may hold (ARXIV_MCP_MAX_DISK_MB={self.max_bytes / 2**20:g}); raise that setting to keep it."
             )
         name = file_name(*key, kind, data[:512])
-        info = {"b": len(data), "n": name, "ct": content_type, "h": digest(data)}
-        if not self._commit(key, kind, data, info, name, {}):
+        record = TierRecord(len(data), digest(data), name=name, content_type=content_type)
+        if not self._commit(Put(key, kind, record, self._clock()), data, name):
             raise CacheFull(
                 f"Pinned papers fill the cache, so the {kind} of {versioned_id(*key)} could not be kept; "
                 "end sessions you no longer need (end_session) or raise ARXIV_MCP_MAX_DISK_MB."
@@ -317,13 +326,13 @@ class Cache:
         if size > MAX_NOTE_BYTES:
             raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
         with _best_effort(f"a note on {paper_id}"), self._locked():
-            self._index.append({"o": "note", "p": paper_id, "n": key, "v": value})
+            self._index.append(Note(paper_id, key, value))
 
-    def get_search(self, key: str) -> dict | None:
+    def get_search(self, key: str) -> dict[str, Any] | None:
         """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
         return self._answers.get(key)
 
-    def put_search(self, key: str, value: dict, ttl_s: float) -> None:
+    def put_search(self, key: str, value: dict[str, Any], ttl_s: float) -> None:
         """Keep an answer for `ttl_s` seconds (see answers.py). When the disk refuses it, a
         warning is logged and the answer is simply not remembered."""
         with _best_effort("a search answer"):
@@ -356,94 +365,7 @@ class Cache:
         with self._locked():
             self._sessions.pin(session_id, key, self._clock())
 
-    # ----- overview and maintenance ----------------------------------------------------------
-
-    def stats(self) -> CacheStats:
-        """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            return CacheStats(
-                papers=len(self._state.entries),
-                bytes=self._state.total_bytes,
-                bytes_by_tier=dict(self._state.bytes_by_tier),
-                max_papers=self.max_papers,
-                max_bytes=self.max_bytes,
-                open_sessions=len(self._sessions.sessions),
-                home=str(self.home),
-            )
-
-    def list_cached(self) -> list[CachedPaper]:
-        """Cached paper versions, most recently accessed first."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            pins = self._sessions.pins()
-            return [
-                CachedPaper(
-                    paper_id=entry.paper_id,
-                    version=entry.version,
-                    title=entry.title,
-                    bytes=entry.bytes,
-                    tiers=[tier for tier in TIERS if tier in entry.tiers],
-                    pinned_by=sorted(pins.get(key, [])),
-                    last_access=entry.last_access,
-                )
-                for key, entry in reversed(self._state.entries.items())
-            ]
-
-    def clear(self, drop_pinned: bool = False) -> ClearResult:
-        """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
-        sessions: another client's pins always stay) and all search answers."""
-        with self._locked():
-            self._sessions.expire(self._clock())
-            pins = self._sessions.pins()
-            kept_back = self._sessions.others_pins() if drop_pinned else pins.keys()
-            cleared = ClearResult(evicted=[], kept_pinned=[])
-            for key, entry in list(self._state.entries.items()):
-                if key in kept_back:
-                    cleared.kept_pinned.append(versioned_id(*key))
-                    continue
-                cleared.bytes_freed += entry.bytes
-                self._drop(key, None, "clear_cache")
-                cleared.evicted.append(versioned_id(*key))
-            for paper_id in list(self._state.notes.keys() | self._state.latest.keys()):
-                if paper_id not in self._state.by_paper:
-                    self._index.append({"o": "forget", "p": paper_id})
-            if drop_pinned and pins:
-                self._sessions.unpin_all()
-            self._answers.clear()
-            return cleared
-
-    def iter_documents(
-        self, only: set[tuple[str, int]] | None = None
-    ) -> Iterator[tuple[str, int, dict | None, str | None]]:
-        """(paper_id, version, metadata record, text) of every cached version (or of those in
-        `only`), read lazily.
-
-        Reading is not an access: it leaves the eviction order alone.
-        """
-        with self._locked():
-            listing = [
-                (key, {tier: self._papers / stored_name(key, tier, info) for tier, info in entry.tiers.items()})
-                for key, entry in reversed(self._state.entries.items())
-                if only is None or key in only
-            ]
-        for (paper_id, version), paths in listing:
-            meta = _read_quietly(paths.get("meta"), paper_id, version, decode_meta)
-            text = _read_quietly(paths.get("text"), paper_id, version, decode_text)
-            if meta is None and text is None:
-                continue
-            yield paper_id, version, meta["record"] if meta else None, text["text"] if text else None
-
-    def verify(self) -> list[str]:
-        """Problems found by checking every indexed file against its record (empty when healthy)."""
-        with self._locked():
-            return problems(self._state, self._papers)
-
     # ----- internals -------------------------------------------------------------------------
-
-    @property
-    def _state(self) -> IndexState:
-        return self._index.state
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -461,8 +383,12 @@ class Cache:
                 self._sessions.refresh()
                 if self._lock.interrupted or self._index.needs_reconcile:
                     self._reconcile()
+                if not self._started:
+                    self._first_use()
             yield
             if outermost:
+                if self._access.due(self._clock()):
+                    self._flush_accesses()
                 self._compact_if_long()
             finished = True
         except (errors.ArxivMcpError, ValueError):
@@ -474,6 +400,13 @@ class Cache:
             raise _write_failed(exc) from None
         finally:
             self._lock.release(finished=finished)
+
+    def _first_use(self) -> None:
+        """What a new Cache does once, under the lock: clear a killed writer's temporary files
+        and apply the bounds (they may have been lowered since the last run)."""
+        self._started = True
+        clean_stale_tmp(self._tmp)
+        self._evict()
 
     def _compact_if_long(self) -> None:
         """Fold a long journal; on a full disk it stays long (and correct) until there is room."""
@@ -488,8 +421,10 @@ class Cache:
         except OSError as exc:
             raise _write_failed(exc) from None
 
-    def _commit(self, key: Key, tier: str, payload: bytes, info: dict, name: str, extra: dict) -> bool:
-        """Write a tier's file whole, record it, evict; True if the tier is still cached afterwards."""
+    def _commit(self, put: Put, payload: bytes, name: str) -> bool:
+        """Write a tier's file whole as `name`, record it (`put`, its time taken again under the
+        lock), evict; True if the tier is still cached afterwards."""
+        key, tier = put.key, put.tier
         staged, moved = self._stage(payload), False
         try:
             with self._locked():
@@ -498,7 +433,7 @@ class Cache:
                 old_name = stored_name(key, tier, old) if old else None
                 os.replace(staged, self._papers / name)
                 moved = True
-                self._index.append({"o": "put", "k": list(key), "t": tier, "i": info, "a": self._clock(), **extra})
+                self._index.append(replace(put, at=self._clock()))
                 if old_name not in (None, name):
                     discard(self._papers / old_name)
                 self._evict(protect=key)
@@ -508,7 +443,7 @@ class Cache:
             if not moved:
                 discard(staged)
 
-    def _open_tier(self, key: Key, tier: str):
+    def _open_tier(self, key: Key, tier: str) -> Opened | None:
         """Open a tier's file and count the access (needs the lock); None when not cached."""
         entry = self._state.entries.get(key)
         info = entry.tiers.get(tier) if entry else None
@@ -519,12 +454,12 @@ class Cache:
             handle = open(path, "rb")
         except FileNotFoundError:
             logger.warning("cache file %s vanished; forgetting it", path)
-            self._index.append({"o": "drop", "k": list(key), "t": [tier]})
+            self._index.append(Drop(key, (tier,)))
             return None
         self._touch(key)
         return handle, info
 
-    def _read_whole(self, opened, key: Key, tier: str, decode):
+    def _read_whole(self, opened: Opened, key: Key, tier: str, decode: Decoder | None) -> Any:
         """Read and decode an opened tier file (decode None: check its bytes only); a file that
         no longer matches what was stored is dropped from the cache and None returned."""
         handle, info = opened
@@ -542,14 +477,14 @@ class Cache:
             return None
 
     def _touch(self, key: Key) -> None:
-        now = self._clock()
-        entries = self._state.entries
-        if next(reversed(entries)) == key and now - entries[key].last_access < TOUCH_STEP_S:
-            return
+        self._access.note(self._state, key, self._clock())
+
+    def _flush_accesses(self) -> None:
+        """Journal the batched accesses (access.py); a read never fails for want of room."""
         try:
-            self._index.append({"o": "touch", "k": list(key), "a": now})
-        except OSError as exc:  # a read must not fail because its access time cannot be noted
-            logger.warning("could not note an access in the cache journal (%s)", exc)
+            self._access.flush(self._state, self._index.append)
+        except OSError as exc:
+            logger.warning("could not note accesses in the cache journal (%s)", exc)
 
     def _drop(self, key: Key, tiers: list[str] | None, reason: str) -> None:
         """Unrecord tiers of an entry (all of it when None), then remove their files."""
@@ -561,7 +496,7 @@ class Cache:
             return
         names = [stored_name(key, tier, entry.tiers[tier]) for tier in present]
         logger.info("evicting %s tiers=%s (%s)", versioned_id(*key), ",".join(present) if tiers else "all", reason)
-        self._index.append({"o": "drop", "k": list(key), "t": tiers})
+        self._index.append(Drop(key, None if tiers is None else tuple(tiers)))
         for name in names:
             discard(self._papers / name)
 
@@ -596,7 +531,7 @@ def _best_effort(what: str) -> Iterator[None]:
         logger.warning("%s was not cached: %s", what, exc)
 
 
-def _json_bytes(encode, *args) -> bytes:
+def _json_bytes(encode: Callable[..., bytes], *args: Any) -> bytes:
     try:
         return encode(*args)
     except (TypeError, ValueError) as exc:
@@ -606,12 +541,3 @@ def _json_bytes(encode, *args) -> bytes:
 def _check_kind(kind: str) -> None:
     if kind not in RAW_KINDS:
         raise ValueError(f"raw kind must be one of {RAW_KINDS}, not {kind!r}")
-
-
-def _read_quietly(path: Path | None, paper_id: str, version: int, decode) -> dict | None:
-    if path is None:
-        return None
-    try:
-        return decode(path.read_bytes(), paper_id, version)
-    except (FileNotFoundError, ValueError):
-        return None

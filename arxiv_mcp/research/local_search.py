@@ -9,13 +9,18 @@ paper only its title and abstract survive, as the source of result snippets.
 from __future__ import annotations
 
 import functools
+import heapq
+import json
 import math
 import re
+import struct
 import sys
 import threading
 import unicodedata
+import zlib
 from array import array
 from collections import Counter
+from typing import Any
 
 from .. import bounds
 from ..errors import InvalidInput
@@ -28,8 +33,12 @@ FIELD_WEIGHTS = (4.0, 2.0, 2.0, 1.0)  # same order as FIELDS
 SNIPPET_CHARS = 200
 _SNIPPET_LEAD = 60
 
+FILE_MAGIC = b"AXLIBIX1"
+FILE_FORMAT = 2
+
 _TF_BITS = 8
 _TF_CAP = (1 << _TF_BITS) - 1  # per-field counts saturate long before this under BM25
+assert len(FIELDS) * _TF_BITS == 32, "_scores unrolls exactly four one-byte fields"
 _WORD_RE = re.compile(r"[^\W_]+")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 
@@ -82,23 +91,40 @@ def _term_counts(text: str) -> dict[str, int]:
 class LocalIndex:
     """An in-memory inverted index of cached papers; safe to share between threads.
 
-    Postings per term are one flat array of (slot, packed field counts) pairs, where a slot
-    is a paper's row in the per-paper arrays and each field's count takes one byte.
+    Postings are (slot, packed field counts) pairs, where a slot is a paper's row in the
+    per-paper arrays and each field's count takes one byte. A term's pairs are a run of the
+    `base` array (as loaded from the library file, `to_bytes`/`from_bytes`) followed by those
+    added since, in `_postings`. A removed paper's slot is only marked dead (its id None):
+    scoring skips dead slots and counts only live ones, so scores are those of an index built
+    afresh from the live papers; once dead slots outnumber live ones the postings are rebuilt.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._clear()
+
+    def _clear(self) -> None:
+        self._base = array("I")
+        self._base_runs: dict[str, tuple[int, int]] = {}
         self._postings: dict[str, array] = {}
         self._slot_of: dict[str, int] = {}
         self._doc_ids: list[str | None] = []
-        self._terms: list[tuple[str, ...]] = []
-        self._snippet_sources: list[tuple[str, str]] = []
+        self._snippet_sources = _Sources()
         self._lengths = [array("I") for _ in FIELDS]
         self._length_totals = [0] * len(FIELDS)
-        self._free_slots: list[int] = []
+        self._dead = 0
 
     def __len__(self) -> int:
         return len(self._slot_of)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._slot_of
+
+    def title(self, doc_id: str) -> str:
+        """The indexed title of a paper, whitespace collapsed ("" when unknown)."""
+        with self._lock:
+            slot = self._slot_of.get(doc_id)
+            return "" if slot is None else self._snippet_sources[slot][0]
 
     def add(self, doc_id: str, *, title: str, abstract: str = "", authors: str = "", text: str = "") -> None:
         """Index a paper, replacing any earlier entry under the same id."""
@@ -112,12 +138,12 @@ class LocalIndex:
                 packed[term] = get(term, 0) | ((count if count < _TF_CAP else _TF_CAP) << shift)
         with self._lock:
             self._remove(doc_id)
-            slot = self._free_slots.pop() if self._free_slots else self._new_slot()
+            slot = len(self._doc_ids)
             self._slot_of[doc_id] = slot
-            self._doc_ids[slot] = doc_id
-            self._snippet_sources[slot] = (" ".join(title.split()), " ".join(abstract.split()))
+            self._doc_ids.append(doc_id)
+            self._snippet_sources.append(" ".join(title.replace("\0", " ").split()), " ".join(abstract.split()))
             for field, length in enumerate(lengths):
-                self._lengths[field][slot] = length
+                self._lengths[field].append(length)
                 self._length_totals[field] += length
             all_postings = self._postings
             for term, value in packed.items():
@@ -126,7 +152,6 @@ class LocalIndex:
                     postings = all_postings[term] = array("I")
                 postings.append(slot)
                 postings.append(value)
-            self._terms[slot] = tuple(packed)
 
     def remove(self, doc_id: str) -> None:
         """Forget a paper; unknown ids are ignored (eviction may race with indexing)."""
@@ -147,63 +172,222 @@ class LocalIndex:
             )
         with self._lock:
             scores = self._scores(terms)
-            best = sorted(scores.items(), key=lambda item: (-item[1], self._doc_ids[item[0]]))[:limit]
+            doc_ids = self._doc_ids
+            best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], doc_ids[item[0]] or ""))
             return [
                 (doc_id, score, _snippet(*self._snippet_sources[slot], set(terms)))
                 for slot, score in best
-                if (doc_id := self._doc_ids[slot]) is not None  # a removed paper's slot scores nothing
+                if (doc_id := self._doc_ids[slot]) is not None
             ]
+
+    def _runs(self, term: str) -> list[array]:
+        """A term's postings: its run of the base, then what was added since."""
+        runs = []
+        span = self._base_runs.get(term)
+        if span is not None:
+            runs.append(self._base[span[0] : span[1]])
+        added = self._postings.get(term)
+        if added:
+            runs.append(added)
+        return runs
 
     def _scores(self, terms: list[str]) -> dict[int, float]:
         documents = len(self._slot_of)
         if not documents:
             return {}
-        averages = [max(total / documents, 1e-9) for total in self._length_totals]
-        lengths = self._lengths
+        a0, a1, a2, a3 = (max(total / documents, 1e-9) for total in self._length_totals)
+        l0, l1, l2, l3 = self._lengths
+        w0, w1, w2, w3 = FIELD_WEIGHTS
+        doc_ids, dead, cap = self._doc_ids, self._dead, _TF_CAP
         scores: dict[int, float] = {}
+        get = scores.get
         for term in terms:
-            postings = self._postings.get(term)
-            if not postings:
+            runs = self._runs(term)
+            if dead:
+                frequency = sum(1 for run in runs for slot in run[0::2] if doc_ids[slot] is not None)
+            else:
+                frequency = sum(len(run) for run in runs) // 2
+            if not frequency:
                 continue
-            frequency = len(postings) // 2
             idf = math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
-            pairs = iter(postings)
-            for slot, packed in zip(pairs, pairs):
-                weighted = 0.0
-                for field, weight in enumerate(FIELD_WEIGHTS):
-                    count = (packed >> (field * _TF_BITS)) & _TF_CAP
+            for run in runs:
+                pairs = iter(run)
+                for slot, packed in zip(pairs, pairs):
+                    if dead and doc_ids[slot] is None:
+                        continue
+                    # The four fields unrolled (the hot loop); the same sums, in the same order,
+                    # as `weight * count / (1 - B + B * length / average)` over FIELDS.
+                    weighted = 0.0
+                    count = packed & cap
                     if count:
-                        norm = 1 - B + B * lengths[field][slot] / averages[field]
-                        weighted += weight * count / norm
-                scores[slot] = scores.get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
+                        weighted += w0 * count / (1 - B + B * l0[slot] / a0)
+                    count = (packed >> 8) & cap
+                    if count:
+                        weighted += w1 * count / (1 - B + B * l1[slot] / a1)
+                    count = (packed >> 16) & cap
+                    if count:
+                        weighted += w2 * count / (1 - B + B * l2[slot] / a2)
+                    count = packed >> 24
+                    if count:
+                        weighted += w3 * count / (1 - B + B * l3[slot] / a3)
+                    scores[slot] = get(slot, 0.0) + idf * weighted * (K1 + 1) / (K1 + weighted)
         return scores
-
-    def _new_slot(self) -> int:
-        slot = len(self._doc_ids)
-        self._doc_ids.append(None)
-        self._terms.append(())
-        self._snippet_sources.append(("", ""))
-        for lengths in self._lengths:
-            lengths.append(0)
-        return slot
 
     def _remove(self, doc_id: str) -> None:
         slot = self._slot_of.pop(doc_id, None)
         if slot is None:
             return
-        for term in self._terms[slot]:
-            postings = self._postings[term]
-            position = 2 * postings[0::2].index(slot)
-            del postings[position : position + 2]
-            if not postings:
-                del self._postings[term]
         for field, lengths in enumerate(self._lengths):
             self._length_totals[field] -= lengths[slot]
             lengths[slot] = 0
         self._doc_ids[slot] = None
-        self._terms[slot] = ()
-        self._snippet_sources[slot] = ("", "")
-        self._free_slots.append(slot)
+        self._snippet_sources.clear(slot)
+        self._dead += 1
+        if not self._slot_of:
+            self._clear()  # nothing live: start afresh, keeping no dead postings
+        elif self._dead > max(len(self._slot_of), 64):
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Renumber the live slots and drop the dead ones' postings (work proportional to the
+        index, done once dead slots outnumber live ones, so amortised over the removals)."""
+        renumber: dict[int, int] = {}
+        for slot, doc_id in enumerate(self._doc_ids):
+            if doc_id is not None:
+                renumber[slot] = len(renumber)
+        postings: dict[str, array] = {}
+        for term in self._base_runs.keys() | self._postings.keys():
+            kept = array("I")
+            for run in self._runs(term):
+                pairs = iter(run)
+                for slot, packed in zip(pairs, pairs):
+                    new = renumber.get(slot)
+                    if new is not None:
+                        kept.append(new)
+                        kept.append(packed)
+            if kept:
+                postings[term] = kept
+        live = list(renumber)
+        self._base, self._base_runs, self._postings = array("I"), {}, postings
+        self._doc_ids = [self._doc_ids[slot] for slot in live]
+        sources = _Sources()
+        for slot in live:
+            sources.append(*self._snippet_sources[slot])
+        self._snippet_sources = sources
+        self._lengths = [array("I", (lengths[slot] for slot in live)) for lengths in self._lengths]
+        self._slot_of = {doc_id: slot for slot, doc_id in enumerate(self._doc_ids) if doc_id is not None}
+        self._dead = 0
+
+    # ----- the library file ----------------------------------------------------------------
+
+    def to_bytes(self, extra: dict[str, Any]) -> bytes:
+        """The whole index (and `extra`, JSON the caller keeps with it) as one checksummed blob:
+        a small JSON header, then the per-paper lengths, the postings and the snippet sources
+        as packed arrays, which a load takes as they are."""
+        with self._lock:
+            terms = sorted(self._base_runs.keys() | self._postings.keys())
+            blob, ends = array("I"), []
+            base, base_runs, added = self._base, self._base_runs, self._postings
+            for term in terms:
+                span = base_runs.get(term)
+                if span is not None:
+                    blob += base[span[0] : span[1]]
+                more = added.get(term)
+                if more:
+                    blob += more
+                ends.append(len(blob))
+            sources, source_ends = self._snippet_sources.packed()
+            header = {
+                "format": FILE_FORMAT,
+                "byteorder": sys.byteorder,
+                "ids": self._doc_ids,
+                "terms": terms,
+                "ends": ends,
+                "extra": extra,
+            }
+            arrays = b"".join(lengths.tobytes() for lengths in self._lengths) + source_ends.tobytes() + blob.tobytes()
+        head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
+        body = struct.pack("<Q", len(head)) + head + arrays + sources
+        return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> tuple[LocalIndex, dict[str, Any]]:
+        """Rebuild an index written by `to_bytes`; ValueError if it is damaged or of another format."""
+        if data[: len(FILE_MAGIC)] != FILE_MAGIC or len(data) < len(FILE_MAGIC) + 12:
+            raise ValueError("not a library index file")
+        body = memoryview(data)[len(FILE_MAGIC) + 4 :]
+        if struct.unpack_from("<I", data, len(FILE_MAGIC))[0] != zlib.crc32(body):
+            raise ValueError("its checksum does not match (a damaged file)")
+        (head_size,) = struct.unpack_from("<Q", body)
+        header = json.loads(bytes(body[8 : 8 + head_size]))
+        if header.get("format") != FILE_FORMAT:
+            raise ValueError("a library index of another format")
+        ids, terms, ends = header["ids"], header["terms"], header["ends"]
+        slots, pairs = len(ids), ends[-1] if ends else 0
+        if len(ends) != len(terms) or pairs % 2:
+            raise ValueError("postings do not match their terms")
+        arrays = []
+        at = 8 + head_size
+        for count in (slots,) * (len(FIELDS) + 1) + (pairs,):
+            numbers = array("I")
+            numbers.frombytes(body[at : at + 4 * count])
+            if len(numbers) != count:
+                raise ValueError("the file is shorter than its header says")
+            if header["byteorder"] != sys.byteorder:
+                numbers.byteswap()
+            arrays.append(numbers)
+            at += 4 * count
+        index = cls()
+        *index._lengths, source_ends, index._base = arrays
+        index._base_runs = dict(zip(terms, zip([0, *ends[:-1]], ends)))
+        index._snippet_sources = _Sources(bytes(body[at:]), source_ends)
+        index._doc_ids = ids
+        index._slot_of = {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
+        index._dead = slots - len(index._slot_of)
+        index._length_totals = [sum(lengths) for lengths in index._lengths]
+        return index, header["extra"]
+
+
+class _Sources:
+    """Each slot's snippet sources (title, abstract). Those loaded from the library file stay
+    one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends): a
+    search decodes only the papers it shows, so a load does not parse 10,000 abstracts."""
+
+    def __init__(self, blob: bytes = b"", ends: array | None = None):
+        self._blob = blob
+        self._ends = ends if ends is not None else array("I")
+        self._more: list[tuple[str, str]] = []
+        self._cleared: set[int] = set()
+
+    def __getitem__(self, slot: int) -> tuple[str, str]:
+        loaded = len(self._ends)
+        if slot >= loaded:
+            return self._more[slot - loaded]
+        if slot in self._cleared:
+            return "", ""
+        start = self._ends[slot - 1] if slot else 0
+        title, _, abstract = self._blob[start : self._ends[slot]].decode().partition("\0")
+        return title, abstract
+
+    def append(self, title: str, abstract: str) -> None:
+        self._more.append((title, abstract))
+
+    def clear(self, slot: int) -> None:
+        loaded = len(self._ends)
+        if slot >= loaded:
+            self._more[slot - loaded] = ("", "")
+        else:
+            self._cleared.add(slot)
+
+    def packed(self) -> tuple[bytes, array]:
+        parts, ends, size = [], array("I"), 0
+        for slot in range(len(self._ends) + len(self._more)):
+            title, abstract = self[slot]
+            part = f"{title}\0{abstract}".encode()
+            parts.append(part)
+            size += len(part)
+            ends.append(size)
+        return b"".join(parts), ends
 
 
 def _snippet(title: str, abstract: str, terms: set[str]) -> str:

@@ -31,6 +31,8 @@ class SourceBundle:
 
     kind: str
     files: dict[str, bytes] = field(default_factory=dict)
+    members: tuple[str, ...] = ()
+    """The names of every regular member (figures too, whose bytes are not kept), in order."""
 
 
 def read_source(data: bytes, *, max_total_bytes: int = 100 * 2**20, max_members: int = 5000) -> SourceBundle:
@@ -102,6 +104,7 @@ class _ChunkReader(io.RawIOBase):
 
 def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -> SourceBundle:
     kept: dict[str, bytes] = {}
+    names: list[str] = []
     declared = 0
     count = 0
     try:
@@ -125,6 +128,8 @@ def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -
                         f"The e-print archive member {name!r} takes the total size past the {limit}-byte "
                         "limit; read the paper's PDF or HTML version instead."
                     )
+                if name:
+                    names.append(name)
                 if not name or not name.lower().endswith(KEPT_EXTENSIONS):
                     continue
                 handle = archive.extractfile(member)
@@ -134,7 +139,9 @@ def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -
         raise ExtractionError(
             f"The e-print archive is corrupt ({exc}); read the paper's PDF or HTML version instead."
         ) from None
-    return _bundle_from_members(kept)
+    bundle = _bundle_from_members(kept)
+    bundle.members = tuple(names)
+    return bundle
 
 
 def _safe_member_name(member: tarfile.TarInfo) -> str:

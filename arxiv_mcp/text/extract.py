@@ -40,7 +40,7 @@ def from_html(raw: bytes) -> Document:
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
     """Any e-print kind: a (gzipped) tar or TeX file, the authors' HTML, or a (gzipped) PDF."""
     from .archive import read_source
-    from .latex.convert import bundle_to_text
+    from .latex.convert import bundle_to_document
 
     bundle = read_source(raw)
     if bundle.kind == "pdf":
@@ -51,13 +51,13 @@ def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto")
 
         (page,) = bundle.files.values()
         return html_document(page, authored=True)
-    return Document.from_text(bundle_to_text(bundle))
+    return bundle_to_document(bundle)
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
-    from .pdf import pdf_to_text
+    from .pdf import pdf_to_document
 
-    return Document.from_text(pdf_to_text(raw, deadline=deadline, engine=engine))
+    return pdf_to_document(raw, deadline=deadline, engine=engine)
 
 
 def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:

@@ -1,14 +1,18 @@
-"""LaTeX source to text: assemble the main file, tokenize, expand bounded macros, convert.
+"""LaTeX source to a Document: assemble the main file, tokenize, expand bounded macros, convert.
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
-defines and loads), `biblatex` (biber's .bbl as \\bibitem entries), `macros` (the paper's own
-definitions) and `templates` (those with arguments), `tokens`, then the converter: `engine` (the
-one walk and its argument readers) with the handler groups `front`, `sections`, `floats`,
-`crossrefs`, writing into `sinks`; `document` renders the result; `references` resolves \\ref and
-\\cite as printed; `specs` holds the tables of what known commands and environments mean;
-`convert` is the entry point.
+defines and loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
+as \\bibitem entries), `macros` (the paper's own definitions) and `templates` (those with
+arguments), `tokens`, then the converter: `engine` (the one walk and its argument readers) with
+the handler groups `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), writing into
+`sinks`; figures, tables, equations and bibliography entries are `drafts` until the walk ends
+(`graphics` names their images' members); `document` writes the result through the
+DocumentBuilder; `references` resolves \\ref and \\cite as printed; `specs` holds the tables of
+what known commands and environments mean; `convert` is the entry point.
 
 Contract: input is the e-print's members in memory (already checked by `text.archive`);
-output is the shared text shape. Expansion is bounded in depth and size, so a hostile
-source cannot loop or explode.
+output is a `Document` whose text is the shared text shape, with headings numbered as LaTeX
+prints them, figures and tables with their caption numbers, numbered equations, bibliography
+entries with their ids and citations with their keys (never a raw key in the text). Expansion
+and every reader are bounded in depth and size, so a hostile source cannot loop or explode.
 """

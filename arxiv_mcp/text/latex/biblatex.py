@@ -63,7 +63,7 @@ def _entry(key: str, body: str) -> str:
         names.setdefault(m.group(1), _names(_group(body, m.end() - 1)[0]))
     for m in _LIST_RE.finditer(body):
         items = _group(body, m.end() - 1)[0]
-        fields.setdefault(m.group(1), ", ".join(_names_or_items(items)))
+        fields.setdefault(m.group(1), ", ".join(_names_or_items(items)))  # publisher, institution
     verbs = {m.group(1): m.group(2).strip() for m in _VERB_RE.finditer(body)}
     authors = names.get("author") or names.get("editor") or []
     year = fields.get("year") or fields.get("labelyear") or ""
@@ -71,20 +71,38 @@ def _entry(key: str, body: str) -> str:
         _join_names(authors),
         fields.get("title", ""),
         " ".join(x for x in (fields.get("journaltitle") or fields.get("booktitle", ""), fields.get("volume", "")) if x),
-        fields.get("pages", ""),
-        fields.get("publisher", "") if "journaltitle" not in fields else "",
+        fields.get("pages", "") or fields.get("eid", ""),
+        fields.get("institution", "") or (fields.get("publisher", "") if "journaltitle" not in fields else ""),
+        fields.get("number", "") if "journaltitle" not in fields else "",
         year,
     ]
     if verbs.get("doi"):
         parts.append("doi:" + verbs["doi"])
-    if fields.get("eprint"):
+    # biber writes it as a field or, lately, verbatim; some .bib files spell the prefix in it
+    eprint = re.sub(r"(?i)\Aarxiv:\s*", "", fields.get("eprint") or verbs.get("eprint") or "")
+    if eprint:
         kind = fields.get("eprinttype", "arXiv")
-        parts.append(f"{kind}:{fields['eprint']}" if kind.lower() == "arxiv" else fields["eprint"])
+        arxiv = kind.lower() == "arxiv"
+        klass = f" [{fields['eprintclass']}]" if arxiv and fields.get("eprintclass") and "/" not in eprint else ""
+        parts.append(f"arXiv:{eprint}{klass}" if arxiv else eprint)
     elif verbs.get("url") and not verbs.get("doi"):
         parts.append("\\url{" + verbs["url"] + "}")
-    family = authors[0].split()[-1] if authors else ""
+    family = _BRACES_RE.sub("", first_family).strip() if (first_family := _first_family(body)) else ""
     label = f"[{{{family}{' et al.' if len(authors) > 2 else ''}({year})}}]" if family and year else ""
     return f"\\bibitem{label}{{{key}}} " + ". ".join(p for p in parts if p.strip()) + ".\n"
+
+
+_BRACES_RE = re.compile(r"[{}]")
+
+
+def _first_family(body: str) -> str:
+    """The family name of the entry's first author (or editor), for an author-year label."""
+    m = _NAME_RE.search(body)
+    if m is None:
+        return ""
+    people = _group(body, m.end() - 1)[0]
+    part = re.search(r"\bfamily=\{", people)
+    return _group(people, part.end() - 1)[0] if part else ""
 
 
 def _names_or_items(items: str) -> list[str]:
@@ -100,7 +118,9 @@ def _names_or_items(items: str) -> list[str]:
 
 
 def to_thebibliography(bbl: str) -> str:
+    """Every entry once, in the .bbl's order (a second datalist or refsection repeats them)."""
     out = ["\\begin{thebibliography}{99}\n"]
+    seen: set[str] = set()
     pos = 0
     while True:
         m = _ENTRY_RE.search(bbl, pos)
@@ -109,7 +129,9 @@ def to_thebibliography(bbl: str) -> str:
         end = bbl.find(_ENDENTRY, m.end())
         if end < 0:
             end = len(bbl)
-        out.append(_entry(m.group(1), bbl[m.end() : end]))
+        if m.group(1) not in seen:
+            seen.add(m.group(1))
+            out.append(_entry(m.group(1), bbl[m.end() : end]))
         pos = end + len(_ENDENTRY)
     out.append("\\end{thebibliography}\n")
     return "".join(out)

@@ -1,13 +1,15 @@
-"""LaTeX source -> clean text in the shared extractor format: the entry points.
+"""LaTeX source -> a Document whose text is the shared extractor format: the entry points.
 
 Format (shared with the HTML and PDF extractors): first line `# <title>`, then the authors,
 `## Abstract`, numbered `##`/`###`/`####` headings, paragraphs separated by one blank line,
-math kept as `$...$` / `$$...$$`, and no body line starting with `#`.
+math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
+the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `macros`/`templates` expand the paper's own
 definitions with their bounds, `tokens` tokenizes, and the converter (`engine` plus the handler
-groups `front`, `sections`, `floats`, `crossrefs`) walks the tokens once; `document.render`
-writes the result. Paper source is untrusted data, so nothing is ever executed.
+groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
+`document.render` writes the result through the DocumentBuilder. Paper source is untrusted
+data, so nothing is ever executed.
 """
 
 from __future__ import annotations
@@ -16,16 +18,20 @@ import re
 
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
+from ..document import Document
+from .babel import shorthands
 from .crossrefs import CrossReferences
 from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
-from .macros import PROTECTED_MACROS, Expansion, definitions, text_macros
+from .graphics import files_by_folder
+from .macros import PROTECTED_MACROS, Definition, Expansion, definitions, text_macros
 from .references import Labels
 from .sections import Sections
 from .source import (
     Assembler,
     citation_style,
+    counters_within,
     decode,
     doi_prefix,
     environment_aliases,
@@ -35,68 +41,115 @@ from .source import (
     split_document,
     theorem_names,
 )
-from .specs import CLASS_AUTHORS
+from .specs import CLASS_AUTHORS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
+from .units import Quantities, declared_units
 
-_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[[^\]]*\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
+_NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
+_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
-class _Converter(FrontMatter, Sections, Floats, CrossReferences):
+class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
     """The engine with every handler group: one linear pass over a token list."""
 
 
 def source_to_text(data: bytes) -> str:
     """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
-    return bundle_to_text(read_source(data))
+    return bundle_to_document(read_source(data)).text
 
 
 def bundle_to_text(bundle: SourceBundle) -> str:
-    """The text of an e-print's usable files: LaTeX, or the authors' own HTML page."""
+    return bundle_to_document(bundle).text
+
+
+def bundle_to_document(bundle: SourceBundle) -> Document:
+    """The document of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":
         raise ExtractionError(
             "This paper's source is a PDF (a PDF-only submission); read it through the PDF path instead."
         )
     if bundle.kind == "html":
-        return _html_source_to_text(bundle.files)
-    return latex_to_text(bundle.files)
+        return Document.from_text(_html_source_to_text(bundle.files))
+    return latex_to_document(bundle.files, members=bundle.members)
 
 
 def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
     """Convert the files of a LaTeX source (name -> bytes) to clean text with headings."""
+    return latex_to_document(files, max_chars=max_chars).text
+
+
+def latex_to_document(
+    files: dict[str, bytes], *, max_chars: int = 20_000_000, members: tuple[str, ...] = ()
+) -> Document:
+    """The files of a LaTeX source (name -> bytes) as a Document: the text with headings, and
+    its figures, tables, numbered equations, bibliography entries and citations; `members`
+    names every file of the e-print (figures too), which images resolve to."""
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
+    body = shorthands(body, preamble)
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
-    defining = package_sources(files, source) + "\n" + source
+    packages = package_sources(files, source)
+    defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
+    for name, unit in UNIT_MACROS.items():  # a unit package the e-print does not ship
+        if found.get(name) is None:
+            found[name] = Definition(0, None, unit)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
 
-    meta = _document_meta(preamble, defining)
-    _Converter(expansion.tokens(tokenize(templates.expand(preamble), aliases)), meta, theorems, preamble=True).run()
-    converter = _Converter(expansion.tokens(tokenize(templates.expand(body), aliases)), meta, theorems, preamble=False)
+    meta = _document_meta(preamble, defining, float_names(packages, source, _document_class(preamble)))
+    meta.files = files_by_folder([*files, *members], main, preamble)
+    meta.units = declared_units(defining)
+    nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
+    _Converter(
+        expansion.tokens(tokenize(templates.expand(shorthands(preamble, preamble)), aliases)),
+        meta,
+        theorems,
+        preamble=True,
+    ).run()
+    tokens = tokenize(templates.expand(body), aliases, nonumber)
+    converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])
-    text = meta.labels.resolve(render(meta, converter.front.blocks, converter.body.blocks))
-    if not text.strip():
+    document = render(meta, converter.front.blocks, converter.body.blocks)
+    if not document.text.strip():
         raise ExtractionError(
             f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
         )
-    return text
+    return document
 
 
-def _document_meta(preamble: str, defining: str) -> Meta:
-    """The document-wide settings the preamble, the class and the paper's definitions decide."""
+def _document_class(preamble: str) -> str:
     document_class = _DOCUMENT_CLASS_RE.search(preamble)
-    name = document_class.group(1) if document_class else ""
+    return document_class.group(2) if document_class else ""
+
+
+def _numbering(preamble: str) -> str:
+    """Whose section numbers the class prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its compsoc
+    mode numbers like article), else LaTeX's own."""
+    found = _DOCUMENT_CLASS_RE.search(preamble)
+    if found is None:
+        return ""
+    if found.group(2).startswith("revtex"):
+        return "revtex"
+    if found.group(2) == "IEEEtran" and "compsoc" not in (found.group(1) or ""):
+        return "ieee"
+    return ""
+
+
+def _document_meta(preamble: str, defining: str, names: dict[str, str]) -> Meta:
+    """The document-wide settings the preamble, the class and the paper's definitions decide."""
     return Meta(
         labels=Labels(*citation_style(preamble)),
-        document_class=name,
-        float_names=float_names(defining, name),
+        document_class=_document_class(preamble),
+        numbering=_numbering(preamble),
+        float_names=names,
         doi_prefix=doi_prefix(defining),
+        within=counters_within(preamble),
     )
 
 

@@ -3,8 +3,11 @@ What they write are placeholders that `references.Labels` resolves once the walk
 
 from __future__ import annotations
 
+from ..document import Kind
+from .drafts import Draft, letter
 from .engine import Engine
 from .references import bib_label, cite_mark, entry_mark, ref_mark
+from .sinks import Block, TableSink
 from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
 
 
@@ -36,12 +39,42 @@ class CrossReferences(Engine):
             return i
         for key in found[0]:
             self.meta.labels.refs.setdefault(key, self.current_label)
+            if self.anchor is not None and self.anchor[0] == self.current_label and self.anchor[1].anchor is None:
+                self.anchor[1].anchor = key
         return found[1]
 
     def cmd_step_equation(self, i: int, name: str) -> int:
-        self.counts["equation"] = self.counts.get("equation", 0) + 1
-        self.current_label = ("equation", str(self.counts["equation"]))
+        """After a numbered display (the tokenizer puts one after each numbered row): its number,
+        or with \\tag{x} (`@tagequation{x}`) the tag as printed, without a step."""
+        tag = None
+        if name == "@tagequation":
+            found = self.raw_text(i)
+            if found is None:
+                return i
+            tag, i = " ".join(found[0].split()), found[1]
+        if tag is not None:
+            number = tag
+        elif self.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
+            self.sub_equations[1] += 1
+            number = self.sub_equations[0] + letter(self.sub_equations[1] - 1)
+        else:
+            number = self.step("equation")
+        self.current_label = ("equation", number)
+        blocks = self.sink.blocks
+        if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(self.sink, TableSink):
+            text = blocks[-1].text
+            draft = Draft(Kind.EQUATION, number, latex=text[2:-2] if text.startswith("$$") else text)
+            blocks[-1] = Block("math", text, draft)
+            self.anchor = (self.current_label, draft)
         return i
+
+    def env_subequations(self, j: int, end: int, env: str) -> int:
+        """amsmath's subequations: one step of the equation counter; a \\label right after the
+        \\begin names the group (3), the equations inside print 3a, 3b."""
+        outer = self.sub_equations
+        self.sub_equations = [self.step("equation"), 0]
+        self.later(end, lambda: setattr(self, "sub_equations", outer))
+        return j
 
     def cmd_bibitem(self, i: int, name: str) -> int:
         self.sink.par()
@@ -54,6 +87,7 @@ class CrossReferences(Engine):
         self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
         self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
         self.sink.write(entry_mark(key) + " ")
+        self.sink.entry = Draft(Kind.REFERENCE, label=key)
         return found[1]
 
     def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
@@ -78,9 +112,27 @@ class CrossReferences(Engine):
         """The link target is not text; a target the tokenizer left as a group (\\href spliced
         in from a macro such as REVTeX's \\Eprint) is skipped as well."""
         if i < len(self.toks) and self.toks[i][0] == RAW:
+            if self.sink.entry is not None:
+                self.sink.entry.links.append(self.toks[i][1])
             return i + 1
-        g = self.group(i)
-        return g[1] + 1 if g else i
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        if self.sink.entry is not None:  # REVTeX's `\\href {\\doibase 10.1103/X}`: its DOI
+            self.sink.entry.links.append("".join(found[0].split()))
+        return found[1]
+
+    def cmd_eprint(self, i: int, name: str) -> int:
+        """natbib's \\eprint[archive]{id}: printed as the id; the entry's eprint."""
+        i = self.skip_spec(i, "o")
+        found = self.raw_text(i)
+        if found is None:
+            return i
+        written = "".join(found[0].split())
+        self.sink.write(written)
+        if self.sink.entry is not None and not self.sink.entry.eprint:
+            self.sink.entry.eprint = written
+        return found[1]
 
     def cmd_doi(self, i: int, name: str) -> int:
         found = self.raw_text(i)

@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..document import Document, DocumentBuilder
 from ..shape import escape_body
+from .drafts import Draft, finish
+from .graphics import Graphics
 from .references import Labels
 from .sinks import Block
 
+_OWN_MARK_RE = re.compile(r"\$(?:\{\})?\^")
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
 
 
@@ -26,6 +30,7 @@ class Meta:
     labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
     document_class: str = ""
+    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
     float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
     doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
     notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)
@@ -33,6 +38,11 @@ class Meta:
     group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of
     affiliation_numbers: dict[str, str] = field(default_factory=dict)
     after_affiliation: bool = False
+    files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
+    within: dict[str, str] = field(default_factory=dict)
+    units: dict[str, str] = field(
+        default_factory=dict
+    )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
 
     def add_author(self, name: str, marks: str) -> None:
         if self.after_affiliation:
@@ -44,7 +54,11 @@ class Meta:
         self.authors.append(name)
 
     def add_affiliation(self, text: str, label: str) -> None:
-        """Each affiliation once, as `$^{n}$text`; the authors carry the marks (never glued)."""
+        """Each affiliation once, as `$^{n}$text`; the authors carry the marks (never glued). One
+        that starts with its own mark (`$^1$ Lab A \\\\ $^2$ Lab B`) is printed as the authors wrote it."""
+        if _OWN_MARK_RE.match(text):
+            self.affiliations.append(text)
+            return
         if label:
             self.affiliations.append(f"$^{{{label}}}${text}")
             return
@@ -69,47 +83,82 @@ class Meta:
 
 def _split_front(front: list[Block]) -> tuple[list[Block], list[Block]]:
     """Without an abstract environment, find an 'Abstract' paragraph in the front matter."""
-    for k, (kind, text) in enumerate(front):
-        if kind != "p":
+    for k, block in enumerate(front):
+        if block.kind != "p":
             continue
-        m = _ABSTRACT_HEADING_RE.match(text)
+        m = _ABSTRACT_HEADING_RE.match(block.text)
         if not m:
             continue
-        rest = text[m.end() :].strip()
+        rest = block.text[m.end() :].strip()
         if not rest and k + 1 < len(front):
             return front[:k], front[k + 1 :]
         if rest and m.group(1):
-            return front[:k], [("p", rest)] + front[k + 1 :]
+            return front[:k], [Block("p", rest)] + front[k + 1 :]
     return front, []
 
 
-def render(meta: Meta, front: list[Block], body: list[Block]) -> str:
+def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
+    """The Document: front matter first, then the body, each block written through the builder
+    as the shared text shape has it (one blank line between blocks, list items on their own
+    lines), placeholders resolved, citations marked with their keys."""
     blocks: list[Block] = []
     if meta.title:
-        blocks.append(("h", "# " + " ".join(meta.title.split())))
+        blocks.append(Block("h", "# " + " ".join(meta.title.split())))
     if meta.authors:
-        blocks.append(("p", meta.author_line()))
+        blocks.append(Block("p", meta.author_line()))
     if meta.affiliations:
-        blocks.append(("p", "; ".join(meta.affiliations)))
+        blocks.append(Block("p", "; ".join(meta.affiliations)))
     if meta.notes:
-        blocks.append(("p", " ".join(f"[^{note}]" for note in meta.notes)))
+        blocks.append(Block("p", " ".join(f"[^{note}]" for note in meta.notes)))
     abstract = list(meta.abstract)
     if not abstract:
         front, abstract = _split_front(front)
     blocks.extend(front)
     if abstract:
-        blocks.append(("h", "## Abstract"))
+        blocks.append(Block("h", "## Abstract"))
         blocks.extend(abstract)
     blocks.extend(body)
+    return _Writer(meta.labels).write(blocks)
 
-    out: list[str] = []
-    previous = ""
-    for kind, text in blocks:
-        if not text.strip():
-            continue
-        rendered = text if kind == "h" else escape_body(text)
-        if out:
-            out.append("\n" if kind == "li" and previous == "li" else "\n\n")
-        out.append(rendered)
-        previous = kind
-    return "".join(out) + "\n" if out else ""
+
+class _Writer:
+    def __init__(self, labels: Labels):
+        self.labels = labels
+        self.builder = DocumentBuilder()
+
+    def write(self, blocks: list[Block]) -> Document:
+        previous = ""
+        for block in blocks:
+            if not block.text.strip():
+                continue
+            if block.kind == "li" and previous == "li":
+                self.builder.add_text("\n")
+            else:
+                self.builder.separate()
+            self.one(block)
+            previous = block.kind
+        if self.builder.length:
+            self.builder.separate()
+        document = self.builder.build()
+        text = document.text.rstrip("\n") + "\n" if document.text else ""
+        return Document(text, document.blocks, document.citations, document.notes)
+
+    def one(self, block: Block) -> None:
+        if block.kind == "h":
+            hashes, _, title = block.text.partition(" ")
+            number = block.record if isinstance(block.record, str) else None
+            self.builder.heading(len(hashes), self.labels.resolve(title), number)
+            return
+        draft = block.record if isinstance(block.record, Draft) else None
+        if draft is None:
+            for printed, targets in self.labels.pieces(escape_body(block.text)):
+                if targets is None:
+                    self.builder.add_text(printed)
+                else:
+                    self.builder.cite(printed, targets)
+            return
+        pieces = list(self.labels.pieces(escape_body(block.text)))
+        text = "".join(printed for printed, _ in pieces)
+        record = finish(draft, self.labels.resolve, self.labels.entry_label, text)
+        cites = [(printed, targets) for printed, targets in pieces if targets is not None]
+        self.builder.block(draft.kind, text, record, cites)

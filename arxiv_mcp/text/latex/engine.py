@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from .document import Meta
+from .drafts import Draft
 from .sinks import Discard, Sink, SinkT, TableSink
 from .source import TheoremKind
 from .specs import (
@@ -53,6 +54,23 @@ _DIMENSION_RE = re.compile(
 )
 
 
+_ROMAN = tuple(zip("M CM D CD C XC L XL X IX V IV I".split(), (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1)))
+
+
+def roman(number: int) -> str:
+    if number <= 0:
+        return str(number)
+    out = []
+    for numeral, value in _ROMAN:
+        while number >= value:
+            out.append(numeral)
+            number -= value
+    return "".join(out)
+
+
+_NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
+
+
 class Engine:
     """The walk and its argument readers; a handler is `cmd_<role>(i, name)` / `env_<role>(j, end, env)`
     on the composed converter, returning the index the walk goes on from."""
@@ -72,6 +90,11 @@ class Engine:
         self.stacked_cells = 0
         self.meta_depth = 0
         self.current_label: tuple[str, str] = ("", "")
+        # the record the next \\label names (a float, an equation), while current_label is its number
+        self.anchor: tuple[tuple[str, str], Draft] | None = None
+        self.in_author = 0  # depth of \\author arguments being read
+        self.sub_equations: list | None = None  # [the group's number, equations so far] in subequations
+        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
         self.handlers: dict[str, Callable[[int, str], int]] = {
@@ -90,8 +113,13 @@ class Engine:
             while self.pending and self.pending[-1][0] <= i:
                 self.pending.pop()[1]()
             kind, value = toks[i]
-            if kind == TEXT or kind == RAW:
+            if kind == TEXT:
                 self.sink.write(value)
+                nxt = i + 1
+            elif kind == RAW:  # a URL; in a bibliography entry it may be the entry's eprint
+                self.sink.write(value)
+                if self.sink.entry is not None:
+                    self.sink.entry.links.append(value)
                 nxt = i + 1
             elif kind == CMD:
                 nxt = self.command(i, value)
@@ -140,8 +168,8 @@ class Engine:
         handler = self.handlers.get(name)
         if handler is not None:
             return handler(i + 1, name)
-        if name in SYMBOLS:
-            self.sink.write(SYMBOLS[name])
+        if name in SYMBOLS:  # in an author list, `A \\quad B` spaces names apart: a separator
+            self.sink.write(", " if self.in_author and name in _NAME_SPACING else SYMBOLS[name])
             return i + 1
         if name in ALGORITHM_WORDS:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
@@ -157,7 +185,10 @@ class Engine:
         end = self.match[i]
         if end < 0:
             return i + 1
-        if env in DISCARD_ENVS:
+        if env in DISCARD_ENVS:  # a drawing is not text, but a \\label in it names what is being drawn
+            for k in range(i + 1, end):
+                if self.toks[k] == (CMD, "label"):
+                    self.handlers["label"](k + 1, "label")
             return end + 1
         theorem = env in self.theorems or env.rstrip("*") in self.theorems
         role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if theorem else None)
@@ -222,13 +253,33 @@ class Engine:
             self.front.par()
             self.sinks[0] = self.body
 
-    def step(self, kind: str) -> str:
-        """Advance the counter of a float (Figure, Table) and make it the target of the next
-        \\label, as \\refstepcounter does."""
-        self.counts[kind] = self.counts.get(kind, 0) + 1
-        number = str(self.counts[kind])
-        self.current_label = (kind.lower(), number)
+    def step(self, counter: str) -> str:
+        """Advance a counter (figure, table, equation) and make it the target of the next \\label,
+        as \\refstepcounter does; numbered within its unit (`2.3`) where the paper or class says."""
+        number = self.next_number(counter)
+        unit = self.counter_unit(counter)[0]
+        self.counts[f"{counter}:{unit}"] = self.counts.get(f"{counter}:{unit}", 0) + 1
+        self.current_label = (counter, number)
+        self.anchor = None
         return number
+
+    def next_number(self, counter: str, ahead: int = 1) -> str:
+        """The number the next step of `counter` prints (`ahead=0`: the number it printed last).
+        REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
+        unit, stop = self.counter_unit(counter)
+        count = self.counts.get(f"{counter}:{unit}", 0) + ahead
+        shown = roman(count) if counter == "table" and self.meta.numbering else str(count)
+        return f"{unit}{stop}{shown}" if unit else shown
+
+    def counter_unit(self, counter: str) -> tuple[str, str]:
+        """The number of the unit a counter is numbered within and the stop after it: the
+        preamble's \\numberwithin, else the chapter where the document has chapters (book,
+        report), else none."""
+        return self.unit_number(self.meta.within.get(counter, "chapter" if self.has_chapters else "")), "."
+
+    def unit_number(self, unit: str) -> str:
+        """The number the current unit (section, chapter) prints; "" here, `sections` knows it."""
+        return ""
 
     # -- argument readers -----------------------------------------------------------------------
 
@@ -317,6 +368,12 @@ class Engine:
         return i
 
     # -- commands every part of a document has ---------------------------------------------------
+
+    def cmd_if_then_else(self, i: int, name: str) -> int:
+        """\\ifthenelse{condition}{then}{else}: the condition cannot be run here; the first branch
+        is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
+        condition = self.group(i)
+        return self.cmd_first_of_two(condition[1] + 1, name) if condition else i
 
     def cmd_first_of_two(self, i: int, name: str) -> int:
         """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""

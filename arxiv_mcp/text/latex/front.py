@@ -12,6 +12,13 @@ from .sinks import Sink
 from .tokens import TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
+# Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
+_EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
+
+
+def tidy_list(text: str) -> str:
+    """A flattened author or address block as one list: no empty items (`A,, B`), no ends."""
+    return _EMPTY_ITEMS_RE.sub(",", text.replace(" ,", ",")).strip(" ,")
 
 
 class FrontMatter(Engine):
@@ -47,13 +54,16 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            self.in_author -= 1
+            text = tidy_list(sink.flat(", "))
             if text:
                 self.meta.add_author(text, marks)
 
-        if self.group(i) is None:
+        g = self.group(i)
+        if g is None:
             return i
         self.meta_depth += 1
+        self.in_author += 1
         return self.capture(i, done)
 
     def cmd_affiliation(self, i: int, name: str) -> int:
@@ -69,7 +79,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = sink.flat(", ").replace(" ,", ",").strip(" ,")
+            text = tidy_list(sink.flat(", "))
             if text:
                 self.meta.add_affiliation(text, label)
 

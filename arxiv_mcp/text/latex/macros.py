@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from . import tokens
 from .source import RESERVED_NAMES
-from .specs import ALGORITHM_WORDS, CHAPTER_LEVELS, COMMAND_HANDLERS, HEADING_LEVELS, PAR_COMMANDS, SKIP_SPECS
+from .specs import (
+    ALGORITHM_WORDS,
+    CHAPTER_LEVELS,
+    COMMAND_HANDLERS,
+    HEADING_LEVELS,
+    OWN_FIRST,
+    PAR_COMMANDS,
+    SKIP_SPECS,
+)
 from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, match_end, tokenize
 
 log = logging.getLogger(__name__)
@@ -89,7 +97,7 @@ _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
 
 # Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
-_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}")
+_KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}[ \t]?")
 
 
 _XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
@@ -240,16 +248,19 @@ _DEFINERS = {
 }
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
 # Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(SKIP_SPECS)
-    | set(COMMAND_HANDLERS)
-    | PAR_COMMANDS
-    | set(ALGORITHM_WORDS)
-    | set(HEADING_LEVELS)
-    | set(CHAPTER_LEVELS)
-    # read by the tokenizer, or spelled out by the converter as symbols
-    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+PROTECTED_MACROS = (
+    frozenset(
+        RESERVED_NAMES
+        | set(SKIP_SPECS)
+        | set(COMMAND_HANDLERS)
+        | PAR_COMMANDS
+        | set(ALGORITHM_WORDS)
+        | set(HEADING_LEVELS)
+        | set(CHAPTER_LEVELS)
+        # read by the tokenizer, or spelled out by the converter as symbols
+        | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+    )
+    - OWN_FIRST
 )
 
 
@@ -289,7 +300,8 @@ class Expansion:
         return out
 
     def math_tokens(self, latex: str, depth: int) -> str:
-        return _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex, depth), latex)
+        expanded = _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex, depth), latex)
+        return flatten_upright(expanded) if expanded != latex else expanded
 
     @staticmethod
     def splice(out: list[Token], macro: Macro, body: list[Token], following: Token | None) -> None:
@@ -310,6 +322,20 @@ class Expansion:
         body = self.math_tokens(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
         return glue + body
+
+
+_NESTED_UPRIGHT_RE = re.compile(r"\\(text|mathrm|textrm)\s*\{([^{}]*)\\(?:text|mathrm|textrm)\s*\{([^{}]*)\}([^{}]*)\}")
+
+
+def flatten_upright(latex: str) -> str:
+    """Upright text nested in upright text (a unit macro inside another: `\\text{T\\text{eV}}`)
+    is one run of it (`\\text{TeV}`), as printed."""
+    for _ in range(MAX_MACRO_DEPTH):
+        flat = _NESTED_UPRIGHT_RE.sub(r"\\\1{\2\3\4}", latex)
+        if flat == latex:
+            return flat
+        latex = flat
+    return latex
 
 
 def _being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:

@@ -10,6 +10,7 @@ text cannot forge one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 START, SEP, STOP = "\x02", "\x01", "\x03"
@@ -70,6 +71,7 @@ class Labels:
 
     numeric: bool = True  # `source.citation_style`
     sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
+    compress: bool = False  # natbib's `compress`: runs of three or more numbers as a range
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
     bib: dict[str, BibLabel] = field(default_factory=dict)
 
@@ -90,8 +92,32 @@ class Labels:
             return text
         return _MARK_RE.sub(self._replace, text)
 
+    def pieces(self, text: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
+        """The text resolved, in pieces: (printed, None) for plain text and (printed, cite keys)
+        for each citation, so a citation's span and targets can be marked."""
+        if START not in text:
+            yield text, None
+            return
+        parts = _MARK_RE.split(text)  # plain, then (kind, command, keys, plain) per mark
+        plain = [parts[0]]
+        for k in range(1, len(parts), 4):
+            kind, command, keys, after = parts[k : k + 4]
+            printed = self._printed(kind, command, keys)
+            if kind == "C" and command != "thanksref" and printed:
+                if any(plain):
+                    yield "".join(plain), None
+                plain = []
+                yield printed, tuple(key.lstrip("*") for key in keys.split(",") if key)
+            else:
+                plain.append(printed)
+            plain.append(after)
+        if any(plain):
+            yield "".join(plain), None
+
     def _replace(self, m: re.Match[str]) -> str:
-        kind, command, keys = m.group(1), m.group(2), m.group(3)
+        return self._printed(m.group(1), m.group(2), m.group(3))
+
+    def _printed(self, kind: str, command: str, keys: str) -> str:
         if kind == "R":
             return self._ref(command, keys)
         if kind == "B":
@@ -101,7 +127,7 @@ class Labels:
     def _ref(self, command: str, key: str) -> str:
         found = self.refs.get(key)
         if found is None or not found[1]:
-            return f"[{key}]"
+            return "??"  # as LaTeX prints an unknown label: a raw key is never text
         kind, number = found
         if command in ("eqref", "Eqref") or (kind == "equation" and command not in ("ref", "pageref")):
             number = f"({number})"
@@ -118,7 +144,8 @@ class Labels:
         if not keys:
             return ""
         if any(label is None for label in labels):
-            return "[" + ", ".join(keys) + "]"
+            # as LaTeX prints a key the bibliography lacks (`[3, ?]`): a raw key is never text
+            return "[" + ", ".join(label.number if label else "?" for label in labels) + "]"
         known = [label for label in labels if label is not None]
         if self.sort:  # natbib's `sort`: in the bibliography's order
             order = {id(label): k for k, label in enumerate(self.bib.values())}
@@ -127,10 +154,29 @@ class Labels:
             return _author_year_cite(command, known)
         if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
             return ", ".join(label.authors for label in known)
-        bracket = "[" + ", ".join(label.number for label in known) + "]"
+        numbers = [label.number for label in known]
+        bracket = "[" + ", ".join(_ranges(numbers) if self.compress else numbers) + "]"
         if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
             return ", ".join(label.authors for label in known) + " " + bracket
         return bracket
+
+
+def _ranges(numbers: list[str]) -> list[str]:
+    """`1, 2, 3, 5` -> `1–3, 5`: three or more consecutive numbers as a range, as natbib prints."""
+    out: list[str] = []
+    run: list[int] = []
+    for number in [*numbers, ""]:
+        if number.isdigit() and run and int(number) == run[-1] + 1:
+            run.append(int(number))
+            continue
+        if run:
+            out += [f"{run[0]}\u2013{run[-1]}"] if len(run) >= 3 else [str(k) for k in run]
+            run = []
+        if number.isdigit():
+            run = [int(number)]
+        elif number:
+            out.append(number)
+    return out
 
 
 def _author_year_cite(command: str, labels: list[BibLabel]) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Engine
+from .engine import Engine, roman
 from .sinks import Sink
 from .source import TheoremKind
 from .specs import CHAPTER_LEVELS, ENV_SPECS, HEADING_LEVELS, LIST_ENVS
-from .tokens import CMD, TEXT
+from .tokens import TEXT
 
 
 def _letter(number: int) -> str:
@@ -21,7 +21,6 @@ class Sections(Engine):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in self.toks)
         self.counters = [0, 0, 0, 0]
         self.appendix = False
         self.lists: list[list] = []
@@ -38,11 +37,12 @@ class Sections(Engine):
         hashes, number = self.heading_number(base, numbered=not name.endswith("*"))
         if number:
             self.current_label = ("appendix" if self.appendix and "." not in number else "section", number)
+            self.anchor = None
 
         def done(sink: Sink) -> None:
             title = sink.flat()
             head = " ".join(x for x in ("#" * hashes, number, title) if x)
-            self.sink.block("h", head)
+            self.sink.block("h", head, number or None)
 
         return self.capture(i, done)
 
@@ -99,12 +99,31 @@ class Sections(Engine):
         return number
 
     def unit_number(self, unit: str) -> str:
-        """The number the current section (or chapter, subsection) prints; "" for no such unit."""
+        """The number the current section (or chapter, subsection) prints; "" for no such unit.
+        REVTeX and IEEEtran print sections in roman numerals and subsections as letters after
+        them (`IV.A`; IEEEtran `IV-A`, `IV-A1`); their appendices are lettered."""
         level = (CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS).get(unit)
         if level is None:
             return ""
-        top = _letter(self.counters[0]) if self.appendix else str(self.counters[0])
-        return ".".join([top] + [str(c) for c in self.counters[1 : level + 1]])
+        style = "" if self.has_chapters else self.meta.numbering
+        if self.appendix:
+            top = _letter(self.counters[0])
+        else:
+            top = roman(self.counters[0]) if style else str(self.counters[0])
+        parts = [top]
+        for depth, count in enumerate(self.counters[1 : level + 1], 1):
+            if style == "ieee" and not self.appendix:
+                parts.append(("-" if depth == 1 else "") + (_letter(count) if depth == 1 else str(count)))
+            else:
+                lettered = style == "revtex" and not self.appendix and depth == 1
+                parts.append("." + (_letter(count) if lettered else str(count)))
+        return "".join(parts)
+
+    def counter_unit(self, counter: str) -> tuple[str, str]:
+        """REVTeX numbers an appendix's equations within it, without a stop: (A1), (A2), (B1)."""
+        if counter == "equation" and self.appendix and self.meta.numbering == "revtex":
+            return self.unit_number("section"), ""
+        return super().counter_unit(counter)
 
     def env_list(self, j: int, end: int, env: str) -> int:
         self.lists.append([LIST_ENVS[env], 0])

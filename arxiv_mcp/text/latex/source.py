@@ -167,6 +167,25 @@ def _drop_iffalse(text: str) -> str:
 _ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
 
 
+def _top_level_endinput(text: str) -> int:
+    """Where an \\endinput outside braces ends the file, or -1. One inside a group is not reached
+    as a plain stop: biber's .bbl opens with `{... \\aftergroup\\endinput}`, run only when biblatex
+    is missing, and its entries follow."""
+    depth = 0
+    position = 0
+    for m in _ENDINPUT_RE.finditer(text):
+        depth += _brace_balance(text, position, m.start())
+        position = m.start()
+        if depth <= 0:
+            return m.start()
+    return -1
+
+
+def _brace_balance(text: str, start: int, end: int) -> int:
+    piece = text[start:end].replace("\\\\", "").replace("\\{", "").replace("\\}", "")
+    return piece.count("{") - piece.count("}")
+
+
 _INPUT_RE = re.compile(
     r"\\(input|include|subfile|bibliography)(?![A-Za-z@])[ \t]*(?:\{([^{}\n]*)\}|([^\s{}\\%]+))"
     r"|\\(printbibliography)(?![A-Za-z@])(?:[ \t]*\[[^\]\n]{0,300}\])?"
@@ -192,8 +211,8 @@ class Assembler:
     def _text(self, name: str) -> str:
         if name not in self.cache:
             text = _strip_comments(decode(self.files[name]))
-            end = _ENDINPUT_RE.search(text)
-            self.cache[name] = text[: end.start()] if end else text
+            end = _top_level_endinput(text)
+            self.cache[name] = text[:end] if end >= 0 else text
         return self.cache[name]
 
     def _take(self, piece: str) -> str:
@@ -355,10 +374,16 @@ _FLOAT_NAME_RE = re.compile(
 )
 
 
-def float_names(source: str, document_class: str) -> dict[str, str]:
+def float_names(packages: str, source: str, document_class: str) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
-    (`specs.CLASS_FLOAT_NAMES`), then the paper's own \\figurename/\\tablename definitions."""
+    (`specs.CLASS_FLOAT_NAMES`), then the first definition in the packages and class the e-print
+    ships (a class defines one per language option, English first: svjour3's `Fig.` before
+    `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
+    shipped: dict[str, str] = {}
+    for m in _FLOAT_NAME_RE.finditer(packages):
+        shipped.setdefault(m.group(1).capitalize(), " ".join(m.group(2).split()))
+    names.update(shipped)
     for m in _FLOAT_NAME_RE.finditer(source):
         names[m.group(1).capitalize()] = " ".join(m.group(2).split())
     return names
@@ -428,7 +453,8 @@ def package_sources(files: dict[str, bytes], source: str) -> str:
     def visit(text: str, depth: int) -> None:
         for command, _, stem in _loads(text):
             suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
-            name = by_name.get(stem + suffix)
+            # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
+            name = by_name.get(posixpath.basename(stem) + suffix)
             if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
                 continue
             seen.add(name)
@@ -449,23 +475,31 @@ _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|ch
 _CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
 
 
-def citation_style(preamble: str) -> tuple[bool, bool]:
-    """(numeric, sort): whether citations print as numbers even when the .bbl carries
+def citation_style(preamble: str) -> tuple[bool, bool, bool]:
+    """(numeric, sort, compress): whether citations print as numbers even when the .bbl carries
     author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and elsarticle's
-    defaults unless an author-year option), and whether natbib sorts a citation's entries."""
+    defaults unless an author-year option), whether a citation's entries are sorted (natbib's
+    `sort`, REVTeX, the cite package) and whether runs print as ranges (`[2–7]`: natbib's
+    `compress`, REVTeX, cite, biblatex's numeric-comp)."""
     numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
-    sort = False
+    sort = compress = False
     default: bool | None = None  # biblatex's, else elsarticle's
     for command, options, name in _loads(preamble):
         is_class = command in ("documentclass", "documentstyle")
         if is_class and _NUMERIC_CLASS_RE.fullmatch(name):
             numeric = True
+            if name.startswith("revtex"):
+                sort = compress = True
         elif name == "natbib":
             numeric = numeric or bool(re.search(r"\bnumbers\b", options))
             sort = sort or "sort" in options
+            compress = compress or "compress" in options
+        elif name == "cite":
+            sort = compress = True
         elif name == "biblatex" or (is_class and name in ("elsarticle", "cas-sc", "cas-dc") and default is None):
             default = not _AUTHORYEAR_OPTION_RE.search(options)
-    return numeric or bool(default), sort
+            compress = compress or "-comp" in options
+    return numeric or bool(default), sort, compress
 
 
 _DOI_DEFINITION_RE = re.compile(
@@ -479,3 +513,28 @@ def doi_prefix(source: str) -> str:
     one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
     m = _DOI_DEFINITION_RE.search(source)
     return m.group(1) if m else "doi:"
+
+
+_WITHIN_RE = re.compile(
+    r"\\(?:numberwithin|counterwithin\*?)[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?"
+    r"\{[ \t]*(figure|table|equation)[ \t]*\}[ \t]*\{[ \t]*(chapter|section|subsection)[ \t]*\}"
+)
+_WITHOUT_RE = re.compile(r"\\counterwithout\*?[ \t]*\{[ \t]*(figure|table|equation)[ \t]*\}")
+
+
+_THE_COUNTER_RE = re.compile(
+    r"\\renewcommand\*?[ \t]*\{?[ \t]*\\the(figure|table|equation)[ \t]*\}?[ \t]*"
+    r"\{[ \t]*\\the(chapter|section|subsection)[ \t]*\.[ \t]*\\arabic[ \t]*\{[ \t]*\1[ \t]*\}[ \t]*\}"
+)
+
+
+def counters_within(preamble: str) -> dict[str, str]:
+    """The counters the preamble numbers within a unit (`\\numberwithin{equation}{section}`, or
+    `\\renewcommand{\\theequation}{\\thesection.\\arabic{equation}}` with its reset) as printed
+    (`2.3`), by counter; `\\counterwithout` takes one back (book classes number within
+    chapters by default: the converter's own rule)."""
+    within = {m.group(1): m.group(2) for m in _THE_COUNTER_RE.finditer(preamble)}
+    within.update({m.group(1): m.group(2) for m in _WITHIN_RE.finditer(preamble)})
+    for m in _WITHOUT_RE.finditer(preamble):
+        within[m.group(1)] = ""
+    return within

@@ -88,8 +88,6 @@ SKIP_SPECS = {
     "vspace*": "m",
     "hspace": "m",
     "hspace*": "m",
-    "includegraphics": "om",
-    "includegraphics*": "om",
     "bibliographystyle": "m",
     "bibliography": "m",
     "thispagestyle": "m",
@@ -183,9 +181,6 @@ SKIP_SPECS = {
     "textcolor": "om",
     "colorbox": "om",
     "fcolorbox": "mm",
-    "multicolumn": "mm",
-    "multicolumn*": "mm",
-    "multirow": "omomo",  # [vpos]{rows}[struts]{width}[fixup]: the cell text follows
     "hyperref": "o",
     "hyperlink": "m",
     "hypertarget": "m",
@@ -211,7 +206,6 @@ SKIP_SPECS = {
     "vskip": "d",
     "hskip": "d",
     "kern": "d",
-    "subfloat": "o",
     "footnotemark": "o",
     "includepdf": "om",
     "input": "m",
@@ -274,6 +268,13 @@ SKIP_SPECS = {
     "printAffiliationsAndNotice": "m",
     "AtBeginDocument": "m",
     "AtEndDocument": "m",
+    "noalign": "m",
+    "openup": "d",
+    "setboolean": "mm",
+    "provideboolean": "m",
+    "newboolean": "m",
+    "sisetup": "m",
+    "DeclareSIUnit": "omm",
 }
 PAR_COMMANDS = {
     "par",
@@ -509,6 +510,10 @@ CLASS_FLOAT_NAMES = {
 }
 
 
+# siunitx's commands; a paper's own \\unit or \\num (CMS's `\\unit{m}`) is the paper's, not siunitx's
+QUANTITIES: tuple[str, ...] = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange")
+QUANTITIES += ("numrange", "SIlist", "qtylist", "numlist")
+OWN_FIRST = frozenset(QUANTITIES)
 HEADING_COMMANDS = {
     name + star
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
@@ -525,20 +530,31 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "thanksref": ("thanksref",),
     "inst": ("inst",),
     "note": ("thanks", "thanks*"),  # a title-page footnote
-    "abstract": ("abstract",),
+    "abstract": ("abstract", "AtlasAbstract"),
     "maketitle": ("maketitle",),
     "font": ("textbf", "textsc"),
     "footnote": ("footnote", "footnote*", "footnotetext"),
     "item": ("item", "item*"),
     "bibitem": ("bibitem",),
     "caption": ("caption", "caption*", "subcaption"),
+    "subfloat": ("subfloat", "subfigure", "subtable"),
+    "graphics": ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile"),
+    "continued_float": ("ContinuedFloat",),
+    # siunitx (`units.py`): what each reads is its table there
+    "quantity": QUANTITIES,
+    "span": ("multicolumn", "multicolumn*", "multirow"),
+    "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
     "captionof": ("captionof",),
     "appendix": ("appendix",),
     "href": ("href",),
     "doi": ("doi",),
+    "eprint": ("eprint",),
     "label": ("label",),
-    "step_equation": ("@stepequation",),
+    "step_equation": ("@stepequation", "@tagequation"),
     "first_of_two": ("texorpdfstring", "@firstoftwo"),
+    "if_then_else": ("ifthenelse",),
+    "halign": ("halign",),
+    "row_end": ("cr", "crcr"),
     "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
     "heading": HEADING_COMMANDS,
     "cite": CITE_COMMANDS,
@@ -554,11 +570,29 @@ _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "keywords": ("keywords", "IEEEkeywords"),
     "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
     "figure": FIGURE_ENVS,
+    "subfloat": ("subfigure", "subtable"),
+    "algorithm_float": ("algorithm", "algorithm*", "listing"),
+    "subequations": ("subequations",),
     "table_float": TABLE_FLOATS,
     "tabular": TABULAR_SPECS,
     "list": LIST_ENVS,
 }
 ENVIRONMENT_HANDLERS = {name: role for role, names in _ENVIRONMENT_ROLES.items() for name in names}
+# Unit macros of HEP packages (atlasunit, heppennames' kin, cms-tdr's ptdr definitions): what they print
+# when the paper uses one its e-print does not define (with \\xspace: whether the unknown package
+# spaces after them cannot be known, and a lost space joins two words); the paper's own definition wins.
+_ENERGIES = [f"{prefix}eV" for prefix in ("", "k", "M", "G", "T", "P")]
+_LUMINOSITIES = [f"{prefix}b" for prefix in ("a", "f", "p", "n")]
+_UNIT_SYMBOLS = {
+    **{unit: unit for unit in _ENERGIES},
+    **{unit + "c": unit + "}/c" for unit in _ENERGIES},
+    **{unit + "cc": unit + "}/c^2" for unit in _ENERGIES},
+    **{name: unit + "}^{-1}" for unit in _LUMINOSITIES for name in ("i" + unit, unit + "inv", "inv" + unit)},
+}
+UNIT_MACROS = {
+    name: "\\ensuremath{\\text{" + symbol + ("}" if "}" not in symbol else "") + "}\\xspace"
+    for name, symbol in _UNIT_SYMBOLS.items()
+}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).
@@ -570,4 +604,8 @@ PACKAGE_TEMPLATES = {
     "HepSusyParticle": (3, r"\ensuremath{\tilde{#1}_{#2}^{#3}}"),
     "HepSusyAntiParticle": (3, r"\ensuremath{\overline{\tilde{#1}}_{#2}^{#3}}"),
     "HepProcess": (1, r"\ensuremath{#1}"),
+    # IEEEtran's author blocks: names, then each address; in the author line, items of one list
+    "IEEEauthorblockN": (1, r"#1\\"),
+    "IEEEauthorblockA": (1, r"#1\\"),
+    "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
 }

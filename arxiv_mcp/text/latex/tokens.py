@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
 LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
@@ -187,9 +188,11 @@ def _accented(accent: str, base: str) -> str:
 
 
 class _Tokenizer:
-    def __init__(self, src: str, aliases: dict[str, tuple[str, str]]):
+    def __init__(self, src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()):
         self.src = src
         self.aliases = aliases
+        names = "|".join(["nonumber", "notag", *(re.escape(name) for name in nonumber)])
+        self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
         self.toks: list[Token] = []
         self.end_aliases: dict[str, list[str]] = {}
@@ -266,20 +269,57 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
-    _ROW_BREAK_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?")
+    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{([^{}\n]{0,40})\}")
+    _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
 
-    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+    def display(self, env: str, inner: str) -> None:
+        """A display environment: one DMATH per equation it numbers, each followed by its number
+        (`\\@stepequation`, or `\\@tagequation{x}` for \\tag{x}) and that row's `\\label`s, so the
+        converter numbers equations in document order and \\eqref reads. The rows of an alignment
+        go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
+        alignment numbering no row stays one display."""
+        wrapper = _MATH_ENVS[env]
+        numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
+        if not numbered or not wrapper or env.startswith("multline"):
+            self.math(DMATH, inner, wrapper)
+            if numbered and not (self._NONUMBER_RE.search(inner) and not self._TAG_RE.search(inner)):
+                self.equation_number(inner)
+            return
+        columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
+        prefix = columns.group() if columns else ""
+        groups: list[list[str]] = [[]]
+        for row in _top_rows(inner[len(prefix) :]):
+            groups[-1].append(row)
+            if self._numbers(row):
+                groups.append([])
+        if not groups[-1]:
+            groups.pop()
+        elif len(groups) > 1:
+            groups[-2].extend(groups.pop())  # unnumbered rows after the last number stay with it
+        for rows in groups:
+            self.math(DMATH, prefix + "\\\\".join(rows), wrapper)
+            numbers = [row for row in rows if self._numbers(row)]
+            if numbers:
+                self.equation_number(numbers[-1], "".join(rows))
+            else:  # a \\label in an alignment numbering no row names the equation before it
+                self.labels("".join(rows))
 
-    def equation_numbers(self, inner: str, multiline: bool) -> None:
-        """After a numbered display: one `\\@stepequation` per numbered row, each followed by that
-        row's `\\label`s, so the converter numbers equations in document order and \\eqref reads."""
-        rows = self._ROW_BREAK_RE.split(inner) if multiline else [inner]
-        for row in rows:
-            if multiline and (self._NONUMBER_RE.search(row) or not row.strip()):
-                continue
+    def _numbers(self, row: str) -> bool:
+        return bool(row.strip()) and (not self._NONUMBER_RE.search(row) or bool(self._TAG_RE.search(row)))
+
+    def equation_number(self, row: str, rows: str | None = None) -> None:
+        """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
+        of its `rows` (a label on an unnumbered row names the number its group prints)."""
+        tag = self._TAG_RE.search(row)
+        if tag:
+            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
+        else:
             self.toks.append((CMD, "@stepequation"))
-            for label in _LABEL_KEY_RE.findall(row):
-                self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
+        self.labels(row if rows is None else rows)
+
+    def labels(self, latex: str) -> None:
+        for label in _LABEL_KEY_RE.findall(latex):
+            self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
 
     # A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
     # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
@@ -358,9 +398,7 @@ class _Tokenizer:
                 return k
             inner = src[k:end]
             if env in _MATH_ENVS:
-                self.math(DMATH, inner, _MATH_ENVS[env])
-                if not env.endswith("*") and env not in _UNNUMBERED_MATH:
-                    self.equation_numbers(inner, multiline=bool(_MATH_ENVS[env]) and not env.startswith("multline"))
+                self.display(env, inner)
             elif env in _VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
@@ -422,6 +460,28 @@ def _url_text(raw: str) -> str:
     return _URL_CONTROL_RE.sub(lambda m: m.group(1) or "", raw)
 
 
+_ROW_PART_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?|\\(?:begin|end)(?![A-Za-z])|\\.|[{}]")
+
+
+def _top_rows(inner: str) -> list[str]:
+    """The rows of an alignment: split at `\\\\` outside braces and nested environments (a
+    `cases` or matrix inside a row keeps its own rows)."""
+    rows: list[str] = []
+    depth = 0
+    start = 0
+    for m in _ROW_PART_RE.finditer(inner):
+        token = m.group()
+        if token in ("{", "\\begin"):
+            depth += 1
+        elif token in ("}", "\\end"):
+            depth = max(0, depth - 1)
+        elif token.startswith("\\\\") and depth == 0:
+            rows.append(inner[start : m.start()])
+            start = m.end()
+    rows.append(inner[start:])
+    return rows
+
+
 def _verbatim_body(env: str, inner: str) -> str:
     if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
         inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
@@ -430,8 +490,10 @@ def _verbatim_body(env: str, inner: str) -> str:
     return inner.strip("\n")
 
 
-def tokenize(src: str, aliases: dict[str, tuple[str, str]]) -> list[Token]:
-    return _Tokenizer(src, aliases).run()
+def tokenize(src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()) -> list[Token]:
+    """`nonumber`: the paper's own names for \\nonumber (`\\def\\nn{\\nonumber}`), which decide
+    which rows of an alignment are numbered before its macros are expanded."""
+    return _Tokenizer(src, aliases, nonumber).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:

@@ -3,9 +3,10 @@
 `engine` chooses pypdf or pypdfium2 per page and writes the pages; `work` measures a page's
 drawing work before pdfium is asked to run it (one uninterruptible call); `glyphs` and
 `fonts` read what pdfium knows of each character (accents, scripts, fixed-pitch runs, font
-size and weight); `layout` finds headings and removes page furniture.
+size and weight); `layout` finds headings and removes page furniture; `structure` marks
+what the text prints (captions, equations, references, citations) as a Document.
 """
 
-from .engine import FAILED_PAGE_NOTE, pdf_to_text
+from .engine import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 
-__all__ = ["FAILED_PAGE_NOTE", "pdf_to_text"]
+__all__ = ["FAILED_PAGE_NOTE", "pdf_to_document", "pdf_to_text"]

@@ -7,12 +7,17 @@ file when pdfium cannot open it or finds no text in it, and per page for a page 
 read or one that asks for more drawing work than pdfium may do in one uninterruptible call
 (see work): one heavy figure costs that page, not the paper. A
 running-out deadline or too many pages are not engine failures and are raised at once.
+A file neither engine can open (cut short, its xref or trailer lost) is read again as
+`repair` rebuilds it; a page pypdf fails on is read again by a fresh reader without the font
+entries and content lines it cannot parse.
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
 separated by one blank line, and no body line starts with `#` (a leading `#` becomes `\\#`).
-Inside a page the extractor's line structure is kept; a blank line is added after a line
-that ends a sentence well short of the page's full line length (a paragraph's last line).
+Inside a page (pdf_to_text) the extractor's line structure is kept; a blank line is added
+after a line that ends a sentence well short of the page's full line length (a paragraph's
+last line). pdf_to_document reads the same lines as paragraphs and marks what they print
+(see structure); arXiv's side stamp is in neither text, but in the document's notes.
 A word hyphenated across a line end is mended when its rest is lower case ("trans-" +
 "former"); the hyphen stays where it is real: after a part that already has one
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
@@ -37,11 +42,15 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import ExtractionError, NoTextLayer
+from ..document import Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, pdfium_emphasized
+from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .repair import rebuilt
+from .salvage import read_salvaged
+from .structure import pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -71,10 +80,39 @@ def pdf_to_text(
     Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
     or its subclass NoTextLayer (pages without text, e.g. scanned images).
     """
+    return _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).text
+
+
+def pdf_to_document(
+    data: bytes,
+    *,
+    engine: str = "auto",
+    deadline: float | None = None,
+    max_pages: int = 2000,
+    clock: Callable[[], float] = time.monotonic,
+) -> Document:
+    """The PDF's text as pdf_to_text gives it, with the structure it prints marked (see
+    structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
+    rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
+    return pdf_document(rendered.text, {"stamp": rendered.stamp} if rendered.stamp else None)
+
+
+def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
-    budget = _Budget(deadline=deadline, max_pages=max_pages, clock=clock)
+    try:
+        return _extract_from(data, engine, budget)
+    except _Damaged:
+        # cut short or its xref lost: the objects still in the file, written anew (see repair)
+        repaired = rebuilt(data)
+        if repaired is None:
+            raise
+        logger.info("the PDF is damaged; reading the %d bytes of objects it still holds", len(repaired))
+        return _extract_from(repaired, engine, budget)
+
+
+def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine in ("pdfium", "auto"):
         try:
             raw = _pdfium_pages(data, budget, refuse_heavy=engine == "pdfium")
@@ -86,8 +124,9 @@ def pdf_to_text(
                 if isinstance(exc, NoTextLayer):
                     raise
                 if isinstance(exc, _TooMuchWork):
-                    raise ExtractionError(f"{exc}; {_NEXT_STEP}") from exc
-                raise ExtractionError(
+                    damaged = isinstance(exc.__cause__, UnmeasurableFile)
+                    raise (_Damaged if damaged else ExtractionError)(f"{exc}; {_NEXT_STEP}") from exc
+                raise _Damaged(
                     f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it "
                     f"({str(exc).rstrip('.')}); download it again, or {_NEXT_STEP}"
                 ) from exc
@@ -142,6 +181,10 @@ class _Budget:
         return visit
 
 
+class _Damaged(ExtractionError):
+    """The file cannot be opened as it is (cut short, no usable xref or trailer)."""
+
+
 class _PdfiumFailed(Exception):
     """pdfium is missing or cannot read the file; "auto" then uses pypdf."""
 
@@ -177,7 +220,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     except DependencyError as exc:
         raise ExtractionError(f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}") from exc
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
-        raise ExtractionError(
+        raise _Damaged(
             f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc}); "
             f"download it again, or {_NEXT_STEP}"
         ) from exc
@@ -201,18 +244,42 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
-        fonts = FontSpy()
         try:
-            text = pages[index].extract_text(
-                visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts
-            )
-            texts.append(StyledText(fonts.closed_up(text), fonts.emphasized()))
+            texts.append(_pypdf_page_text(pages[index], budget, index, count))
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper
-            logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
-            texts.append(None)
+            logger.info(
+                "pypdf could not extract page %d (%s: %s); trying without its broken fonts",
+                index + 1,
+                type(exc).__name__,
+                exc,
+            )
+            texts.append(_salvaged_page(data, budget, index, count))
     return texts
+
+
+def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> StyledText | None:
+    """The page's text; None when most of it is U+FFFD (its fonts' encodings are gone, as in a
+    file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
+    fonts = FontSpy()
+    forget_wide_spaces(page)
+    text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
+    if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
+        logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
+        return None
+    return StyledText(fonts.closed_up(text), fonts.emphasized())
+
+
+def _salvaged_page(data: bytes, budget: _Budget, index: int, count: int) -> str | None:
+    """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
+    try:
+        return read_salvaged(data, index, lambda page: _pypdf_page_text(page, budget, index, count))
+    except ExtractionError:
+        raise
+    except Exception as exc:
+        logger.warning("pypdf could not extract page %d: %s: %s", index + 1, type(exc).__name__, exc)
+        return None
 
 
 def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
@@ -291,7 +358,13 @@ def _pdfium_line_ends(text: str) -> str:
 # --- post-processing ------------------------------------------------------------------
 
 
-def _render(raw_pages: list[str | None]) -> str:
+@dataclass(frozen=True)
+class _Rendered:
+    text: str
+    stamp: str | None
+
+
+def _render(raw_pages: list[str | None]) -> _Rendered:
     if all(page is None for page in raw_pages):
         raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
     styles = [_fragments(page) for page in raw_pages]
@@ -304,11 +377,13 @@ def _render(raw_pages: list[str | None]) -> str:
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
-    laid_out = mark_headings(remove_furniture([None if page is None else page.split("\n") for page in tidied]), styles)
+    furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
+    laid_out = mark_headings(furnished, styles)
     pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
-    return "\n\n".join(
+    text = "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
+    return _Rendered(text, stamp)
 
 
 def _fragments(page: str | None) -> frozenset[str] | None:

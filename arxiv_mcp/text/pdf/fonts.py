@@ -20,7 +20,7 @@ from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_le
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
-_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "cmbx", "cmssbx", "sfbx")
+_BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 MAX_FRAGMENT = 120  # longer texts are body lines, never headings
 
 
@@ -165,3 +165,55 @@ class FontSpy:
 
     def emphasized(self) -> frozenset[str]:
         return emphasized(self.samples)
+
+
+# pypdf takes a font's word space from the width of its code 32 and puts a space wherever a
+# gap is over about half of it. A TeX font in the T1 (EC) encoding has the visible space "␣"
+# at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
+# line fell short of that, and words ran together ("producedcarbondust"). No proportional
+# text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
+# 0 in the page's in-memory fonts (the file's bytes are untouched), and pypdf then uses its
+# default space, as for a TeX font with no glyph at 32.
+_MAX_SPACE = 400
+
+
+def forget_wide_spaces(page: Any) -> None:
+    """Drop an implausible code-32 width from the simple fonts of a pypdf page (see above)."""
+    resources: Any = _resolved(page.get("/Resources"))
+    fonts: Any = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+    if not isinstance(fonts, dict):
+        return
+    for reference in fonts.values():
+        font: Any = _resolved(reference)
+        if not isinstance(font, dict):
+            continue
+        widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
+        if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
+            continue
+        if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
+            from pypdf.generic import NumberObject
+
+            widths[32 - first] = NumberObject(0)
+
+
+def _space_at_32(font: Any) -> bool:
+    """Whether the font's encoding says code 32 is the space: its /Differences leave 32 alone or
+    name it `space`. A font with no /Differences (a symbol font's own encoding: CMSY's arrow,
+    CMMI's psi at 32) may draw anything there, and its width is that glyph's."""
+    encoding = _resolved(font.get("/Encoding"))
+    differences = _resolved(encoding.get("/Differences")) if isinstance(encoding, dict) else None
+    if not isinstance(differences, list):
+        return False
+    code, named = 0, None
+    for item in differences:
+        if isinstance(item, int):
+            code = item
+            continue
+        if code == 32:
+            named = str(item)
+        code += 1
+    return named in (None, "/space")
+
+
+def _resolved(value: Any) -> Any:
+    return value.get_object() if hasattr(value, "get_object") else value

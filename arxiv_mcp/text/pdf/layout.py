@@ -7,7 +7,7 @@ repeats across pages can be told from what a page says:
   header or footer, digits ignored so "4 J. Smith et al." and "6 J. Smith et al." are one), or
   a bare page number there, is dropped, and so are a figure's axis labels there (a run of
   lines of numbers only). arXiv's side stamp (`arXiv:2401.12345v1 [cs.LG] 1 Jan
-  2024`) is moved to the first line of page 1: kept once, out of the running text.
+  2024`) is taken out of the text and returned apart (it names the version and date).
 - Headings: a line reads as a section heading when it is short, starts with a capital and does
   not end like a sentence or a contents line, and either is a known unnumbered title
   (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
@@ -51,8 +51,8 @@ def _edges(lines: list[str]) -> Iterable[int]:
     return {*filled[:_EDGE_LINES], *filled[-_EDGE_LINES:]}
 
 
-def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
-    """Pages without running headers, footers and edge page numbers; the arXiv stamp once, first."""
+def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | None], str | None]:
+    """Pages without running headers, footers, edge page numbers and the arXiv stamp; and the stamp."""
     stamp = None
     cleaned: list[list[str] | None] = []
     for lines in pages:
@@ -69,11 +69,7 @@ def remove_furniture(pages: list[list[str] | None]) -> list[list[str] | None]:
     )
     needed = max(3, (len(readable) + 2) // 3)  # on a third of the pages, and never fewer than three
     repeated = {key for key, count in edge_counts.items() if count >= needed}
-    out = [None if lines is None else _strip_edges(lines, repeated) for lines in cleaned]
-    first = next((index for index, lines in enumerate(out) if lines is not None), None)
-    if stamp and first is not None:
-        out[first] = [stamp, *(out[first] or [])]
-    return out
+    return [None if lines is None else _strip_edges(lines, repeated) for lines in cleaned], stamp
 
 
 # A figure at the top or bottom of a page leaves its axis labels there: one number a line
@@ -160,11 +156,25 @@ class _Candidate:
     appendix: bool = False  # named "Appendix": never a subsection, even among roman sections
 
 
+def heading_number(title: str) -> str | None:
+    """The number a heading line written here prints (`2.1`, `IV`, `B`, `A.3`, `B` of
+    `Appendix B: Proofs`), None for an unnumbered one or a lone `Appendix.`."""
+    match = _NUMBERED.fullmatch(title)
+    if match is None or match["lone"]:
+        return None
+    if match["arabic"] or match["roman"]:
+        return match["arabic"] or match["roman"]
+    return match["letter"] + (f".{match['sub']}" if match["sub"] else "")
+
+
 def _plausible_title(title: str) -> bool:
     words = title.split()
     if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
         return False
-    if title[-1] in ".,;:=" or _CONTENTS_LINE.search(title) or title.count(",") > 1:
+    # a colon may end the first line of a capitals heading set on two ("4 EVOLUTION AFTER ...:")
+    if title[-1] in ".,;=" or (title[-1] == ":" and not title.isupper()):
+        return False
+    if _CONTENTS_LINE.search(title) or title.count(",") > 1:
         return False
     letters = sum(ch.isalpha() for ch in title)
     return letters >= 0.7 * len(title.replace(" ", "")) and sum(ch.isdigit() for ch in title) <= 4

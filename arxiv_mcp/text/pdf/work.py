@@ -310,7 +310,8 @@ def page_work(page: Any, limit: int, done: dict[object, int] | None = None, raw:
     """
     contents = resolved(page.get("/Contents"))
     streams = contents if isinstance(contents, list) else [] if contents is None else [contents]
-    data = b"\n".join(resolved(stream).get_data() for stream in streams)
+    # a content stream the file no longer holds (a damaged file, rebuilt) draws nothing
+    data = b"\n".join(stream.get_data() for stream in map(resolved, streams) if stream is not None)
     resources = resolved(page.get("/Resources"))
     work = _content_work(data, resources, limit, {} if done is None else done, raw, 0)
     if work > limit:  # over by a bound, perhaps: counted exactly

@@ -1,0 +1,190 @@
+"""The cache index's records, typed: what it keeps of each tier file, and the journal's
+operations. The one place that knows their on-disk form, JSON objects with short keys
+(`to_disk`/`from_disk`, `encode`/`decode`), and that validates what it reads: a malformed
+line or snapshot entry raises ValueError and is never half applied.
+
+Short keys on disk:  tier record  b size, h sha256, n file name (raw tiers), ct content type
+(raw), f fetched at (meta), m method and x extractor version (text);  operation  o kind,
+k [paper id, version], t tier (put) or tiers (drop), i tier record, a when, ti title,
+L marked latest at, front (adopted at the old end), p paper id, n note name, v note value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+
+Key = tuple[str, int]
+_HEX = "0123456789abcdef"
+
+
+@dataclass(frozen=True, slots=True)
+class TierRecord:
+    """One tier file of a paper version as the index knows it."""
+
+    size: int
+    digest: str | None = None  # sha256 of the bytes; None for entries older than checksums
+    name: str | None = None  # raw tiers: the file's name (its suffix follows its bytes)
+    content_type: str | None = None  # raw tiers
+    fetched_at: float | None = None  # metadata
+    method: str | None = None  # text
+    extractor_version: int | None = None  # text
+
+    def to_disk(self) -> dict[str, Any]:
+        pairs = (
+            ("b", self.size),
+            ("h", self.digest),
+            ("n", self.name),
+            ("ct", self.content_type),
+            ("f", self.fetched_at),
+            ("m", self.method),
+            ("x", self.extractor_version),
+        )
+        return {short: value for short, value in pairs if value is not None}
+
+    @classmethod
+    def from_disk(cls, key: Key, tier: str, raw: object) -> TierRecord:
+        if tier not in TIERS or not isinstance(raw, dict):
+            raise ValueError(f"malformed tier {tier!r}: {raw!r}")
+        size = raw.get("b")
+        if type(size) is not int or size < 0:
+            raise ValueError(f"malformed size in {raw!r}")
+        digest = raw.get("h")
+        if digest is not None and not (type(digest) is str and len(digest) == 64 and not digest.strip(_HEX)):
+            raise ValueError(f"malformed checksum in {raw!r}")
+        name, content_type = raw.get("n"), raw.get("ct")
+        # A raw file's name must name this very tier, or a planted index could make eviction
+        # remove files outside the cache.
+        if tier in RAW_KINDS and (
+            not isinstance(name, str) or parse_file_name(name) != (*key, tier) or not isinstance(content_type, str)
+        ):
+            raise ValueError(f"raw tier with a malformed file name or type: {raw!r}")
+        fetched_at, method, version = raw.get("f"), raw.get("m"), raw.get("x")
+        return cls(
+            size,
+            digest,
+            name if tier in RAW_KINDS else None,
+            content_type if tier in RAW_KINDS else None,
+            None if fetched_at is None else number(fetched_at),
+            method if isinstance(method, str) else None,
+            version if type(version) is int else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Put:
+    """A tier file was renamed into place (or adopted, `front`: at the old end of the order)."""
+
+    key: Key
+    tier: str
+    record: TierRecord
+    at: float
+    title: str | None = None
+    latest_at: float | None = None
+    front: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Touch:
+    key: Key
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """Tiers unrecorded (the whole entry when `tiers` is None), before their files go."""
+
+    key: Key
+    tiers: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A small JSON value kept with a paper; None deletes it."""
+
+    paper_id: str
+    name: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Forget:
+    """A paper's notes and latest mark, once none of its versions is cached."""
+
+    paper_id: str
+
+
+Operation = Put | Touch | Drop | Note | Forget
+
+
+def encode(op: Operation) -> dict[str, Any]:
+    """An operation as its journal line's JSON object."""
+    if isinstance(op, Put):
+        out: dict[str, Any] = {"o": "put", "k": list(op.key), "t": op.tier, "i": op.record.to_disk(), "a": op.at}
+        if op.title is not None:
+            out["ti"] = op.title
+        if op.latest_at is not None:
+            out["L"] = op.latest_at
+        if op.front:
+            out["front"] = True
+        return out
+    if isinstance(op, Touch):
+        return {"o": "touch", "k": list(op.key), "a": op.at}
+    if isinstance(op, Drop):
+        return {"o": "drop", "k": list(op.key), "t": None if op.tiers is None else list(op.tiers)}
+    if isinstance(op, Note):
+        return {"o": "note", "p": op.paper_id, "n": op.name, "v": op.value}
+    return {"o": "forget", "p": op.paper_id}
+
+
+def decode(raw: object) -> Operation:
+    """A journal line's JSON object as an operation; ValueError when anything is malformed."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"not an operation: {raw!r}")
+    kind = raw.get("o")
+    if kind == "put":
+        key, tier = key_of(raw.get("k")), raw.get("t")
+        if not isinstance(tier, str) or tier not in TIERS:
+            raise ValueError(f"malformed tier {tier!r}")
+        title = raw.get("ti")
+        if title is not None and not isinstance(title, str):
+            raise ValueError(f"malformed title {title!r}")
+        latest_at = raw.get("L")
+        return Put(
+            key,
+            tier,
+            TierRecord.from_disk(key, tier, raw.get("i")),
+            number(raw.get("a")),
+            title,
+            None if latest_at is None else number(latest_at),
+            bool(raw.get("front")),
+        )
+    if kind == "touch":
+        return Touch(key_of(raw.get("k")), number(raw.get("a")))
+    if kind == "drop":
+        tiers = raw.get("t")
+        if tiers is not None and (not isinstance(tiers, list) or not set(tiers) <= set(TIERS)):
+            raise ValueError(f"malformed tiers {tiers!r}")
+        return Drop(key_of(raw.get("k")), None if tiers is None else tuple(tiers))
+    if kind == "note":
+        name = raw.get("n")
+        if not isinstance(name, str):
+            raise ValueError(f"malformed note name {name!r}")
+        return Note(check_paper_id(raw.get("p")), name, raw.get("v"))
+    if kind == "forget":
+        return Forget(check_paper_id(raw.get("p")))
+    raise ValueError(f"unknown operation {kind!r}")
+
+
+def key_of(raw: object) -> Key:
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise ValueError(f"malformed key {raw!r}")
+    return check_paper_id(raw[0]), check_version(raw[1])
+
+
+def number(raw: object) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        raise ValueError(f"not a number: {raw!r}")
+    return float(raw)

@@ -1,0 +1,237 @@
+"""siunitx quantities as the PDF prints them: `\\SI{13}{\\TeV}` is `13 TeV`, `\\si{\\per\\femto\\barn}`
+is `fb$^{-1}$`, `\\num{1.2e3}` is `$1.2 \\times 10^{3}$`.
+
+A unit argument is read as siunitx reads it: prefixes (`\\giga`), units (`\\electronvolt`), their
+abbreviations (`\\GeV`, `\\fb`), powers (`\\per`, `\\squared`, `\\square`, `^{-1}`), the paper's own
+`\\DeclareSIUnit`s and literal text (`GeV`). Anything else is dropped, never shown as a command.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .engine import Engine
+from .tokens import CMD, LBRACE, MATH, RAW, RBRACE, TEXT
+
+PREFIXES = {
+    "quecto": "q",
+    "ronto": "r",
+    "yocto": "y",
+    "zepto": "z",
+    "atto": "a",
+    "femto": "f",
+    "pico": "p",
+    "nano": "n",
+    "micro": "\u00b5",
+    "milli": "m",
+    "centi": "c",
+    "deci": "d",
+    "deca": "da",
+    "deka": "da",
+    "hecto": "h",
+    "kilo": "k",
+    "mega": "M",
+    "giga": "G",
+    "tera": "T",
+    "peta": "P",
+    "exa": "E",
+    "zetta": "Z",
+    "yotta": "Y",
+}
+UNITS = {
+    "electronvolt": "eV",
+    "barn": "b",
+    "metre": "m",
+    "meter": "m",
+    "second": "s",
+    "gram": "g",
+    "kilogram": "kg",
+    "kelvin": "K",
+    "ampere": "A",
+    "mole": "mol",
+    "candela": "cd",
+    "hertz": "Hz",
+    "newton": "N",
+    "pascal": "Pa",
+    "joule": "J",
+    "watt": "W",
+    "coulomb": "C",
+    "volt": "V",
+    "farad": "F",
+    "ohm": "\u03a9",
+    "siemens": "S",
+    "weber": "Wb",
+    "tesla": "T",
+    "henry": "H",
+    "degreeCelsius": "\u00b0C",
+    "lumen": "lm",
+    "lux": "lx",
+    "becquerel": "Bq",
+    "gray": "Gy",
+    "sievert": "Sv",
+    "minute": "min",
+    "hour": "h",
+    "day": "d",
+    "degree": "\u00b0",
+    "arcminute": "\u2032",
+    "arcsecond": "\u2033",
+    "litre": "l",
+    "liter": "L",
+    "tonne": "t",
+    "astronomicalunit": "au",
+    "atomicmassunit": "u",
+    "dalton": "Da",
+    "decibel": "dB",
+    "percent": "%",
+    "radian": "rad",
+    "steradian": "sr",
+    "bit": "bit",
+    "byte": "B",
+    "angstrom": "\u00c5",
+    "bar": "bar",
+    "parsec": "pc",
+    "lightyear": "ly",
+    "clight": "c",
+    "speedoflight": "c",
+}
+# siunitx's abbreviations: a prefix letter and a unit symbol (`\\GeV`, `\\fb`, `\\cm`, `\\MHz`)
+_ABBREVIATED = ("eV", "b", "m", "s", "g", "Hz", "V", "A", "W", "J", "K", "T", "Pa", "L", "l", "mol", "N")
+_LETTERS = {"f": "f", "p": "p", "n": "n", "u": "\u00b5", "m": "m", "c": "c", "k": "k", "M": "M", "G": "G", "T": "T"}
+ABBREVIATIONS = {letter + unit: symbol + unit for letter, symbol in _LETTERS.items() for unit in _ABBREVIATED}
+ABBREVIATIONS.update({unit: unit for unit in _ABBREVIATED if unit not in ("m", "s", "g", "b", "l", "L", "A", "N")})
+ABBREVIATIONS.update({"ifb": "fb$^{-1}$", "ipb": "pb$^{-1}$", "inb": "nb$^{-1}$", "fb": "fb", "pb": "pb"})
+
+_PIECE_RE = re.compile(r"\\([A-Za-z]+)|\^\s*(-?\d+)|([^\\^\s]+)")
+_DECLARE_RE = re.compile(
+    r"\\DeclareSIUnit(?:\[[^\]\n]{0,100}\])?[ \t]*\{?[ \t]*\\([A-Za-z]+)[ \t]*\}?[ \t]*\{([^{}\n]{0,200})\}"
+)
+
+
+def declared_units(source: str) -> dict[str, str]:
+    """The paper's `\\DeclareSIUnit\\name{expression}`, by name."""
+    return {m.group(1): m.group(2) for m in _DECLARE_RE.finditer(source)}
+
+
+MAX_ARGUMENT_TOKENS = 400
+_WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
+
+
+def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
+    """A siunitx unit expression as printed (units separated by a space, powers as `$^{-1}$`).
+    A unit the paper's own macro spelled out (`\\text{GeV}`) is read as its text."""
+    expression = _WRAPPER_RE.sub("", expression).replace("{", "").replace("}", "")
+    out: list[list[Any]] = []  # [symbol, power]
+    prefix, per, power_next = "", False, 1
+    for m in _PIECE_RE.finditer(expression):
+        name, power, literal = m.groups()
+        if power is not None and out:
+            out[-1][1] *= int(power)
+            continue
+        symbol = literal
+        if name in PREFIXES:
+            prefix += PREFIXES[name]
+            continue
+        if name == "per":
+            per = True
+            continue
+        if name in ("square", "cubic"):
+            power_next = 2 if name == "square" else 3
+            continue
+        if name in ("squared", "cubed") and out:
+            out[-1][1] *= 2 if name == "squared" else 3
+            continue
+        if name in declared and depth < 3:
+            symbol = unit_text(declared[name], declared, depth + 1)
+        elif name is not None:
+            symbol = UNITS.get(name) or ABBREVIATIONS.get(name)
+        if not symbol:
+            continue
+        out.append([prefix + symbol, -power_next if per else power_next])
+        prefix, per, power_next = "", False, 1
+    return " ".join(symbol + (f"$^{{{power}}}$" if power != 1 else "") for symbol, power in out)
+
+
+_EXPONENT_RE = re.compile(r"\A([-+]?[\d.,]*)\s*[eE]\s*([-+]?\d+)\Z")
+
+
+def number_text(number: str) -> str:
+    """`1.2e3` -> `$1.2 \\times 10^{3}$`, `3 +- 1` -> `3 ± 1`; other numbers as written."""
+    number = " ".join(number.replace("+-", " \u00b1 ").replace("\\pm", " \u00b1 ").split())
+    m = _EXPONENT_RE.match(number)
+    if m:
+        mantissa = f"{m.group(1)} \\times " if m.group(1) else ""
+        return f"${mantissa}10^{{{int(m.group(2))}}}$"
+    return number
+
+
+class Quantities(Engine):
+    """The siunitx commands (v2 and v3 names)."""
+
+    def arguments(self, i: int, count: int) -> tuple[list[str], int] | None:
+        """The LaTeX of `count` mandatory arguments (options in brackets skipped before each)."""
+        values = []
+        for _ in range(count):
+            i = self.skip_spec(i, "o")
+            g = self.group(i)
+            if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
+                return None
+            values.append(self.source_of(g[0] + 1, g[1]))
+            i = g[1] + 1
+        return values, i
+
+    def source_of(self, a: int, b: int) -> str:
+        parts = []
+        for kind, value in self.toks[a:b]:
+            if kind == CMD:
+                parts.append(f"\\{value} ")
+            elif kind in (TEXT, RAW):
+                parts.append(value)
+            elif kind == MATH:
+                parts.append(value)
+            elif kind in (LBRACE, RBRACE):
+                parts.append(kind)
+        return "".join(parts)
+
+    def cmd_quantity(self, i: int, name: str) -> int:
+        opt = self.optional(i)
+        if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
+            self.sink.write(number_text(self.source_of(opt[0] + 1, opt[1])) + " ")
+            i = opt[1] + 1
+        shape = _SHAPES[name]
+        found = self.arguments(i, len(shape))
+        if found is None:
+            return i
+        values, end = found
+        numbers = [number_text(v) for v, kind in zip(values, shape) if kind == "n"]
+        unit = next((unit_text(v, self.meta.units) for v, kind in zip(values, shape) if kind == "u"), "")
+        if name in ("ang",):
+            text = numbers[0].replace(";", " ") + "\u00b0"
+        elif len(numbers) == 2:  # a range
+            text = " to ".join(f"{n} {unit}".strip() for n in numbers)
+        else:
+            text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
+        if shape in ("lu", "L"):
+            items = [number_text(x) for x in values[0].split(";") if x.strip()]
+            joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
+            text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
+        self.sink.write(text)
+        return end
+
+
+# n: a number, u: a unit, l: a list of numbers (`1;2;3`)
+_SHAPES = {
+    "SI": "nu",
+    "qty": "nu",
+    "si": "u",
+    "unit": "u",
+    "num": "n",
+    "tablenum": "n",
+    "ang": "n",
+    "SIrange": "nnu",
+    "qtyrange": "nnu",
+    "numrange": "nn",
+    "SIlist": "lu",
+    "qtylist": "lu",
+    "numlist": "L",
+}

@@ -1,0 +1,578 @@
+"""What a PDF's text prints about its own structure, as a `Document` over that same text.
+
+Reads the text `engine` made (the shared shape, pages and headings marked) and writes it
+through a `DocumentBuilder`, line for line, marking what the page prints:
+
+- Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
+  "IV."): the heading lines are the ones `layout` chose.
+- Captions: a line opening with a label and its number and a stop (`Figure 3:`, `Fig. 3.`,
+  `FIG. 3.`, `Table 2:`, `Figure 1 |`), or a lone `TABLE I` line with its caption below, is a
+  figure or table block running to the caption's paragraph end. A label a sentence carried
+  to a line start ("shown in" / "Figure 3. Then ...") is not one. A table's caption is
+  followed by the table's lines: those that read as rows (short, or mostly numbers) go into
+  it as approximate rows. Each label and number once, the first caption.
+- Equations: a line ending in a number in parentheses (`(7)`, `(2.3)`) that reads as math
+  (or is the number alone) is a numbered display equation, when its number continues the
+  numbering (the longest chain of numbers that follow one another, as headings are found).
+  A PDF holds no LaTeX: the record's `latex` is the equation's line as printed (the line
+  above when the number stands alone).
+- References: the section a `References`/`Bibliography` heading opens (else a final run
+  of `[1]`, `[2]`, ... lines) is split into entries: `[12]`/`[Abc99]` labels, `12.` numbers
+  in sequence, or author-year entries (each starts at a blank line or an author's name
+  after an entry's end). Entries never span a page marker: an entry broken by a page is one
+  record, its first part the block. Ids come from `bibids`.
+- Citations `[12]`, `[3-5]`, `[3, 7]`, and author-year ones (`Smith et al., 2020`), in
+  paragraphs and captions name the entries with those labels.
+The text is the engine's, read as paragraphs: the lines of a paragraph (and of a caption or
+an entry) joined on one line, with a space, or with nothing after a hyphen the engine left at a
+line end (dropped before a lower-case rest: "arX-" + "iv:2206.15227"); list items, table rows,
+headings and page markers stay lines, and a marked block stands apart between blank lines.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from ..bibids import arxiv_id_in, doi_in
+from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
+from ..shape import HEADING_RE, is_page_title
+from .layout import heading_number
+
+# --- captions -------------------------------------------------------------------------------
+
+_NUMBER = r"(?:\d{1,3}(?:\.\d{1,2})?[a-z]?|[A-Z]\.?\d{1,3}|[IVXL]{1,6})"
+_CAPTION = re.compile(
+    rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|Tab\.)\s?(?P<number>{_NUMBER}))"
+    r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
+)
+_LABEL_WORD = re.compile(r"Fig|FIG|Tab|TAB")
+_LONE_LABEL = re.compile(rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE)\s?(?P<number>{_NUMBER}))\.?$")
+# words a sentence puts before "Figure 3": the label then came to a line start by wrapping
+_LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
+_MAX_CAPTION_LINES = 14
+_MAX_TABLE_ROWS = 80
+
+
+def _is_table(name: str) -> bool:
+    return name.lower().startswith("tab")
+
+
+# --- equations --------------------------------------------------------------------------
+
+_EQUATION = re.compile(r"(?P<body>.*?)\s*\((?P<number>\d{1,3}(?:\.\d{1,3})?)(?P<sub>[a-z]?)\)$")
+_MATHS = re.compile(r"[=<>≤≥≈∼∝+−×·∑∏∫∂∇√∈→^_|]")
+_PROSE_WORD = re.compile(r"\b[a-z]{4,}\b")
+
+# --- references -----------------------------------------------------------------------------
+
+_REFERENCES_TITLE = re.compile(r"(?:[\dIVX]+\.?\s+)?(?:references|bibliography|literature cited)", re.IGNORECASE)
+_BRACKET_ENTRY = re.compile(r"\[(?P<label>[^\]\s]{1,24})\]\s+(?=\S)")
+_NUMBER_ENTRY = re.compile(r"(?P<label>\d{1,4})\.?(?:\s+(?=\S)|$)")  # the number alone: its entry below
+_AUTHOR_START = re.compile(
+    r"(?:[A-Z][\w'’\-]+(?: [A-Z][\w'’\-]+)?,? (?:[A-Z]\.[ -]?){1,3}[,:&]|"  # Smith, J., / Smith J.,
+    r"(?:[A-Z]\.[ -]?){1,3} ?[A-Z][\w'’\-]+[,:.]|"  # J. Smith,
+    r"[A-Z][\w'’\-]+, [A-Z][\w'’\-]+(?: [A-Z]\.)?,|"  # Smith, John,
+    r"[A-Z][\w'’\-]+ (?:[A-Z]\.? )?[A-Z][\w'’\-]+(?:,| and ))"  # John D Smith, / John Smith and
+)
+_ENTRY_END = re.compile(r"[.)\d]$")
+_CITATION = re.compile(r"\[(?P<body>\d{1,4}(?:\s*[,–—-]\s*\d{1,4})*)\]")
+
+
+@dataclass(frozen=True)
+class _Mark:
+    """A block over lines [start, end) of the text."""
+
+    start: int
+    end: int
+    kind: Kind
+    record: Record
+    flowed: int | None = None
+    """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
+
+
+def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
+    """The document of a PDF text in the shared shape (see the module docstring)."""
+    lines = text.split("\n")
+    references = _reference_range(lines)
+    entries = list(_entries(lines, references)) if references else []
+    full = _full_line(lines)
+    marks = sorted(
+        [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
+    )
+    labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
+    builder = DocumentBuilder()
+    builder.notes.update(notes or {})
+    sink = _Sink(builder)
+    _write(sink, lines, marks, labels, int(0.6 * full))
+    sink.flush()
+    return builder.build()
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _full_line(lines: list[str]) -> int:
+    """The length of a full line of text: most lines of a paragraph run the full width of
+    their column, and a line well short of it ends its paragraph (or is a title)."""
+    lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
+    return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
+
+
+class _Sink:
+    """The builder, with consecutive plain text gathered into one piece: a paper has tens of
+    thousands of lines, and a builder call per line cost more than reading them."""
+
+    def __init__(self, builder: DocumentBuilder) -> None:
+        self.builder = builder
+        self.pending: list[str] = []
+
+    def add_text(self, text: str) -> None:
+        self.pending.append(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.builder.add_text("".join(self.pending))
+            self.pending.clear()
+
+    def cite(self, printed: str, targets: list[str]) -> None:
+        self.flush()
+        self.builder.cite(printed, targets)
+
+    def heading(self, level: int, title: str, number: str | None) -> None:
+        self.flush()
+        self.builder.heading(level, title, number)
+
+    def block(self, kind: Kind, rendered: str, record: Record, cites: list[tuple[str, list[str]]]) -> None:
+        self.flush()
+        self.builder.block(kind, rendered, record, cites)
+
+
+def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
+    """The lines and marked blocks in order; the lines of a paragraph on one line."""
+    position = 0
+    separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
+    roman: str | None = None
+    for mark in [*marks, None]:
+        end = len(lines) if mark is None else mark.start
+        if mark is not None and mark.start < position:
+            continue
+        for index in range(position, end):
+            line = lines[index]
+            if separated and not line:
+                continue
+            if joint is not None:
+                builder.add_text(joint)
+            separated, joint = False, None
+            heading = HEADING_RE.fullmatch(line)
+            if heading and not is_page_title(heading[2]):
+                roman = _write_heading(builder, len(heading[1]), heading[2], roman)
+                separated = True
+                continue
+            following = lines[index + 1] if index + 1 < end else ""
+            joins = len(line) >= short and _continues(line, following)
+            _write_line(builder, line[:-1] if joins and _broken(line, following) else line, labels)
+            joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
+        if mark is None:
+            break
+        rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
+        cites = [] if mark.kind is Kind.REFERENCE else _citations(rendered, labels)
+        builder.block(
+            mark.kind, rendered, mark.record, [(rendered[start:end], targets) for start, end, targets in cites]
+        )
+        separated, joint = True, None
+        position = mark.end
+
+
+_ITEM = re.compile(r"[•◦▪‣∙·*–-]\s|\(?[a-z0-9]{1,3}\)\s")
+
+
+def _continues(line: str, following: str) -> bool:
+    """Whether `following` goes on the paragraph of `line`: both sentences' words (not a
+    heading, a page marker, a list item, or a line of capitalised words and numbers: a
+    table's, a figure's, an author list)."""
+    if not line or not following or line.startswith("#") or following.startswith("#") or _ITEM.match(following):
+        return False
+    return not _looks_tabular(line) and not _looks_tabular(following)
+
+
+def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) -> str | None:
+    """Writes the heading with its printed number; returns the roman section now open, if any."""
+    number = heading_number(title)
+    if number is not None and level == 2:
+        roman = number if re.fullmatch(r"[IVXL]+", number) and number != "L" else None
+    elif number is not None and roman and level == 3 and re.fullmatch(r"[A-Z]", number):
+        number = f"{roman}.{number}"  # REVTeX's "A." under "IV.": section IV.A
+    builder.heading(level, title, number)
+    return roman
+
+
+def _write_line(builder: _Sink, line: str, labels: set[str]) -> None:
+    position = 0
+    if labels and not line.startswith("#"):
+        for start, end, targets in _citations(line, labels):
+            if start < position:
+                continue
+            builder.add_text(line[position:start])
+            builder.cite(line[start:end], targets)
+            position = end
+    builder.add_text(line[position:])
+
+
+_AUTHOR_YEAR_CITATION = re.compile(
+    r"(?P<name>[A-Z][\w'’\-]+)(?: et al\.?| (?:and|&) [A-Z][\w'’\-]+)?,? [(\[]?(?P<year>(?:1[89]|20)\d\d[a-z]?)\b"
+)
+
+
+def _citations(line: str, labels: set[str]) -> list[tuple[int, int, list[str]]]:
+    """(start, end, targets) of the citations in a line: `[12]`, `[3-5]`, and an author-year
+    `Smith et al., 2020` or `Smith and Lee (2020)` naming an entry labelled `Smith 2020`."""
+    found = []
+    for match in _CITATION.finditer(line) if "[" in line else ():
+        targets = [label for label in _cited(match["body"]) if label in labels]
+        if targets:
+            found.append((match.start(), match.end(), targets))
+    for match in _AUTHOR_YEAR_CITATION.finditer(line) if _YEAR.search(line) else ():
+        label = f"{match['name']} {match['year']}"
+        if label in labels:
+            found.append((match.start(), match.end(), [label]))
+    return sorted(found)
+
+
+def _cited(body: str) -> Iterator[str]:
+    for part in body.split(","):
+        bounds = re.split(r"\s*[–—-]\s*", part.strip())
+        if len(bounds) == 2 and int(bounds[0]) < int(bounds[1]) <= int(bounds[0]) + 50:
+            yield from (str(number) for number in range(int(bounds[0]), int(bounds[1]) + 1))
+        elif len(bounds) == 1:
+            yield bounds[0]
+
+
+def _rendered(lines: list[str], flowed: int | None) -> str:
+    """A block's lines as the text shows them: its paragraph on one line, a table's rows below."""
+    cut = len(lines) if flowed is None else flowed
+    return "\n".join([_joined([line for line in lines[:cut] if line]), *lines[cut:]]).strip("\n")
+
+
+def _broken(text: str, following: str) -> bool:
+    """A word the engine left broken at a line end ("arX-" + "iv:2206.15227"): its hyphen goes."""
+    return text.endswith("-") and text[-2:-1].isalpha() and following[:1].islower()
+
+
+def _joint(text: str, following: str) -> str:
+    """What goes between two lines of a paragraph: a space, or nothing after a hyphen kept
+    ("Wolf-" + "Rayet") or inside a URL broken at a slash."""
+    last = text[text.rfind(" ") + 1 :]
+    return "" if (text.endswith("-") and text[-2:-1].isalpha()) or ("://" in last and last.endswith("/")) else " "
+
+
+# --- captions -------------------------------------------------------------------------------
+
+
+def _is_break(line: str) -> bool:
+    return not line or line.startswith("#")
+
+
+def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
+    seen: set[tuple[bool, str]] = set()
+    index = 0
+    while index < len(lines):
+        if references and references[0] <= index < references[1]:
+            index = references[1]
+            continue
+        found = _caption_at(lines, index)
+        if found is None:
+            index += 1
+            continue
+        name, number, label, first, body_start = found
+        key = (_is_table(name), number)
+        end = _caption_end(lines, index, body_start, full)
+        if key in seen or end <= index:
+            index += 1
+            continue
+        seen.add(key)
+        caption = " ".join([first, *lines[body_start:end]]).strip()
+        if _is_table(name):
+            rows_end, rows = _table_rows(lines, end)
+            table = Table(label, number, caption, rows, approximate=True)
+            yield _Mark(index, rows_end, Kind.TABLE, table, end - index)
+            index = rows_end
+        else:
+            yield _Mark(index, end, Kind.FIGURE, Figure(label, number, caption))
+            index = end
+
+
+def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
+    """(name, number, label, caption's first words, index of its next line) for a caption line."""
+    line = lines[index]
+    if _LABEL_WORD.search(line) is None:  # most lines: one scan, then out
+        return None
+    previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
+    if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
+        return None
+    match = _CAPTION.match(line) or _glued_caption(line)
+    if match is not None:
+        return match["name"], match["number"], match["label"], match["caption"] or "", index + 1
+    lone = _LONE_LABEL.fullmatch(line)
+    if lone is not None and index + 1 < len(lines) and not _is_break(lines[index + 1]):
+        return lone["name"], lone["number"], lone["label"], "", index + 1
+    return None
+
+
+_GLUED = re.compile(
+    rf"(?<=\s)(?P<label>(?P<name>Figure|Fig\.|FIG\.|Table|TABLE)\s?(?P<number>{_NUMBER}))[:|]\s*(?P<caption>\S.*)$"
+)
+
+
+def _glued_caption(line: str) -> re.Match[str] | None:
+    """A caption the engine put after a figure's last words ("Tight Figure 4: ..."): a label
+    with a colon after at most three words, which prose does not write."""
+    match = _GLUED.search(line, 1)
+    return match if match is not None and len(line[: match.start()].split()) <= 3 else None
+
+
+def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
+    """Where a caption ends: at a blank line or another caption, or after a line that ends a
+    sentence short of a full line or before a line that reads as a table's or a figure's."""
+    end = start
+    if first < start and _ends_caption(lines[first], lines[start] if start < len(lines) else "", full):
+        return end
+    while end < len(lines) and not _is_break(lines[end]) and end - start < _MAX_CAPTION_LINES:
+        if _CAPTION.match(lines[end]):
+            break
+        end += 1
+        if _ends_caption(lines[end - 1], lines[end] if end < len(lines) else "", full):
+            break
+    return end
+
+
+def _ends_caption(line: str, following: str, full: int) -> bool:
+    sentence = line.rstrip(")]'\"’”").endswith((".", "!", "?"))
+    return sentence and (len(line) < 0.85 * full or _looks_tabular(following))
+
+
+_WORD_START = re.compile(r"(?<!\S)[^\W_]")
+_LOWER_START = re.compile(r"(?<!\S)[^\W\d_A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+
+
+@functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
+def _looks_tabular(line: str) -> bool:
+    """Most of its words capitalised or numbers: a table's header or row, not a sentence."""
+    words = len(_WORD_START.findall(line))
+    return words > 0 and len(_LOWER_START.findall(line)) * 2 < words
+
+
+def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
+    """Where the table's lines after its caption end, and those lines as approximate rows."""
+    index = start + 1 if start < len(lines) and not lines[start] else start
+    rows: list[tuple[str, ...]] = []
+    while index < len(lines) and len(rows) < _MAX_TABLE_ROWS and _is_row(lines[index]):
+        rows.append(_cells(lines[index]))
+        index += 1
+    return (index, tuple(rows)) if rows else (start, ())
+
+
+def _is_row(line: str) -> bool:
+    if _is_break(line) or _CAPTION.match(line) or _glued_caption(line):
+        return False
+    words = line.split()
+    numeric = sum(any(ch.isdigit() for ch in word) for word in words)
+    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
+
+
+_CELL_TOKEN = re.compile(r"[-−+±]?[\d.,%]+[\w%]*|\S+")
+
+
+def _cells(line: str) -> tuple[str, ...]:
+    """A row's cells: each number apart, the words between numbers together."""
+    cells: list[str] = []
+    words: list[str] = []
+    for token in line.split():
+        if any(ch.isdigit() for ch in token) and not token[:1].isalpha():
+            if words:
+                cells.append(" ".join(words))
+                words = []
+            cells.append(token)
+        else:
+            words.append(token)
+    if words:
+        cells.append(" ".join(words))
+    return tuple(cells)
+
+
+# --- equations ------------------------------------------------------------------------------
+
+
+def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator[_Mark]:
+    candidates: list[tuple[int, tuple[int, ...], str]] = []
+    for index, line in enumerate(lines):
+        if references and references[0] <= index < references[1]:
+            continue
+        match = _EQUATION.fullmatch(line)
+        if match is None or _is_break(line) or _CAPTION.match(line):
+            continue
+        body = match["body"]
+        if body and ((not _MATHS.search(body) and len(body) > 12) or len(_PROSE_WORD.findall(body)) > 4):
+            continue
+        key = tuple(int(part) for part in match["number"].split("."))
+        candidates.append((index, key, match["number"] + match["sub"]))
+    for index, _, number in _longest_chain(candidates, _next_equation):
+        latex = _EQUATION.fullmatch(lines[index])["body"]  # type: ignore[index]
+        if len(latex.strip(" ,.;")) < 3 and index:  # the number alone: the equation is the line above
+            latex = f"{lines[index - 1]} {latex}"
+        yield _Mark(index, index + 1, Kind.EQUATION, Equation(number, latex.strip()))
+
+
+def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bool:
+    if previous is None:
+        return key[-1] == 1
+    if previous == key:
+        return True  # (3a), (3b): one number, two lines
+    if len(key) != len(previous):
+        return False
+    return key[:-1] == previous[:-1] and key[-1] == previous[-1] + 1 or key[:-1] > previous[:-1] and key[-1] == 1
+
+
+def _longest_chain(
+    candidates: list[tuple[int, tuple[int, ...], str]],
+    follows: Callable[[tuple[int, ...] | None, tuple[int, ...]], bool],
+) -> list[tuple[int, tuple[int, ...], str]]:
+    """The longest run of candidates, in order, each following the one before; repeats of a
+    number (not a sub-letter) are left out."""
+    best: list[int] = []
+    link: list[int] = []
+    for index, (_, key, _) in enumerate(candidates):
+        score, before = (1 if follows(None, key) else 0), -1
+        for previous in range(max(0, index - 200), index):
+            if best[previous] and follows(candidates[previous][1], key) and best[previous] + 1 > score:
+                score, before = best[previous] + 1, previous
+        best.append(score)
+        link.append(before)
+    if not best or max(best) < 2:
+        return []
+    end = max(range(len(best)), key=best.__getitem__)
+    chain = []
+    while end >= 0:
+        chain.append(candidates[end])
+        end = link[end]
+    kept: dict[str, tuple[int, tuple[int, ...], str]] = {}
+    for candidate in reversed(chain):
+        kept.setdefault(candidate[2], candidate)
+    return list(kept.values())
+
+
+# --- references -----------------------------------------------------------------------------
+
+
+def _reference_range(lines: list[str]) -> tuple[int, int] | None:
+    """Lines [start, end) of the references section, without its heading."""
+    start = None
+    for index, line in enumerate(lines):
+        heading = HEADING_RE.fullmatch(line)
+        if heading and _REFERENCES_TITLE.fullmatch(heading[2]):
+            start = index + 1
+        elif heading and start is not None and not is_page_title(heading[2]):
+            return start, index
+    if start is not None:
+        return start, len(lines)
+    return _unheaded_references(lines)
+
+
+def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
+    """Where no heading opens them (REVTeX): the last run, in the second half, of entries
+    numbered from 1 (`[1]`, `1.` or `1`), at least two bracketed or five plain ones."""
+    for index in range(len(lines) - 1, len(lines) // 2 - 1, -1):
+        first = _BRACKET_ENTRY.match(lines[index]) or _NUMBER_ENTRY.match(lines[index])
+        if first is None or first["label"] != "1":
+            continue
+        end = next((i for i in range(index, len(lines)) if _is_section(lines[i])), len(lines))
+        body = [(i, lines[i]) for i in range(index, end)]
+        bracketed = lines[index].startswith("[")
+        found = [start for start in _entry_starts(body) if start[1] is not None]
+        if len(found) >= (2 if bracketed else 5):
+            return index, end
+    return None
+
+
+def _is_section(line: str) -> bool:
+    heading = HEADING_RE.fullmatch(line)
+    return heading is not None and not is_page_title(heading[2])
+
+
+def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
+    start, end = span
+    body = [(index, lines[index]) for index in range(start, end)]
+    starts = _entry_starts(body)
+    for number, (first, label) in enumerate(starts):
+        last = starts[number + 1][0] if number + 1 < len(starts) else end
+        parts = [line for line in lines[first:last] if line and not line.startswith("#")]
+        block_end = next((i for i in range(first, last) if lines[i].startswith("#")), last)
+        while block_end > first and not lines[block_end - 1]:
+            block_end -= 1
+        text = _joined(parts)
+        if label is None:
+            label = _author_year(text) or str(number + 1)
+        else:
+            text = text[text.index(label) + len(label) :].lstrip("]. ").strip()
+        yield _Mark(first, block_end, Kind.REFERENCE, Reference(label, text, None, arxiv_id_in(text), doi_in(text)))
+
+
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
+_INITIAL = re.compile(r"(?:[A-Z]\.-?){1,3}")
+
+
+def _author_year(text: str) -> str | None:
+    """`Smith 2020` for an author-year entry: its first author's surname and its year."""
+    year = _YEAR.search(text)
+    words = re.split(r",| and |\. (?=[A-Z][a-z])", text, maxsplit=1)[0].split()
+    if not year or not words:
+        return None
+    # "Smith J." and "Smith": the surname first; "J. Smith", "John D Smith": last
+    surname = words[0] if len(words) == 1 or _INITIAL.fullmatch(words[1]) else words[-1]
+    return f"{surname.strip('.')} {year[0]}"
+
+
+def _joined(parts: list[str]) -> str:
+    text = ""
+    for part in parts:
+        text = part if not text else text + _joint(text, part) + part if not _broken(text, part) else text[:-1] + part
+    return text
+
+
+def _entry_starts(body: list[tuple[int, str]]) -> list[tuple[int, str | None]]:
+    """(line index, label) of each entry; label None for author-year entries."""
+    bracketed = [(i, m["label"]) for i, line in body if (m := _BRACKET_ENTRY.match(line))]
+    if len(bracketed) >= 2:
+        return bracketed
+    numbered = _numbered_starts(body)
+    if len(numbered) >= 2:
+        return numbered
+    return _author_year_starts(body)
+
+
+def _numbered_starts(body: list[tuple[int, str]]) -> list[tuple[int, str | None]]:
+    starts: list[tuple[int, str | None]] = []
+    expected = 1
+    for index, line in body:
+        match = _NUMBER_ENTRY.match(line)
+        if match and int(match["label"]) == expected:
+            starts.append((index, match["label"]))
+            expected += 1
+    return starts
+
+
+def _author_year_starts(body: list[tuple[int, str]]) -> list[tuple[int, str | None]]:
+    starts: list[tuple[int, str | None]] = []
+    after_break = True
+    previous = ""
+    for index, line in body:
+        if not line or line.startswith("#"):
+            after_break = after_break or not line
+            continue
+        if after_break or (_ENTRY_END.search(previous) and _AUTHOR_START.match(line)):
+            starts.append((index, None))
+        after_break = False
+        previous = line
+    return starts

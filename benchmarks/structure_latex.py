@@ -1,0 +1,118 @@
+"""Structure the LaTeX converter finds in real e-prints, against what the sources and PDFs state.
+
+    python benchmarks/structure_latex.py [--shared DIR] [--only SUBSTRING]
+
+For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in text_quality.py):
+- `fig`/`tab`: figures and tables listed, then `/` the captions the compiled PDF prints
+  (`Figure N`, `Fig. N`, `Table N`, `TABLE II` at a line start, each number once; read with
+  pypdfium2 from `real/compiled_pdf_MADE_HERE/`, `-` when there is none) and `/` the `\\caption`s
+  of the source's figure and table environments (a regex count, subcaptions not counted);
+- `eq`: numbered equations listed; `ref`: bibliography entries listed `/` the .bbl's entries
+  (`\\bibitem` or biber's `\\entry`; a .tex's thebibliography without one); `ids`: entries whose arXiv id was found `/` .bbl entries
+  that state one (an `eprint` field, an arXiv URL or `arXiv:` text, read by `bibids`);
+- `,,`: empty items in the author line; `tex/kw`: control words left in the text outside math,
+  per 1000 words (the goal is <= 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.append(str(REPO_ROOT))
+
+from benchmarks.text_quality import shared_dir  # noqa: E402
+
+_PDF_CAPTION_RE = re.compile(r"^\s*(Figure|Fig\.|FIG\.|Table|TABLE)\s+([0-9]+|[IVX]+)\s*[:.|]", re.M)
+_FLOAT_ENV_RE = re.compile(r"\\begin\{(figure|table)\*?\}(.*?)\\end\{\1\*?\}", re.S)
+_CAPTION_RE = re.compile(r"\\caption(?![A-Za-z])")
+_BBL_ENTRY_RE = re.compile(r"\\bibitem(?![A-Za-z])|\\entry\{")
+_MATH_RE = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S)
+_COMMAND_RE = re.compile(r"\\[A-Za-z]{2,}")
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+
+
+def pdf_captions(pdf: Path) -> tuple[int, int] | None:
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:
+        return None
+    document = pdfium.PdfDocument(str(pdf))
+    text = "\n".join(document[k].get_textpage().get_text_range() for k in range(len(document)))
+    found = {(m.group(1)[0].upper(), m.group(2)) for m in _PDF_CAPTION_RE.finditer(text)}
+    return sum(1 for kind, _ in found if kind == "F"), sum(1 for kind, _ in found if kind == "T")
+
+
+def source_facts(data: bytes) -> dict[str, int]:
+    """Counts read from the e-print's own files with plain regexes (a check independent of the converter)."""
+    from arxiv_mcp.text.archive import read_source
+    from arxiv_mcp.text.bibids import arxiv_id_in
+
+    files = read_source(data).files
+    tex = "\n".join(
+        re.sub(r"(?<!\\)%[^\n]*", "", body.decode("utf-8", "replace"))
+        for name, body in files.items()
+        if name.endswith(".tex")
+    )
+    captions = {"figure": 0, "table": 0}
+    for m in _FLOAT_ENV_RE.finditer(tex):
+        body = re.sub(r"\\begin\{sub(figure|table)\}.*?\\end\{sub\1\}", "", m.group(2), flags=re.S)
+        captions[m.group(1)] += len(_CAPTION_RE.findall(body))
+    entries = stating = 0
+    bbls = [name for name in files if name.endswith(".bbl")]
+    for name in bbls or [name for name in files if name.endswith(".tex")]:  # else thebibliography in the .tex
+        text = re.sub(r"(?<!\\)%[^\n]*", "", files[name].decode("utf-8", "replace"))
+        if not bbls:
+            text = text[text.find("\\begin{thebibliography}") :] if "\\begin{thebibliography}" in text else ""
+        pieces = _BBL_ENTRY_RE.split(text)[1:]
+        pieces = [piece for piece in pieces if not piece.lstrip().startswith(("[0]", "{\\"))]  # definitions
+        entries += len(pieces)
+        stating += sum(1 for piece in pieces if arxiv_id_in(piece) or re.search(r"\\field\{eprint\}", piece))
+    return {"fig": captions["figure"], "tab": captions["table"], "bbl": entries, "stating": stating}
+
+
+def row(path: Path, compiled: Path) -> str:
+    from arxiv_mcp.text.document import Equation, Figure, Reference, Table
+    from arxiv_mcp.text.extract import from_source
+
+    data = path.read_bytes()
+    try:
+        document = from_source(data)
+    except Exception as exc:  # noqa: BLE001 - a benchmark row says what failed
+        return f"{path.name:45} {type(exc).__name__}"
+    facts = source_facts(data)
+    pdf = pdf_captions(compiled) if compiled.exists() else None
+    references = document.records(Reference)
+    figures, tables = len(document.records(Figure)), len(document.records(Table))
+    prose = _MATH_RE.sub(" ", document.text)
+    words = max(1, len(_WORD_RE.findall(prose)))
+    authors = document.text.split("\n\n")[1] if document.text.count("\n\n") > 1 else ""
+    return (
+        f"{path.name:45} {figures:3}/{pdf[0] if pdf else '-':>3}/{facts['fig']:3} "
+        f"{tables:3}/{pdf[1] if pdf else '-':>3}/{facts['tab']:3} {len(document.records(Equation)):4} "
+        f"{len(references):4}/{facts['bbl']:4} {sum(1 for r in references if r.arxiv_id):4}/{facts['stating']:4} "
+        f"{authors.count(',,') + authors.count(', ,'):3} {1000 * len(_COMMAND_RE.findall(prose)) / words:6.2f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", help="the shared/ directory")
+    parser.add_argument("--only", default="", help="score only files whose name contains this")
+    args = parser.parse_args()
+    corpus = shared_dir(args.shared) / "fixtures" / "arxiv"
+    print(f"{'file':45} {'fig':>11} {'tab':>11} {'eq':>4} {'ref':>9} {'ids':>9} {',,':>3} {'tex/kw':>6}")
+    for folder in (corpus / "real" / "src", corpus / "src"):
+        for path in sorted(folder.glob("*")):
+            if path.suffix == ".md" or args.only not in path.name:
+                continue
+            compiled = corpus / "real" / "compiled_pdf_MADE_HERE" / (re.sub(r"\.tar(\.gz)?$", "", path.name) + ".pdf")
+            print(row(path, compiled), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""The LaTeX converter's Document: headings with their printed numbers, figures and tables with
+LaTeX's numbers, numbered equations, bibliography entries with their ids, citations as printed."""
+
+from __future__ import annotations
+
+from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.latex.convert import latex_to_document
+
+ARTICLE = r"""\documentclass{article}
+\usepackage{amsmath,graphicx,booktabs,multirow,subcaption}
+\numberwithin{equation}{section}
+\graphicspath{{figs/}}
+\begin{document}
+\title{Structured}
+\author{A. One \and B. Two}
+\maketitle
+\begin{abstract}We test.\end{abstract}
+\section{Intro}
+Prior work \cite{alpha,beta} and \cite{gamma}; see Fig.~\ref{fig:plot}, Table~\ref{tab:res} and \eqref{eq:two}.
+\begin{equation}x = 1 \label{eq:one}\end{equation}
+\begin{align}
+a &= b \nonumber \\
+  &= c \label{eq:two} \\
+d &= \begin{cases} 1 \\ 2 \end{cases} \label{eq:three}
+\end{align}
+\begin{equation*}z\end{equation*}
+\section*{Unnumbered}
+\begin{figure}[t]
+\centering
+\includegraphics[width=\linewidth]{plot}
+\caption{A plot of things \cite{beta}.}
+\label{fig:plot}
+\end{figure}
+\begin{figure*}
+\begin{subfigure}{0.4\textwidth}\includegraphics{left.png}\caption{Left side}\label{fig:left}\end{subfigure}
+\begin{subfigure}{0.4\textwidth}\includegraphics{right}\caption{Right side}\end{subfigure}
+\caption{Two panels.}
+\end{figure*}
+\begin{table}
+\caption{Results.}\label{tab:res}
+\begin{tabular}{lcc}
+\toprule
+Model & \multicolumn{2}{c}{Score} \\
+\midrule
+\multirow{2}{*}{Ours} & 1.5 & $\pm 0.2$ \\
+ & 2.0 & 3 \\
+\bottomrule
+\end{tabular}
+\end{table}
+\subsection{Details}
+\begin{figure}\includegraphics{nocaption}\end{figure}
+\appendix
+\section{Proofs}
+\begin{equation}y = 2\end{equation}
+\begin{thebibliography}{9}
+\bibitem{alpha} A. Author, A title, arXiv:2401.12345 (2024).
+\bibitem{beta} B. Author, \href{https://arxiv.org/abs/hep-th/9901001}{Another}, Phys. Rev. D, doi:10.1103/PhysRevD.1.1.
+\bibitem{gamma} C. Author, A book (Publisher, 1999).
+\end{thebibliography}
+\end{document}
+"""
+
+FILES = {
+    "paper/main.tex": ARTICLE.encode(),
+    "paper/figs/plot.pdf": b"%PDF",
+    "paper/left.png": b"",
+    "paper/right.jpg": b"",
+}
+
+
+def document():
+    return latex_to_document(FILES)
+
+
+def test_headings_carry_the_numbers_latex_prints():
+    headings = document().records(Heading)
+    numbered = [(h.level, h.title, h.number) for h in headings if h.number]
+    assert numbered == [(2, "1 Intro", "1"), (3, "1.1 Details", "1.1"), (2, "A Proofs", "A")]
+    assert any(h.title == "Unnumbered" and h.number is None for h in headings)
+
+
+def test_figures_have_latexs_numbers_captions_images_and_subfigures():
+    figures = document().records(Figure)
+    assert [(f.label, f.number, f.caption, f.anchor) for f in figures] == [
+        ("Figure 1", "1", "A plot of things [2].", "fig:plot"),
+        ("Figure 2", "2", "Two panels.", None),
+    ]
+    assert figures[0].images == ("paper/figs/plot.pdf",)
+    subfigures = figures[1].subfigures
+    assert [(s.letter, s.caption, s.images) for s in subfigures] == [
+        ("a", "Left side", ("paper/left.png",)),
+        ("b", "Right side", ("paper/right.jpg",)),
+    ]
+
+
+def test_table_rows_spread_spans_and_header_stops_at_the_first_rule():
+    (table,) = document().records(Table)
+    assert (table.label, table.number, table.caption, table.anchor) == ("Table 1", "1", "Results.", "tab:res")
+    assert table.rows == (("Model", "Score", "Score"), ("Ours", "1.5", "$\\pm 0.2$"), ("Ours", "2.0", "3"))
+    assert table.header_rows == 1
+    block = document().blocks_of(Kind.TABLE)[0]
+    assert document().text[block.start : block.end].startswith("Table 1: Results.\n\n| Model | Score |")
+
+
+def test_numbered_equations_one_per_numbered_row_within_sections():
+    equations = document().records(Equation)
+    assert [(e.number, e.anchor) for e in equations] == [
+        ("1.1", "eq:one"),
+        ("1.2", "eq:two"),
+        ("1.3", "eq:three"),
+        ("A.1", None),
+    ]
+    assert equations[1].latex == "\\begin{aligned}a &= b \\nonumber \\\\ &= c\\end{aligned}"
+    assert "\\begin{cases} 1 \\\\ 2 \\end{cases}" in equations[2].latex
+    assert "and (1.2)." in document().text
+
+
+def test_references_with_labels_keys_ids_and_citations_as_printed():
+    doc = document()
+    references = doc.records(Reference)
+    assert [(r.label, r.key, r.arxiv_id, r.doi) for r in references] == [
+        ("1", "alpha", "2401.12345", None),
+        ("2", "beta", "hep-th/9901001", "10.1103/PhysRevD.1.1"),
+        ("3", "gamma", None, None),
+    ]
+    assert references[2].text == "C. Author, A book (Publisher, 1999)."
+    cited = [(doc.text[c.start : c.end], c.targets) for c in doc.citations]
+    assert cited == [("[1, 2]", ("alpha", "beta")), ("[3]", ("gamma",)), ("[2]", ("beta",))]  # the last in Figure 1
+
+
+def test_a_key_the_bibliography_lacks_is_never_printed():
+    files = {"main.tex": rb"\documentclass{article}\begin{document}See \cite{nowhere} and \ref{gone}.\end{document}"}
+    doc = latex_to_document(files)
+    assert "See [?] and ??." in doc.text
+    assert "nowhere" not in doc.text and "gone" not in doc.text
+    assert [c.targets for c in doc.citations] == [("nowhere",)]
+
+
+def test_revtex_numbers_sections_in_roman_and_appendix_equations_without_a_stop():
+    source = rb"""\documentclass{revtex4-2}\begin{document}
+\section{Intro}\subsection{Setup}\label{s:setup} See \ref{s:setup}.
+\appendix\section{Extra}\begin{equation}e\end{equation}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source})
+    numbers = [h.number for h in doc.records(Heading) if h.number]
+    assert numbers == ["I", "I.A", "A"]
+    assert "See I.A." in doc.text
+    assert [e.number for e in doc.records(Equation)] == ["A1"]
+
+
+def test_the_text_is_the_documents_and_blocks_lie_on_it():
+    doc = document()
+    for block in doc.blocks:
+        assert doc.text[block.start : block.end].strip()
+    figure = doc.blocks_of(Kind.FIGURE)[1]
+    assert doc.text[figure.start : figure.end] == "Figure 2: Two panels.\n(a) Left side\n(b) Right side"
+
+
+def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_the_unit():
+    source = r"""\documentclass{article}
+\renewcommand{\theequation}{\thesection.\arabic{equation}}
+\begin{document}\section{A}
+\begin{algorithm}\caption{Search.}\begin{algorithmic}\State step\end{algorithmic}\end{algorithm}
+\begin{figure}\caption{Plot.}\end{figure}
+\begin{subequations}\label{group}\begin{align}a \label{first} \\ b\end{align}\end{subequations}
+\begin{equation}c\end{equation} See \eqref{group} and \eqref{first}.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "Algorithm 1: Search." in doc.text and "See (1.1) and (1.1a)." in doc.text
+    assert [(f.label, f.caption) for f in doc.records(Figure)] == [("Figure 1", "Plot.")]
+    assert [e.number for e in doc.records(Equation)] == ["1.1a", "1.1b", "1.2"]
+
+
+def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():
+    items = "".join(rf"\bibitem{{k{n}}} Entry {n}." for n in range(1, 7))
+    source = (
+        r"\documentclass{revtex4-2}\begin{document}See \cite{k3,k1,k2,k5} and \cite{k6,k4}."
+        r"\begin{thebibliography}{9}" + items + r"\end{thebibliography}\end{document}"
+    )
+    doc = latex_to_document({"main.tex": source.encode()})
+    cited = [(doc.text[c.start : c.end], c.targets) for c in doc.citations]
+    assert cited == [("[1\u20133, 5]", ("k3", "k1", "k2", "k5")), ("[4, 6]", ("k6", "k4"))]
+
+
+def test_ieeetran_numbers_sections_in_roman_with_lettered_subsections_but_compsoc_in_arabic():
+    body = r"\begin{document}\section{A}\subsection{B}\subsubsection{C}\label{c}See \ref{c}.\begin{table}\caption{T}\end{table}\end{document}"
+    ieee = latex_to_document({"main.tex": (r"\documentclass[conference]{IEEEtran}" + body).encode()})
+    assert [h.number for h in ieee.records(Heading) if h.number] == ["I", "I-A", "I-A1"]
+    assert "See I-A1." in ieee.text and [t.label for t in ieee.records(Table)] == ["TABLE I"]
+    compsoc = latex_to_document({"main.tex": (r"\documentclass[journal,compsoc]{IEEEtran}" + body).encode()})
+    assert [h.number for h in compsoc.records(Heading) if h.number] == ["1", "1.1", "1.1.1"]
+
+
+def test_a_hostile_span_cannot_grow_a_table_and_old_figure_commands_name_their_images():
+    source = r"""\documentclass{article}\begin{document}
+\begin{figure}\epsfig{file=figs/a.eps,width=3in}\caption{A.}\end{figure}
+\begin{figure}\includegraphics{b.eps}\caption{B.}\end{figure}
+\begin{table}\caption{T}\begin{tabular}{c}\multicolumn{9999}{c}{x} \\ \multicolumn{99999999}{c}{y} \\\end{tabular}\end{table}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()}, members=("figs/a.eps", "b.pdf"))
+    assert [f.images for f in doc.records(Figure)] == [("figs/a.eps",), ("b.pdf",)]
+    assert [len(row) for row in doc.records(Table)[0].rows] == [64, 1]
+
+
+def test_an_eprint_macro_or_a_link_that_is_an_id_names_the_entrys_arxiv_id():
+    source = r"""\documentclass{article}\begin{document}\cite{a,b,c,d}
+\begin{thebibliography}{4}
+\bibitem{a} A. One, Title, \eprint{1207.7214}.
+\bibitem{b} B. Two, Title, \eprint[hep-th]{hep-th/9901001}.
+\bibitem{c} C. Three, Title, \url{2101.00001}.
+\bibitem{d} D. Four, Title, p. 2101.00001 (2021).
+\end{thebibliography}\end{document}"""
+    references = latex_to_document({"main.tex": source.encode()}).records(Reference)
+    assert [r.arxiv_id for r in references] == ["1207.7214", "hep-th/9901001", "2101.00001", None]
+    assert references[0].text == "A. One, Title, 1207.7214."
+
+
+def test_labels_on_unnumbered_rows_and_in_drawings_name_what_latex_names():
+    source = r"""\documentclass{article}\begin{document}
+\begin{eqnarray}\label{sys} a &=& b \notag \\ c &=& d \end{eqnarray}
+\begin{figure}\begin{tikzpicture}\draw (0,0) -- (1,1);\label{fig:drawn}\end{tikzpicture}\caption{Drawn.}\end{figure}
+See (\ref{sys}) and Figure~\ref{fig:drawn}.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert [(e.number, e.anchor) for e in doc.records(Equation)] == [("1", "sys")]
+    assert "See (1) and Figure" in doc.text and "??" not in doc.text

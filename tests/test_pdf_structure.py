@@ -1,0 +1,245 @@
+"""pdf_to_document: what a PDF prints about its structure (numbers, captions, equations,
+references, citations) marked over the same text pdf_to_text gives, in both engines."""
+
+from __future__ import annotations
+
+import pytest
+
+from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.extract import from_pdf
+from arxiv_mcp.text.pdf import engine as pdf_text
+from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
+from arxiv_mcp.text.pdf.structure import pdf_document
+from tests.pdfgen import make_pdf
+from tests.test_pdf_text import same_characters
+
+HAS_PDFIUM = pdf_text._import_pdfium() is not None
+ENGINES = ["pypdf", pytest.param("pdfium", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
+
+PROSE = [
+    "Walruses gather on sea ice in large herds, which makes them easy to see from far",
+    "above and hard to count from the ground, where one herd hides the next one behind.",
+    "We count them from orbit over three winters and find more than anyone expected.",
+]
+
+WALRUS_PAGES = [
+    "\n".join(
+        [
+            "Counting walruses from orbit",
+            "1 Introduction",
+            *PROSE,
+            "Earlier counts [1] used aircraft, and later ones [1, 2] boats; see also [1-2].",
+            *PROSE,
+            "Figure 1: Walrus herds seen from orbit in the first",
+            "winter, as counted before [2].",
+            *PROSE,
+            "2 Method",
+            *PROSE,
+            "N = a + b, (1)",
+            *PROSE,
+            "M = N × 2. (2)",
+        ]
+    ),
+    "\n".join(
+        [
+            "2.1 Data",
+            *PROSE,
+            "Table 1: Walruses counted per herd.",
+            "Herd Count Year",
+            "North 120 2001",
+            "South 95 2002",
+            *PROSE,
+            "References",
+            "[1] A. Tusk, Walrus herds from the air, arXiv:2401.12345 (2001).",
+            "[2] B. Flipper, Seals and walruses, J. Ice 12, 3 (2010),",
+            "doi:10.1000/ice.2010.3.",
+        ]
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_captions_equations_references_and_citations_are_marked(engine):
+    data = make_pdf(WALRUS_PAGES)
+    document = pdf_to_document(data, engine=engine)
+    assert same_characters(document.text, pdf_to_text(data, engine=engine))
+
+    headings = document.records(Heading)
+    assert [(h.title, h.number) for h in headings] == [
+        ("1 Introduction", "1"),
+        ("2 Method", "2"),
+        ("2.1 Data", "2.1"),
+        ("References", None),
+    ]
+    (figure,) = document.records(Figure)
+    assert (figure.label, figure.number, figure.caption) == (
+        "Figure 1",
+        "1",
+        "Walrus herds seen from orbit in the first winter, as counted before [2].",
+    )
+    (table,) = document.records(Table)
+    assert (table.label, table.number, table.caption, table.approximate) == (
+        "Table 1",
+        "1",
+        "Walruses counted per herd.",
+        True,
+    )
+    assert table.rows == (("Herd Count Year",), ("North", "120", "2001"), ("South", "95", "2002"))
+    assert [(e.number, e.latex) for e in document.records(Equation)] == [("1", "N = a + b,"), ("2", "M = N × 2.")]
+
+    first, second = document.records(Reference)
+    assert (first.label, first.arxiv_id, first.doi) == ("1", "2401.12345", None)
+    assert first.text == "A. Tusk, Walrus herds from the air, arXiv:2401.12345 (2001)."
+    assert (second.label, second.arxiv_id, second.doi) == ("2", None, "10.1000/ice.2010.3")
+    cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
+    assert cited == [("[1]", ("1",)), ("[1, 2]", ("1", "2")), ("[1-2]", ("1", "2")), ("[2]", ("2",))]
+    for kind in (Kind.FIGURE, Kind.TABLE, Kind.EQUATION, Kind.REFERENCE):
+        for block in document.blocks_of(kind):
+            assert "## Page" not in document.text[block.start : block.end]
+
+
+def test_from_pdf_gives_the_document_with_the_stamp_as_a_note():
+    stamp = "arXiv:2401.12345v1 [cs.LG] 1 Jan 2024"
+    data = make_pdf([WALRUS_PAGES[0] + "\n" + stamp, WALRUS_PAGES[1]])
+    document = from_pdf(data, engine="pypdf")
+    assert document.notes == {"stamp": stamp} and "arXiv:2401.12345v1" not in document.text
+    assert len(document.records(Reference)) == 2
+
+
+def page(*lines: str) -> str:
+    return "## Page 1\n" + "\n".join(lines)
+
+
+def test_revtex_subsections_are_numbered_under_their_roman_section():
+    text = page("## I. INTRODUCTION", "", "Words.", "", "## II. METHOD", "", "Words.", "", "### A. Data", "", "Words.")
+    numbers = [h.number for h in pdf_document(text).records(Heading)]
+    assert numbers == ["I", "II", "II.A"]
+    appendix = page("## 1 Introduction", "", "Words.", "", "## A Proofs", "", "Words.", "", "### A.1 Lemmas")
+    assert [h.number for h in pdf_document(appendix).records(Heading)] == ["1", "A", "A.1"]
+
+
+def test_a_label_a_sentence_carries_to_a_line_start_is_not_a_caption():
+    text = page(
+        "The herds are largest in March, as shown in",
+        "Figure 2. Then they split up.",
+        "FIG. 3. Herd sizes per month.",
+        "",
+        "Table 2 shows the counts.",
+        "TABLE IV",
+        "Counts per herd",
+        "",
+        "Tight Figure 4: Regions of the ice.",
+    )
+    found = pdf_document(text)
+    labels = [r.label for r in (*found.records(Figure), *found.records(Table))]
+    assert sorted(labels) == ["FIG. 3", "Figure 4", "TABLE IV"]
+    assert found.records(Table)[0].caption == "Counts per herd"
+
+
+def test_an_equation_number_must_continue_the_numbering():
+    text = page(
+        "x = y (1)",
+        "The cost is O(1) per step and stays O(1) (1)",
+        "The model of ref (7)",
+        "",
+        "z = x + y (2)",
+        "(3)",
+        "f(x) = 3, (2.1)",
+    )
+    assert [e.number for e in pdf_document(text).records(Equation)] == ["1", "2", "3"]
+
+
+def test_reference_entries_of_each_style_are_split():
+    numbered = page("## References", "", "1. A. Tusk, Walruses. J. Ice 1", "(2001).", "2. B. Flipper, Seals (2010).")
+    assert [r.label for r in pdf_document(numbered).records(Reference)] == ["1", "2"]
+    keyed = page("## References", "", "[Tus01] A. Tusk, Walruses (2001).", "[Fli10] B. Flipper, Seals (2010).")
+    assert [r.label for r in pdf_document(keyed).records(Reference)] == ["Tus01", "Fli10"]
+    author_year = page(
+        "## REFERENCES",
+        "",
+        "Tusk A., Flipper B., 2001, J. Ice,",
+        "12, 3",
+        "Walrus C. D., 2010, Mon. Not. R.",
+        "Astron. Soc., 400, 1",
+        "## Page 2",
+        "John D Smith and Ann Lee. Counting seals. In Proc. Ice,",
+        "2012.",
+        "",
+        "Anthropic. Claude, 2024. URL https://arxiv.org/abs/2401.",
+        "12345.",
+    )
+    entries = pdf_document(author_year).records(Reference)
+    assert [r.label for r in entries] == ["Tusk 2001", "Walrus 2010", "Smith 2012", "Anthropic 2024"]
+    assert entries[1].text == "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1"
+    unheaded = page("## II. METHOD", "", "Words.", "", "[1] A. Tusk, Walruses (2001).", "[2] B. Flipper, Seals.")
+    assert len(pdf_document(unheaded).records(Reference)) == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_paragraph_reads_on_one_line_with_its_broken_words_joined(engine):
+    lines = [
+        "Counting walruses from orbit",
+        "Walruses gather on sea ice in large herds that we count with trans-",
+        "formers trained on the pairs of English-to-",
+        "German sentences, from images at https://example.org/ice/",
+        "walrus.html and from aircraft flying over the Wolf-",
+        "Rayet ice shelf in the winters of both years.",
+        "• one item",
+        "• another item",
+        "Walruses gather on sea ice in large herds that we count with satellites and with",
+        "Herd Count Winter Sea",
+        "North 120 2001 Barents",
+    ]
+    text = pdf_to_document(make_pdf(["\n".join(lines)]), engine=engine).text
+    assert text.endswith("with\nHerd Count Winter Sea\nNorth 120 2001 Barents")  # a table's lines stay lines
+    assert (
+        "\nCounting walruses from orbit\nWalruses gather on sea ice in large herds that we count with"
+        " transformers trained on the pairs of English-to-German sentences, from images at"
+        " https://example.org/ice/walrus.html and from aircraft flying over the Wolf-Rayet ice shelf in the"
+        " winters of both years.\n\n• one item\n• another item"
+    ) in text
+
+
+def test_author_year_citations_name_their_entries():
+    text = page(
+        "## 1 Introduction",
+        "",
+        "Herds were counted by Tusk et al. (2001) and later (Walrus & Seal, 2010; Tusk et al., 1999).",
+        "",
+        "## References",
+        "",
+        "Tusk A., Flipper B., 2001, J. Ice, 12, 3",
+        "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1",
+    )
+    document = pdf_document(text)
+    cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
+    assert cited == [("Tusk et al. (2001", ("Tusk 2001",)), ("Walrus & Seal, 2010", ("Walrus 2010",))]
+
+
+def test_plain_numbered_entries_after_the_last_section_are_the_references():
+    entries = [f"{n} A. Author{n}, Phys. Rev. B {n}, 1 (2001)." for n in range(1, 7)]
+    entries[3:4] = ["4", "B. Author, Phys. Rev. Lett. 4, 2 (2002)."]  # the number on a line of its own
+    text = page(
+        "## I. INTRODUCTION", "", "1 Apples are counted.", "2 Pears next.", "", "## ACKNOWLEDGMENTS", "", *entries
+    )
+    found = pdf_document(text).records(Reference)
+    assert [r.label for r in found] == ["1", "2", "3", "4", "5", "6"]
+    assert found[3].text == "B. Author, Phys. Rev. Lett. 4, 2 (2002)."
+
+
+def test_a_caption_ends_where_the_table_under_it_begins():
+    full = "Walruses gather on sea ice in large herds, which makes them easy to count from far."
+    text = page(
+        full,
+        full,
+        "Table 3: Walruses counted per herd and per winter over the three winters of the survey, in",
+        "thousands, as the satellites saw them in the images of March.",
+        "Herd Count Winter",
+        "North Sea herd 120 2001",
+        "South 95 2002",
+        "the counts were then compared with those made from aircraft in the same months.",
+        full,
+    )
+    (table,) = pdf_document(text).records(Table)
+    assert table.caption.endswith("in the images of March.")
+    assert table.rows == (("Herd Count Winter",), ("North Sea herd", "120", "2001"), ("South", "95", "2002"))
