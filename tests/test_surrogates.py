@@ -76,7 +76,7 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
         proc.stdin.flush()
         deadline, pending = time.monotonic() + 60, b""
         while set(answers) < wanted and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            ready = _readable(proc.stdout, deadline - time.monotonic())
             chunk = os.read(proc.stdout.fileno(), 65536) if ready else b""
             if not chunk:
                 break
@@ -88,6 +88,14 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
         proc.stdin.close()
         proc.wait(timeout=30)
     return answers
+
+
+def _readable(stream, seconds: float) -> bool:
+    """poll, not select: select refuses a descriptor numbered 1024 or more, which a long run
+    of the suite in one process may reach."""
+    poller = select.poll()
+    poller.register(stream, select.POLLIN)
+    return bool(poller.poll(max(0, int(seconds * 1000))))
 
 
 def test_repair_names_the_argument_and_keeps_other_messages_as_they_were():
