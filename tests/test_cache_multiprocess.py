@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 
 REPO = Path(__file__).resolve().parent.parent
 MAX_PAPERS = 20
@@ -211,6 +212,7 @@ def _sealed(data: bytes) -> bool:
     return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
 
 
+@platforms.posix_signals
 def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     home, logs = tmp_path / "home", tmp_path / "logs"
     logs.mkdir()
@@ -229,6 +231,7 @@ def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     assert {"w0", "w1", "w2"} <= {pinner for item in cache.list_cached() for pinner in item.pinned_by}
 
 
+@platforms.posix_signals
 def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):
     home, logs = tmp_path / "home", tmp_path / "logs"
     logs.mkdir()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.pdfgen import make_pdf, pdf_of_size
 
@@ -78,6 +79,7 @@ def run_limited(fake, home: Path, calls: list) -> list[dict]:
     return json.loads(out.stdout)
 
 
+@platforms.posix_rlimits
 def test_a_file_size_limit_is_a_clear_error_and_read_text_still_comes_back(fake, tmp_path):
     home = tmp_path / "home"
     Cache(home).close()  # the index exists before the limit, as on a disk that filled up later
@@ -196,6 +198,7 @@ def _one_line_naming_home(out: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@platforms.posix_permissions
 def test_a_read_only_home_stops_start_up_in_one_line(tmp_path):
     home = tmp_path / "home"
     Cache(home).close()

@@ -20,6 +20,7 @@ import pypdf
 import pytest
 import requests
 
+from tests import platforms
 from tests.fake_arxiv import (
     HUGE_BODY_BYTES,
     NO_PDF,
@@ -680,6 +681,7 @@ def test_latexml_html_has_the_reader_landmarks():
     assert 3_000 < len(page.encode()) < 12_000
 
 
+@platforms.posix_signals
 def test_standalone_main_serves_and_stops_on_sigterm():
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen(

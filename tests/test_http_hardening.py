@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import resource
 import secrets
 import socket
 import time
@@ -18,6 +17,10 @@ import pytest
 import requests
 
 from arxiv_mcp import http_limits, http_sessions
+from tests import platforms
+
+if not platforms.WINDOWS:
+    import resource
 from tests.conftest import html_paper, paper
 from tests.test_http_transport import _call, serving
 
@@ -152,6 +155,7 @@ def _limit_descriptors(limit: int):
     return apply
 
 
+@platforms.posix_rlimits
 def test_idle_and_dripping_connections_are_closed_and_cannot_lock_out_a_client(fake, tmp_path, monkeypatch):
     """300 silent sockets against a 256-descriptor server (the lock-out seen): a client still
     gets its answers meanwhile, and every silent or dripping socket is closed in bounded time."""

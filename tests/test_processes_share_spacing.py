@@ -18,6 +18,7 @@ import anyio
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 from tests.conftest import paper
 
 WORKER = """
@@ -41,6 +42,7 @@ for pid in sys.argv[2:]:
 INTERVAL = 0.25
 
 
+@platforms.posix_signals
 def test_three_processes_one_home_one_killed(fake, tmp_path):
     ids = [f"2403.{i:05d}" for i in range(18)]
     for pid in ids:

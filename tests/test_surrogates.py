@@ -11,6 +11,7 @@ import sys
 import time
 
 from arxiv_mcp import surrogates
+from tests import platforms
 from tests.conftest import paper
 from tests.test_stdio import _env
 
@@ -30,6 +31,7 @@ CALLS = [
 ]
 
 
+@platforms.pipe_select
 def test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio(fake, tmp_path):
     fake.add(paper("2401.00001", "Sparse attention"))
     lines = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]

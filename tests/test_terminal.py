@@ -6,15 +6,20 @@ to the terminal reaches it as SIGINT exactly as a keypress does.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import select
 import subprocess
 import sys
-import termios
 
 from arxiv_mcp import __version__
+from tests import platforms
+
+if not platforms.WINDOWS:
+    import fcntl
+    import pty
+    import termios
+
+pytestmark = platforms.posix_terminal
 
 
 def _on_terminal(tmp_path):
