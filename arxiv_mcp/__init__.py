@@ -1,4 +1,3 @@
 """arxiv-mcp: a polite, cached MCP server for arXiv."""
 
 __version__ = "0.1.0"
-PROJECT_URL = "https://github.com/arxiv-mcp/arxiv-mcp"

@@ -37,6 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 8000)")
     p.add_argument(
+        "--tools",
+        default=None,
+        help="tool groups to expose, comma-separated: read, cite, library, explore, all "
+        "(default: ARXIV_MCP_TOOLS, else all)",
+    )
+    p.add_argument(
         "--log-level",
         default="WARNING",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -71,7 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     stderr.setLevel(args.log_level)  # the client may ask for more detail through MCP logging
     stderr.setFormatter(logging.Formatter("arxiv-mcp %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[stderr])
-    from .config import ConfigError, check_port, load
+    from dataclasses import replace
+
+    from .config import ConfigError, check_port, load, tool_groups
     from .errors import ArxivMcpError
     from .http_guard import check_bind
 
@@ -80,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--port is only used with --transport http (stdio has no port)")
         check_port(8000 if args.port is None else args.port)
         config = load()
+        if args.tools is not None:
+            config = replace(config, tools=tool_groups(args.tools, "--tools"))
         if args.transport == "http":
             check_bind(args.host, config.http_tokens)
         from .server import build_server, serve_http
@@ -89,7 +99,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"arxiv-mcp: {exc}", file=sys.stderr)
         return 2
     if args.transport == "http":
-        serve_http(server, args.host, 8000 if args.port is None else args.port, config.http_tokens)
+        port = 8000 if args.port is None else args.port
+        host = f"[{args.host.strip('[]')}]" if ":" in args.host else args.host
+        print(f"arxiv-mcp {__version__}: serving MCP at http://{host}:{port}/mcp", file=sys.stderr, flush=True)
+        serve_http(server, args.host, port, config.http_tokens)
     else:
         _serve_stdio(server)
     return 0

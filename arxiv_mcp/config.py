@@ -26,6 +26,8 @@ ARXIV_DOMAINS = ("arxiv.org", "ar5iv.org")
 
 
 PDF_ENGINES = ("auto", "pypdf", "pdfium")
+TOOL_GROUP_NAMES = ("read", "cite", "library", "explore", "all")
+"""ARXIV_MCP_TOOLS / --tools: which tools a server exposes (server.TOOL_GROUPS lists them)."""
 MAX_TIMEOUT_S = 600.0
 """Per-request network timeout: beyond ten minutes a stalled upstream is not worth waiting for
 (and 1e10 overflowed the socket layer, failing every upstream call)."""
@@ -61,6 +63,10 @@ class Config:
     http_tokens: tuple[str, ...] = field(default=(), repr=False)
     """Bearer tokens, one per HTTP client; when set every HTTP request must carry one of them.
     Required to serve beyond loopback."""
+    tools: tuple[str, ...] = ("all",)
+    """The tool groups exposed (TOOL_GROUP_NAMES)."""
+    contact: str | None = None
+    """An e-mail or URL for the User-Agent, as arXiv asks of API clients (ARXIV_MCP_CONTACT)."""
 
     @property
     def max_bytes(self) -> int:
@@ -178,6 +184,33 @@ def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_secret({name: part}, name, min_length=16) or "" for part in parts))
 
 
+def tool_groups(raw: str, name: str = "ARXIV_MCP_TOOLS") -> tuple[str, ...]:
+    """Comma- or space-separated group names; empty means all. An unknown name stops start-up."""
+    groups = tuple(dict.fromkeys(part.lower() for part in raw.replace(",", " ").split()))
+    unknown = [g for g in groups if g not in TOOL_GROUP_NAMES]
+    if unknown:
+        raise ConfigError(
+            f"{name}={raw!r} is invalid: {unknown[0]!r} is not a tool group; expected some of "
+            f"{', '.join(TOOL_GROUP_NAMES)}, comma-separated"
+        )
+    return groups or ("all",)
+
+
+def _contact(env: Mapping[str, str]) -> str | None:
+    """An e-mail address or an http(s) URL, sent in the User-Agent: one header-safe word."""
+    raw = env.get("ARXIV_MCP_CONTACT", "").strip()
+    if not raw:
+        return None
+    mail = "@" in raw and "." in raw.rsplit("@", 1)[1]
+    web = raw.lower().startswith(("http://", "https://")) and "." in raw
+    if not (mail or web) or not all("!" <= ch <= "~" for ch in raw) or any(c in raw for c in "();"):
+        raise ConfigError(
+            f"ARXIV_MCP_CONTACT={raw!r} is invalid: expected an e-mail address or an http(s) URL "
+            "(ASCII, no spaces), e.g. you@example.org"
+        )
+    return raw
+
+
 def check_pdf_engine(engine: str) -> None:
     """pdfium by name needs pypdfium2 (the `fast` extra); say so at start-up, not at the first PDF."""
     if engine == "pdfium" and importlib.util.find_spec("pypdfium2") is None:
@@ -239,5 +272,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         pdf_engine=engine,
         s2_api_key=_secret(env, "SEMANTIC_SCHOLAR_API_KEY"),
         http_tokens=_tokens(env, "ARXIV_MCP_HTTP_TOKEN"),
+        tools=tool_groups(env.get("ARXIV_MCP_TOOLS", "")),
+        contact=_contact(env),
         **urls,
     )

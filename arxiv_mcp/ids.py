@@ -5,11 +5,16 @@ Accepted forms (all case-insensitive): new ids `2401.12345`, `0704.0001` (+ `vN`
 names the paper `math/0309136` (the class is not part of the id: arXiv's API answers with
 the archive alone); an `arXiv:` prefix; arxiv.org / export.arxiv.org abs, pdf (with or
 without `.pdf`) and html URLs; ar5iv URLs; the DOI `10.48550/arXiv.ID` bare, with `doi:`,
-or as a doi.org URL. See https://info.arxiv.org/help/arxiv_identifier.html for the schemes.
+or as a doi.org URL; the paper pages of other sites that carry the id in their URL
+(huggingface.co/papers/ID, alphaxiv.org/abs/ID and /overview/ID, semanticscholar.org/arxiv/ID,
+paperswithcode.com and scholar.archive.org pages or links naming an arXiv id or URL). See
+https://info.arxiv.org/help/arxiv_identifier.html for the schemes.
 
 Ids arrive as pasted from papers and chats, so the wrapping around them is peeled off:
 surrounding whitespace, brackets and quotes, trailing citation punctuation, arXiv's own
-citation form `arXiv:2401.12345 [cs.LG]`, `arXiv preprint arXiv:...` and `arXiv 2401.12345`.
+citation form `arXiv:2401.12345 [cs.LG]`, its stamp with a date (`arXiv:2301.11163v1 [cs.LG]
+26 Jan 2023`), `arXiv preprint arXiv:...`, `arXiv 2401.12345`, and a Markdown link
+`[arXiv:2503.04338](https://arxiv.org/abs/2503.04338)` (its target, else its text).
 Text is NFKC-folded (full-width digits become ASCII); any other non-ASCII character is
 refused, so nothing but ASCII is ever sent upstream. Ids that cannot exist (month 00 or 13,
 an old-style id dated after March 2007 or before August 1991, a new-style id before April
@@ -40,6 +45,23 @@ _URL_HOSTS = (
     "dx.doi.org",
     "browse.arxiv.org",
 )
+_MIRROR_HOSTS = (
+    "huggingface.co",
+    "alphaxiv.org",
+    "semanticscholar.org",
+    "paperswithcode.com",
+    "scholar.archive.org",
+    "web.archive.org",
+)
+"""Sites whose paper pages carry the arXiv id somewhere in the URL (any subdomain, www.)."""
+_EMBEDDED = re.compile(
+    r"(?<![0-9a-z.])(?P<id>[0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z]+(?:-[a-z]+)?(?:\.[a-z][a-z-]+)?/[0-9]{7}(?:v[0-9]+)?)"
+    r"(?![0-9])",
+    re.I,
+)
+_MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]*)\)")
+_STAMP_DATE = re.compile(r"\s+[0-9]{1,2}\s+[a-z]{3,9}\.?\s+[0-9]{4}$", re.I)
+"""The date arXiv's margin stamp ends with: `arXiv:2301.11163v1 [cs.LG] 26 Jan 2023`."""
 _URL_PATH = re.compile(r"/(?:abs|pdf|html|format|e-print|src)/(?P<rest>.+?)(?:\.pdf)?/?$", re.I)
 _OPENERS = "([{<\"'`\u201c\u2018\u00ab"
 _CLOSERS = ")]}>\"'`\u201d\u2019\u00bb"
@@ -54,7 +76,7 @@ ACCEPTED_FORMS = (
     "2401.12345, 2401.12345v2, arXiv:2401.12345, hep-th/9901001, math.GT/0309136v1, "
     "https://arxiv.org/abs/2401.12345, https://arxiv.org/pdf/2401.12345v2(.pdf), "
     "https://arxiv.org/html/2401.12345, https://ar5iv.labs.arxiv.org/html/2401.12345, "
-    "10.48550/arXiv.2401.12345"
+    "10.48550/arXiv.2401.12345, https://huggingface.co/papers/2401.12345"
 )
 
 
@@ -87,9 +109,47 @@ class PaperId:
         return self.versioned
 
 
-def _invalid(raw: str, why: str) -> InvalidInput:
-    shown = raw if len(raw) <= 120 else raw[:117] + "..."
-    return InvalidInput(f"{shown!r} is not an arXiv id: {why}. Accepted forms: {ACCEPTED_FORMS}.")
+class BadId(InvalidInput):
+    """A malformed id; `short` is the one line a batch lists it with (input and reason)."""
+
+    def __init__(self, raw: str, why: str):
+        shown = raw if len(raw) <= 120 else raw[:117] + "..."
+        self.short = f"{shown!r}: {why}"
+        super().__init__(f"{shown!r} is not an arXiv id: {why}. Accepted forms: {ACCEPTED_FORMS}.")
+
+
+def _invalid(raw: str, why: str) -> BadId:
+    return BadId(raw, why)
+
+
+def parse_many(texts: list[str]) -> tuple[list[PaperId], list[str]]:
+    """The distinct ids among `texts`, in order, and a one-line reason for each malformed one:
+    one bad id in a batch is listed, never the reason the rest go unanswered. When none is
+    valid, the first one's full error is raised (there is nothing to answer)."""
+    good: list[PaperId] = []
+    bad: list[BadId] = []
+    for text in texts:
+        try:
+            good.append(parse(text))
+        except BadId as exc:
+            bad.append(exc)
+    if bad and not good:
+        raise bad[0]
+    return list(dict.fromkeys(good)), list(dict.fromkeys(b.short for b in bad))
+
+
+def _markdown_link(s: str) -> str:
+    """The target of a Markdown link when it names a paper, else its text (a link to a page
+    without an id, with `arXiv:ID` as its text)."""
+    m = _MARKDOWN_LINK.fullmatch(s.rstrip(_STOPS))
+    if not m:
+        return s
+    for part in (m.group("target"), m.group("text")):
+        try:
+            return str(parse(part))
+        except InvalidInput:
+            continue
+    return m.group("target")
 
 
 def _unwrap(text: str) -> str:
@@ -100,7 +160,7 @@ def _unwrap(text: str) -> str:
     while True:
         before = s
         s = s.rstrip(_STOPS).rstrip()
-        s = _CITATION_CLASS.sub("", s).strip()
+        s = _CITATION_CLASS.sub("", _STAMP_DATE.sub("", s)).strip()
         if s[-1:] in _CLOSERS:  # one at a time: a `[cs.LG]` inside must be seen whole first
             s = s[:-1].rstrip()
         if len(s) > 1 and s[0] in _OPENERS:
@@ -112,12 +172,16 @@ def _unwrap(text: str) -> str:
 
 def _strip_url(text: str, s: str) -> str:
     low = s.lower()
-    if not (low.startswith(("http://", "https://")) or low.startswith(_URL_HOSTS)):
+    bare_hosts = _URL_HOSTS + _MIRROR_HOSTS + tuple("www." + m for m in _MIRROR_HOSTS)
+    if not (low.startswith(("http://", "https://")) or low.startswith(bare_hosts)):
         return s
     if not low.startswith(("http://", "https://")):
         s = "https://" + s
     parts = urlsplit(s)
     host = (parts.hostname or "").lower().rstrip(".")
+    mirror = next((m for m in _MIRROR_HOSTS if host == m or host.endswith("." + m)), None)
+    if mirror:
+        return _embedded(text, unquote(s[len(parts.scheme) + 3 + len(parts.netloc) :]), mirror)
     if host not in _URL_HOSTS:
         raise _invalid(text, f"{host or 'that host'} is not an arXiv address")
     path = unquote(parts.path)
@@ -127,6 +191,15 @@ def _strip_url(text: str, s: str) -> str:
     if not m:
         raise _invalid(text, "the URL does not point at an abs, pdf or html page")
     return m.group("rest")
+
+
+def _embedded(text: str, rest: str, host: str) -> str:
+    """The arXiv id in the path or query of another site's paper page (its last one: a
+    web.archive.org link carries a timestamp, then the arXiv URL)."""
+    found = [m.group("id") for m in _EMBEDDED.finditer(rest)]
+    if not found:
+        raise _invalid(text, f"this {host} address carries no arXiv id; paste the paper's arxiv.org link or id")
+    return found[-1]
 
 
 def _ascii(text: str, s: str) -> str:
@@ -147,7 +220,8 @@ def parse(text: str) -> PaperId:
     s = " ".join(text.split())  # newlines and tabs from pasting are whitespace, nothing more
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         raise _invalid(text, "it contains control characters")
-    s = _ascii(text, _unwrap(_strip_url(text, _unwrap(unicodedata.normalize("NFKC", s)))))
+    s = _markdown_link(unicodedata.normalize("NFKC", s))
+    s = _ascii(text, _unwrap(_strip_url(text, _unwrap(s))))
     doi = _DOI.fullmatch(s.lower())
     if doi:
         s = s[len(s) - len(doi.group("rest")) :]

@@ -33,6 +33,8 @@ class SearchResult:
     query: str | None = None
     """The arXiv search_query actually sent (null for a pure id_list lookup)."""
     missing_ids: list[str] | None = None
+    invalid_ids: list[str] | None = None
+    """Malformed ids of id_list, each with its reason; the valid ones are answered."""
     note: str | None = None
     has_more: bool = False
     """More results lie beyond this page: ask again with start=next_start."""
@@ -141,9 +143,11 @@ class PaperText:
     total_chars: int
     has_more: bool
     method: str
-    """Where the text came from: html, ar5iv, source, pdf, or cache (already on disk)."""
+    """Where the text came from: html, ar5iv, source or pdf (also when read from the cache)."""
     source_method: str
     """The extractor that made the cached text (html, ar5iv, source or pdf)."""
+    cached: bool = False
+    """The text was already on disk: no request was made for it."""
     section: str | None = None
     notice: str = UNTRUSTED
     """What to know about this text: it is untrusted data (and, on a full disk, that it could not be cached)."""
@@ -274,6 +278,8 @@ class Bibtex:
     bibtex: str
     count: int
     missing_ids: list[str]
+    invalid_ids: list[str] = field(default_factory=list)
+    """Malformed ids, each with its reason; the valid ones are answered."""
 
 
 @dataclass

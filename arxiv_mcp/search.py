@@ -19,7 +19,7 @@ from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config
 from .errors import InvalidInput, NotFound
-from .ids import parse
+from .ids import parse, parse_many
 from .upstream import query as q
 from .upstream.arxiv_api import ArxivApi, search_params
 from .upstream.atom import Feed, Paper
@@ -38,6 +38,7 @@ class Hits:
     query: str | None
     missing: list[str] | None = None
     note: str | None = None
+    invalid: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ class Searcher:
         feed, sent, note = self._strict_or_relaxed(composed, params, ttl)
         for paper in feed.papers:
             self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
-        note = _join_notes(note, _skipped_note(feed))
+        note = _join_notes(note, _skipped_note(feed)) if feed.total_results else _no_hits_note(composed)
         if ttl > 0:
             self.cache.put_search(
                 key,
@@ -155,7 +156,7 @@ class Searcher:
         return self.api.query(relaxed), relaxed["search_query"], RELAXED_NOTE
 
     def _search_ids(self, id_list: list[str], filters: q.SearchFilters, cat: str | None) -> Hits:
-        pids = list(dict.fromkeys(parse(i) for i in id_list))  # a repeated id is looked up once
+        pids, invalid = parse_many(id_list)  # a repeated id is looked up once, a malformed one listed
         if filters.any():
             composed = q.compose(filters, cat)
             wire = list(dict.fromkeys(p.wire_id for p in pids))
@@ -167,7 +168,8 @@ class Searcher:
             found, sent = self.catalog.papers(pids), None
         # Two spellings of one version (2401.12345 and 2401.12345v2 when v2 is the latest) are one paper.
         papers = list({(p.id, p.version): p for p in (found[pid] for pid in pids if pid in found)}.values())
-        return Hits(len(papers), papers, sent, missing=[str(p) for p in pids if p not in found])
+        missing = [str(p) for p in pids if p not in found]
+        return Hits(len(papers), papers, sent, missing=missing, invalid=invalid or None)
 
 
 RELAXED_NOTE = "No paper matched every word, so this shows papers matching any of them."
@@ -182,6 +184,17 @@ def _journal_doi(text: str) -> str | None:
     """The DOI when the whole text is one (bare, doi:, or a doi.org URL), else None."""
     m = _JOURNAL_DOI.fullmatch(text.strip().rstrip(".,;"))
     return m.group(1) if m else None
+
+
+def _no_hits_note(composed: q.Composed) -> str:
+    """What to try when nothing matched: a search that ends with nothing to do is a dead end."""
+    tried = " (the any-word retry found nothing either)" if composed.relaxed else ""
+    dated = "; widen or drop the date range" if "submittedDate:" in composed.search_query else ""
+    cat = "; drop or widen the category" if "cat:" in composed.search_query else ""
+    return (
+        f"Nothing matched{tried}. Try fewer or broader words, a synonym, title= for words of the "
+        f"title, or author= alone{dated}{cat}."
+    )
 
 
 def _skipped_note(feed: Feed) -> str | None:

@@ -18,7 +18,7 @@ from .cache.store import Cache
 from .catalog import Catalog
 from .config import Config, display_path
 from .errors import InvalidInput
-from .ids import PaperId, Urls, parse
+from .ids import PaperId, Urls, parse, parse_many
 from .models import (
     UNTRUSTED,
     Bibtex,
@@ -159,9 +159,9 @@ class ArxivService:
         if abstract_max_chars is not None:
             bounds.ABSTRACT_MAX_CHARS.check(abstract_max_chars)
         filters = q.SearchFilters(query, category, author, title, abstract, date_from, date_to)
+        # A search only touches the session: its hits are candidates, and pinning every page
+        # of them would fill a small cache; reading, get_paper, download and bibtex pin.
         result = self.searcher.find(filters, id_list, start, max_results, sort_by, sort_order)
-        for paper in result.papers:
-            self._pin(session_id, paper)
         return self._summaries(result, start, abstract_max_chars)
 
     def _summaries(self, hits: Hits, start: int, abstract_max_chars: int | None) -> SearchResult:
@@ -187,6 +187,7 @@ class ArxivService:
             papers=out,
             query=hits.query,
             missing_ids=hits.missing,
+            invalid_ids=hits.invalid,
             note=hits.note,
             has_more=has_more,
             next_start=end if has_more else None,
@@ -229,8 +230,9 @@ class ArxivService:
             total_pages=pages.count,
             total_chars=len(view),
             has_more=page < pages.count,
-            method=full.method,
+            method=full.source,
             source_method=full.source,
+            cached=full.method == "cache",
             section=chosen.label if chosen else None,
             notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
             items=chosen.items() if chosen else [],
@@ -294,8 +296,11 @@ class ArxivService:
     # --- sessions and cache ---------------------------------------------------------------
 
     def _check_session(self, session_id: str | None) -> None:
+        """Refuse an unknown session before any work, and mark it used (so it does not expire)."""
         if session_id:
             self.cache.session_status(session_id)
+
+    touch_session = _check_session
 
     def _pin(self, session_id: str | None, paper: Paper) -> None:
         if session_id:
@@ -336,22 +341,27 @@ class ArxivService:
     def clear_cache(self, drop_pinned: bool = False) -> ClearResult:
         return self.cache.clear(drop_pinned)
 
-    def export_bibtex(self, paper_ids: list[str]) -> Bibtex:
+    def export_bibtex(self, paper_ids: list[str], session_id: str | None = None) -> Bibtex:
         """One entry per paper, from its latest metadata: an entry names the paper, not a
         version (its key, eprint and url carry no version), so `X`, `Xv1` and `Xv2` are
         one entry. Metadata cached within its lifetime is used as is; the rest comes in
-        one id_list request, and expired metadata serves when arXiv cannot be reached."""
+        one id_list request, and expired metadata serves when arXiv cannot be reached. A
+        malformed id is listed with its reason; the others are answered."""
         from .research.bibtex import to_bibtex
 
         bounds.PAPER_IDS.check(paper_ids)
-        asked = list(dict.fromkeys(parse(i) for i in paper_ids))
+        asked, invalid = parse_many(paper_ids)
+        self._check_session(session_id)
         latest = list(dict.fromkeys(p.with_version(None) for p in asked))
         found = self.catalog.papers(latest)
         papers = [found[p] for p in latest if p in found]
+        for paper in papers:
+            self._pin(session_id, paper)
         return Bibtex(
             bibtex=to_bibtex(papers, site_url=self.config.site_url),
             count=len(papers),
             missing_ids=[str(p) for p in asked if p.with_version(None) not in found],
+            invalid_ids=invalid,
         )
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:

@@ -4,7 +4,8 @@ author line, no LaTeXML labels ("Affiliation:", "footnotemark") in the front mat
 no markup, script or style residue.
 
     python benchmarks/check_html.py [fixtures_dir]    (default <shared>/fixtures/arxiv, where
-    <shared> is ../shared from the checkout or from its parent, as for a worktree)
+    <shared> is ../shared from the checkout or from its parent, as for a worktree; in a plain
+    checkout without it, the real pages the tests carry in tests/fixtures)
 
 Expected headings are read from the page itself (LaTeXML's ltx_title_* elements), so the
 check is independent of the extractor. Exits 1 when any check fails.
@@ -168,7 +169,8 @@ def _front_problems(html: str, text: str) -> list[str]:
 
 def _default_base() -> Path:
     candidates = [ROOT.parent / "shared", ROOT.parent.parent / "shared"]
-    return next((path for path in candidates if path.is_dir()), candidates[0]) / "fixtures" / "arxiv"
+    shared = next((path for path in candidates if path.is_dir()), None)
+    return shared / "fixtures" / "arxiv" if shared else ROOT / "tests" / "fixtures"
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """Every benchmark figure of arxiv-mcp in one command: `python benchmarks/run.py`.
 
-Run from the repository root with the test extras installed (`pip install ".[test]"`). It
+Run from the repository root with the test group installed (`pip install . --group test`). It
 starts the fake arXiv of tests/fake_arxiv.py on 127.0.0.1, drives real server processes over
 stdio with raw JSON-RPC lines, and prints one table. Each figure is a median over repeated
 runs; where a floor exists it is measured in the same run, interleaved with ours, and the

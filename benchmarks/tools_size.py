@@ -1,12 +1,13 @@
 """How many bytes the tool list costs a client: the whole tools/list answer and each tool.
 
-Run: python benchmarks/tools_size.py [--limit 17000]
+Run: python benchmarks/tools_size.py [--limit 17000] [--groups]
 
 Starts the real server (`python -m arxiv_mcp`, stdio, a throw-away cache home), asks it for
 tools/list as a client does, and measures compact UTF-8 JSON: the whole `result` object, then
 each tool (largest first) split into description, inputSchema and outputSchema. Every client
 puts this text in the model's context on every turn, so it is worth keeping small.
-Exits 1 when the whole answer is over --limit bytes.
+Exits 1 when the whole answer is over --limit bytes. With --groups, first the bytes of each
+tool group alone (ARXIV_MCP_TOOLS=read, cite, ...), as a client configured with it sees them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def size(value) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
-def fetch_tools_list() -> tuple[dict, int]:
+def fetch_tools_list(groups: str = "all") -> tuple[dict, int]:
     """The tools/list `result` from a fresh stdio server, and the byte size of its wire message."""
     messages = [
         {
@@ -48,6 +49,7 @@ def fetch_tools_list() -> tuple[dict, int]:
     with tempfile.TemporaryDirectory() as home:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
         env["ARXIV_MCP_HOME"] = home
+        env["ARXIV_MCP_TOOLS"] = groups
         proc = subprocess.Popen(
             [sys.executable, "-m", "arxiv_mcp"],
             cwd=ROOT,
@@ -73,7 +75,13 @@ def fetch_tools_list() -> tuple[dict, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help="bytes the whole answer may use")
+    parser.add_argument("--groups", action="store_true", help="also the bytes of each tool group alone")
     args = parser.parse_args(argv)
+    if args.groups:
+        print(f"{'ARXIV_MCP_TOOLS':<16}{'tools':>6}{'bytes':>8}")
+        for groups in ("read", "cite", "library", "explore", "read,cite", "all"):
+            result, _ = fetch_tools_list(groups)
+            print(f"{groups:<16}{len(result['tools']):>6}{size(result):>8}")
     result, wire = fetch_tools_list()
     total = size(result)
     tools = sorted(result["tools"], key=size, reverse=True)

@@ -81,3 +81,14 @@ def connect(make_config):
             yield client
 
     return open_client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the slow tests (tests/slow_tests.py) so `-m "not slow"` is the quick subset."""
+    from tests.slow_tests import is_slow
+
+    for item in items:
+        module = getattr(item, "module", None)
+        name = getattr(item, "originalname", item.name)
+        if module is not None and is_slow(module.__name__.rsplit(".", 1)[-1], name):
+            item.add_marker(pytest.mark.slow)

@@ -42,7 +42,7 @@ async def test_html_paper_costs_one_request(fake, connect):
         assert r["method"] == "html" and r["version"] == 1
         assert r["text"].startswith("# Attention for graphs")
         again = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00003", "page": 1}))
-        assert again["method"] == "cache" and upstream(fake) == ["/html/2403.00003"]
+        assert again["cached"] and upstream(fake) == ["/html/2403.00003"]
 
 
 async def test_read_after_get_paper_costs_one_more_request(fake, connect):
@@ -61,7 +61,7 @@ async def test_stub_html_falls_through_to_source(fake, connect):
         assert upstream(fake) == ["/html/2403.00004v1", "/e-print/2403.00004v1"]
         fake.clear_log()
         r = text_of(await client.call_tool("read_paper", {"paper_id": "2403.00004v1", "page": 1}))
-        assert r["method"] == "cache" and upstream(fake) == []
+        assert r["cached"] and upstream(fake) == []
 
 
 async def test_pdf_only_submission_reads_the_eprint_as_pdf(fake, connect):
@@ -249,7 +249,7 @@ async def test_better_extractor_remakes_cached_text_without_a_request(fake, make
     fake.clear_log()
     monkeypatch.setattr(fulltext, "EXTRACTOR_VERSION", fulltext.EXTRACTOR_VERSION + 1)
     again = svc.read_paper("2403.00012v1")
-    assert again.method == "cache" and again.source_method == "html" and "Transformers" in again.text
+    assert again.cached and again.method == again.source_method == "html" and "Transformers" in again.text
     assert fake.requests == []
     assert svc.cache.get_text("2403.00012", 1).extractor_version == fulltext.EXTRACTOR_VERSION
 

@@ -1,7 +1,7 @@
 import pytest
 
 from arxiv_mcp.errors import InvalidInput
-from arxiv_mcp.ids import PaperId, Urls, parse
+from arxiv_mcp.ids import PaperId, Urls, parse, parse_many
 
 
 @pytest.mark.parametrize(
@@ -137,3 +137,45 @@ def test_url_builders_use_configured_bases():
     assert urls.html(pid) == "http://127.0.0.1:9/html/hep-th/9901001v2"
     assert urls.source(pid) == "http://127.0.0.1:9/e-print/hep-th/9901001v2"
     assert urls.ar5iv(PaperId("1706.03762")) == "http://127.0.0.1:9/ar5iv/html/1706.03762"
+
+
+@pytest.mark.parametrize(
+    "pasted, canonical",
+    [
+        ("[arXiv:2503.04338](https://www.arxiv.org/abs/2503.04338).", "2503.04338"),
+        ("[see the paper](https://arxiv.org/pdf/2503.04338v2)", "2503.04338v2"),
+        ("[arXiv:2503.04338](https://example.org/talk),", "2503.04338"),
+        ("arXiv:2301.11163v1 [cs.LG] 26 Jan 2023", "2301.11163v1"),
+        ("arXiv:hep-th/9901001v1  1 Jan 1999", "hep-th/9901001v1"),
+        ("https://huggingface.co/papers/2503.04338", "2503.04338"),
+        ("huggingface.co/papers/2503.04338#community", "2503.04338"),
+        ("https://www.alphaxiv.org/overview/2503.04338v2", "2503.04338v2"),
+        ("https://www.semanticscholar.org/arxiv/2503.04338", "2503.04338"),
+        ("https://scholar.archive.org/search?q=arxiv:2301.11163", "2301.11163"),
+        ("https://web.archive.org/web/20230101000000/https://arxiv.org/abs/hep-th/9901001v2", "hep-th/9901001v2"),
+    ],
+)
+def test_round_three_forms(pasted, canonical):
+    assert str(parse(pasted)) == canonical
+
+
+@pytest.mark.parametrize(
+    "pasted, why",
+    [
+        ("https://paperswithcode.com/paper/attention-is-all-you-need", "carries no arXiv id"),
+        ("https://huggingface.co/papers", "carries no arXiv id"),
+        ("[a talk](https://example.org/talk)", "not an arXiv address"),
+        ("https://alphaxiv.org/abs/2413.00001", "month 13"),
+    ],
+)
+def test_pages_without_a_valid_id_are_refused_saying_why(pasted, why):
+    with pytest.raises(InvalidInput, match=why):
+        parse(pasted)
+
+
+def test_a_batch_keeps_the_valid_ids_and_lists_the_others():
+    good, bad = parse_many(["2401.12345", "nope", "2401.12345v1", "2401.12345", "2413.00001"])
+    assert [str(p) for p in good] == ["2401.12345", "2401.12345v1"]
+    assert len(bad) == 2 and bad[0].startswith("'nope': ") and "month 13" in bad[1]
+    with pytest.raises(InvalidInput, match="nope"):
+        parse_many(["nope"])

@@ -95,7 +95,9 @@ def test_defaults_match_config(package):
         if field not in fields or fields[field] is None:
             continue
         actual = fields[field]
-        if isinstance(actual, str):
+        if isinstance(actual, tuple):  # a list setting: comma-separated
+            assert tuple(declared.split(",")) == actual, name
+        elif isinstance(actual, str):
             assert declared == actual, name
         else:
             assert float(declared) == actual, name

@@ -106,3 +106,28 @@ def test_operators_without_terms_are_clear_errors(query):
 
 def test_lower_case_operator_words_among_plain_words_are_words():
     assert compose(query="models that do not forget").search_query == "(all:models AND all:forget)"
+
+
+@pytest.mark.parametrize(
+    "typed, sent",
+    [
+        ("transformers -vision", "(all:transformers ANDNOT all:vision)"),
+        ('graph -"computer vision" -images', '(all:graph ANDNOT (all:"computer vision" OR all:images))'),
+        ("state-of-the-art models", "(all:state-of-the-art AND all:models)"),
+        ("ti:transformers -vision", "(ti:transformers ANDNOT all:vision)"),
+        ("ti:x -au:smith", "(ti:x ANDNOT au:smith)"),
+        ('ti:"a -b" AND au:c', '(ti:"a -b" AND au:c)'),
+    ],
+)
+def test_a_leading_minus_excludes(typed, sent):
+    assert q.compose(q.SearchFilters(query=typed)).search_query == sent
+
+
+@pytest.mark.parametrize("typed", ["-vision", '-"computer vision"', "-ti:x"])
+def test_only_excluded_terms_are_refused(typed):
+    with pytest.raises(InvalidInput):
+        q.compose(q.SearchFilters(query=typed))
+
+
+def test_two_words_that_match_nothing_are_retried_or_ed():
+    assert q.compose(q.SearchFilters(query="graph walrus")).relaxed == "(all:graph OR all:walrus)"

@@ -202,7 +202,7 @@ def test_a_cached_document_that_does_not_parse_is_remade_from_the_raw_file(fake,
     asked = len(fake.requests)
     service.cache.put_text(PID, 1, "{not a document", method="html", extractor_version=EXTRACTOR_VERSION)
     again = service.read_paper(f"{PID}v1")
-    assert (again.text, again.method) == (first.text, "cache")
+    assert (again.text, again.method, again.cached) == (first.text, "html", True)
     assert len(fake.requests) == asked
     assert Document.from_json(service.cache.get_text(PID, 1).text).text == first.text
 

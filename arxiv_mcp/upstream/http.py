@@ -22,14 +22,25 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
-from .. import PROJECT_URL, __version__, budget
+from .. import __version__, budget
 from ..config import Config
 from ..errors import Throttled, Unreachable, UpstreamError
 from .rate_limiter import MAX_PAUSE_S, RateLimiter
 
 log = logging.getLogger(__name__)
 
-USER_AGENT = f"arxiv-mcp/{__version__} (+{PROJECT_URL})"
+USER_AGENT = f"arxiv-mcp-reader/{__version__}"
+"""The project and version; the operator's contact (ARXIV_MCP_CONTACT) is added when set."""
+
+
+def user_agent(contact: str | None) -> str:
+    """What arXiv asks of API clients: name the client and, when the operator gave one, a way
+    to reach them. No project address is invented: none that exists is known to this code."""
+    if not contact:
+        return USER_AGENT
+    return f"{USER_AGENT} ({'mailto:' + contact if '@' in contact and '://' not in contact else '+' + contact})"
+
+
 CONNECT_TIMEOUT_S = 10.0
 DOWN_FOR_S = 20.0
 _READ_TIMEOUT_FLOOR_S = 0.05
@@ -72,6 +83,7 @@ class Transport:
 
     def __init__(self, config: Config):
         self.read_timeout = config.timeout_s
+        self.user_agent = user_agent(config.contact)
         self._session = None
         self._session_lock = threading.Lock()
 
@@ -87,7 +99,7 @@ class Transport:
                 session = requests.Session()
                 session.mount("http://", DeadlineAdapter())
                 session.mount("https://", DeadlineAdapter())
-                session.headers["User-Agent"] = USER_AGENT
+                session.headers["User-Agent"] = self.user_agent
                 session.trust_env = False  # a proxy variable must not reroute test or mirror traffic
                 self._session = session
             return self._session

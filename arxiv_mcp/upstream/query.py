@@ -11,6 +11,8 @@ exclusion was meant), lower-case `and`/`or` are words, and two terms side by sid
 OR-ed. So `NOT`, `AND NOT` and (between fielded terms) `not` become `ANDNOT`; lower-case
 `and`/`or` between fielded terms become operators; terms side by side are joined with
 `AND`, as the tool promises; a plain word among fielded terms is searched in all fields.
+A leading minus excludes, as in web search (`transformers -vision`, `-"computer vision"`): it
+becomes ANDNOT, since arXiv would search the word (its `-` is punctuation) and include it.
 Query syntax: https://info.arxiv.org/help/api/user-manual.html#query_details
 """
 
@@ -47,6 +49,26 @@ _ADVANCED_TOKEN = re.compile(
 _OPERATOR_WORDS = ("AND", "OR", "NOT", "ANDNOT")
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _WORD_CHARS = re.compile(r"[^\w.\-+']", re.UNICODE)
+_ADVANCED_MINUS = re.compile(r"(^|\s)-(?=[^\s-]|$)")
+_EXCLUDED = re.compile(r'(?:^|(?<=\s))-(?P<term>"[^"]*"|[^\s"-]\S*)')
+"""`-word` or `-"a phrase"` after a space or at the start: a term to exclude."""
+
+
+def _split_excluded(text: str) -> tuple[str, str]:
+    """(the text without its excluded terms, the excluded terms)."""
+    excluded = " ".join(m.group("term") for m in _EXCLUDED.finditer(text))
+    return _EXCLUDED.sub(" ", text), excluded
+
+
+def _without(field: str, text: str) -> tuple[str | None, str | None]:
+    """The clause of the words to include and the OR-ed clause of those to exclude."""
+    kept, excluded = _split_excluded(text)
+    if excluded and not words_clause(field, kept):
+        raise InvalidInput(
+            f"{text.strip()!r} only excludes words (a leading minus means 'not'): add a word to search for, "
+            "e.g. 'transformers -vision'"
+        )
+    return words_clause(field, kept), words_clause(field, excluded, joiner="OR") if excluded else None
 
 
 def is_advanced(query: str) -> bool:
@@ -144,6 +166,13 @@ def _advanced_tokens(query: str) -> list[_Tok]:
     return out
 
 
+def _minus_as_andnot(query: str) -> str:
+    """`-term` (after a space or at the start, outside quotes) as `ANDNOT term`, as in a plain query."""
+    parts = query.split('"')
+    parts[::2] = [_ADVANCED_MINUS.sub(r"\1ANDNOT ", part) for part in parts[::2]]
+    return '"'.join(parts)
+
+
 def _is_operator(toks: list[_Tok], i: int) -> bool:
     """Upper-case AND/OR/NOT/ANDNOT always operate; lower-case ones only between fielded
     terms (`ti:x and au:y`), since among plain words they are just words."""
@@ -193,7 +222,7 @@ def _operators(toks: list[_Tok]) -> list[_Tok]:
 
 def normalise_advanced(query: str) -> str:
     """arXiv syntax with the surprises of arXiv's parser taken out (see the module docstring)."""
-    toks = _operators(_advanced_tokens(query))
+    toks = _operators(_advanced_tokens(_minus_as_andnot(query)))
     out = ""
     prev: _Tok | None = None
     in_field: list[bool] = []  # per open parenthesis: does a field prefix (ti:( ... )) cover it?
@@ -282,9 +311,13 @@ def _compose(*, query, category_clause, author, title, abstract, date_from, date
         if is_advanced(q):
             main = f"({normalise_advanced(q)})"
         else:
-            main = words_clause("all", q)
-            if main and len([t for t, p in _terms(q) if p or t.lower() not in STOPWORDS]) >= 3:
-                relaxed = words_clause("all", q, joiner="OR")
+            main, excluded = _without("all", q)
+            kept = _split_excluded(q)[0]
+            if main and len([t for t, p in _terms(kept) if p or t.lower() not in STOPWORDS]) >= 2:
+                relaxed = words_clause("all", kept, joiner="OR")
+            if excluded:
+                main = f"({main} ANDNOT {excluded})"
+                relaxed = f"({relaxed} ANDNOT {excluded})" if relaxed else None
         if main:
             base_plus = base + [main]
             joined = " AND ".join(base_plus)
