@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,4 +31,13 @@ dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="stands /d
 linux_locks = pytest.mark.skipif(
     not LINUX, reason="the msvcrt stand-in is built on Linux open-file-description locks and /proc/self/fd"
 )
+posix_user_homes = pytest.mark.skipif(
+    WINDOWS, reason="~name of an unknown user: Windows reads it as a sibling of one's own home folder"
+)
 linux_proc = pytest.mark.skipif(not LINUX, reason="reads a process's state from /proc (Linux)")
+
+
+def set_user_home(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """Make `home` the user's home folder for `~` (HOME; USERPROFILE is what Windows reads)."""
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import secrets
 import socket
 import time
@@ -254,9 +255,11 @@ def test_an_error_over_http_names_the_home_as_a_variable(make_config):
 
     config = make_config()
     paths = _client_log_handler(config)
-    error = _error_result(ArxivMcpError(f"cannot write {config.home}/papers/x or {config.home.resolve()}/tmp"))
+    papers, tmp = config.home / "papers" / "x", config.home.resolve() / "tmp"
+    error = _error_result(ArxivMcpError(f"cannot write {papers} or {tmp}"))
     shown = _for_http(error, paths).content[0].text
-    assert shown == "cannot write $ARXIV_MCP_HOME/papers/x or $ARXIV_MCP_HOME/tmp" and error.content[0].text != shown
+    expected = f"cannot write $ARXIV_MCP_HOME{os.sep}papers{os.sep}x or $ARXIV_MCP_HOME{os.sep}tmp"
+    assert shown == expected and error.content[0].text != shown
 
 
 @pytest.mark.anyio
