@@ -144,7 +144,9 @@ def lines(path: Path) -> list[dict]:
     """Whole lines of a log (a killed writer may leave half a line at the end)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines(keepends=True) if line.endswith("\n")]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.endswith("\n")
+    ]
 
 
 def wait_for_progress(process: subprocess.Popen, path: Path, count: int, timeout: float = 60.0) -> None:
@@ -178,7 +180,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
     with open(logs / "evictions-verifier.log", "a") as kept:  # later rounds must see these evictions too
         kept.writelines(line + "\n" for line in own.lines)
     evictions: dict[tuple[str, str], list[float]] = {}
-    for line in (line for log in logs.glob("evictions-*.log") for line in log.read_text().splitlines()):
+    for line in (line for log in logs.glob("evictions-*.log") for line in log.read_text(encoding="utf-8").splitlines()):
         match = EVICTION.fullmatch(line)
         if match:
             tiers = ["meta", "text", "pdf", "source"] if match["tiers"] == "all" else match["tiers"].split(",")
