@@ -2,7 +2,7 @@
 
 Windows refuses to replace or remove a file that is open (Python opens without delete
 sharing) and cannot `os.open` a directory. `windows_rules` makes this machine refuse the
-same way (an open descriptor is found through /proc/self/fd), and the cache then runs with
+same way (an open descriptor is found through /proc/self/fd: those tests need Linux), and the cache then runs with
 `WindowsFiles` as `osfiles.FILES`: two caches on one home (two processes' worth of open files)
 write, read, pin, compact and evict without a refusal reaching them. With `PosixFiles`, which
 keeps files open across a replace, the same rules refuse: the check can fail.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,7 @@ from arxiv_mcp.cache import osfiles
 from arxiv_mcp.cache import store as cache_store
 from arxiv_mcp.cache.atomic import TMP_SUFFIX, clean_stale_tmp, write_atomic
 from arxiv_mcp.cache.store import Cache
-
-pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="finds open files through /proc/self/fd")
+from tests import platforms
 
 
 def _open_paths() -> set[str]:
@@ -117,6 +115,7 @@ def _two_processes_at_work(home: Path, monkeypatch, *, compacting: bool = True) 
         second.close()
 
 
+@platforms.linux_proc
 def test_the_cache_never_keeps_a_file_open_that_another_replaces(windows_rules, monkeypatch, tmp_path):
     monkeypatch.setattr(osfiles, "FILES", stand_in_windows())
     _two_processes_at_work(tmp_path / "cache", monkeypatch)
@@ -132,6 +131,7 @@ def test_the_cache_never_keeps_a_file_open_that_another_replaces(windows_rules, 
         ("reading under the lock", "2401.00001v1.meta.json"),
     ],
 )
+@platforms.linux_proc
 def test_each_part_of_the_windows_handling_is_needed(windows_rules, monkeypatch, tmp_path, undone, refused):
     """The check above can fail: without each part, Windows would refuse a replace."""
     monkeypatch.setattr(osfiles, "FILES", stand_in_windows())
@@ -147,6 +147,7 @@ def test_each_part_of_the_windows_handling_is_needed(windows_rules, monkeypatch,
     assert refused in {Path(path).name for path in windows_rules}
 
 
+@platforms.linux_proc
 def test_a_durable_write_needs_no_directory_descriptor_on_windows(windows_rules, monkeypatch, tmp_path):
     (tmp_path / "tmp").mkdir()
     monkeypatch.setattr(osfiles, "FILES", osfiles.PosixFiles())
@@ -187,7 +188,10 @@ def test_windows_tells_a_live_process_by_its_exit_code(exit_code, alive):
 
 def test_leftovers_of_a_dead_writer_are_removed_on_both_platforms(monkeypatch, tmp_path):
     dead, live = 999_991, 999_992
-    for files in (stand_in_windows({live: osfiles.STILL_ACTIVE, dead: 0}), osfiles.PosixFiles()):
+    platforms_here = [stand_in_windows({live: osfiles.STILL_ACTIVE, dead: 0})]
+    if not platforms.WINDOWS:  # there os.kill(pid, 0) would send Ctrl-C: the reason WindowsFiles exists
+        platforms_here.append(osfiles.PosixFiles())
+    for files in platforms_here:
         monkeypatch.setattr(osfiles, "FILES", files)
         (tmp_path / f"{dead}.a{TMP_SUFFIX}").write_bytes(b"x")
         live_pid = live if files.name == "windows" else os.getppid()
@@ -197,6 +201,7 @@ def test_leftovers_of_a_dead_writer_are_removed_on_both_platforms(monkeypatch, t
         (tmp_path / f"{live_pid}.b{TMP_SUFFIX}").unlink()
 
 
+@pytest.mark.skipif(not hasattr(os, "O_NOCTTY"), reason="O_NOCTTY, which Windows lacks, stands in for O_BINARY")
 def test_the_journal_and_sessions_are_opened_binary(monkeypatch, tmp_path):
     """On Windows a descriptor without O_BINARY turns the journal's newlines into two bytes."""
     marker = os.O_NOCTTY  # stands in for O_BINARY: harmless on a regular file here
@@ -219,6 +224,6 @@ def test_the_journal_and_sessions_are_opened_binary(monkeypatch, tmp_path):
     assert all(flags & marker for name in ("journal.jsonl", "sessions.json") for flags in seen[name])
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="checks the POSIX choice on a POSIX machine")
+@pytest.mark.skipif(platforms.WINDOWS, reason="checks the POSIX choice on a POSIX machine")
 def test_the_platform_files_are_posix_here():
     assert osfiles.FILES.name == "posix" and osfiles.FILES.keeps_replaced_open

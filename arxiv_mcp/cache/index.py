@@ -5,7 +5,9 @@ generation number. `journal.jsonl` starts with a header naming the generation it
 then holds one JSON operation per line, appended under the cache's file lock, so a cache hit costs
 one short append instead of a rewrite. Every process applies the same operations in the same
 order, so their mirrors agree; a process notices others' work by the journal growing (new lines
-to apply) or being replaced (a compaction: reload the snapshot).
+to apply) or being replaced (a compaction: reload the snapshot). Each process keeps the journal
+open between calls; on Windows, which refuses to replace an open file, it lets go at the end of
+every lock hold (`release`) and reopens it by its file id at the next.
 
 A torn last line (a writer killed mid-append) is cut off; a line that does not parse is skipped
 and flagged, and so is a missing or corrupt snapshot: the caller then reconciles the index
