@@ -22,7 +22,6 @@ posix_rlimits = pytest.mark.skipif(
 posix_permissions = pytest.mark.skipif(
     WINDOWS, reason="makes a folder read-only with chmod and drops root, which Windows does not do"
 )
-pipe_select = pytest.mark.skipif(WINDOWS, reason="waits on a pipe with select(), which takes only sockets on Windows")
 posix_terminal = pytest.mark.skipif(
     WINDOWS, reason="runs the server on a pseudo-terminal (pty), which Windows does not have"
 )

@@ -5,13 +5,13 @@ leaves every other message byte for byte."""
 from __future__ import annotations
 
 import json
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 from arxiv_mcp import surrogates
-from tests import platforms
 from tests.conftest import paper
 from tests.test_stdio import _env
 
@@ -31,7 +31,6 @@ CALLS = [
 ]
 
 
-@platforms.pipe_select
 def test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio(fake, tmp_path):
     fake.add(paper("2401.00001", "Sparse attention"))
     lines = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
@@ -69,10 +68,13 @@ def _exchange(lines: list[dict], wanted: set, env: dict) -> dict:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
         proc.stdin.flush()
+        incoming = _lines_of(proc.stdout)
         deadline = time.monotonic() + 30
         while set(answers) < wanted and time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            line = proc.stdout.readline() if ready else b""
+            try:
+                line = incoming.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
             if not line:
                 break
             message = json.loads(line)
@@ -81,6 +83,20 @@ def _exchange(lines: list[dict], wanted: set, env: dict) -> dict:
         proc.stdin.close()
         proc.wait(timeout=30)
     return answers
+
+
+def _lines_of(stream) -> queue.Queue[bytes]:
+    """The stream's lines as they come, then b"" at its end; read by a thread, since select()
+    takes no pipes on Windows (nor descriptors past 1023 anywhere)."""
+    lines: queue.Queue[bytes] = queue.Queue()
+
+    def pump() -> None:
+        for line in iter(stream.readline, b""):
+            lines.put(line)
+        lines.put(b"")
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
 
 
 def test_repair_names_the_argument_and_keeps_other_messages_as_they_were():

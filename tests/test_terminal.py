@@ -7,7 +7,7 @@ to the terminal reaches it as SIGINT exactly as a keypress does.
 from __future__ import annotations
 
 import os
-import select
+import selectors
 import subprocess
 import sys
 
@@ -42,8 +42,9 @@ def _on_terminal(tmp_path):
 def test_started_by_hand_it_says_what_it_is_and_ctrl_c_quits(tmp_path):
     proc, controller = _on_terminal(tmp_path)
     try:
-        ready, _, _ = select.select([proc.stderr], [], [], 30)
-        assert ready, "nothing on stderr within 30 s"
+        with selectors.DefaultSelector() as waiting:  # epoll/kqueue: no limit on descriptor numbers
+            waiting.register(proc.stderr, selectors.EVENT_READ)
+            assert waiting.select(30), "nothing on stderr within 30 s"
         first = proc.stderr.readline().decode()
         assert first.startswith(f"arxiv-mcp {__version__}: an MCP server") and "MCP client" in first
         assert "normally starts it" in first and "Ctrl-C" in first
