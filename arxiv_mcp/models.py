@@ -151,10 +151,10 @@ class PaperText:
     section: str | None = None
     notice: str = UNTRUSTED
     """What to know about this text: it is untrusted data (and, on a full disk, that it could not be cached)."""
-    items: list[Any] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
     """The figures, tables, equations or references this view shows: each a `FigureItem`,
-    `TableItem`, `EquationItem` or `ReferenceItem` with its `kind` (the output schema leaves
-    them open, to keep tools/list small)."""
+    `TableItem`, `EquationItem` or `ReferenceItem` with its `kind`. The output schema says
+    objects, not their four shapes: spelled out they cost 1,650 bytes of every tools/list."""
 
 
 @dataclass

@@ -86,6 +86,8 @@ class Text:
     ):
         self._doc = doc if isinstance(doc, Document) else None
         self._payload = doc if isinstance(doc, str) else None
+        self._parsed: dict | None = None
+        """The payload as `cached` parsed it, so the records are built without parsing it again."""
         self.text = doc.text if isinstance(doc, Document) else (text or "")
         self.method = method
         """What produced the text this time: a source name, or "cache"."""
@@ -103,13 +105,15 @@ class Text:
             raise ValueError(f"not a cached document: {exc}") from exc
         if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
             raise ValueError("not a cached document of this format")
-        return cls(payload, "cache", source, text=raw["text"])
+        text = cls(payload, "cache", source, text=raw["text"])
+        text._parsed = raw
+        return text
 
     @property
     def doc(self) -> Document:
         if self._doc is None:
-            self._doc = _parsed(self._payload or "", self.text)
-            self._payload = None
+            self._doc = _parsed(self._payload or "", self._parsed, self.text)
+            self._payload = self._parsed = None
         return self._doc
 
 
@@ -122,7 +126,7 @@ is looked up by its hash and must be equal to the one kept, so a document re-mad
 (by this or another process) is never served from here."""
 
 
-def _parsed(payload: str, text: str) -> Document:
+def _parsed(payload: str, parsed: dict | None, text: str) -> Document:
     key = hash(payload)
     with _PARSED_LOCK:
         kept = _PARSED.get(key)
@@ -130,7 +134,7 @@ def _parsed(payload: str, text: str) -> Document:
             _PARSED.move_to_end(key)
             return kept[1]
     try:
-        doc = Document.from_json(payload)
+        doc = Document.from_json(payload) if parsed is None else Document.from_parsed(parsed)
     except ValueError as exc:  # the text was whole, its blocks are not: headings still work
         log.warning("the cached blocks of a document are unreadable (%s): read as plain text", exc)
         return Document.from_text(text)

@@ -21,9 +21,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_LIMIT = 17_500
-"""Issue 13: every tools/list a client reads goes into the model's context; keep it under this
-(17,000 until list_cached took its four paging arguments, issue 20)."""
+DEFAULT_LIMIT = 17_000
+"""Issues 13 and 21: every tools/list a client reads goes into the model's context; keep it
+under this, whatever tools and arguments are added."""
 
 
 def size(value) -> int:

@@ -67,7 +67,9 @@ def make_config(tmp_path, fake):
 
 @pytest.fixture
 def service(make_config):
-    return ArxivService(make_config())
+    made = ArxivService(make_config())
+    yield made
+    made.cache.close()  # its lock and index files: a suite of such tests must not run out of descriptors
 
 
 @pytest.fixture

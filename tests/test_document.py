@@ -3,6 +3,8 @@ round-trips, and ids in bibliography entries are read the same whatever states t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from arxiv_mcp.text.bibids import arxiv_id_in, doi_in, eprint_id
@@ -74,6 +76,17 @@ def test_the_json_form_round_trips_and_refuses_anything_else():
     for bad in ("", "[]", '{"format": 0}', '{"format": 1}'):
         with pytest.raises(ValueError):
             Document.from_json(bad)
+
+
+def test_a_cached_record_with_other_fields_is_refused():
+    payload = json.loads(_built().to_json())
+    for item in payload["blocks"]:
+        if item[0] == "reference":
+            item[3]["year"] = 2020
+    with pytest.raises(ValueError):
+        Document.from_json(json.dumps(payload))
+    with pytest.raises(ValueError):
+        Document.from_parsed({**payload, "blocks": [["nonsense", 0, 1]]})
 
 
 def test_a_record_must_match_its_block_kind():

@@ -99,6 +99,8 @@ def atlas():
 
 def test_atlasdoc_abstract_and_units_read_as_printed():
     text = atlas().text
+    # atlasdoc names the collaboration when the paper gives no \author
+    assert text.startswith("# A search\n\nThe ATLAS Collaboration\n\n## Abstract\n")
     assert "## Abstract\n\nA search at $\\sqrt{s}=13$ TeV with 139 fb$^{-1}$ for masses up to 2 TeV.\n" in text
     assert (
         "Energies of 13 TeV, the GeV scale, 36 fb$^{-1}$, $1.5 \\times 10^{3}$ events, 10 GeV to 20 GeV [1, 2]." in text
@@ -113,7 +115,7 @@ def test_biber_bbl_with_its_preamble_gives_every_entry_and_its_eprint():
         ("2", "PubNote", None, None),
     ]
     assert references[0].text == (
-        "ATLAS Collaboration. Observation of a new particle. Phys. Lett. B 716. 1. 2012. "
+        "ATLAS Collaboration. Observation of a new particle. Phys. Lett. B 716 (2012) 1. "
         "doi:10.1016/j.physletb.2012.08.020. arXiv:1207.7214 [hep-ex]."
     )
     assert "Missing" not in atlas().text and "ver@biblatex" not in atlas().text
@@ -168,3 +170,210 @@ def test_a_papers_own_unit_command_wins_over_siunitxs():
     source = r"""\documentclass{article}\newcommand{\unit}[1]{\ensuremath{\text{\,#1}}\xspace}
 \begin{document}A 6\unit{m} solenoid at \SI{13}{\TeV}.\end{document}"""
     assert latex_to_document({"main.tex": source.encode()}).text == "A 6$\\text{\\,m}$ solenoid at 13 TeV.\n"
+
+
+def test_a_shipped_unit_macro_used_inside_math_reads_as_upright_text_then_math():
+    # atlasunit's \ifb is \mbox{fb\(^{-1}\)}; ATLAS papers write `$139\,\ifb$`
+    source = r"""\documentclass{article}\usepackage{units}\begin{document}In $139\,\ifb$ at $13\,\TeV$.\end{document}"""
+    text = latex_to_document({"main.tex": source.encode(), "units.sty": UNITS_STY.encode()}).text
+    assert text == "In $139\\,\\text{fb}^{-1}$ at $13\\,\\text{TeV}$.\n"
+
+
+def test_the_main_file_is_at_the_top_not_a_standalone_table_in_a_subfolder():
+    # ATLAS notes ship generated tables that compile alone (class and body of their own), and are larger
+    table = (
+        r"\documentclass{standalone}\begin{document}\begin{tabular}{ll}"
+        + r"a & b \\" * 400
+        + r"\end{tabular}\end{document}"
+    )
+    files = {
+        "figures/yields/table.tex": table.encode(),
+        "note.tex": rb"\documentclass{atlasdoc}\AtlasAbstract{We measure.}\begin{document}\section{Intro}Text.\end{document}",
+    }
+    text = latex_to_document(files).text
+    assert "We measure." in text and "## 1 Intro" in text and "| a | b |" not in text
+
+
+MCITE_BBL = r"""\ifx\mcitethebibliography\mciteundefinedmacro
+\PackageError{LHCb.bst}{mciteplus.sty has not been loaded}
+{This bibstyle requires the use of the mciteplus package.}\fi
+\providecommand{\href}[2]{#2}
+\begin{mcitethebibliography}{10}
+\mciteSetBstSublistMode{n}
+\mciteSetBstMaxWidthForm{subitem}{\alph{mcitesubitemcount})}
+\mciteSetBstSublistLabelBeginEnd{\mcitemaxwidthsubitemform\space}
+{\relax}{\relax}
+
+\bibitem{Silverman}
+D.~Silverman and H.~Yao,
+  \ifthenelse{\boolean{articletitles}}{\emph{{Light quarks in $D$ mesons}},
+  }{}\href{http://dx.doi.org/10.1103/PhysRevD.38.214}{Phys.\ Rev.\
+  \textbf{D38} (1988) 214}\relax
+\mciteBstWouldAddEndPuncttrue
+\mciteSetBstMidEndSepPunct{\mcitedefaultmidpunct}
+{\mcitedefaultendpunct}{\mcitedefaultseppunct}\relax
+\EndOfBibitem
+\end{mcitethebibliography}
+"""
+MCITEPLUS_STY = r"""\providecommand{\mcitedefaultmidpunct}{;\space}
+\providecommand{\mcitedefaultendpunct}{.}
+\providecommand{\mcitedefaultseppunct}{\relax}
+\long\def\mciteSetBstMidEndSepPunct#1#2#3{\long\def\mcitebstmidpunct{#1}\relax
+\long\def\mcitebstendpunct{#2}\long\def\mcitebstseppunct{#3}}
+\def\EndOfBibitem{\relax}
+"""
+
+
+def test_mciteplus_entries_of_lhcb_end_with_the_end_punctuation_only():
+    main = r"""\documentclass{article}\usepackage{mciteplus}\begin{document}\section{Intro}See \cite{Silverman}.
+\bibliographystyle{LHCb}\bibliography{main}\end{document}"""
+    files = {"main.tex": main.encode(), "main.bbl": MCITE_BBL.encode(), "mciteplus.sty": MCITEPLUS_STY.encode()}
+    document = latex_to_document(files)
+    (reference,) = document.records(Reference)
+    assert reference.text == "D. Silverman and H. Yao, Light quarks in $D$ mesons, Phys. Rev. D38 (1988) 214."
+    # the style's test for its package and its list settings print nothing
+    assert document.text.endswith("## References\n\n[1] " + reference.text + "\n")
+
+
+def test_a_macro_with_latexs_optional_argument_test_reads_as_its_plain_branch():
+    source = r"""\documentclass{article}\usepackage{xspace}\makeatletter
+\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}
+\def\@@Njets[#1]{\ensuremath{N_{\text{jets}}^{\geq {#1}}}\xspace}
+\def\@Njets{\ensuremath{N_{\text{jets}}}\xspace}
+\makeatother
+\begin{document}For \Njets in data, $\Njets$ and \Njets.\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert text == "For $N_{\\text{jets}}$ in data, $N_{\\text{jets}}$ and $N_{\\text{jets}}$.\n"
+
+
+def test_citations_are_numeric_when_a_shipped_package_loads_biblatex_numerically():
+    # atlasdoc papers load biblatex through atlaspackage.sty, not in their own preamble
+    package = r"""\ProvidesPackage{latex/atlaspackage}
+\RequirePackage[backend=biber,
+    style=numeric-comp, sorting=none, giveninits=true]{biblatex}
+"""
+    main = MAIN.replace(r"\usepackage[backend=biber]{biblatex}", r"\usepackage{latex/atlaspackage}")
+    files = {
+        "paper.tex": main.encode(),
+        "paper.bbl": BBL.encode(),
+        "latex/atlaspackage.sty": package.encode(),
+        "styles/units.sty": UNITS_STY.encode(),
+        "styles/physics.sty": PHYSICS_STY.encode(),
+    }
+    document = latex_to_document(files)
+    assert "20 GeV [1, 2]." in document.text
+    assert [r.label for r in document.records(Reference)] == ["1", "2"]
+
+
+def _captions(preamble: str) -> list[str]:
+    body = r"\begin{figure}\caption{A}\end{figure}\begin{table}\caption{B}\end{table}"
+    source = preamble + r"\begin{document}" + body + r"\end{document}"
+    text = latex_to_document({"main.tex": source.encode()}).text
+    return re.findall(r"^(\S+) 1: ", text, re.M)
+
+
+def test_captions_print_the_main_babel_languages_names():
+    assert _captions(r"\documentclass{article}\usepackage[english,spanish]{babel}") == ["Figura", "Cuadro"]
+    assert _captions(r"\documentclass{article}\usepackage[spanish,es-tabla]{babel}") == ["Figura", "Tabla"]
+    assert _captions(r"\documentclass[ngerman]{article}\usepackage{babel}") == ["Abbildung", "Tabelle"]
+    assert _captions(r"\documentclass{article}\usepackage[spanish,english]{babel}") == ["Figure", "Table"]
+    # the paper's own name wins over the language's
+    own = r"\documentclass{article}\usepackage[spanish]{babel}\renewcommand{\tablename}{Tabla}"
+    assert _captions(own) == ["Figura", "Tabla"]
+
+
+def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
+    def text(preamble: str, body: str) -> str:
+        source = preamble + r"\begin{document}" + body + r"\end{document}"
+        return latex_to_document({"main.tex": source.encode()}).text
+
+    # without activeacute an apostrophe prints as one (Catalan's elisions)
+    assert text(r"\documentclass{article}\usepackage[catalan]{babel}", "L'any d'aquest estudi.") == (
+        "L'any d'aquest estudi.\n"
+    )
+    assert text(r"\documentclass[spanish]{article}\usepackage{babel}", r"El a~no, ping\"uino.") == (
+        "El año, pingüino.\n"
+    )
+    # es-noshorthands: `~` is the tie it is in English
+    assert text(r"\documentclass{article}\usepackage[spanish,es-noshorthands]{babel}", "El a~no.") == "El a no.\n"
+
+
+def _person(family: str, given: str, initials: str) -> str:
+    return (
+        f"{{{{hash=0}}{{family={{{family}}}, familyi={{{family[0]}\\bibinitperiod}}, "
+        f"given={{{given}}}, giveni={{{initials}}}}}}}%\n"
+    )
+
+
+NAMES_BBL = (
+    r"""\refsection{0}
+  \datalist[entry]{none/global//global/global}
+    \entry{many}{article}{}
+      \true{moreauthor}
+      \name{author}{2}{}{%
+"""
+    + _person("Aad", r"Georges", r"G\bibinitperiod")
+    + _person("Abbott", r"Dale\bibnamedelima Charles", r"D\bibinitperiod\bibinitdelim C\bibinitperiod")
+    + r"""      }
+      \field{journaltitle}{Eur. Phys. J. C}
+      \field{title}{Triggers}
+      \field{year}{2020}
+    \endentry
+    \entry{five}{book}{}
+      \name{author}{5}{}{%
+"""
+    + "".join(
+        _person(f, g, i)
+        for f, g, i in [
+            ("Seixas", "José", r"J\bibinitperiod"),
+            ("Caloba", "Luiz", r"L\bibinitperiod"),
+            ("Souza", "Marcelo", r"M\bibinitperiod"),
+            ("Braga", "Antonio", r"A\bibinitperiod"),
+            ("Zhou", r"Zhi-Hua", r"Z\bibinithyphendelim H\bibinitperiod"),
+        ]
+    )
+    + r"""      }
+      \field{title}{Neural triggers}
+      \field{year}{1996}
+    \endentry
+  \enddatalist
+\endrefsection
+"""
+)
+
+
+def _names_as_printed(options: str, package: str = "") -> list[str]:
+    main = rf"""\documentclass{{article}}\usepackage{{physics}}\usepackage[{options}]{{biblatex}}
+\begin{{document}}\section{{A}}\cite{{many,five}}\printbibliography\end{{document}}"""
+    files = {"paper.tex": main.encode(), "paper.bbl": NAMES_BBL.encode(), "physics.sty": package.encode()}
+    return [r.text for r in latex_to_document(files).records(Reference)]
+
+
+def test_biber_names_print_as_biblatex_prints_them():
+    # biblatex's defaults: at most 3 names, else the first and et al.; a .bib's `and others` is et al. too
+    assert _names_as_printed("style=numeric") == [
+        "Georges Aad et al. Triggers. Eur. Phys. J. C (2020).",
+        "José Seixas et al. Neural triggers. 1996.",
+    ]
+    # ATLAS's style: initials, up to 5 names (its package's default for maxbibnames)
+    atlas = r"\DeclareStringOption[5]{maxbibnames}"
+    assert _names_as_printed("style=numeric-comp, giveninits=true", atlas) == [
+        "G. Aad et al. Triggers. Eur. Phys. J. C (2020).",
+        "J. Seixas, L. Caloba, M. Souza, A. Braga, and Z.-H. Zhou. Neural triggers. 1996.",
+    ]
+    assert _names_as_printed("maxbibnames=99, minnames=2")[1].startswith("José Seixas, Luiz Caloba, Marcelo")
+    # a style's own defaults (biblatex-ieee: up to 6 names, initials); a declared option is no use of it
+    assert _names_as_printed("style=ieee", r"\DeclareBoolOption[false]{firstinits}")[1].startswith(
+        "J. Seixas, L. Caloba"
+    )
+    assert _names_as_printed("style=numeric", r"\DeclareBoolOption[false]{firstinits}")[0].startswith("Georges")
+
+
+def test_babels_language_switches_print_their_text_not_the_language():
+    source = r"""\documentclass{article}\usepackage[english,spanish]{babel}\begin{document}
+Hola. \foreignlanguage{english}{Some English} y m\'as. \foreignlanguage[date]{english}{More}.
+\begin{otherlanguage*}{english}Star text.\end{otherlanguage*} \begin{hyphenrules}{spanish}Reglas.\end{hyphenrules}
+\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "Hola. Some English y más. More." in text and "Star text." in text and "Reglas." in text
+    assert "english" not in text and "spanish" not in text

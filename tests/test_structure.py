@@ -295,6 +295,35 @@ def _revtex() -> Document:
     return b.build()
 
 
+def test_a_figure_is_found_mentioned_in_every_printed_form_and_only_by_its_number():
+    b = DocumentBuilder()
+    b.heading(2, "1 Intro")
+    for said in ("See FIG. 3 here.", "As figs. 3 and 4 show.", "Figure 31 is another.", "Fig.~3 again.", "A config 3."):
+        b.add_text(said)
+        b.separate()
+    b.block(Kind.FIGURE, "Figure 3: Plot.", Figure("Figure 3", "3", "Plot."))
+    b.add_text("Figure 3 ends it.")
+    mentions = selectors.select(b.build(), "Figure 3", uri).figures[0].mentions
+    assert [m.text for m in mentions] == [
+        "See FIG. 3 here.",
+        "As figs. 3 and 4 show.",
+        "Fig.~3 again.",
+        "Figure 3 ends it.",
+    ]
+
+
+def test_a_documents_outline_read_from_its_heading_blocks_is_its_texts():
+    from arxiv_mcp.text.outline import outline
+
+    b = DocumentBuilder()
+    b.add_text("# Title\n\n## 1 Intro\nText.\n\n## Page 2\n\n### 1.1 Part")
+    b.heading(2, "2 Method")
+    b.block(Kind.FIGURE, "Figure 1: A.", Figure("Figure 1", "1", "A."))
+    for doc in (sample(), b.build(), _revtex()):
+        spans = [(h.start, h.level, h.title, h.end) for h in outline(doc)]  # numbers: the records know better
+        assert spans == [(h.start, h.level, h.title, h.end) for h in outline(doc.text)]
+
+
 def test_roman_labels_answer_to_arabic_numbers_and_author_year_labels_to_their_text():
     doc = _revtex()
     assert selectors.select(doc, "Table 1", uri).label == "TABLE I"
@@ -330,7 +359,7 @@ studied engines, as Figure 1 shows. {_BODY}</p></div>
 <figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The engine at rest.</figcaption></figure>
 <div class="ltx_para"><p class="ltx_p">The energy is</p>
 <table class="ltx_equation ltx_eqn_table" id="S1.E1"><tbody><tr class="ltx_equation ltx_eqn_row ltx_align_baseline">
-<td class="ltx_eqn_cell ltx_align_center"><math alttext="E=mc^{2}" class="ltx_Math" display="block"><mi>E</mi></math></td>
+<td class="ltx_eqn_cell ltx_align_center"><math alttext="E=mc^{{2}}" class="ltx_Math" display="block"><mi>E</mi></math></td>
 <td class="ltx_eqn_cell ltx_eqn_eqno ltx_align_middle ltx_align_right" rowspan="1"><span class="ltx_tag ltx_tag_equation ltx_align_right">(1)</span></td>
 </tr></tbody></table></div>
 <figure class="ltx_table" id="S1.T1">
@@ -365,7 +394,7 @@ async def test_a_latexml_page_read_end_to_end(fake, connect, service):
     assert "1 figure, 1 table, 1 numbered equation, 1 reference." in outline.content[0].text
     assert figure.structured_content["items"][0]["caption"] == "The engine at rest."
     assert table.structured_content["items"][0]["rows"] == [["Difference", "1.5"]]
-    assert equation.structured_content["items"][0]["latex"].replace("{2}", "2") == "E=mc^2"
+    assert equation.structured_content["items"][0]["latex"] == "E=mc^{2}"  # the alttext as it is
     assert reference.structured_content["items"][0]["arxiv_id"] == "2401.12345"
     assert hits.structured_content["hits"][0]["place"] == "caption of Figure 1"
     assert image.contents[0].mime_type == "image/png"
@@ -399,6 +428,20 @@ def test_the_reader_keeps_what_failed_and_gives_the_advice_itself(message, fact)
     from arxiv_mcp.reading import what_failed
 
     assert what_failed(Exception(message)) == fact
+
+
+@pytest.mark.anyio
+async def test_when_every_source_fails_the_reader_alone_says_what_to_do(fake, connect, service):
+    from tests.fake_arxiv import STUB
+
+    paper = html_paper(PID, "Sparse graphs")
+    paper.html, paper.source, paper.pdf = STUB, b"\x1f\x8b\x08\x00broken", None
+    fake.add(paper)
+    async with connect(service=service) as client:
+        got = await client.call_tool("read_paper", {"paper_id": f"{PID}v1"})
+    said = got.content[0].text
+    assert got.is_error and "HTML is not available" in said and "source: " in said
+    assert "instead" not in said and said.count("Try another version") == 1
 
 
 def test_a_panel_image_from_the_cached_eprint(fake, service):

@@ -182,6 +182,14 @@ class LeasedLock:
                 os.close(self._gen_fd)
                 self._gen_fd = -1
 
+    def __del__(self) -> None:
+        # A raw descriptor is not closed by the garbage collector: a limiter or a service
+        # dropped without close() (tests make hundreds) would otherwise keep it for good.
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown, os or the lock may be gone already
+            pass
+
     def _gen(self) -> int:
         if self._gen_fd < 0:
             self._gen_fd = os.open(self.path.with_name(self.path.name + ".gen"), OPEN_FLAGS, 0o644)

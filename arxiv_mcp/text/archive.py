@@ -38,14 +38,11 @@ class SourceBundle:
 def read_source(data: bytes, *, max_total_bytes: int = 100 * 2**20, max_members: int = 5000) -> SourceBundle:
     """Sniff an e-print's bytes and return its usable files, refusing anything unsafe."""
     if not data or not data.strip():
-        raise ExtractionError("The e-print source is empty; read the paper's PDF or HTML version instead.")
+        raise ExtractionError("The e-print source is empty.")
     if formats.is_gzip(data):
         return _read_gzip(data, max_total_bytes, max_members)
     if len(data) > max_total_bytes:
-        raise UnsafeArchive(
-            f"The e-print source is {len(data)} bytes, over the {max_total_bytes}-byte limit; "
-            "read the paper's PDF or HTML version instead."
-        )
+        raise UnsafeArchive(f"The e-print source is {len(data)} bytes, over the {max_total_bytes}-byte limit.")
     if formats.is_tar(data[:512]):
         return _read_tar(io.BytesIO(data), max_total_bytes, max_members)
     return _single_file(data, "")
@@ -112,10 +109,7 @@ def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -
             for member in archive:
                 count += 1
                 if count > max_members:
-                    raise UnsafeArchive(
-                        f"The e-print archive has more than {max_members} members (a tar bomb?); "
-                        "read the paper's PDF or HTML version instead."
-                    )
+                    raise UnsafeArchive(f"The e-print archive has more than {max_members} members (a tar bomb?).")
                 name = _safe_member_name(member)
                 if member.isdir():
                     continue
@@ -125,8 +119,7 @@ def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -
                 declared += member.size
                 if declared > limit:
                     raise UnsafeArchive(
-                        f"The e-print archive member {name!r} takes the total size past the {limit}-byte "
-                        "limit; read the paper's PDF or HTML version instead."
+                        f"The e-print archive member {name!r} takes the total size past the {limit}-byte limit."
                     )
                 if name:
                     names.append(name)
@@ -136,9 +129,7 @@ def _read_tar(stream: io.RawIOBase | io.BytesIO, limit: int, max_members: int) -
                 if handle is not None:
                     kept[name] = handle.read()
     except tarfile.TarError as exc:
-        raise ExtractionError(
-            f"The e-print archive is corrupt ({exc}); read the paper's PDF or HTML version instead."
-        ) from None
+        raise ExtractionError(f"The e-print archive is corrupt ({exc}).") from None
     bundle = _bundle_from_members(kept)
     bundle.members = tuple(names)
     return bundle
@@ -171,9 +162,7 @@ def _bundle_from_members(kept: dict[str, bytes]) -> SourceBundle:
         return SourceBundle("html", {main: pages[main]})
     if any(name.lower().endswith(".txt") for name in kept):
         return SourceBundle("tex", kept)
-    raise ExtractionError(
-        "The e-print archive holds no TeX or HTML source (only figures or other files); read the paper's PDF instead."
-    )
+    raise ExtractionError("The e-print archive holds no TeX or HTML source (only figures or other files).")
 
 
 def _single_file(data: bytes, name: str) -> SourceBundle:
@@ -182,16 +171,12 @@ def _single_file(data: bytes, name: str) -> SourceBundle:
         return SourceBundle("pdf", {name or "source.pdf": data})
     if formats.is_not_ready(data):
         raise ExtractionError(
-            "arXiv is still preparing this paper's source ('file is not ready'); "
-            "try again in a few minutes, or read the PDF or HTML version now."
+            "arXiv is still preparing this paper's source ('file is not ready'); it is usually ready within minutes."
         )
     if formats.is_html(data):
         return SourceBundle("html", {name or "source.html": data})
     if not formats.is_text(data):
-        raise ExtractionError(
-            "The e-print source is not a recognisable TeX, HTML, PDF or tar file; "
-            "read the paper's PDF or HTML version instead."
-        )
+        raise ExtractionError("The e-print source is not a recognisable TeX, HTML, PDF or tar file.")
     if not name.lower().endswith(KEPT_EXTENSIONS):
         name = (name or "main") + ".tex"
     return SourceBundle("tex", {name: data})

@@ -22,6 +22,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from dataclasses import fields as dataclass_fields
 from enum import StrEnum
 from typing import Any
 
@@ -175,6 +176,14 @@ class Document:
         """The document `to_json` wrote; ValueError for any other payload (re-make it then)."""
         try:
             raw = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a cached document: {exc}") from exc
+        return cls.from_parsed(raw)
+
+    @classmethod
+    def from_parsed(cls, raw: Any) -> Document:
+        """`from_json` of a payload already parsed (a reader that looked at its text first)."""
+        try:
             if raw.get("format") != FORMAT:
                 raise ValueError(f"document format {raw.get('format')!r}")
             return cls(
@@ -183,7 +192,7 @@ class Document:
                 citations=tuple(Citation(s, e, tuple(t)) for s, e, t in raw["citations"]),
                 notes=dict(raw["notes"]),
             )
-        except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
             raise ValueError(f"not a cached document: {exc}") from exc
 
 
@@ -194,20 +203,44 @@ def _block_json(block: Block) -> list[Any]:
     return item
 
 
+_KINDS = {kind.value: kind for kind in Kind}
+_FIELDS = {record_type: frozenset(f.name for f in dataclass_fields(record_type)) for record_type in _RECORD_KINDS}
+
+
 def _block_from_json(item: list[Any]) -> Block:
-    kind = Kind(item[0])
+    kind = _KINDS[item[0]]
     record = _record_from_json(kind, item[3]) if len(item) > 3 else None
-    return Block(kind, item[1], item[2], record)
+    return _restored(Block, {"kind": kind, "start": item[1], "end": item[2], "record": record})
 
 
 def _record_from_json(kind: Kind, fields: dict[str, Any]) -> Record:
     if kind is Kind.FIGURE:
-        subfigures = tuple(Subfigure(s["letter"], s["caption"], tuple(s["images"])) for s in fields["subfigures"])
-        return Figure(**{**fields, "subfigures": subfigures, "images": tuple(fields["images"])})
-    if kind is Kind.TABLE:
-        return Table(**{**fields, "rows": tuple(tuple(row) for row in fields["rows"])})
-    record_type = {Kind.HEADING: Heading, Kind.EQUATION: Equation, Kind.REFERENCE: Reference}[kind]
-    return record_type(**fields)
+        subfigures = tuple(
+            _restored(Subfigure, {**s, "images": tuple(s["images"])}, {"letter", "caption", "images"})
+            for s in fields["subfigures"]
+        )
+        fields = {**fields, "subfigures": subfigures, "images": tuple(fields["images"])}
+    elif kind is Kind.TABLE:
+        fields = {**fields, "rows": tuple(tuple(row) for row in fields["rows"])}
+    record_type = _RECORD_TYPES[kind]
+    return _restored(record_type, fields, _FIELDS[record_type])
+
+
+_RECORD_TYPES = {kind: record_type for record_type, kind in _RECORD_KINDS.items()}
+
+
+def _restored(cls: type[Any], fields: dict[str, Any], names: frozenset[str] | set[str] | None = None) -> Any:
+    """An instance of a frozen dataclass with exactly `fields`, as `to_json` wrote them.
+
+    Not through `__init__`: a frozen dataclass sets each field through `object.__setattr__`,
+    and for a paper's few hundred blocks that cost more than parsing its whole JSON, while the
+    first structural read of a cached paper must stay within 2x of a page read. The records
+    have no `__post_init__` to skip; the field names are checked instead."""
+    if names is not None and fields.keys() != names:
+        raise KeyError(f"{cls.__name__} fields {sorted(fields)}")
+    instance = object.__new__(cls)
+    instance.__dict__.update(fields)
+    return instance
 
 
 _NUMBER_RE = re.compile(

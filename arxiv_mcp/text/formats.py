@@ -110,19 +110,15 @@ def gunzip_chunks(data: bytes, limit: int) -> Iterator[bytes]:
             try:
                 out = inflater.decompress(pending, _CHUNK)
             except zlib.error as exc:
-                raise ExtractionError(
-                    f"The e-print source is a corrupt gzip file ({exc}); read the PDF or HTML version instead."
-                ) from None
+                raise ExtractionError(f"The e-print source is a corrupt gzip file ({exc}).") from None
             if not out and not pending and not inflater.eof:
-                raise ExtractionError(
-                    "The e-print source is a truncated gzip file; download it again or read the PDF instead."
-                )
+                raise ExtractionError("The e-print source is a truncated gzip file.")
             if out:
                 total += len(out)
                 if total > limit:
                     raise UnsafeArchive(
                         f"The e-print source decompresses to more than {limit} bytes (a decompression "
-                        "bomb or an oversized source); read the paper's PDF or HTML version instead."
+                        "bomb or an oversized source)."
                     )
                 yield out
         pos -= len(inflater.unused_data)

@@ -64,8 +64,10 @@ def outline(source: str | Document) -> list[Heading]:
     a bare text's are read from the titles."""
     text = source.text if isinstance(source, Document) else source
     printed = _printed_numbers(source) if isinstance(source, Document) else {}
+    # A document's heading lines are its heading blocks (DocumentBuilder marks each): no scan
+    starts = list(printed) if isinstance(source, Document) else _heading_line_starts(text)
     found = []
-    for line_start in _heading_line_starts(text):
+    for line_start in starts:
         match = HEADING_RE.match(text, line_start)
         if match and not is_page_title(match.group(2)):
             found.append((line_start, len(match.group(1)), match.group(2)))
@@ -76,7 +78,7 @@ def outline(source: str | Document) -> list[Heading]:
             ends[open_sections.pop()] = start
         open_sections.append(index)
     return [
-        Heading(i + 1, level, title, start, ends[i], printed.get(start, printed_number(title)))
+        Heading(i + 1, level, title, start, ends[i], printed[start] if start in printed else printed_number(title))
         for i, (start, level, title) in enumerate(found)
     ]
 

@@ -80,10 +80,7 @@ def html_document(html: str | bytes, *, authored: bool = False) -> Document:
         raise
     except Exception as exc:  # the stdlib parser's reactions to hostile markup vary by version
         logger.warning("HTML page could not be parsed", exc_info=True)
-        raise ExtractionError(
-            f"The HTML page could not be parsed ({type(exc).__name__}); "
-            "read the paper from its LaTeX source or PDF instead."
-        ) from exc
+        raise ExtractionError(f"The HTML page could not be parsed ({type(exc).__name__}).") from exc
 
 
 def _read(raw: bytes, encoding: str, authored: bool) -> Document:

@@ -15,7 +15,6 @@ from .parts import BLOCK, FLOW, SKIP, Block, Frame, Inline, Sink, collapse
 # beyond them is refused before its blocks cost the call's memory.
 MAX_BLOCKS = 200_000
 MAX_INLINE = 200_000
-_ADVICE = "read the paper's PDF instead (download_paper)."
 
 
 class Flow:
@@ -91,12 +90,10 @@ class Flow:
         if self.inline:
             self._inline_count += len(self.inline)
             if self._inline_count > MAX_INLINE:
-                raise ExtractionError(
-                    f"The HTML page has over {MAX_INLINE:,} citations, far beyond any paper; {_ADVICE}"
-                )
+                raise ExtractionError(f"The HTML page has over {MAX_INLINE:,} citations, far beyond any paper.")
             block.inline, self.inline = self.inline, []
         if len(self.blocks) >= MAX_BLOCKS:
-            raise ExtractionError(f"The HTML page has over {MAX_BLOCKS:,} paragraphs, far beyond any paper; {_ADVICE}")
+            raise ExtractionError(f"The HTML page has over {MAX_BLOCKS:,} paragraphs, far beyond any paper.")
         self.blocks.append(block)
 
     def group(self, first: int, record: object) -> None:

@@ -87,7 +87,6 @@ _MAX_TEXT_CHARS = 8_000_000
 _MAX_CELLS = 250_000
 _MAX_ELEMENTS = 2_500_000  # ~20 s of reading; real pages hold ~12,000 per MB, 1.2M at the download limit
 _MAX_NOTES = 100_000
-_ADVICE = "read the paper's PDF instead (download_paper)."
 _MIN_BODY_CHARS = 500  # the shortest real fixture body is ~8,000; stubs are < 200
 _DIAGNOSTIC_CHARS = 4000  # text kept from outside the document to name a stub page
 
@@ -264,13 +263,11 @@ class PageParser(HTMLParser):
         flow = self._flow
         self._elements += 1
         if self._elements > _MAX_ELEMENTS:
-            raise ExtractionError(f"The HTML page has over {_MAX_ELEMENTS:,} elements, far beyond any paper; {_ADVICE}")
+            raise ExtractionError(f"The HTML page has over {_MAX_ELEMENTS:,} elements, far beyond any paper.")
         if tag in ("td", "th"):
             self._cells += 1
             if self._cells > _MAX_CELLS:
-                raise ExtractionError(
-                    f"The HTML page has over {_MAX_CELLS:,} table cells, far beyond any paper; {_ADVICE}"
-                )
+                raise ExtractionError(f"The HTML page has over {_MAX_CELLS:,} table cells, far beyond any paper.")
         if tag in _VOID_TAGS:
             self._void(tag, attrs)
             return
@@ -327,7 +324,7 @@ class PageParser(HTMLParser):
         self._chars += len(data)
         if self._chars > _MAX_TEXT_CHARS:
             raise ExtractionError(
-                f"The HTML page holds over {_MAX_TEXT_CHARS:,} characters of text, far beyond any paper; {_ADVICE}"
+                f"The HTML page holds over {_MAX_TEXT_CHARS:,} characters of text, far beyond any paper."
             )
         if flow.skip:
             if self._math.reading and self._math.tex is not None:
@@ -396,7 +393,7 @@ class PageParser(HTMLParser):
         contribution", ICML's affiliation notice): papers write it right after the title."""
         self._notes += 1
         if self._notes > _MAX_NOTES:
-            raise ExtractionError(f"The HTML page has over {_MAX_NOTES:,} notes, far beyond any paper; {_ADVICE}")
+            raise ExtractionError(f"The HTML page has over {_MAX_NOTES:,} notes, far beyond any paper.")
         front_text = "ltx_role_footnotetext" in classes and not self._sections.sections
         if sink.kind == TITLE or front_text or not classes.isdisjoint(_FRONT_NOTE_ROLES):
             self._authors.start_note(tag, classes, sink)
@@ -446,24 +443,19 @@ class PageParser(HTMLParser):
         return write_document(title, self._authors.render(), flow.blocks)
 
     def _reject_stub(self) -> None:
-        advice = "Read the paper from its LaTeX source or PDF instead."
         if self._sections.fatal:
-            raise ExtractionError(
-                "The page is ar5iv's 'Conversion to HTML had a Fatal error' notice, not the paper. " + advice
-            )
+            raise ExtractionError("The page is ar5iv's 'Conversion to HTML had a Fatal error' notice, not the paper.")
         if not self._saw_doc:
             outside = collapse(" ".join(self._outside_text)).lower()
             if any(phrase in outside for phrase in _STUB_PHRASES):
-                raise ExtractionError(
-                    "arXiv has no HTML rendition of this paper (its 'HTML is not available' page). " + advice
-                )
+                raise ExtractionError("arXiv has no HTML rendition of this paper (its 'HTML is not available' page).")
             if self._abs_page:
                 raise ExtractionError(
                     "The HTML address answered with the paper's abstract page (arXiv redirects there when no "
-                    "HTML rendition exists), so there is no full text in it. " + advice
+                    "HTML rendition exists), so there is no full text in it."
                 )
             raise ExtractionError(
-                "The page is not LaTeXML output (no ltx_document element), so it holds no paper text. " + advice
+                "The page is not LaTeXML output (no ltx_document element), so it holds no paper text."
             )
         body_chars = sum(
             len(child.text) for block in self._flow.blocks for child in (block.children or (block,)) if child.body
@@ -471,12 +463,12 @@ class PageParser(HTMLParser):
         if body_chars < _MIN_BODY_CHARS:
             raise ExtractionError(
                 f"The HTML rendition has only {body_chars} characters of body text besides the title and "
-                "abstract: a stub or a failed conversion. " + advice
+                "abstract: a stub or a failed conversion."
             )
         if not self._sections.sections and not self._sections.bib_entries:
             raise ExtractionError(
                 "The HTML rendition has neither section headings nor a bibliography, so it does not look "
-                "like a converted paper. " + advice
+                "like a converted paper."
             )
 
 

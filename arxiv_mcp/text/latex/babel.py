@@ -1,4 +1,5 @@
-"""babel's shorthands: what Spanish and German papers type for their letters.
+"""babel's shorthands (what Spanish and German papers type for their letters) and the caption
+names the paper's main language prints (`Figura 1`, `Abbildung 1`).
 
 With `\\usepackage[spanish]{babel}` an author may write `informaci'on` (activeacute), `a~no`
 and `ling"u'istica`; with `ngerman`, `Gr"o"se` and `"s`. TeX prints the accented letters, so
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_BABEL_RE = re.compile(r"\\usepackage[ \t]*\[([^\]]{0,300})\][ \t]*\{[^{}]*\bbabel\b[^{}]*\}")
+_BABEL_RE = re.compile(r"\\usepackage[ \t]*(?:\[([^\]]{0,300})\])?[ \t]*\{[^{}]*\bbabel\b[^{}]*\}")
 _ACUTE = "\u0301"
 _UMLAUT = "\u0308"
 _SPANISH_ACUTE_RE = re.compile(r"(?<=[A-Za-z\u00c0-\u017f])'([aeiouAEIOU])|(?<![\w\\])'([aeiouAEIOU])(?=[a-z])")
@@ -21,24 +22,80 @@ _GERMAN_RE = re.compile(r'(?<!\\)"(s|`|\'|-|=|~|<|>)')
 _GERMAN = {"s": "\u00df", "`": "\u201e", "'": "\u201c", "-": "", "=": "-", "~": "-", "<": "\u00ab", ">": "\u00bb"}
 
 
+def _options(preamble: str) -> list[str]:
+    """babel's options in order; when babel names no language, the class's options, which babel
+    reads too (`\\documentclass[spanish]{article}\\usepackage{babel}`). Empty without babel."""
+    if not _BABEL_RE.search(preamble):
+        return []
+    options = [o.strip() for m in _BABEL_RE.finditer(preamble) for o in (m.group(1) or "").split(",") if o.strip()]
+    if not any(o in _CAPTION_NAMES or o.endswith("english") or o in _ENGLISH for o in options):
+        found = _CLASS_OPTIONS_RE.search(preamble)
+        options += [o.strip() for o in found.group(1).split(",") if o.strip()] if found else []
+    return options
+
+
 def languages(preamble: str) -> set[str]:
-    found: set[str] = set()
-    for m in _BABEL_RE.finditer(preamble):
-        found.update(option.strip() for option in m.group(1).split(","))
-    return found
+    return set(_options(preamble))
 
 
 def shorthands(source: str, preamble: str) -> str:
     """`source` with the shorthands of the babel languages the preamble loads spelled out."""
     loaded = languages(preamble)
-    if loaded & {"spanish", "catalan", "galician"}:
+    # `'a` is á only with the activeacute option (without it TeX prints an apostrophe, and
+    # Catalan's `l'any` keeps it); spanish's `~n` and `"u` are on unless its options turn them off
+    if loaded & {"spanish", "catalan", "galician"} and "activeacute" in loaded:
         source = _SPANISH_ACUTE_RE.sub(lambda m: _compose(m.group(1) or m.group(2), _ACUTE), source)
+    spanish = "spanish" in loaded and not loaded & {"es-noshorthands", "es-sloppy"}
+    if spanish and "es-notilde" not in loaded:
         source = _SPANISH_TILDE_RE.sub(lambda m: _compose(m.group(1) or m.group(2), "\u0303"), source)
-    if loaded & {"spanish", "german", "ngerman", "austrian", "naustrian", "swissgerman", "dutch", "catalan"}:
+    umlauts = {"german", "ngerman", "austrian", "naustrian", "swissgerman", "dutch", "catalan"}
+    if spanish or loaded & umlauts:
         source = _UMLAUT_RE.sub(lambda m: _compose(m.group(1), _UMLAUT), source)
     if loaded & {"german", "ngerman", "austrian", "naustrian", "swissgerman"}:
         source = _GERMAN_RE.sub(lambda m: _GERMAN[m.group(1)], source)
     return source
+
+
+# What babel's \\captions<language> set \\figurename and \\tablename to; English is the classes'
+# own. Spanish tables are `Cuadro` unless the `es-tabla` option asks for `Tabla`.
+_CAPTION_NAMES = {
+    "spanish": ("Figura", "Cuadro"),
+    "catalan": ("Figura", "Taula"),
+    "galician": ("Figura", "Táboa"),
+    "portuguese": ("Figura", "Tabela"),
+    "portuges": ("Figura", "Tabela"),
+    "brazil": ("Figura", "Tabela"),
+    "brazilian": ("Figura", "Tabela"),
+    "italian": ("Figura", "Tabella"),
+    "french": ("Figure", "Table"),
+    "francais": ("Figure", "Table"),
+    "german": ("Abbildung", "Tabelle"),
+    "ngerman": ("Abbildung", "Tabelle"),
+    "austrian": ("Abbildung", "Tabelle"),
+    "naustrian": ("Abbildung", "Tabelle"),
+    "dutch": ("Figuur", "Tabel"),
+    "polish": ("Rysunek", "Tabela"),
+    "czech": ("Obrázek", "Tabulka"),
+    "russian": ("Рис.", "Таблица"),
+    "ukrainian": ("Рис.", "Таблиця"),
+    "turkish": ("Şekil", "Tablo"),
+    "greek": ("Σχήμα", "Πίνακας"),
+}
+_ENGLISH = ("american", "british", "canadian", "australian", "newzealand")
+_CLASS_OPTIONS_RE = re.compile(r"\\documentclass[ \t]*\[([^\]]{0,500})\]")
+
+
+def caption_names(preamble: str) -> dict[str, str]:
+    """Figure and table names of the main language (babel's last option, or the class's last
+    language option when babel has none); empty for English or a language not listed."""
+    options = _options(preamble)
+    main = [o for o in options if o in _CAPTION_NAMES or o.endswith("english") or o in _ENGLISH]
+    if not main or main[-1] not in _CAPTION_NAMES:
+        return {}
+    figure, table = _CAPTION_NAMES[main[-1]]
+    if main[-1] == "spanish" and {"es-tabla", "mexico", "mexico-com"} & set(options):
+        table = "Tabla"
+    return {"Figure": figure, "Table": table}
 
 
 def _compose(letter: str, mark: str) -> str:

@@ -10,6 +10,8 @@ entry, so a huge or hostile .bbl stays linear.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .tokens import group_end
 
@@ -19,7 +21,7 @@ _ENTRY_RE = re.compile(r"\\entry\{([^{}\n]{1,300})\}\{([A-Za-z]{1,40})\}")
 _ENDENTRY = "\\endentry"
 _FIELD_RE = re.compile(r"\\field\{([A-Za-z]{1,40})\}\{")
 _NAME_RE = re.compile(r"\\name\{([A-Za-z]{1,40})\}\{\d{1,5}\}\{[^{}]{0,300}\}\{")
-_PART_RE = re.compile(r"\b(family|given|prefix|suffix)=\{")
+_PART_RE = re.compile(r"\b(family|giveni|given|prefix|suffix)=\{")
 _VERB_RE = re.compile(r"\\verb\{([A-Za-z]{1,40})\}\s*\\verb[ \t]*([^\n]{0,2000}?)\s*\\endverb")
 _LIST_RE = re.compile(r"\\list\{([A-Za-z]{1,40})\}\{\d{1,5}\}\{")
 
@@ -34,8 +36,9 @@ def _group(text: str, open_at: int) -> tuple[str, int]:
     return (text[open_at + 1 : end], end + 1) if end > 0 else ("", open_at + 1)
 
 
-def _names(block: str) -> list[str]:
-    """`Given Prefix Family Suffix` of each person in a \\name list, in order."""
+def _names(block: str, initials: bool = False) -> list[str]:
+    """`Given Prefix Family Suffix` of each person in a \\name list, in order (`G. Family` when
+    the style prints initials: biber writes them as `giveni`)."""
     people: list[dict[str, str]] = []
     for m in _PART_RE.finditer(block):
         part = m.group(1)
@@ -43,9 +46,78 @@ def _names(block: str) -> list[str]:
         if part == "family" or not people:
             people.append({})
         people[-1][part] = value
+    given = ("giveni", "given") if initials else ("given",)
     return [
-        " ".join(p[k] for k in ("given", "prefix", "family", "suffix") if p.get(k)) for p in people if p.get("family")
+        " ".join(x for x in (_first(p, given), p.get("prefix"), p["family"], p.get("suffix")) if x)
+        for p in people
+        if p.get("family")
     ]
+
+
+def _first(person: dict[str, str], keys: tuple[str, ...]) -> str:
+    return next((_INITIALS_RE.sub(_initial, person[k]) for k in keys if person.get(k)), "")
+
+
+# biber's initials: `G\bibinitperiod\bibinitdelim C\bibinitperiod` (`G. C.`), `Z\bibinithyphendelim H\bibinitperiod` (`Z.-H.`)
+_INITIALS_RE = re.compile(r"\\bibinit(period|delim|hyphendelim)(?![A-Za-z])\s*")
+
+
+def _initial(m: re.Match[str]) -> str:
+    return {"period": ".", "delim": " ", "hyphendelim": ".-"}[m.group(1)]
+
+
+@dataclass(frozen=True)
+class NameStyle:
+    """How biblatex prints an entry's names: with more than `most` of them (or a `moreauthor`
+    mark in the .bib), the first `fewest` then `et al.`; given names as initials or in full.
+    biblatex's defaults are 3, 1 and full names."""
+
+    most: int = 3
+    fewest: int = 1
+    initials: bool = False
+
+
+_OPTION_RE = re.compile(
+    r"\b(maxbibnames|maxnames|minbibnames|minnames)[ \t]*=[ \t]*(\d{1,4})\b"
+    r"|\\DeclareStringOption\[(\d{1,4})\]\{(maxbibnames|minbibnames)\}"
+    r"|(?<!\{)\b(giveninits|firstinits)\b(?![ \t]*=[ \t]*false)"  # not `\DeclareBoolOption{...}`
+    r"|\b(?:bib)?style[ \t]*=[ \t]*([A-Za-z-]{1,40})"
+)
+# What a style's own .bbx sets (TeX Live ships it, the e-print does not): (maxnames, initials)
+_STYLE_NAMES = {
+    "ieee": ("6", True),
+    "phys": ("999", True),
+    "nature": ("5", True),
+    "science": ("5", True),
+    "chem-acs": ("15", True),
+    "apa": ("20", False),
+}
+
+
+def name_style(*texts: str) -> NameStyle:
+    """The name options the paper gives biblatex, read in `texts` (its preamble first, then the
+    packages it ships: ATLAS's load biblatex with `giveninits=true` and default `maxbibnames` to 5),
+    else those its style sets (biblatex-ieee: 6 names, initials)."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for m in _OPTION_RE.finditer(text):
+            if m.group(5):
+                found.setdefault("giveninits", "true")
+            elif m.group(6):
+                found.setdefault("style", m.group(6))
+            else:
+                key, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+                found.setdefault(key.replace("bib", ""), value)
+    style_most, style_initials = _STYLE_NAMES.get(found.get("style", ""), ("3", False))
+    most = max(1, int(found.get("maxnames", style_most)))
+    fewest = max(1, min(most, int(found.get("minnames", 1))))
+    return NameStyle(most=most, fewest=fewest, initials="giveninits" in found or style_initials)
+
+
+def _printed_names(names: list[str], more: bool, style: NameStyle) -> str:
+    if len(names) > style.most or (more and names):
+        return ", ".join(names[: style.fewest]) + " et al."
+    return _join_names(names)
 
 
 def _join_names(names: list[str]) -> str:
@@ -54,27 +126,33 @@ def _join_names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + ", and " + names[-1]
 
 
-def _entry(key: str, body: str) -> str:
+def _entry(key: str, body: str, style: NameStyle) -> str:
     fields: dict[str, str] = {}
     for m in _FIELD_RE.finditer(body):
         fields.setdefault(m.group(1), _group(body, m.end() - 1)[0])
     names: dict[str, list[str]] = {}
     for m in _NAME_RE.finditer(body):
-        names.setdefault(m.group(1), _names(_group(body, m.end() - 1)[0]))
+        names.setdefault(m.group(1), _names(_group(body, m.end() - 1)[0], style.initials))
     for m in _LIST_RE.finditer(body):
         items = _group(body, m.end() - 1)[0]
         fields.setdefault(m.group(1), ", ".join(_names_or_items(items)))  # publisher, institution
     verbs = {m.group(1): m.group(2).strip() for m in _VERB_RE.finditer(body)}
-    authors = names.get("author") or names.get("editor") or []
+    role = "author" if names.get("author") else "editor"
+    authors = names.get(role) or []
     year = fields.get("year") or fields.get("labelyear") or ""
+    pages = fields.get("pages", "") or fields.get("eid", "")
+    journal = fields.get("journaltitle", "")
     parts = [
-        _join_names(authors),
+        _printed_names(authors, "\\true{more" + role + "}" in body, style),
         fields.get("title", ""),
-        " ".join(x for x in (fields.get("journaltitle") or fields.get("booktitle", ""), fields.get("volume", "")) if x),
-        fields.get("pages", "") or fields.get("eid", ""),
-        fields.get("institution", "") or (fields.get("publisher", "") if "journaltitle" not in fields else ""),
-        fields.get("number", "") if "journaltitle" not in fields else "",
-        year,
+        # an article as physics styles print it: `Phys. Lett. B 716 (2012) 1`
+        " ".join(x for x in (journal, fields.get("volume", ""), f"({year})" if year else "", pages) if x)
+        if journal
+        else " ".join(x for x in (fields.get("booktitle", ""), fields.get("volume", "")) if x),
+        "" if journal else pages,
+        "" if journal else fields.get("institution", "") or fields.get("publisher", ""),
+        "" if journal else fields.get("number", ""),
+        "" if journal else year,
     ]
     if verbs.get("doi"):
         parts.append("doi:" + verbs["doi"])
@@ -89,7 +167,12 @@ def _entry(key: str, body: str) -> str:
         parts.append("\\url{" + verbs["url"] + "}")
     family = _BRACES_RE.sub("", first_family).strip() if (first_family := _first_family(body)) else ""
     label = f"[{{{family}{' et al.' if len(authors) > 2 else ''}({year})}}]" if family and year else ""
-    return f"\\bibitem{label}{{{key}}} " + ". ".join(p for p in parts if p.strip()) + ".\n"
+    return f"\\bibitem{label}{{{key}}} " + _sentences(p for p in parts if p.strip()) + "\n"
+
+
+def _sentences(parts: Iterable[str]) -> str:
+    """Parts joined as sentences, each ending in one period (`et al.` keeps its own)."""
+    return " ".join(p if p.endswith(".") else p + "." for p in parts)
 
 
 _BRACES_RE = re.compile(r"[{}]")
@@ -117,7 +200,7 @@ def _names_or_items(items: str) -> list[str]:
     return out
 
 
-def to_thebibliography(bbl: str) -> str:
+def to_thebibliography(bbl: str, style: NameStyle = NameStyle()) -> str:
     """Every entry once, in the .bbl's order (a second datalist or refsection repeats them)."""
     out = ["\\begin{thebibliography}{99}\n"]
     seen: set[str] = set()
@@ -131,7 +214,7 @@ def to_thebibliography(bbl: str) -> str:
             end = len(bbl)
         if m.group(1) not in seen:
             seen.add(m.group(1))
-            out.append(_entry(m.group(1), bbl[m.end() : end]))
+            out.append(_entry(m.group(1), bbl[m.end() : end], style))
         pos = end + len(_ENDENTRY)
     out.append("\\end{thebibliography}\n")
     return "".join(out)

@@ -100,7 +100,7 @@ def latex_to_document(
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
 
-    meta = _document_meta(preamble, defining, float_names(packages, source, _document_class(preamble)))
+    meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
@@ -141,10 +141,12 @@ def _numbering(preamble: str) -> str:
     return ""
 
 
-def _document_meta(preamble: str, defining: str, names: dict[str, str]) -> Meta:
+def _document_meta(preamble: str, packages: str, defining: str, names: dict[str, str]) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
     return Meta(
-        labels=Labels(*citation_style(preamble)),
+        # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
+        # biblatex with style=numeric-comp); the paper's own preamble is read first
+        labels=Labels(*citation_style(preamble + "\n" + packages)),
         document_class=_document_class(preamble),
         numbering=_numbering(preamble),
         float_names=names,

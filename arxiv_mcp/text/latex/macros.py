@@ -95,6 +95,11 @@ def _inline_math(inner: str) -> str:
 
 _UNESCAPED_DOLLAR_RE = re.compile(r"(?<!\\)\$")
 
+# atlasunit's `\ifb` is `\mbox{fb\(^{-1}\)}`: inside math, a box of text then math is that text
+# upright followed by the math (`\text{fb}^{-1}`), as the PDF prints it; `\(`/`\)` are dollars.
+_INLINE_PARENS_RE = re.compile(r"(?<!\\)\\[()]")
+_BOXED_MATH_RE = re.compile(r"\\(?:mbox|hbox|text|textrm)[ \t]*\{([^{}$\\]*)\$([^$]*)\$[ \t]*\}")
+
 
 # Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
 _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}[ \t]?")
@@ -111,7 +116,9 @@ def _make_macro(body: str) -> Macro | None:
     if not _balanced_tokens(text):
         return None
     xspace = bool(text) and text[-1] == (CMD, "xspace")
-    math = replace_ensuremath(body, lambda inner: inner)
+    math = _BOXED_MATH_RE.sub(
+        r"\\text{\1}\2", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner))
+    )
     math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
     return Macro(
         text=tuple(text[:-1] if xspace else text),
@@ -157,7 +164,27 @@ def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition 
             nargs, default, start = _def_parameters(source, m.end())
         end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
         found[name] = Definition(nargs, default, source[start + 1 : end]) if end > 0 and nargs >= 0 else None
+    for name, definition in found.items():
+        if definition is not None and (plain := _plain_branch(definition.body, found)) is not None:
+            found[name] = Definition(definition.nargs, definition.default, plain)
     return found
+
+
+# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
+# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
+# take, so the macro reads as its plain branch (the use papers make of it most), inlined when that
+# is one macro without arguments, so its \xspace puts back the space the name ate.
+_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
+_CONTROL_WORD_RE = re.compile(r"\\([A-Za-z@]+)")
+
+
+def _plain_branch(body: str, found: dict[str, Definition | None]) -> str | None:
+    m = _OPTION_TEST_RE.fullmatch(body)
+    if m is None:
+        return None
+    word = _CONTROL_WORD_RE.fullmatch(m.group(1))
+    inner = found.get(word.group(1)) if word else None
+    return inner.body if inner is not None and not inner.nargs else m.group(1)
 
 
 _ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...errors import ExtractionError
-from .biblatex import is_biblatex, to_thebibliography
+from .babel import caption_names
+from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
 
@@ -56,12 +57,15 @@ def find_main(files: dict[str, bytes]) -> str:
     if len(tex) == 1:
         return tex[0]
 
-    def rank(name: str) -> tuple[int, int, int, int]:
+    def rank(name: str) -> tuple[int, int, int, int, int]:
         text = _strip_comments(decode(files[name]))
         has_class = bool(_DOCCLASS_RE.search(text))
         has_body = "\\begin{document}" in text
         stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-        return (has_class and has_body, has_class or has_body, stem in _PREFERRED_STEMS, len(files[name]))
+        # arXiv compiles the main file from the e-print's top folder; a complete document in a
+        # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
+        top = "/" not in name.strip("/")
+        return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
 
     return max(tex, key=rank)
 
@@ -254,7 +258,13 @@ class Assembler:
     def _bibliography(self, bbl: str) -> str:
         """The .bbl as LaTeX: a biber-made one (biblatex data) rewritten as \\bibitem entries."""
         text = self._text(bbl)
-        return to_thebibliography(text) if is_biblatex(text) else text
+        return to_thebibliography(text, self._name_style()) if is_biblatex(text) else text
+
+    def _name_style(self) -> NameStyle:
+        """biblatex's name options as the main file, then the packages the e-print ships, give them."""
+        main = split_document(self._text(self.main))[0]
+        shipped = [self._text(n) for n in sorted(self.files) if n.lower().endswith(".sty")][:MAX_PACKAGE_FILES]
+        return name_style(main, *shipped)
 
     def _resolve(self, target: str, folder: str) -> str | None:
         target = target.strip().strip('"').strip()
@@ -376,10 +386,11 @@ _FLOAT_NAME_RE = re.compile(
 
 def float_names(packages: str, source: str, document_class: str) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
-    (`specs.CLASS_FLOAT_NAMES`), then the first definition in the packages and class the e-print
+    (`specs.CLASS_FLOAT_NAMES`), then the main babel language's, then the first definition in the packages and class the e-print
     ships (a class defines one per language option, English first: svjour3's `Fig.` before
     `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
+    names.update(caption_names(split_document(source)[0]))  # babel's, set at \\begin{document}
     shipped: dict[str, str] = {}
     for m in _FLOAT_NAME_RE.finditer(packages):
         shipped.setdefault(m.group(1).capitalize(), " ".join(m.group(2).split()))

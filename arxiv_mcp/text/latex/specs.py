@@ -72,6 +72,8 @@ ENV_SPECS = {
     "table*": "o",
     "center": "",
     "otherlanguage": "m",
+    "otherlanguage*": "m",
+    "hyphenrules": "m",
     "sloppypar": "",
     "IEEEkeywords": "",
     "CJK": "mm",
@@ -148,6 +150,19 @@ SKIP_SPECS = {
     "pagebreak": "o",
     "nopagebreak": "o",
     "cmsNoteHeader": "m",
+    # messages to the log, never printed (a .bbl tests for its package: LHCb.bst's mciteplus)
+    "PackageError": "mmm",
+    "ClassError": "mmm",
+    "PackageWarning": "mm",
+    "PackageWarningNoLine": "mm",
+    "ClassWarning": "mm",
+    "ClassWarningNoLine": "mm",
+    "PackageInfo": "mm",
+    "ClassInfo": "mm",
+    # mciteplus's list settings at the top of its bibliography
+    "mciteSetBstSublistMode": "m",
+    "mciteSetBstMaxWidthForm": "mm",
+    "mciteSetBstSublistLabelBeginEnd": "mmm",
     "AtlasVersion": "m",
     "AtlasJournal": "m",
     "AtlasRefCode": "m",
@@ -179,6 +194,7 @@ SKIP_SPECS = {
     "makebox": "oo",
     "framebox": "oo",
     "textcolor": "om",
+    "foreignlanguage": "om",  # babel: the language, then the text
     "colorbox": "om",
     "fcolorbox": "mm",
     "hyperref": "o",
@@ -493,7 +509,7 @@ REF_COMMANDS = {
 
 # Classes that print an author line of their own when the source gives none (CMS papers list
 # their members in an appendix; the title page names the collaboration).
-CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration"}
+CLASS_AUTHORS = {"cms-tdr": "The CMS Collaboration", "atlasdoc": "The ATLAS Collaboration"}
 # What a class prints before a caption's number when the e-print does not ship the class
 # (`\figurename`, `\tablename`); the paper's own definition wins (`source.float_names`).
 _FIG = {"Figure": "Fig."}
@@ -565,7 +581,7 @@ COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for nam
 # environments are the paper's (`\newtheorem`), found at run time.
 _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "abstract": ("abstract",),
-    "bibliography": ("thebibliography",),
+    "bibliography": ("thebibliography", "mcitethebibliography"),
     "appendix": ("appendix", "appendices"),
     "keywords": ("keywords", "IEEEkeywords"),
     "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
@@ -608,4 +624,6 @@ PACKAGE_TEMPLATES = {
     "IEEEauthorblockN": (1, r"#1\\"),
     "IEEEauthorblockA": (1, r"#1\\"),
     "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
+    # mciteplus (LHCb.bst): each entry states its (mid, end, separator) punctuation; the end one prints
+    "mciteSetBstMidEndSepPunct": (3, "#2"),
 }

@@ -1,30 +1,21 @@
-"""Structure figures of the HTML extractor on arXiv's real pages (LaTeXML and latexml-oxide).
+"""The truth of an arXiv HTML page (LaTeXML, latexml-oxide, ar5iv), read from the page itself
+with a small parser of its own, for `structure.py`'s HTML rows.
 
-    python benchmarks/structure_html.py [fixtures_dir]   (default <shared>/fixtures/arxiv)
-
-The truth is read from each page itself with a separate small parser: every numbered
-`ltx_figure`/`ltx_table` float (its caption tag and caption), every table float's cell texts
-by row, every numbered equation (its `ltx_tag_equation` and the `alttext`s of its unit) and
-every `ltx_bibitem` id. (An equation whose number has no formula beside it has nothing to
-list and is not counted.) Printed per page: found/true per kind, captions equal, table cells
-found in the right row, equation LaTeX equal to the alttext, references with their ids.
-Exits 1 when a page misses one of the acceptance bounds (every item listed with its number,
-captions equal, >= 95% of cells, LaTeX == alttext).
+Read: every numbered `ltx_figure`/`ltx_table` float (its caption tag and caption), every table
+float's cell texts by row, every numbered equation (its `ltx_tag_equation` and the `alttext`s
+of its unit) and every `ltx_bibitem` id. (An equation whose number has no formula beside it
+has nothing to list and is not counted.) `acceptance` compares an extracted document with it:
+found/true per kind, captions equal, table cells found in the right row, equation LaTeX equal
+to the alttext, references with their ids, and whether the page meets issue 21's bounds (every
+item listed with its number, captions equal, >= 95% of cells, LaTeX == alttext).
 """
 
 from __future__ import annotations
 
-import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from arxiv_mcp.errors import ExtractionError  # noqa: E402
-from arxiv_mcp.text.document import Equation, Figure, Reference, Table  # noqa: E402
-from arxiv_mcp.text.extract import from_html  # noqa: E402
-from arxiv_mcp.text.html.parts import clean_alttext  # noqa: E402
+from arxiv_mcp.text.document import Document, Equation, Figure, Reference, Table
+from arxiv_mcp.text.html.parts import clean_alttext
 
 VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
@@ -33,7 +24,7 @@ def _collapse(text: str) -> str:
     return " ".join(text.replace("\xa0", " ").split())
 
 
-class _Truth(HTMLParser):
+class HtmlTruth(HTMLParser):
     """The page's own floats, equations and bibliography entries."""
 
     def __init__(self) -> None:
@@ -147,19 +138,26 @@ class _Truth(HTMLParser):
         return any(entry[0] == "math" for entry in self.stack)
 
 
-def check(path: Path) -> bool:
-    raw = path.read_bytes()
-    try:
-        document = from_html(raw)
-    except ExtractionError as exc:
-        print(f"{path.name[:40]:40} refused: {str(exc)[:80]}")
-        return True
-    truth = _Truth()
+def read_truth(raw: bytes) -> HtmlTruth:
+    truth = HtmlTruth()
     truth.feed(raw.decode("utf-8", "replace"))
+    return truth
+
+
+def counts(truth: HtmlTruth) -> dict[str, int]:
+    figures = sum(1 for f in truth.floats if not f["table"])
+    return {
+        "figures": figures,
+        "tables": len(truth.floats) - figures,
+        "equations": len(truth.equations),
+        "references": len(truth.bibitems),
+    }
+
+
+def acceptance(document: Document, truth: HtmlTruth) -> tuple[str, bool]:
+    """One line of checks of `document` against its page, and whether the page passes."""
     figures, tables = document.records(Figure), document.records(Table)
     equations, references = document.records(Equation), document.records(Reference)
-    ok = True
-
     true_figures = [f for f in truth.floats if not f["table"]]
     true_tables = [f for f in truth.floats if f["table"]]
     fig_numbers = [f.label for f in figures] == [_label(f["tag"]) for f in true_figures]
@@ -181,26 +179,23 @@ def check(path: Path) -> bool:
         for number, alts in truth.equations
         if number in by_number and all(alt in by_number[number].latex for alt in alts if alt)
     )
-    keys = [r.key for r in references]
     ok = (
         fig_numbers
         and tab_numbers
         and equal == len(captions) == len(truth.floats)
         and (not cells or found >= 0.95 * cells)
         and eq_listed == eq_equal == len(truth.equations)
-        and keys == truth.bibitems
+        and [r.key for r in references] == truth.bibitems
     )
-    print(
-        f"{path.name[:40]:40} fig {len(figures)}/{len(true_figures)} tab {len(tables)}/{len(true_tables)} "
-        f"captions {equal}/{len(truth.floats)} cells {found}/{cells} eq {eq_listed}/{len(truth.equations)} "
-        f"latex {eq_equal} refs {len(references)}/{len(truth.bibitems)} "
-        f"arxiv {sum(1 for r in references if r.arxiv_id)} doi {sum(1 for r in references if r.doi)} "
+    line = (
+        f"captions {equal}/{len(truth.floats)} cells {found}/{cells} latex==alttext {eq_equal}/{len(truth.equations)} "
+        f"ids arXiv {sum(1 for r in references if r.arxiv_id)} doi {sum(1 for r in references if r.doi)} "
         f"cites {len(document.citations)}/{truth.cites} {'ok' if ok else 'FAIL'}"
     )
     for mine, theirs in captions:
         if mine != theirs:
-            print(f"    caption differs:\n      page: {theirs[:160]}\n      ours: {mine[:160]}")
-    return ok
+            line += f"\n    caption differs:\n      page: {theirs[:160]}\n      ours: {mine[:160]}"
+    return line, bool(ok)
 
 
 def _label(tag: str) -> str:
@@ -210,21 +205,3 @@ def _label(tag: str) -> str:
 def _caption(state: dict) -> str:
     caption, tag = state["caption"] or "", _collapse(state["tag"] or "")
     return caption[len(tag) :].lstrip(" :.").strip() if caption.startswith(tag) else caption
-
-
-def main() -> int:
-    fixtures = Path(sys.argv[1]) if len(sys.argv) > 1 else _shared() / "fixtures" / "arxiv"
-    pages = sorted((fixtures / "html").glob("**/*.html")) + sorted((fixtures / "ar5iv").glob("*.html"))
-    results = [check(page) for page in pages]
-    return 0 if all(results) else 1
-
-
-def _shared() -> Path:
-    for base in (ROOT.parent, ROOT.parent.parent):
-        if (base / "shared").is_dir():
-            return base / "shared"
-    return ROOT.parent / "shared"
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
