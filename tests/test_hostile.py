@@ -12,8 +12,8 @@ import gzip
 import io
 import itertools
 import os
-import resource
 import socket
+import sys
 import tarfile
 import threading
 import time
@@ -28,11 +28,15 @@ from arxiv_mcp.errors import ExtractionError, UpstreamError
 from arxiv_mcp.service import ArxivService
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
 from arxiv_mcp.upstream.atom import parse_feed
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import atom_entry, atom_feed, eprint
 from tests.pdfgen import assemble
 from tests.test_faults import LATEX
 from tests.test_fuzz import layout_problems
+
+if not platforms.WINDOWS:
+    import resource
 
 pytestmark = pytest.mark.anyio
 
@@ -59,7 +63,12 @@ def cpu_s() -> float:
 
 
 def peak_rss_kb() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    """This process's peak resident memory in KiB; 0 on Windows, which has no getrusage (only
+    the time bound is checked there)."""
+    if platforms.WINDOWS:
+        return 0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # macOS counts bytes, Linux KiB
 
 
 def files_outside(tmp_path: Path, home: Path) -> set[str]:

@@ -5,10 +5,15 @@ leaves every other message byte for byte."""
 from __future__ import annotations
 
 import json
+<<<<<<< HEAD
 import os
 import select
+=======
+import queue
+>>>>>>> windows
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -74,11 +79,22 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
         proc.stdin.flush()
+<<<<<<< HEAD
         deadline, pending = time.monotonic() + 60, b""
         while set(answers) < wanted and time.monotonic() < deadline:
             ready = _readable(proc.stdout, deadline - time.monotonic())
             chunk = os.read(proc.stdout.fileno(), 65536) if ready else b""
             if not chunk:
+=======
+        incoming = _lines_of(proc.stdout)
+        deadline = time.monotonic() + 30
+        while set(answers) < wanted and time.monotonic() < deadline:
+            try:
+                line = incoming.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if not line:
+>>>>>>> windows
                 break
             *complete, pending = (pending + chunk).split(b"\n")
             for line in complete:
@@ -90,12 +106,27 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
     return answers
 
 
+<<<<<<< HEAD
 def _readable(stream, seconds: float) -> bool:
     """poll, not select: select refuses a descriptor numbered 1024 or more, which a long run
     of the suite in one process may reach."""
     poller = select.poll()
     poller.register(stream, select.POLLIN)
     return bool(poller.poll(max(0, int(seconds * 1000))))
+=======
+def _lines_of(stream) -> queue.Queue[bytes]:
+    """The stream's lines as they come, then b"" at its end; read by a thread, since select()
+    takes no pipes on Windows (nor descriptors past 1023 anywhere)."""
+    lines: queue.Queue[bytes] = queue.Queue()
+
+    def pump() -> None:
+        for line in iter(stream.readline, b""):
+            lines.put(line)
+        lines.put(b"")
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+>>>>>>> windows
 
 
 def test_repair_names_the_argument_and_keeps_other_messages_as_they_were():
