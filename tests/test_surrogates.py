@@ -5,12 +5,7 @@ leaves every other message byte for byte."""
 from __future__ import annotations
 
 import json
-<<<<<<< HEAD
-import os
-import select
-=======
 import queue
->>>>>>> windows
 import subprocess
 import sys
 import threading
@@ -64,8 +59,8 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
     collect its answers by id until all of `wanted` came or 60 s passed (the server's start
     is most of it: seconds of imports, several times that on a loaded machine); stdin stays
     open meanwhile (the server stops its calls when stdin closes). The server's stderr goes
-    to `log`. The pipe is read raw: a buffered readline may pull several answers into its
-    buffer at once, and select, which sees only the pipe, would then wait for them in vain."""
+    to `log`. Its lines are read by a thread (`_lines_of`): select() takes no pipes on Windows,
+    and a buffered readline after select() may hold answers that select() no longer sees."""
     with log.open("wb") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "arxiv_mcp", "--log-level", "INFO"],
@@ -79,41 +74,23 @@ def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
         proc.stdin.flush()
-<<<<<<< HEAD
-        deadline, pending = time.monotonic() + 60, b""
-        while set(answers) < wanted and time.monotonic() < deadline:
-            ready = _readable(proc.stdout, deadline - time.monotonic())
-            chunk = os.read(proc.stdout.fileno(), 65536) if ready else b""
-            if not chunk:
-=======
         incoming = _lines_of(proc.stdout)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while set(answers) < wanted and time.monotonic() < deadline:
             try:
                 line = incoming.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 break
             if not line:
->>>>>>> windows
                 break
-            *complete, pending = (pending + chunk).split(b"\n")
-            for line in complete:
-                message = json.loads(line)
-                answers[message.get("id")] = message
+            message = json.loads(line)
+            answers[message.get("id")] = message
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
     return answers
 
 
-<<<<<<< HEAD
-def _readable(stream, seconds: float) -> bool:
-    """poll, not select: select refuses a descriptor numbered 1024 or more, which a long run
-    of the suite in one process may reach."""
-    poller = select.poll()
-    poller.register(stream, select.POLLIN)
-    return bool(poller.poll(max(0, int(seconds * 1000))))
-=======
 def _lines_of(stream) -> queue.Queue[bytes]:
     """The stream's lines as they come, then b"" at its end; read by a thread, since select()
     takes no pipes on Windows (nor descriptors past 1023 anywhere)."""
@@ -126,7 +103,6 @@ def _lines_of(stream) -> queue.Queue[bytes]:
 
     threading.Thread(target=pump, daemon=True).start()
     return lines
->>>>>>> windows
 
 
 def test_repair_names_the_argument_and_keeps_other_messages_as_they_were():
