@@ -15,12 +15,15 @@ one already connected. `GuardedH11Protocol` adds two rules:
   the hard limit.
 
 The body's pace is `HttpGuard`'s to bound (it reads each body within a time limit).
+Windows has no descriptor limit (nor the `resource` module): there the cap is what its
+`select()` takes (512 sockets), in case the event loop is a selector one.
 """
 
 from __future__ import annotations
 
 import asyncio
-import resource
+import importlib
+from types import ModuleType
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -29,11 +32,26 @@ HEAD_TIMEOUT_S = 10.0
 MAX_WAITING = 32
 _SPARE_DESCRIPTORS = 64
 """Descriptors kept for the cache, the limiter and upstream connections."""
+WINDOWS_SOCKETS = 512
+"""The sockets Windows' select() takes, standing in for the descriptor limit there."""
+
+
+def _resource() -> ModuleType | None:
+    try:
+        return importlib.import_module("resource")
+    except ImportError:  # Windows
+        return None
+
+
+_RESOURCE = _resource()
 
 
 def raise_descriptor_limit() -> int:
     """Lift the soft descriptor limit to the hard one (a no-op when not allowed); the soft
     limit then in force."""
+    resource = _RESOURCE
+    if resource is None:
+        return WINDOWS_SOCKETS
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         try:
@@ -45,10 +63,12 @@ def raise_descriptor_limit() -> int:
 
 def max_connections(soft_limit: int | None = None) -> int:
     """Open HTTP connections the descriptor limit leaves room for (at least 16, at most 4096)."""
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if soft_limit is None else soft_limit
-    if soft == resource.RLIM_INFINITY:
+    resource = _RESOURCE
+    if soft_limit is None:
+        soft_limit = WINDOWS_SOCKETS if resource is None else resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if resource is not None and soft_limit == resource.RLIM_INFINITY:
         return 4096
-    return max(16, min(4096, soft - _SPARE_DESCRIPTORS))
+    return max(16, min(4096, soft_limit - _SPARE_DESCRIPTORS))
 
 
 class GuardedH11Protocol(H11Protocol):

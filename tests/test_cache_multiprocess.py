@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 
 REPO = Path(__file__).resolve().parent.parent
 MAX_PAPERS = 20
@@ -143,7 +144,9 @@ def lines(path: Path) -> list[dict]:
     """Whole lines of a log (a killed writer may leave half a line at the end)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines(keepends=True) if line.endswith("\n")]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines(keepends=True) if line.endswith("\n")
+    ]
 
 
 def wait_for_progress(process: subprocess.Popen, path: Path, count: int, timeout: float = 60.0) -> None:
@@ -177,7 +180,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
     with open(logs / "evictions-verifier.log", "a") as kept:  # later rounds must see these evictions too
         kept.writelines(line + "\n" for line in own.lines)
     evictions: dict[tuple[str, str], list[float]] = {}
-    for line in (line for log in logs.glob("evictions-*.log") for line in log.read_text().splitlines()):
+    for line in (line for log in logs.glob("evictions-*.log") for line in log.read_text(encoding="utf-8").splitlines()):
         match = EVICTION.fullmatch(line)
         if match:
             tiers = ["meta", "text", "pdf", "source"] if match["tiers"] == "all" else match["tiers"].split(",")
@@ -211,6 +214,7 @@ def _sealed(data: bytes) -> bool:
     return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
 
 
+@platforms.posix_signals
 def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     home, logs = tmp_path / "home", tmp_path / "logs"
     logs.mkdir()
@@ -229,6 +233,7 @@ def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
     assert {"w0", "w1", "w2"} <= {pinner for item in cache.list_cached() for pinner in item.pinned_by}
 
 
+@platforms.posix_signals
 def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):
     home, logs = tmp_path / "home", tmp_path / "logs"
     logs.mkdir()

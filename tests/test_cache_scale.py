@@ -92,7 +92,7 @@ def test_a_new_cache_reads_nothing_until_its_first_call(home):
     (home / "index.json").write_text("{ damaged")
     (home / "journal.jsonl").unlink()
     with Cache(home, max_papers=50) as cache:
-        assert (home / "index.json").read_text() == "{ damaged", "construction left the index alone"
+        assert (home / "index.json").read_text(encoding="utf-8") == "{ damaged", "construction left the index alone"
         assert cache.stats().papers == 5, "the first call loads (and here rebuilds) the index"
     assert (home / "index.json.corrupt").exists()
 

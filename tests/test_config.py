@@ -3,6 +3,7 @@ import sys
 import pytest
 
 from arxiv_mcp.config import ConfigError, load
+from tests import platforms
 
 
 def test_defaults(tmp_path):
@@ -192,10 +193,11 @@ def test_the_largest_accepted_values_still_load(tmp_path):
 def test_home_is_normalised_to_an_absolute_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert load({"ARXIV_MCP_HOME": "cache/here"}).home == tmp_path / "cache" / "here"
-    monkeypatch.setenv("HOME", str(tmp_path))
+    platforms.set_user_home(monkeypatch, tmp_path)
     assert load({"ARXIV_MCP_HOME": "~/x"}).home == tmp_path / "x"
 
 
+@platforms.posix_user_homes
 def test_an_unknown_user_home_stops_start_up_in_one_line(tmp_path, capsys, monkeypatch):
     from arxiv_mcp.cli import main
 

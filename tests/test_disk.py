@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.pdfgen import make_pdf, pdf_of_size
 
@@ -78,6 +79,7 @@ def run_limited(fake, home: Path, calls: list) -> list[dict]:
     return json.loads(out.stdout)
 
 
+@platforms.posix_rlimits
 def test_a_file_size_limit_is_a_clear_error_and_read_text_still_comes_back(fake, tmp_path):
     home = tmp_path / "home"
     Cache(home).close()  # the index exists before the limit, as on a disk that filled up later
@@ -196,6 +198,7 @@ def _one_line_naming_home(out: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@platforms.posix_permissions
 def test_a_read_only_home_stops_start_up_in_one_line(tmp_path):
     home = tmp_path / "home"
     Cache(home).close()
@@ -263,7 +266,7 @@ async def test_two_big_searches_do_not_evict_a_paper_read_a_minute_ago(fake, con
 
 
 async def test_download_path_is_absolute_and_opens(fake, make_config, connect, tmp_path, monkeypatch):
-    monkeypatch.setenv("HOME", str(tmp_path))
+    platforms.set_user_home(monkeypatch, tmp_path)
     fake.add(paper("2403.00010", "Files to open"))
     config = make_config(ARXIV_MCP_HOME=str(tmp_path / ".arxiv-mcp"))
     async with connect(config=config) as client:
@@ -272,7 +275,8 @@ async def test_download_path_is_absolute_and_opens(fake, make_config, connect, t
         assert os.path.isabs(path) and path.startswith(str(tmp_path / ".arxiv-mcp"))
         with open(path, "rb") as handle:
             assert handle.read(5) == b"%PDF-"
-        assert "~/.arxiv-mcp/papers/2403.00010v1.pdf" in result.content[0].text, "the text may shorten it"
+        shown = os.path.join("~", ".arxiv-mcp", "papers", "2403.00010v1.pdf")  # native separators
+        assert shown in result.content[0].text, "the text may shorten it"
 
 
 def test_a_pdf_the_disk_refuses_is_still_read_once(fake, tmp_path):

@@ -20,6 +20,7 @@ import pypdf
 import pytest
 import requests
 
+from tests import platforms
 from tests.fake_arxiv import (
     HUGE_BODY_BYTES,
     NO_PDF,
@@ -395,16 +396,16 @@ def test_error_and_empty_feed_shapes_match_real_fixtures(fake):
 
 def test_s2_shapes_match_real_fixtures(fake):
     paper = requests.get(f"{fake.s2_url}/paper/arXiv:2401.00001", timeout=5).json()
-    real_paper = json.loads((FIXTURES / "paper_arXiv-1207.0697.json").read_text())
+    real_paper = json.loads((FIXTURES / "paper_arXiv-1207.0697.json").read_text(encoding="utf-8"))
     assert set(paper) <= set(real_paper)
     assert paper["externalIds"]["ArXiv"] == "2401.00001"
     assert set(paper["authors"][0]) == set(real_paper["authors"][0])
     cites = requests.get(f"{fake.s2_url}/paper/arXiv:2401.00001/citations", timeout=5).json()
-    real_cites = json.loads((FIXTURES / "citations_arXiv-2501.12977_limit200.json").read_text())
+    real_cites = json.loads((FIXTURES / "citations_arXiv-2501.12977_limit200.json").read_text(encoding="utf-8"))
     assert set(cites) == set(real_cites)
     assert set(cites["data"][0]["citingPaper"]) <= set(real_cites["data"][0]["citingPaper"])
     missing = requests.get(f"{fake.s2_url}/paper/arXiv:hep-th/9901001", timeout=5)
-    real_missing = json.loads((FIXTURES / "error_404_paper_not_found.json").read_text())
+    real_missing = json.loads((FIXTURES / "error_404_paper_not_found.json").read_text(encoding="utf-8"))
     assert missing.status_code == 404 and set(missing.json()) == set(real_missing)
 
 
@@ -680,6 +681,7 @@ def test_latexml_html_has_the_reader_landmarks():
     assert 3_000 < len(page.encode()) < 12_000
 
 
+@platforms.posix_signals
 def test_standalone_main_serves_and_stops_on_sigterm():
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen(

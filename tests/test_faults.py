@@ -26,6 +26,7 @@ import pytest
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.service import ArxivService
 from arxiv_mcp.text.extract import extract
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 
@@ -334,6 +335,7 @@ READER = textwrap.dedent(
 )
 
 
+@platforms.posix_signals
 def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, make_config, tmp_path):
     papers = [html_paper(f"2403.{n:05d}", f"Paper number {n}") for n in range(10, 18)]
     for p in papers:

@@ -22,7 +22,7 @@ def document():
 
 
 def test_text_is_the_text_view(document):
-    assert document.text == html_to_text((FIXTURES / "latexml_structure.html").read_text())
+    assert document.text == html_to_text((FIXTURES / "latexml_structure.html").read_text(encoding="utf-8"))
     assert not document.text.endswith("\n")
 
 
@@ -89,7 +89,11 @@ def test_a_float_inside_a_footnote_leaves_its_paragraph_whole():
         '<span class="ltx_note_content">see <figure class="ltx_figure"><figcaption class="ltx_caption">'
         '<span class="ltx_tag ltx_tag_figure">Figure 9: </span>inner</figcaption></figure> end</span></span></span>'
     )
-    page = (FIXTURES / "latexml_structure.html").read_text().replace("studied engines;", "studied engines" + note + ";")
+    page = (
+        (FIXTURES / "latexml_structure.html")
+        .read_text(encoding="utf-8")
+        .replace("studied engines;", "studied engines" + note + ";")
+    )
     text = from_html(page.encode()).text
     assert "Prior work [1, 2] studied engines [^1: see Figure 9: inner end]; later work" in text
 
@@ -126,7 +130,7 @@ def test_oxide_title_note_goes_to_the_author_notes_and_metadata_is_one_line_per_
 
 def test_oxide_metadata_notes_inside_the_title_stay_out_of_it():
     """Pages converted before a later oxide fix carry the metadata block inside the <h1>."""
-    page = (FIXTURES / "oxide_frontmatter.html").read_text()
+    page = (FIXTURES / "oxide_frontmatter.html").read_text(encoding="utf-8")
     meta = (
         '<span class="ltx_pubnotes ltx_pubnotes_meta"><span class="ltx_pubnotes_content">'
         '<span class="ltx_pubnote ltx_role_doi"><span class="ltx_note_name">DOI: </span>10.1145/3643027</span>'
@@ -140,7 +144,7 @@ def test_oxide_metadata_notes_inside_the_title_stay_out_of_it():
 
 
 def test_hand_written_html_without_body_is_read_without_chrome():
-    text = html_document((FIXTURES / "authored_no_body.html").read_text(), authored=True).text
+    text = html_document((FIXTURES / "authored_no_body.html").read_text(encoding="utf-8"), authored=True).text
     assert text.startswith("# The Array Collaboration Contributions to the Workshop")
     assert "## On behalf of the Collaboration" in text and "## Members" in text
     assert "PoS(ARENA2024)057 [arXiv:2408.16316]" in text
@@ -186,7 +190,7 @@ def test_pieces_cut_anywhere_read_the_same(monkeypatch):
     """Pieces cut inside a UTF-8 character, a comment, a `<![` opener or an entity read as the
     page read in one piece; bytes that are not UTF-8 read as Latin-1."""
     body = "<p>caf\u00e9 \u2192 &amp; x</p><!-- a comment --><p>after <![CDATA[ kept as text</p>"
-    page = (FIXTURES / "latexml_structure.html").read_text()
+    page = (FIXTURES / "latexml_structure.html").read_text(encoding="utf-8")
     page = page.replace('<section class="ltx_bibliography"', body + '<section class="ltx_bibliography"')
     whole = from_html(page.encode("utf-8")).text
     for size in (1, 2, 3, 7):

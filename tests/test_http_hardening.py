@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
-import resource
+import os
 import secrets
 import socket
 import time
@@ -18,6 +18,10 @@ import pytest
 import requests
 
 from arxiv_mcp import http_limits, http_sessions
+from tests import platforms
+
+if not platforms.WINDOWS:
+    import resource
 from tests.conftest import html_paper, paper
 from tests.test_http_transport import _call, serving
 
@@ -152,6 +156,7 @@ def _limit_descriptors(limit: int):
     return apply
 
 
+@platforms.posix_rlimits
 def test_idle_and_dripping_connections_are_closed_and_cannot_lock_out_a_client(fake, tmp_path, monkeypatch):
     """300 silent sockets against a 256-descriptor server (the lock-out seen): a client still
     gets its answers meanwhile, and every silent or dripping socket is closed in bounded time."""
@@ -250,9 +255,11 @@ def test_an_error_over_http_names_the_home_as_a_variable(make_config):
 
     config = make_config()
     paths = _client_log_handler(config)
-    error = _error_result(ArxivMcpError(f"cannot write {config.home}/papers/x or {config.home.resolve()}/tmp"))
+    papers, tmp = config.home / "papers" / "x", config.home.resolve() / "tmp"
+    error = _error_result(ArxivMcpError(f"cannot write {papers} or {tmp}"))
     shown = _for_http(error, paths).content[0].text
-    assert shown == "cannot write $ARXIV_MCP_HOME/papers/x or $ARXIV_MCP_HOME/tmp" and error.content[0].text != shown
+    expected = f"cannot write $ARXIV_MCP_HOME{os.sep}papers{os.sep}x or $ARXIV_MCP_HOME{os.sep}tmp"
+    assert shown == expected and error.content[0].text != shown
 
 
 @pytest.mark.anyio

@@ -41,7 +41,7 @@ def _listening_addresses(port: int) -> set[str]:
     for table in (Path("/proc/net/tcp"), Path("/proc/net/tcp6")):
         if not table.exists():
             continue
-        for line in table.read_text().splitlines()[1:]:
+        for line in table.read_text(encoding="utf-8").splitlines()[1:]:
             local, state = line.split()[1], line.split()[3]
             address, hex_port = local.split(":")
             if state == "0A" and int(hex_port, 16) == port:
@@ -55,7 +55,7 @@ def _wait_listening(
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"server exited with {proc.returncode}: {log.read_text()}")
+            raise AssertionError(f"server exited with {proc.returncode}: {log.read_text(encoding='utf-8')}")
         try:
             socket.create_connection((address, port), timeout=0.5).close()
             return
@@ -172,7 +172,7 @@ def _bound(fake, tmp_path, bind: str) -> Iterator[tuple[str, int, dict[str, str]
     with serving(fake, tmp_path, "--host", bind, env=env) as (port, log):
         auth = {"Authorization": f"Bearer {token}"} if env else {}
         yield f"http://{_target(('--host', bind))}:{port}/mcp", port, auth
-        assert token not in log.read_text()
+        assert token not in log.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("bind", BINDS)
@@ -226,7 +226,7 @@ def test_with_a_token_every_request_needs_it(fake, tmp_path, bind):
             assert token not in answer.text and wrong not in answer.text
         assert _call(url, "cache_stats", {}, Authorization=f"Bearer {token}").status_code == 200
         assert _call(url, "cache_stats", {}, Authorization=f"bearer  {token} ").status_code == 200
-        assert token not in log.read_text()
+        assert token not in log.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("bind", ["0.0.0.0", "::", "192.0.2.1", "example.org"])

@@ -17,6 +17,7 @@ import pytest
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.research import library as library_module
 from arxiv_mcp.research.library import INDEX_FILE, Library
+from tests import platforms
 
 REPO = Path(__file__).resolve().parent.parent
 WORDS = "sparse attention kernel graph spectral bound proof energy signal layer matrix operator".split()
@@ -174,6 +175,7 @@ def test_several_processes_share_the_file(home, tmp_path):
         assert results(Library(cache)) == afresh(cache, tmp_path)
 
 
+@platforms.posix_signals
 def test_a_writer_killed_mid_save_loses_nothing(home, tmp_path):
     script = tmp_path / "worker.py"
     script.write_text(WORKER)

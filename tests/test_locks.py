@@ -11,7 +11,6 @@ the stand-in as `msvcrt`, and uses the cache and the shared limiter there.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import struct
 import subprocess
@@ -25,6 +24,12 @@ from arxiv_mcp import budget
 from arxiv_mcp.cache.filelock import Busy, LeasedLock, ProcessLock, cache_busy
 from arxiv_mcp.cache.oslock import LOCK_OFFSET, OPEN_FLAGS, FlockLocker, MsvcrtLocker
 from arxiv_mcp.cache.store import CacheWriteFailed
+from tests import platforms
+
+try:
+    import fcntl
+except ImportError:  # Windows: the tests that use it are skipped
+    fcntl = None  # type: ignore[assignment]
 
 
 class StandInMsvcrt:
@@ -66,7 +71,10 @@ def msvcrt_locker() -> MsvcrtLocker:
     return MsvcrtLocker(StandInMsvcrt())
 
 
-LOCKERS = [pytest.param(flock_locker, id="posix-flock"), pytest.param(msvcrt_locker, id="windows-msvcrt")]
+LOCKERS = [
+    pytest.param(flock_locker, id="posix-flock", marks=platforms.posix_fcntl),
+    pytest.param(msvcrt_locker, id="windows-msvcrt", marks=platforms.linux_locks),
+]
 
 
 @pytest.fixture(params=LOCKERS)
@@ -92,6 +100,7 @@ def test_a_lock_excludes_every_other_open_of_the_file_until_released_or_closed(l
                 os.close(fd)
 
 
+@platforms.linux_locks
 def test_windows_locks_one_byte_past_the_content(tmp_path):
     stand_in = StandInMsvcrt()
     locker = MsvcrtLocker(stand_in)
@@ -174,6 +183,7 @@ def test_a_cache_lock_holder_that_was_taken_over_marks_the_index_for_checking(lo
     other.release()
 
 
+@platforms.dev_full
 def test_a_full_disk_at_a_new_lock_file_is_the_clear_disk_full_error(tmp_path):
     (tmp_path / "lock").symlink_to("/dev/full")
     with budget.tool_call(1.0), pytest.raises(CacheWriteFailed, match="the disk is full"):
@@ -188,6 +198,7 @@ WINDOWS_LIKE = textwrap.dedent(
     import mcp.client, mcp.server.mcpserver, mcp.server.stdio  # the SDK imports fcntl on POSIX itself
 
     sys.modules["fcntl"] = None  # from here on, `import fcntl` fails as it does on Windows
+    sys.modules["resource"] = None  # and so does `import resource`
     sys.modules["msvcrt"] = StandInMsvcrt()
     del os.pread, os.pwrite
     for name in [m for m in sys.modules if m == "arxiv_mcp" or m.startswith("arxiv_mcp.")]:
@@ -210,11 +221,15 @@ WINDOWS_LIKE = textwrap.dedent(
     limiter = RateLimiter(0.2, state_file=__import__("pathlib").Path(home) / "ratelimit-arxiv")
     first, second = limiter.acquire(), limiter.acquire()
     assert second - first >= 0.2 - 1e-6
+    from arxiv_mcp import http_limits
+    assert http_limits.raise_descriptor_limit() == http_limits.WINDOWS_SOCKETS
+    assert http_limits.max_connections() == http_limits.WINDOWS_SOCKETS - 64
     print(type(LOCKER).__name__, len(names), len(sys.modules["msvcrt"].calls) > 0)
     """
 )
 
 
+@platforms.linux_locks
 def test_every_module_imports_and_the_locks_work_without_fcntl(tmp_path):
     env = {**os.environ, "TESTS_PARENT": os.getcwd(), "PYTHONPATH": os.getcwd()}
     done = subprocess.run(

@@ -11,6 +11,7 @@ from mcp.client import Client
 
 from arxiv_mcp import server as server_module
 from arxiv_mcp.server import build_server
+from tests import platforms
 from tests.conftest import html_paper
 
 pytestmark = pytest.mark.anyio
@@ -53,7 +54,7 @@ def ada(tmp_path, monkeypatch):
     home.mkdir(parents=True)
     for name in ("LOGNAME", "USER"):
         monkeypatch.setenv(name, user)
-    monkeypatch.setenv("HOME", str(home))
+    platforms.set_user_home(monkeypatch, home)
     return user, home
 
 
@@ -85,6 +86,7 @@ def test_the_forwarder_hides_the_user_name_and_home_anywhere_in_a_message(ada, m
     user, home = ada
     handler = server_module._client_log_handler(make_config(ARXIV_MCP_HOME=home / "cache"))
     redact = handler.redact
-    assert redact(f"{home}/cache/papers/x.pdf; {home}/notes; /srv/{user}/tmp; {user}'s; {user}x") == (
-        f"$ARXIV_MCP_HOME/papers/x.pdf; ~/notes; /srv/<user>/tmp; <user>'s; {user}x"
+    sep = os.sep  # the paths the package shows are native
+    assert redact(f"{home}{sep}cache{sep}papers{sep}x.pdf; {home}{sep}notes; /srv/{user}/tmp; {user}'s; {user}x") == (
+        f"$ARXIV_MCP_HOME{sep}papers{sep}x.pdf; ~{sep}notes; /srv/<user>/tmp; <user>'s; {user}x"
     )

@@ -18,6 +18,7 @@ import anyio
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 from tests.conftest import paper
 
 WORKER = """
@@ -41,6 +42,7 @@ for pid in sys.argv[2:]:
 INTERVAL = 0.25
 
 
+@platforms.posix_signals
 def test_three_processes_one_home_one_killed(fake, tmp_path):
     ids = [f"2403.{i:05d}" for i in range(18)]
     for pid in ids:
@@ -73,7 +75,7 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
     assert procs[2].returncode == 0, procs[2].stderr.read()
     assert procs[1].returncode == -signal.SIGKILL
 
-    booked = sorted(float(line) for line in starts_file.read_text().split())
+    booked = sorted(float(line) for line in starts_file.read_text(encoding="utf-8").split())
     arrivals = sorted(r.t for r in fake.requests)
     assert len(arrivals) > 20
     assert all(b - a >= INTERVAL - 1e-9 for a, b in zip(booked, booked[1:]))

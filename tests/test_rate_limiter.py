@@ -6,6 +6,7 @@ import pytest
 
 from arxiv_mcp.errors import Throttled
 from arxiv_mcp.upstream.rate_limiter import RateLimiter, SingleFlight
+from tests import platforms
 from tests.conftest import in_threads, paper
 
 
@@ -142,6 +143,7 @@ async def test_a_slot_left_by_another_clock_holds_nothing_back(fake, make_config
 
 
 @pytest.mark.anyio
+@platforms.dev_full
 async def test_a_full_disk_at_the_limiter_files_is_the_clear_disk_message(fake, make_config, connect):
     fake.add(paper(PID, "No room"))
     config = make_config()

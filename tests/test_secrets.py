@@ -19,6 +19,7 @@ import pytest
 
 from arxiv_mcp.config import ConfigError
 from arxiv_mcp.service import ArxivService
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 from tests.test_faults import LATEX
@@ -71,7 +72,7 @@ CALLS: dict[str, list[dict]] = {
 def user_home(tmp_path, monkeypatch):
     home = tmp_path / f"home-of-ada-{secrets.token_hex(3)}"
     home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
+    platforms.set_user_home(monkeypatch, home)
     return home
 
 
@@ -116,8 +117,8 @@ async def test_no_result_shows_the_key_or_the_home_path(fake, make_config, conne
                 outcomes["error" if result.is_error else "ok"] += 1
                 if name == "download_paper" and not result.is_error:
                     path = result.structured_content["path"]
-                    assert path.startswith(str(user_home / ".arxiv-mcp") + "/") and os.path.isfile(path)
-                    assert "~/.arxiv-mcp/" in result.content[0].text
+                    assert path.startswith(str(user_home / ".arxiv-mcp") + os.sep) and os.path.isfile(path)
+                    assert os.path.join("~", ".arxiv-mcp", "") in result.content[0].text
         for uri in (f"arxiv://paper/{PID}", f"arxiv://paper/{PID}/text"):
             read = await client.read_resource(uri)
             assert not any(n in c.text for c in read.contents for n in needles)

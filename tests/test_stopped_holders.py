@@ -24,6 +24,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.cache.filelock import ProcessLock
 from arxiv_mcp.cache.store import Cache
+from tests import platforms
 from tests.conftest import paper
 
 pytestmark = pytest.mark.anyio
@@ -106,6 +107,8 @@ async def call(client, tool: str, args: dict | None = None):
         return await client.call_tool(tool, args or {})
 
 
+@platforms.posix_signals
+@platforms.linux_proc
 async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_path):
     fake.add(paper("2403.00001", "After the take-over"))
     home = tmp_path / "home"
@@ -133,6 +136,8 @@ async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_pat
         assert [p.paper_id for p in cache.list_cached()] == ["2403.00001"]
 
 
+@platforms.posix_signals
+@platforms.linux_proc
 async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_ends(fake, tmp_path):
     fake.add(paper("2403.00001", "Waited for"))
     home = tmp_path / "home"
@@ -153,6 +158,8 @@ async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_end
     assert out.startswith("stopped:") and "took the connection over" in out, out  # it does not read on
 
 
+@platforms.posix_signals
+@platforms.linux_proc
 def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_path):
     from mcp.types import LATEST_PROTOCOL_VERSION
 

@@ -6,15 +6,20 @@ to the terminal reaches it as SIGINT exactly as a keypress does.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
-import select
+import selectors
 import subprocess
 import sys
-import termios
 
 from arxiv_mcp import __version__
+from tests import platforms
+
+if not platforms.WINDOWS:
+    import fcntl
+    import pty
+    import termios
+
+pytestmark = platforms.posix_terminal
 
 
 def _on_terminal(tmp_path):
@@ -37,8 +42,9 @@ def _on_terminal(tmp_path):
 def test_started_by_hand_it_says_what_it_is_and_ctrl_c_quits(tmp_path):
     proc, controller = _on_terminal(tmp_path)
     try:
-        ready, _, _ = select.select([proc.stderr], [], [], 30)
-        assert ready, "nothing on stderr within 30 s"
+        with selectors.DefaultSelector() as waiting:  # epoll/kqueue: no limit on descriptor numbers
+            waiting.register(proc.stderr, selectors.EVENT_READ)
+            assert waiting.select(30), "nothing on stderr within 30 s"
         first = proc.stderr.readline().decode()
         assert first.startswith(f"arxiv-mcp {__version__}: an MCP server") and "MCP client" in first
         assert "normally starts it" in first and "Ctrl-C" in first

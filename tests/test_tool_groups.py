@@ -85,7 +85,7 @@ def test_the_tools_option_wins_over_the_environment(tmp_path):
 
 def test_http_prints_the_url_it_serves_on_one_stderr_line(fake, tmp_path):
     with serving(fake, tmp_path) as (port, log):
-        lines = log.read_text().splitlines()
+        lines = log.read_text(encoding="utf-8").splitlines()
     assert lines[0] == f"arxiv-mcp {__import__('arxiv_mcp').__version__}: serving MCP at http://127.0.0.1:{port}/mcp"
 
 

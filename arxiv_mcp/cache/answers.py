@@ -16,6 +16,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from . import osfiles
 from .atomic import discard
 
 MAX_ENTRIES = 500
@@ -64,7 +65,7 @@ class AnswerStore:
         staged, moved = self._stage(payload), False
         try:
             with self._locked():
-                os.replace(staged, path)
+                osfiles.FILES.replace(staged, path)
                 moved = True
                 self._trim()
         finally:

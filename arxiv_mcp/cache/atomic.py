@@ -2,6 +2,8 @@
 
 Temporary files live in one folder and carry the writer's process id in their name, so a
 process starting later can tell the leftovers of a killed writer from a live writer's work.
+What differs on Windows (renames, removals, directory fsync, asking after a process) goes
+through `osfiles.FILES`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import os
 import tempfile
 import time
 from pathlib import Path
+
+from . import osfiles
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ def write_atomic(path: Path, data: bytes, tmp_dir: Path, *, durable: bool = True
     """Replace `path` with `data` so that readers see either the old or the new file, never a mix."""
     staged = stage(data, tmp_dir, durable=durable)
     try:
-        os.replace(staged, path)
+        osfiles.FILES.replace(staged, path)
     except BaseException:
         discard(staged)
         raise
@@ -52,29 +56,15 @@ def write_atomic(path: Path, data: bytes, tmp_dir: Path, *, durable: bool = True
 
 def fsync_dir(directory: Path) -> None:
     """Make a rename inside `directory` survive a power cut."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    osfiles.FILES.fsync_dir(directory)
 
 
 def discard(path: Path) -> None:
     """Remove a file if it is there."""
     try:
-        os.unlink(path)
+        osfiles.FILES.unlink(path)
     except FileNotFoundError:
         pass
-
-
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def clean_stale_tmp(tmp_dir: Path, *, now: float | None = None) -> int:
@@ -96,7 +86,7 @@ def clean_stale_tmp(tmp_dir: Path, *, now: float | None = None) -> int:
         leftover = not owner.isdigit() or age > STALE_TMP_AGE_S
         if not leftover:
             pid = int(owner)
-            leftover = pid != os.getpid() and not _process_alive(pid)
+            leftover = pid != os.getpid() and not osfiles.FILES.process_alive(pid)
         if leftover:
             discard(Path(entry.path))
             removed += 1

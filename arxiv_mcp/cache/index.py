@@ -5,7 +5,9 @@ generation number. `journal.jsonl` starts with a header naming the generation it
 then holds one JSON operation per line, appended under the cache's file lock, so a cache hit costs
 one short append instead of a rewrite. Every process applies the same operations in the same
 order, so their mirrors agree; a process notices others' work by the journal growing (new lines
-to apply) or being replaced (a compaction: reload the snapshot).
+to apply) or being replaced (a compaction: reload the snapshot). Each process keeps the journal
+open between calls; on Windows, which refuses to replace an open file, it lets go at the end of
+every lock hold (`release`) and reopens it by its file id at the next.
 
 A torn last line (a writer killed mid-append) is cut off; a line that does not parse is skipped
 and flagged, and so is a missing or corrupt snapshot: the caller then reconciles the index
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import osfiles
 from .atomic import write_atomic
 from .files import TIERS, check_paper_id, check_version
 from .oslock import read_at
@@ -205,6 +208,8 @@ class JournaledIndex:
         except FileNotFoundError:
             self.load()
             return
+        if self._fd < 0 and st.st_ino == self._inode:
+            self._reopen_journal()
         if self._fd < 0 or st.st_ino != self._inode or st.st_size < self._offset:
             self.load()
         elif st.st_size > self._offset:
@@ -276,19 +281,35 @@ class JournaledIndex:
         self.generation += 1
         body = json.dumps(self.state.to_json(self.generation), ensure_ascii=False, separators=(",", ":")).encode()
         write_atomic(self.snapshot_path, body, self._tmp_dir)
+        self._close_journal()  # Windows refuses to replace a file this process has open
         write_atomic(self.journal_path, self._header(), self._tmp_dir)
         self._snapshot_bytes = len(body)
-        self._close_journal()
         self._open_journal()
 
     def close(self) -> None:
         self._close_journal()
 
+    def release(self) -> None:
+        """Let go of the journal at the end of a lock hold where open files block a replace
+        (Windows: another process's compaction), remembering its identity and length so the
+        next `refresh` reopens it and reads only what others appended."""
+        if not osfiles.FILES.keeps_replaced_open and self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
     def _header(self) -> bytes:
         return (json.dumps({"o": "head", "generation": self.generation}) + "\n").encode()
 
+    def _reopen_journal(self) -> None:
+        """Reopen the journal `release` let go of, if it is still the same file."""
+        fd = os.open(self.journal_path, os.O_RDWR | os.O_APPEND | osfiles.BINARY)
+        if os.fstat(fd).st_ino == self._inode:
+            self._fd = fd
+        else:
+            os.close(fd)
+
     def _open_journal(self) -> None:
-        self._fd = os.open(self.journal_path, os.O_RDWR | os.O_APPEND)
+        self._fd = os.open(self.journal_path, os.O_RDWR | os.O_APPEND | osfiles.BINARY)
         st = os.fstat(self._fd)
         self._inode = st.st_ino
         self._offset = st.st_size
@@ -308,7 +329,7 @@ class JournaledIndex:
             state, generation = IndexState.from_json(json.loads(data))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             aside = self.snapshot_path.with_name("index.json.corrupt")
-            os.replace(self.snapshot_path, aside)
+            osfiles.FILES.replace(self.snapshot_path, aside)
             logger.warning(
                 "cache index %s is unreadable (%s); kept as %s, rebuilding from the files",
                 self.snapshot_path,

@@ -1,8 +1,9 @@
 """Open sessions and the paper versions they pin, kept in `sessions.json` beside the cache index.
 
 The file is small and rewritten whole (atomically) on every change, under the cache's lock;
-other processes notice a new file by its inode number and reload it. Each process keeps the file
-it last read open, so that inode cannot be freed and handed to a newer file. Sessions cannot be
+other processes notice a new file by its inode number and reload it. On POSIX each process keeps
+the file it last read open, so that inode cannot be freed and handed to a newer file; Windows
+refuses to replace an open file, so there it is closed at once (`osfiles`). Sessions cannot be
 rebuilt from the paper files, so they live apart from the index and survive its rebuild.
 
 Each session belongs to the client that started it (`acting_for`): over HTTP several clients
@@ -30,6 +31,7 @@ from typing import Any
 
 from .. import errors
 from ..models import SessionInfo
+from . import osfiles
 from .atomic import write_atomic
 from .files import check_paper_id, check_version, versioned_id
 
@@ -110,7 +112,7 @@ class SessionStore:
     def save(self, *, durable: bool = True) -> None:
         body = {"format": SESSIONS_FORMAT, "sessions": self._all}
         write_atomic(self.path, json.dumps(body, separators=(",", ":")).encode(), self._tmp_dir, durable=durable)
-        self._hold(os.open(self.path, os.O_RDONLY))
+        self._hold(os.open(self.path, os.O_RDONLY | osfiles.BINARY))
         self._pins = None
 
     def close(self) -> None:
@@ -224,27 +226,32 @@ class SessionStore:
         )
 
     def _hold(self, fd: int) -> None:
-        """Keep `fd` (the current file) open in place of the previous one."""
+        """Remember `fd`'s file as the current one, keeping it open in place of the previous one
+        where the platform lets others replace an open file."""
         if self._fd >= 0:
             os.close(self._fd)
         self._fd = fd
         self._inode = os.fstat(fd).st_ino if fd >= 0 else None
+        if fd >= 0 and not osfiles.FILES.keeps_replaced_open:
+            os.close(fd)
+            self._fd = -1
 
     def _load(self) -> None:
         self._pins = None
         self._all = {}
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            fd = os.open(self.path, os.O_RDONLY | osfiles.BINARY)
         except FileNotFoundError:
             self._hold(-1)
             return
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read()
         self._hold(fd)
         try:
-            with os.fdopen(os.dup(fd), "rb") as handle:
-                self._all = _parse(handle.read())
+            self._all = _parse(data)
         except (ValueError, TypeError, KeyError) as exc:
             aside = self.path.with_name("sessions.json.corrupt")
-            os.replace(self.path, aside)
+            osfiles.FILES.replace(self.path, aside)
             self._hold(-1)
             logger.warning(
                 "session file %s is unreadable (%s); kept as %s, starting with no sessions", self.path, exc, aside

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import logging
-import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,6 +39,7 @@ from typing import Any, BinaryIO
 
 from .. import errors
 from ..models import SessionInfo
+from . import osfiles
 from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
@@ -413,6 +414,8 @@ class Cache(CacheOverview):
                 raise  # the outermost holder converts it, leaving the mark for the next holder
             raise _write_failed(exc) from None
         finally:
+            if outermost:
+                self._index.release()  # on Windows no cache file stays open outside the lock
             self._lock.release(finished=finished)
 
     def _first_use(self) -> None:
@@ -445,7 +448,7 @@ class Cache(CacheOverview):
                 entry = self._state.entries.get(key)
                 old = entry.tiers.get(tier) if entry else None
                 old_name = stored_name(key, tier, old) if old else None
-                os.replace(staged, self._papers / name)
+                osfiles.FILES.replace(staged, self._papers / name)
                 moved = True
                 self._index.append(replace(put, at=self._clock()))
                 if old_name not in (None, name):
@@ -465,7 +468,7 @@ class Cache(CacheOverview):
             return None
         path = self._papers / stored_name(key, tier, info)
         try:
-            handle = open(path, "rb")
+            handle = _open_for_reading(path)
         except FileNotFoundError:
             logger.warning("cache file %s vanished; forgetting it", path)
             self._index.append(Drop(key, (tier,)))
@@ -530,6 +533,16 @@ class Cache(CacheOverview):
                 self._papers,
             )
             self._evict()
+
+
+def _open_for_reading(path: Path) -> BinaryIO:
+    """A tier file opened under the lock, to be read after it: on Windows, where an open file
+    cannot be evicted or replaced by another process, its bytes are read while the lock is held."""
+    handle = open(path, "rb")
+    if osfiles.FILES.keeps_replaced_open:
+        return handle
+    with handle:
+        return io.BytesIO(handle.read())
 
 
 def _write_failed(exc: OSError) -> CacheWriteFailed:
