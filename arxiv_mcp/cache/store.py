@@ -526,13 +526,14 @@ class Cache(CacheOverview):
     def _reconcile(self) -> None:
         adopted = reconcile(self._index, self._papers)
         if adopted:
-            logger.warning(
-                "the cache index did not know %d file(s) in %s; adopted them (they count against "
-                "ARXIV_MCP_MAX_DISK_MB, and clear_cache removes them)",
-                adopted,
-                self._papers,
-            )
+            logger.warning(_ADOPTED, adopted, self._papers)
             self._evict()
+
+
+_ADOPTED = (
+    "the cache index did not know %d file(s) in %s; adopted them (they count against "
+    "ARXIV_MCP_MAX_DISK_MB, and clear_cache removes them)"
+)
 
 
 def _open_for_reading(path: Path) -> BinaryIO:
