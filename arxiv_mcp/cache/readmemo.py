@@ -13,10 +13,11 @@ must not mutate them (text bodies hold only strings and numbers).
 
 from __future__ import annotations
 
+import io
 import os
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, BinaryIO
 
 from .records import TierRecord
 
@@ -35,19 +36,26 @@ class ReadMemo:
         self._lock = threading.Lock()
 
     @staticmethod
-    def stamp(fileno: int) -> _Stamp:
-        st = os.fstat(fileno)
+    def stamp(handle: BinaryIO) -> _Stamp | None:
+        """None for bytes already read into memory (on Windows a tier file is read under the
+        lock): there is no file to compare, so the memo is passed by."""
+        try:
+            st = os.fstat(handle.fileno())
+        except io.UnsupportedOperation:
+            return None
         return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
-    def get(self, name: object, record: TierRecord, stamp: _Stamp) -> Any | None:
+    def get(self, name: object, record: TierRecord, stamp: _Stamp | None) -> Any | None:
         with self._lock:
             kept = self._bodies.get(name)
-            if kept is None or kept[0] != record or kept[1] != stamp:
+            if stamp is None or kept is None or kept[0] != record or kept[1] != stamp:
                 return None
             self._bodies.move_to_end(name)
             return kept[2]
 
-    def put(self, name: object, record: TierRecord, stamp: _Stamp, body: Any) -> None:
+    def put(self, name: object, record: TierRecord, stamp: _Stamp | None, body: Any) -> None:
+        if stamp is None:
+            return
         with self._lock:
             self._bodies[name] = (record, stamp, body)
             self._bodies.move_to_end(name)

@@ -259,7 +259,7 @@ class Cache(CacheOverview):
 
     def _read_text(self, opened: Opened, key: Key) -> Any:
         """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
-        stamp = ReadMemo.stamp(opened[0].fileno())
+        stamp = ReadMemo.stamp(opened[0])
         body = self._texts.get(key, opened[1], stamp)
         if body is not None:
             opened[0].close()
