@@ -1,4 +1,4 @@
-"""Which tests are slow: `python -m pytest -m "not slow"` is the quick subset (under a minute).
+"""Which tests are slow: `python -m pytest -m "not slow"` is the quick subset (about a minute).
 
 Slow means over ~0.3 s each on 2 cores, measured with `--durations=0` over the whole suite
 (about 10 minutes, almost all of it waiting: server processes, real CLIs, retry back-offs,
