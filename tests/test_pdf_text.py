@@ -243,17 +243,14 @@ def test_not_a_pdf_or_corrupt_bytes(data, message, engine):
     assert not isinstance(caught.value, NoTextLayer)
 
 
-@pytest.mark.parametrize("cut", [0.5, 0.9])
+@pytest.mark.parametrize("cut", [0.3, 0.5, 0.9])
 @pytest.mark.parametrize("engine", ["auto", *ENGINES])
 def test_a_truncated_pdf_gives_the_pages_it_still_holds(cut, engine):
+    # the fonts were at the end: pypdf stands Helvetica in for them, as pdfium does
     data = REVTEX_2009.read_bytes()
-    if engine == "pypdf":  # the fonts' encodings were at the end: pypdf has no glyph names left
-        with pytest.raises(ExtractionError):
-            pdf_to_text(data[: int(len(data) * cut)], engine=engine)
-        return
     pages = page_texts(pdf_to_text(data[: int(len(data) * cut)], engine=engine))
     assert "Ultra light bosonic dark matter and CMB" in pages[0]
-    assert len([page for page in pages if len(page) > 1000]) == len(pages) >= 3
+    assert len([page for page in pages if len(page) > 1000]) >= {0.3: 2, 0.5: 3, 0.9: 3}[cut]
 
 
 @pytest.mark.parametrize("engine", ["auto", *ENGINES])
@@ -264,11 +261,19 @@ def test_a_pdf_cut_in_its_third_page_gives_the_two_before(engine):
     assert pages[:2] == [SENTENCE, OTHER]
 
 
+@pytest.mark.parametrize("engine", ["auto", *ENGINES])
+def test_a_pdf_cut_in_its_first_page_gives_what_that_page_drew_so_far(engine):
+    # the cut falls inside the first content stream, before any page dictionary was written
+    data = REVTEX_2009.read_bytes()
+    pages = page_texts(pdf_to_text(data[:2000], engine=engine))
+    assert pages[0].startswith("Ultra light bosonic dark matter and CMB") and len(pages) == 1
+
+
 @pytest.mark.parametrize("engine", ["auto", "pypdf"])
 def test_a_pdf_cut_before_any_page_is_an_extraction_error(engine):
     data = REVTEX_2009.read_bytes()
     with pytest.raises(ExtractionError, match="truncated"):
-        pdf_to_text(data[:2000], engine=engine)
+        pdf_to_text(data[:500], engine=engine)
 
 
 @pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")

@@ -50,7 +50,7 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .repair import rebuilt
-from .salvage import read_salvaged
+from .salvage import lost_fonts, read_salvaged
 from .structure import pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -245,8 +245,9 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
+        text: str | None
         try:
-            texts.append(_pypdf_page_text(pages[index], budget, index, count))
+            text = _pypdf_page_text(pages[index], budget, index, count)
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper
@@ -256,7 +257,10 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
                 type(exc).__name__,
                 exc,
             )
-            texts.append(_salvaged_page(data, budget, index, count))
+            text = None
+        if text is None or (not text.strip() and lost_fonts(pages[index])):
+            text = _salvaged_page(data, budget, index, count)
+        texts.append(text)
     return texts
 
 

@@ -14,10 +14,13 @@ in the file's size, with at most MAX_OBJECTS objects.
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 
 MAX_OBJECTS = 500_000
+MAX_UNPACKED = 256 * 2**20  # bytes all object streams of one file may inflate to
+_SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")
 _STREAM = re.compile(rb"\bstream(?:\r\n|\n|\r)")
@@ -28,40 +31,55 @@ _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 _PAGES_REF = re.compile(rb"/Pages\s+(\d+)\s+(\d+)\s+R")
 _OBJECT_STREAM = re.compile(rb"/Type\s*/ObjStm\b")
 _XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
+_REF = re.compile(rb"(\d+)\s+(\d+)\s+R\b")
+_KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
+_CONTENTS = re.compile(rb"/Contents\s+(\d+)\s+(\d+)\s+R")
+_PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
+_RESOURCES = re.compile(rb"/Resources\s+\d+\s+\d+\s+R")
+_FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
+# a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
+_NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
+_SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
+_SHOWS_TEXT = re.compile(rb"[)>\]]\s*(?:Tj|TJ|'|\")")
 
 
 def rebuilt(data: bytes) -> bytes | None:
     """A readable file of the objects `data` still holds, or None (nothing to rebuild, encrypted)."""
     if b"/Encrypt" in data:
         return None
-    objects = _objects(data)
+    objects, places = _objects(data)
     if not objects:
         return None
+    orphans = _orphan_contents(objects, places)
     root = next((key for key, body in objects.items() if _CATALOG.search(body[:2048])), None)
-    pages = _PAGES_REF.search(objects[root]) if root else None
-    if root is None or pages is None or (int(pages[1]), int(pages[2])) not in objects:
-        root = _new_catalog(objects)
+    if orphans or root is None or not _whole_tree(objects, root):
+        root = _new_catalog(objects, places, orphans)
         if root is None:
             return None
     return _written(objects, root)
 
 
-def _objects(data: bytes) -> dict[tuple[int, int], bytes]:
+def _objects(data: bytes) -> tuple[dict[tuple[int, int], bytes], dict[tuple[int, int], float]]:
+    """Every object found (a later definition wins), and where in the file each one is."""
     objects: dict[tuple[int, int], bytes] = {}
-    packed: list[bytes] = []
-    matches = list(_OBJECT.finditer(data))[:MAX_OBJECTS]
+    places: dict[tuple[int, int], float] = {}
+    packed: list[tuple[int, bytes]] = []
+    matches = list(itertools.islice(_OBJECT.finditer(data), MAX_OBJECTS))
     for number, match in enumerate(matches):
         limit = matches[number + 1].start() if number + 1 < len(matches) else len(data)
         body = _body(data, match.end(), limit)
         if body is None or _XREF_STREAM.search(body[:1024]):
             continue
-        objects[(int(match[1]), int(match[2]))] = body
+        key = (int(match[1]), int(match[2]))
+        objects[key], places[key] = body, match.start()
         if _OBJECT_STREAM.search(body[:1024]):
-            packed.append(body)
-    for body in packed:
-        for key, inner in _unpacked(body):
-            objects.setdefault(key, inner)
-    return objects
+            packed.append((match.start(), body))
+    budget = [MAX_UNPACKED]
+    for place, body in packed:
+        for index, (key, inner) in enumerate(_unpacked(body, budget)):
+            if key not in objects and len(objects) < MAX_OBJECTS:
+                objects[key], places[key] = inner, place + index / (MAX_OBJECTS + 1)
+    return objects, places
 
 
 def _body(data: bytes, start: int, limit: int) -> bytes | None:
@@ -78,21 +96,21 @@ def _body(data: bytes, start: int, limit: int) -> bytes | None:
     return head + b"\nstream\n" + payload + b"\nendstream"
 
 
-def _unpacked(body: bytes) -> list[tuple[tuple[int, int], bytes]]:
-    """The objects of an object stream, as far as its (maybe cut) data decodes."""
+def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], bytes]]:
+    """The objects of an object stream, as far as its (maybe cut) data decodes; `budget[0]`
+    is what all object streams may still decode to together."""
     head, _, rest = body.partition(b"\nstream\n")
-    payload = rest[: -len(b"\nendstream")]
     first = re.search(rb"/First\s+(\d+)", head)
-    if first is None:
+    if first is None or budget[0] <= 0:
         return []
-    data = payload
-    if b"/FlateDecode" in head:
-        try:
-            data = zlib.decompressobj().decompress(payload, 64 * 2**20)
-        except zlib.error:
-            return []
+    data = _decoded(head, rest[: -len(b"\nendstream")], budget[0])
+    budget[0] -= len(data)
     header = data[: int(first[1])].split()
-    pairs = [(int(header[i]), int(header[i + 1])) for i in range(0, len(header) - 1, 2) if header[i].isdigit()]
+    pairs = [
+        (int(header[i]), int(header[i + 1]))
+        for i in range(0, len(header) - 1, 2)
+        if header[i].isdigit() and header[i + 1].isdigit()
+    ]
     out = []
     for index, (number, offset) in enumerate(pairs):
         start = int(first[1]) + offset
@@ -103,19 +121,128 @@ def _unpacked(body: bytes) -> list[tuple[tuple[int, int], bytes]]:
     return out
 
 
-def _new_catalog(objects: dict[tuple[int, int], bytes]) -> tuple[int, int] | None:
-    """A catalog and page tree over every page object found, in file order."""
+def _decoded(head: bytes, payload: bytes, limit: int) -> bytes:
+    """A stream's data, inflated as far as it goes (a cut or damaged deflate stream keeps its
+    start), at most `limit` bytes; b"" for a filter other than Flate."""
+    if b"/Filter" not in head:
+        return payload[:limit]
+    if not _FLATE_ONLY.search(head):
+        return b""
+    inflater = zlib.decompressobj()
+    try:
+        return inflater.decompress(payload, limit)
+    except zlib.error:
+        return _inflated_start(payload, limit)
+
+
+def _inflated_start(payload: bytes, limit: int) -> bytes:
+    """What a damaged deflate stream gives before the damage, fed in slices of a few KB."""
+    inflater, out = zlib.decompressobj(), bytearray()
+    for start in range(0, len(payload), 4096):
+        try:
+            out += inflater.decompress(payload[start : start + 4096], limit - len(out))
+        except zlib.error:
+            break
+        if len(out) >= limit or inflater.unconsumed_tail:
+            break
+    return bytes(out)
+
+
+def _whole_tree(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) -> bool:
+    """Whether the catalog's page tree is there down to every page found in the file."""
+    found = {key for key, body in objects.items() if _PAGE.search(body[:4096])}
+    reached: set[tuple[int, int]] = set()
+    pages = _PAGES_REF.search(objects[root])
+    todo = [(int(pages[1]), int(pages[2]))] if pages else []
+    while todo and len(reached) <= len(objects):
+        key = todo.pop()
+        body = objects.get(key)
+        if body is None:
+            return False
+        if key in reached:
+            continue
+        reached.add(key)
+        kids = _KIDS.search(body)
+        todo += [(int(ref[1]), int(ref[2])) for ref in _REF.finditer(kids[1])] if kids else []
+    return bool(reached) and found <= reached
+
+
+def _orphan_contents(
+    objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float]
+) -> list[tuple[int, int]]:
+    """Streams that draw text and that no object found names: the contents of pages whose
+    dictionaries were lost (a producer that writes them after all the pages, or packs them
+    into an object stream beyond the cut)."""
+    named = {(int(ref[1]), int(ref[2])) for body in objects.values() for ref in _REF.finditer(_head(body))}
+    orphans = []
+    for key, body in objects.items():
+        if key in named or not body.startswith(b"<<") or b"\nstream\n" not in body:
+            continue
+        head, _, rest = body.partition(b"\nstream\n")
+        if _NOT_CONTENT.search(head):
+            continue
+        start = _decoded(head, rest[:_SNIFF], _SNIFF)
+        if b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start):
+            orphans.append(key)
+    return sorted(orphans, key=places.__getitem__)
+
+
+def _head(body: bytes) -> bytes:
+    """An object's body without its stream data (where references are)."""
+    return body.partition(b"\nstream\n")[0]
+
+
+def _new_catalog(
+    objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float], orphans: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """A catalog and page tree over every page found, in the order of their contents in the
+    file; an orphaned content stream becomes a page of its own (US Letter, no resources: the
+    reader stands in for its fonts)."""
     pages = [key for key, body in objects.items() if _PAGE.search(body[:4096]) and b"/Contents" in body]
-    if not pages:
+    if not pages and not orphans:
         return None
     top = max(number for number, _ in objects) + 1
     tree, catalog = (top, 0), (top + 1, 0)
-    kids = b" ".join(b"%d %d R" % key for key in pages)
-    objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages))
+    order = {key: _content_place(objects, places, key) for key in pages}
+    for number, content in enumerate(orphans, top + 2):
+        objects[(number, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] /Contents %d %d R >>" % content
+        order[(number, 0)] = places[content]
+    kids = sorted(order, key=order.__getitem__)
+    for key in kids:
+        objects[key] = _with_parent(objects, key, tree[0])
+    objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d %d R" % key for key in kids),
+        len(kids),
+    )
     objects[catalog] = b"<< /Type /Catalog /Pages %d 0 R >>" % tree[0]
-    for key in pages:
-        objects[key] = re.sub(rb"/Parent\s+\d+\s+\d+\s+R", b"/Parent %d 0 R" % tree[0], objects[key])
     return catalog
+
+
+def _content_place(
+    objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float], page: tuple[int, int]
+) -> float:
+    """Where a page's first content stream is in the file (the page's own place if unknown)."""
+    contents = _CONTENTS.search(objects[page])
+    key = (int(contents[1]), int(contents[2])) if contents else page
+    if key in objects and objects[key].lstrip().startswith(b"["):  # an array of streams
+        first = _REF.search(objects[key])
+        key = (int(first[1]), int(first[2])) if first else key
+    return places.get(key, places[page])
+
+
+def _with_parent(objects: dict[tuple[int, int], bytes], page: tuple[int, int], tree: int) -> bytes:
+    """The page under the new tree; the resources it inherited from its old parent, its own."""
+    body = objects[page]
+    parent = _PARENT.search(body)
+    old = objects.get((int(parent[1]), int(parent[2]))) if parent else None
+    inherited = _RESOURCES.search(old) if old is not None and b"/Resources" not in body else None
+    if parent:
+        body = body[: parent.start()] + b"/Parent %d 0 R" % tree + body[parent.end() :]
+    else:
+        body = body.replace(b"<<", b"<< /Parent %d 0 R" % tree, 1)
+    if inherited:
+        body = body.replace(b"<<", b"<< " + inherited[0], 1)
+    return body
 
 
 def _written(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) -> bytes:
