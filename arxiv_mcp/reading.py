@@ -40,8 +40,8 @@ from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .source_misses import SourceMiss
 from .text import formats
+from .text.document import DAMAGED, Document
 from .text.document import FORMAT as DOCUMENT_FORMAT
-from .text.document import Document
 from .text.extract import EXTRACTOR_VERSION, TextSource, extract
 from .upstream.atom import Paper
 from .upstream.http import HttpClient
@@ -104,6 +104,22 @@ class Text:
         cached = cls(payload, "cache", source, text=text)
         cached._parsed = raw
         return cached
+
+    @property
+    def damage(self) -> str | None:
+        """The document's note that its PDF was damaged, read without building the document:
+        a cached document's JSON ends with its notes (Document.to_json writes them last)."""
+        if self._doc is not None or self._parsed is not None:
+            notes = self._doc.notes if self._doc is not None else (self._parsed or {}).get("notes")
+        else:
+            tail = (self._payload or "")[-2000:]
+            at = tail.rfind('"notes":')
+            try:
+                notes = json.loads(tail[at + len('"notes":') : -1]) if at >= 0 else None
+            except json.JSONDecodeError:
+                notes = None
+        damage = notes.get(DAMAGED) if isinstance(notes, dict) else None
+        return damage if isinstance(damage, str) else None
 
     @property
     def doc(self) -> Document:

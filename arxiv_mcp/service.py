@@ -234,7 +234,7 @@ class ArxivService:
             source_method=full.source,
             cached=full.method == "cache",
             section=chosen.label if chosen else None,
-            notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
+            notice=" ".join(note for note in (UNTRUSTED, full.damage, full.note) if note),
             items=chosen.items() if chosen else [],
         )
 

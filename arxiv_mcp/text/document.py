@@ -136,13 +136,17 @@ class Citation:
     """Labels or keys of the entries it names, in order."""
 
 
+DAMAGED = "damaged"
+
+
 @dataclass(frozen=True)
 class Document:
     text: str
     blocks: tuple[Block, ...] = ()
     citations: tuple[Citation, ...] = ()
     notes: dict[str, str] = field(default_factory=dict)
-    """Facts the source states outside the text, e.g. `stamp`: arXiv's side stamp of a PDF."""
+    """Facts the source states outside the text, e.g. `stamp`: arXiv's side stamp of a PDF,
+    or DAMAGED: one line saying the PDF was damaged and how much of it was read."""
 
     @classmethod
     def from_text(cls, text: str) -> Document:

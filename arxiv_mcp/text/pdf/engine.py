@@ -37,12 +37,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
 from ...errors import ExtractionError, NoTextLayer
-from ..document import Document
+from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
 from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
@@ -62,6 +62,7 @@ ENGINES = ("auto", "pypdf", "pdfium")
 # a scanned paper still yields the odd stamp or page number, a real page thousands.
 MIN_CHARS_PER_PAGE = 16
 FAILED_PAGE_NOTE = "(the text of this page could not be extracted)"
+
 
 _NEXT_STEP = "read the paper's HTML or LaTeX source instead, or download the PDF"
 
@@ -95,7 +96,8 @@ def pdf_to_document(
     """The PDF's text as pdf_to_text gives it, with the structure it prints marked (see
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
-    return pdf_document(rendered.text, {"stamp": rendered.stamp} if rendered.stamp else None)
+    notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
+    return pdf_document(rendered.text, {key: note for key, note in notes.items() if note})
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -109,8 +111,18 @@ def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
         repaired = rebuilt(data)
         if repaired is None:
             raise
-        logger.info("the PDF is damaged; reading the %d bytes of objects it still holds", len(repaired))
-        return _extract_from(repaired, engine, budget)
+        logger.info("the PDF is damaged; reading the %d bytes of objects it still holds", len(repaired.data))
+        rendered = _extract_from(repaired.data, engine, budget)
+        return replace(rendered, damage=_damage_note(rendered, repaired.declared_pages))
+
+
+def _damage_note(rendered: _Rendered, declared: int | None) -> str:
+    """One line on what a rebuilt file gave: pages read of pages it had (when still known)."""
+    of = f" of {declared}" if declared and declared >= rendered.read else ""
+    return (
+        f"the PDF is damaged (cut short, or its index lost): {rendered.read}{of} pages read from what is left "
+        "of it, some perhaps in part; download it again for the whole text"
+    )
 
 
 def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -368,6 +380,11 @@ def _pdfium_line_ends(text: str) -> str:
 class _Rendered:
     text: str
     stamp: str | None
+    read: int
+    """Pages with text (the others failed, or were left out as too much work)."""
+    pages: int
+    damage: str | None = None
+    """One line saying the file was damaged and what was read of it, when it was."""
 
 
 def _render(raw_pages: list[str | None]) -> _Rendered:
@@ -389,7 +406,14 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
     text = "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
-    return _Rendered(text, stamp)
+    read = sum(lines is not None for lines in laid_out)
+    unread = len(laid_out) - read
+    damage = (
+        f"{unread} of {len(laid_out)} pages of the PDF could not be read (damaged, or too much work)"
+        if unread
+        else None
+    )
+    return _Rendered(text, stamp, read, len(laid_out), damage)
 
 
 def _fragments(page: str | None) -> frozenset[str] | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 import zlib
+from typing import NamedTuple
 
 MAX_OBJECTS = 500_000
 MAX_UNPACKED = 256 * 2**20  # bytes all object streams of one file may inflate to
@@ -29,8 +30,11 @@ _LENGTH = re.compile(rb"/Length\s+\d+(?:\s+\d+\s+R)?")
 _CATALOG = re.compile(rb"/Type\s*/Catalog\b")
 _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 _PAGES_REF = re.compile(rb"/Pages\s+(\d+)\s+(\d+)\s+R")
+_REF = re.compile(rb"/Pages\s+(\d+)\s+(\d+)\s+R")
 _OBJECT_STREAM = re.compile(rb"/Type\s*/ObjStm\b")
 _XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
+_PAGE_TREE = re.compile(rb"/Type\s*/Pages\b")
+_COUNT = re.compile(rb"/Count\s+(\d{1,7})\b")
 _REF = re.compile(rb"(\d+)\s+(\d+)\s+R\b")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
 _CONTENTS = re.compile(rb"/Contents\s+(\d+)\s+(\d+)\s+R")
@@ -43,20 +47,28 @@ _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
 _SHOWS_TEXT = re.compile(rb"[)>\]]\s*(?:Tj|TJ|'|\")")
 
 
-def rebuilt(data: bytes) -> bytes | None:
+class Rebuilt(NamedTuple):
+    data: bytes
+    declared_pages: int | None
+    """The page count of the largest page tree node left (the root's, if it survived)."""
+
+
+def rebuilt(data: bytes) -> Rebuilt | None:
     """A readable file of the objects `data` still holds, or None (nothing to rebuild, encrypted)."""
     if b"/Encrypt" in data:
         return None
     objects, places = _objects(data)
     if not objects:
         return None
+    counts = [_COUNT.search(body) for body in objects.values() if _PAGE_TREE.search(body[:4096])]
+    declared = max((int(count[1]) for count in counts if count), default=None)
     orphans = _orphan_contents(objects, places)
     root = next((key for key, body in objects.items() if _CATALOG.search(body[:2048])), None)
     if orphans or root is None or not _whole_tree(objects, root):
         root = _new_catalog(objects, places, orphans)
         if root is None:
             return None
-    return _written(objects, root)
+    return Rebuilt(_written(objects, root), declared)
 
 
 def _objects(data: bytes) -> tuple[dict[tuple[int, int], bytes], dict[tuple[int, int], float]]:

@@ -117,6 +117,8 @@ def _keep_parsable_start(page: Any) -> bool:
 
 
 def _drop_broken_fonts(page: Any) -> None:
+    """Each font of the page that pypdf cannot read without the one part of it that is broken,
+    or, when no one part is to blame, its name and encoding only, or else a stand-in."""
     resources = resolved(page.get("/Resources"))
     fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
     if not isinstance(fonts, dict):
@@ -124,13 +126,40 @@ def _drop_broken_fonts(page: Any) -> None:
     for name in list(fonts):
         try:
             font = resolved(fonts[name])
-            for part in _FONT_PARTS:
-                try:
-                    _touch(font.get(part))
-                except Exception:
-                    del font[part]
         except Exception:
-            fonts[name] = _stand_in()
+            font = None
+        if isinstance(font, dict) and _reads(font):
+            continue
+        fonts[name] = _mended(font) if isinstance(font, dict) else _stand_in()
+
+
+def _mended(font: Any) -> Any:
+    from pypdf.generic import DictionaryObject
+
+    present = [part for part in _FONT_PARTS if part in font]
+    for left_out in [[part] for part in present] + [present]:
+        candidate = DictionaryObject({key: value for key, value in font.items() if key not in left_out})
+        if _reads(candidate):
+            return candidate
+    return _stand_in()
+
+
+def _reads(font: Any) -> bool:
+    """Whether pypdf extracts text in `font`: every code drawn once, on a page of its own."""
+    from pypdf import PageObject
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    page = PageObject.create_blank_page(width=100, height=100)
+    contents = DecodedStreamObject()
+    contents.set_data(b"BT /F 10 Tf 0 0 Td <" + bytes(range(256)).hex().encode() + b"> Tj ET")
+    page[NameObject("/Contents")] = contents
+    fonts = DictionaryObject({NameObject("/F"): font})
+    page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): fonts})
+    try:
+        page.extract_text()
+    except Exception:
+        return False
+    return True
 
 
 def _stand_in() -> Any:
@@ -186,17 +215,3 @@ def _stand_in_for_lost_fonts(page: Any) -> None:
         resources[NameObject("/Font")] = fonts
     for name in lost:
         fonts[NameObject("/" + name)] = _stand_in()
-
-
-def _touch(value: Any) -> None:
-    """Reads `value` through, as extraction will: a broken object raises here."""
-    value = resolved(value)
-    if hasattr(value, "get_data"):
-        value.get_data()
-    if isinstance(value, dict):
-        for item in list(value.values()):
-            if not isinstance(item, dict) or "/Type" not in item:
-                _touch(item)
-    elif isinstance(value, list):
-        for item in value:
-            resolved(item)
