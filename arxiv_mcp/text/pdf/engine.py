@@ -50,7 +50,7 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .repair import rebuilt
-from .salvage import lost_fonts, read_salvaged
+from .salvage import Salvage, lost_fonts, mend_page_tree
 from .structure import pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -226,6 +226,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise ExtractionError(f"the PDF is encrypted with a password; {_NEXT_STEP}")
+        mend_page_tree(reader)
         pages = reader.pages
         count = len(pages)
     except ExtractionError:
@@ -239,6 +240,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
         ) from exc
     budget.check_page_count(count)
     texts: list[str | None] = []
+    salvage: Salvage | None = None  # made at the first page pypdf fails on
     for index in range(count):
         if only is not None and index not in only:
             texts.append(None)
@@ -271,7 +273,8 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             text = None
         if text is None or (not text.strip() and lost_fonts(pages[index])):
-            text = _salvaged_page(data, budget, index, count)
+            salvage = salvage or Salvage(data)
+            text = _salvaged_page(salvage, budget, index, count)
         texts.append(text)
     return texts
 
@@ -289,10 +292,10 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     return StyledText(fonts.closed_up(text), fonts.emphasized())
 
 
-def _salvaged_page(data: bytes, budget: _Budget, index: int, count: int) -> str | None:
+def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> str | None:
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
     try:
-        return read_salvaged(data, index, lambda page: _pypdf_page_text(page, budget, index, count))
+        return salvage.read(index, lambda page: _pypdf_page_text(page, budget, index, count))
     except ExtractionError:
         raise
     except Exception as exc:

@@ -20,7 +20,7 @@ import zlib
 from typing import NamedTuple
 
 MAX_OBJECTS = 500_000
-MAX_UNPACKED = 256 * 2**20  # bytes all object streams of one file may inflate to
+MAX_UNPACKED = 32 * 2**20  # bytes all object streams of one file may inflate to (a paper's: a few MB)
 _SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")

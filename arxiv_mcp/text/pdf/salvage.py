@@ -3,50 +3,82 @@
 pypdf gives up a page at the first object or token it cannot parse, and a failed object
 stays marked "being read" in its reader, so every later page sharing it fails too ("loop
 with self reference"); a font the file lost it reads as U+FFFD. pdfium skips what it cannot
-read and draws a lost font as a standard one. `read_salvaged` takes the page from a fresh
-reader, leaves out the font entries that do not parse (a damaged width table costs that
-font's spacing, not the page), puts Helvetica in the place of a font that is lost or does
-not parse at all, and, while the content stream does not parse, leaves
-out the line the parser stopped at, or, when it names no place (an unclosed string), keeps
-the longest run of lines from the start that parses. Only the reader's in-memory objects
-change; the file's bytes never do. At most MAX_CUTS retries, each one parse of the page.
+read and draws a lost font as a standard one. `Salvage` takes the page from a fresh
+reader, leaves out the font parts that pypdf cannot read (a damaged width table costs that
+font's spacing, not the page), puts Helvetica in the place of a font that is lost or cannot
+be read at all, leaves out an image or form whose object cannot be read, and, while reading
+the page fails, leaves out pieces of its content (a line, or one text-showing operator of a
+long line): each piece the parser stops at, one parse each (at most MAX_PARSE_CUTS), or,
+where it names no place (a string never closed, a stream cut short), all but the longest
+start that parses; when the content parses but reading it fails, the piece where reading
+starts to fail, found by halving (at most MAX_SEARCHES times, about log2(pieces) reads of
+the page each). Only the reader's in-memory objects change; the file's bytes never do. The
+deadline is checked inside every read.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ...errors import ExtractionError
 from .work import resolved
 
+logger = logging.getLogger(__name__)
 T = TypeVar("T")
-MAX_CUTS = 16
+MAX_CUTS = 16  # reads of the page
+MAX_TREE_NODES = 100_000
+MAX_SEARCHES = 4
+MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms  # each one reads the page about log2(pieces) times
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=\]TJ)|(?<=\)Tj)")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
 
 
-def read_salvaged(data: bytes, index: int, read: Callable[[Any], T]) -> T:
-    """`read` of page `index` of `data` as prepared above; raises what `read` last raised."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+class Salvage:
+    """Reads the pages pypdf failed on in one file. Its reader is fresh (the failed objects of
+    the first are poisoned) and serves the next page too, until a page fails in it as well:
+    a fresh reader per page cost seconds on a large file with many damaged pages."""
 
-    page = PdfReader(io.BytesIO(data), strict=False).pages[index]
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._reader: Any = None
+
+    def read(self, index: int, read: Callable[[Any], T]) -> T:
+        """`read` of page `index` as prepared above; raises what `read` last raised
+        (at once when that is an ExtractionError: the deadline passed)."""
+        from pypdf import PdfReader
+
+        if self._reader is None:
+            self._reader = PdfReader(io.BytesIO(self._data), strict=False)
+            mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
+        try:
+            return _read_salvaged(self._reader.pages[index], read)
+        except Exception:
+            self._reader = None
+            raise
+
+
+def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
     _drop_broken_fonts(page)
+    _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
-    prefix_tried = False
+    searches = 0
     for _ in range(MAX_CUTS):
         try:
             return read(page)
-        except PdfReadError as exc:
-            if _cut_bad_line(page, str(exc)):
+        except ExtractionError:
+            raise
+        except Exception:  # pypdf raises many types on a damaged page
+            if _cut_until_parses(page):
                 continue
-            if prefix_tried or not _keep_parsable_start(page):
+            searches += 1
+            if searches > MAX_SEARCHES or not _cut_failing_piece(page, read):
                 raise
-            prefix_tried = True
     return read(page)
 
 
@@ -70,6 +102,35 @@ def _pieces(data: bytes) -> list[bytes]:
     """The content split after each line end and each text-showing operator: a producer that
     writes a whole text block on one line loses one piece of it, not the block."""
     return [piece for piece in _PIECE_END.split(data) if piece]
+
+
+def _parse_error(data: bytes) -> str | None:
+    """Why the content does not parse (None: it does)."""
+    from pypdf.generic import ContentStream, DecodedStreamObject
+
+    stream = DecodedStreamObject()
+    stream.set_data(data)
+    try:
+        ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
+    except Exception as exc:
+        return str(exc) or type(exc).__name__
+    return None
+
+
+def _cut_until_parses(page: Any) -> bool:
+    """Leave out the pieces the parser stops at, one parse each (a garbled stretch holds
+    dozens), or keep the longest start that parses; False when the content parsed already."""
+    data = _content(page)
+    error = _parse_error(data) if data else None
+    if error is None:
+        return False
+    for _ in range(MAX_PARSE_CUTS):
+        if error is None or not _cut_bad_line(page, error):
+            break
+        error = _parse_error(_content(page) or b"")
+    if error is not None:
+        _keep_parsable_start(page)
+    return True
 
 
 def _cut_bad_line(page: Any, error: str) -> bool:
@@ -106,6 +167,8 @@ def _keep_parsable_start(page: Any) -> bool:
             return False
         return True
 
+    if parses(len(pieces)):
+        return False
     low, high = 0, len(pieces)  # pieces[:low] parse, pieces[:high] do not
     while high - low > 1:
         middle = (low + high) // 2
@@ -113,6 +176,33 @@ def _keep_parsable_start(page: Any) -> bool:
     if low == 0:
         return False
     _set_content(page, b"".join(pieces[:low]))
+    return True
+
+
+def _cut_failing_piece(page: Any, read: Callable[[Any], Any]) -> bool:
+    """Leave out the piece of content at which reading the page starts to fail (an operator
+    that parses but that the reader cannot apply: a name where a number belongs), found by
+    halving on the start of the content that is read."""
+    data = _content(page)
+    pieces = _pieces(data or b"")
+
+    def reads(count: int) -> bool:
+        _set_content(page, b"".join(pieces[:count]))
+        try:
+            read(page)
+        except ExtractionError:
+            raise
+        except Exception:
+            return False
+        return True
+
+    low, high = 0, len(pieces)  # pieces[:low] are read, pieces[:high] are not
+    if not pieces or not reads(0):
+        return False
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if reads(middle) else (low, middle)
+    _set_content(page, b"".join(pieces[:low] + pieces[high:]))
     return True
 
 
@@ -131,6 +221,26 @@ def _drop_broken_fonts(page: Any) -> None:
         if isinstance(font, dict) and _reads(font):
             continue
         fonts[name] = _mended(font) if isinstance(font, dict) else _stand_in()
+
+
+def _drop_broken_xobjects(page: Any) -> None:
+    """Leave out each image or form whose object cannot be read (its stream's end lost): pypdf
+    would fail the page where it is drawn, and on every later page, as "a loop"."""
+    resources = resolved(page.get("/Resources"))
+    try:
+        xobjects = resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    except Exception:
+        del resources["/XObject"]
+        return
+    if not isinstance(xobjects, dict):
+        return
+    for name in list(xobjects):
+        try:
+            xobject = resolved(xobjects[name])
+            if xobject.get("/Subtype") == "/Form":
+                xobject.get_data()
+        except Exception:
+            del xobjects[name]
 
 
 def _mended(font: Any) -> Any:
@@ -174,6 +284,30 @@ def _stand_in() -> Any:
             NameObject("/BaseFont"): NameObject("/Helvetica"),
         }
     )
+
+
+def mend_page_tree(reader: Any) -> None:
+    """Give each node of the page tree whose /Type a damaged byte changed (`/Pate`) the type
+    its keys show, as pdfium does, when the tree holds fewer pages than its root declares:
+    pypdf skips such a node, and every later page moves up one place. At most MAX_TREE_NODES."""
+    from pypdf.generic import NameObject
+
+    try:
+        root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
+        if len(reader.pages) >= int(root.get("/Count", 0)):
+            return
+        todo, seen = [root], 0
+        while todo and seen < MAX_TREE_NODES:
+            node, seen = todo.pop(), seen + 1
+            kind = "/Pages" if "/Kids" in node else "/Page"
+            if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
+                node[NameObject("/Type")] = NameObject(kind)
+            if kind == "/Pages":
+                todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
+    except Exception as exc:  # a tree too broken to walk: read what pypdf found
+        logger.info("the PDF's page tree cannot be mended: %s: %s", type(exc).__name__, exc)
+        return
+    reader.flattened_pages = None
 
 
 def lost_fonts(page: Any) -> bool:

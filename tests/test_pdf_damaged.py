@@ -1,0 +1,198 @@
+"""Damaged PDFs, in both engines: a file cut short gives the pages it still holds, a bit-flipped
+one every page pdfium reads, the result says the file was damaged, and salvage stays bounded.
+
+The damaged files are made here from the small real PDFs in fixtures/pdf (a REVTeX paper with
+a classic xref, a Word PDF, and a pdfTeX one with an object stream and an xref stream, made
+from pdftex_walruses.tex), cut at fixed fractions or with seeded random bytes replaced.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tracemalloc
+import zlib
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import IndirectObject
+
+from arxiv_mcp.errors import ExtractionError
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
+from arxiv_mcp.text.pdf import engine as pdf_engine
+from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
+from tests.conftest import paper
+
+FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
+FILES = {
+    "revtex": FIXTURES / "0908.0054v1.pdf",
+    "word": FIXTURES / "1805.05865_pdf-only-submission.pdf",
+    "pdftex": FIXTURES / "pdftex_walruses.pdf",
+}
+HAS_PDFIUM = pdf_engine._import_pdfium() is not None
+ENGINES = ["pypdf", pytest.param("auto", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
+REPO = Path(__file__).resolve().parents[1]
+
+
+def flipped(data: bytes, count: int, seed: int) -> bytes:
+    out = bytearray(data)
+    rnd = random.Random(f"{seed}-{count}")
+    for _ in range(count):
+        out[rnd.randrange(16, len(out))] = rnd.randrange(256)
+    return bytes(out)
+
+
+def chars_per_page(text: str) -> list[int]:
+    pages = [page.partition("\n")[2] for page in text.split("## Page ")[1:]]
+    return [0 if page.strip() == FAILED_PAGE_NOTE else len("".join(page.split())) for page in pages]
+
+
+def pages_read(counts: list[int], intact: list[int]) -> set[int]:
+    """The pages holding at least half the characters they hold in the intact file (at most 200)."""
+    return {
+        index
+        for index, want in enumerate(intact)
+        if want >= 20 and index < len(counts) and counts[index] >= min(200, want // 2)
+    }
+
+
+def bare_pdfium_chars(data: bytes) -> list[int]:
+    """Characters pypdfium2 alone reads on each page (0 for a page it cannot load)."""
+    import pypdfium2
+
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except pypdfium2.PdfiumError:
+        return []
+    counts = []
+    for index in range(len(document)):
+        try:
+            counts.append(len("".join(document[index].get_textpage().get_text_range().split())))
+        except pypdfium2.PdfiumError:
+            counts.append(0)
+    document.close()
+    return counts
+
+
+def content_ends(data: bytes) -> list[int]:
+    """Where each page's last content stream ends in the intact file."""
+    reader = PdfReader(io.BytesIO(data))
+    ends = []
+    for page in reader.pages:
+        contents = page.raw_get("/Contents")
+        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), list):
+            contents = contents.get_object()
+        refs = contents if isinstance(contents, list) else [contents]
+        offsets = [reader.xref[ref.generation][ref.idnum] for ref in refs]
+        ends.append(max(data.find(b"endstream", offset) for offset in offsets))
+    return ends
+
+
+@pytest.mark.parametrize("cut", [0.3, 0.5, 0.7, 0.9])
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cut_file_gives_every_page_whose_contents_precede_the_cut(name, cut, engine):
+    data = FILES[name].read_bytes()
+    intact = chars_per_page(pdf_to_text(data, engine=engine))
+    damaged = data[: int(len(data) * cut)]
+    before = {index for index, end in enumerate(content_ends(data)) if end < len(damaged) and intact[index] >= 20}
+    document = pdf_to_document(damaged, engine=engine)
+    assert before <= pages_read(chars_per_page(document.text), intact)
+    assert document.notes["damaged"].startswith("the PDF is damaged (cut short, or its index lost): ")
+    assert "damaged" not in pdf_to_document(data, engine=engine).notes
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cut_pdftex_file_reads_its_words_with_the_lost_fonts_stood_in_for(engine):
+    # the object stream holding every page dictionary and font is beyond the cut
+    data = FILES["pdftex"].read_bytes()
+    text = pdf_to_text(data[: int(len(data) * 0.5)], engine=engine)
+    assert text.startswith("## Page 1\nWalruses Counted on Drifting Ice\n")
+    assert "\ufffd" not in text and "Introduction" in text
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="the pages bare pdfium reads are the measure")
+@pytest.mark.parametrize("count", [1, 10, 100])
+@pytest.mark.parametrize("name", FILES)
+def test_a_bit_flipped_file_reads_in_both_engines_every_page_pdfium_reads(name, count):
+    data = FILES[name].read_bytes()
+    intact = chars_per_page(pdf_to_text(data, engine="pdfium"))
+    for seed in range(3):
+        damaged = flipped(data, count, seed)
+        bare = bare_pdfium_chars(damaged)
+        for engine in ("pypdf", "auto"):
+            try:
+                ours = chars_per_page(pdf_to_text(damaged, engine=engine))
+            except ExtractionError:
+                ours = []
+            assert pages_read(bare, intact) <= pages_read(ours, intact), (seed, engine)
+
+
+def test_the_default_install_reads_damaged_files_without_pypdfium2():
+    # `auto` in an install without the `fast` extra: pypdfium2 cannot be imported at all
+    script = """
+import json, sys
+sys.modules["pypdfium2"] = None
+from arxiv_mcp.text.pdf import pdf_to_document
+from arxiv_mcp.text.pdf import engine
+assert engine._import_pdfium() is None
+data = open(sys.argv[1], "rb").read()
+out = {}
+for cut in (0.3, 0.6, 0.9):
+    document = pdf_to_document(data[: int(len(data) * cut)], engine="auto")
+    out[str(cut)] = [document.text, document.notes.get("damaged", "")]
+print(json.dumps(out))
+"""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(FILES["pdftex"])], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    data = FILES["pdftex"].read_bytes()
+    intact = chars_per_page(pdf_to_text(data, engine="pypdf"))
+    ends = content_ends(data)
+    for cut, (text, note) in json.loads(done.stdout).items():
+        before = {index for index, end in enumerate(ends) if end < int(len(data) * float(cut))}
+        assert before and before <= pages_read(chars_per_page(text), intact), cut
+        assert note.startswith("the PDF is damaged")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("engine", ["pypdf", pytest.param("pdfium", marks=ENGINES[1].marks)])
+async def test_read_paper_gives_a_cut_pdf_and_says_it_is_damaged(fake, connect, make_config, engine):
+    data = FILES["pdftex"].read_bytes()
+    fake.add(paper("2403.00071", "Walruses", pdf=data[: len(data) // 2]))
+    async with connect(make_config(ARXIV_MCP_PDF_ENGINE=engine)) as client:
+        first = await client.call_tool("read_paper", {"paper_id": "2403.00071"})
+        again = await client.call_tool("read_paper", {"paper_id": "2403.00071", "page": 1})
+    assert not first.is_error, first.content[0].text
+    found, cached = first.structured_content, again.structured_content
+    assert found["method"] == "pdf" and "Walruses Counted on Drifting Ice" in found["text"]
+    assert "the PDF is damaged (cut short, or its index lost): " in found["notice"]
+    assert cached["cached"] and cached["notice"] == found["notice"]
+
+
+def test_an_object_stream_bomb_in_a_cut_file_is_inflated_only_as_far_as_the_budget():
+    # 1 GB of object stream in 1 MB, no xref: salvage must not hold what it inflates to
+    packer = zlib.compressobj(9)
+    chunk = packer.compress(b" " * 2**20) + packer.flush(zlib.Z_FULL_FLUSH)
+    bomb = b"".join([chunk] * 1024) + packer.flush()
+    data = (
+        b"%%PDF-1.5\n5 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length %d >>\nstream\n" % len(bomb)
+        + bomb
+        + b"\nendstream\nendobj\n"
+    )
+    tracemalloc.start()
+    try:
+        assert rebuilt(data) is None  # its one object is blanks: nothing to read
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * MAX_UNPACKED + 2 * len(data)
+    with pytest.raises(ExtractionError, match="truncated"):
+        pdf_to_text(data, engine="pypdf")
