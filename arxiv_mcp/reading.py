@@ -55,7 +55,12 @@ class _Refused(UpstreamError):
 
 
 class _Unusable(UpstreamError):
-    """arXiv answered 200 with a body that is not a whole file of the kind asked for."""
+    """arXiv answered 200 with a body that is not a whole file of the kind asked for; `damaged`:
+    a PDF whose page tree cannot be read (cut short), never kept but read for this answer."""
+
+    def __init__(self, message: str, damaged: bytes | None = None):
+        super().__init__(message)
+        self.damaged = damaged
 
 
 class _Unstored(Exception):
@@ -426,7 +431,8 @@ class Reader:
                 doc = extract(used, raw, budget.deadline(), self.pdf_engine)
             except NoTextLayer as exc:
                 no_text = exc
-                self._remember_missing(pid, method, str(exc))
+                if not missing:  # a damaged copy says nothing of the whole file
+                    self._remember_missing(pid, method, str(exc))
                 tried.append(f"{method}: {what_failed(exc)}")
                 continue
             except ExtractionError as exc:
@@ -434,13 +440,14 @@ class Reader:
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {what_failed(exc)}")
                 continue
-            note = self._keep(pid, used, doc, None if stored else (method, raw))
+            note = missing or self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
             return Text(doc, used, used, note)
         raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
 
     def _body(self, pid: PaperId, method: TextSource, prefetched: dict) -> tuple[bytes | None, str, bool]:
-        """(body, why it is missing, whether it is already stored) of one source."""
+        """(body, why it is missing, whether it is already stored) of one source; a body with a
+        reason is a damaged file, to be read but not kept (the reason says so)."""
         if method in prefetched:
             raw, missing = prefetched.pop(method)
             return raw, missing, False
@@ -453,7 +460,13 @@ class Reader:
             return None, "HTTP 404", False
         except _Refused as exc:
             return None, f"HTTP {exc.status}", False
-        except _Unusable:
+        except _Unusable as exc:
+            if exc.damaged is not None:  # read, not kept: a whole copy may come next time
+                return (
+                    exc.damaged,
+                    f"arXiv sent a damaged {method}: it was not saved, so the next read fetches it again.",
+                    False,
+                )
             return None, _NOT_YET, False
 
     # --- the downloads ------------------------------------------------------------------------
@@ -503,7 +516,8 @@ class Reader:
         except ExtractionError as exc:
             raise _Unusable(
                 f"arXiv did not return a usable {kind} for {pid} ({exc}; it may still be generating it); "
-                "nothing was saved, try again in a minute"
+                "nothing was saved, try again in a minute",
+                resp.content if formats.is_pdf(resp.content) else None,
             ) from exc
         try:
             return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
