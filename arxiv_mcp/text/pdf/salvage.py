@@ -8,12 +8,13 @@ reader, leaves out the font parts that pypdf cannot read (a damaged width table 
 font's spacing, not the page), puts Helvetica in the place of a font that is lost or cannot
 be read at all, leaves out an image or form whose object cannot be read, and, while reading
 the page fails, leaves out pieces of its content (a line, or one text-showing operator of a
-long line): each piece the parser stops at, one parse each (at most MAX_PARSE_CUTS), or,
+long line): each piece the parser stops at, one parse each (at most MAX_PARSE_CUTS, MAX_PARSE_BYTES in all), or,
 where it names no place (a string never closed, a stream cut short), all but the longest
 start that parses; when the content parses but reading it fails, the piece where reading
 starts to fail, found by halving (at most MAX_SEARCHES times, about log2(pieces) reads of
-the page each). Only the reader's in-memory objects change; the file's bytes never do. The
-deadline is checked inside every read.
+the page each); a content stream over MAX_CUT_CONTENT is not cut. Only the reader's
+in-memory objects change; the file's bytes never do. The deadline is checked inside every
+read.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_CUTS = 16  # reads of the page
 MAX_TREE_NODES = 100_000
-MAX_SEARCHES = 4
-MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms  # each one reads the page about log2(pieces) times
+MAX_SEARCHES = 4  # each one reads the page about log2(pieces) times
+MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms
+MAX_PARSE_BYTES = 4 * 2**20  # content parsed or read while cutting one page: seconds at most
+MAX_CUT_CONTENT = 2**20  # a page's text is a few hundred KB; a larger stream is not cut
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
-_PIECE_END = re.compile(rb"(?<=\n)|(?<=\]TJ)|(?<=\)Tj)")
+_PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
 
 
@@ -67,17 +70,17 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
     _drop_broken_fonts(page)
     _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
-    searches = 0
+    searches, parses = 0, _Parses()
     for _ in range(MAX_CUTS):
         try:
             return read(page)
         except ExtractionError:
             raise
         except Exception:  # pypdf raises many types on a damaged page
-            if _cut_until_parses(page):
+            if _cut_until_parses(page, parses):
                 continue
             searches += 1
-            if searches > MAX_SEARCHES or not _cut_failing_piece(page, read):
+            if searches > MAX_SEARCHES or not _cut_failing_piece(page, read, parses):
                 raise
     return read(page)
 
@@ -104,33 +107,50 @@ def _pieces(data: bytes) -> list[bytes]:
     return [piece for piece in _PIECE_END.split(data) if piece]
 
 
-def _parse_error(data: bytes) -> str | None:
-    """Why the content does not parse (None: it does)."""
-    from pypdf.generic import ContentStream, DecodedStreamObject
-
-    stream = DecodedStreamObject()
-    stream.set_data(data)
-    try:
-        ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
-    except Exception as exc:
-        return str(exc) or type(exc).__name__
-    return None
+class _Spent(Exception):
+    """The page's parsing budget is spent: cutting stops where it is."""
 
 
-def _cut_until_parses(page: Any) -> bool:
+class _Parses:
+    """Parses and reads of one page's content while cutting it, MAX_PARSE_BYTES in all (a
+    garbled page of a megabyte costs a second a parse)."""
+
+    def __init__(self) -> None:
+        self.left = MAX_PARSE_BYTES
+
+    def spend(self, size: int) -> None:
+        if size > self.left:
+            raise _Spent
+        self.left -= size
+
+    def error(self, data: bytes) -> str | None:
+        """Why the content does not parse (None: it does)."""
+        from pypdf.generic import ContentStream, DecodedStreamObject
+
+        self.spend(len(data))
+        stream = DecodedStreamObject()
+        stream.set_data(data)
+        try:
+            ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
+        except Exception as exc:
+            return str(exc) or type(exc).__name__
+        return None
+
+
+def _cut_until_parses(page: Any, parses: _Parses) -> bool:
     """Leave out the pieces the parser stops at, one parse each (a garbled stretch holds
-    dozens), or keep the longest start that parses; False when the content parsed already."""
+    dozens), or keep the longest start that parses; False when nothing was left out."""
     data = _content(page)
-    error = _parse_error(data) if data else None
-    if error is None:
-        return False
-    for _ in range(MAX_PARSE_CUTS):
-        if error is None or not _cut_bad_line(page, error):
-            break
-        error = _parse_error(_content(page) or b"")
-    if error is not None:
-        _keep_parsable_start(page)
-    return True
+    cut = False
+    try:
+        error = parses.error(data) if data and len(data) <= MAX_CUT_CONTENT else None
+        for _ in range(MAX_PARSE_CUTS):
+            if error is None or not _cut_bad_line(page, error):
+                break
+            cut, error = True, parses.error(_content(page) or b"")
+    except _Spent:
+        return cut
+    return (error is not None and _keep_parsable_start(page, parses)) or cut
 
 
 def _cut_bad_line(page: Any, error: str) -> bool:
@@ -148,45 +168,39 @@ def _cut_bad_line(page: Any, error: str) -> bool:
     return True
 
 
-def _keep_parsable_start(page: Any) -> bool:
-    """Keep the longest run of content pieces from the start that parses (found by halving):
-    a stream cut short, or a string never closed, keeps what was drawn before."""
-    from pypdf.generic import ContentStream, DecodedStreamObject
+def _keep_parsable_start(page: Any, parses: _Parses) -> bool:
+    """Keep the longest run of content pieces from the start that parses: a stream cut short
+    (tried first: one parse), or a string never closed (found by halving), keeps what was
+    drawn before."""
+    pieces = _pieces(_content(page) or b"")
 
-    data = _content(page)
-    if not data:
-        return False
-    pieces = _pieces(data)
+    def parse(count: int) -> bool:
+        return parses.error(b"".join(pieces[:count])) is None
 
-    def parses(count: int) -> bool:
-        stream = DecodedStreamObject()
-        stream.set_data(b"".join(pieces[:count]))
-        try:
-            ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
-        except Exception:
-            return False
-        return True
-
-    if parses(len(pieces)):
-        return False
     low, high = 0, len(pieces)  # pieces[:low] parse, pieces[:high] do not
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if parses(middle) else (low, middle)
+    try:
+        if len(pieces) > 1 and parse(len(pieces) - 1):
+            low = len(pieces) - 1
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if parse(middle) else (low, middle)
+    except _Spent:
+        pass  # keep the longest start found to parse so far
     if low == 0:
         return False
     _set_content(page, b"".join(pieces[:low]))
     return True
 
 
-def _cut_failing_piece(page: Any, read: Callable[[Any], Any]) -> bool:
+def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -> bool:
     """Leave out the piece of content at which reading the page starts to fail (an operator
     that parses but that the reader cannot apply: a name where a number belongs), found by
     halving on the start of the content that is read."""
-    data = _content(page)
-    pieces = _pieces(data or b"")
+    data = _content(page) or b""
+    pieces = _pieces(data) if len(data) <= MAX_CUT_CONTENT else []
 
     def reads(count: int) -> bool:
+        parses.spend(sum(map(len, pieces[:count])))
         _set_content(page, b"".join(pieces[:count]))
         try:
             read(page)
@@ -197,11 +211,15 @@ def _cut_failing_piece(page: Any, read: Callable[[Any], Any]) -> bool:
         return True
 
     low, high = 0, len(pieces)  # pieces[:low] are read, pieces[:high] are not
-    if not pieces or not reads(0):
+    try:
+        if not pieces or not reads(0):
+            return False
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if reads(middle) else (low, middle)
+    except _Spent:
+        _set_content(page, data)
         return False
-    while high - low > 1:
-        middle = (low + high) // 2
-        low, high = (middle, high) if reads(middle) else (low, middle)
     _set_content(page, b"".join(pieces[:low] + pieces[high:]))
     return True
 
