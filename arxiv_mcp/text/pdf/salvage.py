@@ -39,6 +39,7 @@ MAX_CUT_CONTENT = 2**20  # a page's text is a few hundred KB; a larger stream is
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
+_SIMPLE_FONTS = ("/Type1", "/MMType1", "/TrueType")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
 
 
@@ -273,21 +274,30 @@ def _mended(font: Any) -> Any:
 
 
 def _reads(font: Any) -> bool:
-    """Whether pypdf extracts text in `font`: every code drawn once, on a page of its own."""
+    """Whether pypdf extracts text in `font`: every code drawn once, on a page of its own,
+    without an error, and, for a font of one-byte codes, the printable ASCII codes mostly as
+    characters (a damaged encoding gives U+FFFD; none of 169 sound fonts of 10 papers did)."""
+    try:
+        _drawn(font, bytes(range(256)))
+        if font.get("/Subtype") not in _SIMPLE_FONTS:
+            return True
+        text = _drawn(font, bytes(range(32, 127)))
+    except Exception:
+        return False
+    return text.count("\ufffd") * 2 <= len(text) - text.count(" ")
+
+
+def _drawn(font: Any, codes: bytes) -> str:
     from pypdf import PageObject
     from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
 
     page = PageObject.create_blank_page(width=100, height=100)
     contents = DecodedStreamObject()
-    contents.set_data(b"BT /F 10 Tf 0 0 Td <" + bytes(range(256)).hex().encode() + b"> Tj ET")
+    contents.set_data(b"BT /F 10 Tf 0 0 Td <" + codes.hex().encode() + b"> Tj ET")
     page[NameObject("/Contents")] = contents
     fonts = DictionaryObject({NameObject("/F"): font})
     page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): fonts})
-    try:
-        page.extract_text()
-    except Exception:
-        return False
-    return True
+    return str(page.extract_text())
 
 
 def _stand_in() -> Any:
