@@ -1,0 +1,111 @@
+"""The stored tool schemas are what the SDK derives from the tool signatures, and start-up
+imports nothing only a tool call needs.
+
+The server answers tools/list from arxiv_mcp/tool_schemas.json so that it need not build 17
+tools' pydantic models before `initialize` (server.py). After changing a tool's signature,
+rewrite the file with `python -m tests.test_tool_schemas` and review its diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arxiv_mcp import server
+
+pytestmark = pytest.mark.anyio
+
+REPO = Path(__file__).resolve().parents[1]
+
+TOOL_CALL_MODULES = (
+    "arxiv_mcp.service",
+    "arxiv_mcp.models",
+    "arxiv_mcp.bounds",
+    "arxiv_mcp.arguments",
+    "arxiv_mcp.cache.store",
+    "arxiv_mcp.cache.sessions",
+    "arxiv_mcp.reading",
+    "arxiv_mcp.categories",
+    "arxiv_mcp.http_guard",
+    "requests",
+    "pypdf",
+    "difflib",
+    "tarfile",
+)
+"""Modules only a tool call or the HTTP transport uses (the SDK itself imports uvicorn), and
+the packages below (with their roots)."""
+TOOL_CALL_PACKAGES = ("arxiv_mcp.text", "arxiv_mcp.upstream", "arxiv_mcp.research")
+
+
+def derived() -> dict[str, dict]:
+    return {t.name: {"input": t.parameters, "output": t.output_schema} for t in server.derived_tools()}
+
+
+def test_stored_schemas_are_what_the_sdk_derives():
+    stored = json.loads(server.SCHEMAS_FILE.read_text(encoding="utf-8"))
+    assert stored == derived(), "tool signatures changed: run `python -m tests.test_tool_schemas`, review the diff"
+
+
+async def test_tools_list_is_the_derived_tools(make_config):
+    built = server.build_server(make_config())
+    listed = [t.model_dump(by_alias=True) for t in await built.list_tools()]
+    reference = [t.model_dump(by_alias=True) for t in await _derived_server(make_config()).list_tools()]
+    assert listed == reference
+    assert all(t["outputSchema"]["type"] == "object" for t in listed)
+
+
+def _derived_server(config):
+    from mcp.server.mcpserver import MCPServer
+
+    return MCPServer("reference", tools=server.derived_tools())
+
+
+async def test_a_tools_models_are_built_on_its_first_call(fake, connect):
+    async with connect() as client:
+        bad = await client.call_tool("read_paper", {"paper_id": "2403.00003", "page": "two"})
+        assert bad.is_error and "page" in bad.content[0].text
+        listed = await client.call_tool("list_categories", {"group": "math"})
+        assert not listed.is_error and listed.structured_content["categories"]
+
+
+def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
+    """The real start-up, to `initialize` answered, then stdin closed: every module imported
+    on the way (python -X importtime) is one that answering initialize or tools/list needs."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "arxiv_mcp"],
+        input=json.dumps(initialize) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert json.loads(out.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "arxiv-mcp"
+    imported = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "arxiv_mcp.server" in imported
+    early = sorted(m for m in imported if m in TOOL_CALL_MODULES or m.startswith(TOOL_CALL_PACKAGES))
+    assert early == [], f"imported before any tool call: {early}"
+
+
+def write() -> None:
+    """Rewrite the stored schemas from the tool signatures."""
+    text = json.dumps(derived(), indent=1, ensure_ascii=False) + "\n"
+    server.SCHEMAS_FILE.write_text(text, encoding="utf-8")
+    print(f"wrote {server.SCHEMAS_FILE} ({len(text)} bytes)")
+
+
+if __name__ == "__main__":
+    write()
