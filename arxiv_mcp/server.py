@@ -36,7 +36,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata, func_metadata
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
-from pydantic import BeforeValidator, Field, PrivateAttr
+from pydantic import BeforeValidator, Field
 
 from . import __version__, budget, render, surrogates
 from .cache import home as cache_home
@@ -304,14 +304,41 @@ def _argument_error(line: str) -> CallToolResult:
 
 
 class _Server(MCPServer):
-    """MCPServer whose binary resources (figure images) say the type their bytes are: a
+    """MCPServer whose resources and prompt are registered by the first request for any of
+    them (the SDK builds a pydantic model from each reader's signature: start-up need not pay
+    for them), and whose binary resources (figure images) say the type their bytes are: a
     resource template has one MIME type, a paper's figures have several."""
+
+    unregistered: Callable[[], None] | None = None
+    """Registers the resources and prompts; run once, on the event loop (no race)."""
+
+    def register_once(self) -> None:
+        register, self.unregistered = self.unregistered, None
+        if register is not None:
+            register()
+
+    async def list_resources(self) -> Any:
+        self.register_once()
+        return await super().list_resources()
+
+    async def list_resource_templates(self) -> Any:
+        self.register_once()
+        return await super().list_resource_templates()
+
+    async def list_prompts(self) -> Any:
+        self.register_once()
+        return await super().list_prompts()
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        self.register_once()
+        return await super().get_prompt(name, arguments, context)
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
 
         from .figures import image_type
 
+        self.register_once()
         contents = await super().read_resource(uri, context)
         if not isinstance(contents, list | tuple):
             return contents
@@ -335,12 +362,12 @@ class _Tools:
 
     def add(self, title: str, **hints: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.tools.append(self._tool(fn, _hints(title, **hints)))
+            self.tools.append(self.tool(fn, _hints(title, **hints)))
             return fn
 
         return register
 
-    def _tool(self, fn: Callable[..., Any], hints: dict[str, Any]) -> Tool:
+    def tool(self, fn: Callable[..., Any], hints: dict[str, Any]) -> Tool:
         description = " ".join((fn.__doc__ or "").split())  # every tools/list is read into the model's context
         schemas = self.stored.get(fn.__name__)
         if schemas is None:
@@ -350,8 +377,8 @@ class _Tools:
                 tool.fn_metadata.output_schema = _output_schema(tool.fn_metadata.output_schema)
             return tool
         context = "ctx" if "ctx" in inspect.signature(fn).parameters else None
-        metadata = _FirstCall(arg_model=ArgModelBase, output_schema=schemas["output"])
-        metadata.defer(fn, [context] if context else [])
+        skip = [context] if context else []
+        metadata = _FirstCall(arg_model=ArgModelBase, output_schema=schemas["output"], deferred=fn, skip_names=skip)
         return Tool(
             fn=fn,
             name=fn.__name__,
@@ -370,18 +397,17 @@ class _FirstCall(FuncMetadata):
     `arg_model` is the empty base, and clients see the stored schemas, which are what the SDK
     derives from the same signature (tests/test_tool_schemas.py)."""
 
-    _fn: Callable[..., Any] | None = PrivateAttr(default=None)
-    _skip: list[str] = PrivateAttr(default_factory=list)
-
-    def defer(self, fn: Callable[..., Any], skip_names: list[str]) -> None:
-        self._fn, self._skip = fn, skip_names
+    deferred: Callable[..., Any] | None = Field(default=None, exclude=True)
+    """The tool function, until its models are built."""
+    skip_names: list[str] = Field(default_factory=list, exclude=True)
+    """Its parameters that are not arguments (the SDK's Context)."""
 
     def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
         # The SDK validates on the event loop's thread, before the worker thread: no race here.
-        if self._fn is not None:
-            built = func_metadata(_resolved(self._fn), skip_names=self._skip)
+        if self.deferred is not None:
+            built = func_metadata(_resolved(self.deferred), skip_names=self.skip_names)
             self.arg_model, self.output_model, self.wrap_output = built.arg_model, built.output_model, built.wrap_output
-            self._fn = None
+            self.deferred = None
         return super().validate_arguments(arguments_to_validate)
 
 
@@ -402,19 +428,19 @@ class _ServiceOnFirstUse:
     answered. `build_server` has checked the cache home by then, as the service's cache would."""
 
     def __init__(self, config: Config) -> None:
-        self._config = config
-        self._service: ArxivService | None = None
-        self._lock = threading.Lock()
+        self.config = config  # as the service's own: reading it builds nothing
+        self.built: ArxivService | None = None
+        self.building = threading.Lock()
 
-    def __getattr__(self, name: str) -> Any:
-        service = self._service
+    def __getattr__(self, name: str) -> Any:  # only names the above are not
+        service = self.built
         if service is None:
-            with self._lock:
-                if self._service is None:
+            with self.building:
+                if self.built is None:
                     from .service import ArxivService
 
-                    self._service = ArxivService(self._config)
-                service = self._service
+                    self.built = ArxivService(self.config)
+                service = self.built
         return getattr(service, name)
 
 
@@ -444,7 +470,8 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         tools=tools,
         middleware=[_as_calling_client, _argument_check(by_name), _old_style_uri],
     )
-    _resources_and_prompts(server, svc, exposed)
+    server.unregistered = functools.partial(_resources_and_prompts, server, svc, exposed)
+    _completions(server, svc)
     return server
 
 
@@ -766,8 +793,8 @@ def _walk(schema: Any, *, drop_null: bool) -> Any:
 
 
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:
-    """Resources for clients that read them rather than call tools, the review prompt, and
-    completions for their arguments."""
+    """Resources for clients that read them rather than call tools, and the review prompt
+    (registered by `_Server` on the first request for any of them)."""
 
     # As with the tools, each reader's docstring is the description a client shows.
     def categories() -> str:
@@ -807,6 +834,11 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
     )
     def literature_review(topic: str, max_papers: str = "8") -> str:
         return render.review_plan(topic, max_papers, exposed)
+
+
+def _completions(server: MCPServer, svc: ArxivService) -> None:
+    """Completions for the arguments of the resources and the prompt (registered with the
+    server: the `completions` capability is announced in the `initialize` answer)."""
 
     @server.completion()
     async def complete(ref, argument, context):
