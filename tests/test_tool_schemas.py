@@ -52,17 +52,12 @@ def test_stored_schemas_are_what_the_sdk_derives():
 
 
 async def test_tools_list_is_the_derived_tools(make_config):
-    built = server.build_server(make_config())
-    listed = [t.model_dump(by_alias=True) for t in await built.list_tools()]
-    reference = [t.model_dump(by_alias=True) for t in await _derived_server(make_config()).list_tools()]
-    assert listed == reference
-    assert all(t["outputSchema"]["type"] == "object" for t in listed)
-
-
-def _derived_server(config):
     from mcp.server.mcpserver import MCPServer
 
-    return MCPServer("reference", tools=server.derived_tools())
+    listed = [t.model_dump(by_alias=True) for t in await server.build_server(make_config()).list_tools()]
+    reference = [t.model_dump(by_alias=True) for t in await MCPServer("ref", tools=server.derived_tools()).list_tools()]
+    assert listed == reference
+    assert all(t["outputSchema"]["type"] == "object" for t in listed)
 
 
 async def test_a_tools_first_call_gets_its_arguments(connect):
@@ -86,17 +81,28 @@ def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
         "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
     }
-    out = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "arxiv_mcp"],
-        input=json.dumps(initialize) + "\n",
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=60,
-    )
-    assert json.loads(out.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "arxiv-mcp"
-    imported = {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    log = tmp_path / "importtime.txt"  # a file: a full stderr pipe would stop the server
+    with log.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "arxiv_mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+        try:
+            proc.stdin.write(json.dumps(initialize) + "\n")
+            proc.stdin.flush()
+            answer = json.loads(proc.stdout.readline())  # the answer first, then stdin closed
+            proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert answer["result"]["serverInfo"]["name"] == "arxiv-mcp"
+    imported = {
+        line.rsplit("|", 1)[1].strip() for line in log.read_text().splitlines() if line.startswith("import time:")
+    }
     assert "arxiv_mcp.server" in imported
     early = sorted(m for m in imported if m in TOOL_CALL_MODULES or m.startswith(TOOL_CALL_PACKAGES))
     assert early == [], f"imported before any tool call: {early}"
