@@ -8,8 +8,10 @@ read or one that asks for more drawing work than pdfium may do in one uninterrup
 (see work): one heavy figure costs that page, not the paper. A
 running-out deadline or too many pages are not engine failures and are raised at once.
 A file neither engine can open (cut short, its xref or trailer lost) is read again as
-`repair` rebuilds it; a page pypdf fails on is read again by a fresh reader without the font
-entries and content lines it cannot parse.
+`repair` rebuilds it; a page pypdf fails on, or reads blank while its fonts are lost, is read
+again as `salvage` prepares it (broken fonts mended or stood in for, unreadable content left
+out), and a page tree node a damaged byte mistyped is typed again first. pdf_to_document
+notes a damaged file, or pages that could not be read, in `notes["damaged"]` (one line).
 
 Output contract (shared with the HTML and LaTeX extractors; the paging module parses it):
 every page starts with the line `## Page N` (N from 1) followed by its text, pages are
