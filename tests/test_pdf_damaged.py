@@ -19,7 +19,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
+from pypdf import PageObject, PdfReader
 from pypdf.generic import IndirectObject
 
 from arxiv_mcp.errors import ExtractionError
@@ -27,6 +27,7 @@ from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_engine
 from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
 from tests.conftest import paper
+from tests.pdfgen import make_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 FILES = {
@@ -200,3 +201,31 @@ def test_an_object_stream_bomb_in_a_cut_file_is_inflated_only_as_far_as_the_budg
     assert peak < 3 * MAX_UNPACKED + 2 * len(data)
     with pytest.raises(ExtractionError, match="truncated"):
         pdf_to_text(data, engine="pypdf")
+
+
+@pytest.mark.anyio
+async def test_a_page_that_cannot_be_read_is_noted_also_when_the_text_comes_from_the_cache(
+    fake, connect, make_config, monkeypatch
+):
+    original = PageObject.extract_text
+
+    def fail_on_the_second_page(self, *args, **kwargs):  # the file's page 2, in any reader
+        if self.indirect_reference is not None and self.indirect_reference.idnum == 6:
+            raise KeyError("/Font")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PageObject, "extract_text", fail_on_the_second_page)
+    fake.add(
+        paper(
+            "2403.00072",
+            "Walruses",
+            pdf=make_pdf(["Walruses gather on the ice. " * 4, "Lost.", "Seals haul out on the rocks. " * 4]),
+        )
+    )
+    async with connect(make_config(ARXIV_MCP_PDF_ENGINE="pypdf")) as client:
+        first = await client.call_tool("read_paper", {"paper_id": "2403.00072"})
+        again = await client.call_tool("read_paper", {"paper_id": "2403.00072"})
+    assert not first.is_error, first.content[0].text
+    found, cached = first.structured_content, again.structured_content
+    assert FAILED_PAGE_NOTE in found["text"] and cached["cached"]
+    assert "1 of 3 pages of the PDF could not be read" in found["notice"] == cached["notice"]
