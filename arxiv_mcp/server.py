@@ -11,7 +11,9 @@ import getpass
 import json
 import logging
 import re
+import threading
 import warnings
+import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import asdict, replace
@@ -225,6 +227,8 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
     context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
     path in what is answered."""
 
+    shipped = _Shipped()
+
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
         with budget.tool_call(config.deadline_s, _progress_for(ctx), _gone_check(ctx)):
@@ -237,9 +241,38 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
                 _call_ctx.reset(token)
         if _over_http.get() and isinstance(result, models.CacheStats):
             result = replace(result, home="$ARXIV_MCP_HOME")
-        return CallToolResult(content=[TextContent(type="text", text=text(result))], structured_content=asdict(result))
+        rendered, structured = shipped.forms(result, text)
+        return CallToolResult(content=[TextContent(type="text", text=rendered)], structured_content=structured)
 
     return run
+
+
+class _Shipped:
+    """The text and structured content made for answers still alive. A warm read served again
+    hands back the very same answer object (rereads.py), which is then not rendered and
+    converted again (a dataclass's `asdict` deep-copies every field). An entry goes when its
+    answer is freed, so nothing is kept alive here. The forms are shared between calls:
+    nothing downstream mutates them."""
+
+    def __init__(self) -> None:
+        self._forms: dict[int, tuple[weakref.ref[Any], str, dict[str, Any]]] = {}
+        self._lock = threading.RLock()  # a freed answer's callback may run in any thread
+
+    def forms(self, result: Any, text: Callable[[Any], str]) -> tuple[str, dict[str, Any]]:
+        key = id(result)
+        kept = self._forms.get(key)
+        if kept is not None and kept[0]() is result:
+            return kept[1], kept[2]
+        rendered, structured = text(result), asdict(result)
+        with self._lock:
+            self._forms[key] = (weakref.ref(result, lambda ref: self._forget(key, ref)), rendered, structured)
+        return rendered, structured
+
+    def _forget(self, key: int, ref: weakref.ref[Any]) -> None:
+        with self._lock:
+            kept = self._forms.get(key)
+            if kept is not None and kept[0] is ref:
+                del self._forms[key]
 
 
 def _for_http(answer: CallToolResult, paths: _ClientLogHandler) -> CallToolResult:

@@ -40,6 +40,7 @@ from .models import (
     Trends,
 )
 from .reading import Reader, Text
+from .rereads import Rereads
 from .research.library import Library
 from .search import Hits, Searcher
 from .upstream.arxiv_api import ArxivApi
@@ -87,6 +88,7 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             pdf_engine=config.pdf_engine,
         )
+        self.rereads = Rereads(self.cache)
         self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config)
         self.library = Library(self.cache)
 
@@ -216,13 +218,21 @@ class ArxivService:
 
         bounds.PAGE_SIZE.check(page_size)
         bounds.PAGE.check(page)
+        asked = (paper_id, page, page_size, section)
+        answer = self.rereads.get(asked)
+        if answer is not None:  # read before, and the cache proves nothing changed (rereads.py)
+            self._check_session(session_id)
+            if session_id:
+                self.cache.pin(session_id, answer.paper_id, answer.version)
+            return answer
+        since = self.cache.index_stamp()
         pid, full = self._text(paper_id, session_id)
         chosen = None
         if section and section.strip():
             chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
         view = chosen.text if chosen else full.text
         pages = Pages(view, page_size)
-        return PaperText(
+        answer = PaperText(
             paper_id=pid.id,
             version=_version(pid),
             text=pages.page(page),
@@ -230,13 +240,15 @@ class ArxivService:
             total_pages=pages.count,
             total_chars=len(view),
             has_more=page < pages.count,
-            method=full.source,
-            source_method=full.source,
+            method=str(full.source),
+            source_method=str(full.source),
             cached=full.method == "cache",
             section=chosen.label if chosen else None,
             notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
             items=chosen.items() if chosen else [],
         )
+        self.rereads.keep(asked, answer, full, since)
+        return answer
 
     def find_in_paper(
         self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000, session_id: str | None = None
