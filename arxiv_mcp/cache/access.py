@@ -54,11 +54,13 @@ class AccessLog:
     def absorb(self, state: IndexState) -> None:
         """Apply the accesses kept by `later` to the mirror (needs the lock)."""
         with self._later_lock:
-            later, self._later = self._later, {}
+            later, self._later, since = self._later, {}, self._later_since
         for key, when in later.items():
             entry = state.entries.get(key)
             if entry is not None and entry.last_access < when:
                 self.note(state, key, when)
+        if later and self._pending:  # the batch is as old as the first access kept aside
+            self._oldest = min(self._oldest, since)
 
     def due(self, now: float) -> bool:
         if self._later and now - self._later_since >= ACCESS_FLUSH_S:

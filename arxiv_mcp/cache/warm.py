@@ -30,7 +30,6 @@ from dataclasses import dataclass
 
 from .. import budget, errors
 from .access import AccessLog
-from .filelock import POLL_S
 from .index import JournaledIndex
 from .records import Key
 
@@ -108,7 +107,7 @@ class WarmChecks:
         return None if mark is None else (mark[0], mark[1] + self.meta_ttl_s)
 
     def _flush_soon(self) -> None:
-        """Journal the batched accesses if the lock is free now; a read never waits for that
-        (a busy lock means its holder journals, or the next check tries again)."""
-        with contextlib.suppress(errors.ArxivMcpError, OSError), budget.tool_call(2 * POLL_S), self._locked():
+        """Journal the batched accesses if the lock is free now (a budget of no time: another
+        process's holding is not waited for); a read never fails for that, the next one tries again."""
+        with contextlib.suppress(errors.ArxivMcpError, OSError), budget.tool_call(0.0), self._locked():
             pass  # the holding itself applies and journals what is due (store.Cache._locked)
