@@ -11,12 +11,10 @@ import getpass
 import json
 import logging
 import re
-import threading
 import warnings
-import weakref
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,6 +30,7 @@ from . import __version__, arguments, bounds, budget, models, render, surrogates
 from .cache.sessions import acting_for
 from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError
+from .forms import AnswerForms
 from .service import ArxivService
 
 log = logging.getLogger(__name__)
@@ -227,7 +226,7 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
     context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
     path in what is answered."""
 
-    shipped = _Shipped()
+    shipped = AnswerForms()
 
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
@@ -241,38 +240,10 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
                 _call_ctx.reset(token)
         if _over_http.get() and isinstance(result, models.CacheStats):
             result = replace(result, home="$ARXIV_MCP_HOME")
-        rendered, structured = shipped.forms(result, text)
+        rendered, structured = shipped.of(result, text)
         return CallToolResult(content=[TextContent(type="text", text=rendered)], structured_content=structured)
 
     return run
-
-
-class _Shipped:
-    """The text and structured content made for answers still alive. A warm read served again
-    hands back the very same answer object (rereads.py), which is then not rendered and
-    converted again (a dataclass's `asdict` deep-copies every field). An entry goes when its
-    answer is freed, so nothing is kept alive here. The forms are shared between calls:
-    nothing downstream mutates them."""
-
-    def __init__(self) -> None:
-        self._forms: dict[int, tuple[weakref.ref[Any], str, dict[str, Any]]] = {}
-        self._lock = threading.RLock()  # a freed answer's callback may run in any thread
-
-    def forms(self, result: Any, text: Callable[[Any], str]) -> tuple[str, dict[str, Any]]:
-        key = id(result)
-        kept = self._forms.get(key)
-        if kept is not None and kept[0]() is result:
-            return kept[1], kept[2]
-        rendered, structured = text(result), asdict(result)
-        with self._lock:
-            self._forms[key] = (weakref.ref(result, lambda ref: self._forget(key, ref)), rendered, structured)
-        return rendered, structured
-
-    def _forget(self, key: int, ref: weakref.ref[Any]) -> None:
-        with self._lock:
-            kept = self._forms.get(key)
-            if kept is not None and kept[0] is ref:
-                del self._forms[key]
 
 
 def _for_http(answer: CallToolResult, paths: _ClientLogHandler) -> CallToolResult:
@@ -389,12 +360,14 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
             raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
-            given = params.get("arguments") or {}
+            raw = params.get("arguments")
+            given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
                 line = arguments.problem(tool.name, tool.parameters, given)
                 if line:
                     return _argument_error(line)
-                ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
+                if None in given.values() or given is not raw:  # as sent, unless null or absent
+                    ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
         return await call_next(ctx)
 
     return check
@@ -741,8 +714,6 @@ def _client_gone() -> bool:
 def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
     marks its scope): a handshake-era client that disconnects ends its work too."""
-    from .http_guard import GONE_KEY
-
     try:
         request = ctx.request_context.request if ctx is not None else None
     except ValueError:  # a context outside any request
@@ -750,6 +721,8 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     scope = getattr(request, "scope", None)
     if not isinstance(scope, dict):
         return _client_gone
+    from .http_guard import GONE_KEY
+
     return lambda: _client_gone() or bool(scope.get(GONE_KEY))
 
 

@@ -213,9 +213,6 @@ class ArxivService:
         section: str | None = None,
         session_id: str | None = None,
     ) -> PaperText:
-        from .text import selectors
-        from .text.view import Pages
-
         bounds.PAGE_SIZE.check(page_size)
         bounds.PAGE.check(page)
         asked = (paper_id, page, page_size, section)
@@ -225,6 +222,9 @@ class ArxivService:
             if session_id:
                 self.cache.pin(session_id, answer.paper_id, answer.version)
             return answer
+        from .text import selectors
+        from .text.view import Pages
+
         since = self.cache.index_stamp()
         pid, full = self._text(paper_id, session_id)
         chosen = None

@@ -9,12 +9,14 @@ processes here are real ones (`python -c`), each with its own index mirror.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ import pytest
 from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.errors import NotFound
+from arxiv_mcp.forms import AnswerForms
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, in_threads
 
@@ -271,3 +274,34 @@ def test_a_read_during_which_the_index_changed_is_not_kept(fake, service):
     taken = locks_taken(service)
     service.read_paper(PID)
     assert taken, "the index moved after the read began: the page is read again, not served from memory"
+
+
+def test_an_answer_shipped_again_is_rendered_once_and_its_forms_go_with_it(fake, service):
+    fake.add(html_paper(PID, "Aardvarks"))
+    answer = warm(service)
+    forms, rendered = AnswerForms(), []
+
+    def render(got):
+        rendered.append(id(got))
+        return got.text
+
+    first = forms.of(answer, render)
+    assert forms.of(answer, render)[1] is first[1]
+    assert rendered == [id(answer)] and first[1]["text"] == answer.text
+    copy = replace(answer)
+    forms.of(copy, render)
+    assert len(rendered) == 2 and len(forms) == 2
+    del copy
+    gc.collect()
+    assert len(forms) == 1, "a freed answer's forms are not kept"
+
+
+@pytest.mark.anyio
+async def test_a_page_read_again_through_the_server_is_the_same_answer(fake, connect):
+    fake.add(html_paper(PID, "Aardvarks"))
+    async with connect() as client:
+        answers = [await client.call_tool("read_paper", {"paper_id": PID, "page_size": 1000}) for _ in range(4)]
+    assert not answers[0].is_error
+    assert all(a.structured_content == answers[1].structured_content for a in answers[1:])
+    assert all(a.content == answers[1].content for a in answers[1:])
+    assert answers[0].structured_content == dict(answers[1].structured_content, cached=False)
