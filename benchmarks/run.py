@@ -110,6 +110,21 @@ class StdioServer:
             raise RuntimeError(f"{tool}({arguments}) failed: {result['content'][0]['text']}")
         return result
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time of the server process's threads (Linux schedstat, in ns; a thread that ended
+        in between is not counted); None where the platform does not say."""
+        total = 0
+        try:
+            tasks = list(Path(f"/proc/{self.proc.pid}/task").iterdir())
+        except OSError:
+            return None
+        for task in tasks:
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (OSError, ValueError, IndexError):
+                continue
+        return total / 1e9 if total else None
+
     def peak_rss_mb(self) -> float:
         """VmHWM of the server process: the most resident memory it has had so far."""
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
@@ -322,8 +337,8 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
     read_paper's output model as ours does (the SDK then validates the page as it validates
     ours) and once declaring none, and its trivial echo."""
     env = server_env(fake, scratch / "warm-home")
-    with ours(env) as server, bare(env) as floor, bare(env, typed=True) as typed:
-        for each in (server, floor, typed):
+    with ours(env) as server, bare(env) as floor, bare(env, typed=True) as typed, bare(env) as echo:
+        for each in (server, floor, typed, echo):
             each.initialize()
         first = server.call("read_paper", paper_id=PAPER_HTML, page=1, page_size=PAGE_SIZE)
         page_chars = len(first["structuredContent"]["text"])
@@ -338,17 +353,20 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
             ("ours", lambda: server.call("read_paper", paper_id=PAPER_HTML, page=1, page_size=PAGE_SIZE)),
             ("typed", lambda: typed.call("page", path=str(page_file))),
             ("page", lambda: floor.call("page", path=str(page_file))),
-            ("echo", lambda: floor.call("echo", text="x")),
+            ("echo", lambda: echo.call("echo", text="x")),
         )
         for _ in range(20):  # warm all: imports on first use, thread pool, caches
             for _, step in steps:
                 step()
+        processes = {"ours": server, "typed": typed, "page": floor}
+        cpu_before = {name: process.cpu_seconds() for name, process in processes.items()}
         times: dict[str, list[float]] = {name: [] for name, _ in steps}
         for _ in range(calls):
             for name, step in steps:
                 start = time.perf_counter()
                 step()
                 times[name].append(time.perf_counter() - start)
+        cpu = {name: _spent(cpu_before[name], process.cpu_seconds(), calls) for name, process in processes.items()}
     p50 = {name: statistics.median(t) for name, t in times.items()}
     p99 = {name: _percentile(t, 0.99) for name, t in times.items()}
     for floor_name, label in (("typed", "floor-page"), ("page", "floor-page without output schema")):
@@ -362,9 +380,18 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
             ratio <= 1.2,
         )
     report.add("warm read_paper p99 vs floor-page", _ms(p99["ours"]), _ms(p99["typed"]), p99["ours"] / p99["typed"])
+    for floor_name, label in (("typed", "floor-page"), ("page", "floor-page without output schema")):
+        ours_cpu, floor_cpu = cpu["ours"], cpu[floor_name]
+        if ours_cpu is not None and floor_cpu is not None:  # the server's own CPU: what load moves least
+            ratio = ours_cpu / floor_cpu
+            report.add(f"warm read_paper server CPU per call vs {label}", _ms(ours_cpu, 3), _ms(floor_cpu, 3), ratio)
     report.add(
         "warm read_paper p50 vs the bare echo tool", _ms(p50["ours"]), _ms(p50["echo"]), p50["ours"] / p50["echo"]
     )
+
+
+def _spent(before: float | None, after: float | None, calls: int) -> float | None:
+    return None if before is None or after is None else (after - before) / calls
 
 
 def html_throughput(fixtures: Path, runs: int, report: Report) -> None:
