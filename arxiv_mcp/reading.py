@@ -88,6 +88,7 @@ class Text:
         self, doc: Document | str, method: str, source: TextSource, note: str | None = None, text: str | None = None
     ):
         self._doc = doc if isinstance(doc, Document) else None
+        self._doc_lock = threading.Lock()
         self._payload = doc if isinstance(doc, str) else None
         self._parsed: dict | None = None
         """The payload as `cached` parsed it, so the records are built without parsing it again."""
@@ -120,10 +121,11 @@ class Text:
 
     @property
     def doc(self) -> Document:
-        if self._doc is None:
-            self._doc = _parsed(self._payload or "", self._parsed, self.text)
-            self._payload = self._parsed = None
-        return self._doc
+        with self._doc_lock:  # a text read from memory is shared by calls in several threads
+            if self._doc is None:
+                self._doc = _parsed(self._payload or "", self._parsed, self.text)
+                self._payload = self._parsed = None
+            return self._doc
 
 
 class _ByPayload:

@@ -1,14 +1,16 @@
-"""Warm read_paper answers kept in memory, served again while the cache proves them current.
+"""What warm reads made, kept in memory and used again while the cache proves it current.
 
-A page read from the cache alone (no request, nothing written, the cache's proof in hand:
-cache/warm.py) is kept, keyed by the arguments that chose it (the paper id as given, page,
-page size, section). Asked again, it is served once the cache has checked its proof (two
-`stat`s, no lock, no file opened) and counted the access. When the proof fails (any process
-evicted, re-extracted, replaced or dropped the paper, marked another version as the latest,
-changed anything else in the index; the file changed; a bare id's metadata expired) the
-entry is dropped and the page is read as usual, which keeps it again. Sessions are not the
-memo's business: the service checks the session and pins on every call, hit or not.
-Answers are shared between calls: callers must not mutate them.
+A read made from the cache alone (no request, nothing written, the cache's proof in hand:
+cache/warm.py) is kept twice by the service: the text a paper id reads (so another page, a
+section or a search in the same paper needs no lock and opens no file), and each read_paper
+answer keyed by the arguments that chose it (the paper id as given, page, page size,
+section), so the same page asked again is the very same answer. Either is used again once
+the cache has checked its proof (two `stat`s) and counted the access. When the proof fails
+(any process evicted, re-extracted, replaced or dropped the paper, marked another version as
+the latest, changed anything else in the index; the file changed; a bare id's metadata
+expired) the entry is dropped and the read made as usual, which keeps it again. Sessions are
+not the memo's business: the service checks the session and pins on every call, hit or not.
+What is kept is shared between calls and threads: callers must not mutate it.
 """
 
 from __future__ import annotations
@@ -19,44 +21,41 @@ from collections.abc import Hashable
 from typing import Any
 
 from .cache.store import Cache
-from .cache.warm import Proof, Stamp
-from .reading import Text
+from .cache.warm import Proof
 
 KEPT = 32
-"""Answers kept: the pages of the few papers being read at once."""
+"""Entries kept: the pages (or texts) of the few papers being read at once."""
 
 
 class Rereads:
     def __init__(self, cache: Cache, kept: int = KEPT) -> None:
         self._cache = cache
         self._kept = kept
-        self._answers: OrderedDict[Hashable, tuple[Any, Proof]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[Any, Proof]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, asked: Hashable) -> Any | None:
-        """The answer kept for `asked` if the cache proves it current (an access), else None."""
+    def get(self, key: Hashable) -> tuple[Any, Proof] | None:
+        """What was kept for `key` and its proof, if the cache proves it current (an access)."""
         with self._lock:
-            kept = self._answers.get(asked)
+            kept = self._entries.get(key)
         if kept is None:
             return None
         if not self._cache.holds(kept[1]):
             with self._lock:
-                if self._answers.get(asked) is kept:
-                    del self._answers[asked]
+                if self._entries.get(key) is kept:
+                    del self._entries[key]
             return None
         with self._lock:
-            if asked in self._answers:
-                self._answers.move_to_end(asked)
-        return kept[0]
+            if key in self._entries:
+                self._entries.move_to_end(key)
+        return kept
 
-    def keep(self, asked: Hashable, answer: Any, full: Text, since: Stamp | None) -> None:
-        """Keep `answer`, made from `full` by a read that began when the index was `since`,
-        if that read was made from the cache alone and nothing changed meanwhile."""
-        proof = self._cache.proof(full.origin, since, full.until)
+    def keep(self, key: Hashable, value: Any, proof: Proof | None) -> None:
+        """Keep `value`, made by a read the cache proved (nothing when `proof` is None)."""
         if proof is None:
             return
         with self._lock:
-            self._answers[asked] = (answer, proof)
-            self._answers.move_to_end(asked)
-            while len(self._answers) > self._kept:
-                self._answers.popitem(last=False)
+            self._entries[key] = (value, proof)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._kept:
+                self._entries.popitem(last=False)

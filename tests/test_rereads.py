@@ -85,6 +85,17 @@ def test_a_page_read_again_takes_no_lock_and_writes_nothing(fake, service):
     assert journal.stat().st_size == size, "the access waits in memory (access.py)"
 
 
+def test_another_page_or_a_search_in_a_paper_read_before_takes_no_lock(fake, service):
+    fake.add(html_paper(PID, "Aardvarks"))
+    first = warm(service, page_size=1000)
+    taken = locks_taken(service)
+    second = service.read_paper(PID, page=2, page_size=1000)
+    found = service.find_in_paper(PID, "unicorn")
+    outline = service.read_paper(PID, section="outline")
+    assert taken == [] and second.page == 2 and second.text not in first.text
+    assert found.total_matches > 0 and "Results" in outline.text
+
+
 def test_a_page_read_again_after_another_process_rewrote_the_text_is_the_new_text(fake, service):
     fake.add(html_paper(PID, "Aardvarks"))
     version = warm(service).version
