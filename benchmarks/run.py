@@ -361,8 +361,9 @@ def warm_read(fake: FakeArxiv, scratch: Path, calls: int, report: Report) -> Non
         processes = {"ours": server, "typed": typed, "page": floor}
         cpu_before = {name: process.cpu_seconds() for name, process in processes.items()}
         times: dict[str, list[float]] = {name: [] for name, _ in steps}
-        for _ in range(calls):
-            for name, step in steps:
+        for call in range(calls):
+            turn = call % len(steps)  # each server goes first in turn
+            for name, step in steps[turn:] + steps[:turn]:
                 start = time.perf_counter()
                 step()
                 times[name].append(time.perf_counter() - start)
