@@ -232,7 +232,7 @@ class Reader:
             full = self.cached(pid)
             if full is None:
                 return pid, self._text(pid, latest)
-            mark = self.cache.latest_until(pid.id)
+            mark = self.cache.latest_until(pid.id) if full.until is not None else None
             return pid, full.expiring(mark[1] if mark is not None and mark[0] == latest.version else None)
         seen = self._seen(pid)
         if seen is not None:

@@ -23,12 +23,15 @@ from typing import Any
 from .cache.store import Cache
 from .cache.warm import Proof
 
-KEPT = 32
-"""Entries kept: the pages (or texts) of the few papers being read at once."""
+TEXTS_KEPT = 8
+"""Texts kept: the few papers being read at once (as readmemo.py and reading.py keep theirs);
+a text holds its whole document."""
+PAGES_KEPT = 16
+"""Pages kept (each at most 100,000 characters): a few pages of each of those papers."""
 
 
 class Rereads:
-    def __init__(self, cache: Cache, kept: int = KEPT) -> None:
+    def __init__(self, cache: Cache, kept: int) -> None:
         self._cache = cache
         self._kept = kept
         self._entries: OrderedDict[Hashable, tuple[Any, Proof]] = OrderedDict()

@@ -41,7 +41,7 @@ from .models import (
     Trends,
 )
 from .reading import Reader, Text
-from .rereads import Rereads
+from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
 from .research.library import Library
 from .search import Hits, Searcher
 from .upstream.arxiv_api import ArxivApi
@@ -89,7 +89,7 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             pdf_engine=config.pdf_engine,
         )
-        self.texts, self.pages = Rereads(self.cache), Rereads(self.cache)
+        self.texts, self.pages = Rereads(self.cache, TEXTS_KEPT), Rereads(self.cache, PAGES_KEPT)
         self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config)
         self.library = Library(self.cache)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache import access as access_module
+from arxiv_mcp.cache import osfiles
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.errors import NotFound
 from arxiv_mcp.forms import AnswerForms
@@ -316,3 +317,14 @@ async def test_a_page_read_again_through_the_server_is_the_same_answer(fake, con
     assert all(a.structured_content == answers[1].structured_content for a in answers[1:])
     assert all(a.content == answers[1].content for a in answers[1:])
     assert answers[0].structured_content == dict(answers[1].structured_content, cached=False)
+
+
+def test_where_tier_files_are_read_under_the_lock_nothing_is_served_from_memory(fake, service, monkeypatch):
+    class ReadUnderLock(osfiles.PosixFiles):  # as on Windows: no open file to stamp afterwards
+        keeps_replaced_open = False
+
+    monkeypatch.setattr(osfiles, "FILES", ReadUnderLock())
+    fake.add(html_paper(PID, "Aardvarks"))
+    first = warm(service)
+    taken = locks_taken(service)
+    assert service.read_paper(PID) == first and taken, "read from the cache as before"
