@@ -297,6 +297,8 @@ class Reader:
         return latest
 
     def _fetch_latest(self, pid: PaperId) -> tuple[PaperId, Text]:
+        """The latest version asked of arXiv: its text, even when already cached, is not a read
+        made from the cache alone (what named the version may not have been kept)."""
         prefetched: dict[str, tuple[bytes | None, str]] = {}
         if self.catalog.latest_known(pid) is None and self.html_era(pid, None):
             # Nothing known about the paper: its HTML can tell the version too. (When expired
@@ -306,10 +308,10 @@ class Reader:
                 pid = pid.with_version(version)
                 full = self._text(pid, None, {TextSource.HTML: probe})
                 self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
-                return pid, full
+                return pid, full.expiring(None)
             prefetched[TextSource.HTML] = probe
         pid, latest = self.resolve(pid)
-        return pid, self._text(pid, latest, prefetched)
+        return pid, self._text(pid, latest, prefetched).expiring(None)
 
     def _probe_latest_html(self, pid: PaperId) -> tuple[int | None, tuple[bytes | None, str]]:
         """Fetch arXiv's HTML for a bare id and the latest version it links to."""

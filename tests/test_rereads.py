@@ -328,3 +328,12 @@ def test_where_tier_files_are_read_under_the_lock_nothing_is_served_from_memory(
     first = warm(service)
     taken = locks_taken(service)
     assert service.read_paper(PID) == first and taken, "read from the cache as before"
+
+
+def test_a_bare_id_whose_version_arxiv_named_but_the_cache_did_not_keep_is_asked_again(fake, service, monkeypatch):
+    fake.add(html_paper(PID, "Aardvarks"))
+    service.read_paper(f"{PID}v1")  # the text of v1 is cached; nothing says which version is the latest
+    monkeypatch.setattr(service.cache, "put_note", lambda *args: None)  # the disk refuses the note
+    assert service.read_paper(PID).version == 1  # the HTML named v1: read from the cache
+    fake.add(html_paper(PID, "Aardvarks", versions=2))
+    assert service.read_paper(PID).version == 2, "nothing kept said v1: arXiv is asked again"
