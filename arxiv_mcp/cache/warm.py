@@ -13,6 +13,9 @@ cache lock nor any file opened, as long as two things hold, each seen by one `st
   inode, so a replaced or damaged file fails the check and is read, checked, dropped as ever).
 A proof also ends at a moment (`until`): the version a bare id reads holds only while the
 metadata that named it is fresh. Anything else the answer depends on lives in the index.
+(Stamps share readmemo.py's limit: file times move by the kernel's tick, so only a write in
+place of the same size within one tick, which the cache never makes, keeps a stamp. Where tier
+files are read into memory under the lock, on Windows, there is no file to stamp: no proof.)
 
 A proof that holds counts as an access (least recently used order): the access waits in this
 process (`AccessLog.later`), reaches the mirror at the next holding of the lock, before any
