@@ -714,6 +714,8 @@ def _client_gone() -> bool:
 def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
     marks its scope): a handshake-era client that disconnects ends its work too."""
+    if not _over_http.get():  # stdio or in process: no connection of its own to watch
+        return _client_gone
     try:
         request = ctx.request_context.request if ctx is not None else None
     except ValueError:  # a context outside any request
