@@ -57,9 +57,10 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
     cleaned: list[list[str] | None] = []
     for lines in pages:
         if lines is not None:
-            found = [line for line in lines if ARXIV_STAMP.fullmatch(line)]
+            found = [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
             stamp = stamp or (found[0] if found else None)
-            lines = [line for line in lines if not ARXIV_STAMP.fullmatch(line)]
+            if found:
+                lines = [line for line in lines if line not in found]
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
     edge_counts = Counter(

@@ -410,7 +410,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
     for index, line in enumerate(lines):
         if references and references[0] <= index < references[1]:
             continue
-        match = _EQUATION.fullmatch(line)
+        match = _EQUATION.fullmatch(line) if line.endswith(")") else None  # the test first: a lazy pattern per line
         if match is None or _is_break(line) or _CAPTION.match(line):
             continue
         body = match["body"]

@@ -312,7 +312,8 @@ def page_work(page: Any, limit: int, done: dict[object, int] | None = None, raw:
     streams = contents if isinstance(contents, list) else [] if contents is None else [contents]
     # a content stream the file no longer holds (a damaged file, rebuilt) draws nothing
     data = b"\n".join(stream.get_data() for stream in map(resolved, streams) if stream is not None)
-    resources = resolved(page.get("/Resources"))
+    # only a page that draws something needs its resources (pypdf parses the whole dictionary)
+    resources = resolved(page.get("/Resources")) if b"Do" in data else None
     work = _content_work(data, resources, limit, {} if done is None else done, raw, 0)
     if work > limit:  # over by a bound, perhaps: counted exactly
         work = _content_work(data, resources, limit, {}, None if raw is None else raw.exactly(), 0, exact=True)
