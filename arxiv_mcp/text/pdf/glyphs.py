@@ -59,7 +59,8 @@ def compose_accents(text: str) -> str:
     # The pattern opens with optional groups, so a scan of the whole page tries it at every
     # character; a match holds a run of accents (one space apart at most) and at most two
     # characters either side of it, so only those stretches are scanned, with the same matches.
-    pieces, done = [], 0
+    pieces: list[str] = []
+    done = 0
     for start, end in _accent_stretches(text):
         pieces += (text[done:start], _SPACING_ACCENT.sub(_compose_accent, text[start:end]))
         done = end
