@@ -130,6 +130,7 @@ _UNNUMBERED = {
     "appendices": False,
     "contents": False,
 }
+_UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested first, on every line
 # Appendices named as such ("Appendix A: Proofs", IOP's lone "Appendix. Model specification")
 # are numbered like "A. Proofs": appendix A.
 _NUMBERED = re.compile(
@@ -267,7 +268,7 @@ def _candidates(
         for index, line in enumerate(lines or ()):
             if len(line) > _MAX_TITLE_CHARS + 12 or not line[:1].isalnum():
                 continue
-            if _unnumbered_name(line) in _UNNUMBERED:
+            if line[0].lower() in _UNNUMBERED_INITIALS and _unnumbered_name(line) in _UNNUMBERED:
                 unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
                 continue
             run_in = _RUN_IN.match(line)

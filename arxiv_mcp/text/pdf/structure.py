@@ -166,7 +166,7 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str
             if joint is not None:
                 builder.add_text(joint)
             separated, joint = False, None
-            heading = HEADING_RE.fullmatch(line)
+            heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
             if heading and not is_page_title(heading[2]):
                 roman = _write_heading(builder, len(heading[1]), heading[2], roman)
                 separated = True
