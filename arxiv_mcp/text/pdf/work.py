@@ -115,28 +115,30 @@ def _reader(data: bytes, strict: bool = True) -> Any:
         """
 
         def __init__(self, stream: io.BytesIO, strict: bool) -> None:
-            self._object_streams: dict[int, tuple[bytes, int, dict[int, int]]] = {}
+            self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
             super().__init__(stream, strict=strict)
 
         def _get_object_from_stream(self, indirect_reference: Any) -> Any:
             try:
-                data, first, offsets = self._object_stream(self.xref_objStm[indirect_reference.idnum][0])
+                number, place = self.xref_objStm[indirect_reference.idnum]
+                data, first, header = self._object_stream(number)
+                if int(header[2 * place]) != indirect_reference.idnum:
+                    raise LookupError("the stream's index and the xref disagree")
                 buffer = io.BytesIO(data)
-                buffer.seek(first + offsets[indirect_reference.idnum])
+                buffer.seek(first + int(header[2 * place + 1]))
                 obj = read_object(buffer, self)
             except Exception:
                 return super()._get_object_from_stream(indirect_reference)
             self.cache_indirect_object(0, indirect_reference.idnum, obj)
             return obj
 
-        def _object_stream(self, number: int) -> tuple[bytes, int, dict[int, int]]:
+        def _object_stream(self, number: int) -> tuple[bytes, int, list[bytes]]:
+            """The stream's data, where its objects start, and its index (number, offset, ...)."""
             if number not in self._object_streams:
-                self._object_streams[number] = (b"", 0, {})  # met again while opened: pypdf's way
+                self._object_streams[number] = (b"", 0, [])  # met again while opened: pypdf's way
                 stream: Any = self.get_object(number)
                 data, first = stream.get_data(), int(stream["/First"])
-                header = data[:first].split()[: 2 * int(stream["/N"])]
-                offsets = {int(num): int(at) for num, at in zip(header[::2], header[1::2])}
-                self._object_streams[number] = (data, first, offsets)
+                self._object_streams[number] = (data, first, data[:first].split()[: 2 * int(stream["/N"])])
             return self._object_streams[number]
 
     # A lenient reader first reads the header of every object the xref names, to drop wrong
