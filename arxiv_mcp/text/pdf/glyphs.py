@@ -234,15 +234,12 @@ def _touches(accent: tuple[float, float, float, float], letter: tuple[float, flo
 _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
 # three small letters apart: code's identifiers are in small letters; capitals set apart are
 # a table or a grid of tokens ("C C L L"), drawn with real spaces
-# (the look back after the first letter: a scan then tries the look back only after a small letter)
-THREE_LETTERS = re.compile(r"[a-zß-öø-ÿ](?<!\S[a-zß-öø-ÿ]) [a-zß-öø-ÿ] [a-zß-öø-ÿ](?!\S)")
+THREE_LETTERS = re.compile(r"(?<!\S)[a-zß-öø-ÿ] [a-zß-öø-ÿ] [a-zß-öø-ÿ](?!\S)")
 MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
-    if not THREE_LETTERS.search(text):
-        return  # no stretch below could hold three small letters apart: one scan, then out
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)
     for match in _SPACED.finditer(text):
