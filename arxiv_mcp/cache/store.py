@@ -61,6 +61,8 @@ from .files import (
     title_of,
     versioned_id,
 )
+from .home import prepare as prepare_home
+from .home import unusable as home_unusable
 from .index import JournaledIndex
 from .overview import CacheOverview
 from .readmemo import ReadMemo
@@ -84,10 +86,6 @@ class CacheFull(errors.ArxivMcpError):
 
 class CacheWriteFailed(errors.ArxivMcpError):
     """The disk refused a write into the cache home (full, a file-size limit, read-only)."""
-
-
-class HomeUnusable(errors.ArxivMcpError):
-    """The cache home cannot be created or written at all (checked once, at start-up)."""
 
 
 # Why a write failed, and the fix, by errno; anything else gets the system's own words.
@@ -159,19 +157,11 @@ class Cache(CacheOverview):
         self._papers = self.home / "papers"
         self._searches = self.home / "searches"
         self._tmp = self.home / "tmp"
+        prepare_home(self.home)
         try:
-            for folder in (self.home, self._papers, self._searches, self._tmp):
-                folder.mkdir(parents=True, exist_ok=True)
-            discard(stage(b"", self._tmp, durable=False))  # a read-only home fails here, not at the first read
             self._lock = ProcessLock(self.home / ".lock")
         except OSError as exc:
-            why = exc.strerror or str(exc)
-            if isinstance(exc, (FileExistsError, NotADirectoryError)):
-                why = "a file stands where a folder belongs"
-            raise HomeUnusable(
-                f"ARXIV_MCP_HOME={str(self.home)!r} cannot be used as the cache folder "
-                f"({exc.filename or self.home}: {why}): point ARXIV_MCP_HOME at a folder this user can write"
-            ) from None
+            raise home_unusable(self.home, exc) from None
         self._index = JournaledIndex(self.home, self._tmp)
         self._sessions = SessionStore(self.home / "sessions.json", self._tmp, session_ttl_s)
         self._answers = AnswerStore(
