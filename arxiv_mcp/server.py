@@ -26,7 +26,7 @@ import typing
 import warnings
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -42,6 +42,7 @@ from . import __version__, budget, render, surrogates
 from .cache import home as cache_home
 from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError
+from .forms import AnswerForms
 
 if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, _ServiceOnFirstUse)
     from . import bounds, models
@@ -250,6 +251,8 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
     context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
     path in what is answered."""
 
+    shipped = AnswerForms()
+
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
         with budget.tool_call(config.deadline_s, _progress_for(ctx), _gone_check(ctx)):
@@ -265,7 +268,8 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
 
             if isinstance(result, CacheStats):
                 result = replace(result, home="$ARXIV_MCP_HOME")
-        return CallToolResult(content=[TextContent(type="text", text=text(result))], structured_content=asdict(result))
+        rendered, structured = shipped.of(result, text)
+        return CallToolResult(content=[TextContent(type="text", text=rendered)], structured_content=structured)
 
     return run
 
@@ -508,14 +512,16 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
             raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
-            given = params.get("arguments") or {}
+            raw = params.get("arguments")
+            given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
                 from . import arguments
 
                 line = arguments.problem(tool.name, tool.parameters, given)
                 if line:
                     return _argument_error(line)
-                ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
+                if None in given.values() or given is not raw:  # as sent, unless null or absent
+                    ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
         return await call_next(ctx)
 
     return check
@@ -873,8 +879,8 @@ def _client_gone() -> bool:
 def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
     marks its scope): a handshake-era client that disconnects ends its work too."""
-    from .http_guard import GONE_KEY
-
+    if not _over_http.get():  # stdio or in process: no connection of its own to watch
+        return _client_gone
     try:
         request = ctx.request_context.request if ctx is not None else None
     except ValueError:  # a context outside any request
@@ -882,6 +888,8 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     scope = getattr(request, "scope", None)
     if not isinstance(scope, dict):
         return _client_gone
+    from .http_guard import GONE_KEY
+
     return lambda: _client_gone() or bool(scope.get(GONE_KEY))
 
 

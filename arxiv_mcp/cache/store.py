@@ -69,6 +69,7 @@ from .readmemo import ReadMemo
 from .records import Drop, Key, Note, Put, TierRecord
 from .recovery import reconcile
 from .sessions import SessionStore
+from .warm import TextOrigin, WarmChecks
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +122,7 @@ class CachedText:
     text: str
     method: str
     extractor_version: int
+    origin: TextOrigin | None = None  # the file decoded, for a proof that a read made from it holds (warm.py)
 
 
 @dataclass
@@ -130,7 +132,7 @@ class CachedRaw:
     content_type: str
 
 
-class Cache(CacheOverview):
+class Cache(CacheOverview, WarmChecks):
     def __init__(
         self,
         home: Path,
@@ -244,12 +246,14 @@ class Cache(CacheOverview):
             opened = self._open_tier(key, "text")
         if opened is None:
             return None
-        body = self._read_text(opened, key)
-        return None if body is None else CachedText(body["text"], body["method"], body["extractor_version"])
-
-    def _read_text(self, opened: Opened, key: Key) -> Any:
-        """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
         stamp = ReadMemo.stamp(opened[0])
+        if (body := self._read_text(opened, key, stamp)) is None:
+            return None
+        origin = None if stamp is None else TextOrigin(key, str(self._papers / file_name(*key, "text")), stamp)
+        return CachedText(body["text"], body["method"], body["extractor_version"], origin)
+
+    def _read_text(self, opened: Opened, key: Key, stamp: Any) -> Any:
+        """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
         body = self._texts.get(key, opened[1], stamp)
         if body is not None:
             opened[0].close()
@@ -388,6 +392,7 @@ class Cache(CacheOverview):
                 self._sessions.refresh()
                 if self._lock.interrupted or self._index.needs_reconcile:
                     self._reconcile()
+                self._access.absorb(self._state)
                 if not self._started:
                     self._first_use()
             yield
