@@ -21,7 +21,9 @@ last line). pdf_to_document reads the same lines as paragraphs and marks what th
 A word hyphenated across a line end is mended when its rest is lower case ("trans-" +
 "former"); the hyphen stays where it is real: after a part that already has one
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
-writes the same pair with a hyphen inside a line ("non-" + "relativistic").
+writes the same pair with a hyphen inside a line ("non-" + "relativistic"). A paragraph that
+a column's footnotes and the next column's float interrupt reads on past them: they are moved
+after it (see order), in both texts.
 
 Post-processing is a few linear passes over each page: the budget is 2x of a bare
 pypdfium2 text loop over the same file.
@@ -49,9 +51,10 @@ from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .order import reading_order
 from .repair import rebuilt
 from .salvage import read_salvaged
-from .structure import pdf_document
+from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -380,12 +383,23 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
     furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
-    laid_out = mark_headings(furnished, styles)
+    laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
     pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
     text = "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
     )
     return _Rendered(text, stamp)
+
+
+def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
+    """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
+    and a word the move brings together again across a line end mended ("trans-" + "formers")."""
+    short = int(0.6 * full_line([line for lines in pages if lines for line in lines]))
+    out: list[list[str] | None] = []
+    for lines in pages:
+        ordered = None if lines is None else reading_order(lines, short, opens_caption)
+        out.append(_mend_hyphens(ordered, known_hyphenated) if ordered is not None and ordered != lines else ordered)
+    return out
 
 
 def _fragments(page: str | None) -> frozenset[str] | None:

@@ -1,0 +1,145 @@
+"""Floats and footnotes put back out of the paragraph they interrupt, in an engine's lines.
+
+A TeX engine writes a page column by column: a paragraph that runs from the foot of one column
+to the head of the next is interrupted, in the content stream and so in both engines' text, by
+what the page sets between: the first column's footnotes, then a float (figure or table) at
+the head of the next column ("... deep networks, trans-" / "1 Counted by hand." / "Figure 1:
+Herds ..." / "formers trained on ..."). A reader skips those, and so does this pass: a run of
+lines that starts with a caption or a footnote right after a line that does not end its
+sentence, and ends where the paragraph resumes (a line starting in lower case after one that
+ends a sentence), is moved out: its captions to the end of the paragraph, its footnotes to the
+end of the page's text.
+
+Invariants: lines are only moved, never changed, added or dropped (but blank lines around a
+moved run); a run never spans a heading or a page marker (`#` lines), and nothing moves past
+the page's end; a run is moved only when the paragraph is seen to resume within _MAX_RUN lines,
+right after the run, so text that merely looks like a footnote's start ("12 Galaxies ...")
+stays where it is unless a paragraph visibly goes on around it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_MAX_RUN = 30  # lines a column's footnotes and the next column's float take at most
+_MAX_PARAGRAPH = 80  # lines searched for the end of the resumed paragraph
+
+# A footnote's first line: its mark (a number or a symbol, perhaps raised and so glued to the
+# word) and a capitalised word: "7 The Lemaître–Tolman model ...", "∗Corresponding author".
+FOOTNOTE_START = re.compile(
+    r"(?:\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}) ?[A-Z][a-z\u00df-\u00ff]+(?=[\s,.;:)\u2013-])"
+)  # a capitalised word, not a unit ("1 GeV/c µ+ is ...")
+_GOES_ON = re.compile(r"[a-z\u00df-\u00ff]{2,}\b|a\s")  # a sentence's words go on (not a table's "n ℓ a")
+# a sentence's end, not an abbreviation's ("et al.", "e.g.", "Fig."): a small word of three
+# letters or more, a number or a bracket before the stop
+_SENTENCE_END = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
+
+
+def ends_sentence(line: str) -> bool:
+    return bool(_SENTENCE_END.search(line))
+
+
+def reading_order(lines: list[str], short: int, is_caption: Callable[[list[str], int], bool]) -> list[str]:
+    """`lines` with each interrupting run of captions and footnotes moved out (see above).
+
+    `short`: a line shorter than this ends its paragraph; `is_caption(lines, i)`: whether
+    line i opens a figure's or a table's caption.
+    """
+    out = list(lines)
+    index = 1
+    while index < len(out):
+        moved = _move_run(out, index, short, is_caption)
+        index = moved if moved is not None else index + 1
+    return out
+
+
+def _move_run(out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool]) -> int | None:
+    """Moves the run starting at `start`, if one does; returns where to look next."""
+    line = out[start]
+    if not line or line.startswith("#") or not (FOOTNOTE_START.match(line) or is_caption(out, start)):
+        return None
+    before = start - 1
+    while before >= 0 and not out[before]:
+        before -= 1
+    interrupted = out[before] if before >= 0 else ""
+    if not interrupted or interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted):
+        return None
+    resume = _resumes(out, start, short, is_caption)
+    if resume is None:
+        return None
+    end = _paragraph_end(out, resume, short)
+    captions, footnotes = _parts(out[start:resume], is_caption)
+    page_end = _page_end(out, end)
+    tail = out[end:page_end]
+    rebuilt = [*out[resume:end], "", *captions]
+    rebuilt = _single_blanks([*rebuilt, *tail, "", *footnotes] if footnotes else [*rebuilt, *tail])
+    while rebuilt and not rebuilt[-1]:
+        rebuilt.pop()
+    if page_end < len(out):  # pages are separated by one blank line
+        rebuilt.append("")
+    out[before + 1 : page_end] = rebuilt
+    return before + 1 + (end - resume)
+
+
+def _resumes(out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool]) -> int | None:
+    """The line where the interrupted paragraph goes on, in lower case after a sentence's end;
+    None when a line after a sentence's end neither goes on nor opens another caption or
+    footnote (the run was the start of something else, the paragraph does not resume here)."""
+    for index in range(start + 1, min(len(out), start + _MAX_RUN)):
+        line, previous = out[index], out[index - 1]
+        if line.startswith("#"):
+            return None
+        if previous and not ends_sentence(previous):
+            continue
+        if _GOES_ON.match(line) and (len(line) >= short or ends_sentence(line)):
+            return index
+        if line and not (FOOTNOTE_START.match(line) or is_caption(out, index)):
+            return None
+    return None
+
+
+def _paragraph_end(out: list[str], resume: int, short: int) -> int:
+    """The index just past the resumed paragraph's last line."""
+    for index in range(resume, min(len(out), resume + _MAX_PARAGRAPH)):
+        line = out[index]
+        if not line or line.startswith("#"):
+            return index
+        if len(line) < short and ends_sentence(line):
+            return index + 1
+    return min(len(out), resume + _MAX_PARAGRAPH)
+
+
+def _page_end(out: list[str], start: int) -> int:
+    """The index of the next page marker (or the end): where a page's footnotes go."""
+    for index in range(start, len(out)):
+        if out[index].startswith("## Page "):
+            return index
+    return len(out)
+
+
+def _parts(run: list[str], is_caption: Callable[[list[str], int], bool]) -> tuple[list[str], list[str]]:
+    """The run's caption lines and footnote lines, each part with the lines that go on it."""
+    captions: list[str] = []
+    footnotes: list[str] = []
+    current = footnotes
+    for index, line in enumerate(run):
+        if is_caption(run, index):
+            current = captions
+            if captions:
+                captions.append("")
+        elif FOOTNOTE_START.match(line) and (index == 0 or ends_sentence(run[index - 1]) or not run[index - 1]):
+            current = footnotes
+            if footnotes:
+                footnotes.append("")
+        current.append(line)
+    return captions, footnotes
+
+
+def _single_blanks(lines: list[str]) -> list[str]:
+    """`lines` with runs of blank lines made one and no blank line first."""
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return out
