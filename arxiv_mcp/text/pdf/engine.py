@@ -51,7 +51,7 @@ from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
-from .order import reading_order
+from .order import ends_sentence, reading_order
 from .repair import rebuilt
 from .salvage import read_salvaged
 from .structure import full_line, opens_caption, pdf_document
@@ -396,9 +396,14 @@ def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset
     and a word the move brings together again across a line end mended ("trans-" + "formers")."""
     short = int(0.6 * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
+    continued = False  # the page before ended inside a paragraph
     for lines in pages:
-        ordered = None if lines is None else reading_order(lines, short, opens_caption)
-        out.append(_mend_hyphens(ordered, known_hyphenated) if ordered is not None and ordered != lines else ordered)
+        ordered = None if lines is None else reading_order(lines, short, opens_caption, continued)
+        if ordered is not None and ordered != lines:
+            ordered = _mend_hyphens(ordered, known_hyphenated)
+        last = next((line for line in reversed(ordered or ()) if line), "")
+        continued = len(last) >= short and not last.startswith("#") and not ends_sentence(last)
+        out.append(ordered)
     return out
 
 

@@ -5,10 +5,11 @@ to the head of the next is interrupted, in the content stream and so in both eng
 what the page sets between: the first column's footnotes, then a float (figure or table) at
 the head of the next column ("... deep networks, trans-" / "1 Counted by hand." / "Figure 1:
 Herds ..." / "formers trained on ..."). A reader skips those, and so does this pass: a run of
-lines that starts with a caption or a footnote right after a line that does not end its
-sentence, and ends where the paragraph resumes (a line starting in lower case after one that
-ends a sentence), is moved out: its captions to the end of the paragraph, its footnotes to the
-end of the page's text.
+lines that starts with a caption or a footnote (or a figure's own words: short lines, with
+the figure's caption after them) right after a line that does not end its sentence, or at the
+head of a page when the page before ended inside a paragraph, and ends where the paragraph
+resumes (a line starting in lower case after one that ends a sentence), is moved out: its
+captions to the end of the paragraph, its footnotes to the end of the page's text.
 
 Invariants: lines are only moved, never changed, added or dropped (but blank lines around a
 moved run); a run never spans a heading or a page marker (`#` lines), and nothing moves past
@@ -40,61 +41,82 @@ def ends_sentence(line: str) -> bool:
     return bool(_SENTENCE_END.search(line))
 
 
-def reading_order(lines: list[str], short: int, is_caption: Callable[[list[str], int], bool]) -> list[str]:
-    """`lines` with each interrupting run of captions and footnotes moved out (see above).
+def reading_order(
+    lines: list[str], short: int, is_caption: Callable[[list[str], int], bool], continued: bool = False
+) -> list[str]:
+    """A page's `lines` with each interrupting run of captions and footnotes moved out (see above).
 
     `short`: a line shorter than this ends its paragraph; `is_caption(lines, i)`: whether
-    line i opens a figure's or a table's caption.
+    line i opens a figure's or a table's caption; `continued`: the page before ended inside a
+    paragraph, which this page's first text goes on (when it does not start with a float).
     """
     out = list(lines)
-    index = 1
+    index = 0
     while index < len(out):
-        moved = _move_run(out, index, short, is_caption)
+        moved = _move_run(out, index, short, is_caption, continued)
         index = moved if moved is not None else index + 1
     return out
 
 
-def _move_run(out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool]) -> int | None:
+def _move_run(
+    out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool], continued: bool
+) -> int | None:
     """Moves the run starting at `start`, if one does; returns where to look next."""
     line = out[start]
-    if not line or line.startswith("#") or not (FOOTNOTE_START.match(line) or is_caption(out, start)):
+    if not line or line.startswith("#"):
+        return None
+    opens = bool(FOOTNOTE_START.match(line)) or is_caption(out, start)
+    if not opens and not _debris(line, short):
         return None
     before = start - 1
     while before >= 0 and not out[before]:
         before -= 1
+    if before < 0 and not continued:
+        return None
     interrupted = out[before] if before >= 0 else ""
-    if not interrupted or interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted):
+    if before >= 0 and (interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted)):
         return None
-    resume = _resumes(out, start, short, is_caption)
-    if resume is None:
-        return None
+    found = _resumes(out, start, short, is_caption)
+    if found is None or not (opens or found[1]):
+        return None  # a run of a figure's own words must hold its caption
+    resume = found[0]
     end = _paragraph_end(out, resume, short)
     captions, footnotes = _parts(out[start:resume], is_caption)
-    page_end = _page_end(out, end)
-    tail = out[end:page_end]
-    rebuilt = [*out[resume:end], "", *captions]
-    rebuilt = _single_blanks([*rebuilt, *tail, "", *footnotes] if footnotes else [*rebuilt, *tail])
+    rebuilt = [*out[resume:end], "", *captions, "", *out[end:]]
+    if footnotes:
+        rebuilt += ["", *footnotes]
+    trailing = [""] if not out[-1] else []  # a page's last blank line separates it from the next
+    rebuilt = _single_blanks(rebuilt)
     while rebuilt and not rebuilt[-1]:
         rebuilt.pop()
-    if page_end < len(out):  # pages are separated by one blank line
-        rebuilt.append("")
-    out[before + 1 : page_end] = rebuilt
+    out[before + 1 :] = rebuilt + trailing
     return before + 1 + (end - resume)
 
 
-def _resumes(out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool]) -> int | None:
-    """The line where the interrupted paragraph goes on, in lower case after a sentence's end;
-    None when a line after a sentence's end neither goes on nor opens another caption or
-    footnote (the run was the start of something else, the paragraph does not resume here)."""
+def _debris(line: str, short: int) -> bool:
+    """A short line that does not end a sentence: a figure's own words ("Scattering angle (deg)")."""
+    return len(line) < short and not ends_sentence(line) and not _GOES_ON.match(line)
+
+
+def _resumes(
+    out: list[str], start: int, short: int, is_caption: Callable[[list[str], int], bool]
+) -> tuple[int, bool] | None:
+    """The line where the interrupted paragraph goes on, in lower case after a sentence's end,
+    and whether a caption came before it; None when a line after a sentence's end neither goes
+    on nor opens another caption or footnote nor is a figure's word (the run was the start of
+    something else: the paragraph does not resume here)."""
+    captioned = is_caption(out, start)
     for index in range(start + 1, min(len(out), start + _MAX_RUN)):
         line, previous = out[index], out[index - 1]
         if line.startswith("#"):
             return None
+        caption = is_caption(out, index)
+        captioned = captioned or caption
         if previous and not ends_sentence(previous):
             continue
         if _GOES_ON.match(line) and (len(line) >= short or ends_sentence(line)):
-            return index
-        if line and not (FOOTNOTE_START.match(line) or is_caption(out, index)):
+            return index, captioned
+        if line and not (caption or FOOTNOTE_START.match(line) or _debris(line, short)):
             return None
     return None
 
@@ -110,19 +132,11 @@ def _paragraph_end(out: list[str], resume: int, short: int) -> int:
     return min(len(out), resume + _MAX_PARAGRAPH)
 
 
-def _page_end(out: list[str], start: int) -> int:
-    """The index of the next page marker (or the end): where a page's footnotes go."""
-    for index in range(start, len(out)):
-        if out[index].startswith("## Page "):
-            return index
-    return len(out)
-
-
 def _parts(run: list[str], is_caption: Callable[[list[str], int], bool]) -> tuple[list[str], list[str]]:
     """The run's caption lines and footnote lines, each part with the lines that go on it."""
     captions: list[str] = []
     footnotes: list[str] = []
-    current = footnotes
+    current = footnotes if FOOTNOTE_START.match(run[0]) else captions  # a figure's words go with its caption
     for index, line in enumerate(run):
         if is_caption(run, index):
             current = captions
