@@ -319,3 +319,19 @@ def test_a_footnote_under_the_last_paragraph_of_a_page_is_a_paragraph_of_its_own
         "figure 3.\n7 The herds of the first winter were counted by hand, from the aircraft, by two observers" in text
     )
     assert "counts.\n\u2217Corresponding author" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_float_at_the_head_of_a_page_follows_the_paragraph_the_page_before_left_open(engine):
+    first = [*PROSE, "Walruses gather on sea ice in large herds, and we count them with networks trained on"]
+    second = [
+        "Herd size (animals)",
+        "Figure 2: Herds counted in the second winter of the survey.",
+        "aerial images of the herds, taken from aircraft that flew over the ice every week.",
+        *PROSE,
+    ]
+    data = make_pdf(["\n".join(first), "\n".join(second)])
+    for text in (pdf_to_text(data, engine=engine), pdf_to_document(data, engine=engine).text):
+        page = text.split("## Page 2\n")[1]
+        assert page.startswith("aerial images of the herds")
+        assert page.index("one behind.") < page.index("Herd size (animals)") < page.index("Figure 2: Herds counted")
