@@ -20,7 +20,7 @@ from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
 from tests.conftest import paper
-from tests.pdfgen import assemble, make_styled_pdf
+from tests.pdfgen import assemble, make_pdf_of_streams, make_styled_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -982,3 +982,28 @@ def test_a_content_stream_damaged_midway_keeps_what_pypdf_can_parse(damage):
     later = b"\n(More walruses.) Tj T*\nET" if b"ET" not in damage else b""
     pages = page_texts(pdf_to_text(make_pdf(good + damage + later, text_page(OTHER)), engine="pypdf"))
     assert pages[0].startswith("Walruses gather on the ice.") and pages[1] == OTHER
+
+
+def _spaced_by_char_spacing(text: str, spacing: float, size: int) -> bytes:
+    """`text` set as Acrobat Distiller sets a line: every glyph followed by `spacing` (Tc), each
+    letter pair inside a word kerned back by as much, so a word gap is two letters meeting
+    in one string ("(a)300(sd)300(e)": "as" and "defined")."""
+    back = spacing * 1000 / size
+    parts: list[bytes] = []
+    current = ""
+    for previous, char in zip(" " + text, text):
+        if char == " ":
+            continue
+        if previous != " " and current:
+            parts += [b"(%s)" % current.encode(), b"%.1f" % back]
+            current = ""
+        current += char
+    parts.append(b"(%s)" % current.encode())
+    return b"BT /F1 %d Tf %.2f Tc 72 700 Td [%s] TJ ET" % (size, spacing, b" ".join(parts))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_words_set_apart_by_character_spacing_stay_apart(engine):
+    line = "the deceleration parameter as defined by the distance to supernovae"
+    data = make_pdf_of_streams([_spaced_by_char_spacing(line, 3.0, 10)])
+    assert line in pdf_to_text(data, engine=engine)

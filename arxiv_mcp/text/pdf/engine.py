@@ -47,13 +47,14 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
+from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, reading_order
 from .repair import rebuilt
 from .salvage import read_salvaged
+from .spacing import CharSpacing
 from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -268,8 +269,14 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
     forget_wide_spaces(page)
+    check, spacing = budget.operator_check(index, count), CharSpacing(page_fonts(page))
+
+    def before(operator: bytes, operands: list[Any], *matrices: object) -> None:
+        check()
+        spacing(operator, operands)
+
     with hidden_textless_forms(page):  # pypdf would parse them for the visitors (forms.py)
-        text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
+        text = page.extract_text(visitor_operand_before=before, visitor_text=fonts)
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
