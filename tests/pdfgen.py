@@ -114,11 +114,6 @@ def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"") 
     return _two_font_pdf([_styled_stream(lines) for lines in pages], bold_font)
 
 
-def make_pdf_of_streams(streams: list[bytes]) -> bytes:
-    """A PDF of one page per raw content stream, with Helvetica as /F1 and Helvetica-Bold as /F2."""
-    return _two_font_pdf(streams)
-
-
 def _two_font_pdf(streams: list[bytes], bold_font: bytes = b"") -> bytes:
     """A PDF of one page per content stream, with Helvetica as /F1 and a bold font as /F2."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]

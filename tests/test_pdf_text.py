@@ -20,7 +20,7 @@ from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
 from tests.conftest import paper
-from tests.pdfgen import assemble, make_pdf_of_streams, make_styled_pdf
+from tests.pdfgen import assemble, make_styled_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 REVTEX_2009 = FIXTURES / "0908.0054v1.pdf"  # 4 pages, two columns, arXiv side stamp
@@ -1005,5 +1005,18 @@ def _spaced_by_char_spacing(text: str, spacing: float, size: int) -> bytes:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_words_set_apart_by_character_spacing_stay_apart(engine):
     line = "the deceleration parameter as defined by the distance to supernovae"
-    data = make_pdf_of_streams([_spaced_by_char_spacing(line, 3.0, 10)])
+    data = make_pdf(_spaced_by_char_spacing(line, 3.0, 10))
     assert line in pdf_to_text(data, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
+    lines = [
+        "We show that the walrus model can:",
+        "1.",
+        "count the herds of a whole coast,",
+        "2.",
+        "tell the herds apart.",
+    ]
+    text = pdf_to_text(make_pdf(text_page(*lines)), engine=engine)
+    assert "\n1. count the herds of a whole coast,\n2. tell the herds apart." in text

@@ -520,7 +520,7 @@ def _join_scripts(lines: list[str]) -> list[str]:
 
 
 def _join_lone_punctuation(lines: list[str]) -> list[str]:
-    """Put a line of one comma back on the line before it.
+    """Put a line of one comma back on the line before it, and a list item on its lone number.
 
     After a raised affiliation mark ("J. Coelho160" then ","), the engine starts a new line
     for the comma back on the baseline; text never starts a line with a lone comma. (A lone
@@ -531,8 +531,14 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
         if line == "," and out and out[-1]:
             out[-1] += line
             continue
+        if out and _LIST_MARKER.fullmatch(out[-1]) and line and not line.startswith("#"):
+            out[-1] += " " + line  # "1." then its item: an engine's line of its own for the number
+            continue
         out.append(line)
     return out
+
+
+_LIST_MARKER = re.compile(r"\d{1,2}\.|[\u2022\u25e6\u25aa\u2023\u2219]")
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
