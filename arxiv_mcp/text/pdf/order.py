@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-_MAX_RUN = 30  # lines a column's footnotes and the next column's float take at most
+_MAX_RUN = 120  # lines a column's footnotes and the next column's float (with its own words) take at most
 _MAX_PARAGRAPH = 80  # lines searched for the end of the resumed paragraph
 
 # A footnote's first line: its mark (a number or a symbol, perhaps raised and so glued to the
