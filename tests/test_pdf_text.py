@@ -806,9 +806,11 @@ def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(en
         "J \xc8 anos and Fundac\xcbao",
         "Universit\xc1a di Roma",
         "the field S\xc3, a hat",
+        "Institut f \xc8ur Physik, M \xc8unchen, and a \xc8Ecole",
     ]
     text = pdf_to_text(make_pdf(text_page(*lines, SENTENCE)), engine=engine)
     assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
+    assert "Institut für Physik, München, and a Ëcole" in text
     assert "the field Ŝ, a hat" in text
     assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
 
