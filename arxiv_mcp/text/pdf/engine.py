@@ -54,7 +54,7 @@ from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, reading_order
 from .repair import rebuilt
 from .salvage import read_salvaged
-from .spacing import CharSpacing
+from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -269,11 +269,14 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
     forget_wide_spaces(page)
-    check, spacing = budget.operator_check(index, count), CharSpacing(page_fonts(page))
+    check = budget.operator_check(index, count)
+    before = check
+    if sets_char_spacing(page):  # most pages never do: they pay no second visitor per operator
+        spacing = CharSpacing(page_fonts(page))
 
-    def before(operator: bytes, operands: list[Any], *matrices: object) -> None:
-        check()
-        spacing(operator, operands)
+        def before(operator: bytes, operands: list[Any], *matrices: object) -> None:
+            check()
+            spacing(operator, operands)
 
     with hidden_textless_forms(page):  # pypdf would parse them for the visitors (forms.py)
         text = page.extract_text(visitor_operand_before=before, visitor_text=fonts)

@@ -16,7 +16,8 @@ font size), each string of a simple font cut into its glyphs with `Tc`'s gap bet
 (when that gap may be a word's),
 and one number at the end that takes back what this adds to the width pypdf measures (it
 counts `Tc` already), so the text's end stays where it was. Pages without `Tc` cost one
-comparison per operator. A negative `Tc` (text set tighter) is left alone: it only narrows
+comparison per operator (and a page whose content never names `Tc` does not get the visitor).
+A negative `Tc` (text set tighter) is left alone: it only narrows
 gaps, and the number that keeps the end in place would itself read as a word gap.
 """
 
@@ -29,6 +30,24 @@ _MIN_GAP = 1.0  # thousandths of the font size: a Tc smaller than this changes n
 # below any font's half space (pypdf's test), and above the letter-spacing Distiller sets
 # most lines with (0.02-0.04 em), which would cost a pypdf call per glyph for nothing.
 _MIN_WORD_GAP = 100.0
+
+
+def sets_char_spacing(page: Any) -> bool:
+    """Whether the page's own content may set `Tc` (its decoded bytes hold the operator's name;
+    pypdf decodes them once, for both this look and its reading). A form's `Tc` is not looked
+    for: forms are figures, and a figure's letter spacing is its own."""
+    contents: Any = page.get("/Contents")
+    contents = contents.get_object() if hasattr(contents, "get_object") else contents
+    streams = contents if isinstance(contents, list) else [contents]
+    for stream in streams:
+        stream = stream.get_object() if hasattr(stream, "get_object") else stream
+        try:
+            data = stream.get_data()
+        except Exception:  # unreadable: pypdf will say so when it reads the page
+            continue
+        if isinstance(data, bytes) and b"Tc" in data:
+            return True
+    return False
 
 
 class CharSpacing:
