@@ -466,14 +466,23 @@ def furniture_share(pages: list[list[str]]) -> float | None:
     return flagged / len(pages)
 
 
-SPLIT_RE = re.compile(r"^(?!#).*(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*\n+[a-z]{2,}\b", re.M)
+SENTENCE_END_RE = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
+LOWER_WORD_RE = re.compile(r"[a-z]{2,}\b")
 
 
 def split_paragraphs(text: str) -> int:
     """Paragraphs cut in two: a line that goes on in lower case after a line that ended a sentence
     (blank lines between), as when a caption or footnote set between a paragraph's parts was
     read into it. Reference-free; lines after a heading or page marker are not counted."""
-    return len(SPLIT_RE.findall(text))
+    count = 0
+    previous = ""
+    for line in text.split("\n"):
+        if not line:
+            continue
+        ended = previous and not previous.startswith("#") and SENTENCE_END_RE.search(previous[-24:])
+        count += bool(ended and LOWER_WORD_RE.match(line))
+        previous = line
+    return count
 
 
 def glued_words(got: Counter[str], truth: Counter[str] | None) -> int | None:

@@ -38,7 +38,12 @@ _SENTENCE_END = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
 
 
 def ends_sentence(line: str) -> bool:
-    return bool(_SENTENCE_END.search(line))
+    # its tail only: searched from every start of a line of one endless word, the pattern's
+    # letters would run to the line's end each time (quadratic)
+    return bool(_SENTENCE_END.search(line[-_TAIL:]))
+
+
+_TAIL = 24  # a sentence's last word, its stop and closing marks
 
 
 def reading_order(
