@@ -81,7 +81,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from .config import ConfigError, check_port, load, tool_groups
     from .errors import ArxivMcpError
-    from .http_guard import check_bind
 
     try:
         if args.port is not None and args.transport != "http":
@@ -91,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.tools is not None:
             config = replace(config, tools=tool_groups(args.tools, "--tools"))
         if args.transport == "http":
+            from .http_guard import check_bind
+
             check_bind(args.host, config.http_tokens)
         from .server import build_server, serve_http
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -35,6 +36,7 @@ from typing import Any
 
 from . import budget, source_misses
 from .cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
+from .cache.warm import TextOrigin
 from .catalog import Catalog, not_found
 from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
@@ -86,6 +88,7 @@ class Text:
         self, doc: Document | str, method: str, source: TextSource, note: str | None = None, text: str | None = None
     ):
         self._doc = doc if isinstance(doc, Document) else None
+        self._doc_lock = threading.Lock()
         self._payload = doc if isinstance(doc, str) else None
         self._parsed: dict | None = None
         """The payload as `cached` parsed it, so the records are built without parsing it again."""
@@ -96,21 +99,33 @@ class Text:
         """The source the document was extracted from."""
         self.note = note
         """Set when the text could not be cached (the disk refused it): the next read fetches again."""
+        self.origin: TextOrigin | None = None
+        self.until: float | None = None
+        """For a text read from the cache as it is (no request, nothing written): the file it
+        was decoded from, and until when the same read would choose this version and file
+        (the metadata of a bare id's latest version expires); else None (cache/warm.py)."""
 
     @classmethod
-    def cached(cls, payload: str, source: TextSource) -> Text:
+    def cached(cls, payload: str, source: TextSource, origin: TextOrigin | None = None) -> Text:
         """A cached document's JSON form; ValueError when it is not one (re-make it then)."""
         text, raw = _text_of(payload)
         cached = cls(payload, "cache", source, text=text)
         cached._parsed = raw
+        cached.origin, cached.until = origin, math.inf
         return cached
+
+    def expiring(self, until: float | None) -> Text:
+        """This text, its read's choices holding only until `until` (None: not at all)."""
+        self.until = None if until is None or self.until is None else min(self.until, until)
+        return self
 
     @property
     def doc(self) -> Document:
-        if self._doc is None:
-            self._doc = _parsed(self._payload or "", self._parsed, self.text)
-            self._payload = self._parsed = None
-        return self._doc
+        with self._doc_lock:  # a text read from memory is shared by calls in several threads
+            if self._doc is None:
+                self._doc = _parsed(self._payload or "", self._parsed, self.text)
+                self._payload = self._parsed = None
+            return self._doc
 
 
 class _ByPayload:
@@ -214,7 +229,11 @@ class Reader:
         latest = self.catalog.cached(pid)
         if latest is not None:
             pid = pid.with_version(latest.version)
-            return pid, self.cached(pid) or self._text(pid, latest)
+            full = self.cached(pid)
+            if full is None:
+                return pid, self._text(pid, latest)
+            mark = self.cache.latest_until(pid.id) if full.until is not None else None
+            return pid, full.expiring(mark[1] if mark is not None and mark[0] == latest.version else None)
         seen = self._seen(pid)
         if seen is not None:
             return seen
@@ -225,7 +244,7 @@ class Reader:
             full = self.cached(pid.with_version(version)) if version else None
             if full is None:
                 raise
-            return pid.with_version(version), full  # arXiv unreachable: the last version read
+            return pid.with_version(version), full.expiring(None)  # arXiv unreachable: the last version read
 
     def resolve(self, pid: PaperId) -> tuple[PaperId, Paper | None]:
         """`pid` with its version filled in, and the paper's latest metadata when known;
@@ -249,7 +268,9 @@ class Reader:
         if not seen or time.time() - seen["at"] >= self.meta_ttl_s:
             return None
         full = self.cached(pid.with_version(seen["version"]))
-        return (pid.with_version(seen["version"]), full) if full is not None else None
+        if full is None:
+            return None
+        return pid.with_version(seen["version"]), full.expiring(seen["at"] + self.meta_ttl_s)
 
     def _read_version(self, pid: PaperId) -> Text:
         assert pid.version is not None
@@ -276,6 +297,8 @@ class Reader:
         return latest
 
     def _fetch_latest(self, pid: PaperId) -> tuple[PaperId, Text]:
+        """The latest version asked of arXiv: its text, even when already cached, is not a read
+        made from the cache alone (what named the version may not have been kept)."""
         prefetched: dict[str, tuple[bytes | None, str]] = {}
         if self.catalog.latest_known(pid) is None and self.html_era(pid, None):
             # Nothing known about the paper: its HTML can tell the version too. (When expired
@@ -285,10 +308,10 @@ class Reader:
                 pid = pid.with_version(version)
                 full = self._text(pid, None, {TextSource.HTML: probe})
                 self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
-                return pid, full
+                return pid, full.expiring(None)
             prefetched[TextSource.HTML] = probe
         pid, latest = self.resolve(pid)
-        return pid, self._text(pid, latest, prefetched)
+        return pid, self._text(pid, latest, prefetched).expiring(None)
 
     def _probe_latest_html(self, pid: PaperId) -> tuple[int | None, tuple[bytes | None, str]]:
         """Fetch arXiv's HTML for a bare id and the latest version it links to."""
@@ -315,7 +338,7 @@ class Reader:
             return None  # written by something else: read the paper again
         if cached.extractor_version == EXTRACTOR_VERSION:
             try:
-                return Text.cached(cached.text, source)
+                return Text.cached(cached.text, source, cached.origin)
             except ValueError as exc:  # a payload of another form: re-made like an old version
                 log.info("the cached document of %s is unreadable (%s): re-made from its raw file", pid, exc)
         raw = self.cached_raw(pid, source)

@@ -7,9 +7,12 @@ in as few tokens as possible.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from . import models
 from .config import display_path
+
+if TYPE_CHECKING:  # the results are made by the service; start-up imports neither (server.py)
+    from . import models
 
 
 def _authors(names: list[str], limit: int = 6) -> str:

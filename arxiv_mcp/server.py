@@ -4,33 +4,49 @@ The only module that imports `mcp`. Tools are plain functions: MCPServer runs ea
 worker thread, so the blocking service code is called directly. Every tool returns its
 typed result as structured content plus a compact text rendering; a failure the model can
 act on comes back as `isError` with text that says what to do next.
+
+Start-up (spawn to `initialize` answered) imports and builds only what `initialize` and
+`tools/list` need, so it costs little more than the bare SDK: the tools' schemas are the
+stored ones (tool_schemas.json, which tests/test_tool_schemas.py checks against what the SDK
+derives from the signatures below), a tool's pydantic models are built on its first call
+(`_FirstCall`), and the service with its modules (cache, readers, upstream clients) on the
+first call that needs it (`_ServiceOnFirstUse`). Modules only a tool call uses are imported
+in the function that uses them.
 """
 
+from __future__ import annotations
+
 import functools
-import getpass
+import inspect
 import json
 import logging
 import re
+import threading
+import typing
 import warnings
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
-import anyio.from_thread
 import anyio.to_thread
 from mcp.server import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata, func_metadata
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from . import __version__, arguments, bounds, budget, models, render, surrogates
-from .cache.sessions import acting_for
+from . import __version__, budget, render, surrogates
+from .cache import home as cache_home
 from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError
-from .service import ArxivService
+from .forms import AnswerForms
+
+if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, _ServiceOnFirstUse)
+    from . import bounds, models
+    from .service import ArxivService
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +154,8 @@ class _ClientLogHandler(logging.Handler):
             return
         level: LoggingLevel = _MCP_LEVELS.get(record.levelno, "info")
         message = self.redact(record.getMessage())
+        import anyio.from_thread
+
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the capability is deprecated in the 2026 spec, not gone
@@ -146,6 +164,8 @@ class _ClientLogHandler(logging.Handler):
             pass  # the client has gone, or this is not a worker thread: stderr still has it
 
     def redact(self, message: str) -> str:
+        import getpass
+
         message = self.redact_paths(message)
         try:
             user = getpass.getuser()
@@ -184,7 +204,11 @@ _over_http: ContextVar[bool] = ContextVar("arxiv_mcp_over_http", default=False)
 async def _as_calling_client(ctx: Any, call_next: Any) -> Any:
     """Run every request as its client, for session ownership (see `http_client`), knowing
     whether it came over HTTP (see `_for_http`)."""
-    over_http = _over_http.set(ctx.request is not None)
+    if ctx.request is None:  # stdio: its one client, whom the defaults of both already describe
+        return await call_next(ctx)
+    from .cache.sessions import acting_for
+
+    over_http = _over_http.set(True)
     try:
         with acting_for(http_client(ctx.request)):
             return await call_next(ctx)
@@ -211,6 +235,8 @@ def _progress_for(ctx: Context | None) -> budget.Progress | None:
     if ctx is None:
         return None
 
+    import anyio.from_thread
+
     def report(message: str, done: float, total: float | None) -> None:
         try:
             anyio.from_thread.run(ctx.report_progress, done, total, message)
@@ -225,6 +251,8 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
     context, the mapping of `ArxivMcpError` to an error result, and (over HTTP) no server
     path in what is answered."""
 
+    shipped = AnswerForms()
+
     def run(work: Callable[[], Any], text: Callable[[Any], str], ctx: Context | None = None) -> CallToolResult:
         token = _call_ctx.set(ctx)
         with budget.tool_call(config.deadline_s, _progress_for(ctx), _gone_check(ctx)):
@@ -235,9 +263,13 @@ def _runner(config: Config, paths: _ClientLogHandler) -> Callable[..., CallToolR
                 return _for_http(error, paths) if _over_http.get() else error
             finally:
                 _call_ctx.reset(token)
-        if _over_http.get() and isinstance(result, models.CacheStats):
-            result = replace(result, home="$ARXIV_MCP_HOME")
-        return CallToolResult(content=[TextContent(type="text", text=text(result))], structured_content=asdict(result))
+        if _over_http.get():
+            from .models import CacheStats  # already imported: the service made `result`
+
+            if isinstance(result, CacheStats):
+                result = replace(result, home="$ARXIV_MCP_HOME")
+        rendered, structured = shipped.of(result, text)
+        return CallToolResult(content=[TextContent(type="text", text=rendered)], structured_content=structured)
 
     return run
 
@@ -276,33 +308,144 @@ def _argument_error(line: str) -> CallToolResult:
 
 
 class _Server(MCPServer):
-    """MCPServer whose binary resources (figure images) say the type their bytes are: a
+    """MCPServer whose resources and prompt are registered by the first request for any of
+    them (the SDK builds a pydantic model from each reader's signature: start-up need not pay
+    for them), and whose binary resources (figure images) say the type their bytes are: a
     resource template has one MIME type, a paper's figures have several."""
+
+    unregistered: Callable[[], None] | None = None
+    """Registers the resources and prompts; run once, on the event loop (no race)."""
+
+    def register_once(self) -> None:
+        register, self.unregistered = self.unregistered, None
+        if register is not None:
+            register()
+
+    async def list_resources(self) -> Any:
+        self.register_once()
+        return await super().list_resources()
+
+    async def list_resource_templates(self) -> Any:
+        self.register_once()
+        return await super().list_resource_templates()
+
+    async def list_prompts(self) -> Any:
+        self.register_once()
+        return await super().list_prompts()
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
+        self.register_once()
+        return await super().get_prompt(name, arguments, context)
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
 
         from .figures import image_type
 
+        self.register_once()
         contents = await super().read_resource(uri, context)
         if not isinstance(contents, list | tuple):
             return contents
         return [with_type(c, mime_type=image_type(c.content)) if isinstance(c.content, bytes) else c for c in contents]
 
 
-class _Tools:
-    """Collects the tool functions as SDK `Tool`s, handed to `MCPServer(tools=...)`: their
-    schemas are compacted before the server exists, through public API only."""
+SCHEMAS_FILE = Path(__file__).with_name("tool_schemas.json")
+"""Every tool's input and output schema as `derived_tools` makes them (tests/test_tool_schemas.py
+checks the file, and rewrites it when run as `python -m tests.test_tool_schemas`)."""
 
-    def __init__(self) -> None:
+
+class _Tools:
+    """Collects the tool functions as SDK `Tool`s, handed to `MCPServer(tools=...)`, through
+    public API only. With `stored` schemas, a tool is made from them and its models wait for
+    its first call (`_FirstCall`); a tool they lack, or every tool without them, is derived by
+    the SDK from its signature now (`Tool.from_function`), its schemas compacted."""
+
+    def __init__(self, stored: dict[str, dict[str, Any]] | None) -> None:
         self.tools: list[Tool] = []
+        self.stored = stored or {}
 
     def add(self, title: str, **hints: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            self.tools.append(Tool.from_function(fn, **_hints(title, **hints)))
+            self.tools.append(self.tool(fn, _hints(title, **hints)))
             return fn
 
         return register
+
+    def tool(self, fn: Callable[..., Any], hints: dict[str, Any]) -> Tool:
+        description = " ".join((fn.__doc__ or "").split())  # every tools/list is read into the model's context
+        schemas = self.stored.get(fn.__name__)
+        if schemas is None:
+            tool = Tool.from_function(_resolved(fn), description=description, **hints)
+            tool.parameters = _input_schema(tool.parameters)
+            if tool.fn_metadata.output_schema:
+                tool.fn_metadata.output_schema = _output_schema(tool.fn_metadata.output_schema)
+            return tool
+        context = "ctx" if "ctx" in inspect.signature(fn).parameters else None
+        skip = [context] if context else []
+        metadata = _FirstCall(arg_model=ArgModelBase, output_schema=schemas["output"], deferred=fn, skip_names=skip)
+        return Tool(
+            fn=fn,
+            name=fn.__name__,
+            description=description,
+            parameters=schemas["input"],
+            fn_metadata=metadata,
+            is_async=inspect.iscoroutinefunction(fn),
+            context_kwarg=context,
+            **hints,
+        )
+
+
+class _FirstCall(FuncMetadata):
+    """A tool's argument and output models, built by the SDK from the signature on the tool's
+    first call rather than at start-up, where they were most of what 17 tools cost. Until then
+    `arg_model` is the empty base, and clients see the stored schemas, which are what the SDK
+    derives from the same signature (tests/test_tool_schemas.py)."""
+
+    deferred: Callable[..., Any] | None = Field(default=None, exclude=True)
+    """The tool function, until its models are built."""
+    skip_names: list[str] = Field(default_factory=list, exclude=True)
+    """Its parameters that are not arguments (the SDK's Context)."""
+
+    def validate_arguments(self, arguments_to_validate: dict[str, Any]) -> dict[str, Any]:
+        # The SDK validates on the event loop's thread, before the worker thread: no race here.
+        if self.deferred is not None:
+            built = func_metadata(_resolved(self.deferred), skip_names=self.skip_names)
+            self.arg_model, self.output_model, self.wrap_output = built.arg_model, built.output_model, built.wrap_output
+            self.deferred = None
+        return super().validate_arguments(arguments_to_validate)
+
+
+def _resolved(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` with its annotations evaluated. They are strings (PEP 563), so defining the tools
+    imports none of the modules they name; those are imported here, when the SDK needs types."""
+    from . import bounds, models
+
+    names = {"bounds": bounds, "models": models}
+    fn.__annotations__ = typing.get_type_hints(fn, localns=names, include_extras=True)
+    return fn
+
+
+class _ServiceOnFirstUse:
+    """Stands for the ArxivService, built on the first attribute a tool, resource or completion
+    asks of it (under a lock: tools run in worker threads), so that its modules (the cache,
+    readers, upstream clients: most of arxiv-mcp) are not imported before `initialize` is
+    answered. `build_server` has checked the cache home by then, as the service's cache would."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config  # as the service's own: reading it builds nothing
+        self.built: ArxivService | None = None
+        self.building = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:  # only names the above are not
+        service = self.built
+        if service is None:
+            with self.building:
+                if self.built is None:
+                    from .service import ArxivService
+
+                    self.built = ArxivService(self.config)
+                service = self.built
+        return getattr(service, name)
 
 
 def exposed_tools(groups: tuple[str, ...]) -> set[str]:
@@ -312,30 +455,43 @@ def exposed_tools(groups: tuple[str, ...]) -> set[str]:
 
 
 def build_server(config: Config | None = None, service: ArxivService | None = None) -> MCPServer:
-    """The server with the configured tool groups bound to one service (one cache, one limiter)."""
+    """The server with the configured tool groups bound to one service (one cache, one limiter).
+    Without a `service`, the cache home is checked now (one that cannot be written stops
+    start-up) and the service is built on first use."""
     config = config or load()
-    svc = service or ArxivService(config)
-    tools, run = _Tools(), _runner(config, _client_log_handler(config))
-    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
-        group(tools, svc, run)
+    if service is None:
+        cache_home.prepare(config.home.expanduser().absolute())
+    svc = service or cast("ArxivService", _ServiceOnFirstUse(config))
+    stored = json.loads(SCHEMAS_FILE.read_text(encoding="utf-8"))
     exposed = exposed_tools(config.tools)
-    tools.tools = [tool for tool in tools.tools if tool.name in exposed]
-    for tool in tools.tools:  # every tools/list is read into the model's context
-        tool.description = " ".join((tool.description or "").split())
-        tool.parameters = _input_schema(tool.parameters)
-        if tool.fn_metadata.output_schema:
-            tool.fn_metadata.output_schema = _output_schema(tool.fn_metadata.output_schema)
-    by_name = {tool.name: tool for tool in tools.tools}
+    tools = [t for t in _defined_tools(svc, _runner(config, _client_log_handler(config)), stored) if t.name in exposed]
+    by_name = {tool.name: tool for tool in tools}
     server = _Server(
         "arxiv-mcp",
         title="arXiv MCP Reader (unofficial)",
         version=__version__,
         instructions=instructions(exposed),
-        tools=tools.tools,
+        tools=tools,
         middleware=[_as_calling_client, _argument_check(by_name), _old_style_uri],
     )
-    _resources_and_prompts(server, svc, exposed)
+    server.unregistered = functools.partial(_resources_and_prompts, server, svc, exposed)
+    _completions(server, svc)
     return server
+
+
+def _defined_tools(
+    svc: ArxivService, run: Callable[..., CallToolResult], stored: dict[str, dict[str, Any]] | None
+) -> list[Tool]:
+    tools = _Tools(stored)
+    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
+        group(tools, svc, run)
+    return tools.tools
+
+
+def derived_tools() -> list[Tool]:
+    """Every tool as the SDK derives it from its signature (`Tool.from_function`), schemas
+    compacted: what `SCHEMAS_FILE` must hold. Its tools are for reading, not calling."""
+    return _defined_tools(cast("ArxivService", None), cast(Callable[..., CallToolResult], None), None)
 
 
 def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
@@ -356,12 +512,16 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
             raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
-            given = params.get("arguments") or {}
+            raw = params.get("arguments")
+            given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
+                from . import arguments
+
                 line = arguments.problem(tool.name, tool.parameters, given)
                 if line:
                     return _argument_error(line)
-                ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
+                if None in given.values() or given is not raw:  # as sent, unless null or absent
+                    ctx = replace(ctx, params={**params, "arguments": arguments.without_nulls(given)})
         return await call_next(ctx)
 
     return check
@@ -563,11 +723,12 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         """BibTeX @misc entries (keys arxiv:<id>) for papers; unknown ids in missing_ids."""
         return run(lambda: svc.export_bibtex(paper_ids, session_id), render.bibtex, ctx)
 
-    Limit = Annotated[int, _bounded(bounds.LIMIT, "Papers to return")]
-
     @tools.add("Get references")
     def get_references(
-        paper_id: PaperId, limit: Limit = 10, session_id: SessionId = None, ctx: Context | None = None
+        paper_id: PaperId,
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers it cites, with arXiv ids: its bibliography once read, or Semantic Scholar."""
         return run(
@@ -576,7 +737,10 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
 
     @tools.add("Get citations")
     def get_citations(
-        paper_id: PaperId, limit: Limit = 10, session_id: SessionId = None, ctx: Context | None = None
+        paper_id: PaperId,
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers citing this one (Semantic Scholar), with arXiv ids where known."""
         return run(
@@ -635,8 +799,8 @@ def _walk(schema: Any, *, drop_null: bool) -> Any:
 
 
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:
-    """Resources for clients that read them rather than call tools, the review prompt, and
-    completions for their arguments."""
+    """Resources for clients that read them rather than call tools, and the review prompt
+    (registered by `_Server` on the first request for any of them)."""
 
     # As with the tools, each reader's docstring is the description a client shows.
     def categories() -> str:
@@ -677,6 +841,11 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
     def literature_review(topic: str, max_papers: str = "8") -> str:
         return render.review_plan(topic, max_papers, exposed)
 
+
+def _completions(server: MCPServer, svc: ArxivService) -> None:
+    """Completions for the arguments of the resources and the prompt (registered with the
+    server: the `completions` capability is announced in the `initialize` answer)."""
+
     @server.completion()
     async def complete(ref, argument, context):
         from mcp.types import Completion
@@ -696,6 +865,8 @@ def _client_gone() -> bool:
     """Whether the request running on this worker thread was cancelled: by
     `notifications/cancelled`, a dropped HTTP stream or a closed stdin (the SDK cancels the
     request's scope; anyio lets its worker thread see that)."""
+    import anyio.from_thread
+
     try:
         anyio.from_thread.check_cancelled()
     except RuntimeError:  # not an anyio worker thread: a direct call nobody can cancel
@@ -708,8 +879,8 @@ def _client_gone() -> bool:
 def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     """`_client_gone`, or the HTTP connection the request came on has dropped (`HttpGuard`
     marks its scope): a handshake-era client that disconnects ends its work too."""
-    from .http_guard import GONE_KEY
-
+    if not _over_http.get():  # stdio or in process: no connection of its own to watch
+        return _client_gone
     try:
         request = ctx.request_context.request if ctx is not None else None
     except ValueError:  # a context outside any request
@@ -717,6 +888,8 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     scope = getattr(request, "scope", None)
     if not isinstance(scope, dict):
         return _client_gone
+    from .http_guard import GONE_KEY
+
     return lambda: _client_gone() or bool(scope.get(GONE_KEY))
 
 

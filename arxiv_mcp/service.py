@@ -15,6 +15,7 @@ from urllib.parse import quote
 from . import bounds, budget
 from .cache.listing import SORTS as CACHE_SORTS
 from .cache.store import Cache
+from .cache.warm import Proof
 from .catalog import Catalog
 from .config import Config, display_path
 from .errors import InvalidInput
@@ -40,6 +41,7 @@ from .models import (
     Trends,
 )
 from .reading import Reader, Text
+from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
 from .research.library import Library
 from .search import Hits, Searcher
 from .upstream.arxiv_api import ArxivApi
@@ -87,6 +89,7 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             pdf_engine=config.pdf_engine,
         )
+        self.texts, self.pages = Rereads(self.cache, TEXTS_KEPT), Rereads(self.cache, PAGES_KEPT)
         self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config)
         self.library = Library(self.cache)
 
@@ -196,12 +199,27 @@ class ArxivService:
     # --- full text ------------------------------------------------------------------------
 
     def _text(self, paper_id: str, session_id: str | None) -> tuple[PaperId, Text]:
-        pid = parse(paper_id)
-        self._check_session(session_id)
-        pid, full = self.reader.read(pid)
+        pid, full, _ = self._read(paper_id, session_id)
+        return pid, full
+
+    def _read(self, paper_id: str, session_id: str | None) -> tuple[PaperId, Text, Proof | None]:
+        """The text `paper_id` reads, and the cache's proof when it was read from the cache
+        alone: from memory while that proof holds (rereads.py)."""
+        kept = self.texts.get(paper_id)
+        proof: Proof | None
+        if kept is not None:
+            (pid, full), proof = kept
+            self._check_session(session_id)
+        else:
+            pid = parse(paper_id)
+            self._check_session(session_id)
+            since = self.cache.index_stamp()
+            pid, full = self.reader.read(pid)
+            proof = self.cache.proof(full.origin, since, full.until)
+            self.texts.keep(paper_id, (pid, full), proof)
         if session_id:
             self.cache.pin(session_id, pid.id, _version(pid))
-        return pid, full
+        return pid, full, proof
 
     def read_paper(
         self,
@@ -211,18 +229,25 @@ class ArxivService:
         section: str | None = None,
         session_id: str | None = None,
     ) -> PaperText:
+        bounds.PAGE_SIZE.check(page_size)
+        bounds.PAGE.check(page)
+        asked = (paper_id, page, page_size, section)
+        kept = self.pages.get(asked)
+        if kept is not None:  # this very page, and the cache proves nothing changed (rereads.py)
+            self._check_session(session_id)
+            if session_id:
+                self.cache.pin(session_id, kept[0].paper_id, kept[0].version)
+            return kept[0]
         from .text import selectors
         from .text.view import Pages
 
-        bounds.PAGE_SIZE.check(page_size)
-        bounds.PAGE.check(page)
-        pid, full = self._text(paper_id, session_id)
+        pid, full, proof = self._read(paper_id, session_id)
         chosen = None
         if section and section.strip():
             chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
         view = chosen.text if chosen else full.text
         pages = Pages(view, page_size)
-        return PaperText(
+        answer = PaperText(
             paper_id=pid.id,
             version=_version(pid),
             text=pages.page(page),
@@ -230,13 +255,15 @@ class ArxivService:
             total_pages=pages.count,
             total_chars=len(view),
             has_more=page < pages.count,
-            method=full.source,
-            source_method=full.source,
+            method=str(full.source),
+            source_method=str(full.source),
             cached=full.method == "cache",
             section=chosen.label if chosen else None,
             notice=f"{UNTRUSTED} {full.note}" if full.note else UNTRUSTED,
             items=chosen.items() if chosen else [],
         )
+        self.pages.keep(asked, answer, proof)
+        return answer
 
     def find_in_paper(
         self, paper_id: str, query: str, max_hits: int = 10, page_size: int = 15000, session_id: str | None = None

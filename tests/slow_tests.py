@@ -34,6 +34,9 @@ SLOW_MODULES = frozenset(
 
 SLOW_TESTS: dict[str, frozenset[str]] = {
     "test_surrogates": frozenset({"test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio"}),
+    "test_tool_schemas": frozenset(
+        {"test_start_up_imports_nothing_only_a_tool_call_needs", "test_tools_list_is_the_derived_tools"}
+    ),
     "test_upstream_lies": frozenset(
         {
             "test_a_feed_holding_20000_entries_for_10_asked_gives_10_and_says_so",

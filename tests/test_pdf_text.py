@@ -479,6 +479,38 @@ def test_forms_measured_from_the_file_bytes_weigh_what_pypdf_says(shape):
     assert by_bytes == by_pypdf > 3 * len(LEAF)
 
 
+def test_page_contents_of_the_common_shapes_are_read_from_the_file_bytes(monkeypatch):
+    # page 1: one compressed stream (4); page 2: an array (5) of a compressed stream, a plain
+    # one, and one with /DecodeParms (pypdf reads that one), cut short by a small limit
+    text = b"BT /F1 9 Tf (a) Tj ET 0.5 w 72 72 m 540 720 l S " * 50
+    packed = zlib.compress(text)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R 9 0 R] /Count 2 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(packed) + packed + b"\nendstream",
+        b"[4 0 R 6 0 R 7 0 R]",
+        b"<< /Length %d >>\nstream\n" % len(text) + text + b"\nendstream",
+        b"<< /Filter /FlateDecode /DecodeParms << /Columns 1 >> /Length %d >>\nstream\n" % len(packed)
+        + packed
+        + b"\nendstream",
+        b"<< >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R >>",
+    ]
+    data = assemble(objects)
+    reader = pypdf.PdfReader(BytesIO(data))
+    original = pdf_work.resolved
+    for limit in (2**30, 1000):
+        by_pypdf = [pdf_work.page_work(page, limit) for page in reader.pages]
+        resolved: list[object] = []
+        monkeypatch.setattr(pdf_work, "resolved", lambda obj, seen=resolved: seen.append(obj) or original(obj))
+        by_bytes = [pdf_work.page_work(page, limit, {}, pdf_work.RawForms(data, reader.xref)) for page in reader.pages]
+        monkeypatch.setattr(pdf_work, "resolved", original)
+        assert by_bytes == by_pypdf
+        assert {getattr(obj, "idnum", 0) for obj in resolved} & {4, 6, 7} == {7}
+    assert by_pypdf == [1001, 1001] and pdf_work.page_work(reader.pages[1], 2**30) == 4 * (3 * len(text) + 2)
+
+
 def test_text_objects_are_counted_between_bt_and_et_operators():
     assert pdf_work.text_object_bytes(b"q BT (a) Tj ET Q") == len(b" (a) Tj ")
     assert pdf_work.text_object_bytes(b"BT (BT) Tj (ET) Tj ET") == len(
@@ -576,7 +608,8 @@ def test_the_page_tree_is_read_without_parsing_the_rest_of_its_object_stream():
     reader = pdf_work._reader(data)
     assert [pdf_work.page_work(page, 2**30) for page in reader.pages] == [4 * len(text)] * 2
     parsed = {ref[1] for ref in reader.resolved_objects}
-    assert {3, 4, 8} <= parsed and not {6, 7} & parsed  # the pages and resources, not the font nor its widths
+    # the pages; not their resources (they draw no form), the font nor its widths
+    assert {3, 4} <= parsed and not {6, 7, 8} & parsed
     assert page_texts(pdf_to_text(data)) == [SENTENCE, SENTENCE]
     assert page_texts(pdf_to_text(data, engine="pypdf")) == [SENTENCE, SENTENCE]
 

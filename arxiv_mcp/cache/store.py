@@ -61,12 +61,15 @@ from .files import (
     title_of,
     versioned_id,
 )
+from .home import prepare as prepare_home
+from .home import unusable as home_unusable
 from .index import JournaledIndex
 from .overview import CacheOverview
 from .readmemo import ReadMemo
 from .records import Drop, Key, Note, Put, TierRecord
 from .recovery import reconcile
 from .sessions import SessionStore
+from .warm import TextOrigin, WarmChecks
 
 logger = logging.getLogger(__name__)
 
@@ -84,10 +87,6 @@ class CacheFull(errors.ArxivMcpError):
 
 class CacheWriteFailed(errors.ArxivMcpError):
     """The disk refused a write into the cache home (full, a file-size limit, read-only)."""
-
-
-class HomeUnusable(errors.ArxivMcpError):
-    """The cache home cannot be created or written at all (checked once, at start-up)."""
 
 
 # Why a write failed, and the fix, by errno; anything else gets the system's own words.
@@ -123,6 +122,7 @@ class CachedText:
     text: str
     method: str
     extractor_version: int
+    origin: TextOrigin | None = None  # the file decoded, for a proof that a read made from it holds (warm.py)
 
 
 @dataclass
@@ -132,7 +132,7 @@ class CachedRaw:
     content_type: str
 
 
-class Cache(CacheOverview):
+class Cache(CacheOverview, WarmChecks):
     def __init__(
         self,
         home: Path,
@@ -159,19 +159,11 @@ class Cache(CacheOverview):
         self._papers = self.home / "papers"
         self._searches = self.home / "searches"
         self._tmp = self.home / "tmp"
+        prepare_home(self.home)
         try:
-            for folder in (self.home, self._papers, self._searches, self._tmp):
-                folder.mkdir(parents=True, exist_ok=True)
-            discard(stage(b"", self._tmp, durable=False))  # a read-only home fails here, not at the first read
             self._lock = ProcessLock(self.home / ".lock")
         except OSError as exc:
-            why = exc.strerror or str(exc)
-            if isinstance(exc, (FileExistsError, NotADirectoryError)):
-                why = "a file stands where a folder belongs"
-            raise HomeUnusable(
-                f"ARXIV_MCP_HOME={str(self.home)!r} cannot be used as the cache folder "
-                f"({exc.filename or self.home}: {why}): point ARXIV_MCP_HOME at a folder this user can write"
-            ) from None
+            raise home_unusable(self.home, exc) from None
         self._index = JournaledIndex(self.home, self._tmp)
         self._sessions = SessionStore(self.home / "sessions.json", self._tmp, session_ttl_s)
         self._answers = AnswerStore(
@@ -254,12 +246,14 @@ class Cache(CacheOverview):
             opened = self._open_tier(key, "text")
         if opened is None:
             return None
-        body = self._read_text(opened, key)
-        return None if body is None else CachedText(body["text"], body["method"], body["extractor_version"])
-
-    def _read_text(self, opened: Opened, key: Key) -> Any:
-        """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
         stamp = ReadMemo.stamp(opened[0])
+        if (body := self._read_text(opened, key, stamp)) is None:
+            return None
+        origin = None if stamp is None else TextOrigin(key, str(self._papers / file_name(*key, "text")), stamp)
+        return CachedText(body["text"], body["method"], body["extractor_version"], origin)
+
+    def _read_text(self, opened: Opened, key: Key, stamp: Any) -> Any:
+        """A text file's body, from the memo when the very same file was read last (readmemo.py)."""
         body = self._texts.get(key, opened[1], stamp)
         if body is not None:
             opened[0].close()
@@ -398,6 +392,7 @@ class Cache(CacheOverview):
                 self._sessions.refresh()
                 if self._lock.interrupted or self._index.needs_reconcile:
                     self._reconcile()
+                self._access.absorb(self._state)
                 if not self._started:
                     self._first_use()
             yield

@@ -510,9 +510,9 @@ def _join_scripts(lines: list[str]) -> list[str]:
         script = lines[index + 1] if index + 1 < len(lines) else ""
         if (
             line
+            and following.startswith(_GOES_ON)  # the cheap tests first: this runs on every line
             and (line[-1].isalnum() or line[-1] in ")]\u2032")
             and _SCRIPT.fullmatch(script)
-            and following.startswith(_GOES_ON)
         ):
             lines[index + 2] = line + script + following
             index += 2

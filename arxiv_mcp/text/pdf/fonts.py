@@ -10,6 +10,7 @@ texts are code listings to close up (pdfium's are closed up by position, in glyp
 from __future__ import annotations
 
 import ctypes
+import functools
 import math
 import re
 from collections import Counter
@@ -70,27 +71,35 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     samples: list[tuple[str, float, bool]] = []
     offset = drift = 0
     name = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
+    flags = ctypes.byref(ctypes.c_int())
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)  # then a character's index is its place in the text
+    # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
+    get_unicode, get_size, get_weight = raw.FPDFText_GetUnicode, raw.FPDFText_GetFontSize, raw.FPDFText_GetFontWeight
     for number, line in enumerate(text.split("\r\n")):
         letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _HEADING_LIKE.match(line) else None
         if letter is not None:
             first = letter.start()
             expected = offset + drift + (first if simple else utf16_length(line[:first]))
-            index = find_char(raw, textpage, ord(line[first]), expected, count)
+            code = ord(line[first])
+            found = 0 <= expected < count and get_unicode(textpage, expected) == code
+            index = expected if found else find_char(raw, textpage, code, expected, count)
             if index is not None:
                 drift = index - expected + drift
-                size = raw.FPDFText_GetFontSize(textpage, index)
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too.
-                bold = raw.FPDFText_GetFontWeight(textpage, index) >= BOLD_WEIGHT
+                bold = get_weight(textpage, index) >= BOLD_WEIGHT
                 if not bold:
-                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
-                    bold = bold_name(name.value.decode("latin-1"))
-                samples.append((line, size, bold))
+                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
+                    bold = _bold_font(name.value)
+                samples.append((line, get_size(textpage, index), bold))
         offset += (len(line) if simple else utf16_length(line)) + 2
     return emphasized(samples)
+
+
+@functools.lru_cache(maxsize=512)
+def _bold_font(name: bytes) -> bool:
+    return bold_name(name.decode("latin-1"))
 
 
 _LETTER = re.compile(r"[^\W\d_]")

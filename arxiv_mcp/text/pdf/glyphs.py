@@ -18,6 +18,7 @@ import ctypes
 import itertools
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 SPACING_TO_COMBINING = {
@@ -55,7 +56,31 @@ def with_accent(letter: str, accent: str) -> str:
 
 def compose_accents(text: str) -> str:
     """Each spacing accent next to its letter (see the module docstring) made part of it."""
-    return _SPACING_ACCENT.sub(_compose_accent, text) if ANY_ACCENT.search(text) else text
+    # The pattern opens with optional groups, so a scan of the whole page tries it at every
+    # character; a match holds a run of accents (one space apart at most) and at most two
+    # characters either side of it, so only those stretches are scanned, with the same matches.
+    pieces: list[str] = []
+    done = 0
+    for start, end in _accent_stretches(text):
+        pieces += (text[done:start], _SPACING_ACCENT.sub(_compose_accent, text[start:end]))
+        done = end
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _accent_stretches(text: str) -> Iterator[tuple[int, int]]:
+    """Disjoint [start, end) spans around the accents of `text`, each holding every match that
+    can touch its accents (accents under six characters apart share one span)."""
+    start = end = -1
+    for accent in ANY_ACCENT.finditer(text):
+        at = accent.start()
+        if start >= 0 and at - 2 > end:
+            yield start, end
+            start = -1
+        if start < 0:
+            start = max(0, at - 2)
+        end = min(len(text), at + 3)
+    if start >= 0:
+        yield start, end
 
 
 def _compose_accent(match: re.Match[str]) -> str:
@@ -144,12 +169,11 @@ def utf16_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each: 𝓁, 𝑥
-
-
 def one_unit_each(text: str) -> bool:
     """Every character of `text` is one UTF-16 unit, so its place in the text is pdfium's index."""
-    return text.isascii() or not _ASTRAL.search(text)
+    # an astral character (𝓁, 𝑥) is two units; encoding is one C pass, a pattern scan was
+    # several times slower, on every page, at each of the passes that ask
+    return text.isascii() or len(text.encode("utf-16-le", "surrogatepass")) == 2 * len(text)
 
 
 def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:

@@ -57,9 +57,10 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
     cleaned: list[list[str] | None] = []
     for lines in pages:
         if lines is not None:
-            found = [line for line in lines if ARXIV_STAMP.fullmatch(line)]
+            found = [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
             stamp = stamp or (found[0] if found else None)
-            lines = [line for line in lines if not ARXIV_STAMP.fullmatch(line)]
+            if found:
+                lines = [line for line in lines if line not in found]
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
     edge_counts = Counter(
@@ -129,6 +130,7 @@ _UNNUMBERED = {
     "appendices": False,
     "contents": False,
 }
+_UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested first, on every line
 # Appendices named as such ("Appendix A: Proofs", IOP's lone "Appendix. Model specification")
 # are numbered like "A. Proofs": appendix A.
 _NUMBERED = re.compile(
@@ -266,7 +268,7 @@ def _candidates(
         for index, line in enumerate(lines or ()):
             if len(line) > _MAX_TITLE_CHARS + 12 or not line[:1].isalnum():
                 continue
-            if _unnumbered_name(line) in _UNNUMBERED:
+            if line[0].lower() in _UNNUMBERED_INITIALS and _unnumbered_name(line) in _UNNUMBERED:
                 unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
                 continue
             run_in = _RUN_IN.match(line)

@@ -167,7 +167,7 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str
             if joint is not None:
                 builder.add_text(joint)
             separated, joint = False, None
-            heading = HEADING_RE.fullmatch(line)
+            heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
             if heading and not is_page_title(heading[2]):
                 roman = _write_heading(builder, len(heading[1]), heading[2], roman)
                 separated = True
@@ -418,7 +418,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
     for index, line in enumerate(lines):
         if references and references[0] <= index < references[1]:
             continue
-        match = _EQUATION.fullmatch(line)
+        match = _EQUATION.fullmatch(line) if line.endswith(")") else None  # the test first: a lazy pattern per line
         if match is None or _is_break(line) or _CAPTION.match(line):
             continue
         body = match["body"]
@@ -527,7 +527,9 @@ def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
         yield _Mark(first, block_end, Kind.REFERENCE, Reference(label, text, None, arxiv_id_in(text), doi_in(text)))
 
 
-_YEAR = re.compile(r"\b(?:1[89]|20)\d\d[a-z]?\b")
+# the word boundary before the year tested after its first two digits: a scan then jumps
+# from a 1 or a 2 to the next instead of trying the boundary at every character
+_YEAR = re.compile(r"(?:1[89]|20)(?<!\w\d\d)\d\d[a-z]?\b")
 _INITIAL = re.compile(r"(?:[A-Z]\.-?){1,3}")
 
 

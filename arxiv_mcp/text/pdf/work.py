@@ -115,28 +115,30 @@ def _reader(data: bytes, strict: bool = True) -> Any:
         """
 
         def __init__(self, stream: io.BytesIO, strict: bool) -> None:
-            self._object_streams: dict[int, tuple[bytes, int, dict[int, int]]] = {}
+            self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
             super().__init__(stream, strict=strict)
 
         def _get_object_from_stream(self, indirect_reference: Any) -> Any:
             try:
-                data, first, offsets = self._object_stream(self.xref_objStm[indirect_reference.idnum][0])
+                number, place = self.xref_objStm[indirect_reference.idnum]
+                data, first, header = self._object_stream(number)
+                if int(header[2 * place]) != indirect_reference.idnum:
+                    raise LookupError("the stream's index and the xref disagree")
                 buffer = io.BytesIO(data)
-                buffer.seek(first + offsets[indirect_reference.idnum])
+                buffer.seek(first + int(header[2 * place + 1]))
                 obj = read_object(buffer, self)
             except Exception:
                 return super()._get_object_from_stream(indirect_reference)
             self.cache_indirect_object(0, indirect_reference.idnum, obj)
             return obj
 
-        def _object_stream(self, number: int) -> tuple[bytes, int, dict[int, int]]:
+        def _object_stream(self, number: int) -> tuple[bytes, int, list[bytes]]:
+            """The stream's data, where its objects start, and its index (number, offset, ...)."""
             if number not in self._object_streams:
-                self._object_streams[number] = (b"", 0, {})  # met again while opened: pypdf's way
+                self._object_streams[number] = (b"", 0, [])  # met again while opened: pypdf's way
                 stream: Any = self.get_object(number)
                 data, first = stream.get_data(), int(stream["/First"])
-                header = data[:first].split()[: 2 * int(stream["/N"])]
-                offsets = {int(num): int(at) for num, at in zip(header[::2], header[1::2])}
-                self._object_streams[number] = (data, first, offsets)
+                self._object_streams[number] = (data, first, data[:first].split()[: 2 * int(stream["/N"])])
             return self._object_streams[number]
 
     # A lenient reader first reads the header of every object the xref names, to drop wrong
@@ -194,6 +196,12 @@ _XOBJECTS = re.compile(rb"/XObject\s*(?:<<|\d)")  # a key of resources (not /Typ
 _XOBJECT_DICT = re.compile(rb"/XObject\s*<<((?:\s*/" + _NAME_CHARS + rb"+\s*\d+\s+\d+\s+R)*)\s*>>")
 _XOBJECT_ENTRY = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*(\d+)\s+(\d+)\s+R")
 _NOT_A_FORM = -1
+# A dictionary of the usual shapes (nested two deep at most, no strings nor comments), as a
+# pattern: its own keys and values are its bytes with the nested dictionaries taken out
+# (possessive repeats: a failed match gives up at once instead of trying every split).
+_PLAIN = rb"[^<>()%]*+"
+_INNER_DICT = re.compile(rb"<<(?:[^<>()%]++|<<" + _PLAIN + rb">>)*+>>")
+_NESTED_DICT = re.compile(rb"((?:[^<>()%]++|" + _INNER_DICT.pattern + rb")*+)>>")
 
 
 class RawForms:
@@ -210,37 +218,58 @@ class RawForms:
     def work(self, idnum: int, generation: int, limit: int, depth: int = 0) -> int | None:
         key = (idnum, generation)
         if key not in self._done:
-            offset = self._xref.get(generation, {}).get(idnum)
             self._done[key] = limit + 1  # a form met again while it is being measured draws itself
-            self._done[key] = None if offset is None else self._measure(offset, key, limit, depth)
+            self._done[key] = self._measure(key, limit, depth)
         return self._done[key]
 
-    def _measure(self, offset: int, key: tuple[int, int], limit: int, depth: int) -> int | None:
-        head = _OBJECT_HEAD.match(self._data, offset)
+    def content(self, idnum: int, generation: int, limit: int) -> bytes | None:
+        """A content stream's bytes decoded from the file's (cut after `limit` + 1: enough to
+        tell it is over); None when it is not of the common shape: pypdf then reads it."""
+        found = self._stream((idnum, generation))
+        return None if found is None else self._decoded(found[0], found[3], limit)
+
+    def _stream(self, key: tuple[int, int]) -> tuple[bytes, int, int, int] | None:
+        """The stream object's dictionary (its own keys and values), where the dictionary
+        starts and ends, and where its data starts; None if it is not a plain stream there."""
+        offset = self._xref.get(key[1], {}).get(key[0])
+        head = None if offset is None else _OBJECT_HEAD.match(self._data, offset)
         if head is None or (int(head[1]), int(head[2])) != key:
             return None
         top, end = self._top_level(head.end())
         start = None if end is None else _STREAM_START.match(self._data, end)
         if start is None or end is None:
             return None
-        if not _IS_FORM.search(top):
-            return _NOT_A_FORM
+        return top, head.end(), end, start.end()
+
+    def _decoded(self, top: bytes, start: int, limit: int) -> bytes | None:
+        """The stream's data, inflated (at most `limit` + 1 bytes) if FlateDecode is its filter."""
         length = self._length(top)
         flate = _FLATE_ONLY.search(top)
         if length is None or (b"/Filter" in top and flate is None) or b"/DecodeParms" in top:
             return None
-        raw = self._data[start.end() : start.end() + length]
-        if not _STREAM_END.match(self._data, start.end() + len(raw)):
+        raw = self._data[start : start + length]
+        if not _STREAM_END.match(self._data, start + len(raw)):
             return None
         try:
-            body = zlib.decompressobj().decompress(raw, limit + 1) if flate else raw
+            return zlib.decompressobj().decompress(raw, limit + 1) if flate else raw
         except zlib.error:
+            return None
+
+    def _measure(self, key: tuple[int, int], limit: int, depth: int) -> int | None:
+        found = self._stream(key)
+        if found is None:
+            return None
+        top, dictionary_start, end, start = found
+        if not _IS_FORM.search(top):
+            return _NOT_A_FORM
+        body = self._decoded(top, start, limit)
+        if body is None:
             return None
         total = stream_work(body, 0 if self._exact else limit)
         draws = _drawn_names(body)
         if draws:
             resources = _RESOURCES_REF.search(top)
-            dictionary = self._data[head.end() : end] if resources is None else self._dictionary(resources)
+            dictionary = self._data[dictionary_start:end] if resources is None else self._dictionary(resources)
             drawn = None if dictionary is None else self._drawn_work(dictionary, draws, limit, depth)
             if drawn is None:
                 return None
@@ -284,6 +313,9 @@ class RawForms:
 
     def _top_level(self, at: int) -> tuple[bytes, int | None]:
         """The dictionary's own keys and values (nested dictionaries and strings left out), and its end."""
+        plain = _NESTED_DICT.match(self._data, at, at + 65536)
+        if plain is not None:
+            return _INNER_DICT.sub(b" ", plain[1]), plain.end()
         depth, top = 1, list[bytes]()
         for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
             text = token[0]
@@ -308,15 +340,33 @@ def page_work(page: Any, limit: int, done: dict[object, int] | None = None, raw:
     the forms of the common shape from the file's bytes. A form drawing itself is over the
     limit. A page the bounds put over the limit is counted again exactly.
     """
-    contents = resolved(page.get("/Contents"))
-    streams = contents if isinstance(contents, list) else [] if contents is None else [contents]
-    # a content stream the file no longer holds (a damaged file, rebuilt) draws nothing
-    data = b"\n".join(stream.get_data() for stream in map(resolved, streams) if stream is not None)
-    resources = resolved(page.get("/Resources"))
+    data = _contents(page, limit, raw)
+    # only a page that draws something needs its resources (pypdf parses the whole dictionary)
+    resources = resolved(page.get("/Resources")) if b"Do" in data else None
     work = _content_work(data, resources, limit, {} if done is None else done, raw, 0)
     if work > limit:  # over by a bound, perhaps: counted exactly
         work = _content_work(data, resources, limit, {}, None if raw is None else raw.exactly(), 0, exact=True)
     return work
+
+
+def _contents(page: Any, limit: int, raw: RawForms | None) -> bytes:
+    """The page's content streams, one after the other; those of the common shape read from
+    the file's bytes (pypdf's parse of a stream object costs more than inflating it)."""
+    contents = page.get("/Contents")
+    data = raw.content(contents.idnum, contents.generation, limit) if raw and hasattr(contents, "idnum") else None
+    if data is not None:
+        return data
+    contents = resolved(contents)  # an array of streams, perhaps
+    parts = []
+    for stream in contents if isinstance(contents, list) else [] if contents is None else [contents]:
+        data = raw.content(stream.idnum, stream.generation, limit) if raw and hasattr(stream, "idnum") else None
+        if data is None:
+            stream = resolved(stream)
+            if stream is None:  # a content stream the file no longer holds (a damaged file, rebuilt) draws nothing
+                continue
+            data = stream.get_data()
+        parts.append(data)
+    return b"\n".join(parts)
 
 
 def _content_work(
