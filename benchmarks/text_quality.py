@@ -43,6 +43,8 @@ by about 1/N, which shows the exclusions above do not hide lost text.
 Columns: recall/precision are multiset overlaps of lower-cased letter words of 2+ letters
 (numbers and single letters differ too much between math renderings); `head` is the share of
 truth headings found, in order, among the text's Markdown headings (page markers excluded);
+`split` counts paragraphs cut in two (a line going on in lower case after one that ended a
+sentence: a caption or footnote read into the paragraph; see split_paragraphs);
 `debris` counts macro leftovers (bibinfo, secondoftwo, NoStop, `#1`, a stray `\\cmd`);
 `furn` is the share of pages whose first or last line is a bare page number or a line that
 starts or ends many pages (running header/footer); `accent` counts spacing accents
@@ -464,6 +466,25 @@ def furniture_share(pages: list[list[str]]) -> float | None:
     return flagged / len(pages)
 
 
+SENTENCE_END_RE = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
+LOWER_WORD_RE = re.compile(r"[a-z]{2,}\b")
+
+
+def split_paragraphs(text: str) -> int:
+    """Paragraphs cut in two: a line that goes on in lower case after a line that ended a sentence
+    (blank lines between), as when a caption or footnote set between a paragraph's parts was
+    read into it. Reference-free; lines after a heading or page marker are not counted."""
+    count = 0
+    previous = ""
+    for line in text.split("\n"):
+        if not line:
+            continue
+        ended = previous and not previous.startswith("#") and SENTENCE_END_RE.search(previous[-24:])
+        count += bool(ended and LOWER_WORD_RE.match(line))
+        previous = line
+    return count
+
+
 def glued_words(got: Counter[str], truth: Counter[str] | None) -> int | None:
     if truth is None:
         return None
@@ -499,6 +520,7 @@ def score(
         "furn": furniture_share(pages_of(text, formfeed)) if paged else None,
         "accent": len(STRAY_ACCENT_RE.findall(text)),
         "glued": glued_words(got, truth),
+        "split": split_paragraphs(text),
     }
 
 
@@ -614,8 +636,24 @@ def html_cases(fixtures: Path) -> list[tuple[str, Path, str | None, list[str]]]:
 
 # --- the table -------------------------------------------------------------------------------
 
-COLUMNS = ("recall", "precision", "head", "sec", "debris", "furn", "accent", "glued", "seconds", "bare", "peak_mb")
-HEADER = f"{'kind':<7}{'file':<34}{'recall':>7}{'prec':>6}{'head':>6}{'sec':>5}{'debris':>7}{'furn':>6}{'accent':>7}{'glued':>6}{'sec.':>7}{'bare':>6}{'MB':>6}"
+COLUMNS = (
+    "recall",
+    "precision",
+    "head",
+    "sec",
+    "debris",
+    "furn",
+    "accent",
+    "glued",
+    "split",
+    "seconds",
+    "bare",
+    "peak_mb",
+)
+HEADER = (
+    f"{'kind':<7}{'file':<34}{'recall':>7}{'prec':>6}{'head':>6}{'sec':>5}{'debris':>7}{'furn':>6}{'accent':>7}"
+    f"{'glued':>6}{'split':>6}{'sec.':>7}{'bare':>6}{'MB':>6}"
+)
 
 
 def _cell(value: object, width: int, digits: int = 2) -> str:
@@ -629,7 +667,7 @@ def _cell(value: object, width: int, digits: int = 2) -> str:
 
 
 def row(kind: str, name: str, scores: dict) -> str:
-    widths = (7, 6, 6, 5, 7, 6, 7, 6, 7, 6, 6)
+    widths = (7, 6, 6, 5, 7, 6, 7, 6, 6, 7, 6, 6)
     digits = {"seconds": 2, "bare": 2, "peak_mb": 0}
     cells = "".join(_cell(scores.get(c), w, digits.get(c, 2)) for c, w in zip(COLUMNS, widths))
     return f"{kind:<7}{name[:33]:<34}{cells}"

@@ -111,19 +111,23 @@ def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"") 
     """
     if not pages:
         raise ValueError("make_styled_pdf needs at least one page")
+    return _two_font_pdf([_styled_stream(lines) for lines in pages], bold_font)
+
+
+def _two_font_pdf(streams: list[bytes], bold_font: bytes = b"") -> bytes:
+    """A PDF of one page per content stream, with Helvetica as /F1 and a bold font as /F2."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
-    page_numbers = [5 + 2 * i for i in range(len(pages))]
+    page_numbers = [5 + 2 * i for i in range(len(streams))]
     kids = b" ".join(b"%d 0 R" % n for n in page_numbers)
-    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(pages)))
+    objects.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, len(streams)))
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    descriptor = b" /FontDescriptor %d 0 R" % (5 + 2 * len(pages)) if bold_font else b""
+    descriptor = b" /FontDescriptor %d 0 R" % (5 + 2 * len(streams)) if bold_font else b""
     objects.append(
         b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding%s >>"
         % (bold_font or b"Helvetica-Bold", descriptor)
     )
     resources = b"/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >>"
-    for number, lines in zip(page_numbers, pages):
-        stream = _styled_stream(lines)
+    for number, stream in zip(page_numbers, streams):
         objects.append(
             b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] %s /Contents %d 0 R >>"
             % (_PAGE_WIDTH, _PAGE_HEIGHT, resources, number + 1)
@@ -161,3 +165,22 @@ def gzip_of_size(size: int, seed: int = 0) -> bytes:
             return data
         payload = payload[: len(payload) - (len(data) - size)]
     raise ValueError(f"no gzip stream of exactly {size} bytes")
+
+
+# --- placed lines: columns, footnotes, floats, in the order a TeX engine writes them -------------
+
+
+def make_placed_pdf(pages: list[list[tuple[float, float, str, str]]]) -> bytes:
+    """A PDF of pages of (x, y, text, style) lines, drawn in the order given (styles as
+    make_styled_pdf's): the content stream's order, which need not be top to bottom."""
+    if not pages:
+        raise ValueError("make_placed_pdf needs at least one page")
+    return _two_font_pdf(
+        [
+            b"\n".join(
+                b"BT %s %d Tf %.1f %.1f Td %s Tj ET" % (*_STYLES[style], x, y, _pdf_string(text))
+                for x, y, text, style in lines
+            )
+            for lines in pages
+        ]
+    )

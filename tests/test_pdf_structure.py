@@ -10,7 +10,7 @@ from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf.structure import pdf_document
-from tests.pdfgen import make_pdf
+from tests.pdfgen import make_pdf, make_placed_pdf
 from tests.test_pdf_text import same_characters
 
 HAS_PDFIUM = pdf_text._import_pdfium() is not None
@@ -243,3 +243,95 @@ def test_a_caption_ends_where_the_table_under_it_begins():
     (table,) = pdf_document(text).records(Table)
     assert table.caption.endswith("in the images of March.")
     assert table.rows == (("Herd Count Winter",), ("North Sea herd", "120", "2001"), ("South", "95", "2002"))
+
+
+def _two_column_page() -> list[tuple[float, float, str, str]]:
+    """A two-column page in the order pdfTeX writes it: the left column, its footnote, then the
+    right column, whose head holds a figure before the rest of the paragraph the left began."""
+    left = [
+        ("1 Introduction", "bold"),
+        ("Walruses gather on sea ice in large herds, which", "body"),
+        ("makes them easy to see from far above and hard to", "body"),
+        ("count from the ground, where one herd hides the", "body"),
+        ("next one behind it. We count them from orbit with", "body"),
+        ("a model that looks at each herd in turn, and the", "body"),
+        ("counts we report here come from deep networks, trans-", "body"),
+    ]
+    right = [
+        ("Figure 1: Walrus herds seen from orbit in the first", "body"),
+        ("winter of the survey, as the model counted them.", "body"),
+        ("formers trained on aerial images, so that the herds", "body"),
+        ("we found were larger than the earlier counts.", "body"),
+        ("2 Method", "bold"),
+        ("We fly over the ice twice a winter and count the", "body"),
+        ("herds on each flight, from the images we take.", "body"),
+    ]
+    page = [(50.0, 740.0 - 14 * row, text, style) for row, (text, style) in enumerate(left)]
+    page.append((50.0, 90.0, "1 The first winter was counted by hand, and twice.", "small"))
+    page += [(316.0, 740.0 - 14 * row, text, style) for row, (text, style) in enumerate(right)]
+    return page
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_paragraph_runs_on_past_the_footnote_and_the_float_between_its_columns(engine):
+    data = make_placed_pdf([_two_column_page()])
+    document = pdf_to_document(data, engine=engine)
+    text = document.text
+    assert same_characters(text, pdf_to_text(data, engine=engine))  # the plain text reads in the same order
+    paragraph = (
+        "Walruses gather on sea ice in large herds, which makes them easy to see from far above and hard"
+        " to count from the ground, where one herd hides the next one behind it. We count them from orbit"
+        " with a model that looks at each herd in turn, and the counts we report here come from deep"
+        " networks, transformers trained on aerial images, so that the herds we found were larger than"
+        " the earlier counts."
+    )
+    assert paragraph in text
+    caption = "Figure 1: Walrus herds seen from orbit in the first winter of the survey, as the model counted them."
+    footnote = "1 The first winter was counted by hand, and twice."
+    # left column, then right; the float after the paragraph; the footnote after its page's text
+    assert text.index(paragraph) < text.index(caption) < text.index("## 2 Method") < text.index(footnote)
+    assert [figure.caption for figure in document.records(Figure)] == [caption[len("Figure 1: ") :]]
+
+
+def test_text_that_only_looks_like_a_footnote_stays_where_it_is():
+    lines = [
+        "## Page 1",
+        "We count the walruses of the whole coast from orbit, in",
+        "12 Galaxies of herds that no aircraft could have seen,",
+        "and we find more of them than anyone expected before.",
+        "Figure 2: The coast as seen from orbit in the winter.",
+        "The herds are larger in the north than in the south.",
+    ]
+    text = pdf_document("\n".join(lines)).text
+    assert text.index("12 Galaxies") < text.index("and we find") < text.index("Figure 2")
+
+
+def test_a_footnote_under_the_last_paragraph_of_a_page_is_a_paragraph_of_its_own():
+    lines = [
+        "## Page 1",
+        "The herds we counted from orbit are presented in the right panel of figure 3.",
+        "7 The herds of the first winter were counted by hand, from the aircraft, by two",
+        "observers who did not see each other's counts.",
+        "\u2217Corresponding author: walrus@example.org",
+    ]
+    text = pdf_document("\n".join(lines)).text
+    assert (
+        "figure 3.\n7 The herds of the first winter were counted by hand, from the aircraft, by two observers" in text
+    )
+    assert "counts.\n\u2217Corresponding author" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_float_at_the_head_of_a_page_follows_the_paragraph_the_page_before_left_open(engine):
+    first = [*PROSE, "Walruses gather on sea ice in large herds, and we count them with networks trained on"]
+    second = [
+        "Herd size (animals)",
+        "Figure 2: Herds counted in the second winter of the survey.",
+        "aerial images of the herds, taken from aircraft that flew over the ice every week.",
+        *PROSE,
+    ]
+    data = make_pdf(["\n".join(first), "\n".join(second)])
+    for text in (pdf_to_text(data, engine=engine), pdf_to_document(data, engine=engine).text):
+        page = text.split("## Page 2\n")[1]
+        assert page.startswith("aerial images of the herds")
+        assert page.index("one behind.") < page.index("Herd size (animals)") < page.index("Figure 2: Herds counted")

@@ -847,9 +847,11 @@ def test_spacing_accents_before_after_or_apart_from_their_letter_are_composed(en
         "J \xc8 anos and Fundac\xcbao",
         "Universit\xc1a di Roma",
         "the field S\xc3, a hat",
+        "Institut f \xc8ur Physik, M \xc8unchen, and a \xc8Ecole",
     ]
     text = pdf_to_text(make_pdf(text_page(*lines, SENTENCE)), engine=engine)
     assert "Universidad de México" in text and "Jänos and Fundaçao" in text and "Università di Roma" in text
+    assert "Institut für Physik, München, and a Ëcole" in text
     assert "the field Ŝ, a hat" in text
     assert not re.search("[\u00b4\u00a8\u02c6\u00b8`]", text)
 
@@ -1023,3 +1025,41 @@ def test_a_content_stream_damaged_midway_keeps_what_pypdf_can_parse(damage):
     later = b"\n(More walruses.) Tj T*\nET" if b"ET" not in damage else b""
     pages = page_texts(pdf_to_text(make_pdf(good + damage + later, text_page(OTHER)), engine="pypdf"))
     assert pages[0].startswith("Walruses gather on the ice.") and pages[1] == OTHER
+
+
+def _spaced_by_char_spacing(text: str, spacing: float, size: int) -> bytes:
+    """`text` set as Acrobat Distiller sets a line: every glyph followed by `spacing` (Tc), each
+    letter pair inside a word kerned back by as much, so a word gap is two letters meeting
+    in one string ("(a)300(sd)300(e)": "as" and "defined")."""
+    back = spacing * 1000 / size
+    parts: list[bytes] = []
+    current = ""
+    for previous, char in zip(" " + text, text):
+        if char == " ":
+            continue
+        if previous != " " and current:
+            parts += [b"(%s)" % current.encode(), b"%.1f" % back]
+            current = ""
+        current += char
+    parts.append(b"(%s)" % current.encode())
+    return b"BT /F1 %d Tf %.2f Tc 72 700 Td [%s] TJ ET" % (size, spacing, b" ".join(parts))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_words_set_apart_by_character_spacing_stay_apart(engine):
+    line = "the deceleration parameter as defined by the distance to supernovae"
+    data = make_pdf(_spaced_by_char_spacing(line, 3.0, 10))
+    assert line in pdf_to_text(data, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
+    lines = [
+        "We show that the walrus model can:",
+        "1.",
+        "count the herds of a whole coast,",
+        "2.",
+        "tell the herds apart.",
+    ]
+    text = pdf_to_text(make_pdf(text_page(*lines)), engine=engine)
+    assert "\n1. count the herds of a whole coast,\n2. tell the herds apart." in text

@@ -3,7 +3,8 @@
 `engine` chooses pypdf or pypdfium2 per page and writes the pages; `work` measures a page's
 drawing work before pdfium is asked to run it (one uninterruptible call); `glyphs` and
 `fonts` read what pdfium knows of each character (accents, scripts, fixed-pitch runs, font
-size and weight); `layout` finds headings and removes page furniture; `structure` marks
+size and weight); `layout` finds headings and removes page furniture; `order` moves the
+footnotes and floats that interrupt a paragraph after it; `structure` marks
 what the text prints (captions, equations, references, citations) as a Document.
 """
 

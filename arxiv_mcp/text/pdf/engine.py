@@ -23,7 +23,9 @@ last line). pdf_to_document reads the same lines as paragraphs and marks what th
 A word hyphenated across a line end is mended when its rest is lower case ("trans-" +
 "former"); the hyphen stays where it is real: after a part that already has one
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
-writes the same pair with a hyphen inside a line ("non-" + "relativistic").
+writes the same pair with a hyphen inside a line ("non-" + "relativistic"). A paragraph that
+a column's footnotes and the next column's float interrupt reads on past them: they are moved
+after it (see order), in both texts.
 
 Post-processing is a few linear passes over each page: the budget is 2x of a bare
 pypdfium2 text loop over the same file.
@@ -47,13 +49,15 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, forget_wide_spaces, pdfium_emphasized
+from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .order import ends_sentence, reading_order
 from .repair import rebuilt
 from .salvage import Salvage, lost_fonts, mend_page_tree
-from .structure import pdf_document
+from .spacing import CharSpacing, sets_char_spacing
+from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -286,8 +290,17 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
     forget_wide_spaces(page)
+    check = budget.operator_check(index, count)
+    before = check
+    if sets_char_spacing(page):  # most pages never do: they pay no second visitor per operator
+        spacing = CharSpacing(page_fonts(page))
+
+        def before(operator: bytes, operands: list[Any], *matrices: object) -> None:
+            check()
+            spacing(operator, operands)
+
     with hidden_textless_forms(page):  # pypdf would parse them for the visitors (forms.py)
-        text = page.extract_text(visitor_operand_before=budget.operator_check(index, count), visitor_text=fonts)
+        text = page.extract_text(visitor_operand_before=before, visitor_text=fonts)
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
@@ -406,7 +419,7 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
             f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
         )
     furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
-    laid_out = mark_headings(furnished, styles)
+    laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
     pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
     text = "\n\n".join(
         f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
@@ -419,6 +432,22 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
         else None
     )
     return _Rendered(text, stamp, read, len(laid_out), damage)
+
+
+def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
+    """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
+    and a word the move brings together again across a line end mended ("trans-" + "formers")."""
+    short = int(0.6 * full_line([line for lines in pages if lines for line in lines]))
+    out: list[list[str] | None] = []
+    continued = False  # the page before ended inside a paragraph
+    for lines in pages:
+        ordered = None if lines is None else reading_order(lines, short, opens_caption, continued)
+        if ordered is not None and ordered != lines:
+            ordered = _mend_hyphens(ordered, known_hyphenated)
+        last = next((line for line in reversed(ordered or ()) if line), "")
+        continued = len(last) >= short and not last.startswith("#") and not ends_sentence(last)
+        out.append(ordered)
+    return out
 
 
 def _fragments(page: str | None) -> frozenset[str] | None:
@@ -527,7 +556,7 @@ def _join_scripts(lines: list[str]) -> list[str]:
 
 
 def _join_lone_punctuation(lines: list[str]) -> list[str]:
-    """Put a line of one comma back on the line before it.
+    """Put a line of one comma back on the line before it, and a list item on its lone number.
 
     After a raised affiliation mark ("J. Coelho160" then ","), the engine starts a new line
     for the comma back on the baseline; text never starts a line with a lone comma. (A lone
@@ -538,8 +567,14 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
         if line == "," and out and out[-1]:
             out[-1] += line
             continue
+        if out and _LIST_MARKER.fullmatch(out[-1]) and line and not line.startswith("#"):
+            out[-1] += " " + line  # "1." then its item: an engine's line of its own for the number
+            continue
         out.append(line)
     return out
+
+
+_LIST_MARKER = re.compile(r"\d{1,2}\.|[\u2022\u25e6\u25aa\u2023\u2219]")
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:

@@ -186,12 +186,16 @@ class FontSpy:
 _MAX_SPACE = 400
 
 
-def forget_wide_spaces(page: Any) -> None:
-    """Drop an implausible code-32 width from the simple fonts of a pypdf page (see above)."""
+def page_fonts(page: Any) -> dict[Any, Any]:
+    """The /Font resources of a pypdf page ({} when it has none or they are broken)."""
     resources: Any = _resolved(page.get("/Resources"))
     fonts: Any = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
-    if not isinstance(fonts, dict):
-        return
+    return fonts if isinstance(fonts, dict) else {}
+
+
+def forget_wide_spaces(page: Any) -> None:
+    """Drop an implausible code-32 width from the simple fonts of a pypdf page (see above)."""
+    fonts = page_fonts(page)
     for reference in fonts.values():
         font: Any = _resolved(reference)
         if not isinstance(font, dict):

@@ -34,7 +34,7 @@ SPACING_TO_COMBINING = {
     "\u0060": "\u0300",  # grave: also a plain backtick, so only straight before a vowel
     "\u00b8": "\u0327",  # cedilla: under c, s, t, on either side
 }
-_GRAVE, _CEDILLA = "\u0060", "\u00b8"
+_GRAVE, _CEDILLA, _DIAERESIS = "\u0060", "\u00b8", "\u00a8"
 _LETTER = r"[^\W\d_]"
 _ACCENT_CLASS = f"[{''.join(SPACING_TO_COMBINING)}]"
 # a math accent may sit on a symbol that is not a letter: \tilde\Delta, \hat\nabla, \bar\partial
@@ -98,11 +98,23 @@ def _compose_accent(match: re.Match[str]) -> str:
         return pre + s1 + with_accent(post, accent) if post in "aeiouAEIOU" and post and not s2 else match[0]
     if post and s1 == s2:  # "M´exico" or "J ¨ anos": the accent belongs to the next letter
         return pre + with_accent(post, accent) if pre else s1 + with_accent(post, accent)
+    if post and s1 and accent == _DIAERESIS and post.islower() and _lone_letter(match):
+        return pre + with_accent(post, accent)  # "f ¨ur", "M ¨unchen": TeX's umlaut after a lone letter
     if post and s1:  # "l’ ´Ecole": a word starting with an accented letter
         return pre + s1 + with_accent(post, accent)
     if pre and not s1:  # "Sˆ", "R˙ 2": a math accent after its letter
         return with_accent(pre, accent) + s2 + post
     return match[0]
+
+
+def _lone_letter(match: re.Match[str]) -> bool:
+    """The accent's letter before it is a word of one letter: "f" of "f ¨ur", "M" of "M ¨uller".
+
+    pypdf sets a space before TeX's umlaut where the accent, centred over the next letter,
+    starts a little after the one before; a one-letter word before a word starting with an
+    umlaut (German's "über", "ähnlich") is rarer than "für", "München", "Zürich", "Müller"."""
+    start = match.start("pre")
+    return start >= 0 and (start == 0 or match.string[start - 1].isspace())
 
 
 # --- pdfium: accents placed by their boxes, ℓ from a math italic font ---------------------

@@ -40,6 +40,7 @@ from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
 from .layout import heading_number
+from .order import FOOTNOTE_START, ends_sentence
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -98,7 +99,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     lines = text.split("\n")
     references = _reference_range(lines)
     entries = list(_entries(lines, references)) if references else []
-    full = _full_line(lines)
+    full = full_line(lines)
     marks = sorted(
         [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
     )
@@ -114,7 +115,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _full_line(lines: list[str]) -> int:
+def full_line(lines: list[str]) -> int:
     """The length of a full line of text: most lines of a paragraph run the full width of
     their column, and a line well short of it ends its paragraph (or is a title)."""
     lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
@@ -195,6 +196,8 @@ def _continues(line: str, following: str) -> bool:
     table's, a figure's, an author list)."""
     if not line or not following or line.startswith("#") or following.startswith("#") or _ITEM.match(following):
         return False
+    if FOOTNOTE_START.match(following) and (ends_sentence(line) or not following[0].isdigit()):
+        return False  # a footnote under the page's last paragraph ("... figure 3." / "7 The model ...")
     return not _looks_tabular(line) and not _looks_tabular(following)
 
 
@@ -302,6 +305,11 @@ def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -
         else:
             yield _Mark(index, end, Kind.FIGURE, Figure(label, number, caption))
             index = end
+
+
+def opens_caption(lines: list[str], index: int) -> bool:
+    """Whether line `index` of `lines` opens a figure's or a table's caption."""
+    return _caption_at(lines, index) is not None
 
 
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
