@@ -20,6 +20,7 @@ stays where it is unless a paragraph visibly goes on around it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -37,6 +38,7 @@ _GOES_ON = re.compile(r"[a-z\u00df-\u00ff]{2,}\b|a\s")  # a sentence's words go 
 _SENTENCE_END = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
 
 
+@functools.lru_cache(maxsize=4096)  # asked of one line again by each run start scanning past it
 def ends_sentence(line: str) -> bool:
     # its tail only: searched from every start of a line of one endless word, the pattern's
     # letters would run to the line's end each time (quadratic)
@@ -70,16 +72,16 @@ def _move_run(
     line = out[start]
     if not line or line.startswith("#"):
         return None
-    opens = bool(FOOTNOTE_START.match(line)) or is_caption(out, start)
-    if not opens and not _debris(line, short):
-        return None
-    before = start - 1
+    before = start - 1  # the cheap test first: most lines follow a line that ends its paragraph or sentence
     while before >= 0 and not out[before]:
         before -= 1
     if before < 0 and not continued:
         return None
     interrupted = out[before] if before >= 0 else ""
     if before >= 0 and (interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted)):
+        return None
+    opens = bool(FOOTNOTE_START.match(line)) or is_caption(out, start)
+    if not opens and not _debris(line, short):
         return None
     found = _resumes(out, start, short, is_caption)
     if found is None or not (opens or found[1]):
@@ -110,18 +112,15 @@ def _resumes(
     and whether a caption came before it; None when a line after a sentence's end neither goes
     on nor opens another caption or footnote nor is a figure's word (the run was the start of
     something else: the paragraph does not resume here)."""
-    captioned = is_caption(out, start)
     for index in range(start + 1, min(len(out), start + _MAX_RUN)):
         line, previous = out[index], out[index - 1]
         if line.startswith("#"):
             return None
-        caption = is_caption(out, index)
-        captioned = captioned or caption
         if previous and not ends_sentence(previous):
             continue
         if _GOES_ON.match(line) and (len(line) >= short or ends_sentence(line)):
-            return index, captioned
-        if line and not (caption or FOOTNOTE_START.match(line) or _debris(line, short)):
+            return index, any(is_caption(out, i) for i in range(start, index + 1))  # asked once, here
+        if line and not (is_caption(out, index) or FOOTNOTE_START.match(line) or _debris(line, short)):
             return None
     return None
 
