@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import subprocess
 import sys
 import time
@@ -29,6 +28,8 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
+
+from tests.damage import bare_pdfium_chars, chars_per_page, content_ends, flipped, pages_read  # noqa: E402
 
 # the shared fixtures sit beside the main checkout, two levels up from a helper's worktree
 FIXTURES = next(
@@ -46,78 +47,25 @@ def variants(data: bytes, seed: int) -> dict[str, bytes]:
     """The damaged copies of `data`: cut short, or bytes of its body replaced (never the header)."""
     out = {f"cut {int(cut * 100)}%": data[: int(len(data) * cut)] for cut in CUTS} if seed == 0 else {}
     for count in FLIPS:
-        flipped = bytearray(data)
-        rnd = random.Random(f"{seed}-{count}")
-        for _ in range(count):
-            flipped[rnd.randrange(16, len(flipped))] = rnd.randrange(256)
-        out[f"flip {count}"] = bytes(flipped)
+        out[f"flip {count}"] = flipped(data, count, seed)
     return out
-
-
-def _chars(text: str) -> int:
-    return len(text) - text.count(" ") - text.count("\n") - text.count("\r")
-
-
-def pdfium_pages(data: bytes) -> list[int]:
-    """Characters bare pdfium reads on each page ([] when it cannot open the file)."""
-    import pypdfium2
-
-    try:
-        document = pypdfium2.PdfDocument(data)
-    except pypdfium2.PdfiumError:
-        return []
-    counts = []
-    try:
-        for index in range(len(document)):
-            try:
-                counts.append(_chars(document[index].get_textpage().get_text_range()))
-            except pypdfium2.PdfiumError:
-                counts.append(0)
-    finally:
-        document.close()
-    return counts
-
-
-def content_ends(data: bytes) -> list[int]:
-    """Where each page's last content stream ends in the intact file (0: not found)."""
-    import io
-
-    from pypdf import PdfReader
-    from pypdf.generic import IndirectObject
-
-    reader = PdfReader(io.BytesIO(data))
-    ends = []
-    for page in reader.pages:
-        contents = page.raw_get("/Contents") if "/Contents" in page else []
-        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), list):
-            contents = contents.get_object()
-        refs = [
-            ref for ref in (contents if isinstance(contents, list) else [contents]) if isinstance(ref, IndirectObject)
-        ]
-        offsets = [reader.xref.get(ref.generation, {}).get(ref.idnum) for ref in refs]
-        ends.append(max((data.find(b"endstream", offset) for offset in offsets if offset), default=0))
-    return ends
 
 
 def our_pages(data: bytes, engine: str) -> tuple[list[int], float, str]:
     """Characters per page of our text, the CPU seconds it took, and its error (if any)."""
     from arxiv_mcp.errors import ExtractionError
-    from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_text
+    from arxiv_mcp.text.pdf import pdf_to_text
 
     started = time.process_time()
     try:
         text = pdf_to_text(data, engine=engine, deadline=time.monotonic() + 120)
     except ExtractionError as exc:
         return [], time.process_time() - started, str(exc)[:100]
-    pages = [page.partition("\n")[2] for page in text.split("## Page ")[1:]]
-    counts = [0 if page.strip() == FAILED_PAGE_NOTE else _chars(page) for page in pages]
-    return counts, time.process_time() - started, ""
+    return chars_per_page(text), time.process_time() - started, ""
 
 
 def _read(counts: list[int], intact: list[int]) -> int:
-    return sum(
-        index < len(counts) and counts[index] >= min(200, want // 2) for index, want in enumerate(intact) if want >= 20
-    )
+    return len(pages_read(counts, intact))
 
 
 def one_file(path: Path, seeds: int) -> list[dict]:
@@ -125,13 +73,13 @@ def one_file(path: Path, seeds: int) -> list[dict]:
 
     logging.disable(logging.CRITICAL)
     data = path.read_bytes()
-    intact = pdfium_pages(data)
+    intact = bare_pdfium_chars(data)
     ends = content_ends(data)
     rows = []
     for seed in range(seeds):
         for name, damaged in variants(data, seed).items():
             row: dict = {"file": path.name, "variant": name, "seed": seed, "pages": sum(c >= 20 for c in intact)}
-            row["pdfium_bare"] = _read(pdfium_pages(damaged), intact)
+            row["pdfium_bare"] = _read(bare_pdfium_chars(damaged), intact)
             row["before_cut"] = (
                 sum(0 < end < len(damaged) and want >= 20 for end, want in zip(ends, intact))
                 if name.startswith("cut")

@@ -8,10 +8,8 @@ from pdftex_walruses.tex), cut at fixed fractions or with seeded random bytes re
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import random
 import subprocess
 import sys
 import tracemalloc
@@ -19,14 +17,14 @@ import zlib
 from pathlib import Path
 
 import pytest
-from pypdf import PageObject, PdfReader
-from pypdf.generic import IndirectObject
+from pypdf import PageObject
 
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_engine
 from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
 from tests.conftest import paper
+from tests.damage import bare_pdfium_chars, chars_per_page, content_ends, flipped, pages_read
 from tests.pdfgen import make_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
@@ -38,60 +36,6 @@ FILES = {
 HAS_PDFIUM = pdf_engine._import_pdfium() is not None
 ENGINES = ["pypdf", pytest.param("auto", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
 REPO = Path(__file__).resolve().parents[1]
-
-
-def flipped(data: bytes, count: int, seed: int) -> bytes:
-    out = bytearray(data)
-    rnd = random.Random(f"{seed}-{count}")
-    for _ in range(count):
-        out[rnd.randrange(16, len(out))] = rnd.randrange(256)
-    return bytes(out)
-
-
-def chars_per_page(text: str) -> list[int]:
-    pages = [page.partition("\n")[2] for page in text.split("## Page ")[1:]]
-    return [0 if page.strip() == FAILED_PAGE_NOTE else len("".join(page.split())) for page in pages]
-
-
-def pages_read(counts: list[int], intact: list[int]) -> set[int]:
-    """The pages holding at least half the characters they hold in the intact file (at most 200)."""
-    return {
-        index
-        for index, want in enumerate(intact)
-        if want >= 20 and index < len(counts) and counts[index] >= min(200, want // 2)
-    }
-
-
-def bare_pdfium_chars(data: bytes) -> list[int]:
-    """Characters pypdfium2 alone reads on each page (0 for a page it cannot load)."""
-    import pypdfium2
-
-    try:
-        document = pypdfium2.PdfDocument(data)
-    except pypdfium2.PdfiumError:
-        return []
-    counts = []
-    for index in range(len(document)):
-        try:
-            counts.append(len("".join(document[index].get_textpage().get_text_range().split())))
-        except pypdfium2.PdfiumError:
-            counts.append(0)
-    document.close()
-    return counts
-
-
-def content_ends(data: bytes) -> list[int]:
-    """Where each page's last content stream ends in the intact file."""
-    reader = PdfReader(io.BytesIO(data))
-    ends = []
-    for page in reader.pages:
-        contents = page.raw_get("/Contents")
-        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), list):
-            contents = contents.get_object()
-        refs = contents if isinstance(contents, list) else [contents]
-        offsets = [reader.xref[ref.generation][ref.idnum] for ref in refs]
-        ends.append(max(data.find(b"endstream", offset) for offset in offsets))
-    return ends
 
 
 @pytest.mark.parametrize("cut", [0.3, 0.5, 0.7, 0.9])

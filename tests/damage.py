@@ -1,0 +1,82 @@
+"""Damaging a PDF and counting what survives: shared by tests/test_pdf_damaged.py and
+benchmarks/damaged_pdfs.py, so the test and the corpus figures count pages the same way.
+
+A page counts as read when it holds at least half the characters (at most 200) it holds in
+the intact file; pages of under 20 characters when intact are not counted.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE
+
+
+def flipped(data: bytes, count: int, seed: int) -> bytes:
+    """`data` with `count` seeded random bytes of its body replaced (never the header)."""
+    out = bytearray(data)
+    rnd = random.Random(f"{seed}-{count}")
+    for _ in range(count):
+        out[rnd.randrange(16, len(out))] = rnd.randrange(256)
+    return bytes(out)
+
+
+def chars(text: str) -> int:
+    """Characters that are not white space."""
+    return len("".join(text.split()))
+
+
+def chars_per_page(text: str) -> list[int]:
+    """Characters on each page of an extracted text (0 for a page that could not be read)."""
+    pages = [page.partition("\n")[2] for page in text.split("## Page ")[1:]]
+    return [0 if page.strip() == FAILED_PAGE_NOTE else chars(page) for page in pages]
+
+
+def pages_read(counts: list[int], intact: list[int]) -> set[int]:
+    """The pages holding at least half the characters they hold in the intact file (at most 200)."""
+    return {
+        index
+        for index, want in enumerate(intact)
+        if want >= 20 and index < len(counts) and counts[index] >= min(200, want // 2)
+    }
+
+
+def bare_pdfium_chars(data: bytes) -> list[int]:
+    """Characters pypdfium2 alone reads on each page (0 for a page it cannot load; [] when it
+    cannot open the file)."""
+    import pypdfium2
+
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except pypdfium2.PdfiumError:
+        return []
+    counts = []
+    try:
+        for index in range(len(document)):
+            try:
+                counts.append(chars(document[index].get_textpage().get_text_range()))
+            except pypdfium2.PdfiumError:
+                counts.append(0)
+    finally:
+        document.close()
+    return counts
+
+
+def content_ends(data: bytes) -> list[int]:
+    """Where each page's last content stream ends in the intact file (0: not found)."""
+    from pypdf import PdfReader
+    from pypdf.generic import IndirectObject
+
+    reader = PdfReader(io.BytesIO(data))
+    ends = []
+    for page in reader.pages:
+        contents = page.raw_get("/Contents") if "/Contents" in page else []
+        if isinstance(contents, IndirectObject) and isinstance(contents.get_object(), list):
+            contents = contents.get_object()
+        refs = [
+            ref for ref in (contents if isinstance(contents, list) else [contents]) if isinstance(ref, IndirectObject)
+        ]
+        offsets = [reader.xref.get(ref.generation, {}).get(ref.idnum) for ref in refs]
+        ends.append(max((data.find(b"endstream", offset) for offset in offsets if offset), default=0))
+    return ends
