@@ -24,7 +24,12 @@ from .records import TierRecord
 KEPT = 8
 """Bodies kept: the few papers being read at once (a text body is its whole document)."""
 
-_Stamp = tuple[int, int, int, int, int]
+Stamp = tuple[int, int, int, int, int]
+"""What identifies a file's bytes without reading them (device, inode, size, times)."""
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class ReadMemo:
@@ -32,20 +37,19 @@ class ReadMemo:
 
     def __init__(self, kept: int = KEPT) -> None:
         self._kept = kept
-        self._bodies: OrderedDict[object, tuple[TierRecord, _Stamp, Any]] = OrderedDict()
+        self._bodies: OrderedDict[object, tuple[TierRecord, Stamp, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
-    def stamp(handle: BinaryIO) -> _Stamp | None:
+    def stamp(handle: BinaryIO) -> Stamp | None:
         """None for bytes already read into memory (on Windows a tier file is read under the
         lock): there is no file to compare, so the memo is passed by."""
         try:
-            st = os.fstat(handle.fileno())
+            return stamp_of(os.fstat(handle.fileno()))
         except io.UnsupportedOperation:
             return None
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
-    def get(self, name: object, record: TierRecord, stamp: _Stamp | None) -> Any | None:
+    def get(self, name: object, record: TierRecord, stamp: Stamp | None) -> Any | None:
         with self._lock:
             kept = self._bodies.get(name)
             if stamp is None or kept is None or kept[0] != record or kept[1] != stamp:
@@ -53,7 +57,7 @@ class ReadMemo:
             self._bodies.move_to_end(name)
             return kept[2]
 
-    def put(self, name: object, record: TierRecord, stamp: _Stamp | None, body: Any) -> None:
+    def put(self, name: object, record: TierRecord, stamp: Stamp | None, body: Any) -> None:
         if stamp is None:
             return
         with self._lock:

@@ -34,18 +34,16 @@ from dataclasses import dataclass
 from .. import budget, errors
 from .access import AccessLog
 from .index import JournaledIndex
+from .readmemo import Stamp, stamp_of
 from .records import Key
-
-Stamp = tuple[int, int, int, int, int]
 
 
 def stat_stamp(path: str | os.PathLike[str]) -> Stamp | None:
-    """What identifies a file's bytes without reading them; None when it is not there."""
+    """The file's stamp, as readmemo.py takes it of an open file; None when it is not there."""
     try:
-        st = os.stat(path)
+        return stamp_of(os.stat(path))
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 @dataclass(frozen=True)
