@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ...errors import ExtractionError
@@ -32,13 +32,27 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_CUTS = 16  # reads of the page
 MAX_TREE_NODES = 100_000
+MAX_REREADS = 2000  # page and page tree objects read again from the file's bytes
+MAX_RAW_OBJECT = 16_384  # bytes of one such object (a page's dictionary is well under 1 KB)
 MAX_SEARCHES = 4  # each one reads the page about log2(pieces) times
 MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms
 MAX_PARSE_BYTES = 4 * 2**20  # content parsed or read while cutting one page: seconds at most
+MAX_CUT_ROUNDS = 4  # each one parses the whole content once, then the rest after each cut
+MAX_TOKEN_CUTS = 8  # tokens left out of one piece before the whole piece is
 MAX_CUT_CONTENT = 2**20  # a page's text is a few hundred KB; a larger stream is not cut
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
+_RAW_KEYS = {  # a key's value as a reference or an array of references
+    key: re.compile(rb"/" + key[1:].encode() + rb"\s*(\d{1,7}\s+\d{1,5}\s+R\b|\[[^\]]*\])")
+    for key in ("/Kids", "/Contents", "/Resources")
+}
+_RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
+_TOO_LONG = re.compile(r"Read stream length of \d+ exceeds maximum allowed length")
+# a number or operator longer than pypdf reads (64 and 128 bytes): garbled content
+_LONG_TOKEN = re.compile(rb"(?<![^\s\[\]()])[+\-.\d]{48,}|(?<![^\s\]()>])[A-Za-z'\"][^\s()<>\[\]{}/%]{112,}")
+_TOKEN = re.compile(rb"[^\s()<>\[\]{}/%]*")
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
+_ENCODING_KEYS = ("/Filter", "/DecodeParms", "/Length")
 _SIMPLE_FONTS = ("/Type1", "/MMType1", "/TrueType")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
 
@@ -72,6 +86,7 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
     _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
     searches, parses = 0, _Parses()
+    _cut_broken_forms(page, parses)
     for _ in range(MAX_CUTS):
         try:
             return read(page)
@@ -114,13 +129,14 @@ class _Spent(Exception):
 
 class _Parses:
     """Parses and reads of one page's content while cutting it, MAX_PARSE_BYTES in all (a
-    garbled page of a megabyte costs a second a parse)."""
+    garbled page of a megabyte costs a second a parse): a parse counts the bytes up to
+    where it stopped, and starts only while some budget is left."""
 
     def __init__(self) -> None:
         self.left = MAX_PARSE_BYTES
 
     def spend(self, size: int) -> None:
-        if size > self.left:
+        if size > self.left or self.left <= 0:
             raise _Spent
         self.left -= size
 
@@ -128,52 +144,106 @@ class _Parses:
         """Why the content does not parse (None: it does)."""
         from pypdf.generic import ContentStream, DecodedStreamObject
 
-        self.spend(len(data))
+        self.spend(0)
         stream = DecodedStreamObject()
         stream.set_data(data)
         try:
             ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
         except Exception as exc:
-            return str(exc) or type(exc).__name__
+            error = str(exc) or type(exc).__name__
+            stopped = _AT_OFFSET.search(error)  # the parser read as far as that, not the whole
+            self.left -= min(len(data), int(stopped[1]) + 1024) if stopped else len(data)
+            return error
+        self.left -= len(data)
         return None
 
 
 def _cut_until_parses(page: Any, parses: _Parses) -> bool:
-    """Leave out the pieces the parser stops at, one parse each (a garbled stretch holds
-    dozens), or keep the longest start that parses; False when nothing was left out."""
+    """Leave out of the page's content what the parser stops at (see _parsable); False when
+    nothing was left out."""
     data = _content(page)
-    cut = False
+    cut = _parsable(data, parses) if data and len(data) <= MAX_CUT_CONTENT else None
+    if cut is not None:
+        _set_content(page, cut)
+    return cut is not None
+
+
+def _parsable(data: bytes, parses: _Parses) -> bytes | None:
+    """`data` with what the parser stops at left out, or else its longest start that parses;
+    None when nothing was left out. Cutting goes in rounds (at most MAX_CUT_ROUNDS, see
+    _cut_round), each begun by parsing the whole content: a piece parsed from its own start
+    may have begun inside an array that an earlier piece left open."""
+    content, error, cut = data, None, False
+    for _ in range(MAX_CUT_ROUNDS):
+        content, error, round_cut = _cut_round(content, parses)
+        cut = cut or round_cut
+        if not round_cut or parses.left <= 0:
+            break
+    start = _parsable_start(content, parses) if error is not None else None
+    return start if start is not None else content if cut else None
+
+
+def _cut_round(data: bytes, parses: _Parses) -> tuple[bytes, str | None, bool]:
+    """The content with what the parser stops at left out, the last error (None: it parsed),
+    and whether anything was left out. The token it stops at goes first (a garbled stretch,
+    where pdfium skips a token, keeps the rest of its line: MAX_TOKEN_CUTS a piece), then the
+    whole piece. What precedes the piece has parsed: after a cut, only the rest from the piece
+    on is parsed again, so a long garbled stream costs about one parse, not one per cut."""
+    kept: list[bytes] = []  # the content before `rest`, without what was left out
+    rest, error = data, None
+    tokens, after = 0, b""  # tokens left out of the first piece of `rest`, and what follows that piece
     try:
-        error = parses.error(data) if data and len(data) <= MAX_CUT_CONTENT else None
         for _ in range(MAX_PARSE_CUTS):
-            if error is None or not _cut_bad_line(page, error):
-                break
-            cut, error = True, parses.error(_content(page) or b"")
+            error = parses.error(rest)
+            place = None if error is None else _bad_place(rest, error)
+            if place is None or (place[0] == 0 and tokens >= MAX_TOKEN_CUTS):
+                if error is None or not tokens:
+                    break
+                rest, tokens, error = after, 0, None  # cutting its tokens did not mend the piece: all of it goes
+                continue
+            start, at, end = place
+            if start or not tokens:  # the parser stopped in a piece not cut yet
+                kept.append(rest[:start])
+                rest, at, end = rest[start:], at - start, end - start
+                after, tokens = rest[end:], 0
+            rest, tokens, error = rest[:at] + rest[_token_end(rest, at) :], tokens + 1, None
     except _Spent:
-        return cut
-    return (error is not None and _keep_parsable_start(page, parses)) or cut
+        pass  # keep the cuts made so far
+    return b"".join(kept) + rest, error, bool(kept)
 
 
-def _cut_bad_line(page: Any, error: str) -> bool:
-    """Leave out the piece of content the parser stopped in; False when the error names no place."""
+def _token_end(data: bytes, at: int) -> int:
+    """Where the token starting at `at` ends (a stray delimiter is a token of its own)."""
+    found = _TOKEN.match(data, at)
+    return max(at + 1, found.end() if found else at)
+
+
+def _bad_place(data: bytes, error: str) -> tuple[int, int, int] | None:
+    """Where the piece the parser stopped in starts, where it stopped, and where the piece
+    ends; None when the error names no place."""
     found = _AT_OFFSET.search(error)
-    data = _content(page) if found else None
-    if found is None or data is None or int(found[1]) >= len(data):
-        return False
-    at, start, kept = int(found[1]), 0, []
+    if found is not None:
+        at = int(found[1])
+    else:  # the error names no place: a token too long to read names it, if there is one
+        long = _LONG_TOKEN.search(data) if _TOO_LONG.search(error) else None
+        if long is None:
+            return None
+        at = long.start()
+    if at >= len(data):
+        return None
+    start = 0
     for piece in _pieces(data):
-        if not start <= at < start + len(piece):
-            kept.append(piece)
+        if start <= at < start + len(piece):
+            return start, at, start + len(piece)
         start += len(piece)
-    _set_content(page, b"".join(kept))
-    return True
+    return None
 
 
-def _keep_parsable_start(page: Any, parses: _Parses) -> bool:
-    """Keep the longest run of content pieces from the start that parses: a stream cut short
-    (tried first: one parse), or a string never closed (found by halving), keeps what was
-    drawn before."""
-    pieces = _pieces(_content(page) or b"")
+def _parsable_start(data: bytes, parses: _Parses) -> bytes | None:
+    """The longest run of content pieces from the start that parses (None: not one): a stream
+    cut short (tried first: one parse), or a string never closed (found by halving), keeps
+    what was drawn before."""
+    pieces = _pieces(data)
 
     def parse(count: int) -> bool:
         return parses.error(b"".join(pieces[:count])) is None
@@ -187,10 +257,7 @@ def _keep_parsable_start(page: Any, parses: _Parses) -> bool:
             low, high = (middle, high) if parse(middle) else (low, middle)
     except _Spent:
         pass  # keep the longest start found to parse so far
-    if low == 0:
-        return False
-    _set_content(page, b"".join(pieces[:low]))
-    return True
+    return b"".join(pieces[:low]) if low else None
 
 
 def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -> bool:
@@ -262,6 +329,37 @@ def _drop_broken_xobjects(page: Any) -> None:
             del xobjects[name]
 
 
+def _forms(page: Any) -> Iterator[tuple[Any, str, Any, bytes]]:
+    """Each form XObject of the page small enough to cut (MAX_CUT_CONTENT): the dictionary
+    naming it, its name, the form and its content."""
+    resources = resolved(page.get("/Resources"))
+    xobjects = resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    for name, xobject in list(xobjects.items()) if isinstance(xobjects, dict) else []:
+        form = resolved(xobject)
+        if isinstance(form, dict) and form.get("/Subtype") == "/Form" and hasattr(form, "get_data"):
+            data = form.get_data()
+            if len(data) <= MAX_CUT_CONTENT:
+                yield xobjects, name, form, data
+
+
+def _cut_broken_forms(page: Any, parses: _Parses) -> None:
+    """Cut each form the page draws whose content does not parse, as the page's own content is
+    cut: pypdf leaves such a form out whole, without an error, where pdfium reads what it can
+    (a page that includes another PDF's page draws all of its text in one form)."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    try:
+        for xobjects, name, form, data in _forms(page):
+            cut = _parsable(data, parses) if parses.error(data) is not None else None
+            if cut is not None:
+                stream = DecodedStreamObject()
+                stream.update({key: value for key, value in form.items() if key not in _ENCODING_KEYS})
+                stream.set_data(cut)
+                xobjects[NameObject(name)] = stream
+    except _Spent:
+        return
+
+
 def _mended(font: Any) -> Any:
     from pypdf.generic import DictionaryObject
 
@@ -315,33 +413,84 @@ def _stand_in() -> Any:
 
 
 def mend_page_tree(reader: Any) -> None:
-    """Give each node of the page tree whose /Type a damaged byte changed (`/Pate`) the type
-    its keys show, as pdfium does, when the tree holds fewer pages than its root declares:
-    pypdf skips such a node, and every later page moves up one place. At most MAX_TREE_NODES."""
-    from pypdf.generic import NameObject
-
+    """Read again, from the file's bytes, the keys a damaged byte hid from pypdf in a page tree
+    node (/Kids) or a page (/Contents, /Resources): pypdf stops parsing a dictionary at a token
+    it cannot read, where pdfium skips the token. When the tree holds fewer pages than its root
+    declares, also give each node whose /Type a damaged byte changed (`/Pate`) the type its keys
+    show, as pdfium does: pypdf skips such a node, and every later page moves up one place.
+    At most MAX_TREE_NODES nodes are walked and MAX_REREADS objects read again."""
+    rereads = [MAX_REREADS]
     try:
-        root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
-        if len(reader.pages) >= int(root.get("/Count", 0)):
-            return
-        todo, seen = [root], 0
-        while todo and seen < MAX_TREE_NODES:
-            node, seen = todo.pop(), seen + 1
-            kind = "/Pages" if "/Kids" in node else "/Page"
-            if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
-                node[NameObject("/Type")] = NameObject(kind)
-            if kind == "/Pages":
-                todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
+        if _mend_tree_nodes(reader, rereads):
+            reader.flattened_pages = None
+        for page in reader.pages:
+            if ("/Contents" not in page or "/Resources" not in page) and rereads[0] > 0:
+                _reread_keys(reader, page, ("/Contents", "/Resources"), rereads)
     except Exception as exc:  # a tree too broken to walk: read what pypdf found
         logger.info("the PDF's page tree cannot be mended: %s: %s", type(exc).__name__, exc)
-        return
-    reader.flattened_pages = None
+        reader.flattened_pages = None
+
+
+def _mend_tree_nodes(reader: Any, rereads: list[int]) -> bool:
+    """Whether the tree holds fewer pages than it declares, and so was mended as above."""
+    from pypdf.generic import NameObject
+
+    root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
+    if len(reader.pages) >= int(root.get("/Count", 0)):
+        return False
+    todo, seen = [root], 0
+    while todo and seen < MAX_TREE_NODES:
+        node, seen = todo.pop(), seen + 1
+        if "/Kids" not in node and node.get("/Type") != "/Page" and rereads[0] > 0:
+            _reread_keys(reader, node, ("/Kids",), rereads)
+        kind = "/Pages" if "/Kids" in node else "/Page"
+        if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
+            node[NameObject("/Type")] = NameObject(kind)
+        if kind == "/Pages":
+            todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
+    return True
+
+
+def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[int]) -> None:
+    """Give `node` each of `keys` it lacks whose references its object's bytes hold."""
+    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+    rereads[0] -= 1
+    raw = _raw_object(reader, node)
+    for key in keys:
+        found = _RAW_KEYS[key].search(raw) if key not in node else None
+        refs = (
+            [IndirectObject(int(ref[1]), int(ref[2]), reader) for ref in _RAW_REF.finditer(found[1])] if found else []
+        )
+        if refs:
+            node[NameObject(key)] = ArrayObject(refs) if found[1].startswith(b"[") else refs[0]  # type: ignore[index]
+
+
+def _raw_object(reader: Any, node: Any) -> bytes:
+    """The bytes of `node`'s object in the file, up to its `endobj` (b"" when it is packed in
+    an object stream, or the table points elsewhere)."""
+    ref = getattr(node, "indirect_reference", None)
+    offset = None if ref is None else reader.xref.get(ref.generation, {}).get(ref.idnum)
+    if ref is None or not offset:
+        return b""
+    stream = reader.stream
+    here = stream.tell()
+    try:
+        stream.seek(offset)
+        raw = stream.read(MAX_RAW_OBJECT)
+    finally:
+        stream.seek(here)
+    head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)
+    if head is None or (int(head[1]), int(head[2])) != (ref.idnum, ref.generation):
+        return b""
+    return raw[head.end() :].partition(b"endobj")[0]
 
 
 def lost_fonts(page: Any) -> bool:
-    """Whether the page's contents select a font its resources do not hold (a file cut short)."""
+    """Whether salvage may find text on a page pypdf read blank: its contents select a font its
+    resources do not hold (a file cut short), or a form it draws does not parse (damaged)."""
     try:
-        return bool(_lost_fonts(page))
+        return bool(_lost_fonts(page)) or any(_Parses().error(data) for *_, data in _forms(page))
     except Exception:  # contents that cannot be read: salvage has its own ways with them
         return True
 
