@@ -85,11 +85,10 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
     _drop_broken_fonts(page)
     _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
-    searches, parses = 0, _Parses()
-    _cut_broken_forms(page, parses)
+    searches, parses, forms_cut = 0, _Parses(), False
     for _ in range(MAX_CUTS):
         try:
-            return read(page)
+            text = read(page)
         except ExtractionError:
             raise
         except Exception:  # pypdf raises many types on a damaged page
@@ -98,6 +97,12 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
             searches += 1
             if searches > MAX_SEARCHES or not _cut_failing_piece(page, read, parses):
                 raise
+            continue
+        if (isinstance(text, str) and text.strip()) or forms_cut:
+            return text
+        forms_cut = True  # read blank: the text may be in a form pypdf left out (parsed only now: forms are large)
+        if not _cut_broken_forms(page, parses):
+            return text
     return read(page)
 
 
@@ -342,12 +347,14 @@ def _forms(page: Any) -> Iterator[tuple[Any, str, Any, bytes]]:
                 yield xobjects, name, form, data
 
 
-def _cut_broken_forms(page: Any, parses: _Parses) -> None:
+def _cut_broken_forms(page: Any, parses: _Parses) -> bool:
     """Cut each form the page draws whose content does not parse, as the page's own content is
-    cut: pypdf leaves such a form out whole, without an error, where pdfium reads what it can
-    (a page that includes another PDF's page draws all of its text in one form)."""
+    cut (pypdf leaves such a form out whole, without an error, where pdfium reads what it can:
+    a page that includes another PDF's page draws all of its text in one form); False when
+    none was cut."""
     from pypdf.generic import DecodedStreamObject, NameObject
 
+    cut_any = False
     try:
         for xobjects, name, form, data in _forms(page):
             cut = _parsable(data, parses) if parses.error(data) is not None else None
@@ -356,8 +363,10 @@ def _cut_broken_forms(page: Any, parses: _Parses) -> None:
                 stream.update({key: value for key, value in form.items() if key not in _ENCODING_KEYS})
                 stream.set_data(cut)
                 xobjects[NameObject(name)] = stream
+                cut_any = True
     except _Spent:
-        return
+        pass
+    return cut_any
 
 
 def _mended(font: Any) -> Any:
@@ -495,8 +504,9 @@ def lost_fonts(page: Any) -> bool:
         return True
 
 
-def _lost_fonts(page: Any) -> set[str]:
-    data = _content(page)
+def _lost_fonts(page: Any, data: bytes | None = None) -> set[str]:
+    """The fonts the contents (the page's, or `data` of a form) select that its resources do not hold."""
+    data = _content(page) if data is None else data
     used = {match.decode("latin-1") for match in _SELECTED_FONT.findall(data or b"")}
     resources = resolved(page.get("/Resources"))
     fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
@@ -506,23 +516,25 @@ def _lost_fonts(page: Any) -> set[str]:
 
 
 def _stand_in_for_lost_fonts(page: Any) -> None:
-    """A stand-in for each font the page's contents select that its resources do not hold
-    (the font, its resources, or the page's dictionary were lost: see repair)."""
+    """A stand-in for each font the page's contents, or a form's it draws, select that its
+    resources do not hold (the font, its resources, or the page's dictionary were lost: see
+    repair)."""
     from pypdf.generic import DictionaryObject, NameObject
 
     try:
-        lost = _lost_fonts(page)
+        drawers = [(page, _lost_fonts(page))] + [(form, _lost_fonts(form, data)) for _, _, form, data in _forms(page)]
     except Exception:  # contents that cannot be read: the cuts below deal with them
         return
-    if not lost:
-        return
-    resources = resolved(page.get("/Resources"))
-    if not isinstance(resources, dict):
-        resources = DictionaryObject()
-        page[NameObject("/Resources")] = resources
-    fonts = resolved(resources.get("/Font"))
-    if not isinstance(fonts, dict):
-        fonts = DictionaryObject()
-        resources[NameObject("/Font")] = fonts
-    for name in lost:
-        fonts[NameObject("/" + name)] = _stand_in()
+    for drawer, lost in drawers:
+        if not lost:
+            continue
+        resources = resolved(drawer.get("/Resources"))
+        if not isinstance(resources, dict):
+            resources = DictionaryObject()
+            drawer[NameObject("/Resources")] = resources
+        fonts = resolved(resources.get("/Font"))
+        if not isinstance(fonts, dict):
+            fonts = DictionaryObject()
+            resources[NameObject("/Font")] = fonts
+        for name in lost:
+            fonts[NameObject("/" + name)] = _stand_in()
