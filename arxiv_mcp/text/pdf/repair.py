@@ -46,6 +46,7 @@ _FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?!
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
 _FORM = re.compile(rb"/Subtype\s*/Form\b")
 _DRAWS = re.compile(rb"/([^\s/\[\]<>(){}%]+)\s+Do\b")
+_BLANK_PAGE = re.compile(rb"(?:\s*(?:[-+]?[\d.]+|[gGqQkK]|rg|RG|cm)(?![^\s/\[<(]))+\s*")
 _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
 _SHOWS_TEXT = re.compile(rb"[)>\]]\s*(?:Tj|TJ|'|\")")
 
@@ -118,7 +119,7 @@ def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], byt
     first = re.search(rb"/First\s+(\d+)", head)
     if first is None or budget[0] <= 0:
         return []
-    data = _decoded(head, rest[: -len(b"\nendstream")], budget[0])
+    data = decoded(head, rest[: -len(b"\nendstream")], budget[0])
     budget[0] -= len(data)
     header = data[: int(first[1])].split()
     pairs = [
@@ -136,13 +137,16 @@ def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], byt
     return out
 
 
-def _decoded(head: bytes, payload: bytes, limit: int) -> bytes:
+def decoded(head: bytes, payload: bytes, limit: int) -> bytes:
     """A stream's data, inflated as far as it goes (a cut or damaged deflate stream keeps its
     start), at most `limit` bytes; b"" for a filter other than Flate."""
     if b"/Filter" not in head:
         return payload[:limit]
-    if not _FLATE_ONLY.search(head):
-        return b""
+    return inflated(payload, limit) if _FLATE_ONLY.search(head) else b""
+
+
+def inflated(payload: bytes, limit: int) -> bytes:
+    """Deflate data inflated as far as it goes (damaged or cut, it keeps its start), at most `limit` bytes."""
     inflater = zlib.decompressobj()
     try:
         return inflater.decompress(payload, limit)
@@ -185,7 +189,8 @@ def _whole_tree(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) ->
 def _orphan_contents(
     objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float]
 ) -> list[tuple[tuple[int, int], bytes]]:
-    """Streams that draw text, or one form, and that no object found names: the contents of
+    """Streams that draw text, or one form, or only set colours (an empty page: kept, so the
+    pages after it keep their numbers), and that no object found names: the contents of
     pages whose dictionaries were lost (a producer that writes them after all the pages, or
     packs them into an object stream beyond the cut), in file order, each with the resources
     its new page gets: the form it draws, if any (see _with_forms), and no fonts (the reader
@@ -203,8 +208,8 @@ def _orphan_contents(
             forms.append(key)
         if _NOT_CONTENT.search(head):
             continue
-        start = _decoded(head, rest[:_SNIFF], _SNIFF)
-        if b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start):
+        start = decoded(head, rest[:_SNIFF], _SNIFF)
+        if (b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start)) or _BLANK_PAGE.fullmatch(start):
             texts.add(key)
         if (name := _drawn_form(start)) is not None:
             drawers.append((key, name))
@@ -235,7 +240,7 @@ def _lost_resources(objects: dict[tuple[int, int], bytes]) -> dict[tuple[int, in
 def _start(body: bytes) -> bytes:
     """The start of a stream's data, decoded (_SNIFF bytes at most)."""
     head, _, rest = body.partition(b"\nstream\n")
-    return _decoded(head, rest[:_SNIFF], _SNIFF)
+    return decoded(head, rest[:_SNIFF], _SNIFF)
 
 
 def _drawn_form(content: bytes) -> bytes | None:

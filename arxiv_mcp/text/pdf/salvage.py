@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ...errors import ExtractionError
+from .repair import decoded
 from .work import resolved
 
 logger = logging.getLogger(__name__)
@@ -47,9 +48,12 @@ _RAW_KEYS = {  # a key's value as a reference or an array of references
     for key in ("/Kids", "/Contents", "/Resources")
 }
 _RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
+_STREAM = re.compile(rb"\bstream(?:\r\n|\n|\r)")
 _TOO_LONG = re.compile(r"Read stream length of \d+ exceeds maximum allowed length")
 # a number or operator longer than pypdf reads (64 and 128 bytes): garbled content
 _LONG_TOKEN = re.compile(rb"(?<![^\s\[\]()])[+\-.\d]{48,}|(?<![^\s\]()>])[A-Za-z'\"][^\s()<>\[\]{}/%]{112,}")
+# the parts of an array: a string, a hex string, a bracket, a token, white space
+_ARRAY_PART = re.compile(rb"\((?:\\.|[^\\)])*\)|<[^<>]*>|[\[\]]|/?[^\s()<>\[\]{}/%]+|\s+", re.DOTALL)
 _TOKEN = re.compile(rb"[^\s()<>\[\]{}/%]*")
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
 _ENCODING_KEYS = ("/Filter", "/DecodeParms", "/Length")
@@ -75,10 +79,27 @@ class Salvage:
             self._reader = PdfReader(io.BytesIO(self._data), strict=False)
             mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
         try:
-            return _read_salvaged(self._reader.pages[index], read)
+            page = self._reader.pages[index]
+            _reread_contents(self._reader, page)
+            return _read_salvaged(page, read)
         except Exception:
             self._reader = None
             raise
+
+
+def _reread_contents(reader: Any, page: Any) -> None:
+    """The page's contents read again from the file's bytes when pypdf read its object as a
+    dictionary without a stream (a damaged byte in the stream's dictionary, say an opened
+    array, hid the `stream` keyword; pdfium reads on), inflated as far as they go."""
+    contents = resolved(page.get("/Contents"))
+    if not isinstance(contents, dict) or hasattr(contents, "get_data"):
+        return
+    raw = _raw_object(reader, contents, MAX_CUT_CONTENT)
+    start = _STREAM.search(raw)
+    if start is not None:
+        end = raw.find(b"endstream", start.end())
+        payload = raw[start.end() : end if end >= 0 else len(raw)]
+        _set_content(page, decoded(raw[: start.start()], payload, MAX_CUT_CONTENT))
 
 
 def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
@@ -211,10 +232,25 @@ def _cut_round(data: bytes, parses: _Parses) -> tuple[bytes, str | None, bool]:
                 kept.append(rest[:start])
                 rest, at, end = rest[start:], at - start, end - start
                 after, tokens = rest[end:], 0
-            rest, tokens, error = rest[:at] + rest[_token_end(rest, at) :], tokens + 1, None
+            rest, tokens, error = rest[:at] + _without_token(rest, at), tokens + 1, None
     except _Spent:
         pass  # keep the cuts made so far
     return b"".join(kept) + rest, error, bool(kept)
+
+
+def _without_token(data: bytes, at: int) -> bytes:
+    """`data` from `at` on without the token there. An operator there stands inside an array
+    (the parser reads operators anywhere else) whose `]` was garbled: pdfium leaves out every
+    operator and `[` up to the array's first `]`, which closes it, and so is it done here."""
+    if not data[at : at + 1].isalpha() and data[at : at + 1] not in (b"'", b'"'):
+        return data[_token_end(data, at) :]
+    kept: list[bytes] = []
+    for part in _ARRAY_PART.finditer(data, at):
+        if part[0] == b"]":
+            return b"".join(kept) + data[part.start() :]
+        if part[0] != b"[" and not part[0][:1].isalpha() and part[0][:1] not in (b"'", b'"'):
+            kept.append(part[0])
+    return b"".join(kept)
 
 
 def _token_end(data: bytes, at: int) -> int:
@@ -475,7 +511,7 @@ def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[in
             node[NameObject(key)] = ArrayObject(refs) if found[1].startswith(b"[") else refs[0]  # type: ignore[index]
 
 
-def _raw_object(reader: Any, node: Any) -> bytes:
+def _raw_object(reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
     """The bytes of `node`'s object in the file, up to its `endobj` (b"" when it is packed in
     an object stream, or the table points elsewhere)."""
     ref = getattr(node, "indirect_reference", None)
@@ -486,7 +522,7 @@ def _raw_object(reader: Any, node: Any) -> bytes:
     here = stream.tell()
     try:
         stream.seek(offset)
-        raw = stream.read(MAX_RAW_OBJECT)
+        raw = stream.read(limit)
     finally:
         stream.seek(here)
     head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)
@@ -497,9 +533,15 @@ def _raw_object(reader: Any, node: Any) -> bytes:
 
 def lost_fonts(page: Any) -> bool:
     """Whether salvage may find text on a page pypdf read blank: its contents select a font its
-    resources do not hold (a file cut short), or a form it draws does not parse (damaged)."""
+    resources do not hold (a file cut short), its contents object lost its stream, or a form it
+    draws does not parse (damaged)."""
     try:
-        return bool(_lost_fonts(page)) or any(_Parses().error(data) for *_, data in _forms(page))
+        contents = resolved(page.get("/Contents"))
+        return (
+            (isinstance(contents, dict) and not hasattr(contents, "get_data"))
+            or bool(_lost_fonts(page))
+            or any(_Parses().error(data) for *_, data in _forms(page))
+        )
     except Exception:  # contents that cannot be read: salvage has its own ways with them
         return True
 
