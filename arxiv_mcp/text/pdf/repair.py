@@ -203,12 +203,12 @@ def _orphan_contents(
     for key, body in objects.items():
         if key in named or not body.startswith(b"<<") or b"\nstream\n" not in body:
             continue
-        head, _, rest = body.partition(b"\nstream\n")
+        head = _head(body)
         if _FORM.search(head):
             forms.append(key)
         if _NOT_CONTENT.search(head):
             continue
-        start = decoded(head, rest[:_SNIFF], _SNIFF)
+        start = _start(body)
         if (b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start)) or _BLANK_PAGE.fullmatch(start):
             texts.add(key)
         if (name := _drawn_form(start)) is not None:
@@ -240,7 +240,8 @@ def _lost_resources(objects: dict[tuple[int, int], bytes]) -> dict[tuple[int, in
 def _start(body: bytes) -> bytes:
     """The start of a stream's data, decoded (_SNIFF bytes at most)."""
     head, _, rest = body.partition(b"\nstream\n")
-    return decoded(head, rest[:_SNIFF], _SNIFF)
+    payload = rest[:_SNIFF] if len(rest) > _SNIFF + len(b"\nendstream") else rest.removesuffix(b"\nendstream")
+    return decoded(head, payload, _SNIFF)
 
 
 def _drawn_form(content: bytes) -> bytes | None:
