@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from arxiv_mcp.config import TOOL_GROUP_NAMES, ConfigError, load
-from arxiv_mcp.server import TOOL_GROUPS
+from arxiv_mcp.config import ConfigError, load
+from arxiv_mcp.tool_groups import TOOL_GROUPS
 from tests.conftest import paper
 from tests.test_http_transport import serving
 
@@ -49,7 +49,6 @@ async def test_groups_expose_their_tools_and_texts_name_only_those(connect, make
 def test_read_is_four_tools_and_every_tool_is_in_exactly_one_group():
     assert len(TOOL_GROUPS["read"]) == 4 and len(ALL) == 17
     assert sum(len(names) for names in TOOL_GROUPS.values()) == len(ALL)
-    assert set(TOOL_GROUP_NAMES) == set(TOOL_GROUPS) | {"all"}
 
 
 def test_an_unknown_group_stops_start_up_with_one_line(tmp_path):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from arxiv_mcp import server
+from arxiv_mcp import server, tool_schemas
 
 pytestmark = pytest.mark.anyio
 
@@ -47,7 +47,7 @@ def derived() -> dict[str, dict]:
 
 
 def test_stored_schemas_are_what_the_sdk_derives():
-    stored = json.loads(server.SCHEMAS_FILE.read_text(encoding="utf-8"))
+    stored = json.loads(tool_schemas.SCHEMAS_FILE.read_text(encoding="utf-8"))
     assert stored == derived(), "tool signatures changed: run `python -m tests.test_tool_schemas`, review the diff"
 
 
@@ -111,8 +111,8 @@ def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
 def write() -> None:
     """Rewrite the stored schemas from the tool signatures."""
     text = json.dumps(derived(), indent=1, ensure_ascii=False) + "\n"
-    server.SCHEMAS_FILE.write_text(text, encoding="utf-8")
-    print(f"wrote {server.SCHEMAS_FILE} ({len(text)} bytes)")
+    tool_schemas.SCHEMAS_FILE.write_text(text, encoding="utf-8")
+    print(f"wrote {tool_schemas.SCHEMAS_FILE} ({len(text)} bytes)")
 
 
 if __name__ == "__main__":
