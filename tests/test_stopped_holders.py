@@ -24,7 +24,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.cache.filelock import ProcessLock
 from arxiv_mcp.cache.store import Cache
-from tests import platforms
+from tests import jsonrpc, platforms
 from tests.conftest import paper
 
 pytestmark = pytest.mark.anyio
@@ -159,8 +159,6 @@ async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_end
 @platforms.posix_signals
 @platforms.linux_proc
 def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_path):
-    from mcp.types import LATEST_PROTOCOL_VERSION
-
     fake.add(paper("2403.00001", "Nobody waits for this"))
     home = tmp_path / "home"
     holder, _ = stopped_holder("connection", home, seconds=120)
@@ -171,27 +169,13 @@ def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": LATEST_PROTOCOL_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
-    call_tool = {
-        "jsonrpc": "2.0",
-        "id": 2,
-        "method": "tools/call",
-        "params": {"name": "get_paper", "arguments": {"paper_id": "2403.00001"}},
-    }
+    initialize, initialized = jsonrpc.handshake("test")
+    call_tool = jsonrpc.call_tool(2, "get_paper", {"paper_id": "2403.00001"})
     try:
         proc.stdin.write(json.dumps(initialize).encode() + b"\n")
         proc.stdin.flush()
         assert json.loads(proc.stdout.readline())["id"] == 1
-        for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"}, call_tool):
+        for message in (initialized, call_tool):
             proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
         time.sleep(1.0)  # the call now waits for the connection

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp import server, tool_schemas
+from tests import jsonrpc
 
 pytestmark = pytest.mark.anyio
 
@@ -75,12 +76,7 @@ def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
     on the way (python -X importtime) is one that answering initialize or tools/list needs."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-    }
+    initialize = jsonrpc.initialize(1, "t")
     log = tmp_path / "importtime.txt"  # a file: a full stderr pipe would stop the server
     with log.open("w") as stderr:
         proc = subprocess.Popen(
