@@ -10,7 +10,6 @@ the repository's tests/jsonrpc.py, the raw client the tests use), so it runs wit
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -27,7 +26,7 @@ def main(command: str) -> int:
         jsonrpc.call_tool(3, "list_categories", {"group": "cs"}),
     ]
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+        env = jsonrpc.environment()
         env["ARXIV_MCP_HOME"] = home
         talk = jsonrpc.converse([command], messages, env)
     tools = talk.answers.get(2, {}).get("result", {}).get("tools", [])

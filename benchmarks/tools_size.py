@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -37,7 +36,7 @@ def fetch_tools_list(groups: str = "all") -> tuple[dict, int]:
     """The tools/list `result` from a fresh stdio server, and the byte size of its wire message."""
     messages = [*jsonrpc.handshake("tools-size"), jsonrpc.request(2, "tools/list")]
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+        env = jsonrpc.environment()
         env.update(ARXIV_MCP_HOME=home, ARXIV_MCP_TOOLS=groups)
         talk = jsonrpc.converse([sys.executable, "-m", "arxiv_mcp"], messages, env, cwd=ROOT)
     if 2 not in talk.answers:

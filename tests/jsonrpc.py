@@ -1,14 +1,15 @@
 """MCP over stdio as raw JSON-RPC lines, the way a client writes them, with no SDK in between.
 
-The handshake messages, and one conversation with a server process: every message written,
-every stdout line read until each request has its answer, then stdin closed and the exit
-awaited. Standard library only: .ci/smoke_wheel.py runs it with any Python against an
+The messages, a server process's environment, and one conversation with it: every message
+written, every stdout line read until each request has its answer, then stdin closed and the
+exit awaited. Standard library only: .ci/smoke_wheel.py runs it with any Python against an
 installed wheel, and benchmarks use it as tests do.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import tempfile
 import threading
@@ -20,6 +21,12 @@ PROTOCOL_VERSION = "2025-06-18"
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 ANSWER_WITHIN_S = 120
 """A server that never answers is killed after this, so it cannot hang a test or CI."""
+
+
+def environment(**settings: str) -> dict[str, str]:
+    """The environment of a server process: this one's without its ARXIV_MCP_ settings (a
+    developer's own must not change what a test or benchmark sees), plus `settings`."""
+    return {**{k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}, **settings}
 
 
 def request(ident: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -10,7 +10,6 @@ answer can only start its next request after that.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -30,7 +29,7 @@ GENEROUS_S = 60.0
 
 
 def server_env(fake, home) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(home), ARXIV_MCP_DEADLINE_S="60", ARXIV_MCP_TIMEOUT_S="10")
     return env
 

@@ -13,7 +13,7 @@ from tests.conftest import paper
 
 
 def _env(fake, home):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(home))
     return env
 

@@ -62,7 +62,7 @@ with budget.tool_call(seconds):
 
 
 def server_env(fake, home, deadline: float = DEADLINE_S) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(
         fake.env(),
         ARXIV_MCP_HOME=str(home),

@@ -3,7 +3,6 @@ the HTTP URL) and what the server tells arXiv about itself (User-Agent, ARXIV_MC
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
@@ -11,6 +10,7 @@ import pytest
 
 from arxiv_mcp.config import ConfigError, load
 from arxiv_mcp.tool_groups import TOOL_GROUPS
+from tests import jsonrpc
 from tests.conftest import paper
 from tests.test_http_transport import serving
 
@@ -54,7 +54,7 @@ def test_read_is_four_tools_and_every_tool_is_in_exactly_one_group():
 def test_an_unknown_group_stops_start_up_with_one_line(tmp_path):
     with pytest.raises(ConfigError, match="'reading' is not a tool group"):
         load({"ARXIV_MCP_HOME": str(tmp_path), "ARXIV_MCP_TOOLS": "read,reading"})
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env["ARXIV_MCP_HOME"] = str(tmp_path / "home")
     done = subprocess.run(
         [sys.executable, "-m", "arxiv_mcp", "--tools", "cite,bogus"],
@@ -69,7 +69,7 @@ def test_an_unknown_group_stops_start_up_with_one_line(tmp_path):
 
 
 def test_the_tools_option_wins_over_the_environment(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), ARXIV_MCP_TOOLS="bogus")
     done = subprocess.run(
         [sys.executable, "-m", "arxiv_mcp", "--tools", "read"], input=b"", capture_output=True, env=env, timeout=60

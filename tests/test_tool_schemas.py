@@ -9,7 +9,6 @@ rewrite the file with `python -m tests.test_tool_schemas` and review its diff.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +73,7 @@ async def test_a_tools_first_call_gets_its_arguments(connect):
 def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
     """The real start-up, to `initialize` answered, then stdin closed: every module imported
     on the way (python -X importtime) is one that answering initialize or tools/list needs."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
     initialize = jsonrpc.initialize(1, "t")
     log = tmp_path / "importtime.txt"  # a file: a full stderr pipe would stop the server
