@@ -291,3 +291,28 @@ def test_a_cut_file_keeps_an_empty_page_and_a_page_drawn_in_a_form_whose_diction
     text = pdf_to_text(kept + lost[:20], engine=engine)
     pages = text.split("## Page ")[1:]
     assert len(pages) == 3 and "Walruses gather" in pages[0] and "Seals haul out" in pages[2], text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_form_whose_font_lost_its_unicode_map_does_not_cost_the_page_its_own_text(engine):
+    # the page's dictionary is cut off; its contents draw text and a figure (a form) whose
+    # two-byte font's ToUnicode map is beyond the cut: that figure's text cannot be decoded
+    font = b"1 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"
+    figure_font = (
+        b"2 0 obj\n<< /Type /Font /Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /ToUnicode 98 0 R "
+        b"/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT "
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 99 0 R "
+        b"/CIDToGIDMap /Identity /DW 500 >>] >>\nendobj\n"
+    )
+    figure = b"BT /F0 9 Tf 72 600 Td <%s> Tj ET" % (b"00410042004300440045" * 60)
+    kept = (
+        b"%PDF-1.5\n"
+        + font
+        + figure_font
+        + _stream(3, _text("Walruses gather on the drifting ice in spring. " * 3) + b"\nq /Fm1 Do Q")
+        + _stream(
+            4, figure, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F0 2 0 R >> >> "
+        )
+    )
+    text = pdf_to_text(kept + b"5 0 obj\n<< /Type /Page /Con", engine=engine)
+    assert "Walruses gather on the drifting ice" in text

@@ -335,8 +335,23 @@ def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -
 
 def _drop_broken_fonts(page: Any) -> None:
     """Each font of the page that pypdf cannot read without the one part of it that is broken,
-    or, when no one part is to blame, its name and encoding only, or else a stand-in."""
-    resources = resolved(page.get("/Resources"))
+    or, when no one part is to blame, its name and encoding only, or else a stand-in; and each
+    form the page draws left out when a font of it decodes no code at all (a two-byte font
+    whose ToUnicode map was lost: a stand-in cannot guess its glyphs, and its U+FFFD would
+    outweigh the page's own text)."""
+    _mend_fonts(resolved(page.get("/Resources")))
+    try:
+        forms = list(_forms(page))
+    except Exception:  # a form that cannot be read: left out by _drop_broken_xobjects
+        return
+    for xobjects, name, form, _ in forms:
+        resources = resolved(form.get("/Resources"))
+        fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+        if isinstance(fonts, dict) and any(_decodes_nothing(resolved(font)) for font in fonts.values()):
+            del xobjects[name]
+
+
+def _mend_fonts(resources: Any) -> None:
     fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
     if not isinstance(fonts, dict):
         return
@@ -348,6 +363,14 @@ def _drop_broken_fonts(page: Any) -> None:
         if isinstance(font, dict) and _reads(font):
             continue
         fonts[name] = _mended(font) if isinstance(font, dict) else _stand_in()
+
+
+def _decodes_nothing(font: Any) -> bool:
+    try:
+        text = _drawn(font, bytes(range(256))).replace(" ", "").replace("\n", "")
+    except Exception:
+        return False  # a font pypdf cannot read at all is stood in for, not its form left out
+    return bool(text) and set(text) == {"\ufffd"}
 
 
 def _drop_broken_xobjects(page: Any) -> None:
