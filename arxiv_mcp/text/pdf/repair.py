@@ -7,9 +7,13 @@ endobj` of the file (a later definition wins, as an incremental update would), t
 packed in object streams it can still decode, and a stream cut by the end of the file
 (its data as far as it goes); it writes them into a fresh file with an exact table, the
 catalog as its root (or, with no catalog left, a new one over every page found, in file
-order). Invariants: the result is a new byte string, never the input patched in place; an
-encrypted file is never rebuilt (its trailer holds the key's parameters); the work is linear
-in the file's size, with at most MAX_OBJECTS objects.
+order; a page whose contents were lost keeps its place by number). Contents no object names
+become pages of their own (text, an empty page, or a page of an included PDF that draws one
+form: the form no object names that follows them, as pdfTeX writes it), and a page whose
+resources were lost gets its form the same way. Invariants: the result is a new byte string,
+never the input patched in place; an encrypted file is never rebuilt (its trailer holds the
+key's parameters); the work is about linear in the file's size (sorts aside), with at most
+MAX_OBJECTS objects.
 """
 
 from __future__ import annotations

@@ -6,15 +6,21 @@ with self reference"); a font the file lost it reads as U+FFFD. pdfium skips wha
 read and draws a lost font as a standard one. `Salvage` takes the page from a fresh
 reader, leaves out the font parts that pypdf cannot read (a damaged width table costs that
 font's spacing, not the page), puts Helvetica in the place of a font that is lost or cannot
-be read at all, leaves out an image or form whose object cannot be read, and, while reading
-the page fails, leaves out pieces of its content (a line, or one text-showing operator of a
-long line): each piece the parser stops at, one parse each (at most MAX_PARSE_CUTS, MAX_PARSE_BYTES in all), or,
-where it names no place (a string never closed, a stream cut short), all but the longest
-start that parses; when the content parses but reading it fails, the piece where reading
-starts to fail, found by halving (at most MAX_SEARCHES times, about log2(pieces) reads of
-the page each); a content stream over MAX_CUT_CONTENT is not cut. Only the reader's
-in-memory objects change; the file's bytes never do. The deadline is checked inside every
-read.
+be read at all, leaves out an image or form whose object cannot be read (or whose font
+decodes nothing), and, while reading the page fails, leaves out what the parser stops at: the
+token first, as pdfium skips it (inside an array whose `]` was garbled, every operator up to
+its first `]`), then the piece of content it is in (a line, or one text-showing operator of a
+long line), parsing again only the rest after each cut (at most MAX_PARSE_CUTS cuts, a parse
+costing the bytes up to where it stops, MAX_PARSE_BYTES in all), or, where the error names no
+place (a string never closed, a stream cut short), all but the longest start that parses;
+when the content parses but reading it fails, the piece where reading starts to fail, found by
+halving (at most MAX_SEARCHES times, about log2(pieces) reads of the page each); a content
+stream over MAX_CUT_CONTENT is not cut. A page read blank has the forms it draws cut the same
+way (pypdf drops a form that does not parse without an error). Keys a damaged byte hid from
+pypdf's parse of a page or page tree node (/Contents, /Resources, /Kids), and a content stream
+whose dictionary lost its `stream`, are read again from the object's bytes (MAX_REREADS
+objects). Only the reader's in-memory objects change; the file's bytes never do. The deadline
+is checked inside every read.
 """
 
 from __future__ import annotations
