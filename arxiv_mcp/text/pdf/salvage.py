@@ -342,8 +342,8 @@ def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -
 def _drop_broken_fonts(page: Any) -> None:
     """Each font of the page that pypdf cannot read without the one part of it that is broken,
     or, when no one part is to blame, its name and encoding only, or else a stand-in; and each
-    form the page draws left out when a font of it decodes no code at all (a two-byte font
-    whose ToUnicode map was lost: a stand-in cannot guess its glyphs, and its U+FFFD would
+    form the page draws left out when no font of it decodes any code (two-byte fonts
+    whose ToUnicode maps were lost: a stand-in cannot guess their glyphs, and their U+FFFD would
     outweigh the page's own text)."""
     _mend_fonts(resolved(page.get("/Resources")))
     try:
@@ -353,7 +353,7 @@ def _drop_broken_fonts(page: Any) -> None:
     for xobjects, name, form, _ in forms:
         resources = resolved(form.get("/Resources"))
         fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
-        if isinstance(fonts, dict) and any(_decodes_nothing(resolved(font)) for font in fonts.values()):
+        if isinstance(fonts, dict) and fonts and all(_decodes_nothing(resolved(font)) for font in fonts.values()):
             del xobjects[name]
 
 
@@ -372,6 +372,8 @@ def _mend_fonts(resources: Any) -> None:
 
 
 def _decodes_nothing(font: Any) -> bool:
+    if not isinstance(font, dict):
+        return False  # a font lost is stood in for (see _stand_in_for_lost_fonts)
     try:
         text = _drawn(font, bytes(range(256))).replace(" ", "").replace("\n", "")
     except Exception:
