@@ -254,9 +254,7 @@ _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)
-    for match in _SPACED.finditer(text):
-        if not THREE_LETTERS.search(match[0]):
-            continue  # code rarely writes "a b c"; math often does, in a proportional font
+    for match in _spaced_letters(text):
         offset = match.start() if simple else utf16_length(text[: match.start()])
         first = find_char(raw, textpage, ord(match[0][0]), offset, count)
         if first is None or not _fixed_pitch(raw, textpage, first):
@@ -265,6 +263,22 @@ def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str
             index = find_char(raw, textpage, 0x20, first + at - match.start(), count)
             if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
                 chars[at] = ""
+
+
+def _spaced_letters(text: str) -> Iterator[re.Match[str]]:
+    """The letter-spaced stretches of `text` that hold three small letters apart.
+
+    Code rarely writes "a b c"; math often does, in a proportional font. Most pages hold no
+    three small letters apart at all: a stretch's three letters are three in the page too
+    (its ends are white space or the page's ends), so the page is searched for them first,
+    and stretches, which never cross a line end, looked for from the line of the first on.
+    """
+    first = THREE_LETTERS.search(text)
+    if first is None:
+        return
+    for match in _SPACED.finditer(text, text.rfind("\n", 0, first.start()) + 1):
+        if THREE_LETTERS.search(match[0]):
+            yield match
 
 
 def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
