@@ -193,14 +193,16 @@ def _font_name(raw: Any, textpage: Any, index: int) -> str:
     return name.value.decode("latin-1")
 
 
-# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock
+# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock.
+# They are passed as they are: ctypes takes a c_double where the function asks for a pointer
+# to one as byref would, at half the cost of converting a byref object (the script joining
+# asks for thousands of boxes in a paper).
 _EDGES = [ctypes.c_double() for _ in range(4)]
-_EDGE_REFS = [ctypes.byref(edge) for edge in _EDGES]
 
 
 def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
     """The character's left, right, bottom and top."""
-    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGE_REFS):
+    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGES):
         return None
     left, right, bottom, top = _EDGES
     return left.value, right.value, bottom.value, top.value
