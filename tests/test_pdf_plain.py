@@ -1,4 +1,4 @@
-"""Plain PDF objects parsed at once (arxiv_mcp.text.pdf.plain) are what pypdf parses."""
+"""The page measure's cheap readings: plain PDF objects parsed at once (plain) as pypdf parses them, and the search for a drawn form."""
 
 from __future__ import annotations
 
@@ -102,3 +102,9 @@ def test_the_measuring_reader_reads_a_plain_page_tree_without_pypdfs_parser(monk
     assert not [obj for obj in parsed if isinstance(obj, dict) and obj.get("/Type") in ("/Page", "/Pages")]
     expected = pypdf.PdfReader(BytesIO(data)).pages
     assert all(_same(dict(page), dict(other)) for page, other in zip(pages, expected))
+
+
+def test_a_page_that_may_draw_a_form_is_told_by_the_byte_search_as_by_the_pair():
+    contents = [b"", b"D", b"o", b"Do", b"/Im1 Do", b"(DDD) Tj D", b"DxDo", b"oD", b"BT (Dog) Tj ET", b"D\x00o"]
+    for data in contents:
+        assert pdf_work._may_draw(data) == (b"Do" in data), data
