@@ -108,3 +108,11 @@ def test_a_page_that_may_draw_a_form_is_told_by_the_byte_search_as_by_the_pair()
     contents = [b"", b"D", b"o", b"Do", b"/Im1 Do", b"(DDD) Tj D", b"DxDo", b"oD", b"BT (Dog) Tj ET", b"D\x00o"]
     for data in contents:
         assert pdf_work._may_draw(data) == (b"Do" in data), data
+
+
+def test_an_array_longer_than_pypdf_takes_is_left_to_pypdf():
+    reader = pypdf.PdfReader(BytesIO(make_pdf(["x"])))
+    refs = b" ".join(b"%d 0 R" % (n % 9 + 1) for n in range(plain._MAX_TOKENS + 1))
+    assert plain.plain_object(b"<< /Annots [" + refs + b"] >>", 0, reader) is None
+    found = plain.plain_object(b"<< /Annots [1 0 R 2 0 R] >>", 0, reader)
+    assert found is not None and [ref.idnum for ref in found[0]["/Annots"]] == [1, 2]

@@ -60,7 +60,7 @@ _INTEGER = re.compile(rb"[+-]?\d+")
 _DECIMAL = re.compile(rb"[+-]?(?:\d+\.\d*|\.\d+)")
 _PEEK = 20  # pypdf tells a reference from a number in a peek this long
 _MAX_NAME = 4000  # pypdf refuses a name over 4,096 bytes
-_MAX_TOKENS = 50_000  # well under pypdf's limits on a dictionary's or an array's entries
+_MAX_TOKENS = 50_000  # of an object, or references of an array: well under pypdf's limits on entries
 _OBJECT_HEAD = re.compile(rb"[ \t\n\r\x0c]*(\d+)[ \t\n\r\x0c]+(\d+)[ \t\n\r\x0c]+obj[ \t\n\r\x0c]*(?=<<)")
 _ENDOBJ = re.compile(rb"[ \t\n\r\x0c]*endobj")
 _STREAM = re.compile(rb"[ \t\n\r\x0c\x00]*stream")
@@ -109,8 +109,8 @@ def plain_object(data: bytes, at: int, pdf: Any) -> tuple[Any, int] | None:
 def _references(text: bytes, pdf: Any) -> ArrayObject | None:
     """The references of an array of references only, each one read as in _leaf."""
     refs = list(_REFERENCE.finditer(text))
-    if any(ref.end() - ref.start() >= _PEEK for ref in refs):
-        return None
+    if len(refs) > _MAX_TOKENS or any(ref.end() - ref.start() >= _PEEK for ref in refs):
+        return None  # pypdf refuses an array of over 100,000 entries
     return ArrayObject(IndirectObject(int(ref[1]), int(ref[2]), pdf) for ref in refs)
 
 
