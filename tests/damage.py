@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Callable
+from typing import Any
 
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE
 
@@ -80,3 +82,30 @@ def content_ends(data: bytes) -> list[int]:
         offsets = [reader.xref.get(ref.generation, {}).get(ref.idnum) for ref in refs]
         ends.append(max((data.find(b"endstream", offset) for offset in offsets if offset), default=0))
     return ends
+
+
+def replaced(data: bytes, old: bytes, new: bytes) -> bytes:
+    """`data` with the one occurrence of `old` replaced by `new` of the same length (offsets kept)."""
+    assert len(old) == len(new) and data.count(old) == 1, old
+    return data.replace(old, new)
+
+
+def rewritten(data: bytes, page: int, change: Callable[[Any, Any, bytes], None]) -> bytes:
+    """`data` written anew by pypdf after `change(writer, page, its content)` edited that page."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
+    target = writer.pages[page]
+    change(writer, target, target.get_contents().get_data())
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def garbled(content: bytes, every: int = 3) -> bytes:
+    """`content` with a stray letter opening every `every`-th TJ array (as a damaged deflate
+    stream leaves them): pypdf cannot parse such an array, pdfium skips the letter."""
+    parts = content.split(b"[(")
+    return (
+        b"".join(part + (b"[x(" if index % every == 0 else b"[(") for index, part in enumerate(parts[:-1])) + parts[-1]
+    )

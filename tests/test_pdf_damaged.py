@@ -24,7 +24,16 @@ from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_engine
 from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
 from tests.conftest import paper
-from tests.damage import bare_pdfium_chars, chars_per_page, content_ends, flipped, pages_read
+from tests.damage import (
+    bare_pdfium_chars,
+    chars_per_page,
+    content_ends,
+    flipped,
+    garbled,
+    pages_read,
+    replaced,
+    rewritten,
+)
 from tests.pdfgen import make_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
@@ -173,3 +182,137 @@ async def test_a_page_that_cannot_be_read_is_noted_also_when_the_text_comes_from
     found, cached = first.structured_content, again.structured_content
     assert FAILED_PAGE_NOTE in found["text"] and cached["cached"]
     assert "1 of 3 pages of the PDF could not be read" in found["notice"] == cached["notice"]
+
+
+def _contents(data: bytes):
+    """A `rewritten` change: the page's contents become `data` (written as it is, not parsed)."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    def change(writer, page, _content):
+        stream = DecodedStreamObject()
+        stream.set_data(data)
+        page[NameObject("/Contents")] = writer._add_object(stream)
+
+    return change
+
+
+def _page_chars(data: bytes, engine: str = "pypdf") -> list[int]:
+    return chars_per_page(pdf_to_text(data, engine=engine))
+
+
+GARBLINGS = {
+    # a stray letter opening every third TJ array (a damaged deflate stream): pdfium skips it
+    "letters in arrays": garbled,
+    # a run of digits longer than pypdf reads a number (its error names no place), mid-page
+    "a number too long": lambda content: (
+        content[: len(content) // 2] + b" " + b"7" * 80 + b" " + content[len(content) // 2 :]
+    ),
+}
+
+
+@pytest.mark.parametrize("garbling", GARBLINGS)
+def test_garbled_content_loses_only_the_tokens_pypdf_cannot_read(garbling):
+    data = FILES["revtex"].read_bytes()
+    intact = _page_chars(data)
+    content = rewritten(
+        data, 0, lambda writer, page, content: _contents(GARBLINGS[garbling](content))(writer, page, content)
+    )
+    assert _page_chars(content)[0] >= 0.95 * intact[0]
+
+
+def test_a_form_that_does_not_parse_is_read_as_far_as_it_goes():
+    # the page draws all its text in one form (an included PDF page); pypdf drops such a form
+    # whole, without an error, when its content does not parse
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
+    data = FILES["revtex"].read_bytes()
+    intact = _page_chars(data)
+
+    def into_a_form(writer, page, content):
+        form = DecodedStreamObject()
+        form.set_data(garbled(content))
+        form.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(NumberObject(n) for n in (0, 0, 612, 792)),
+                NameObject("/Resources"): page["/Resources"],
+            }
+        )
+        resources = DictionaryObject(
+            {NameObject("/XObject"): DictionaryObject({NameObject("/Fx"): writer._add_object(form)})}
+        )
+        page[NameObject("/Resources")] = resources
+        _contents(b"q /Fx Do Q")(writer, page, content)
+
+    assert _page_chars(rewritten(data, 0, into_a_form))[0] >= 0.9 * intact[0]
+
+
+# a byte of a dictionary replaced so that pypdf stops reading it there (pdfium skips it)
+HIDDEN_KEYS = {
+    "a page's /Contents and /Resources": ("revtex", b"[ 32 0 R 33 0 R", b"[ 32 0 R @3 0 R"),
+    "the page tree's /Kids": ("word", b"/Kids [ 2 0 R", b"/Kids [@2 0 R"),
+    "a content stream's `stream`": ("word", b"/Length 5 0 R /Filter", b"/Length 5 0 R[/Filter"),
+}
+
+
+@pytest.mark.parametrize("damage", HIDDEN_KEYS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_key_a_damaged_byte_hides_from_pypdf_is_read_from_the_objects_bytes(damage, engine):
+    name, old, new = HIDDEN_KEYS[damage]
+    data = FILES[name].read_bytes()
+    intact = _page_chars(data, engine)
+    assert pages_read(intact, intact) <= pages_read(_page_chars(replaced(data, old, new), engine), intact)
+
+
+def _stream(number: int, data: bytes, keys: bytes = b"") -> bytes:
+    return b"%d 0 obj\n<< %s/Length %d >>\nstream\n%s\nendstream\nendobj\n" % (number, keys, len(data), data)
+
+
+def _text(words: str) -> bytes:
+    return b"BT /F1 11 Tf 72 700 Td (%s) Tj ET" % words.encode()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cut_file_keeps_an_empty_page_and_a_page_drawn_in_a_form_whose_dictionaries_were_lost(engine):
+    # pdfTeX's order: each page's contents, then the form it includes; the page dictionaries,
+    # the tree and the catalog come after them and are cut off
+    font = b"1 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"
+    form = _text("Seals haul out on the rocks of the northern shore. " * 3)
+    kept = (
+        b"%PDF-1.5\n"
+        + font
+        + _stream(2, _text("Walruses gather on the drifting ice in spring. " * 3))
+        + _stream(3, b"0 g 0 G\n0 g 0 G")
+        + _stream(4, b"q 1 0 0 1 0 0 cm /Fm1 Do Q")
+        + _stream(5, form, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 1 0 R >> >> ")
+    )
+    lost = b"6 0 obj\n<< /Type /Page /Parent 9 0 R /Contents 2 0 R /Resources 10 0 R >>\nendobj\n"
+    text = pdf_to_text(kept + lost[:20], engine=engine)
+    pages = text.split("## Page ")[1:]
+    assert len(pages) == 3 and "Walruses gather" in pages[0] and "Seals haul out" in pages[2], text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_form_whose_font_lost_its_unicode_map_does_not_cost_the_page_its_own_text(engine):
+    # the page's dictionary is cut off; its contents draw text and a figure (a form) whose
+    # two-byte font's ToUnicode map is beyond the cut: that figure's text cannot be decoded
+    font = b"1 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"
+    figure_font = (
+        b"2 0 obj\n<< /Type /Font /Subtype /Type0 /BaseFont /ArialMT /Encoding /Identity-H /ToUnicode 98 0 R "
+        b"/DescendantFonts [<< /Type /Font /Subtype /CIDFontType2 /BaseFont /ArialMT "
+        b"/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 99 0 R "
+        b"/CIDToGIDMap /Identity /DW 500 >>] >>\nendobj\n"
+    )
+    figure = b"BT /F0 9 Tf 72 600 Td <%s> Tj ET" % (b"00410042004300440045" * 60)
+    kept = (
+        b"%PDF-1.5\n"
+        + font
+        + figure_font
+        + _stream(3, _text("Walruses gather on the drifting ice in spring. " * 3) + b"\nq /Fm1 Do Q")
+        + _stream(
+            4, figure, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F0 2 0 R >> >> "
+        )
+    )
+    text = pdf_to_text(kept + b"5 0 obj\n<< /Type /Page /Con", engine=engine)
+    assert "Walruses gather on the drifting ice" in text

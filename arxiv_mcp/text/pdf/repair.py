@@ -7,13 +7,18 @@ endobj` of the file (a later definition wins, as an incremental update would), t
 packed in object streams it can still decode, and a stream cut by the end of the file
 (its data as far as it goes); it writes them into a fresh file with an exact table, the
 catalog as its root (or, with no catalog left, a new one over every page found, in file
-order). Invariants: the result is a new byte string, never the input patched in place; an
-encrypted file is never rebuilt (its trailer holds the key's parameters); the work is linear
-in the file's size, with at most MAX_OBJECTS objects.
+order; a page whose contents were lost keeps its place by number). Contents no object names
+become pages of their own (text, an empty page, or a page of an included PDF that draws one
+form: the form no object names that follows them, as pdfTeX writes it), and a page whose
+resources were lost gets its form the same way. Invariants: the result is a new byte string,
+never the input patched in place; an encrypted file is never rebuilt (its trailer holds the
+key's parameters); the work is about linear in the file's size (sorts aside), with at most
+MAX_OBJECTS objects.
 """
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import zlib
@@ -37,12 +42,15 @@ _PAGE_TREE = re.compile(rb"/Type\s*/Pages\b")
 _COUNT = re.compile(rb"/Count\s+(\d{1,7})\b")
 _REF = re.compile(rb"(\d+)\s+(\d+)\s+R\b")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
-_CONTENTS = re.compile(rb"/Contents\s+(\d+)\s+(\d+)\s+R")
+_CONTENTS = re.compile(rb"/Contents\s*(?:\[\s*)?(\d+)\s+(\d+)\s+R")
 _PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
-_RESOURCES = re.compile(rb"/Resources\s+\d+\s+\d+\s+R")
+_RESOURCES = re.compile(rb"/Resources\s+(\d+)\s+(\d+)\s+R")
 _FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
 # a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
+_FORM = re.compile(rb"/Subtype\s*/Form\b")
+_DRAWS = re.compile(rb"/([^\s/\[\]<>(){}%]+)\s+Do\b")
+_BLANK_PAGE = re.compile(rb"(?:\s*(?:[-+]?[\d.]+|[gGqQkK]|rg|RG|cm)(?![^\s/\[<(]))+\s*")
 _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
 _SHOWS_TEXT = re.compile(rb"[)>\]]\s*(?:Tj|TJ|'|\")")
 
@@ -115,7 +123,7 @@ def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], byt
     first = re.search(rb"/First\s+(\d+)", head)
     if first is None or budget[0] <= 0:
         return []
-    data = _decoded(head, rest[: -len(b"\nendstream")], budget[0])
+    data = decoded(head, rest[: -len(b"\nendstream")], budget[0])
     budget[0] -= len(data)
     header = data[: int(first[1])].split()
     pairs = [
@@ -133,13 +141,16 @@ def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], byt
     return out
 
 
-def _decoded(head: bytes, payload: bytes, limit: int) -> bytes:
+def decoded(head: bytes, payload: bytes, limit: int) -> bytes:
     """A stream's data, inflated as far as it goes (a cut or damaged deflate stream keeps its
     start), at most `limit` bytes; b"" for a filter other than Flate."""
     if b"/Filter" not in head:
         return payload[:limit]
-    if not _FLATE_ONLY.search(head):
-        return b""
+    return inflated(payload, limit) if _FLATE_ONLY.search(head) else b""
+
+
+def inflated(payload: bytes, limit: int) -> bytes:
+    """Deflate data inflated as far as it goes (damaged or cut, it keeps its start), at most `limit` bytes."""
     inflater = zlib.decompressobj()
     try:
         return inflater.decompress(payload, limit)
@@ -181,22 +192,84 @@ def _whole_tree(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) ->
 
 def _orphan_contents(
     objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float]
-) -> list[tuple[int, int]]:
-    """Streams that draw text and that no object found names: the contents of pages whose
-    dictionaries were lost (a producer that writes them after all the pages, or packs them
-    into an object stream beyond the cut)."""
+) -> list[tuple[tuple[int, int], bytes]]:
+    """Streams that draw text, or one form, or only set colours (an empty page: kept, so the
+    pages after it keep their numbers), and that no object found names: the contents of
+    pages whose dictionaries were lost (a producer that writes them after all the pages, or
+    packs them into an object stream beyond the cut), in file order, each with the resources
+    its new page gets: the form it draws, if any (see _with_forms), and no fonts (the reader
+    stands in for them). A page found whose resources were lost gets its form so too
+    (`objects` changes)."""
     named = {(int(ref[1]), int(ref[2])) for body in objects.values() for ref in _REF.finditer(_head(body))}
-    orphans = []
+    texts: set[tuple[int, int]] = set()
+    drawers: list[tuple[tuple[int, int], bytes]] = []  # contents that draw one form, and its name
+    forms: list[tuple[int, int]] = []
     for key, body in objects.items():
         if key in named or not body.startswith(b"<<") or b"\nstream\n" not in body:
             continue
-        head, _, rest = body.partition(b"\nstream\n")
+        head = _head(body)
+        if _FORM.search(head):
+            forms.append(key)
         if _NOT_CONTENT.search(head):
             continue
-        start = _decoded(head, rest[:_SNIFF], _SNIFF)
-        if b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start):
-            orphans.append(key)
-    return sorted(orphans, key=places.__getitem__)
+        start = _start(body)
+        if (b"BT" in start and _SETS_FONT.search(start) and _SHOWS_TEXT.search(start)) or _BLANK_PAGE.fullmatch(start):
+            texts.add(key)
+        if (name := _drawn_form(start)) is not None:
+            drawers.append((key, name))
+    lost = _lost_resources(objects)
+    drawers += [(content, name) for content in lost if (name := _drawn_form(_start(objects[content]))) is not None]
+    paired = dict(_with_forms(drawers, forms, places)) if forms else {}
+    for content, page in lost.items():
+        if content in paired:
+            old = _RESOURCES.search(objects[page])
+            objects[page] = objects[page][: old.start()] + paired.pop(content) + objects[page][old.end() :]  # type: ignore[union-attr]
+    found = [(key, paired.get(key, b"")) for key in texts | set(paired)]
+    return sorted(found, key=lambda orphan: places[orphan[0]])
+
+
+def _lost_resources(objects: dict[tuple[int, int], bytes]) -> dict[tuple[int, int], tuple[int, int]]:
+    """The contents (found) of each page found whose resources object was lost, and the page."""
+    out = {}
+    for key, body in objects.items():
+        resources = _RESOURCES.search(body) if _PAGE.search(body[:4096]) else None
+        contents = _CONTENTS.search(body) if resources else None
+        if resources and contents and (int(resources[1]), int(resources[2])) not in objects:
+            content = (int(contents[1]), int(contents[2]))
+            if b"\nstream\n" in objects.get(content, b""):
+                out[content] = key
+    return out
+
+
+def _start(body: bytes) -> bytes:
+    """The start of a stream's data, decoded (_SNIFF bytes at most)."""
+    head, _, rest = body.partition(b"\nstream\n")
+    payload = rest[:_SNIFF] if len(rest) > _SNIFF + len(b"\nendstream") else rest.removesuffix(b"\nendstream")
+    return decoded(head, payload, _SNIFF)
+
+
+def _drawn_form(content: bytes) -> bytes | None:
+    """The one XObject that contents draw (None: none, or several)."""
+    drawn = set(_DRAWS.findall(content))
+    return drawn.pop() if len(drawn) == 1 else None
+
+
+def _with_forms(
+    drawers: list[tuple[tuple[int, int], bytes]], forms: list[tuple[int, int]], places: dict[tuple[int, int], float]
+) -> list[tuple[tuple[int, int], bytes]]:
+    """Each contents that draws one form, with resources naming the first form after it in the
+    file and before the next such contents (those with no form there are left out)."""
+    drawers.sort(key=lambda drawer: places[drawer[0]])
+    after = sorted(places[form] for form in forms)
+    by_place = {places[form]: form for form in forms}
+    out = []
+    for index, (key, name) in enumerate(drawers):
+        limit = places[drawers[index + 1][0]] if index + 1 < len(drawers) else float("inf")
+        first = bisect.bisect_right(after, places[key])
+        if first < len(after) and after[first] < limit:
+            form = by_place[after[first]]
+            out.append((key, b"/Resources << /XObject << /%s %d %d R >> >>" % (name, *form)))
+    return out
 
 
 def _head(body: bytes) -> bytes:
@@ -205,7 +278,9 @@ def _head(body: bytes) -> bytes:
 
 
 def _new_catalog(
-    objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float], orphans: list[tuple[int, int]]
+    objects: dict[tuple[int, int], bytes],
+    places: dict[tuple[int, int], float],
+    orphans: list[tuple[tuple[int, int], bytes]],
 ) -> tuple[int, int] | None:
     """A catalog and page tree over every page found, in the order of their contents in the
     file; an orphaned content stream becomes a page of its own (US Letter, no resources: the
@@ -215,11 +290,14 @@ def _new_catalog(
         return None
     top = max(number for number, _ in objects) + 1
     tree, catalog = (top, 0), (top + 1, 0)
-    order = {key: _content_place(objects, places, key) for key in pages}
-    for number, content in enumerate(orphans, top + 2):
-        objects[(number, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] /Contents %d %d R >>" % content
+    order = {key: place for key in pages if (place := _content_place(objects, places, key)) is not None}
+    for number, (content, resources) in enumerate(orphans, top + 2):
+        objects[(number, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] /Contents %d %d R %s>>" % (
+            *content,
+            resources + b" " if resources else b"",
+        )
         order[(number, 0)] = places[content]
-    kids = sorted(order, key=order.__getitem__)
+    kids = _with_lost_contents(sorted(order, key=order.__getitem__), sorted(set(pages) - set(order)))
     for key in kids:
         objects[key] = _with_parent(objects, key, tree[0])
     objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
@@ -230,16 +308,31 @@ def _new_catalog(
     return catalog
 
 
+def _with_lost_contents(kids: list[tuple[int, int]], lost: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`kids` (in the order of their contents) with each page whose contents were lost, in
+    number order, before the first kid numbered above it: producers number pages in order."""
+    out: list[tuple[int, int]] = []
+    waiting = iter(lost)
+    page = next(waiting, None)
+    for kid in kids:
+        while page is not None and page < kid:
+            out.append(page)
+            page = next(waiting, None)
+        out.append(kid)
+    return out + ([page, *waiting] if page is not None else [])
+
+
 def _content_place(
     objects: dict[tuple[int, int], bytes], places: dict[tuple[int, int], float], page: tuple[int, int]
-) -> float:
-    """Where a page's first content stream is in the file (the page's own place if unknown)."""
+) -> float | None:
+    """Where a page's first content stream is in the file (None: lost; the page's own place if
+    the page names none)."""
     contents = _CONTENTS.search(objects[page])
     key = (int(contents[1]), int(contents[2])) if contents else page
     if key in objects and objects[key].lstrip().startswith(b"["):  # an array of streams
         first = _REF.search(objects[key])
         key = (int(first[1]), int(first[2])) if first else key
-    return places.get(key, places[page])
+    return places.get(key)
 
 
 def _with_parent(objects: dict[tuple[int, int], bytes], page: tuple[int, int], tree: int) -> bytes:

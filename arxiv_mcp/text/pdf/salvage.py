@@ -6,15 +6,21 @@ with self reference"); a font the file lost it reads as U+FFFD. pdfium skips wha
 read and draws a lost font as a standard one. `Salvage` takes the page from a fresh
 reader, leaves out the font parts that pypdf cannot read (a damaged width table costs that
 font's spacing, not the page), puts Helvetica in the place of a font that is lost or cannot
-be read at all, leaves out an image or form whose object cannot be read, and, while reading
-the page fails, leaves out pieces of its content (a line, or one text-showing operator of a
-long line): each piece the parser stops at, one parse each (at most MAX_PARSE_CUTS, MAX_PARSE_BYTES in all), or,
-where it names no place (a string never closed, a stream cut short), all but the longest
-start that parses; when the content parses but reading it fails, the piece where reading
-starts to fail, found by halving (at most MAX_SEARCHES times, about log2(pieces) reads of
-the page each); a content stream over MAX_CUT_CONTENT is not cut. Only the reader's
-in-memory objects change; the file's bytes never do. The deadline is checked inside every
-read.
+be read at all, leaves out an image or form whose object cannot be read (or whose font
+decodes nothing), and, while reading the page fails, leaves out what the parser stops at: the
+token first, as pdfium skips it (inside an array whose `]` was garbled, every operator up to
+its first `]`), then the piece of content it is in (a line, or one text-showing operator of a
+long line), parsing again only the rest after each cut (at most MAX_PARSE_CUTS cuts, a parse
+costing the bytes up to where it stops, MAX_PARSE_BYTES in all), or, where the error names no
+place (a string never closed, a stream cut short), all but the longest start that parses;
+when the content parses but reading it fails, the piece where reading starts to fail, found by
+halving (at most MAX_SEARCHES times, about log2(pieces) reads of the page each); a content
+stream over MAX_CUT_CONTENT is not cut. A page read blank has the forms it draws cut the same
+way (pypdf drops a form that does not parse without an error). Keys a damaged byte hid from
+pypdf's parse of a page or page tree node (/Contents, /Resources, /Kids), and a content stream
+whose dictionary lost its `stream`, are read again from the object's bytes (MAX_REREADS
+objects). Only the reader's in-memory objects change; the file's bytes never do. The deadline
+is checked inside every read.
 """
 
 from __future__ import annotations
@@ -22,23 +28,41 @@ from __future__ import annotations
 import io
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ...errors import ExtractionError
+from .repair import decoded
 from .work import resolved
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_CUTS = 16  # reads of the page
 MAX_TREE_NODES = 100_000
+MAX_REREADS = 2000  # page and page tree objects read again from the file's bytes
+MAX_RAW_OBJECT = 16_384  # bytes of one such object (a page's dictionary is well under 1 KB)
 MAX_SEARCHES = 4  # each one reads the page about log2(pieces) times
 MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms
 MAX_PARSE_BYTES = 4 * 2**20  # content parsed or read while cutting one page: seconds at most
+MAX_CUT_ROUNDS = 4  # each one parses the whole content once, then the rest after each cut
+MAX_TOKEN_CUTS = 8  # tokens left out of one piece before the whole piece is
 MAX_CUT_CONTENT = 2**20  # a page's text is a few hundred KB; a larger stream is not cut
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
+_RAW_KEYS = {  # a key's value as a reference or an array of references
+    key: re.compile(rb"/" + key[1:].encode() + rb"\s*(\d{1,7}\s+\d{1,5}\s+R\b|\[[^\]]*\])")
+    for key in ("/Kids", "/Contents", "/Resources")
+}
+_RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
+_STREAM = re.compile(rb"\bstream(?:\r\n|\n|\r)")
+_TOO_LONG = re.compile(r"Read stream length of \d+ exceeds maximum allowed length")
+# a number or operator longer than pypdf reads (64 and 128 bytes): garbled content
+_LONG_TOKEN = re.compile(rb"(?<![^\s\[\]()])[+\-.\d]{48,}|(?<![^\s\]()>])[A-Za-z'\"][^\s()<>\[\]{}/%]{112,}")
+# the parts of an array: a string, a hex string, a bracket, a token, white space
+_ARRAY_PART = re.compile(rb"\((?:\\.|[^\\)])*\)|<[^<>]*>|[\[\]]|/?[^\s()<>\[\]{}/%]+|\s+", re.DOTALL)
+_TOKEN = re.compile(rb"[^\s()<>\[\]{}/%]*")
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
+_ENCODING_KEYS = ("/Filter", "/DecodeParms", "/Length")
 _SIMPLE_FONTS = ("/Type1", "/MMType1", "/TrueType")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
 
@@ -61,20 +85,37 @@ class Salvage:
             self._reader = PdfReader(io.BytesIO(self._data), strict=False)
             mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
         try:
-            return _read_salvaged(self._reader.pages[index], read)
+            page = self._reader.pages[index]
+            _reread_contents(self._reader, page)
+            return _read_salvaged(page, read)
         except Exception:
             self._reader = None
             raise
+
+
+def _reread_contents(reader: Any, page: Any) -> None:
+    """The page's contents read again from the file's bytes when pypdf read its object as a
+    dictionary without a stream (a damaged byte in the stream's dictionary, say an opened
+    array, hid the `stream` keyword; pdfium reads on), inflated as far as they go."""
+    contents = resolved(page.get("/Contents"))
+    if not isinstance(contents, dict) or hasattr(contents, "get_data"):
+        return
+    raw = _raw_object(reader, contents, MAX_CUT_CONTENT)
+    start = _STREAM.search(raw)
+    if start is not None:
+        end = raw.find(b"endstream", start.end())
+        payload = raw[start.end() : end if end >= 0 else len(raw)]
+        _set_content(page, decoded(raw[: start.start()], payload, MAX_CUT_CONTENT))
 
 
 def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
     _drop_broken_fonts(page)
     _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
-    searches, parses = 0, _Parses()
+    searches, parses, forms_cut = 0, _Parses(), False
     for _ in range(MAX_CUTS):
         try:
-            return read(page)
+            text = read(page)
         except ExtractionError:
             raise
         except Exception:  # pypdf raises many types on a damaged page
@@ -83,6 +124,12 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
             searches += 1
             if searches > MAX_SEARCHES or not _cut_failing_piece(page, read, parses):
                 raise
+            continue
+        if (isinstance(text, str) and text.strip()) or forms_cut:
+            return text
+        forms_cut = True  # read blank: the text may be in a form pypdf left out (parsed only now: forms are large)
+        if not _cut_broken_forms(page, parses):
+            return text
     return read(page)
 
 
@@ -114,13 +161,14 @@ class _Spent(Exception):
 
 class _Parses:
     """Parses and reads of one page's content while cutting it, MAX_PARSE_BYTES in all (a
-    garbled page of a megabyte costs a second a parse)."""
+    garbled page of a megabyte costs a second a parse): a parse counts the bytes up to
+    where it stopped, and starts only while some budget is left."""
 
     def __init__(self) -> None:
         self.left = MAX_PARSE_BYTES
 
     def spend(self, size: int) -> None:
-        if size > self.left:
+        if size > self.left or self.left <= 0:
             raise _Spent
         self.left -= size
 
@@ -128,52 +176,121 @@ class _Parses:
         """Why the content does not parse (None: it does)."""
         from pypdf.generic import ContentStream, DecodedStreamObject
 
-        self.spend(len(data))
+        self.spend(0)
         stream = DecodedStreamObject()
         stream.set_data(data)
         try:
             ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
         except Exception as exc:
-            return str(exc) or type(exc).__name__
+            error = str(exc) or type(exc).__name__
+            stopped = _AT_OFFSET.search(error)  # the parser read as far as that, not the whole
+            self.left -= min(len(data), int(stopped[1]) + 1024) if stopped else len(data)
+            return error
+        self.left -= len(data)
         return None
 
 
 def _cut_until_parses(page: Any, parses: _Parses) -> bool:
-    """Leave out the pieces the parser stops at, one parse each (a garbled stretch holds
-    dozens), or keep the longest start that parses; False when nothing was left out."""
+    """Leave out of the page's content what the parser stops at (see _parsable); False when
+    nothing was left out."""
     data = _content(page)
-    cut = False
+    cut = _parsable(data, parses) if data and len(data) <= MAX_CUT_CONTENT else None
+    if cut is not None:
+        _set_content(page, cut)
+    return cut is not None
+
+
+def _parsable(data: bytes, parses: _Parses) -> bytes | None:
+    """`data` with what the parser stops at left out, or else its longest start that parses;
+    None when nothing was left out. Cutting goes in rounds (at most MAX_CUT_ROUNDS, see
+    _cut_round), each begun by parsing the whole content: a piece parsed from its own start
+    may have begun inside an array that an earlier piece left open."""
+    content, error, cut = data, None, False
+    for _ in range(MAX_CUT_ROUNDS):
+        content, error, round_cut = _cut_round(content, parses)
+        cut = cut or round_cut
+        if not round_cut or parses.left <= 0:
+            break
+    start = _parsable_start(content, parses) if error is not None else None
+    return start if start is not None else content if cut else None
+
+
+def _cut_round(data: bytes, parses: _Parses) -> tuple[bytes, str | None, bool]:
+    """The content with what the parser stops at left out, the last error (None: it parsed),
+    and whether anything was left out. The token it stops at goes first (a garbled stretch,
+    where pdfium skips a token, keeps the rest of its line: MAX_TOKEN_CUTS a piece), then the
+    whole piece. What precedes the piece has parsed: after a cut, only the rest from the piece
+    on is parsed again, so a long garbled stream costs about one parse, not one per cut."""
+    kept: list[bytes] = []  # the content before `rest`, without what was left out
+    rest, error = data, None
+    tokens, after = 0, b""  # tokens left out of the first piece of `rest`, and what follows that piece
     try:
-        error = parses.error(data) if data and len(data) <= MAX_CUT_CONTENT else None
         for _ in range(MAX_PARSE_CUTS):
-            if error is None or not _cut_bad_line(page, error):
-                break
-            cut, error = True, parses.error(_content(page) or b"")
+            error = parses.error(rest)
+            place = None if error is None else _bad_place(rest, error)
+            if place is None or (place[0] == 0 and tokens >= MAX_TOKEN_CUTS):
+                if error is None or not tokens:
+                    break
+                rest, tokens, error = after, 0, None  # cutting its tokens did not mend the piece: all of it goes
+                continue
+            start, at, end = place
+            if start or not tokens:  # the parser stopped in a piece not cut yet
+                kept.append(rest[:start])
+                rest, at, end = rest[start:], at - start, end - start
+                after, tokens = rest[end:], 0
+            rest, tokens, error = rest[:at] + _without_token(rest, at), tokens + 1, None
     except _Spent:
-        return cut
-    return (error is not None and _keep_parsable_start(page, parses)) or cut
+        pass  # keep the cuts made so far
+    return b"".join(kept) + rest, error, bool(kept)
 
 
-def _cut_bad_line(page: Any, error: str) -> bool:
-    """Leave out the piece of content the parser stopped in; False when the error names no place."""
+def _without_token(data: bytes, at: int) -> bytes:
+    """`data` from `at` on without the token there. An operator there stands inside an array
+    (the parser reads operators anywhere else) whose `]` was garbled: pdfium leaves out every
+    operator and `[` up to the array's first `]`, which closes it, and so is it done here."""
+    if not data[at : at + 1].isalpha() and data[at : at + 1] not in (b"'", b'"'):
+        return data[_token_end(data, at) :]
+    kept: list[bytes] = []
+    for part in _ARRAY_PART.finditer(data, at):
+        if part[0] == b"]":
+            return b"".join(kept) + data[part.start() :]
+        if part[0] != b"[" and not part[0][:1].isalpha() and part[0][:1] not in (b"'", b'"'):
+            kept.append(part[0])
+    return b"".join(kept)
+
+
+def _token_end(data: bytes, at: int) -> int:
+    """Where the token starting at `at` ends (a stray delimiter is a token of its own)."""
+    found = _TOKEN.match(data, at)
+    return max(at + 1, found.end() if found else at)
+
+
+def _bad_place(data: bytes, error: str) -> tuple[int, int, int] | None:
+    """Where the piece the parser stopped in starts, where it stopped, and where the piece
+    ends; None when the error names no place."""
     found = _AT_OFFSET.search(error)
-    data = _content(page) if found else None
-    if found is None or data is None or int(found[1]) >= len(data):
-        return False
-    at, start, kept = int(found[1]), 0, []
+    if found is not None:
+        at = int(found[1])
+    else:  # the error names no place: a token too long to read names it, if there is one
+        long = _LONG_TOKEN.search(data) if _TOO_LONG.search(error) else None
+        if long is None:
+            return None
+        at = long.start()
+    if at >= len(data):
+        return None
+    start = 0
     for piece in _pieces(data):
-        if not start <= at < start + len(piece):
-            kept.append(piece)
+        if start <= at < start + len(piece):
+            return start, at, start + len(piece)
         start += len(piece)
-    _set_content(page, b"".join(kept))
-    return True
+    return None
 
 
-def _keep_parsable_start(page: Any, parses: _Parses) -> bool:
-    """Keep the longest run of content pieces from the start that parses: a stream cut short
-    (tried first: one parse), or a string never closed (found by halving), keeps what was
-    drawn before."""
-    pieces = _pieces(_content(page) or b"")
+def _parsable_start(data: bytes, parses: _Parses) -> bytes | None:
+    """The longest run of content pieces from the start that parses (None: not one): a stream
+    cut short (tried first: one parse), or a string never closed (found by halving), keeps
+    what was drawn before."""
+    pieces = _pieces(data)
 
     def parse(count: int) -> bool:
         return parses.error(b"".join(pieces[:count])) is None
@@ -187,10 +304,7 @@ def _keep_parsable_start(page: Any, parses: _Parses) -> bool:
             low, high = (middle, high) if parse(middle) else (low, middle)
     except _Spent:
         pass  # keep the longest start found to parse so far
-    if low == 0:
-        return False
-    _set_content(page, b"".join(pieces[:low]))
-    return True
+    return b"".join(pieces[:low]) if low else None
 
 
 def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -> bool:
@@ -227,8 +341,23 @@ def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -
 
 def _drop_broken_fonts(page: Any) -> None:
     """Each font of the page that pypdf cannot read without the one part of it that is broken,
-    or, when no one part is to blame, its name and encoding only, or else a stand-in."""
-    resources = resolved(page.get("/Resources"))
+    or, when no one part is to blame, its name and encoding only, or else a stand-in; and each
+    form the page draws left out when no font of it decodes any code (two-byte fonts
+    whose ToUnicode maps were lost: a stand-in cannot guess their glyphs, and their U+FFFD would
+    outweigh the page's own text)."""
+    _mend_fonts(resolved(page.get("/Resources")))
+    try:
+        forms = list(_forms(page))
+    except Exception:  # a form that cannot be read: left out by _drop_broken_xobjects
+        return
+    for xobjects, name, form, _ in forms:
+        resources = resolved(form.get("/Resources"))
+        fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+        if isinstance(fonts, dict) and fonts and all(_decodes_nothing(resolved(font)) for font in fonts.values()):
+            del xobjects[name]
+
+
+def _mend_fonts(resources: Any) -> None:
     fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
     if not isinstance(fonts, dict):
         return
@@ -240,6 +369,16 @@ def _drop_broken_fonts(page: Any) -> None:
         if isinstance(font, dict) and _reads(font):
             continue
         fonts[name] = _mended(font) if isinstance(font, dict) else _stand_in()
+
+
+def _decodes_nothing(font: Any) -> bool:
+    if not isinstance(font, dict):
+        return False  # a font lost is stood in for (see _stand_in_for_lost_fonts)
+    try:
+        text = _drawn(font, bytes(range(256))).replace(" ", "").replace("\n", "")
+    except Exception:
+        return False  # a font pypdf cannot read at all is stood in for, not its form left out
+    return bool(text) and set(text) == {"\ufffd"}
 
 
 def _drop_broken_xobjects(page: Any) -> None:
@@ -260,6 +399,41 @@ def _drop_broken_xobjects(page: Any) -> None:
                 xobject.get_data()
         except Exception:
             del xobjects[name]
+
+
+def _forms(page: Any) -> Iterator[tuple[Any, str, Any, bytes]]:
+    """Each form XObject of the page small enough to cut (MAX_CUT_CONTENT): the dictionary
+    naming it, its name, the form and its content."""
+    resources = resolved(page.get("/Resources"))
+    xobjects = resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    for name, xobject in list(xobjects.items()) if isinstance(xobjects, dict) else []:
+        form = resolved(xobject)
+        if isinstance(form, dict) and form.get("/Subtype") == "/Form" and hasattr(form, "get_data"):
+            data = form.get_data()
+            if len(data) <= MAX_CUT_CONTENT:
+                yield xobjects, name, form, data
+
+
+def _cut_broken_forms(page: Any, parses: _Parses) -> bool:
+    """Cut each form the page draws whose content does not parse, as the page's own content is
+    cut (pypdf leaves such a form out whole, without an error, where pdfium reads what it can:
+    a page that includes another PDF's page draws all of its text in one form); False when
+    none was cut."""
+    from pypdf.generic import DecodedStreamObject, NameObject
+
+    cut_any = False
+    try:
+        for xobjects, name, form, data in _forms(page):
+            cut = _parsable(data, parses) if parses.error(data) is not None else None
+            if cut is not None:
+                stream = DecodedStreamObject()
+                stream.update({key: value for key, value in form.items() if key not in _ENCODING_KEYS})
+                stream.set_data(cut)
+                xobjects[NameObject(name)] = stream
+                cut_any = True
+    except _Spent:
+        pass
+    return cut_any
 
 
 def _mended(font: Any) -> Any:
@@ -315,39 +489,97 @@ def _stand_in() -> Any:
 
 
 def mend_page_tree(reader: Any) -> None:
-    """Give each node of the page tree whose /Type a damaged byte changed (`/Pate`) the type
-    its keys show, as pdfium does, when the tree holds fewer pages than its root declares:
-    pypdf skips such a node, and every later page moves up one place. At most MAX_TREE_NODES."""
-    from pypdf.generic import NameObject
-
+    """Read again, from the file's bytes, the keys a damaged byte hid from pypdf in a page tree
+    node (/Kids) or a page (/Contents, /Resources): pypdf stops parsing a dictionary at a token
+    it cannot read, where pdfium skips the token. When the tree holds fewer pages than its root
+    declares, also give each node whose /Type a damaged byte changed (`/Pate`) the type its keys
+    show, as pdfium does: pypdf skips such a node, and every later page moves up one place.
+    At most MAX_TREE_NODES nodes are walked and MAX_REREADS objects read again."""
+    rereads = [MAX_REREADS]
     try:
-        root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
-        if len(reader.pages) >= int(root.get("/Count", 0)):
-            return
-        todo, seen = [root], 0
-        while todo and seen < MAX_TREE_NODES:
-            node, seen = todo.pop(), seen + 1
-            kind = "/Pages" if "/Kids" in node else "/Page"
-            if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
-                node[NameObject("/Type")] = NameObject(kind)
-            if kind == "/Pages":
-                todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
+        if _mend_tree_nodes(reader, rereads):
+            reader.flattened_pages = None
+        for page in reader.pages:
+            if ("/Contents" not in page or "/Resources" not in page) and rereads[0] > 0:
+                _reread_keys(reader, page, ("/Contents", "/Resources"), rereads)
     except Exception as exc:  # a tree too broken to walk: read what pypdf found
         logger.info("the PDF's page tree cannot be mended: %s: %s", type(exc).__name__, exc)
-        return
-    reader.flattened_pages = None
+        reader.flattened_pages = None
+
+
+def _mend_tree_nodes(reader: Any, rereads: list[int]) -> bool:
+    """Whether the tree holds fewer pages than it declares, and so was mended as above."""
+    from pypdf.generic import NameObject
+
+    root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
+    if len(reader.pages) >= int(root.get("/Count", 0)):
+        return False
+    todo, seen = [root], 0
+    while todo and seen < MAX_TREE_NODES:
+        node, seen = todo.pop(), seen + 1
+        if "/Kids" not in node and node.get("/Type") != "/Page" and rereads[0] > 0:
+            _reread_keys(reader, node, ("/Kids",), rereads)
+        kind = "/Pages" if "/Kids" in node else "/Page"
+        if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
+            node[NameObject("/Type")] = NameObject(kind)
+        if kind == "/Pages":
+            todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
+    return True
+
+
+def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[int]) -> None:
+    """Give `node` each of `keys` it lacks whose references its object's bytes hold."""
+    from pypdf.generic import ArrayObject, IndirectObject, NameObject
+
+    rereads[0] -= 1
+    raw = _raw_object(reader, node)
+    for key in keys:
+        found = _RAW_KEYS[key].search(raw) if key not in node else None
+        refs = (
+            [IndirectObject(int(ref[1]), int(ref[2]), reader) for ref in _RAW_REF.finditer(found[1])] if found else []
+        )
+        if refs:
+            node[NameObject(key)] = ArrayObject(refs) if found[1].startswith(b"[") else refs[0]  # type: ignore[index]
+
+
+def _raw_object(reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
+    """The bytes of `node`'s object in the file, up to its `endobj` (b"" when it is packed in
+    an object stream, or the table points elsewhere)."""
+    ref = getattr(node, "indirect_reference", None)
+    offset = None if ref is None else reader.xref.get(ref.generation, {}).get(ref.idnum)
+    if ref is None or not offset:
+        return b""
+    stream = reader.stream
+    here = stream.tell()
+    try:
+        stream.seek(offset)
+        raw = stream.read(limit)
+    finally:
+        stream.seek(here)
+    head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)
+    if head is None or (int(head[1]), int(head[2])) != (ref.idnum, ref.generation):
+        return b""
+    return raw[head.end() :].partition(b"endobj")[0]
 
 
 def lost_fonts(page: Any) -> bool:
-    """Whether the page's contents select a font its resources do not hold (a file cut short)."""
+    """Whether salvage may find text on a page pypdf read blank: its contents select a font its
+    resources do not hold (a file cut short), its contents object lost its stream, or a form it
+    draws does not parse (damaged)."""
     try:
-        return bool(_lost_fonts(page))
+        contents = resolved(page.get("/Contents"))
+        return (
+            (isinstance(contents, dict) and not hasattr(contents, "get_data"))
+            or bool(_lost_fonts(page))
+            or any(_Parses().error(data) for *_, data in _forms(page))
+        )
     except Exception:  # contents that cannot be read: salvage has its own ways with them
         return True
 
 
-def _lost_fonts(page: Any) -> set[str]:
-    data = _content(page)
+def _lost_fonts(page: Any, data: bytes | None = None) -> set[str]:
+    """The fonts the contents (the page's, or `data` of a form) select that its resources do not hold."""
+    data = _content(page) if data is None else data
     used = {match.decode("latin-1") for match in _SELECTED_FONT.findall(data or b"")}
     resources = resolved(page.get("/Resources"))
     fonts = resolved(resources.get("/Font")) if isinstance(resources, dict) else None
@@ -357,23 +589,25 @@ def _lost_fonts(page: Any) -> set[str]:
 
 
 def _stand_in_for_lost_fonts(page: Any) -> None:
-    """A stand-in for each font the page's contents select that its resources do not hold
-    (the font, its resources, or the page's dictionary were lost: see repair)."""
+    """A stand-in for each font the page's contents, or a form's it draws, select that its
+    resources do not hold (the font, its resources, or the page's dictionary were lost: see
+    repair)."""
     from pypdf.generic import DictionaryObject, NameObject
 
     try:
-        lost = _lost_fonts(page)
+        drawers = [(page, _lost_fonts(page))] + [(form, _lost_fonts(form, data)) for _, _, form, data in _forms(page)]
     except Exception:  # contents that cannot be read: the cuts below deal with them
         return
-    if not lost:
-        return
-    resources = resolved(page.get("/Resources"))
-    if not isinstance(resources, dict):
-        resources = DictionaryObject()
-        page[NameObject("/Resources")] = resources
-    fonts = resolved(resources.get("/Font"))
-    if not isinstance(fonts, dict):
-        fonts = DictionaryObject()
-        resources[NameObject("/Font")] = fonts
-    for name in lost:
-        fonts[NameObject("/" + name)] = _stand_in()
+    for drawer, lost in drawers:
+        if not lost:
+            continue
+        resources = resolved(drawer.get("/Resources"))
+        if not isinstance(resources, dict):
+            resources = DictionaryObject()
+            drawer[NameObject("/Resources")] = resources
+        fonts = resolved(resources.get("/Font"))
+        if not isinstance(fonts, dict):
+            fonts = DictionaryObject()
+            resources[NameObject("/Font")] = fonts
+        for name in lost:
+            fonts[NameObject("/" + name)] = _stand_in()
