@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..bibids import arxiv_id_in, doi_in
@@ -426,7 +426,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
             continue
         key = tuple(int(part) for part in match["number"].split("."))
         candidates.append((index, key, match["number"] + match["sub"]))
-    for index, _, number in _longest_chain(candidates, _next_equation):
+    for index, _, number in _longest_chain(candidates):
         latex = _EQUATION.fullmatch(lines[index])["body"]  # type: ignore[index]
         if len(latex.strip(" ,.;")) < 3 and index:  # the number alone: the equation is the line above
             latex = f"{lines[index - 1]} {latex}"
@@ -443,21 +443,23 @@ def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bo
     return key[:-1] == previous[:-1] and key[-1] == previous[-1] + 1 or key[:-1] > previous[:-1] and key[-1] == 1
 
 
-def _longest_chain(
-    candidates: list[tuple[int, tuple[int, ...], str]],
-    follows: Callable[[tuple[int, ...] | None, tuple[int, ...]], bool],
-) -> list[tuple[int, tuple[int, ...], str]]:
-    """The longest run of candidates, in order, each following the one before; repeats of a
-    number (not a sub-letter) are left out."""
+_CHAIN_WINDOW = 200  # an equation follows one of the last _CHAIN_WINDOW candidates (bounds the search)
+
+
+def _longest_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
+    """The longest run of candidates, in order, each following the one before (_next_equation);
+    repeats of a number (not a sub-letter) are left out."""
     best: list[int] = []
     link: list[int] = []
+    seen: dict[tuple[int, ...], list[int]] = {}  # the indexes of the candidates of each number
     for index, (_, key, _) in enumerate(candidates):
-        score, before = (1 if follows(None, key) else 0), -1
-        for previous in range(max(0, index - 200), index):
-            if best[previous] and follows(candidates[previous][1], key) and best[previous] + 1 > score:
+        score, before = (1 if _next_equation(None, key) else 0), -1
+        for previous in _may_precede(key, seen, max(0, index - _CHAIN_WINDOW), index):
+            if best[previous] and _next_equation(candidates[previous][1], key) and best[previous] + 1 > score:
                 score, before = best[previous] + 1, previous
         best.append(score)
         link.append(before)
+        seen.setdefault(key, []).append(index)
     if not best or max(best) < 2:
         return []
     end = max(range(len(best)), key=best.__getitem__)
@@ -469,6 +471,17 @@ def _longest_chain(
     for candidate in reversed(chain):
         kept.setdefault(candidate[2], candidate)
     return list(kept.values())
+
+
+def _may_precede(key: tuple[int, ...], seen: dict[tuple[int, ...], list[int]], low: int, index: int) -> Iterable[int]:
+    """The candidates in [low, index), in order, that `key` may follow: those of its own number
+    and of the number before it, but any for a section's first one ((3.1) after (2.7)).
+
+    Testing each candidate against every one in the window cost a paper with a hundred
+    numbered equations thousands of tests; a number has at most two to look up."""
+    if len(key) > 1 and key[-1] == 1:
+        return range(low, index)
+    return sorted(i for number in (key, (*key[:-1], key[-1] - 1)) for i in seen.get(number, ()) if i >= low)
 
 
 # --- references -----------------------------------------------------------------------------
