@@ -103,7 +103,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     marks = sorted(
         [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
     )
-    labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
+    labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
     sink = _Sink(builder)
@@ -151,7 +151,7 @@ class _Sink:
         self.builder.block(kind, rendered, record, cites)
 
 
-def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
+def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -212,9 +212,9 @@ def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) ->
     return roman
 
 
-def _write_line(builder: _Sink, line: str, labels: set[str]) -> None:
+def _write_line(builder: _Sink, line: str, labels: _Labels) -> None:
     position = 0
-    if labels and not line.startswith("#"):
+    if labels.names and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
@@ -229,17 +229,33 @@ _AUTHOR_YEAR_CITATION = re.compile(
 )
 
 
-def _citations(line: str, labels: set[str]) -> list[tuple[int, int, list[str]]]:
+@dataclass(frozen=True)
+class _Labels:
+    """The labels of the reference entries, which citations name."""
+
+    names: frozenset[str]
+    author_year: bool
+    """Whether one is an author-year label (`Smith 2020`, the only kind with a space): only
+    then is every line searched for author-year citations (a search that cost as much as
+    writing the lines, on a paper numbering its references)."""
+
+    @classmethod
+    def of(cls, labels: Iterable[str]) -> _Labels:
+        names = frozenset(labels)
+        return cls(names, any(" " in label for label in names))
+
+
+def _citations(line: str, labels: _Labels) -> list[tuple[int, int, list[str]]]:
     """(start, end, targets) of the citations in a line: `[12]`, `[3-5]`, and an author-year
     `Smith et al., 2020` or `Smith and Lee (2020)` naming an entry labelled `Smith 2020`."""
     found = []
     for match in _CITATION.finditer(line) if "[" in line else ():
-        targets = [label for label in _cited(match["body"]) if label in labels]
+        targets = [label for label in _cited(match["body"]) if label in labels.names]
         if targets:
             found.append((match.start(), match.end(), targets))
-    for match in _AUTHOR_YEAR_CITATION.finditer(line) if _YEAR.search(line) else ():
+    for match in _AUTHOR_YEAR_CITATION.finditer(line) if labels.author_year and _YEAR.search(line) else ():
         label = f"{match['name']} {match['year']}"
-        if label in labels:
+        if label in labels.names:
             found.append((match.start(), match.end(), [label]))
     return sorted(found)
 
