@@ -40,7 +40,7 @@ from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
 from .layout import heading_number
-from .order import FOOTNOTE_START, ends_sentence
+from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -373,8 +373,7 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
 
 
 def _ends_caption(line: str, following: str, full: int) -> bool:
-    sentence = line.rstrip(")]'\"’”").endswith((".", "!", "?"))
-    return sentence and (len(line) < 0.85 * full or _looks_tabular(following))
+    return ends_with_stop(line) and (len(line) < 0.85 * full or _looks_tabular(following))
 
 
 _WORD_START = re.compile(r"(?<!\S)[^\W_]")
