@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from .tool_groups import TOOL_GROUPS
+
 ARXIV_MIN_INTERVAL_S = 3.0
 """arXiv's terms of use: at most one request every three seconds."""
 MAX_INTERVAL_S = 600.0
@@ -26,8 +28,8 @@ ARXIV_DOMAINS = ("arxiv.org", "ar5iv.org")
 
 
 PDF_ENGINES = ("auto", "pypdf", "pdfium")
-TOOL_GROUP_NAMES = ("read", "cite", "library", "explore", "all")
-"""ARXIV_MCP_TOOLS / --tools: which tools a server exposes (server.TOOL_GROUPS lists them)."""
+TOOL_GROUP_NAMES = (*TOOL_GROUPS, "all")
+"""ARXIV_MCP_TOOLS / --tools: which tools a server exposes (TOOL_GROUPS lists them)."""
 MAX_TIMEOUT_S = 600.0
 """Per-request network timeout: beyond ten minutes a stalled upstream is not worth waiting for
 (and 1e10 overflowed the socket layer, failing every upstream call)."""

@@ -84,6 +84,10 @@ _NOT_YET = "not usable yet"
 page, a cut body): worth trying again later, so it is not remembered as missing."""
 
 
+_NOTES_KEY = ',"notes":'
+"""How Document.to_json writes the key of its last member (compact separators)."""
+
+
 class Text:
     """A read paper version: its text at once, its document (blocks and records) when a view
     asks for it. A cached document's records are built only then, so a page read costs what
@@ -127,14 +131,17 @@ class Text:
     @property
     def damage(self) -> str | None:
         """The document's note that its PDF was damaged, read without building the document:
-        a cached document's JSON ends with its notes (Document.to_json writes them last)."""
+        a cached document's JSON ends with its notes (Document.to_json writes them last), so
+        the last `,"notes":` is theirs. The text cannot fake it: in JSON every quote inside a
+        string is escaped, so `"notes":` occurs only as a key. rfind scans from the end: it
+        costs the length of the notes, not of the text."""
         if self._doc is not None or self._parsed is not None:
             notes = self._doc.notes if self._doc is not None else (self._parsed or {}).get("notes")
         else:
-            tail = (self._payload or "")[-2000:]
-            at = tail.rfind('"notes":')
+            payload = self._payload or ""
+            at = payload.rfind(_NOTES_KEY)
             try:
-                notes = json.loads(tail[at + len('"notes":') : -1]) if at >= 0 else None
+                notes = json.loads(payload[at + len(_NOTES_KEY) : -1]) if at >= 0 else None
             except json.JSONDecodeError:
                 notes = None
         damage = notes.get(DAMAGED) if isinstance(notes, dict) else None

@@ -37,13 +37,13 @@ sys.path.insert(0, str(REPO_ROOT))
 from benchmarks import cache_index as cache_index_bench  # noqa: E402
 from benchmarks import library_scale  # noqa: E402
 from benchmarks import pdf_extraction as pdf_bench  # noqa: E402
+from tests import jsonrpc  # noqa: E402
 from tests.fake_arxiv import FakeArxiv, FakePaper, eprint, latexml_html, make_corpus  # noqa: E402
 from tests.pdfgen import make_pdf  # noqa: E402
 
 SHARED_FIXTURES = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv"
 TEST_FIXTURES = REPO_ROOT / "tests" / "fixtures"
 POLITE_SPACING_S = 3.0
-PROTOCOL_VERSION = "2025-06-18"
 PAGE_SIZE = 15000
 
 PAPER_HTML = "2403.01234"
@@ -78,7 +78,7 @@ class StdioServer:
     def request(self, method: str, params: dict | None = None) -> dict:
         self._next_id += 1
         ident = self._next_id
-        self.send({"jsonrpc": "2.0", "id": ident, "method": method, **({"params": params} if params else {})})
+        self.send(jsonrpc.request(ident, method, params))
         while True:
             line = self.proc.stdout.readline()
             if not line:
@@ -90,15 +90,8 @@ class StdioServer:
                 return answer["result"]
 
     def initialize(self) -> dict:
-        result = self.request(
-            "initialize",
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "arxiv-mcp-bench", "version": "0"},
-            },
-        )
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        result = self.request("initialize", jsonrpc.initialize_params("arxiv-mcp-bench"))
+        self.send(jsonrpc.INITIALIZED)
         return result
 
     def tool_names(self) -> set[str]:

@@ -13,7 +13,6 @@ Prints the smallest, median and largest gap (arXiv asks for no gap under the int
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests import jsonrpc  # noqa: E402
 from tests.conftest import paper  # noqa: E402
 from tests.fake_arxiv import FakeArxiv  # noqa: E402
 
@@ -40,7 +40,7 @@ for pid in sys.argv[1:]:
 def _run(fake: FakeArxiv, interval: float, groups: list[list[str]]) -> list[float]:
     fake.clear_log()
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+        env = jsonrpc.environment()
         root = str(Path(__file__).resolve().parent.parent)
         env.update(fake.env(), ARXIV_MCP_HOME=home, ARXIV_MCP_MIN_INTERVAL_S=str(interval), PYTHONPATH=root)
         procs = [subprocess.Popen([sys.executable, "-c", WORKER, *ids], env=env) for ids in groups]

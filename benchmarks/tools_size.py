@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script: tests.jsonrpc is the repository's
+
+from tests import jsonrpc  # noqa: E402
+
 DEFAULT_LIMIT = 17_000
 """Issues 13 and 21: every tools/list a client reads goes into the model's context; keep it
 under this, whatever tools and arguments are added."""
@@ -32,44 +34,15 @@ def size(value) -> int:
 
 def fetch_tools_list(groups: str = "all") -> tuple[dict, int]:
     """The tools/list `result` from a fresh stdio server, and the byte size of its wire message."""
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "tools-size", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
+    messages = [*jsonrpc.handshake("tools-size"), jsonrpc.request(2, "tools/list")]
     with tempfile.TemporaryDirectory() as home:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
-        env["ARXIV_MCP_HOME"] = home
-        env["ARXIV_MCP_TOOLS"] = groups
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "arxiv_mcp"],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
-            proc.stdin.flush()
-            for line in proc.stdout:
-                answer = json.loads(line)
-                if answer.get("id") == 2:
-                    return answer["result"], len(line.rstrip(b"\r\n"))
-            raise RuntimeError("the server closed stdout before answering tools/list")
-        finally:
-            proc.stdin.close()
-            proc.terminate()
-            proc.wait(timeout=10)
+        env = jsonrpc.environment()
+        env.update(ARXIV_MCP_HOME=home, ARXIV_MCP_TOOLS=groups)
+        talk = jsonrpc.converse([sys.executable, "-m", "arxiv_mcp"], messages, env, cwd=ROOT)
+    if 2 not in talk.answers:
+        raise RuntimeError(f"the server closed stdout before answering tools/list:\n{talk.stderr}")
+    wire = next(line for line in talk.lines if json.loads(line).get("id") == 2)
+    return talk.answers[2]["result"], len(wire.rstrip(b"\r\n"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
-from tests import platforms
+from tests import jsonrpc, platforms
 from tests.conftest import html_paper, paper
 from tests.pdfgen import make_pdf, pdf_of_size
 
@@ -66,7 +66,7 @@ def padded_html_paper(pid: str, title: str, words: int = 200, pad: int = 0):
 
 
 def run_limited(fake, home: Path, calls: list) -> list[dict]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(home), PYTHONDONTWRITEBYTECODE="1")
     out = subprocess.run(
         [sys.executable, "-c", LIMITED_CLIENT, str(FSIZE_LIMIT), json.dumps(calls)],
@@ -183,7 +183,7 @@ async def test_damaged_text_is_never_returned_as_good(fake, connect, make_config
 
 
 def _start(home: Path, *, drop_root: bool = False) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env["ARXIV_MCP_HOME"] = str(home)
     command = [sys.executable, "-m", "arxiv_mcp"]
     if drop_root:  # root writes through any permission bits; without these capabilities it cannot

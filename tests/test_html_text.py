@@ -523,9 +523,9 @@ def test_text_outside_the_document_is_ignored():
 
 def test_hundred_thousand_nested_elements_do_not_recurse_or_stall():
     deep = "<div>" * 100_000 + "deep text" + "</div>" * 100_000
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other jobs on the machine do not count
     text = html_to_text(page(deep + '<p class="ltx_p">after the tower</p>'))
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
     assert "deep text" in text and "after the tower" in text
 
 
@@ -559,11 +559,11 @@ def test_unclosed_and_misnested_tags_still_give_text():
     ],
 )
 def test_hostile_markup_is_linear(hostile):
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other jobs on the machine do not count
     with pytest.raises(ExtractionError):
         html_to_text(hostile)
     text = html_to_text(page(hostile))  # the same junk after a real section
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
     assert text.startswith("# A Test Paper")
 
 
@@ -575,9 +575,9 @@ def test_large_page_is_fast():
     )
     html = page(paragraph * 3000)
     assert len(html) > 900_000
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other jobs on the machine do not count
     text = html_to_text(html)
-    assert time.perf_counter() - started < 3  # about 0.2 s on one core; generous for slow CI
+    assert time.process_time() - started < 3  # about 0.2 s on one core; generous for slow CI
     assert text.count("$x^{2}$") == 3000
 
 

@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from arxiv_mcp import http_limits, http_sessions
-from tests import platforms
+from tests import jsonrpc, platforms
 
 if not platforms.WINDOWS:
     import resource
@@ -40,17 +40,11 @@ def _json_of(answer: requests.Response) -> dict:
 
 def _open_session(url: str, **headers: str) -> requests.Response:
     """A handshake-era `initialize`; its response carries the new Mcp-Session-Id."""
-    body = {
-        "jsonrpc": "2.0",
-        "id": 0,
-        "method": "initialize",
-        "params": {"protocolVersion": HANDSHAKE, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
+    body = jsonrpc.initialize(0, "t", HANDSHAKE)
     answer = requests.post(url, json=body, headers={"Accept": ACCEPT, **headers}, timeout=30)
     if answer.status_code == 200:
         sid = answer.headers["mcp-session-id"]
-        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-        requests.post(url, json=note, headers=_in(sid, **headers), timeout=30).raise_for_status()
+        requests.post(url, json=jsonrpc.INITIALIZED, headers=_in(sid, **headers), timeout=30).raise_for_status()
     return answer
 
 
@@ -61,15 +55,6 @@ def _in(session_id: str, **headers: str) -> dict[str, str]:
         "Mcp-Session-Id": session_id,
         "MCP-Protocol-Version": HANDSHAKE,
         **headers,
-    }
-
-
-def _tool_call(name: str, arguments: dict, request_id: int = 1) -> dict:
-    return {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "method": "tools/call",
-        "params": {"name": name, "arguments": arguments},
     }
 
 
@@ -87,7 +72,9 @@ def test_a_lone_surrogate_over_http_gets_one_line_in_both_protocol_forms(fake, t
         assert "query holds a lone UTF-16 surrogate" in text and "\n" not in text
         sid = _open_session(url).headers["mcp-session-id"]
         for name, arguments in [("get_paper", {"paper_id": "x\udfff"}), ("list_categories", {"group": "\ud800"})]:
-            answer = requests.post(url, data=json.dumps(_tool_call(name, arguments)), headers=_in(sid), timeout=30)
+            answer = requests.post(
+                url, data=json.dumps(jsonrpc.call_tool(1, name, arguments)), headers=_in(sid), timeout=30
+            )
             result = _json_of(answer)["result"]
             assert result["isError"] and "lone UTF-16 surrogate" in result["content"][0]["text"], name
         valid_pair = _call(url, "search_papers", {"query": "\U0001f600 attention"})
@@ -99,7 +86,7 @@ def test_two_authorization_headers_are_refused(fake, tmp_path, two_tokens):
     with serving(fake, tmp_path, env={"ARXIV_MCP_HTTP_TOKEN": f"{right},{other}"}) as (port, _log):
         for pair in ([right, "wrong-token-wrong-token"], [right, right], [right, other]):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            body = json.dumps(_tool_call("cache_stats", {})).encode()
+            body = json.dumps(jsonrpc.call_tool(1, "cache_stats", {})).encode()
             conn.putrequest("POST", "/mcp", skip_accept_encoding=True)
             conn.putheader("Content-Type", "application/json")
             conn.putheader("Accept", ACCEPT)
@@ -222,7 +209,7 @@ def test_a_dropped_handshake_era_connection_ends_its_download(fake, tmp_path):
     with serving(fake, tmp_path, env=env) as (port, _log):
         url = f"http://127.0.0.1:{port}/mcp"
         sid = _open_session(url).headers["mcp-session-id"]
-        body = json.dumps(_tool_call("download_paper", {"paper_id": PAPER_ID})).encode()
+        body = json.dumps(jsonrpc.call_tool(1, "download_paper", {"paper_id": PAPER_ID})).encode()
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         sock.sendall(
             f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: {ACCEPT}\r\n"

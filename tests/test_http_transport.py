@@ -6,7 +6,6 @@ web page that reached the port (DNS rebinding, or a cross-site request)."""
 
 from __future__ import annotations
 
-import os
 import secrets
 import socket
 import subprocess
@@ -22,6 +21,7 @@ from mcp.client import Client
 
 from arxiv_mcp.cli import _parser
 from arxiv_mcp.http_guard import allowed_hosts, is_loopback
+from tests import jsonrpc
 from tests.conftest import html_paper
 
 PAPER_ID = "2401.00010"
@@ -69,7 +69,7 @@ def serving(fake, tmp_path: Path, *args: str, env: dict[str, str] | None = None)
     """A `python -m arxiv_mcp --transport http` process on a free port with `args` (such as
     `--host`) and extra `env`; yields the port and its stderr log once it listens."""
     port = _free_port()
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    full_env = jsonrpc.environment()
     full_env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"), **(env or {}))
     log = tmp_path / f"server-{port}.log"
     with log.open("w") as stderr:
@@ -231,7 +231,7 @@ def test_with_a_token_every_request_needs_it(fake, tmp_path, bind):
 
 @pytest.mark.parametrize("bind", ["0.0.0.0", "::", "192.0.2.1", "example.org"])
 def test_binding_beyond_loopback_without_a_token_refuses_to_start(fake, tmp_path, bind):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"))
     command = [sys.executable, "-m", "arxiv_mcp", "--transport", "http", "--host", bind, "--port", str(_free_port())]
     proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)

@@ -321,15 +321,15 @@ def test_input_cycles_and_repeated_includes_are_bounded():
     # each level includes the next twice: 2**20 copies unless the size cap stops the expansion
     files = {f"l{k}.tex": b"x" * 100 + f"\\input{{l{k + 1}}}\\input{{l{k + 1}}}".encode() for k in range(20)}
     files["main.tex"] = b"\\documentclass{article}\\begin{document}\\input{l0}\\end{document}"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     text = latex_to_text(files, max_chars=50_000)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert 40_000 < len(text) <= 50_001
     files = {f"w{k}.tex": f"\\input{{w{k + 1}}}".encode() * 10 for k in range(12)}
     files["main.tex"] = b"\\documentclass{article}\\begin{document}\\input{w0}Done\\end{document}"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     assert latex_to_text(files) == "Done\n"
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
 
 
 def test_bibliography_pulls_in_the_bbl_of_the_main_file():
@@ -392,12 +392,12 @@ def test_source_to_text_on_a_generated_tar():
     ],
 )
 def test_pathological_input_finishes_quickly(body):
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     try:
         text = convert(body)
     except ExtractionError:
         text = ""
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert_contract(text)
 
 
@@ -463,17 +463,17 @@ def test_numeric_and_math_mode_conditionals_in_macros_are_decided():
 
 def test_recursive_and_exploding_macros_with_arguments_stay_bounded():
     preamble = r"\def\rec#1{\rec{#1}\rec{#1}}\def\e#1{#1#1#1#1#1#1#1#1#1}"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     text = convert(r"\rec{x} " * 200 + r"\e{\e{\e{\e{\e{\e{y}}}}}} end", preamble)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert text.endswith(" end\n") and set(text[:-5]) <= set("xy ") and len(text) < 1_100_000
 
 
 def test_unclosed_arguments_of_macros_with_arguments_stay_linear():
     preamble = r"\newcommand{\x}[1]{#1}\newcommand{\y}[2][d]{#1#2}"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     text = convert(r"\x{" * 20_000 + r"\y[{a}" * 20_000 + " end", preamble)
-    assert time.monotonic() - start < 10  # each failed use is charged what its scan may cost
+    assert time.process_time() - start < 10  # each failed use is charged what its scan may cost
     assert text.endswith("end\n")
 
 
@@ -523,9 +523,9 @@ def test_self_and_mutually_recursive_macros_stay_bounded():
 
 def test_ten_thousand_macro_uses_stay_fast():
     preamble = r"\newcommand{\gorc}{S2ORC}\newcommand{\Tc}{\ensuremath{T_c}}"
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: other jobs on the machine do not count
     text = convert(r"\gorc{} and $\Tc$ and \Tc. " * 10_000, preamble)
-    assert time.monotonic() - start < 5
+    assert time.process_time() - start < 5
     assert text.count("S2ORC") == 10_000 and text.count("$T_c$") == 20_000
 
 

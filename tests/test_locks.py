@@ -121,7 +121,7 @@ def test_a_wait_ends_at_the_deadline_naming_the_holder(locker, tmp_path):
     started = time.monotonic()
     with budget.tool_call(0.3), pytest.raises(Busy) as err:
         waiter.acquire()
-    assert 0.2 < time.monotonic() - started < 2.0
+    assert 0.2 < time.monotonic() - started < 10  # at its 0.3 s deadline, far from the 30 s lease
     assert "locked by another call of this server" in str(err.value)
     assert 29 <= err.value.retry_after_seconds <= 30
     holder.release(holding)

@@ -10,7 +10,6 @@ answer can only start its next request after that.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
+from tests import jsonrpc
 from tests.conftest import html_paper, paper
 
 pytestmark = pytest.mark.anyio
@@ -29,7 +29,7 @@ GENEROUS_S = 60.0
 
 
 def server_env(fake, home) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(home), ARXIV_MCP_DEADLINE_S="60", ARXIV_MCP_TIMEOUT_S="10")
     return env
 
@@ -102,8 +102,6 @@ async def _append(results: list, client) -> None:
 
 
 def test_a_client_that_closes_stdin_leaves_no_work_running(fake, tmp_path):
-    from mcp.types import LATEST_PROTOCOL_VERSION
-
     fake.add(paper("2403.00001", "Nobody waits for this"))
     fake.fault("/api/", "status", status=503, retry_after="1", times=50)  # four attempts over 3 s
     proc = subprocess.Popen(
@@ -113,25 +111,7 @@ def test_a_client_that_closes_stdin_leaves_no_work_running(fake, tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
     )
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": LATEST_PROTOCOL_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {
-            "jsonrpc": "2.0",
-            "id": 2,
-            "method": "tools/call",
-            "params": {"name": "get_paper", "arguments": {"paper_id": "2403.00001"}},
-        },
-    ]
+    messages = [*jsonrpc.handshake("test"), jsonrpc.call_tool(2, "get_paper", {"paper_id": "2403.00001"})]
     try:
         proc.stdin.write(json.dumps(messages[0]).encode() + b"\n")
         proc.stdin.flush()

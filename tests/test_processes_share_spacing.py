@@ -18,7 +18,7 @@ import anyio
 import pytest
 
 from arxiv_mcp.cache.store import Cache
-from tests import platforms
+from tests import jsonrpc, platforms
 from tests.conftest import paper
 
 WORKER = """
@@ -49,7 +49,7 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
         fake.add(paper(pid, f"Paper {pid}", source=None))
     home = tmp_path / "home"
     starts_file = tmp_path / "booked-starts"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(
         fake.env(),
         ARXIV_MCP_HOME=str(home),

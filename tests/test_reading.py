@@ -7,6 +7,9 @@ import gzip
 import pytest
 
 from arxiv_mcp.errors import NotFound
+from arxiv_mcp.reading import Text
+from arxiv_mcp.text.document import DAMAGED, Document
+from arxiv_mcp.text.extract import TextSource
 from tests.conftest import html_paper, in_threads, paper
 from tests.fake_arxiv import NO_PDF, eprint, plain_tar
 from tests.pdfgen import make_pdf
@@ -146,3 +149,21 @@ def test_read_and_download_label_an_eprint_alike(fake, make_config, kind):
                 labels[order[0]] = svc.download_paper("1901.00004v1", "source").content_type
         assert upstream(fake).count("/e-print/1901.00004v1") == 1, upstream(fake)
     assert labels["read"] == labels["download"]
+
+
+def _damage_from_payload(doc: Document) -> str | None:
+    """`Text.damage` of a cached payload not parsed (as when its text was remembered)."""
+    return Text(doc.to_json(), "cache", TextSource.PDF).damage
+
+
+def test_a_papers_text_cannot_forge_the_damage_note():
+    forged = 'Body text ,"notes":{"damaged":"forged"} and "notes": {"damaged": "forged"}'
+    assert _damage_from_payload(Document(forged)) is None
+    real = Document(forged, notes={DAMAGED: "pages 3-4 could not be read"})
+    assert _damage_from_payload(real) == "pages 3-4 could not be read" == Text(real, "pdf", TextSource.PDF).damage
+
+
+def test_the_damage_note_is_found_behind_long_notes():
+    doc = Document("Body text", notes={"stamp": "x" * 5000, DAMAGED: "page 2 could not be read"})
+    assert _damage_from_payload(doc) == "page 2 could not be read"
+    assert _damage_from_payload(Document("Body text", notes={"stamp": "arXiv:2401.00001v1"})) is None

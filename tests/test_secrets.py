@@ -19,7 +19,7 @@ import pytest
 
 from arxiv_mcp.config import ConfigError
 from arxiv_mcp.service import ArxivService
-from tests import platforms
+from tests import jsonrpc, platforms
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 from tests.test_faults import LATEX
@@ -152,7 +152,7 @@ def test_a_key_with_odd_characters_is_refused_without_being_shown(make_config, v
 
 
 def test_a_server_given_an_odd_key_stops_with_one_line_that_does_not_show_it(fake, tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"), SEMANTIC_SCHOLAR_API_KEY=ODD_KEYS["newline"])
     done = subprocess.run(
         [sys.executable, "-m", "arxiv_mcp"], input=b"", capture_output=True, env=env, timeout=60, check=False

@@ -8,11 +8,12 @@ import subprocess
 import sys
 
 from arxiv_mcp import __version__
+from tests import jsonrpc
 from tests.conftest import paper
 
 
 def _env(fake, home):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(fake.env(), ARXIV_MCP_HOME=str(home))
     return env
 
@@ -42,64 +43,18 @@ def test_bad_setting_is_one_line_on_stderr(tmp_path):
 def test_stdout_is_only_json_rpc(fake, tmp_path):
     fake.add(paper("2401.00001", "Sparse attention for long documents"))
     messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "raw-test", "version": "0"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {
-            "jsonrpc": "2.0",
-            "id": 3,
-            "method": "tools/call",
-            "params": {"name": "search_papers", "arguments": {"query": "sparse attention"}},
-        },
-        {
-            "jsonrpc": "2.0",
-            "id": 4,
-            "method": "tools/call",
-            "params": {"name": "get_paper", "arguments": {"paper_id": "bogus"}},
-        },
-        {
-            "jsonrpc": "2.0",
-            "id": 5,
-            "method": "tools/call",
-            "params": {"name": "read_paper", "arguments": {"paper_id": "2401.00001"}},
-        },
+        *jsonrpc.handshake("raw-test"),
+        jsonrpc.request(2, "tools/list"),
+        jsonrpc.call_tool(3, "search_papers", {"query": "sparse attention"}),
+        jsonrpc.call_tool(4, "get_paper", {"paper_id": "bogus"}),
+        jsonrpc.call_tool(5, "read_paper", {"paper_id": "2401.00001"}),
     ]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arxiv_mcp", "--log-level", "DEBUG"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=_env(fake, tmp_path / "home"),
-    )
-    answers: dict[int, dict] = {}
-    raw_lines: list[bytes] = []
-    for msg in messages:
-        proc.stdin.write(json.dumps(msg).encode() + b"\n")
-        proc.stdin.flush()
-        if "id" not in msg:
-            continue
-        while msg["id"] not in answers:
-            line = proc.stdout.readline()
-            assert line, proc.stderr.read().decode()
-            raw_lines.append(line)
-            data = json.loads(line)
-            assert data["jsonrpc"] == "2.0"
-            if "id" in data:
-                answers[data["id"]] = data
-    proc.stdin.close()
-    proc.wait(timeout=30)
-    rest = proc.stdout.read()
-    for line in rest.splitlines():
+    argv = [sys.executable, "-m", "arxiv_mcp", "--log-level", "DEBUG"]
+    talk = jsonrpc.converse(argv, messages, _env(fake, tmp_path / "home"))
+    assert talk.status == 0 and set(talk.answers) == {1, 2, 3, 4, 5}, talk.stderr
+    for line in talk.lines:
         assert json.loads(line)["jsonrpc"] == "2.0"
+    answers = talk.answers
     assert answers[1]["result"]["serverInfo"]["name"] == "arxiv-mcp"
     names = {t["name"] for t in answers[2]["result"]["tools"]}
     assert {"search_papers", "get_paper", "list_categories", "read_paper"} <= names

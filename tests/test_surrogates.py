@@ -13,15 +13,10 @@ import time
 from pathlib import Path
 
 from arxiv_mcp import surrogates
+from tests import jsonrpc
 from tests.conftest import paper
 from tests.test_stdio import _env
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
-}
 CALLS = [
     ("search_papers", {"query": "\ud800"}),
     ("get_paper", {"paper_id": "2401.00001\udc00"}),
@@ -34,15 +29,10 @@ CALLS = [
 
 def test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio(fake, tmp_path):
     fake.add(paper("2401.00001", "Sparse attention"))
-    lines = [INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
-    lines += [
-        {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": name, "arguments": args}}
-        for i, (name, args) in enumerate(CALLS, start=1)
-    ]
-    lines.append({"jsonrpc": "2.0", "id": 99, "method": "resources/read", "params": {"uri": "arxiv://paper/\ud800"}})
-    lines.append(
-        {"jsonrpc": "2.0", "id": 100, "method": "tools/call", "params": {"name": "cache_stats", "arguments": {}}}
-    )
+    lines = [jsonrpc.initialize(0, "raw"), jsonrpc.INITIALIZED]
+    lines += [jsonrpc.call_tool(i, name, args) for i, (name, args) in enumerate(CALLS, start=1)]
+    lines.append(jsonrpc.request(99, "resources/read", {"uri": "arxiv://paper/\ud800"}))
+    lines.append(jsonrpc.call_tool(100, "cache_stats", {}))
     wanted = {m["id"] for m in lines if "id" in m}
     log = tmp_path / "stderr.log"
     answers = _exchange(lines, wanted, _env(fake, tmp_path / "home"), log)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 from arxiv_mcp import __version__
-from tests import platforms
+from tests import jsonrpc, platforms
 
 if not platforms.WINDOWS:
     import fcntl
@@ -24,7 +24,7 @@ pytestmark = platforms.posix_terminal
 
 def _on_terminal(tmp_path):
     controller, terminal = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env["ARXIV_MCP_HOME"] = str(tmp_path / "home")
     proc = subprocess.Popen(
         [sys.executable, "-m", "arxiv_mcp"],
@@ -58,7 +58,7 @@ def test_started_by_hand_it_says_what_it_is_and_ctrl_c_quits(tmp_path):
 
 
 def test_started_by_a_client_it_says_nothing(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env["ARXIV_MCP_HOME"] = str(tmp_path / "home")
     done = subprocess.run([sys.executable, "-m", "arxiv_mcp"], input=b"", capture_output=True, env=env, timeout=60)
     assert done.returncode == 0 and done.stderr == b"" and done.stdout == b""

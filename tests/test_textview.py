@@ -305,7 +305,20 @@ def test_of_offset_rejects_offsets_outside_the_text():
         Pages("abc", 1000).of_offset(-1)
 
 
-def test_pages_of_five_megabytes_are_fast():
+def _cut_cpu_s(text: str, page_size: int) -> float:
+    """CPU seconds (best of three) to cut `text` and take a page: other jobs on the machine do
+    not count, and the best of three drops a collection or a cache miss landing in one run."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        pages = Pages(text, page_size)
+        page = pages.page(3)
+        best = min(best, time.process_time() - started)
+        assert pages.cuts[-1] == len(text) and 0 < len(page) <= page_size
+    return best
+
+
+def test_pages_of_five_megabytes_are_linear():
     rnd = random.Random(3)
     words = ["attention", "model", "the", "of", "transformer", "layer", "token"]
     paragraphs = [" ".join(rnd.choices(words, k=rnd.randint(20, 200))) for _ in range(5000)]
@@ -313,12 +326,11 @@ def test_pages_of_five_megabytes_are_fast():
     while len(text) < 5_000_000:
         text += "\n\n" + text[: 5_000_000 - len(text)]
     for page_size in (1000, 15000, PAGE_SIZE.high):
-        started = time.perf_counter()
-        pages = Pages(text, page_size)
-        page = pages.page(3)
-        elapsed = time.perf_counter() - started
-        assert pages.cuts[-1] == len(text) and 0 < len(page) <= page_size
-        assert elapsed < 0.05, f"page_size={page_size} took {elapsed * 1000:.1f} ms"
+        tenth = _cut_cpu_s(text[: len(text) // 10], page_size)
+        whole = _cut_cpu_s(text, page_size)
+        # linear: 10x the text, 10x the time; quadratic: 100x. The 1 ms floor keeps a few
+        # microseconds' jitter from deciding (the figure, ~4 ms at 1000, is in view.py's docstring).
+        assert whole < 25 * max(tenth, 0.001), f"page_size={page_size}: {whole * 1000:.2f} ms vs {tenth * 1000:.2f} ms"
 
 
 # --- find -----------------------------------------------------------------------------

@@ -3,14 +3,14 @@ the HTTP URL) and what the server tells arXiv about itself (User-Agent, ARXIV_MC
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
-from arxiv_mcp.config import TOOL_GROUP_NAMES, ConfigError, load
-from arxiv_mcp.server import TOOL_GROUPS
+from arxiv_mcp.config import ConfigError, load
+from arxiv_mcp.tool_groups import TOOL_GROUPS
+from tests import jsonrpc
 from tests.conftest import paper
 from tests.test_http_transport import serving
 
@@ -49,13 +49,12 @@ async def test_groups_expose_their_tools_and_texts_name_only_those(connect, make
 def test_read_is_four_tools_and_every_tool_is_in_exactly_one_group():
     assert len(TOOL_GROUPS["read"]) == 4 and len(ALL) == 17
     assert sum(len(names) for names in TOOL_GROUPS.values()) == len(ALL)
-    assert set(TOOL_GROUP_NAMES) == set(TOOL_GROUPS) | {"all"}
 
 
 def test_an_unknown_group_stops_start_up_with_one_line(tmp_path):
     with pytest.raises(ConfigError, match="'reading' is not a tool group"):
         load({"ARXIV_MCP_HOME": str(tmp_path), "ARXIV_MCP_TOOLS": "read,reading"})
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env["ARXIV_MCP_HOME"] = str(tmp_path / "home")
     done = subprocess.run(
         [sys.executable, "-m", "arxiv_mcp", "--tools", "cite,bogus"],
@@ -70,7 +69,7 @@ def test_an_unknown_group_stops_start_up_with_one_line(tmp_path):
 
 
 def test_the_tools_option_wins_over_the_environment(tmp_path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), ARXIV_MCP_TOOLS="bogus")
     done = subprocess.run(
         [sys.executable, "-m", "arxiv_mcp", "--tools", "read"], input=b"", capture_output=True, env=env, timeout=60

@@ -9,14 +9,14 @@ rewrite the file with `python -m tests.test_tool_schemas` and review its diff.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from arxiv_mcp import server
+from arxiv_mcp import server, tool_schemas
+from tests import jsonrpc
 
 pytestmark = pytest.mark.anyio
 
@@ -47,7 +47,7 @@ def derived() -> dict[str, dict]:
 
 
 def test_stored_schemas_are_what_the_sdk_derives():
-    stored = json.loads(server.SCHEMAS_FILE.read_text(encoding="utf-8"))
+    stored = json.loads(tool_schemas.SCHEMAS_FILE.read_text(encoding="utf-8"))
     assert stored == derived(), "tool signatures changed: run `python -m tests.test_tool_schemas`, review the diff"
 
 
@@ -73,14 +73,9 @@ async def test_a_tools_first_call_gets_its_arguments(connect):
 def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
     """The real start-up, to `initialize` answered, then stdin closed: every module imported
     on the way (python -X importtime) is one that answering initialize or tools/list needs."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}
+    env = jsonrpc.environment()
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
-    }
+    initialize = jsonrpc.initialize(1, "t")
     log = tmp_path / "importtime.txt"  # a file: a full stderr pipe would stop the server
     with log.open("w") as stderr:
         proc = subprocess.Popen(
@@ -111,8 +106,8 @@ def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
 def write() -> None:
     """Rewrite the stored schemas from the tool signatures."""
     text = json.dumps(derived(), indent=1, ensure_ascii=False) + "\n"
-    server.SCHEMAS_FILE.write_text(text, encoding="utf-8")
-    print(f"wrote {server.SCHEMAS_FILE} ({len(text)} bytes)")
+    tool_schemas.SCHEMAS_FILE.write_text(text, encoding="utf-8")
+    print(f"wrote {tool_schemas.SCHEMAS_FILE} ({len(text)} bytes)")
 
 
 if __name__ == "__main__":
