@@ -174,8 +174,9 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
                 continue
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
-            _write_line(builder, line[:-1] if joins and _broken(line, following) else line, labels)
-            joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
+            broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
+            _write_line(builder, line[:-1] if broken else line, labels)
+            joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
         rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
