@@ -567,7 +567,13 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
         if line == "," and out and out[-1]:
             out[-1] += line
             continue
-        if out and _LIST_MARKER.fullmatch(out[-1]) and line and not line.startswith("#"):
+        if (
+            out
+            and len(out[-1]) <= _MAX_MARKER
+            and _LIST_MARKER.fullmatch(out[-1])
+            and line
+            and not line.startswith("#")
+        ):
             out[-1] += " " + line  # "1." then its item: an engine's line of its own for the number
             continue
         out.append(line)
@@ -575,6 +581,7 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
 
 
 _LIST_MARKER = re.compile(r"\d{1,2}\.|[\u2022\u25e6\u25aa\u2023\u2219]")
+_MAX_MARKER = 3  # "12.": the length is tested first, the pattern only on a line that short
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
