@@ -136,7 +136,7 @@ def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
 def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
     """The characters of `text`, each spacing accent moved onto its letter ("" where it was)."""
     chars = list(text)
-    if not ANY_ACCENT.search(text):
+    if not any(accent in text for accent in SPACING_TO_COMBINING):  # a C search each: most pages have none
         return chars
     count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
@@ -193,14 +193,16 @@ def _font_name(raw: Any, textpage: Any, index: int) -> str:
     return name.value.decode("latin-1")
 
 
-# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock
+# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock.
+# They are passed as they are: ctypes takes a c_double where the function asks for a pointer
+# to one as byref would, at half the cost of converting a byref object (the script joining
+# asks for thousands of boxes in a paper).
 _EDGES = [ctypes.c_double() for _ in range(4)]
-_EDGE_REFS = [ctypes.byref(edge) for edge in _EDGES]
 
 
 def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
     """The character's left, right, bottom and top."""
-    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGE_REFS):
+    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGES):
         return None
     left, right, bottom, top = _EDGES
     return left.value, right.value, bottom.value, top.value
@@ -247,6 +249,9 @@ _SPACED = re.compile(r"(?<!\S)\S(?: \S){2,}(?!\S)")
 # three small letters apart: code's identifiers are in small letters; capitals set apart are
 # a table or a grid of tokens ("C C L L"), drawn with real spaces
 THREE_LETTERS = re.compile(r"(?<!\S)[a-zß-öø-ÿ] [a-zß-öø-ÿ] [a-zß-öø-ÿ](?!\S)")
+# the last two of three small letters apart: a pattern opening with a plain space scans a page
+# in half the time of one opening with a lookbehind, and is rarer than its letters
+_TWO_LETTERS_APART = re.compile(r" [a-zß-öø-ÿ] [a-zß-öø-ÿ](?!\S)")
 MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr", re.I)
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
@@ -254,9 +259,7 @@ _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)
-    for match in _SPACED.finditer(text):
-        if not THREE_LETTERS.search(match[0]):
-            continue  # code rarely writes "a b c"; math often does, in a proportional font
+    for match in _spaced_letters(text):
         offset = match.start() if simple else utf16_length(text[: match.start()])
         first = find_char(raw, textpage, ord(match[0][0]), offset, count)
         if first is None or not _fixed_pitch(raw, textpage, first):
@@ -265,6 +268,24 @@ def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str
             index = find_char(raw, textpage, 0x20, first + at - match.start(), count)
             if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
                 chars[at] = ""
+
+
+def _spaced_letters(text: str) -> Iterator[re.Match[str]]:
+    """The letter-spaced stretches of `text` that hold three small letters apart.
+
+    Code rarely writes "a b c"; math often does, in a proportional font. Most pages hold no
+    three small letters apart at all: a stretch's three letters are three in the page too
+    (its ends are white space or the page's ends), so the page is searched for them first,
+    and stretches, which never cross a line end, looked for from the line of the first on.
+    Three letters apart end in two letters apart: these are looked for first, the same way.
+    """
+    second = _TWO_LETTERS_APART.search(text)
+    first = None if second is None else THREE_LETTERS.search(text, text.rfind("\n", 0, second.start()) + 1)
+    if first is None:
+        return
+    for match in _SPACED.finditer(text, text.rfind("\n", 0, first.start()) + 1):
+        if THREE_LETTERS.search(match[0]):
+            yield match
 
 
 def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
