@@ -149,6 +149,21 @@ def test_an_equation_number_must_continue_the_numbering():
     assert [e.number for e in pdf_document(text).records(Equation)] == ["1", "2", "3"]
 
 
+def test_equations_numbered_by_section_chain_across_sections_and_sub_letters():
+    text = page(
+        "a = b (2.1)",
+        "c = d (2.2)",
+        "e = f (2.2)",
+        "g = h (3.1)",
+        "i = j (3.2a)",
+        "k = l (3.2b)",
+        "m = n (5.7)",
+        "p = q (4.1)",
+    )
+    numbers = [e.number for e in pdf_document(text).records(Equation)]
+    assert numbers == ["2.1", "2.2", "3.1", "3.2a", "3.2b", "4.1"]
+
+
 def test_reference_entries_of_each_style_are_split():
     numbered = page("## References", "", "1. A. Tusk, Walruses. J. Ice 1", "(2001).", "2. B. Flipper, Seals (2010).")
     assert [r.label for r in pdf_document(numbered).records(Reference)] == ["1", "2"]

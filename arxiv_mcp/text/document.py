@@ -402,9 +402,10 @@ def _paragraphs_and_headings(text: str, start: int, end: int) -> Iterator[Block]
     """A piece with no blank line in it may still hold heading lines (a heading directly
     above its first paragraph): those are headings, the lines between them a paragraph."""
     position = start
-    for line_match in re.finditer(r"[^\n]+", text[start:end]):
-        line_start, line_end = start + line_match.start(), start + line_match.end()
-        match = HEADING_RE.fullmatch(line_match.group(0).rstrip())
+    for line_start in _hash_line_starts(text, start, end):
+        line_end = text.find("\n", line_start, end)
+        line_end = end if line_end < 0 else line_end
+        match = HEADING_RE.fullmatch(text[line_start:line_end].rstrip())
         if not match:
             continue
         yield from _paragraph(text, position, line_start)
@@ -415,6 +416,17 @@ def _paragraphs_and_headings(text: str, start: int, end: int) -> Iterator[Block]
             yield Block(Kind.HEADING, line_start, line_end, Heading(len(match.group(1)), title, printed_number(title)))
         position = line_end
     yield from _paragraph(text, position, end)
+
+
+def _hash_line_starts(text: str, start: int, end: int) -> Iterator[int]:
+    """Where the lines of `text[start:end]` that start with `#` start: only those may be
+    headings, and looking for them costs far less than matching every line of a paper."""
+    if text.startswith("#", start, end):
+        yield start
+    found = text.find("\n#", start, end)
+    while found >= 0:
+        yield found + 1
+        found = text.find("\n#", found + 1, end)
 
 
 def _paragraph(text: str, start: int, end: int) -> Iterator[Block]:

@@ -53,7 +53,7 @@ from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_e
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
-from .order import ends_sentence, reading_order
+from .order import ends_sentence, ends_with_stop, reading_order
 from .repair import rebuilt
 from .salvage import Salvage, lost_fonts, mend_page_tree
 from .spacing import CharSpacing, sets_char_spacing
@@ -567,7 +567,13 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
         if line == "," and out and out[-1]:
             out[-1] += line
             continue
-        if out and _LIST_MARKER.fullmatch(out[-1]) and line and not line.startswith("#"):
+        if (
+            out
+            and len(out[-1]) <= _MAX_MARKER
+            and _LIST_MARKER.fullmatch(out[-1])
+            and line
+            and not line.startswith("#")
+        ):
             out[-1] += " " + line  # "1." then its item: an engine's line of its own for the number
             continue
         out.append(line)
@@ -575,6 +581,7 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
 
 
 _LIST_MARKER = re.compile(r"\d{1,2}\.|[\u2022\u25e6\u25aa\u2023\u2219]")
+_MAX_MARKER = 3  # "12.": the length is tested first, the pattern only on a line that short
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
@@ -606,10 +613,6 @@ def _join_hyphenated(first: str, second: str, known_hyphenated: frozenset[str]) 
     return (first if keep_hyphen else first[:-1]) + head, rest
 
 
-_SENTENCE_END = ".!?"
-_CLOSERS = ")]'\"\u2019\u201d"
-
-
 def _paragraph_ends(lines: list[str]) -> list[bool]:
     """Flag a line that ends a sentence short of a full line, before one that starts a new one.
 
@@ -621,11 +624,6 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
     short = 0.85 * lengths[(len(lengths) * 3) // 4]
     following = [*lines[1:], ""]
     return [
-        0 < len(line) < short and _ends_sentence(line) and not following_line[:1].islower()
+        0 < len(line) < short and ends_with_stop(line) and not following_line[:1].islower()
         for line, following_line in zip(lines, following)
     ]
-
-
-def _ends_sentence(line: str) -> bool:
-    tail = line.rstrip(_CLOSERS)
-    return bool(tail) and tail[-1] in _SENTENCE_END

@@ -239,7 +239,8 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
             continue
         seen.add(name)
         levels.setdefault((candidate.page, candidate.line), 2)
-    return [None if lines is None else _write(lines, page, levels) for page, lines in enumerate(pages)]
+    headed = {page for page, _ in levels}
+    return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
 
 
 def _line(pages: list[list[str] | None], candidate: _Candidate) -> str:
@@ -341,7 +342,11 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     return chain[::-1] if len(chain) >= 2 or chain[0].emphasized else []
 
 
-def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int]) -> list[str]:
+def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int]) -> list[str]:
+    """The page's lines with its headings (`levels`; `headed`: the pages that have one) written,
+    and no blank line last."""
+    if page not in headed and (not lines or lines[-1]):
+        return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
     for index, line in enumerate(lines):
         level = levels.get((page, index))

@@ -33,9 +33,10 @@ FOOTNOTE_START = re.compile(
     r"(?:\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}) ?[A-Z][a-z\u00df-\u00ff]+(?=[\s,.;:)\u2013-])"
 )  # a capitalised word, not a unit ("1 GeV/c µ+ is ...")
 _GOES_ON = re.compile(r"[a-z\u00df-\u00ff]{2,}\b|a\s")  # a sentence's words go on (not a table's "n ℓ a")
+_CLOSERS = ")]'\"\u2019\u201d"  # closing brackets and quotes a sentence's stop may have after it
 # a sentence's end, not an abbreviation's ("et al.", "e.g.", "Fig."): a small word of three
 # letters or more, a number or a bracket before the stop
-_SENTENCE_END = re.compile(r"(?:[a-z]{3,}|\d|[)\]])[.!?][)\]'\"\u2019\u201d]*$")
+_SENTENCE_END = re.compile(rf"(?:[a-z]{{3,}}|\d|[)\]])[.!?][{re.escape(_CLOSERS)}]*$")
 
 
 @functools.lru_cache(maxsize=4096)  # asked of one line again by each run start scanning past it
@@ -46,6 +47,13 @@ def ends_sentence(line: str) -> bool:
 
 
 _TAIL = 24  # a sentence's last word, its stop and closing marks
+
+
+def ends_with_stop(line: str) -> bool:
+    """Whether `line` ends with a stop (`.`, `!` or `?`, closing brackets and quotes after it
+    allowed): a sentence's end, or an abbreviation's ("et al."), which ends_sentence tells apart."""
+    tail = line.rstrip(_CLOSERS)
+    return bool(tail) and tail[-1] in ".!?"
 
 
 def reading_order(

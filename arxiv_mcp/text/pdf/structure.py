@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
 from .layout import heading_number
-from .order import FOOTNOTE_START, ends_sentence
+from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -103,7 +103,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     marks = sorted(
         [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
     )
-    labels = {mark.record.label for mark in entries if isinstance(mark.record, Reference)}
+    labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
     sink = _Sink(builder)
@@ -151,7 +151,7 @@ class _Sink:
         self.builder.block(kind, rendered, record, cites)
 
 
-def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str], short: int) -> None:
+def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -174,8 +174,9 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: set[str
                 continue
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
-            _write_line(builder, line[:-1] if joins and _broken(line, following) else line, labels)
-            joint = ("" if _broken(line, following) else _joint(line, following)) if joins else "\n"
+            broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
+            _write_line(builder, line[:-1] if broken else line, labels)
+            joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
         rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
@@ -212,9 +213,9 @@ def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) ->
     return roman
 
 
-def _write_line(builder: _Sink, line: str, labels: set[str]) -> None:
+def _write_line(builder: _Sink, line: str, labels: _Labels) -> None:
     position = 0
-    if labels and not line.startswith("#"):
+    if labels.names and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
@@ -229,17 +230,33 @@ _AUTHOR_YEAR_CITATION = re.compile(
 )
 
 
-def _citations(line: str, labels: set[str]) -> list[tuple[int, int, list[str]]]:
+@dataclass(frozen=True)
+class _Labels:
+    """The labels of the reference entries, which citations name."""
+
+    names: frozenset[str]
+    author_year: bool
+    """Whether one is an author-year label (`Smith 2020`, the only kind with a space): only
+    then is every line searched for author-year citations (a search that cost as much as
+    writing the lines, on a paper numbering its references)."""
+
+    @classmethod
+    def of(cls, labels: Iterable[str]) -> _Labels:
+        names = frozenset(labels)
+        return cls(names, any(" " in label for label in names))
+
+
+def _citations(line: str, labels: _Labels) -> list[tuple[int, int, list[str]]]:
     """(start, end, targets) of the citations in a line: `[12]`, `[3-5]`, and an author-year
     `Smith et al., 2020` or `Smith and Lee (2020)` naming an entry labelled `Smith 2020`."""
     found = []
     for match in _CITATION.finditer(line) if "[" in line else ():
-        targets = [label for label in _cited(match["body"]) if label in labels]
+        targets = [label for label in _cited(match["body"]) if label in labels.names]
         if targets:
             found.append((match.start(), match.end(), targets))
-    for match in _AUTHOR_YEAR_CITATION.finditer(line) if _YEAR.search(line) else ():
+    for match in _AUTHOR_YEAR_CITATION.finditer(line) if labels.author_year and _YEAR.search(line) else ():
         label = f"{match['name']} {match['year']}"
-        if label in labels:
+        if label in labels.names:
             found.append((match.start(), match.end(), [label]))
     return sorted(found)
 
@@ -357,8 +374,7 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
 
 
 def _ends_caption(line: str, following: str, full: int) -> bool:
-    sentence = line.rstrip(")]'\"’”").endswith((".", "!", "?"))
-    return sentence and (len(line) < 0.85 * full or _looks_tabular(following))
+    return ends_with_stop(line) and (len(line) < 0.85 * full or _looks_tabular(following))
 
 
 _WORD_START = re.compile(r"(?<!\S)[^\W_]")
@@ -426,7 +442,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
             continue
         key = tuple(int(part) for part in match["number"].split("."))
         candidates.append((index, key, match["number"] + match["sub"]))
-    for index, _, number in _longest_chain(candidates, _next_equation):
+    for index, _, number in _longest_chain(candidates):
         latex = _EQUATION.fullmatch(lines[index])["body"]  # type: ignore[index]
         if len(latex.strip(" ,.;")) < 3 and index:  # the number alone: the equation is the line above
             latex = f"{lines[index - 1]} {latex}"
@@ -443,21 +459,23 @@ def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bo
     return key[:-1] == previous[:-1] and key[-1] == previous[-1] + 1 or key[:-1] > previous[:-1] and key[-1] == 1
 
 
-def _longest_chain(
-    candidates: list[tuple[int, tuple[int, ...], str]],
-    follows: Callable[[tuple[int, ...] | None, tuple[int, ...]], bool],
-) -> list[tuple[int, tuple[int, ...], str]]:
-    """The longest run of candidates, in order, each following the one before; repeats of a
-    number (not a sub-letter) are left out."""
+_CHAIN_WINDOW = 200  # an equation follows one of the last _CHAIN_WINDOW candidates (bounds the search)
+
+
+def _longest_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
+    """The longest run of candidates, in order, each following the one before (_next_equation);
+    repeats of a number (not a sub-letter) are left out."""
     best: list[int] = []
     link: list[int] = []
+    seen: dict[tuple[int, ...], list[int]] = {}  # the indexes of the candidates of each number
     for index, (_, key, _) in enumerate(candidates):
-        score, before = (1 if follows(None, key) else 0), -1
-        for previous in range(max(0, index - 200), index):
-            if best[previous] and follows(candidates[previous][1], key) and best[previous] + 1 > score:
+        score, before = (1 if _next_equation(None, key) else 0), -1
+        for previous in _may_precede(key, seen, max(0, index - _CHAIN_WINDOW), index):
+            if best[previous] and _next_equation(candidates[previous][1], key) and best[previous] + 1 > score:
                 score, before = best[previous] + 1, previous
         best.append(score)
         link.append(before)
+        seen.setdefault(key, []).append(index)
     if not best or max(best) < 2:
         return []
     end = max(range(len(best)), key=best.__getitem__)
@@ -469,6 +487,17 @@ def _longest_chain(
     for candidate in reversed(chain):
         kept.setdefault(candidate[2], candidate)
     return list(kept.values())
+
+
+def _may_precede(key: tuple[int, ...], seen: dict[tuple[int, ...], list[int]], low: int, index: int) -> Iterable[int]:
+    """The candidates in [low, index), in order, that `key` may follow: those of its own number
+    and of the number before it, but any for a section's first one ((3.1) after (2.7)).
+
+    Testing each candidate against every one in the window cost a paper with a hundred
+    numbered equations thousands of tests; a number has at most two to look up."""
+    if len(key) > 1 and key[-1] == 1:
+        return range(low, index)
+    return sorted(i for number in (key, (*key[:-1], key[-1] - 1)) for i in seen.get(number, ()) if i >= low)
 
 
 # --- references -----------------------------------------------------------------------------
