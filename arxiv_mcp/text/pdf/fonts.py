@@ -146,7 +146,11 @@ class FontSpy:
     def __init__(self) -> None:
         self.samples: list[tuple[str, float, bool]] = []
         self.letter_spaced: dict[str, str] = {}
-        self._fixed: dict[int, bool] = {}
+        # per font object of the page: the object itself (so its id is not reused while the
+        # page is read), whether its name is bold, whether it is fixed-pitch (asked lazily).
+        # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
+        # for every run was most of what this visitor cost.
+        self._fonts: dict[int, list[Any]] = {}
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if not text.strip():
@@ -158,12 +162,15 @@ class FontSpy:
             tm[2] * cm[1] + tm[3] * cm[3],
         )
         scale = math.sqrt(abs(a * d - b * c)) or 1.0
-        base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
-        self.samples.append((text, float(size) * scale, bold_name(str(base))))
+        known = self._fonts.get(id(font))
+        if known is None:
+            base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
+            known = self._fonts[id(font)] = [font, bold_name(str(base)), None]
+        self.samples.append((text, float(size) * scale, known[1]))
         if THREE_LETTERS.search(text):
-            if id(font) not in self._fixed:
-                self._fixed[id(font)] = fixed_pitch(font)
-            if self._fixed[id(font)]:
+            if known[2] is None:
+                known[2] = fixed_pitch(font)
+            if known[2]:
                 self.letter_spaced[text] = closed_up(text)
 
     def closed_up(self, text: str) -> str:
