@@ -400,7 +400,6 @@ class _Rendered:
     stamp: str | None
     read: int
     """Pages with text (the others failed, or were left out as too much work)."""
-    pages: int
     damage: str | None = None
     """One line saying the file was damaged and what was read of it, when it was."""
 
@@ -431,7 +430,7 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(text, stamp, read, len(laid_out), damage)
+    return _Rendered(text, stamp, read, damage)
 
 
 def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
