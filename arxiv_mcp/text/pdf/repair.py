@@ -24,18 +24,19 @@ import re
 import zlib
 from typing import NamedTuple
 
+from .work import FLATE_ONLY, RESOURCES_REF
+
 MAX_OBJECTS = 500_000
 MAX_UNPACKED = 32 * 2**20  # bytes all object streams of one file may inflate to (a paper's: a few MB)
 _SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")
-_STREAM = re.compile(rb"\bstream(?:\r\n|\n|\r)")
+STREAM_KEYWORD = re.compile(rb"\bstream(?:\r\n|\n|\r)")  # and the line end after it
 _ENDSTREAM = re.compile(rb"(?:\r\n|\n|\r)?endstream\b")
 _LENGTH = re.compile(rb"/Length\s+\d+(?:\s+\d+\s+R)?")
 _CATALOG = re.compile(rb"/Type\s*/Catalog\b")
 _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 _PAGES_REF = re.compile(rb"/Pages\s+(\d+)\s+(\d+)\s+R")
-_REF = re.compile(rb"/Pages\s+(\d+)\s+(\d+)\s+R")
 _OBJECT_STREAM = re.compile(rb"/Type\s*/ObjStm\b")
 _XREF_STREAM = re.compile(rb"/Type\s*/XRef\b")
 _PAGE_TREE = re.compile(rb"/Type\s*/Pages\b")
@@ -44,8 +45,6 @@ _REF = re.compile(rb"(\d+)\s+(\d+)\s+R\b")
 _KIDS = re.compile(rb"/Kids\s*\[([^\]]*)\]")
 _CONTENTS = re.compile(rb"/Contents\s*(?:\[\s*)?(\d+)\s+(\d+)\s+R")
 _PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
-_RESOURCES = re.compile(rb"/Resources\s+(\d+)\s+(\d+)\s+R")
-_FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
 # a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
 _FORM = re.compile(rb"/Subtype\s*/Form\b")
@@ -104,7 +103,7 @@ def _objects(data: bytes) -> tuple[dict[tuple[int, int], bytes], dict[tuple[int,
 
 def _body(data: bytes, start: int, limit: int) -> bytes | None:
     """An object's body (between `obj` and `endobj`), a stream's /Length made exact."""
-    stream = _STREAM.search(data, start, limit)
+    stream = STREAM_KEYWORD.search(data, start, limit)
     end = _ENDOBJ.search(data, start, limit)
     if stream is None or (end is not None and end.start() < stream.start()):
         body = data[start : end.start() if end else limit].strip()
@@ -146,7 +145,7 @@ def decoded(head: bytes, payload: bytes, limit: int) -> bytes:
     start), at most `limit` bytes; b"" for a filter other than Flate."""
     if b"/Filter" not in head:
         return payload[:limit]
-    return inflated(payload, limit) if _FLATE_ONLY.search(head) else b""
+    return inflated(payload, limit) if FLATE_ONLY.search(head) else b""
 
 
 def inflated(payload: bytes, limit: int) -> bytes:
@@ -222,7 +221,7 @@ def _orphan_contents(
     paired = dict(_with_forms(drawers, forms, places)) if forms else {}
     for content, page in lost.items():
         if content in paired:
-            old = _RESOURCES.search(objects[page])
+            old = RESOURCES_REF.search(objects[page])
             objects[page] = objects[page][: old.start()] + paired.pop(content) + objects[page][old.end() :]  # type: ignore[union-attr]
     found = [(key, paired.get(key, b"")) for key in texts | set(paired)]
     return sorted(found, key=lambda orphan: places[orphan[0]])
@@ -232,7 +231,7 @@ def _lost_resources(objects: dict[tuple[int, int], bytes]) -> dict[tuple[int, in
     """The contents (found) of each page found whose resources object was lost, and the page."""
     out = {}
     for key, body in objects.items():
-        resources = _RESOURCES.search(body) if _PAGE.search(body[:4096]) else None
+        resources = RESOURCES_REF.search(body) if _PAGE.search(body[:4096]) else None
         contents = _CONTENTS.search(body) if resources else None
         if resources and contents and (int(resources[1]), int(resources[2])) not in objects:
             content = (int(contents[1]), int(contents[2]))
@@ -340,7 +339,7 @@ def _with_parent(objects: dict[tuple[int, int], bytes], page: tuple[int, int], t
     body = objects[page]
     parent = _PARENT.search(body)
     old = objects.get((int(parent[1]), int(parent[2]))) if parent else None
-    inherited = _RESOURCES.search(old) if old is not None and b"/Resources" not in body else None
+    inherited = RESOURCES_REF.search(old) if old is not None and b"/Resources" not in body else None
     if parent:
         body = body[: parent.start()] + b"/Parent %d 0 R" % tree + body[parent.end() :]
     else:

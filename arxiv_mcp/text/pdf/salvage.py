@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ...errors import ExtractionError
-from .repair import decoded
+from .repair import STREAM_KEYWORD, decoded
 from .work import resolved
 
 logger = logging.getLogger(__name__)
@@ -54,7 +54,6 @@ _RAW_KEYS = {  # a key's value as a reference or an array of references
     for key in ("/Kids", "/Contents", "/Resources")
 }
 _RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
-_STREAM = re.compile(rb"\bstream(?:\r\n|\n|\r)")
 _TOO_LONG = re.compile(r"Read stream length of \d+ exceeds maximum allowed length")
 # a number or operator longer than pypdf reads (64 and 128 bytes): garbled content
 _LONG_TOKEN = re.compile(rb"(?<![^\s\[\]()])[+\-.\d]{48,}|(?<![^\s\]()>])[A-Za-z'\"][^\s()<>\[\]{}/%]{112,}")
@@ -101,7 +100,7 @@ def _reread_contents(reader: Any, page: Any) -> None:
     if not isinstance(contents, dict) or hasattr(contents, "get_data"):
         return
     raw = _raw_object(reader, contents, MAX_CUT_CONTENT)
-    start = _STREAM.search(raw)
+    start = STREAM_KEYWORD.search(raw)
     if start is not None:
         end = raw.find(b"endstream", start.end())
         payload = raw[start.end() : end if end >= 0 else len(raw)]

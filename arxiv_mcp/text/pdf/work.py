@@ -236,8 +236,8 @@ _STREAM_START = re.compile(rb"\s*stream(?:\r\n|\n)")
 _STREAM_END = re.compile(rb"\s*endstream")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?:\s+(\d+)\s+R)?(?=[\s/>])")
 _INTEGER_OBJECT = re.compile(rb"\s*(\d+)\s+(\d+)\s+obj\s*(\d+)\s*endobj")
-_RESOURCES_REF = re.compile(rb"/Resources\s+(\d+)\s+(\d+)\s+R")
-_FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
+RESOURCES_REF = re.compile(rb"/Resources\s+(\d+)\s+(\d+)\s+R")
+FLATE_ONLY = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])(?![^\s/\]>])")
 _IS_FORM = re.compile(rb"/Subtype\s*/Form(?![^\s/\]>])")
 _XOBJECTS = re.compile(rb"/XObject\s*(?:<<|\d)")  # a key of resources (not /Type /XObject)
 _XOBJECT_DICT = re.compile(rb"/XObject\s*<<((?:\s*/" + _NAME_CHARS + rb"+\s*\d+\s+\d+\s+R)*)\s*>>")
@@ -291,7 +291,7 @@ class RawForms:
     def _decoded(self, top: bytes, start: int, limit: int) -> bytes | None:
         """The stream's data, inflated (at most `limit` + 1 bytes) if FlateDecode is its filter."""
         length = self._length(top)
-        flate = _FLATE_ONLY.search(top)
+        flate = FLATE_ONLY.search(top)
         if length is None or (b"/Filter" in top and flate is None) or b"/DecodeParms" in top:
             return None
         raw = self._data[start : start + length]
@@ -315,7 +315,7 @@ class RawForms:
         total = stream_work(body, 0 if self._exact else limit)
         draws = _drawn_names(body)
         if draws:
-            resources = _RESOURCES_REF.search(top)
+            resources = RESOURCES_REF.search(top)
             dictionary = self._data[dictionary_start:end] if resources is None else self._dictionary(resources)
             drawn = None if dictionary is None else self._drawn_work(dictionary, draws, limit, depth)
             if drawn is None:
