@@ -49,6 +49,7 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
+from .fontcache import SharedFonts
 from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
@@ -247,6 +248,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     budget.check_page_count(count)
     texts: list[str | None] = []
     salvage: Salvage | None = None  # made at the first page pypdf fails on
+    fonts = SharedFonts()  # not shared with salvage's reads: they change fonts
     for index in range(count):
         if only is not None and index not in only:
             texts.append(None)
@@ -267,7 +269,8 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             continue
         text: str | None
         try:
-            text = _pypdf_page_text(pages[index], budget, index, count)
+            with fonts.active():
+                text = _pypdf_page_text(pages[index], budget, index, count)
         except ExtractionError:
             raise
         except Exception as exc:  # one broken page should not cost the whole paper

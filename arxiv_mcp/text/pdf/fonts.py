@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from .fontcache import forget
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
@@ -214,6 +215,7 @@ def forget_wide_spaces(page: Any) -> None:
             from pypdf.generic import NumberObject
 
             widths[32 - first] = NumberObject(0)
+            forget(font)  # a Font pypdf built from it before (drawn in a form) is stale now
 
 
 def _space_at_32(font: Any) -> bool:

@@ -1,0 +1,74 @@
+"""pypdf's fonts are built once per document while we read it, and only then (fontcache)."""
+
+from __future__ import annotations
+
+import io
+import threading
+
+import pypdf
+import pytest
+from pypdf.generic._font import Font
+
+from arxiv_mcp.text.pdf import pdf_to_text
+from arxiv_mcp.text.pdf.fontcache import SharedFonts
+from tests.pdfgen import assemble
+from tests.test_pdf_text import OTHER, SENTENCE, make_pdf, page_texts, text_page
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The font dictionaries pypdf builds a Font from, in order."""
+    built: list[object] = []
+    build = Font.from_font_resource.__func__
+
+    def counting(cls, pdf_font_dict):
+        built.append(pdf_font_dict)
+        return build(cls, pdf_font_dict)
+
+    monkeypatch.setattr(Font, "from_font_resource", classmethod(counting))
+    return built
+
+
+def test_pages_sharing_a_font_have_it_built_once(builds):
+    data = make_pdf(text_page(SENTENCE), text_page(OTHER), text_page(SENTENCE))
+    assert page_texts(pdf_to_text(data, engine="pypdf")) == [SENTENCE, OTHER, SENTENCE]
+    assert len(builds) == 1
+
+
+def test_pypdf_read_by_others_builds_its_fonts_as_always(builds):
+    data = make_pdf(text_page(SENTENCE), text_page(OTHER))
+    with SharedFonts().active():  # open on this thread only
+        reader = threading.Thread(
+            target=lambda: [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        )
+        reader.start()
+        reader.join()
+    for page in pypdf.PdfReader(io.BytesIO(data)).pages:  # and nowhere once closed
+        page.extract_text()
+    assert len(builds) == 4
+
+
+def test_a_font_changed_after_a_form_drew_it_is_built_again():
+    # The visible space of a T1 TeX font at code 32 (500 units) is forgotten only for the fonts
+    # of a page's own resources, so page 1, drawing the font in a form, reads glued as before;
+    # page 2 names the same font, which forget_wide_spaces then changes: its Font built for page
+    # 1's form must not be the one page 2 reads with.
+    widths = b"[500 " + b" ".join([b"278 556"] * 47) + b"]"
+    shown = b"BT /F1 10 Tf 72 720 Td [(Walruses)-200(gather)-200(on)-200(the)-200(ice.)] TJ ET"
+    form = b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Length %d >>"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+TeXGyreTermesX-Regular /FirstChar 32"
+        b" /LastChar 126 /Widths " + widths + b" /Encoding << /Differences [16 /quotedblleft 39 /quoteright] >> >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X1 8 0 R >> >>"
+        b" /Contents 5 0 R >>",
+        b"<< /Length 6 >>\nstream\n/X1 Do\nendstream",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b" /Contents 7 0 R >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(shown), shown),
+        form % len(shown) + b"\nstream\n" + shown + b"\nendstream",
+    ]
+    first, second = page_texts(pdf_to_text(assemble(objects), engine="pypdf"))
+    assert first == "Walrusesgatherontheice."
+    assert second == "Walruses gather on the ice."
