@@ -142,32 +142,41 @@ def fixed_pitch(font: Any) -> bool:
 
 class FontSpy:
     """A pypdf `visitor_text` that records each text run's size and boldness, and the letter-
-    spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read)."""
+    spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read).
+
+    pypdf calls it for every text run of a page, thousands of times: a call does the least it
+    can (no copy of the text, no tuple per run) and files the run's text under its size, so
+    that `emphasized` weighs each size once and looks only at the runs of heading sizes or
+    bold, never at every run again. It answers as `emphasized` of every (text, size, bold).
+    """
 
     def __init__(self) -> None:
-        self.samples: list[tuple[str, float, bool]] = []
         self.letter_spaced: dict[str, str] = {}
         # per font object of the page: the object itself (so its id is not reused while the
         # page is read), whether its name is bold, whether it is fixed-pitch (asked lazily).
         # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
         # for every run was most of what this visitor cost.
         self._fonts: dict[int, list[Any]] = {}
+        # size -> (texts in a regular font, texts in a bold one), sizes in the order first seen
+        self._sizes: dict[float, tuple[list[str], list[str]]] = {}
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
-        if not text.strip():
+        if not text or text.isspace():
             return
-        a, b, c, d = (
-            tm[0] * cm[0] + tm[1] * cm[2],
-            tm[0] * cm[1] + tm[1] * cm[3],
-            tm[2] * cm[0] + tm[3] * cm[2],
-            tm[2] * cm[1] + tm[3] * cm[3],
-        )
-        scale = math.sqrt(abs(a * d - b * c)) or 1.0
+        t0, t1, t2, t3 = tm[0], tm[1], tm[2], tm[3]
+        a = t0 * cm[0] + t1 * cm[2]
+        b = t0 * cm[1] + t1 * cm[3]
+        c = t2 * cm[0] + t3 * cm[2]
+        d = t2 * cm[1] + t3 * cm[3]
+        size = float(size) * (_sqrt(abs(a * d - b * c)) or 1.0)
         known = self._fonts.get(id(font))
         if known is None:
             base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
             known = self._fonts[id(font)] = [font, bold_name(str(base)), None]
-        self.samples.append((text, float(size) * scale, known[1]))
+        texts = self._sizes.get(size)
+        if texts is None:
+            texts = self._sizes[size] = ([], [])
+        texts[known[1]].append(text)
         if THREE_LETTERS.search(text):
             if known[2] is None:
                 known[2] = fixed_pitch(font)
@@ -181,7 +190,28 @@ class FontSpy:
         return text
 
     def emphasized(self) -> frozenset[str]:
-        return emphasized(self.samples)
+        """What `emphasized` answers for the runs seen (the same body: sizes are weighed in the
+        order first seen, so a tie goes the same way)."""
+        sizes: Counter[float] = Counter()
+        bold_chars = 0
+        for size, (regular, bold) in self._sizes.items():
+            in_bold = sum(map(len, bold))
+            sizes[round(size, 1)] += sum(map(len, regular)) + in_bold
+            bold_chars += in_bold
+        total = sizes.total()
+        if not total:
+            return frozenset()
+        body = sizes.most_common(1)[0][0]
+        body_bold = bold_chars > total / 2
+        return frozenset(
+            " ".join(text.split())
+            for size, (regular, bold) in self._sizes.items()
+            for text in (regular + bold if size >= body * LARGER else () if body_bold else bold)
+            if len(text) <= MAX_FRAGMENT
+        )
+
+
+_sqrt = math.sqrt
 
 
 # pypdf takes a font's word space from the width of its code 32 and puts a space wherever a
