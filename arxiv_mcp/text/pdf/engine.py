@@ -192,13 +192,17 @@ class _Budget:
 
     def operator_check(self, page_index: int, count: int) -> Callable[..., None]:
         """A pypdf visitor that checks the deadline every few hundred operators of a page."""
-        operators = itertools.count()
+        # pypdf calls it for every operator: one next() of a cycle says when, no arithmetic
+        ticks = itertools.cycle(_CHECK_EVERY_256)
 
         def visit(*_: object) -> None:
-            if next(operators) % 256 == 255:
+            if next(ticks):
                 self.check_time(page_index, count, "inside")
 
         return visit
+
+
+_CHECK_EVERY_256 = (False,) * 255 + (True,)
 
 
 class _Damaged(ExtractionError):
