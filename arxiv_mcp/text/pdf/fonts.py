@@ -44,21 +44,33 @@ def bold_name(name: str) -> bool:
 
 def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
     """Of (text, size, bold) samples, the texts in a heading font, whitespace collapsed."""
+    by_size: dict[float, tuple[list[str], list[str]]] = {}
+    for text, size, bold in samples:
+        by_size.setdefault(size, ([], []))[bold].append(text)
+    return emphasized_by_size(by_size)
+
+
+def emphasized_by_size(by_size: dict[float, tuple[list[str], list[str]]]) -> frozenset[str]:
+    """`emphasized` of texts filed by size (texts in a regular font, in a bold one), the sizes
+    in the order first seen: each size is weighed once (the body is the size most characters
+    have, a tie going to the size seen first), and only the texts of heading sizes or bold
+    are looked at again."""
     sizes: Counter[float] = Counter()
     bold_chars = 0
-    total = 0
-    for text, size, bold in samples:
-        sizes[round(size, 1)] += len(text)
-        bold_chars += len(text) if bold else 0
-        total += len(text)
+    for size, (regular, bold) in by_size.items():
+        in_bold = sum(map(len, bold))
+        sizes[round(size, 1)] += sum(map(len, regular)) + in_bold
+        bold_chars += in_bold
+    total = sizes.total()
     if not total:
         return frozenset()
     body = sizes.most_common(1)[0][0]
     body_bold = bold_chars > total / 2
     return frozenset(
         " ".join(text.split())
-        for text, size, bold in samples
-        if len(text) <= MAX_FRAGMENT and ((bold and not body_bold) or size >= body * LARGER)
+        for size, (regular, bold) in by_size.items()
+        for text in (regular + bold if size >= body * LARGER else () if body_bold else bold)
+        if len(text) <= MAX_FRAGMENT
     )
 
 
@@ -147,7 +159,7 @@ class FontSpy:
     pypdf calls it for every text run of a page, thousands of times: a call does the least it
     can (no copy of the text, no tuple per run) and files the run's text under its size, so
     that `emphasized` weighs each size once and looks only at the runs of heading sizes or
-    bold, never at every run again. It answers as `emphasized` of every (text, size, bold).
+    bold, never at every run again (emphasized_by_size).
     """
 
     def __init__(self) -> None:
@@ -190,25 +202,7 @@ class FontSpy:
         return text
 
     def emphasized(self) -> frozenset[str]:
-        """What `emphasized` answers for the runs seen (the same body: sizes are weighed in the
-        order first seen, so a tie goes the same way)."""
-        sizes: Counter[float] = Counter()
-        bold_chars = 0
-        for size, (regular, bold) in self._sizes.items():
-            in_bold = sum(map(len, bold))
-            sizes[round(size, 1)] += sum(map(len, regular)) + in_bold
-            bold_chars += in_bold
-        total = sizes.total()
-        if not total:
-            return frozenset()
-        body = sizes.most_common(1)[0][0]
-        body_bold = bold_chars > total / 2
-        return frozenset(
-            " ".join(text.split())
-            for size, (regular, bold) in self._sizes.items()
-            for text in (regular + bold if size >= body * LARGER else () if body_bold else bold)
-            if len(text) <= MAX_FRAGMENT
-        )
+        return emphasized_by_size(self._sizes)
 
 
 _sqrt = math.sqrt
