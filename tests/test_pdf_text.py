@@ -16,6 +16,7 @@ from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text.outline import select_section
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_text
+from arxiv_mcp.text.pdf import fonts as pdf_fonts
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
@@ -744,6 +745,39 @@ def test_a_bold_font_named_bold_is_a_heading_font_whatever_weight_pdfium_gives(e
         "## 2 Method",
         "### 2.1 Data",
     ]
+
+
+@pytest.mark.parametrize("stem, body, bold", [(130, "body", True), (50, "body", False), (130, "bold", False)])
+def test_a_bold_font_whose_name_says_nothing_is_bold_by_its_stem(stem, body, bold):
+    # acmart's Linux Libertine bold is "LinLibertineTB": pdfium read its weight from the stem
+    # (StemV 130) and found the sections, pypdf went by the name and found 3 of 37. A page whose
+    # body has a bold stem too (some files give CMR12 StemV 148) tells nothing by stems.
+    pages = [[("1 Introduction", "bold"), ("Walruses gather on sea ice in large herds.", body)]]
+    data = make_styled_pdf(pages, bold_font=b"ABCDEF+LinLibertineTB", bold_stem=stem)
+    spy = pdf_fonts.FontSpy()
+    pypdf.PdfReader(BytesIO(data)).pages[0].extract_text(visitor_text=spy)
+    assert ("1 Introduction" in spy.emphasized()) is bold
+
+
+def test_roman_sections_in_capitals_are_headings_without_a_heading_font():
+    # IEEEtran: "I. INTRODUCTION" in small capitals of the body font, "A. Data" in italics;
+    # only "Acknowledgment" is bold. A roman number before capitals is that style's heading mark.
+    def paper(titles: list[str]) -> list[str]:
+        body = ["Walruses gather on ice.", "They are hard to count."]
+        return [line for title in [*titles, "Acknowledgment"] for line in (title, *body)]
+
+    bold = [frozenset({"Acknowledgment"})]
+    titles = ["I. INTRODUCTION", "II. METHOD", "A. Satellite images", "B. Counting", "III. RESULTS"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(titles)], bold)[0] or [])) == [
+        "## I. INTRODUCTION",
+        "## II. METHOD",
+        "### A. Satellite images",
+        "### B. Counting",
+        "## III. RESULTS",
+        "## Acknowledgment",
+    ]
+    mixed = ["I. Introduction", "II. Method", "A. Satellite images", "B. Counting", "III. Results"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(mixed)], bold)[0] or [])) == ["## Acknowledgment"]
 
 
 def test_a_run_in_bold_abstract_is_a_heading_before_its_paragraph():

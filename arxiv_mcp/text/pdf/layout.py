@@ -230,7 +230,7 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     numbered, unnumbered = _candidates(pages, styles)
     styled = any(candidate.emphasized for candidate in (*numbered, *unnumbered))
     if styled:
-        numbered = [candidate for candidate in numbered if candidate.emphasized]
+        numbered = _in_heading_style(numbered, pages)
     levels = {(c.page, c.line): len(c.key) + 1 for c in _longest_chain(_rekey_roman(numbered))}
     seen: set[str] = set()
     for candidate in unnumbered:
@@ -241,6 +241,29 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
         levels.setdefault((candidate.page, candidate.line), 2)
     headed = {page for page, _ in levels}
     return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
+
+
+def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:
+    """The numbered candidates set as headings in a document that has a heading font: those in
+    it, and roman sections in capitals with their lettered subsections. IEEEtran sets "I.
+    INTRODUCTION" in small capitals of the body font and "A. Data" in italics, neither of
+    which reads as a heading font, and pdfium may see no weight in a dvips paper's bold; a
+    roman number before a title in capitals is that style's own mark."""
+    capitals = any(c.roman and _in_capitals(_line(pages, c)) for c in numbered)
+    return [
+        c
+        for c in numbered
+        if c.emphasized
+        or (c.roman and _in_capitals(_line(pages, c)))
+        or (capitals and not c.roman and not c.appendix and len(c.key) == 1 and c.key[0] > _APPENDIX)
+    ]
+
+
+def _in_capitals(line: str) -> bool:
+    """Whether a numbered line's title is set in capitals (Greek and math letters aside)."""
+    match = _NUMBERED.fullmatch(line)
+    latin = [ch for ch in match["title"] if ch.isascii() and ch.isalpha()] if match else []
+    return len(latin) >= 3 and all(ch.isupper() for ch in latin)
 
 
 def _line(pages: list[list[str] | None], candidate: _Candidate) -> str:
