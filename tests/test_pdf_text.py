@@ -1097,3 +1097,7 @@ def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
     ]
     text = pdf_to_text(make_pdf(text_page(*lines)), engine=engine)
     assert "\n1. count the herds of a whole coast,\n2. tell the herds apart." in text
+    # a number ending a sentence ("... in Section" / "5.") is no list item: the heading after
+    # it stays a line of its own, and the numbering of the sections goes on through it
+    page = text_page("1 Introduction", "Walruses are counted; the results are in Section", "5.", "2 Method", OTHER)
+    assert headings_of(pdf_to_text(make_pdf(page), engine=engine)) == ["## 1 Introduction", "## 2 Method"]
