@@ -759,6 +759,17 @@ def test_a_bold_font_whose_name_says_nothing_is_bold_by_its_stem(stem, body, bol
     assert ("1 Introduction" in spy.emphasized()) is bold
 
 
+def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
+    # Ghostscript-made files may give every font a bold stem: pdfium then weighs CMR12 at 732,
+    # as bold as CMBX12, and no subsection was in a heading font; the names still tell.
+    body = ("Walruses gather on sea ice in large herds, which makes them easy to see.", 11.0)
+    samples = [(body[0], body[1], False)] * 4 + [("2.1 A freely acting orbifold", 11.0, True)]
+    assert pdf_fonts.by_stem(samples, [True] * 5) == {"2.1 A freely acting orbifold"}
+    libertine = [(body[0], body[1], False)] * 4 + [("2 Background", 11.0, False)]  # "LinLibertineTB"
+    assert pdf_fonts.by_stem(libertine, [False] * 4 + [True]) == {"2 Background"}
+    assert pdf_fonts.by_stem(libertine, [True] * 5) == frozenset()
+
+
 def test_roman_sections_in_capitals_are_headings_without_a_heading_font():
     # IEEEtran: "I. INTRODUCTION" in small capitals of the body font, "A. Data" in italics;
     # only "Acknowledgment" is bold. A roman number before capitals is that style's heading mark.

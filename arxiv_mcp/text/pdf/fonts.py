@@ -69,6 +69,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     near where the text puts it, and the drift carried on.
     """
     samples: list[tuple[str, float, bool]] = []
+    heavy: list[bool] = []
     offset = drift = 0
     name = ctypes.create_string_buffer(128)
     flags = ctypes.byref(ctypes.c_int())
@@ -87,14 +88,24 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
             if index is not None:
                 drift = index - expected + drift
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
-                # bold font name counts too.
-                bold = get_weight(textpage, index) >= BOLD_WEIGHT
-                if not bold:
-                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                    bold = _bold_font(name.value)
-                samples.append((line, get_size(textpage, index), bold))
+                # bold font name counts too; and it reads the weight from the stem, which some
+                # files make a bold one's for every font (see by_stem).
+                raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
+                samples.append((line, get_size(textpage, index), _bold_font(name.value)))
+                heavy.append(get_weight(textpage, index) >= BOLD_WEIGHT)
         offset += (len(line) if simple else utf16_length(line)) + 2
-    return emphasized(samples)
+    return by_stem(samples, heavy)
+
+
+def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -> frozenset[str]:
+    """emphasized() of (text, size, bold by name) samples, each also bold when `heavy` (its font's
+    stem is a bold one's) unless most of the text is heavy: some files give every font a bold
+    stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
+    tell (bold CMBX12 subsections among CMR12 text)."""
+    weight = sum(len(text) for (text, _, _), stem in zip(samples, heavy) if stem)
+    if not weight or weight * 2 > sum(len(text) for text, _, _ in samples):
+        return emphasized(samples)
+    return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
 
 
 @functools.lru_cache(maxsize=512)
@@ -200,12 +211,7 @@ class FontSpy:
         return text
 
     def emphasized(self) -> frozenset[str]:
-        # A stem says bold only where the body's stem does not: some files give every font a
-        # bold stem (CMR12 with StemV 148), and then only the names tell.
-        heavy = sum(len(text) for (text, _, _), stem in zip(self.samples, self._heavy) if stem)
-        if not heavy or heavy * 2 > sum(len(text) for text, _, _ in self.samples):
-            return emphasized(self.samples)
-        return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(self.samples, self._heavy)])
+        return by_stem(self.samples, self._heavy)
 
 
 # pypdf takes a font's word space from the width of its code 32 and puts a space wherever a
