@@ -787,6 +787,14 @@ def test_roman_sections_in_capitals_are_headings_without_a_heading_font():
         "## III. RESULTS",
         "## Acknowledgment",
     ]
+    german = ["I. EINLEITUNG", "A. Überblick", "B. Zählung", "II. ÉTUDE", "A. Ölteppiche"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(german)], bold)[0] or []))[:-1] == [
+        "## I. EINLEITUNG",
+        "### A. Überblick",
+        "### B. Zählung",
+        "## II. ÉTUDE",
+        "### A. Ölteppiche",
+    ]
     mixed = ["I. Introduction", "II. Method", "A. Satellite images", "B. Counting", "III. Results"]
     assert headings_of("\n".join(pdf_layout.mark_headings([paper(mixed)], bold)[0] or [])) == ["## Acknowledgment"]
 

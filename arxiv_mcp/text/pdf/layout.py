@@ -132,11 +132,12 @@ _UNNUMBERED = {
 }
 _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested first, on every line
 # Appendices named as such ("Appendix A: Proofs", IOP's lone "Appendix. Model specification")
-# are numbered like "A. Proofs": appendix A.
+# are numbered like "A. Proofs": appendix A. A title starts with a capital, accented or Greek
+# too ("A. Überblick", "2 État de l'art").
 _NUMBERED = re.compile(
     r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
     r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
-    r"\s+(?P<title>[A-Z(][^\n]*)"
+    r"\s+(?P<title>[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
 # llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
 # a heading run into its paragraph, believed only when the engine says the line starts bold.
