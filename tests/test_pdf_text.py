@@ -770,6 +770,23 @@ def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
     assert pdf_fonts.by_stem(libertine, [True] * 5) == frozenset()
 
 
+def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings():
+    # IOP's journals set "3. Partition function zeros" in bold and "3.1. Dependence on x" in
+    # italics: both engines found the sections and none of the subsections.
+    titles = ["1. Introduction", "2. Formulation", "2.1. Dependence on x", "2.2. The inner loop", "3. Results"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({"1. Introduction", "2. Formulation", "3. Results"})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## 1. Introduction",
+        "## 2. Formulation",
+        "### 2.1. Dependence on x",
+        "### 2.2. The inner loop",
+        "## 3. Results",
+    ]
+    bold_first = [frozenset({"1. Introduction"})]  # "2." not in the heading font: nor are its parts
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold_first)[0] or [])) == ["## 1. Introduction"]
+
+
 def test_roman_sections_in_capitals_are_headings_without_a_heading_font():
     # IEEEtran: "I. INTRODUCTION" in small capitals of the body font, "A. Data" in italics;
     # only "Acknowledgment" is bold. A roman number before capitals is that style's heading mark.

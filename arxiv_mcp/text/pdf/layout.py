@@ -249,14 +249,17 @@ def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None])
     it, and roman sections in capitals with their lettered subsections. IEEEtran sets "I.
     INTRODUCTION" in small capitals of the body font and "A. Data" in italics, neither of
     which reads as a heading font, and pdfium may see no weight in a dvips paper's bold; a
-    roman number before a title in capitals is that style's own mark."""
+    roman number before a title in capitals is that style's own mark. Likewise a subsection
+    ("3.1. Dependence on x", in italics in IOP's journals) of a section in the heading font."""
     capitals = any(c.roman and _in_capitals(_line(pages, c)) for c in numbered)
+    sections = {c.key for c in numbered if c.emphasized and len(c.key) == 1}
     return [
         c
         for c in numbered
         if c.emphasized
         or (c.roman and _in_capitals(_line(pages, c)))
         or (capitals and not c.roman and not c.appendix and len(c.key) == 1 and c.key[0] > _APPENDIX)
+        or (len(c.key) == 2 and c.key[:1] in sections)
     ]
 
 
