@@ -785,6 +785,27 @@ def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings(
     ]
     bold_first = [frozenset({"1. Introduction"})]  # "2." not in the heading font: nor are its parts
     assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold_first)[0] or [])) == ["## 1. Introduction"]
+    # amsart numbers its statements in their section: "2.1. We assume that w ∈ L2" goes on
+    # "(Ω)." on the next line, where a subsection's title is followed by a sentence's start
+    statement = [*lines[:6], "2.1. We further assume that w ∈ L2", "(Ω).", "Then the walruses are counted."]
+    marked = pdf_layout.mark_headings([[*statement, *lines[9:]]], bold)
+    assert headings_of("\n".join(marked[0] or [])) == ["## 1. Introduction", "## 2. Formulation", "## 3. Results"]
+
+
+def test_arabic_sections_in_capitals_are_headings_without_a_heading_font():
+    # AASTeX sets "1. INTRODUCTION" in the body font; pdfium saw the title's larger size, so
+    # the document had a heading font, and dropped every section (1707.04066: 2 of 12 headings)
+    titles = ["1. INTRODUCTION", "2. OBSERVATIONS", "2.1. Data processing", "3. RESULTS"]
+    lines = ["Counting walruses", *(line for t in titles for line in (t, "Walruses gather on ice.", "They stay."))]
+    lines += ["References", "A. Tusk, Walrus herds (2001)."]
+    marked = pdf_layout.mark_headings([lines], [frozenset({"Counting walruses", "References"})])
+    assert headings_of("\n".join(marked[0] or [])) == [
+        "## 1. INTRODUCTION",
+        "## 2. OBSERVATIONS",
+        "### 2.1. Data processing",
+        "## 3. RESULTS",
+        "## References",
+    ]
 
 
 def test_roman_sections_in_capitals_are_headings_without_a_heading_font():

@@ -246,21 +246,31 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
 
 def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:
     """The numbered candidates set as headings in a document that has a heading font: those in
-    it, and roman sections in capitals with their lettered subsections. IEEEtran sets "I.
-    INTRODUCTION" in small capitals of the body font and "A. Data" in italics, neither of
-    which reads as a heading font, and pdfium may see no weight in a dvips paper's bold; a
-    roman number before a title in capitals is that style's own mark. Likewise a subsection
-    ("3.1. Dependence on x", in italics in IOP's journals) of a section in the heading font."""
-    capitals = any(c.roman and _in_capitals(_line(pages, c)) for c in numbered)
-    sections = {c.key for c in numbered if c.emphasized and len(c.key) == 1}
+    it; sections whose title is in capitals, with the lettered subsections of roman ones; and
+    subsections (x.y) of the sections kept. IEEEtran sets "I. INTRODUCTION" in small capitals
+    of the body font and "A. Data" in italics, AASTeX "1. INTRODUCTION" in the body font, IOP's
+    journals "3.1. Dependence on x" in italics, none of which reads as a heading font (and
+    pdfium may see no weight in a dvips paper's bold); a section number before a title in
+    capitals is that style's own mark."""
+    capitals = {id(c) for c in numbered if len(c.key) == 1 and c.key[0] < _APPENDIX and _in_capitals(_line(pages, c))}
+    roman = any(c.roman for c in numbered if id(c) in capitals)
+    sections = {c.key for c in numbered if len(c.key) == 1 and (c.emphasized or id(c) in capitals)}
     return [
         c
         for c in numbered
         if c.emphasized
-        or (c.roman and _in_capitals(_line(pages, c)))
-        or (capitals and not c.roman and not c.appendix and len(c.key) == 1 and c.key[0] > _APPENDIX)
-        or (len(c.key) == 2 and c.key[:1] in sections)
+        or id(c) in capitals
+        or (roman and not c.roman and not c.appendix and len(c.key) == 1 and c.key[0] > _APPENDIX)
+        or (len(c.key) == 2 and c.key[:1] in sections and _opens_paragraph(pages, c))
     ]
+
+
+def _opens_paragraph(pages: list[list[str] | None], candidate: _Candidate) -> bool:
+    """Whether the line after a candidate starts a sentence: amsart's statements numbered in
+    their section ("5.1. We further assume that w(t) ∈ L2" / "(Ω).") go on where a title ends."""
+    lines = pages[candidate.page] or []
+    following = next((line for line in lines[candidate.line + 1 :] if line), "")
+    return following[:1].isupper()
 
 
 def _in_capitals(line: str) -> bool:
