@@ -792,6 +792,22 @@ def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings(
     assert headings_of("\n".join(marked[0] or [])) == ["## 1. Introduction", "## 2. Formulation", "## 3. Results"]
 
 
+def test_a_capitals_heading_set_on_two_lines_is_one_heading():
+    # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
+    # DIQUARKS"; the second line was read as the section's first paragraph line
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    lines = ["I. INTRODUCTION", *body, "II. WALRUS COUNTS FROM AIRCRAFT AND", "FROM SATELLITES", *body]
+    lines += ["III. FINITE-VOLUME EN-", "ERGY OF A HERD", *body, "IV. RESULTS", "HERD 12 ON ICE FLOE B", *body]
+    marked = pdf_layout.mark_headings([lines], [None])[0] or []
+    assert headings_of("\n".join(marked)) == [
+        "## I. INTRODUCTION",
+        "## II. WALRUS COUNTS FROM AIRCRAFT AND FROM SATELLITES",
+        "## III. FINITE-VOLUME ENERGY OF A HERD",
+        "## IV. RESULTS",
+    ]
+    assert "HERD 12 ON ICE FLOE B" in marked  # a line with a number (a table's, a label) is no title's end
+
+
 def test_arabic_sections_in_capitals_are_headings_without_a_heading_font():
     # AASTeX sets "1. INTRODUCTION" in the body font; pdfium saw the title's larger size, so
     # the document had a heading font, and dropped every section (1707.04066: 2 of 12 headings)

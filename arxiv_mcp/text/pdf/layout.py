@@ -385,10 +385,12 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
     if page not in headed and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
+    rest = None  # a heading's second line, taken into it
     for index, line in enumerate(lines):
         level = levels.get((page, index))
         if level is None:
-            out.append(line)
+            if index != rest:
+                out.append(line)
             continue
         if out and out[-1]:
             out.append("")
@@ -396,7 +398,24 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
         if run_in is not None:  # the heading on its own line, its paragraph after it
             out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
             continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if _goes_on(line, following):
+            rest = index + 1
+            line = line[:-1] + following if line.endswith("-") else f"{line} {following}"
         out.extend((heading(level, line), ""))
     while out and not out[-1]:
         out.pop()
     return out
+
+
+def _goes_on(title: str, following: str) -> bool:
+    """Whether a numbered heading in capitals goes on in the line after it: a long title set on
+    two lines ("II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT DIQUARKS", or broken at a
+    hyphen, "... EN-" / "ERGY QUANTIZATION"). The second line is capitals too, letters only
+    (no number, no reference), and no heading of its own."""
+    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS or not _in_capitals(title):
+        return False
+    if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
+        return False
+    latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
+    return len(latin) >= 2 and all(ch.isupper() for ch in latin)
