@@ -808,6 +808,25 @@ def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     assert "HERD 12 ON ICE FLOE B" in marked  # a line with a number (a table's, a label) is no title's end
 
 
+def test_unnumbered_sections_in_capitals_and_a_heading_font_are_headings():
+    # REVTeX without section numbers (2110.02751): only "INTRODUCTION" and "CONCLUSIONS", known
+    # names, were headings; "EXPERIMENTAL CONFIGURATION", in the same bold capitals, was text
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    titles = ["INTRODUCTION", "EXPERIMENTAL CONFIGURATION", "TABLE I", "DATA ANALYSIS", "CONCLUSIONS"]
+    lines = ["COUNTING WALRUSES FROM ORBIT", *(line for title in titles for line in (title, *body))]
+    styles = [frozenset(["COUNTING WALRUSES FROM ORBIT", *titles])]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], styles)[0] or [])) == [
+        "## INTRODUCTION",
+        "## EXPERIMENTAL CONFIGURATION",
+        "## DATA ANALYSIS",
+        "## CONCLUSIONS",
+    ]
+    titles = ["INTRODUCTION", "1 EXPERIMENTAL CONFIGURATION", "WALRUS HERDS", "2 DATA ANALYSIS"]
+    numbered = [line for title in titles for line in (title, *body)]  # numbered sections: capitals alone tell nothing
+    marked = pdf_layout.mark_headings([numbered], [frozenset(titles)])
+    assert "WALRUS HERDS" in (marked[0] or []) and "## 2 DATA ANALYSIS" in (marked[0] or [])
+
+
 def test_arabic_sections_in_capitals_are_headings_without_a_heading_font():
     # AASTeX sets "1. INTRODUCTION" in the body font; pdfium saw the title's larger size, so
     # the document had a heading font, and dropped every section (1707.04066: 2 of 12 headings)

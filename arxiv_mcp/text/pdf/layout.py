@@ -240,8 +240,33 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
             continue
         seen.add(name)
         levels.setdefault((candidate.page, candidate.line), 2)
+    if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
+        levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
     headed = {page for page, _ in levels}
     return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
+
+
+def _unnumbered_sections(
+    pages: list[list[str] | None], styles: list[frozenset[str] | None], unnumbered: list[_Candidate]
+) -> list[tuple[int, int]]:
+    """In a paper whose sections carry no numbers (REVTeX's unnumbered "EXPERIMENTAL
+    CONFIGURATION"), the lines after its "INTRODUCTION" heading set alone in capitals in a
+    heading font, as that heading is; a figure or table label ("TABLE I") is none."""
+    start = next((c for c in unnumbered if c.emphasized and _candidate_name(_line(pages, c)) == "introduction"), None)
+    if start is None or not _in_capitals(f"1 {_line(pages, start)}"):
+        return []
+    found = []
+    for page in range(start.page, len(pages)):
+        fragments = (styles[page] if page < len(styles) else None) or frozenset()
+        for index, line in enumerate(pages[page] or ()):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
+                continue
+            if _in_capitals(f"1 {line}") and _plausible_title(line):
+                found.append((page, index))
+    return found
+
+
+_LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
 
 
 def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:
