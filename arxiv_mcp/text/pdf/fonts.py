@@ -82,6 +82,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     near where the text puts it, and the drift carried on.
     """
     samples: list[tuple[str, float, bool]] = []
+    heavy: list[bool] = []
     offset = drift = 0
     name = ctypes.create_string_buffer(128)
     flags = ctypes.byref(ctypes.c_int())
@@ -100,14 +101,24 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
             if index is not None:
                 drift = index - expected + drift
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
-                # bold font name counts too.
-                bold = get_weight(textpage, index) >= BOLD_WEIGHT
-                if not bold:
-                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                    bold = _bold_font(name.value)
-                samples.append((line, get_size(textpage, index), bold))
+                # bold font name counts too; and it reads the weight from the stem, which some
+                # files make a bold one's for every font (see by_stem).
+                raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
+                samples.append((line, get_size(textpage, index), _bold_font(name.value)))
+                heavy.append(get_weight(textpage, index) >= BOLD_WEIGHT)
         offset += (len(line) if simple else utf16_length(line)) + 2
-    return emphasized(samples)
+    return by_stem(samples, heavy)
+
+
+def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -> frozenset[str]:
+    """emphasized() of (text, size, bold by name) samples, each also bold when `heavy` (its font's
+    stem is a bold one's) unless most of the text is heavy: some files give every font a bold
+    stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
+    tell (bold CMBX12 subsections among CMR12 text)."""
+    weight = sum(len(text) for (text, _, _), stem in zip(samples, heavy) if stem)
+    if not weight or weight * 2 > sum(len(text) for text, _, _ in samples):
+        return emphasized(samples)
+    return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
 
 
 @functools.lru_cache(maxsize=512)
@@ -139,6 +150,23 @@ def closed_up(run: str) -> str:
     return re.sub(r"  +", " ", _SPACED.sub(lambda m: m[0].replace(" ", ""), run))
 
 
+def heavy_stem(font: Any) -> bool:
+    """Whether a pypdf font dictionary's descriptor gives a bold weight, read from its stem
+    width as pdfium reads it (5 x StemV below 140): a bold font whose name says nothing
+    (acmart's Linux Libertine "LinLibertineTB", StemV 130) is then bold in both engines."""
+    if not hasattr(font, "get"):
+        return False
+    descriptor = _resolved(font.get("/FontDescriptor"))
+    if descriptor is None and isinstance(_resolved(font.get("/DescendantFonts")), list):
+        descendant = _resolved(_resolved(font["/DescendantFonts"])[0])
+        descriptor = _resolved(descendant.get("/FontDescriptor")) if hasattr(descendant, "get") else None
+    try:
+        stem = float(descriptor.get("/StemV", 0)) if hasattr(descriptor, "get") else 0.0
+    except (TypeError, ValueError):
+        return False
+    return (stem * 5 if stem < 140 else stem * 4 + 140) >= BOLD_WEIGHT
+
+
 def fixed_pitch(font: Any) -> bool:
     """Whether a pypdf font dictionary is a fixed-pitch (typewriter) font."""
     if not hasattr(font, "get"):
@@ -157,20 +185,21 @@ class FontSpy:
     spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read).
 
     pypdf calls it for every text run of a page, thousands of times: a call does the least it
-    can (no copy of the text, no tuple per run) and files the run's text under its size, so
-    that `emphasized` weighs each size once and looks only at the runs of heading sizes or
-    bold, never at every run again (emphasized_by_size).
+    can (no copy of the text, no tuple per run) and files the run's text under its size and
+    font kind, so that `emphasized` weighs each size once and looks only at the runs of heading
+    sizes or bold, never at every run again (emphasized_by_size). It answers as by_stem.
     """
 
     def __init__(self) -> None:
         self.letter_spaced: dict[str, str] = {}
         # per font object of the page: the object itself (so its id is not reused while the
-        # page is read), whether its name is bold, whether it is fixed-pitch (asked lazily).
+        # page is read), its kind (1 when its name is bold, + 2 when its stem is a bold one's),
+        # whether it is fixed-pitch (asked lazily).
         # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
         # for every run was most of what this visitor cost.
         self._fonts: dict[int, list[Any]] = {}
-        # size -> (texts in a regular font, texts in a bold one), sizes in the order first seen
-        self._sizes: dict[float, tuple[list[str], list[str]]] = {}
+        # size -> the texts of each font kind, sizes in the order first seen
+        self._sizes: dict[float, tuple[list[str], list[str], list[str], list[str]]] = {}
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if not text or text.isspace():
@@ -184,10 +213,10 @@ class FontSpy:
         known = self._fonts.get(id(font))
         if known is None:
             base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
-            known = self._fonts[id(font)] = [font, bold_name(str(base)), None]
+            known = self._fonts[id(font)] = [font, bold_name(str(base)) + 2 * heavy_stem(font), None]
         texts = self._sizes.get(size)
         if texts is None:
-            texts = self._sizes[size] = ([], [])
+            texts = self._sizes[size] = ([], [], [], [])
         texts[known[1]].append(text)
         if THREE_LETTERS.search(text):
             if known[2] is None:
@@ -202,7 +231,19 @@ class FontSpy:
         return text
 
     def emphasized(self) -> frozenset[str]:
-        return emphasized_by_size(self._sizes)
+        """by_stem of the runs seen: a heavy stem is bold unless most of the text has one."""
+        heavy = total = 0
+        for plain, named, stem, both in self._sizes.values():
+            in_stem = sum(map(len, stem)) + sum(map(len, both))
+            heavy += in_stem
+            total += sum(map(len, plain)) + sum(map(len, named)) + in_stem
+        by_stem = heavy and heavy * 2 <= total
+        return emphasized_by_size(
+            {
+                size: (plain, named + stem + both) if by_stem else (plain + stem, named + both)
+                for size, (plain, named, stem, both) in self._sizes.items()
+            }
+        )
 
 
 _sqrt = math.sqrt
