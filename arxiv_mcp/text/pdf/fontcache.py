@@ -64,9 +64,11 @@ def _install() -> bool:
 
 
 def _hook() -> bool:
-    import pypdf._page as page_module
-    from pypdf.generic._font import Font
-
+    try:
+        import pypdf._page as page_module
+        from pypdf.generic._font import Font
+    except ImportError:  # an older pypdf keeps its fonts elsewhere: pages build their own
+        return False
     if getattr(page_module, "Font", None) is not Font or not callable(getattr(Font, "from_font_resource", None)):
         return False
 
