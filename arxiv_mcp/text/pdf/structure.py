@@ -156,6 +156,7 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
     roman: str | None = None
+    may_cite = bool(labels.names)
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
         if mark is not None and mark.start < position:
@@ -175,7 +176,11 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
             broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
-            _write_line(builder, line[:-1] if broken else line, labels)
+            written = line[:-1] if broken else line
+            if may_cite and ("[" in written or labels.author_year) and not written.startswith("#"):
+                _write_line(builder, written, labels)
+            else:  # most lines: no citation to look for
+                builder.add_text(written)
             joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
@@ -377,15 +382,28 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
     return ends_with_stop(line) and (len(line) < 0.85 * full or _looks_tabular(following))
 
 
-_WORD_START = re.compile(r"(?<!\S)[^\W_]")
-_LOWER_START = re.compile(r"(?<!\S)[^\W\d_A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+_CAPITALS = frozenset(
+    chr(code)
+    for low, high in ((0x41, 0x5A), (0xC0, 0xDE), (0x391, 0x3A9), (0x410, 0x42F))
+    for code in range(low, high + 1)
+)
 
 
 @functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
 def _looks_tabular(line: str) -> bool:
-    """Most of its words capitalised or numbers: a table's header or row, not a sentence."""
-    words = len(_WORD_START.findall(line))
-    return words > 0 and len(_LOWER_START.findall(line)) * 2 < words
+    """Most of its words capitalised or numbers: a table's header or row, not a sentence.
+
+    A word counts by its first character: a letter or digit (an underscore or a symbol
+    starts no word); a small one is a letter, not a digit nor a capital (Latin, Greek,
+    Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
+    character of every line cost more than the rest of writing the line."""
+    words = small = 0
+    for word in line.split():
+        first = word[0]
+        if first.isalnum():
+            words += 1
+            small += not (first.isdecimal() or first in _CAPITALS)
+    return words > 0 and small * 2 < words
 
 
 def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
