@@ -330,7 +330,7 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         if one_unit_each(text)
         else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
     )
-    count = raw.FPDFText_CountChars(textpage)
+    page = _Chars(raw, textpage)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
@@ -341,47 +341,77 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         if len(previous) <= _LONG and len(following) <= _LONG:
             continue  # a run of short lines is display math (a fraction, a sum's limits)
         last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
-        before = _continues(raw, textpage, count, last, first)
+        before = _continues(page, last, first)
         # a subscript under a superscript starts back at its left: a script line (smaller than
-        # the text it is on) after a script line, or after a line that ends in a script
-        if before is None and lines[base] and _smaller(raw, textpage, count, first, (lines[base][0], offsets[base])):
-            if len(previous) <= _SHORT or _smaller_at_end(raw, textpage, count, previous, offsets[number - 1]):
-                before = _continues(raw, textpage, count, last, first, stacked=True)
+        # the text it is on) after a script line, or after a line that ends in a script (the
+        # end tested first: a line of text seldom ends smaller than it starts)
+        if (
+            before is None
+            and lines[base]
+            and (len(previous) <= _SHORT or _smaller_at_end(page, previous, offsets[number - 1]))
+            and _smaller(page, first, (lines[base][0], offsets[base]))
+        ):
+            before = _continues(page, last, first, stacked=True)
         if before is None:
             continue
-        after = _continues(
-            raw, textpage, count, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True
-        )
+        after = _continues(page, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True)
         if after is not None:  # each line end is "\r\n" in `text`: its "\r" becomes the join
             for end, joined in ((starts[number] - 2, before), (starts[number + 1] - 2, after)):
                 chars[end], chars[end + 1] = joined, ""
     return "".join(chars)
 
 
-def _smaller_at_end(raw: Any, textpage: Any, count: int, line: str, start: int) -> bool:
-    return _smaller(raw, textpage, count, (line[-1], start + utf16_length(line) - 1), (line[0], start))
+class _Chars:
+    """pdfium's answers about the characters of one page, each asked of it once: the script
+    pass asks about a line's first and last characters again for each test it makes."""
+
+    def __init__(self, raw: Any, textpage: Any) -> None:
+        self.raw, self.textpage = raw, textpage
+        self.count = raw.FPDFText_CountChars(textpage)
+        self._found: dict[tuple[str, int], int | None] = {}
+        self._boxes: dict[int, tuple[float, float, float, float] | None] = {}
+        self._sizes: dict[int, float] = {}
+
+    def find(self, char: str, where: int) -> int | None:
+        """The index of `char`, looked for near where the text puts it."""
+        key = (char, where)
+        if key not in self._found:
+            self._found[key] = find_char(self.raw, self.textpage, ord(char), where, self.count)
+        return self._found[key]
+
+    def box(self, index: int) -> tuple[float, float, float, float] | None:
+        if index not in self._boxes:
+            self._boxes[index] = _box(self.raw, self.textpage, index)
+        return self._boxes[index]
+
+    def size(self, index: int) -> float:
+        if index not in self._sizes:
+            self._sizes[index] = self.raw.FPDFText_GetFontSize(self.textpage, index)
+        return self._sizes[index]
 
 
-def _smaller(raw: Any, textpage: Any, count: int, small: tuple[str, int], large: tuple[str, int]) -> bool:
+def _smaller_at_end(page: _Chars, line: str, start: int) -> bool:
+    return _smaller(page, (line[-1], start + utf16_length(line) - 1), (line[0], start))
+
+
+def _smaller(page: _Chars, small: tuple[str, int], large: tuple[str, int]) -> bool:
     """The character `small` is in a clearly smaller size than `large` (each: character, where)."""
-    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (small, large)]
+    found = page.find(*small), page.find(*large)
     if found[0] is None or found[1] is None:
         return False
-    return raw.FPDFText_GetFontSize(textpage, found[0]) < 0.9 * raw.FPDFText_GetFontSize(textpage, found[1])
+    return page.size(found[0]) < 0.9 * page.size(found[1])
 
 
-def _continues(
-    raw: Any, textpage: Any, count: int, last: tuple[str, int], first: tuple[str, int], stacked: bool = False
-) -> str | None:
+def _continues(page: _Chars, last: tuple[str, int], first: tuple[str, int], stacked: bool = False) -> str | None:
     """ "" or " " when the character `first` goes on the line of the character `last`; None if not.
 
     Each is a character and where the text puts it in the page; it is looked for near there.
     """
-    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (last, first)]
+    found = page.find(*last), page.find(*first)
     if found[0] is None or found[1] is None or found[0] >= found[1]:
         return None
-    left, right = _box(raw, textpage, found[0]), _box(raw, textpage, found[1])
-    size = raw.FPDFText_GetFontSize(textpage, found[0])
+    left, right = page.box(found[0]), page.box(found[1])
+    size = page.size(found[0])
     if left is None or right is None or size <= 0:
         return None
     gap = right[0] - left[1]

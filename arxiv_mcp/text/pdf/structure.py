@@ -398,11 +398,15 @@ def _looks_tabular(line: str) -> bool:
     Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
     character of every line cost more than the rest of writing the line."""
     words = small = 0
-    for word in line.split():
+    tokens = line.split()
+    for word in tokens:
         first = word[0]
         if first.isalnum():
             words += 1
-            small += not (first.isdecimal() or first in _CAPITALS)
+            if not (first.isdecimal() or first in _CAPITALS):
+                small += 1
+                if small * 2 >= len(tokens):  # a sentence: no count of words to come can change that
+                    return False
     return words > 0 and small * 2 < words
 
 
