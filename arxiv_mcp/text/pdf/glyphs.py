@@ -121,7 +121,6 @@ def _lone_letter(match: re.Match[str]) -> bool:
 
 # TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx)
 _MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|n?tx|n?px)mib?\d*$|lmmathitalic", re.I)
-_NEAR = 400  # how many characters either side an accent's letter is looked for (a line is shorter)
 _SEARCH = 12  # how far from where the text puts it a character is looked for in the page
 
 
@@ -220,7 +219,7 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     # answer with the accent itself)
     height = max(accent[3] - accent[2], 1.0)
     y = accent[3] + 1.5 * height if below else accent[2] - 1.5 * height
-    other = raw.FPDFText_GetCharIndexAtPos(textpage, (accent[0] + accent[1]) / 2, y, 0.5, height)
+    other = _index_at(raw, textpage, (accent[0] + accent[1]) / 2, y, height)
     if not 0 <= other < count or other == index:
         return None
     char = chr(raw.FPDFText_GetUnicode(textpage, other))
@@ -228,6 +227,19 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     if not char.isalpha() or char in SPACING_TO_COMBINING or box is None or not _touches(accent, box, below):
         return None
     return other
+
+
+def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int:
+    """pdfium's character at (x, y), or else the nearest within 0.5 across and `height` up or
+    down (-1: none).
+
+    pdfium answers with the first character (in page order) whose box holds the point, else
+    the nearest whose box widened by the tolerance does; it widens and tests every box of the
+    page for that. Asked without a tolerance, it only tests the boxes (half the work), and a
+    box holding the point is the same answer: the tolerance is asked for only when none does.
+    """
+    index = raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0)
+    return index if index >= 0 else raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height)
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
