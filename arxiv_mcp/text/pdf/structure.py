@@ -49,7 +49,6 @@ _CAPTION = re.compile(
     rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|Tab\.)\s?(?P<number>{_NUMBER}))"
     r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
 )
-_LABEL_WORD = re.compile(r"Fig|FIG|Tab|TAB")
 _LONE_LABEL = re.compile(rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE)\s?(?P<number>{_NUMBER}))\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
@@ -337,7 +336,7 @@ def opens_caption(lines: list[str], index: int) -> bool:
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
     """(name, number, label, caption's first words, index of its next line) for a caption line."""
     line = lines[index]
-    if _LABEL_WORD.search(line) is None:  # most lines: one scan, then out
+    if not ("Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line):  # most lines: out at once
         return None
     previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
     if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
@@ -529,7 +528,7 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     """Lines [start, end) of the references section, without its heading."""
     start = None
     for index, line in enumerate(lines):
-        heading = HEADING_RE.fullmatch(line)
+        heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
         if heading and _REFERENCES_TITLE.fullmatch(heading[2]):
             start = index + 1
         elif heading and start is not None and not is_page_title(heading[2]):
@@ -556,7 +555,7 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
 
 
 def _is_section(line: str) -> bool:
-    heading = HEADING_RE.fullmatch(line)
+    heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
     return heading is not None and not is_page_title(heading[2])
 
 
