@@ -59,12 +59,18 @@ def compose_accents(text: str) -> str:
     # The pattern opens with optional groups, so a scan of the whole page tries it at every
     # character; a match holds a run of accents (one space apart at most) and at most two
     # characters either side of it, so only those stretches are scanned, with the same matches.
+    if not _has_accent(text):  # most pages: a C search per accent, not a pattern scan of the page
+        return text
     pieces: list[str] = []
     done = 0
     for start, end in _accent_stretches(text):
         pieces += (text[done:start], _SPACING_ACCENT.sub(_compose_accent, text[start:end]))
         done = end
     return "".join(pieces) + text[done:] if pieces else text
+
+
+def _has_accent(text: str) -> bool:
+    return any(accent in text for accent in SPACING_TO_COMBINING)
 
 
 def _accent_stretches(text: str) -> Iterator[tuple[int, int]]:
@@ -135,7 +141,7 @@ def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
 def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
     """The characters of `text`, each spacing accent moved onto its letter ("" where it was)."""
     chars = list(text)
-    if not any(accent in text for accent in SPACING_TO_COMBINING):  # a C search each: most pages have none
+    if not _has_accent(text):  # a C search each: most pages have none
         return chars
     count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
