@@ -23,6 +23,7 @@ import io
 import logging
 import re
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -120,6 +121,8 @@ def _reader(data: bytes, strict: bool = True) -> Any:
         half of measuring the paper; its plain dictionaries are now parsed as pypdf would.
         """
 
+        _read_xref_subsections = _xref_subsections_at_once
+
         def __init__(self, stream: io.BytesIO, strict: bool) -> None:
             self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
             self._bytes = stream.getvalue()
@@ -176,6 +179,57 @@ def _reader(data: bytes, strict: bool = True) -> Any:
     # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
     # xref, and heavy_pages reads leniently what it refuses.
     return _OneAtATime(io.BytesIO(data), strict=strict)
+
+
+def _xref_subsections_at_once(
+    self: Any,
+    idx_pairs: list[int],
+    get_entry: Callable[[int], int | tuple[int, ...]],
+    used_before: Callable[[int, int | tuple[int, ...]], bool],
+) -> None:
+    """pypdf's reading of an xref stream's entries (PdfReader._read_xref_subsections), each
+    field cut from the stream's bytes: pypdf reads a field at a time through a closure that
+    reads its buffer, pads and unpacks (three calls an entry; a paper's 4,000 entries took
+    most of the time of opening it). The buffer and field widths are the closure's own; any
+    other shape of it is read pypdf's way."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    code, closure = getattr(get_entry, "__code__", None), getattr(get_entry, "__closure__", None)
+    cells = dict(zip(code.co_freevars, closure)) if code is not None and closure else {}
+    stream = cells["stream_data"].cell_contents if "stream_data" in cells else None
+    widths = cells["entry_sizes"].cell_contents if "entry_sizes" in cells else None
+    if not (isinstance(stream, io.BytesIO) and isinstance(widths, list) and len(widths) >= 3) or not all(
+        type(width) is int and width <= 8 for width in widths[:3]
+    ):
+        PdfReader._read_xref_subsections(self, idx_pairs, get_entry, used_before)
+        return
+    data, at = stream.getvalue(), stream.tell()
+
+    def field(index: int) -> int:  # get_entry(index): a missing field is 1 for the type, else 0
+        nonlocal at
+        if widths[index] <= 0:
+            return 1 if index == 0 else 0
+        cut = data[at : at + widths[index]]
+        at += len(cut)
+        return int.from_bytes(cut, "big")
+
+    try:
+        for start, size in self._pairs(idx_pairs):
+            for number in range(start, start + size):
+                kind = field(0)
+                if kind in (0, 1, 2):
+                    first, second = field(1), field(2)
+                    if kind == 1:
+                        self.xref.setdefault(second, {})
+                        if not used_before(number, second):
+                            self.xref[second][number] = first
+                    elif kind == 2 and not used_before(number, 0):
+                        self.xref_objStm[number] = (first, second)
+                elif self.strict:
+                    raise PdfReadError(f"Unknown xref type: {kind}")
+    finally:
+        stream.seek(at)
 
 
 def resolved(obj: object) -> Any:
