@@ -72,9 +72,24 @@ def reading_order(
     """
     out = list(lines)
     index = 0
+    before = -1  # the last line with text before `index`
     while index < len(out):
-        moved = _move_run(out, index, short, is_caption, continued)
-        index = moved if moved is not None else index + 1
+        line = out[index]
+        # _move_run's first tests, here: most lines follow a line that ends its paragraph or
+        # sentence, or a heading, and a call per line cost more than the tests
+        if line and not line.startswith("#") and (before >= 0 or continued):
+            interrupted = out[before] if before >= 0 else ""
+            if before < 0 or not (
+                interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted)
+            ):
+                moved = _move_run(out, index, short, is_caption, continued)
+                if moved is not None:
+                    index = moved
+                    before = next((i for i in range(index - 1, -1, -1) if out[i]), -1)
+                    continue
+        if line:
+            before = index
+        index += 1
     return out
 
 
