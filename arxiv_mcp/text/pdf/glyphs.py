@@ -133,14 +133,21 @@ _SEARCH = 12  # how far from where the text puts it a character is looked for in
 def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
     """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, code
     not letter-spaced, and its inline scripts on their lines."""
-    chars = _glyphs_placed(raw, textpage, text)
-    _close_up_letter_spacing(raw, textpage, text, chars)
-    return _scripts_joined(raw, textpage, text, chars)
-
-
-def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
-    """The characters of `text`, each spacing accent moved onto its letter ("" where it was)."""
+    edits = _glyphs_placed(raw, textpage, text)
+    _close_up_letter_spacing(raw, textpage, text, edits)
+    _scripts_joined(raw, textpage, text, edits)
+    if not edits:  # most pages: the text as pdfium gave it, not taken apart and joined again
+        return text
     chars = list(text)
+    for at, char in edits.items():
+        chars[at] = char
+    return "".join(chars)
+
+
+def _glyphs_placed(raw: Any, textpage: Any, text: str) -> dict[int, str]:
+    """The characters of `text` to change (by place), each spacing accent moved onto its
+    letter ("" where it was)."""
+    chars: dict[int, str] = {}
     if not _has_accent(text):  # a C search each: most pages have none
         return chars
     count = raw.FPDFText_CountChars(textpage)
@@ -159,8 +166,9 @@ def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
             continue
         letter = _letter_under(raw, textpage, index, match[0] == _CEDILLA, count)
         where = None if letter is None else at + letter - index
-        if where is not None and 0 <= where < len(chars) and chars[where] and _same(chars[where], text[where]):
-            chars[where] = with_accent(chars[where], match[0])
+        now = chars.get(where, text[where]) if where is not None and 0 <= where < len(text) else ""
+        if where is not None and now and _same(now, text[where]):
+            chars[where] = with_accent(now, match[0])
             chars[at] = ""
     return chars
 
@@ -274,7 +282,7 @@ MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr"
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 
-def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
+def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)
     for match in _spaced_letters(text):
@@ -335,11 +343,11 @@ _SHORT = 4  # characters of a script line at most ("3,∞")
 _LONG = 8  # an inline script has a line of text next to it
 
 
-def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str:
-    """`chars` (aligned with pdfium's `text`) joined, each inline script line put back on its line."""
+def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
+    """Adds to `chars` (changes to pdfium's `text`, by place) each inline script line put back on its line."""
     lines = text.split("\r\n")
     if len(lines) < 3 or all(len(line) > _SHORT for line in lines[1:-1]):
-        return "".join(chars)
+        return
     starts = [0]  # where each line starts in `text`, and (offsets) in pdfium's UTF-16 units
     for line in lines:
         starts.append(starts[-1] + len(line) + 2)
@@ -376,7 +384,6 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         if after is not None:  # each line end is "\r\n" in `text`: its "\r" becomes the join
             for end, joined in ((starts[number] - 2, before), (starts[number + 1] - 2, after)):
                 chars[end], chars[end + 1] = joined, ""
-    return "".join(chars)
 
 
 class _Chars:
