@@ -498,8 +498,17 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
     """Lower-cased 'word-word' pairs written with a hyphen inside a line somewhere in the document."""
     pairs: set[str] = set()
     # only the words with a hyphen are searched: a pattern tried at every character of a
-    # whole paper cost more than all the other passes over it
-    hyphenated = " ".join(word for page in pages if page for word in page.split() if "-" in word)
+    # whole paper cost more than all the other passes over it; and only the lines with one
+    # are split into words (a line end is a word's end: the same words, in the same order)
+    hyphenated = " ".join(
+        word
+        for page in pages
+        if page
+        for line in page.split("\n")
+        if "-" in line
+        for word in line.split()
+        if "-" in word
+    )
     for compound in _INWORD_HYPHEN.findall(hyphenated):
         parts = compound.lower().split("-")
         pairs.update(f"{left}-{right}" for left, right in zip(parts, parts[1:]))
@@ -515,7 +524,8 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
             if out and out[-1]:
                 out.append("")
             continue
-        out.append(escape_line(line))
+        # only a line starting with a blank or a '#' can change (most do not: no call for them)
+        out.append(escape_line(line) if line[0] == "#" or line[0].isspace() else line)
         if paragraph_ends:
             out.append("")
     while out and not out[-1]:
