@@ -28,6 +28,7 @@ from .work import FLATE_ONLY, RESOURCES_REF
 
 MAX_OBJECTS = 500_000
 MAX_UNPACKED = 32 * 2**20  # bytes all object streams of one file may inflate to (a paper's: a few MB)
+MAX_CUT_FORM = 16 * 2**20  # bytes a form cut short may inflate to (a figure's: well under 1 MB)
 _SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")
@@ -48,6 +49,7 @@ _PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
 # a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
 _FORM = re.compile(rb"/Subtype\s*/Form\b")
+_FILTER = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])")
 _DRAWS = re.compile(rb"/([^\s/\[\]<>(){}%]+)\s+Do\b")
 _BLANK_PAGE = re.compile(rb"(?:\s*(?:[-+]?[\d.]+|[gGqQkK]|rg|RG|cm)(?![^\s/\[<(]))+\s*")
 _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
@@ -111,8 +113,18 @@ def _body(data: bytes, start: int, limit: int) -> bytes | None:
     head = data[start : stream.start()].strip()
     stop = _ENDSTREAM.search(data, stream.end(), limit)
     payload = data[stream.end() : stop.start() if stop else limit]
+    if stop is None and _FORM.search(head) and FLATE_ONLY.search(head) and b"/DecodeParms" not in head:
+        head, payload = _cut_form(head, payload)
     head = _LENGTH.sub(b"/Length %d" % len(payload), head) if _LENGTH.search(head) else head
     return head + b"\nstream\n" + payload + b"\nendstream"
+
+
+def _cut_form(head: bytes, payload: bytes) -> tuple[bytes, bytes]:
+    """A form cut short (its text, when the page includes another PDF's page), inflated as far
+    as it goes and kept to its last whole line, without its filter: its last operator was cut
+    mid-way, and pypdf leaves out a form that does not parse (pdfium reads its start)."""
+    content = inflated(payload, MAX_CUT_FORM)
+    return _FILTER.sub(b"", head), content[: content.rfind(b"\n") + 1]
 
 
 def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], bytes]]:
