@@ -92,6 +92,8 @@ class Salvage:
                 raise LostPage("its object in the file was lost")
             _reread_contents(self._reader, page)
             return _read_salvaged(page, read)
+        except LostPage:
+            raise  # the reader stays: nothing in it failed
         except Exception:
             self._reader = None
             raise
