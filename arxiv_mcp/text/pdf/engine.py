@@ -572,6 +572,7 @@ def _join_lone_punctuation(lines: list[str]) -> list[str]:
             and _LIST_MARKER.fullmatch(out[-1])
             and line
             and not line.startswith("#")
+            and not (len(out) > 1 and out[-2][-1:].isalnum())  # "... in Section" / "5.": a sentence's end
         ):
             out[-1] += " " + line  # "1." then its item: an engine's line of its own for the number
             continue
