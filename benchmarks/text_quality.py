@@ -2,6 +2,7 @@
 
     python benchmarks/text_quality.py [--kind pdf|source|html|all] [--engine auto|pypdf|pdfium]
                                       [--shared DIR] [--only SUBSTRING] [--damage N]
+    python benchmarks/text_quality.py --dir DIR [--engine ...]   # any directory of PDFs
 
 The corpus is `<shared>/fixtures/arxiv/real/` (see its PROVENANCE.md) plus, for HTML, the
 arXiv and ar5iv pages in `<shared>/fixtures/arxiv/{html,ar5iv}/`; <shared> is the first that
@@ -13,8 +14,10 @@ What each file is scored against (its "truth"):
   the PDF was compiled from, math spans left out: the PDF shows glyphs, not macros);
   headings: the PDF's own bookmarks (hyperref writes one per \\section) when it has them,
   else the `##`/`###` headings made from the LaTeX source.
-- pdf/X.pdf (real arXiv PDFs, source not at hand): words of `pdftotext` when poppler-utils is
-  installed (else no word scores); headings: the PDF's bookmarks, when it has them.
+- pdf/X.pdf (real arXiv PDFs, source not at hand), and every X.pdf of `--dir DIR` (real PDFs
+  gathered elsewhere, e.g. papers the developer corpus lacks): words of `pdftotext` when
+  poppler-utils is installed (else no word scores); headings: the PDF's bookmarks, when it has
+  them.
 - src/X (e-prints): words of the compiled PDF's text (pdftotext when installed, else bare
   pypdfium2, else bare pypdf), less the words drawn by the paper's included graphics (below);
   headings: the PDF's bookmarks.
@@ -685,7 +688,7 @@ def evaluate(kind: str, path: Path, truth: str | None, heads: list[str], engine:
         if kind == "pdf":
             scores["bare"] = run_worker("bare", engine, path)["seconds"]
         lines.append(row(kind, path.name, scores))
-    if kind == "pdf" and shutil.which("pdftotext") and "/pdf/" not in str(path):
+    if kind == "pdf" and shutil.which("pdftotext") and path.parent.name == "compiled_pdf_MADE_HERE":
         start = time.perf_counter()
         reference = pdftotext(path) or ""
         scores = score(reference, truth, heads, paged=True, formfeed=True)
@@ -705,7 +708,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", help="the shared/ directory (default: see the module docstring)")
     parser.add_argument("--only", help="score only files whose name contains this")
     parser.add_argument("--damage", type=int, default=0, metavar="N", help="drop every Nth paragraph first")
+    parser.add_argument("--dir", type=Path, help="score every PDF of this directory against pdftotext instead")
     args = parser.parse_args(argv)
+    if args.dir:
+        paths = sorted(args.dir.glob("*.pdf"))
+        return table([("pdf", path, pdftotext(path), bookmarks(path.read_bytes())) for path in paths], args)
     fixtures = shared_dir(args.shared) / "fixtures" / "arxiv"
     real = fixtures / "real"
     cases = []
@@ -715,6 +722,10 @@ def main(argv: list[str] | None = None) -> int:
         cases += source_cases(real)
     if args.kind in ("html", "all"):
         cases += html_cases(fixtures)
+    return table(cases, args)
+
+
+def table(cases: list[tuple[str, Path, str | None, list[str]]], args: argparse.Namespace) -> int:
     if args.only:
         cases = [case for case in cases if args.only in case[1].name]
     print(HEADER)

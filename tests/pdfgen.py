@@ -103,18 +103,19 @@ def _styled_stream(lines: list[tuple[str, str]]) -> bytes:
     return b"\n".join(parts)
 
 
-def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"") -> bytes:
+def make_styled_pdf(pages: list[list[tuple[str, str]]], bold_font: bytes = b"", bold_stem: int = 50) -> bytes:
     """A PDF of pages of (text, style) lines; styles: body, bold (Helvetica-Bold), large, small.
 
-    `bold_font` replaces the bold font's name, and gives it a descriptor with a thin stem, as
-    cm-super's SFBX has (pdfium then reports a regular weight for a bold font).
+    `bold_font` replaces the bold font's name, and gives it a descriptor with a stem
+    `bold_stem` wide: by default a thin one, as cm-super's SFBX has (pdfium then reports a
+    regular weight for a bold font).
     """
     if not pages:
         raise ValueError("make_styled_pdf needs at least one page")
-    return _two_font_pdf([_styled_stream(lines) for lines in pages], bold_font)
+    return _two_font_pdf([_styled_stream(lines) for lines in pages], bold_font, bold_stem)
 
 
-def _two_font_pdf(streams: list[bytes], bold_font: bytes = b"") -> bytes:
+def _two_font_pdf(streams: list[bytes], bold_font: bytes = b"", bold_stem: int = 50) -> bytes:
     """A PDF of one page per content stream, with Helvetica as /F1 and a bold font as /F2."""
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
     page_numbers = [5 + 2 * i for i in range(len(streams))]
@@ -136,7 +137,7 @@ def _two_font_pdf(streams: list[bytes], bold_font: bytes = b"") -> bytes:
     if bold_font:
         objects.append(
             b"<< /Type /FontDescriptor /FontName /%s /Flags 4 /FontBBox [0 -250 1000 750] /ItalicAngle 0"
-            b" /Ascent 750 /Descent -250 /CapHeight 700 /StemV 50 >>" % bold_font
+            b" /Ascent 750 /Descent -250 /CapHeight 700 /StemV %d >>" % (bold_font, bold_stem)
         )
     return assemble(objects)
 

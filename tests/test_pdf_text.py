@@ -16,6 +16,7 @@ from arxiv_mcp.errors import ExtractionError, NoTextLayer
 from arxiv_mcp.text.outline import select_section
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf import engine as pdf_text
+from arxiv_mcp.text.pdf import fonts as pdf_fonts
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
@@ -746,6 +747,131 @@ def test_a_bold_font_named_bold_is_a_heading_font_whatever_weight_pdfium_gives(e
     ]
 
 
+@pytest.mark.parametrize("stem, body, bold", [(130, "body", True), (50, "body", False), (130, "bold", False)])
+def test_a_bold_font_whose_name_says_nothing_is_bold_by_its_stem(stem, body, bold):
+    # acmart's Linux Libertine bold is "LinLibertineTB": pdfium read its weight from the stem
+    # (StemV 130) and found the sections, pypdf went by the name and found 3 of 37. A page whose
+    # body has a bold stem too (some files give CMR12 StemV 148) tells nothing by stems.
+    pages = [[("1 Introduction", "bold"), ("Walruses gather on sea ice in large herds.", body)]]
+    data = make_styled_pdf(pages, bold_font=b"ABCDEF+LinLibertineTB", bold_stem=stem)
+    spy = pdf_fonts.FontSpy()
+    pypdf.PdfReader(BytesIO(data)).pages[0].extract_text(visitor_text=spy)
+    assert ("1 Introduction" in spy.emphasized()) is bold
+
+
+def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
+    # Ghostscript-made files may give every font a bold stem: pdfium then weighs CMR12 at 732,
+    # as bold as CMBX12, and no subsection was in a heading font; the names still tell.
+    body = ("Walruses gather on sea ice in large herds, which makes them easy to see.", 11.0)
+    samples = [(body[0], body[1], False)] * 4 + [("2.1 A freely acting orbifold", 11.0, True)]
+    assert pdf_fonts.by_stem(samples, [True] * 5) == {"2.1 A freely acting orbifold"}
+    libertine = [(body[0], body[1], False)] * 4 + [("2 Background", 11.0, False)]  # "LinLibertineTB"
+    assert pdf_fonts.by_stem(libertine, [False] * 4 + [True]) == {"2 Background"}
+    assert pdf_fonts.by_stem(libertine, [True] * 5) == frozenset()
+
+
+def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings():
+    # IOP's journals set "3. Partition function zeros" in bold and "3.1. Dependence on x" in
+    # italics: both engines found the sections and none of the subsections.
+    titles = ["1. Introduction", "2. Formulation", "2.1. Dependence on x", "2.2. The inner loop", "3. Results"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({"1. Introduction", "2. Formulation", "3. Results"})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## 1. Introduction",
+        "## 2. Formulation",
+        "### 2.1. Dependence on x",
+        "### 2.2. The inner loop",
+        "## 3. Results",
+    ]
+    bold_first = [frozenset({"1. Introduction"})]  # "2." not in the heading font: nor are its parts
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold_first)[0] or [])) == ["## 1. Introduction"]
+    # amsart numbers its statements in their section: "2.1. We assume that w ∈ L2" goes on
+    # "(Ω)." on the next line, where a subsection's title is followed by a sentence's start
+    statement = [*lines[:6], "2.1. We further assume that w ∈ L2", "(Ω).", "Then the walruses are counted."]
+    marked = pdf_layout.mark_headings([[*statement, *lines[9:]]], bold)
+    assert headings_of("\n".join(marked[0] or [])) == ["## 1. Introduction", "## 2. Formulation", "## 3. Results"]
+
+
+def test_a_capitals_heading_set_on_two_lines_is_one_heading():
+    # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
+    # DIQUARKS"; the second line was read as the section's first paragraph line
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    lines = ["I. INTRODUCTION", *body, "II. WALRUS COUNTS FROM AIRCRAFT AND", "FROM SATELLITES", *body]
+    lines += ["III. FINITE-VOLUME EN-", "ERGY OF A HERD", *body, "IV. RESULTS", "HERD 12 ON ICE FLOE B", *body]
+    marked = pdf_layout.mark_headings([lines], [None])[0] or []
+    assert headings_of("\n".join(marked)) == [
+        "## I. INTRODUCTION",
+        "## II. WALRUS COUNTS FROM AIRCRAFT AND FROM SATELLITES",
+        "## III. FINITE-VOLUME ENERGY OF A HERD",
+        "## IV. RESULTS",
+    ]
+    assert "HERD 12 ON ICE FLOE B" in marked  # a line with a number (a table's, a label) is no title's end
+
+
+def test_unnumbered_sections_in_capitals_and_a_heading_font_are_headings():
+    # REVTeX without section numbers (2110.02751): only "INTRODUCTION" and "CONCLUSIONS", known
+    # names, were headings; "EXPERIMENTAL CONFIGURATION", in the same bold capitals, was text
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    titles = ["INTRODUCTION", "EXPERIMENTAL CONFIGURATION", "TABLE I", "DATA ANALYSIS", "CONCLUSIONS"]
+    lines = ["COUNTING WALRUSES FROM ORBIT", *(line for title in titles for line in (title, *body))]
+    styles = [frozenset(["COUNTING WALRUSES FROM ORBIT", *titles])]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], styles)[0] or [])) == [
+        "## INTRODUCTION",
+        "## EXPERIMENTAL CONFIGURATION",
+        "## DATA ANALYSIS",
+        "## CONCLUSIONS",
+    ]
+    titles = ["INTRODUCTION", "1 EXPERIMENTAL CONFIGURATION", "WALRUS HERDS", "2 DATA ANALYSIS"]
+    numbered = [line for title in titles for line in (title, *body)]  # numbered sections: capitals alone tell nothing
+    marked = pdf_layout.mark_headings([numbered], [frozenset(titles)])
+    assert "WALRUS HERDS" in (marked[0] or []) and "## 2 DATA ANALYSIS" in (marked[0] or [])
+
+
+def test_arabic_sections_in_capitals_are_headings_without_a_heading_font():
+    # AASTeX sets "1. INTRODUCTION" in the body font; pdfium saw the title's larger size, so
+    # the document had a heading font, and dropped every section (1707.04066: 2 of 12 headings)
+    titles = ["1. INTRODUCTION", "2. OBSERVATIONS", "2.1. Data processing", "3. RESULTS"]
+    lines = ["Counting walruses", *(line for t in titles for line in (t, "Walruses gather on ice.", "They stay."))]
+    lines += ["References", "A. Tusk, Walrus herds (2001)."]
+    marked = pdf_layout.mark_headings([lines], [frozenset({"Counting walruses", "References"})])
+    assert headings_of("\n".join(marked[0] or [])) == [
+        "## 1. INTRODUCTION",
+        "## 2. OBSERVATIONS",
+        "### 2.1. Data processing",
+        "## 3. RESULTS",
+        "## References",
+    ]
+
+
+def test_roman_sections_in_capitals_are_headings_without_a_heading_font():
+    # IEEEtran: "I. INTRODUCTION" in small capitals of the body font, "A. Data" in italics;
+    # only "Acknowledgment" is bold. A roman number before capitals is that style's heading mark.
+    def paper(titles: list[str]) -> list[str]:
+        body = ["Walruses gather on ice.", "They are hard to count."]
+        return [line for title in [*titles, "Acknowledgment"] for line in (title, *body)]
+
+    bold = [frozenset({"Acknowledgment"})]
+    titles = ["I. INTRODUCTION", "II. METHOD", "A. Satellite images", "B. Counting", "III. RESULTS"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(titles)], bold)[0] or [])) == [
+        "## I. INTRODUCTION",
+        "## II. METHOD",
+        "### A. Satellite images",
+        "### B. Counting",
+        "## III. RESULTS",
+        "## Acknowledgment",
+    ]
+    german = ["I. EINLEITUNG", "A. Überblick", "B. Zählung", "II. ÉTUDE", "A. Ölteppiche"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(german)], bold)[0] or []))[:-1] == [
+        "## I. EINLEITUNG",
+        "### A. Überblick",
+        "### B. Zählung",
+        "## II. ÉTUDE",
+        "### A. Ölteppiche",
+    ]
+    mixed = ["I. Introduction", "II. Method", "A. Satellite images", "B. Counting", "III. Results"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([paper(mixed)], bold)[0] or [])) == ["## Acknowledgment"]
+
+
 def test_a_run_in_bold_abstract_is_a_heading_before_its_paragraph():
     first = "Abstract. Walruses are counted from orbit over three winters."
     pages = [[first, "They are more than expected.", "1 Introduction", "Walruses gather on ice."]]
@@ -883,7 +1009,8 @@ def test_accents_over_math_symbols_and_doubled_accents_are_one_letter():
 
 
 @pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
-def test_a_backtick_from_a_math_italic_font_is_a_script_l_in_pdfium():
+@pytest.mark.parametrize("font", [b"QNLXGC+CMMI10", b"ABCDEF+rtxmi"])  # rtxmi: txfonts' math italic
+def test_a_backtick_from_a_math_italic_font_is_a_script_l_in_pdfium(font):
     # TeX's math italic has its lscript glyph at the grave's code; pdfium's glyph list lacks the
     # name, so pdfium gives the code's character: a backtick
     stream = (
@@ -897,7 +1024,7 @@ def test_a_backtick_from_a_math_italic_font_is_a_script_l_in_pdfium():
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
         b"/Resources << /Font << /F1 3 0 R /F2 6 0 R >> >> /Contents 5 0 R >>",
         b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /QNLXGC+CMMI10 /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % font,
     ]
     text = pdf_to_text(assemble(objects), engine="pdfium")
     assert "the decay to 4\u2113 leptons, `quoted'" in text
@@ -1063,3 +1190,7 @@ def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
     ]
     text = pdf_to_text(make_pdf(text_page(*lines)), engine=engine)
     assert "\n1. count the herds of a whole coast,\n2. tell the herds apart." in text
+    # a number ending a sentence ("... in Section" / "5.") is no list item: the heading after
+    # it stays a line of its own, and the numbering of the sections goes on through it
+    page = text_page("1 Introduction", "Walruses are counted; the results are in Section", "5.", "2 Method", OTHER)
+    assert headings_of(pdf_to_text(make_pdf(page), engine=engine)) == ["## 1 Introduction", "## 2 Method"]

@@ -69,6 +69,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     near where the text puts it, and the drift carried on.
     """
     samples: list[tuple[str, float, bool]] = []
+    heavy: list[bool] = []
     offset = drift = 0
     name = ctypes.create_string_buffer(128)
     flags = ctypes.byref(ctypes.c_int())
@@ -87,14 +88,24 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
             if index is not None:
                 drift = index - expected + drift
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
-                # bold font name counts too.
-                bold = get_weight(textpage, index) >= BOLD_WEIGHT
-                if not bold:
-                    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                    bold = _bold_font(name.value)
-                samples.append((line, get_size(textpage, index), bold))
+                # bold font name counts too; and it reads the weight from the stem, which some
+                # files make a bold one's for every font (see by_stem).
+                raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
+                samples.append((line, get_size(textpage, index), _bold_font(name.value)))
+                heavy.append(get_weight(textpage, index) >= BOLD_WEIGHT)
         offset += (len(line) if simple else utf16_length(line)) + 2
-    return emphasized(samples)
+    return by_stem(samples, heavy)
+
+
+def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -> frozenset[str]:
+    """emphasized() of (text, size, bold by name) samples, each also bold when `heavy` (its font's
+    stem is a bold one's) unless most of the text is heavy: some files give every font a bold
+    stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
+    tell (bold CMBX12 subsections among CMR12 text)."""
+    weight = sum(len(text) for (text, _, _), stem in zip(samples, heavy) if stem)
+    if not weight or weight * 2 > sum(len(text) for text, _, _ in samples):
+        return emphasized(samples)
+    return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
 
 
 @functools.lru_cache(maxsize=512)
@@ -132,6 +143,23 @@ def closed_up(run: str) -> str:
     return re.sub(r"  +", " ", _SPACED.sub(lambda m: m[0].replace(" ", ""), run))
 
 
+def heavy_stem(font: Any) -> bool:
+    """Whether a pypdf font dictionary's descriptor gives a bold weight, read from its stem
+    width as pdfium reads it (5 x StemV below 140): a bold font whose name says nothing
+    (acmart's Linux Libertine "LinLibertineTB", StemV 130) is then bold in both engines."""
+    if not hasattr(font, "get"):
+        return False
+    descriptor = _resolved(font.get("/FontDescriptor"))
+    if descriptor is None and isinstance(_resolved(font.get("/DescendantFonts")), list):
+        descendant = _resolved(_resolved(font["/DescendantFonts"])[0])
+        descriptor = _resolved(descendant.get("/FontDescriptor")) if hasattr(descendant, "get") else None
+    try:
+        stem = float(descriptor.get("/StemV", 0)) if hasattr(descriptor, "get") else 0.0
+    except (TypeError, ValueError):
+        return False
+    return (stem * 5 if stem < 140 else stem * 4 + 140) >= BOLD_WEIGHT
+
+
 def fixed_pitch(font: Any) -> bool:
     """Whether a pypdf font dictionary is a fixed-pitch (typewriter) font."""
     if not hasattr(font, "get"):
@@ -151,9 +179,11 @@ class FontSpy:
 
     def __init__(self) -> None:
         self.samples: list[tuple[str, float, bool]] = []
+        self._heavy: list[bool] = []  # per sample: its font's stem is a bold one's (heavy_stem)
         self.letter_spaced: dict[str, str] = {}
         # per font object of the page: the object itself (so its id is not reused while the
-        # page is read), whether its name is bold, whether it is fixed-pitch (asked lazily).
+        # page is read), whether its name is bold, whether it is fixed-pitch (asked lazily),
+        # whether its stem is a bold one's.
         # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
         # for every run was most of what this visitor cost.
         self._fonts: dict[int, list[Any]] = {}
@@ -171,8 +201,9 @@ class FontSpy:
         known = self._fonts.get(id(font))
         if known is None:
             base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
-            known = self._fonts[id(font)] = [font, bold_name(str(base)), None]
+            known = self._fonts[id(font)] = [font, bold_name(str(base)), None, heavy_stem(font)]
         self.samples.append((text, float(size) * scale, known[1]))
+        self._heavy.append(known[3])
         if THREE_LETTERS.search(text):
             if known[2] is None:
                 known[2] = fixed_pitch(font)
@@ -186,7 +217,7 @@ class FontSpy:
         return text
 
     def emphasized(self) -> frozenset[str]:
-        return emphasized(self.samples)
+        return by_stem(self.samples, self._heavy)
 
 
 # pypdf takes a font's word space from the width of its code 32 and puts a space wherever a

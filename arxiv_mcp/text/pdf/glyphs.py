@@ -125,8 +125,9 @@ def _lone_letter(match: re.Match[str]) -> bool:
 
 # --- pdfium: accents placed by their boxes, ℓ from a math italic font ---------------------
 
-# TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx)
-_MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|n?tx|n?px)mib?\d*$|lmmathitalic", re.I)
+# TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx; the
+# raw rtxmi/rpxmi of txfonts and pxfonts too)
+_MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|r?n?tx|r?n?px)mib?\d*$|lmmathitalic", re.I)
 _SEARCH = 12  # how far from where the text puts it a character is looked for in the page
 
 

@@ -132,11 +132,12 @@ _UNNUMBERED = {
 }
 _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested first, on every line
 # Appendices named as such ("Appendix A: Proofs", IOP's lone "Appendix. Model specification")
-# are numbered like "A. Proofs": appendix A.
+# are numbered like "A. Proofs": appendix A. A title starts with a capital, accented or Greek
+# too ("A. Überblick", "2 État de l'art").
 _NUMBERED = re.compile(
     r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
     r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
-    r"\s+(?P<title>[A-Z(][^\n]*)"
+    r"\s+(?P<title>[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
 # llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
 # a heading run into its paragraph, believed only when the engine says the line starts bold.
@@ -230,7 +231,7 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     numbered, unnumbered = _candidates(pages, styles)
     styled = any(candidate.emphasized for candidate in (*numbered, *unnumbered))
     if styled:
-        numbered = [candidate for candidate in numbered if candidate.emphasized]
+        numbered = _in_heading_style(numbered, pages)
     levels = {(c.page, c.line): len(c.key) + 1 for c in _longest_chain(_rekey_roman(numbered))}
     seen: set[str] = set()
     for candidate in unnumbered:
@@ -239,8 +240,69 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
             continue
         seen.add(name)
         levels.setdefault((candidate.page, candidate.line), 2)
+    if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
+        levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
     headed = {page for page, _ in levels}
     return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
+
+
+def _unnumbered_sections(
+    pages: list[list[str] | None], styles: list[frozenset[str] | None], unnumbered: list[_Candidate]
+) -> list[tuple[int, int]]:
+    """In a paper whose sections carry no numbers (REVTeX's unnumbered "EXPERIMENTAL
+    CONFIGURATION"), the lines after its "INTRODUCTION" heading set alone in capitals in a
+    heading font, as that heading is; a figure or table label ("TABLE I") is none."""
+    start = next((c for c in unnumbered if c.emphasized and _candidate_name(_line(pages, c)) == "introduction"), None)
+    if start is None or not _in_capitals(f"1 {_line(pages, start)}"):
+        return []
+    found = []
+    for page in range(start.page, len(pages)):
+        fragments = (styles[page] if page < len(styles) else None) or frozenset()
+        for index, line in enumerate(pages[page] or ()):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
+                continue
+            if _in_capitals(f"1 {line}") and _plausible_title(line):
+                found.append((page, index))
+    return found
+
+
+_LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
+
+
+def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:
+    """The numbered candidates set as headings in a document that has a heading font: those in
+    it; sections whose title is in capitals, with the lettered subsections of roman ones; and
+    subsections (x.y) of the sections kept. IEEEtran sets "I. INTRODUCTION" in small capitals
+    of the body font and "A. Data" in italics, AASTeX "1. INTRODUCTION" in the body font, IOP's
+    journals "3.1. Dependence on x" in italics, none of which reads as a heading font (and
+    pdfium may see no weight in a dvips paper's bold); a section number before a title in
+    capitals is that style's own mark."""
+    capitals = {id(c) for c in numbered if len(c.key) == 1 and c.key[0] < _APPENDIX and _in_capitals(_line(pages, c))}
+    roman = any(c.roman for c in numbered if id(c) in capitals)
+    sections = {c.key for c in numbered if len(c.key) == 1 and (c.emphasized or id(c) in capitals)}
+    return [
+        c
+        for c in numbered
+        if c.emphasized
+        or id(c) in capitals
+        or (roman and not c.roman and not c.appendix and len(c.key) == 1 and c.key[0] > _APPENDIX)
+        or (len(c.key) == 2 and c.key[:1] in sections and _opens_paragraph(pages, c))
+    ]
+
+
+def _opens_paragraph(pages: list[list[str] | None], candidate: _Candidate) -> bool:
+    """Whether the line after a candidate starts a sentence: amsart's statements numbered in
+    their section ("5.1. We further assume that w(t) ∈ L2" / "(Ω).") go on where a title ends."""
+    lines = pages[candidate.page] or []
+    following = next((line for line in lines[candidate.line + 1 :] if line), "")
+    return following[:1].isupper()
+
+
+def _in_capitals(line: str) -> bool:
+    """Whether a numbered line's title is set in capitals (Greek and math letters aside)."""
+    match = _NUMBERED.fullmatch(line)
+    latin = [ch for ch in match["title"] if ch.isascii() and ch.isalpha()] if match else []
+    return len(latin) >= 3 and all(ch.isupper() for ch in latin)
 
 
 def _line(pages: list[list[str] | None], candidate: _Candidate) -> str:
@@ -350,10 +412,12 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
     if page not in headed and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
+    rest = None  # a heading's second line, taken into it
     for index, line in enumerate(lines):
         level = levels.get((page, index))
         if level is None:
-            out.append(line)
+            if index != rest:
+                out.append(line)
             continue
         if out and out[-1]:
             out.append("")
@@ -361,7 +425,24 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
         if run_in is not None:  # the heading on its own line, its paragraph after it
             out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
             continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if _goes_on(line, following):
+            rest = index + 1
+            line = line[:-1] + following if line.endswith("-") else f"{line} {following}"
         out.extend((heading(level, line), ""))
     while out and not out[-1]:
         out.pop()
     return out
+
+
+def _goes_on(title: str, following: str) -> bool:
+    """Whether a numbered heading in capitals goes on in the line after it: a long title set on
+    two lines ("II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT DIQUARKS", or broken at a
+    hyphen, "... EN-" / "ERGY QUANTIZATION"). The second line is capitals too, letters only
+    (no number, no reference), and no heading of its own."""
+    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS or not _in_capitals(title):
+        return False
+    if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
+        return False
+    latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
+    return len(latin) >= 2 and all(ch.isupper() for ch in latin)
