@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
 from arxiv_mcp.text.pdf import glyphs
+
+HAS_PDFIUM = importlib.util.find_spec("pypdfium2") is not None
+REVTEX_2009 = Path(__file__).parent / "fixtures" / "pdf" / "0908.0054v1.pdf"
 
 
 def _spaced_by_definition(text: str) -> list[tuple[int, int]]:
@@ -38,3 +43,37 @@ def test_spaced_letters_agree_on_random_pages():
     for _ in range(20_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert [match.span() for match in glyphs._spaced_letters(text)] == _spaced_by_definition(text), text
+
+
+@pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing")
+def test_the_letter_under_an_accent_is_pdfiums_answer_with_its_tolerance():
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(REVTEX_2009.read_bytes())
+    try:
+        page = document[0]
+        textpage = page.get_textpage()
+        raw, handle = pypdfium2.raw, textpage.raw
+        count = raw.FPDFText_CountChars(handle)
+        rng = random.Random(5)
+        points = []
+        for index in rng.sample(range(count), 60):
+            box = glyphs._box(raw, handle, index)
+            if box is not None:  # on a box, just past its edges, and between lines
+                middle = (box[0] + box[1]) / 2
+                points += [(middle, (box[2] + box[3]) / 2), (box[1] + 0.3, box[2]), (middle, box[2] - 2.5)]
+        width, height = page.get_size()
+        points += [(rng.uniform(0, width), rng.uniform(0, height)) for _ in range(100)]
+        for x, y in points:
+            expected = raw.FPDFText_GetCharIndexAtPos(handle, x, y, 0.5, 4.0)
+            assert glyphs._index_at(raw, handle, x, y, 4.0) == expected
+        textpage.close()
+        page.close()
+    finally:
+        document.close()
+
+
+def test_a_page_without_spacing_accents_is_returned_as_it_is():
+    text = "Plain text, a backtick-free line: nothing to compose."
+    assert glyphs.compose_accents(text) is text
+    assert glyphs.compose_accents("M\u00b4exico") == "M\u00e9xico"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from io import BytesIO
+from pathlib import Path
 
 import pypdf
 import pytest
@@ -116,3 +118,65 @@ def test_an_array_longer_than_pypdf_takes_is_left_to_pypdf():
     assert plain.plain_object(b"<< /Annots [" + refs + b"] >>", 0, reader) is None
     found = plain.plain_object(b"<< /Annots [1 0 R 2 0 R] >>", 0, reader)
     assert found is not None and [ref.idnum for ref in found[0]["/Annots"]] == [1, 2]
+
+
+_WALRUSES = Path(__file__).parent / "fixtures" / "pdf" / "pdftex_walruses.pdf"  # pdfTeX: an xref stream
+
+
+def _xref(read, data, strict):
+    try:
+        reader = read(data, strict)
+    except Exception as exc:  # a damaged file: the same failure
+        return type(exc).__name__
+    return reader.xref, reader.xref_objStm, reader.xref_free_entry, sorted(reader.trailer)
+
+
+def test_the_measuring_reader_reads_an_xref_stream_as_pypdf_does():
+    data = _WALRUSES.read_bytes()
+    rng = random.Random(3)
+    stream = data.rindex(b"/XRef")
+    variants = [data, data[:-1], data[: len(data) // 2]]
+    for _ in range(40):  # bytes of the xref stream's data and around it changed: odd types, cut fields
+        damaged = bytearray(data)
+        damaged[rng.randrange(stream, len(data))] = rng.randrange(256)
+        variants.append(bytes(damaged))
+    for variant in variants:
+        for strict in (True, False):
+            ours = _xref(pdf_work._reader, variant, strict)
+            assert ours == _xref(lambda data, strict: pypdf.PdfReader(BytesIO(data), strict=strict), variant, strict)
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        bytes([1, 0, 0, 9, 0, 2, 0, 0, 5, 1]),  # in use, then packed in an object stream
+        bytes([7, 0, 0, 9, 0, 1, 0, 0, 9, 0]),  # an unknown type: pypdf reads its type byte only
+        bytes([1, 0, 0, 9]),  # cut short
+    ],
+)
+@pytest.mark.parametrize("strict", [True, False])
+def test_xref_stream_entries_are_read_as_pypdf_reads_them(entries, strict):
+    widths = [1, 3, 1]
+    found = []
+    for read in (pdf_work._xref_subsections_at_once, pypdf.PdfReader._read_xref_subsections):
+        reader = pdf_work._reader(_WALRUSES.read_bytes(), strict)
+        reader.xref, reader.xref_objStm = {}, {}
+        get_entry = _entry_reader(BytesIO(entries), widths)
+        try:
+            read(reader, [900, 2], get_entry, lambda number, generation: False)
+        except pypdf.errors.PdfReadError as exc:
+            found.append(str(exc))
+            continue
+        found.append((reader.xref, reader.xref_objStm))
+    assert found[0] == found[1]
+
+
+def _entry_reader(stream_data, entry_sizes):
+    """pypdf's own closure over an xref stream's data (the shape the measuring reader reads)."""
+
+    def get_entry(i):
+        if entry_sizes[i] > 0:
+            return int.from_bytes(stream_data.read(entry_sizes[i]), "big")
+        return 1 if i == 0 else 0
+
+    return get_entry

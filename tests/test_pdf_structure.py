@@ -3,12 +3,15 @@ references, citations) marked over the same text pdf_to_text gives, in both engi
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
-from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
+from arxiv_mcp.text.pdf import order, pdf_to_document, pdf_to_text, structure
 from arxiv_mcp.text.pdf.structure import pdf_document
 from tests.pdfgen import make_pdf, make_placed_pdf
 from tests.test_pdf_text import same_characters
@@ -350,3 +353,26 @@ def test_a_float_at_the_head_of_a_page_follows_the_paragraph_the_page_before_lef
         page = text.split("## Page 2\n")[1]
         assert page.startswith("aerial images of the herds")
         assert page.index("one behind.") < page.index("Herd size (animals)") < page.index("Figure 2: Herds counted")
+
+
+_WORD_START = re.compile(r"(?<!\S)[^\W_]")
+_LOWER_START = re.compile(r"(?<!\S)[^\W\d_A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+
+
+def test_a_tabular_line_is_told_as_by_its_word_starts():
+    """Counted word by word (with an early end) as the two patterns count them."""
+    rng = random.Random(11)
+    alphabet = "ab Z9_-(\u00e9\u00c9\u03a9\u03c9\u042f\u044f\u0663\u00a0\t"
+    for _ in range(20_000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        words = len(_WORD_START.findall(line))
+        expected = words > 0 and len(_LOWER_START.findall(line)) * 2 < words
+        assert structure._looks_tabular.__wrapped__(line) == expected, line
+
+
+def test_a_sentence_end_is_told_as_by_its_pattern():
+    rng = random.Random(13)
+    alphabet = "ab1 .!?)]'\"\u2019\u201dZ\n"
+    for _ in range(20_000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert order.ends_sentence.__wrapped__(line) == bool(order._SENTENCE_END.search(line[-order._TAIL :])), line

@@ -56,7 +56,7 @@ from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
 from .repair import rebuilt
-from .salvage import Salvage, lost_fonts, mend_page_tree
+from .salvage import Salvage, mend_page_tree, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
@@ -285,7 +285,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
                 exc,
             )
             text = None
-        if text is None or (not text.strip() and lost_fonts(pages[index])):
+        if text is None or salvageable(pages[index], text):
             salvage = salvage or Salvage(data)
             text = _salvaged_page(salvage, budget, index, count)
         texts.append(text)
@@ -505,8 +505,17 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
     """Lower-cased 'word-word' pairs written with a hyphen inside a line somewhere in the document."""
     pairs: set[str] = set()
     # only the words with a hyphen are searched: a pattern tried at every character of a
-    # whole paper cost more than all the other passes over it
-    hyphenated = " ".join(word for page in pages if page for word in page.split() if "-" in word)
+    # whole paper cost more than all the other passes over it; and only the lines with one
+    # are split into words (a line end is a word's end: the same words, in the same order)
+    hyphenated = " ".join(
+        word
+        for page in pages
+        if page
+        for line in page.split("\n")
+        if "-" in line
+        for word in line.split()
+        if "-" in word
+    )
     for compound in _INWORD_HYPHEN.findall(hyphenated):
         parts = compound.lower().split("-")
         pairs.update(f"{left}-{right}" for left, right in zip(parts, parts[1:]))
@@ -522,7 +531,8 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
             if out and out[-1]:
                 out.append("")
             continue
-        out.append(escape_line(line))
+        # only a line starting with a blank or a '#' can change (most do not: no call for them)
+        out.append(escape_line(line) if line[0] == "#" or line[0].isspace() else line)
         if paragraph_ends:
             out.append("")
     while out and not out[-1]:

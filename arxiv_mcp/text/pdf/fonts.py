@@ -91,7 +91,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
     get_unicode, get_size, get_weight = raw.FPDFText_GetUnicode, raw.FPDFText_GetFontSize, raw.FPDFText_GetFontWeight
     for number, line in enumerate(text.split("\r\n")):
-        letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _HEADING_LIKE.match(line) else None
+        letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _heading_like(line) else None
         if letter is not None:
             first = letter.start()
             expected = offset + drift + (first if simple else utf16_length(line[:first]))
@@ -132,6 +132,12 @@ _LETTER = re.compile(r"[^\W\d_]")
 # capital) is looked up.
 _BODY_SAMPLE = 3
 _HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
+
+
+def _heading_like(line: str) -> bool:
+    # a longer line starting with no space cannot match: the pattern, tried, would count its
+    # first 101 characters and back off one at a time looking for the end
+    return (len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None
 
 
 # A code listing drawn a character at a time, with a gap after each, comes out of pypdf

@@ -59,12 +59,18 @@ def compose_accents(text: str) -> str:
     # The pattern opens with optional groups, so a scan of the whole page tries it at every
     # character; a match holds a run of accents (one space apart at most) and at most two
     # characters either side of it, so only those stretches are scanned, with the same matches.
+    if not _has_accent(text):  # most pages: a C search per accent, not a pattern scan of the page
+        return text
     pieces: list[str] = []
     done = 0
     for start, end in _accent_stretches(text):
         pieces += (text[done:start], _SPACING_ACCENT.sub(_compose_accent, text[start:end]))
         done = end
     return "".join(pieces) + text[done:] if pieces else text
+
+
+def _has_accent(text: str) -> bool:
+    return any(accent in text for accent in SPACING_TO_COMBINING)
 
 
 def _accent_stretches(text: str) -> Iterator[tuple[int, int]]:
@@ -122,22 +128,28 @@ def _lone_letter(match: re.Match[str]) -> bool:
 # TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx; the
 # raw rtxmi/rpxmi of txfonts and pxfonts too)
 _MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|r?n?tx|r?n?px)mib?\d*$|lmmathitalic", re.I)
-_NEAR = 400  # how many characters either side an accent's letter is looked for (a line is shorter)
 _SEARCH = 12  # how far from where the text puts it a character is looked for in the page
 
 
 def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
     """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, code
     not letter-spaced, and its inline scripts on their lines."""
-    chars = _glyphs_placed(raw, textpage, text)
-    _close_up_letter_spacing(raw, textpage, text, chars)
-    return _scripts_joined(raw, textpage, text, chars)
-
-
-def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
-    """The characters of `text`, each spacing accent moved onto its letter ("" where it was)."""
+    edits = _glyphs_placed(raw, textpage, text)
+    _close_up_letter_spacing(raw, textpage, text, edits)
+    _scripts_joined(raw, textpage, text, edits)
+    if not edits:  # most pages: the text as pdfium gave it, not taken apart and joined again
+        return text
     chars = list(text)
-    if not any(accent in text for accent in SPACING_TO_COMBINING):  # a C search each: most pages have none
+    for at, char in edits.items():
+        chars[at] = char
+    return "".join(chars)
+
+
+def _glyphs_placed(raw: Any, textpage: Any, text: str) -> dict[int, str]:
+    """The characters of `text` to change (by place), each spacing accent moved onto its
+    letter ("" where it was)."""
+    chars: dict[int, str] = {}
+    if not _has_accent(text):  # a C search each: most pages have none
         return chars
     count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
@@ -155,8 +167,9 @@ def _glyphs_placed(raw: Any, textpage: Any, text: str) -> list[str]:
             continue
         letter = _letter_under(raw, textpage, index, match[0] == _CEDILLA, count)
         where = None if letter is None else at + letter - index
-        if where is not None and 0 <= where < len(chars) and chars[where] and _same(chars[where], text[where]):
-            chars[where] = with_accent(chars[where], match[0])
+        now = chars.get(where, text[where]) if where is not None and 0 <= where < len(text) else ""
+        if where is not None and now and _same(now, text[where]):
+            chars[where] = with_accent(now, match[0])
             chars[at] = ""
     return chars
 
@@ -221,7 +234,7 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     # answer with the accent itself)
     height = max(accent[3] - accent[2], 1.0)
     y = accent[3] + 1.5 * height if below else accent[2] - 1.5 * height
-    other = raw.FPDFText_GetCharIndexAtPos(textpage, (accent[0] + accent[1]) / 2, y, 0.5, height)
+    other = _index_at(raw, textpage, (accent[0] + accent[1]) / 2, y, height)
     if not 0 <= other < count or other == index:
         return None
     char = chr(raw.FPDFText_GetUnicode(textpage, other))
@@ -229,6 +242,19 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     if not char.isalpha() or char in SPACING_TO_COMBINING or box is None or not _touches(accent, box, below):
         return None
     return other
+
+
+def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int:
+    """pdfium's character at (x, y), or else the nearest within 0.5 across and `height` up or
+    down (-1: none).
+
+    pdfium answers with the first character (in page order) whose box holds the point, else
+    the nearest whose box widened by the tolerance does; it widens and tests every box of the
+    page for that. Asked without a tolerance, it only tests the boxes (half the work), and a
+    box holding the point is the same answer: the tolerance is asked for only when none does.
+    """
+    index = raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0)
+    return index if index >= 0 else raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height)
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
@@ -257,7 +283,7 @@ MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr"
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 
-def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: list[str]) -> None:
+def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)
     for match in _spaced_letters(text):
@@ -318,11 +344,11 @@ _SHORT = 4  # characters of a script line at most ("3,∞")
 _LONG = 8  # an inline script has a line of text next to it
 
 
-def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str:
-    """`chars` (aligned with pdfium's `text`) joined, each inline script line put back on its line."""
+def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
+    """Adds to `chars` (changes to pdfium's `text`, by place) each inline script line put back on its line."""
     lines = text.split("\r\n")
     if len(lines) < 3 or all(len(line) > _SHORT for line in lines[1:-1]):
-        return "".join(chars)
+        return
     starts = [0]  # where each line starts in `text`, and (offsets) in pdfium's UTF-16 units
     for line in lines:
         starts.append(starts[-1] + len(line) + 2)
@@ -331,7 +357,7 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         if one_unit_each(text)
         else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
     )
-    count = raw.FPDFText_CountChars(textpage)
+    page = _Chars(raw, textpage)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
@@ -342,47 +368,76 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: list[str]) -> str
         if len(previous) <= _LONG and len(following) <= _LONG:
             continue  # a run of short lines is display math (a fraction, a sum's limits)
         last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
-        before = _continues(raw, textpage, count, last, first)
+        before = _continues(page, last, first)
         # a subscript under a superscript starts back at its left: a script line (smaller than
-        # the text it is on) after a script line, or after a line that ends in a script
-        if before is None and lines[base] and _smaller(raw, textpage, count, first, (lines[base][0], offsets[base])):
-            if len(previous) <= _SHORT or _smaller_at_end(raw, textpage, count, previous, offsets[number - 1]):
-                before = _continues(raw, textpage, count, last, first, stacked=True)
+        # the text it is on) after a script line, or after a line that ends in a script (the
+        # end tested first: a line of text seldom ends smaller than it starts)
+        if (
+            before is None
+            and lines[base]
+            and (len(previous) <= _SHORT or _smaller_at_end(page, previous, offsets[number - 1]))
+            and _smaller(page, first, (lines[base][0], offsets[base]))
+        ):
+            before = _continues(page, last, first, stacked=True)
         if before is None:
             continue
-        after = _continues(
-            raw, textpage, count, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True
-        )
+        after = _continues(page, (line[-1], offsets[number + 1] - 3), (following[0], offsets[number + 1]), True)
         if after is not None:  # each line end is "\r\n" in `text`: its "\r" becomes the join
             for end, joined in ((starts[number] - 2, before), (starts[number + 1] - 2, after)):
                 chars[end], chars[end + 1] = joined, ""
-    return "".join(chars)
 
 
-def _smaller_at_end(raw: Any, textpage: Any, count: int, line: str, start: int) -> bool:
-    return _smaller(raw, textpage, count, (line[-1], start + utf16_length(line) - 1), (line[0], start))
+class _Chars:
+    """pdfium's answers about the characters of one page, each asked of it once: the script
+    pass asks about a line's first and last characters again for each test it makes."""
+
+    def __init__(self, raw: Any, textpage: Any) -> None:
+        self.raw, self.textpage = raw, textpage
+        self.count = raw.FPDFText_CountChars(textpage)
+        self._found: dict[tuple[str, int], int | None] = {}
+        self._boxes: dict[int, tuple[float, float, float, float] | None] = {}
+        self._sizes: dict[int, float] = {}
+
+    def find(self, char: str, where: int) -> int | None:
+        """The index of `char`, looked for near where the text puts it."""
+        key = (char, where)
+        if key not in self._found:
+            self._found[key] = find_char(self.raw, self.textpage, ord(char), where, self.count)
+        return self._found[key]
+
+    def box(self, index: int) -> tuple[float, float, float, float] | None:
+        if index not in self._boxes:
+            self._boxes[index] = _box(self.raw, self.textpage, index)
+        return self._boxes[index]
+
+    def size(self, index: int) -> float:
+        if index not in self._sizes:
+            self._sizes[index] = self.raw.FPDFText_GetFontSize(self.textpage, index)
+        return self._sizes[index]
 
 
-def _smaller(raw: Any, textpage: Any, count: int, small: tuple[str, int], large: tuple[str, int]) -> bool:
+def _smaller_at_end(page: _Chars, line: str, start: int) -> bool:
+    return _smaller(page, (line[-1], start + utf16_length(line) - 1), (line[0], start))
+
+
+def _smaller(page: _Chars, small: tuple[str, int], large: tuple[str, int]) -> bool:
     """The character `small` is in a clearly smaller size than `large` (each: character, where)."""
-    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (small, large)]
+    found = page.find(*small), page.find(*large)
     if found[0] is None or found[1] is None:
         return False
-    return raw.FPDFText_GetFontSize(textpage, found[0]) < 0.9 * raw.FPDFText_GetFontSize(textpage, found[1])
+    return page.size(found[0]) < 0.9 * page.size(found[1])
 
 
-def _continues(
-    raw: Any, textpage: Any, count: int, last: tuple[str, int], first: tuple[str, int], stacked: bool = False
-) -> str | None:
+def _continues(page: _Chars, last: tuple[str, int], first: tuple[str, int], stacked: bool = False) -> str | None:
     """ "" or " " when the character `first` goes on the line of the character `last`; None if not.
 
     Each is a character and where the text puts it in the page; it is looked for near there.
     """
-    found = [find_char(raw, textpage, ord(char), where, count) for char, where in (last, first)]
+    found = page.find(*last), page.find(*first)
     if found[0] is None or found[1] is None or found[0] >= found[1]:
         return None
-    left, right = _box(raw, textpage, found[0]), _box(raw, textpage, found[1])
-    size = raw.FPDFText_GetFontSize(textpage, found[0])
+    left, right = page.box(found[0]), page.box(found[1])
+    size = page.size(found[0])
     if left is None or right is None or size <= 0:
         return None
     gap = right[0] - left[1]

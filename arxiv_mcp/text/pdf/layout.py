@@ -334,11 +334,13 @@ def _candidates(
             if line[0].lower() in _UNNUMBERED_INITIALS and _unnumbered_name(line) in _UNNUMBERED:
                 unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
                 continue
-            run_in = _RUN_IN.match(line)
+            # each pattern only where its first letter is (a run-in name's "a" or "A"; a
+            # section number's digit or capital): most lines start with neither
+            run_in = _RUN_IN.match(line) if line[0] in "aA" else None
             if run_in is not None and _is_emphasized(line, run_in[0].strip(), fragments):
                 unnumbered.append(_Candidate(page, index, (), True))
                 continue
-            match = _NUMBERED.fullmatch(line)
+            match = _NUMBERED.fullmatch(line) if line[0].isdecimal() or "A" <= line[0] <= "Z" else None
             if match is None or not _plausible_title(match["title"]):
                 continue
             claimed = _numbered(match)

@@ -41,12 +41,17 @@ _SENTENCE_END = re.compile(rf"(?:[a-z]{{3,}}|\d|[)\]])[.!?][{re.escape(_CLOSERS)
 
 @functools.lru_cache(maxsize=4096)  # asked of one line again by each run start scanning past it
 def ends_sentence(line: str) -> bool:
+    # a line that does not end with a stop (most: a paragraph's lines run on) is not searched;
+    # the pattern tried at each place of the tail cost more than the test
+    if line.rstrip(_CLOSERS)[-1:] not in _STOPS and not line.endswith("\n"):
+        return False
     # its tail only: searched from every start of a line of one endless word, the pattern's
     # letters would run to the line's end each time (quadratic)
     return bool(_SENTENCE_END.search(line[-_TAIL:]))
 
 
 _TAIL = 24  # a sentence's last word, its stop and closing marks
+_STOPS = (".", "!", "?")
 
 
 def ends_with_stop(line: str) -> bool:
@@ -67,9 +72,24 @@ def reading_order(
     """
     out = list(lines)
     index = 0
+    before = -1  # the last line with text before `index`
     while index < len(out):
-        moved = _move_run(out, index, short, is_caption, continued)
-        index = moved if moved is not None else index + 1
+        line = out[index]
+        # _move_run's first tests, here: most lines follow a line that ends its paragraph or
+        # sentence, or a heading, and a call per line cost more than the tests
+        if line and not line.startswith("#") and (before >= 0 or continued):
+            interrupted = out[before] if before >= 0 else ""
+            if before < 0 or not (
+                interrupted.startswith("#") or len(interrupted) < short or ends_sentence(interrupted)
+            ):
+                moved = _move_run(out, index, short, is_caption, continued)
+                if moved is not None:
+                    index = moved
+                    before = next((i for i in range(index - 1, -1, -1) if out[i]), -1)
+                    continue
+        if line:
+            before = index
+        index += 1
     return out
 
 

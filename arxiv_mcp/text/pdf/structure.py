@@ -49,7 +49,6 @@ _CAPTION = re.compile(
     rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|Tab\.)\s?(?P<number>{_NUMBER}))"
     r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
 )
-_LABEL_WORD = re.compile(r"Fig|FIG|Tab|TAB")
 _LONE_LABEL = re.compile(rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE)\s?(?P<number>{_NUMBER}))\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
@@ -156,6 +155,7 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
     roman: str | None = None
+    may_cite = bool(labels.names)
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
         if mark is not None and mark.start < position:
@@ -175,7 +175,11 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
             broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
-            _write_line(builder, line[:-1] if broken else line, labels)
+            written = line[:-1] if broken else line
+            if may_cite and ("[" in written or labels.author_year) and not written.startswith("#"):
+                _write_line(builder, written, labels)
+            else:  # most lines: no citation to look for
+                builder.add_text(written)
             joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
@@ -332,7 +336,7 @@ def opens_caption(lines: list[str], index: int) -> bool:
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
     """(name, number, label, caption's first words, index of its next line) for a caption line."""
     line = lines[index]
-    if _LABEL_WORD.search(line) is None:  # most lines: one scan, then out
+    if not ("Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line):  # most lines: out at once
         return None
     previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
     if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
@@ -377,15 +381,32 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
     return ends_with_stop(line) and (len(line) < 0.85 * full or _looks_tabular(following))
 
 
-_WORD_START = re.compile(r"(?<!\S)[^\W_]")
-_LOWER_START = re.compile(r"(?<!\S)[^\W\d_A-Z\u00c0-\u00de\u0391-\u03a9\u0410-\u042f]")
+_CAPITALS = frozenset(
+    chr(code)
+    for low, high in ((0x41, 0x5A), (0xC0, 0xDE), (0x391, 0x3A9), (0x410, 0x42F))
+    for code in range(low, high + 1)
+)
 
 
 @functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
 def _looks_tabular(line: str) -> bool:
-    """Most of its words capitalised or numbers: a table's header or row, not a sentence."""
-    words = len(_WORD_START.findall(line))
-    return words > 0 and len(_LOWER_START.findall(line)) * 2 < words
+    """Most of its words capitalised or numbers: a table's header or row, not a sentence.
+
+    A word counts by its first character: a letter or digit (an underscore or a symbol
+    starts no word); a small one is a letter, not a digit nor a capital (Latin, Greek,
+    Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
+    character of every line cost more than the rest of writing the line."""
+    words = small = 0
+    tokens = line.split()
+    for word in tokens:
+        first = word[0]
+        if first.isalnum():
+            words += 1
+            if not (first.isdecimal() or first in _CAPITALS):
+                small += 1
+                if small * 2 >= len(tokens):  # a sentence: no count of words to come can change that
+                    return False
+    return words > 0 and small * 2 < words
 
 
 def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
@@ -507,7 +528,7 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     """Lines [start, end) of the references section, without its heading."""
     start = None
     for index, line in enumerate(lines):
-        heading = HEADING_RE.fullmatch(line)
+        heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
         if heading and _REFERENCES_TITLE.fullmatch(heading[2]):
             start = index + 1
         elif heading and start is not None and not is_page_title(heading[2]):
@@ -534,7 +555,7 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
 
 
 def _is_section(line: str) -> bool:
-    heading = HEADING_RE.fullmatch(line)
+    heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
     return heading is not None and not is_page_title(heading[2])
 
 
