@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import threading
+from pathlib import Path
 
 import pypdf
 import pytest
@@ -13,6 +14,8 @@ from arxiv_mcp.text.pdf import pdf_to_text
 from arxiv_mcp.text.pdf.fontcache import SharedFonts
 from tests.pdfgen import assemble
 from tests.test_pdf_text import OTHER, SENTENCE, make_pdf, page_texts, text_page
+
+FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 
 
 @pytest.fixture
@@ -72,3 +75,15 @@ def test_a_font_changed_after_a_form_drew_it_is_built_again():
     first, second = page_texts(pdf_to_text(assemble(objects), engine="pypdf"))
     assert first == "Walrusesgatherontheice."
     assert second == "Walruses gather on the ice."
+
+
+@pytest.mark.parametrize("name", ["0908.0054v1.pdf", "1805.05865_pdf-only-submission.pdf", "pdftex_walruses.pdf"])
+def test_shared_fonts_read_every_page_as_fonts_built_per_page(name):
+    # The cache reaches into pypdf's page module: a pypdf that keeps state in a Font between
+    # pages would read differently with it. Real papers' pages, read both ways, must agree.
+    data = (FIXTURES / name).read_bytes()
+    alone = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    with SharedFonts().active():
+        shared = [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+    assert shared == alone
+    assert any(alone)
