@@ -792,6 +792,23 @@ def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings(
     assert headings_of("\n".join(marked[0] or [])) == ["## 1. Introduction", "## 2. Formulation", "## 3. Results"]
 
 
+def test_a_title_ending_in_a_relation_and_a_number_is_not_a_contents_line():
+    # IOP's "3.4. Dependence on u for H > 0" and "4.2. ... at H = 0" end in a number, read as
+    # a contents line's page number: dropped, they broke the chain, so 3.5-3.7 went too
+    titles = ["1. Introduction", "2. Formulation", "2.1. Dependence on x", "2.2. Dependence on u for H > 0"]
+    titles += ["2.3. The case x = 0", "2.4. The inner loop", "3. Results"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({"1. Introduction", "2. Formulation", "3. Results"})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## 1. Introduction",
+        "## 2. Formulation",
+        *(f"### {title}" for title in titles[2:6]),
+        "## 3. Results",
+    ]
+    contents = ["1. Introduction 3", "2. Formulation 5", "2.1. Dependence on x 7", "3. Results 9"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([contents], [None])[0] or [])) == []
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line

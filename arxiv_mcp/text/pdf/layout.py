@@ -144,7 +144,8 @@ _NUMBERED = re.compile(
 _RUN_IN = re.compile(r"(?P<name>abstract|acknowledge?ments?)[.:—]\s+(?=\S)", re.IGNORECASE)
 _MAX_TITLE_CHARS = 90
 _MAX_TITLE_WORDS = 14
-_CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|\s\d{1,3}$")  # dot leaders, or ends with a page number
+# dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
+_CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
