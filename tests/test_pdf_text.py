@@ -809,6 +809,15 @@ def test_a_title_ending_in_a_relation_and_a_number_is_not_a_contents_line():
     assert headings_of("\n".join(pdf_layout.mark_headings([contents], [None])[0] or [])) == []
 
 
+def test_a_title_opening_with_a_bracketed_tag_is_a_heading():
+    # CHI papers tag their design goals: "4.3 [D1] Discover Relevant Citations" in the heading
+    # font was no candidate, as a title had to open with a capital or "("
+    titles = ["1 INTRODUCTION", "2 DESIGN", "2.1 Overview", "2.2 [D1] Discover Relevant Citations", "3 STUDY"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    marked = pdf_layout.mark_headings([lines], [frozenset(titles)])[0] or []
+    assert headings_of("\n".join(marked)) == [("### " if "." in t else "## ") + t for t in titles]
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line

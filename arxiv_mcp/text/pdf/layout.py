@@ -137,7 +137,8 @@ _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested firs
 _NUMBERED = re.compile(
     r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
     r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
-    r"\s+(?P<title>[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
+    # a title may open with a tag in brackets, not a citation: "4.3 [D1] Discover Relevant Citations"
+    r"\s+(?P<title>(?:\[[A-Z][A-Za-z]{0,3}\d{0,2}\]\s+)?[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
 # llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
 # a heading run into its paragraph, believed only when the engine says the line starts bold.
