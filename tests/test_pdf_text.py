@@ -818,6 +818,24 @@ def test_a_title_opening_with_a_bracketed_tag_is_a_heading():
     assert headings_of("\n".join(marked)) == [("### " if "." in t else "## ") + t for t in titles]
 
 
+def test_a_title_broken_off_mid_phrase_in_the_heading_font_is_one_heading():
+    # "3.1 DBD-produced carbon dust description: from the macro to" / "the nanoscale", both
+    # lines in the heading font: the second was read as the section's first paragraph line
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    lines = ["1 Introduction", *body, "2 Walrus Counts from Aircraft and", "Satellites", *body]
+    lines += ["3 Herd Sizes of Aux-Loss-", "Free Colonies", *body]
+    lines += ["4 Contributions and Acknowledgments", "Field Work", *body]  # a heading of its own after it
+    bold = frozenset(line for line in lines if line not in body)
+    marked = pdf_layout.mark_headings([lines], [bold])[0] or []
+    assert headings_of("\n".join(marked)) == [
+        "## 1 Introduction",
+        "## 2 Walrus Counts from Aircraft and Satellites",
+        "## 3 Herd Sizes of Aux-Loss-Free Colonies",
+        "## 4 Contributions and Acknowledgments",
+    ]
+    assert "Field Work" in marked
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line

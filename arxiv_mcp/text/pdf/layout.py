@@ -145,6 +145,8 @@ _NUMBERED = re.compile(
 _RUN_IN = re.compile(r"(?P<name>abstract|acknowledge?ments?)[.:—]\s+(?=\S)", re.IGNORECASE)
 _MAX_TITLE_CHARS = 90
 _MAX_TITLE_WORDS = 14
+# words a title cannot end with: a line ending in one breaks off a title set on two
+_JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to via with".split())
 # dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
@@ -245,7 +247,10 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
         levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
     headed = {page for page, _ in levels}
-    return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
+    return [
+        None if lines is None else _write(lines, page, levels, headed, styles[page] if page < len(styles) else None)
+        for page, lines in enumerate(pages)
+    ]
 
 
 def _unnumbered_sections(
@@ -406,9 +411,11 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     return chain[::-1] if len(chain) >= 2 or chain[0].emphasized else []
 
 
-def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int]) -> list[str]:
-    """The page's lines with its headings (`levels`; `headed`: the pages that have one) written,
-    and no blank line last."""
+def _write(
+    lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int], styled: frozenset[str] | None
+) -> list[str]:
+    """The page's lines with its headings (`levels`; `headed`: the pages that have one; `styled`:
+    the page's texts in a heading font) written, and no blank line last."""
     if page not in headed and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
@@ -426,23 +433,30 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
             out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if _goes_on(line, following):
+        if (page, index + 1) not in levels and _goes_on(line, following, styled or frozenset()):
             rest = index + 1
-            line = line[:-1] + following if line.endswith("-") else f"{line} {following}"
+            kept = not _in_capitals(line) and following[:1].isupper()  # "Aux-Loss-" / "Free Models"
+            line = (line if kept else line[:-1]) + following if line.endswith("-") else f"{line} {following}"
         out.extend((heading(level, line), ""))
     while out and not out[-1]:
         out.pop()
     return out
 
 
-def _goes_on(title: str, following: str) -> bool:
+def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
     """Whether a numbered heading in capitals goes on in the line after it: a long title set on
     two lines ("II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT DIQUARKS", or broken at a
     hyphen, "... EN-" / "ERGY QUANTIZATION"). The second line is capitals too, letters only
-    (no number, no reference), and no heading of its own."""
-    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS or not _in_capitals(title):
+    (no number, no reference), and no heading of its own. A title in mixed case goes on when
+    both lines are in the heading font and the first breaks off mid-phrase, after a hyphen or a
+    joining word ("3.1 Dust description: from the macro to" / "the nanoscale"); a complete
+    title ("A. Contributions and Acknowledgments") may be followed by a heading of its own."""
+    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS:
         return False
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False
+    if not _in_capitals(title):
+        broken = title.endswith("-") or title.rsplit(None, 1)[-1].lower() in _JOINING_WORDS
+        return broken and title in styled and following in styled
     latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
     return len(latin) >= 2 and all(ch.isupper() for ch in latin)
