@@ -8,6 +8,7 @@ from pdftex_walruses.tex), cut at fixed fractions or with seeded random bytes re
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -17,7 +18,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from pypdf import PageObject
+from pypdf import PageObject, PdfReader
 
 from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
@@ -26,6 +27,7 @@ from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
 from tests.conftest import paper
 from tests.damage import (
     bare_pdfium_chars,
+    chars,
     chars_per_page,
     content_ends,
     flipped,
@@ -220,17 +222,14 @@ def test_garbled_content_loses_only_the_tokens_pypdf_cannot_read(garbling):
     assert _page_chars(content)[0] >= 0.95 * intact[0]
 
 
-def test_a_form_that_does_not_parse_is_read_as_far_as_it_goes():
-    # the page draws all its text in one form (an included PDF page); pypdf drops such a form
-    # whole, without an error, when its content does not parse
+def _into_a_form(form_content: bytes, caption: bytes = b""):
+    """A `rewritten` change: the page draws `form_content` (in the page's own resources) as one
+    form, an included PDF's page as pdfTeX writes it, then `caption` of its own."""
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 
-    data = FILES["revtex"].read_bytes()
-    intact = _page_chars(data)
-
-    def into_a_form(writer, page, content):
+    def change(writer, page, content):
         form = DecodedStreamObject()
-        form.set_data(garbled(content))
+        form.set_data(form_content)
         form.update(
             {
                 NameObject("/Type"): NameObject("/XObject"),
@@ -239,13 +238,37 @@ def test_a_form_that_does_not_parse_is_read_as_far_as_it_goes():
                 NameObject("/Resources"): page["/Resources"],
             }
         )
-        resources = DictionaryObject(
-            {NameObject("/XObject"): DictionaryObject({NameObject("/Fx"): writer._add_object(form)})}
+        xobjects = DictionaryObject({NameObject("/Fx"): writer._add_object(form)})
+        fonts = page["/Resources"]["/Font"]
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/XObject"): xobjects, NameObject("/Font"): fonts}
         )
-        page[NameObject("/Resources")] = resources
-        _contents(b"q /Fx Do Q")(writer, page, content)
+        _contents(b"q /Fx Do Q\n" + caption)(writer, page, content)
 
-    assert _page_chars(rewritten(data, 0, into_a_form))[0] >= 0.9 * intact[0]
+    return change
+
+
+def test_a_form_that_does_not_parse_is_read_as_far_as_it_goes():
+    # the page draws all its text in one form (an included PDF page); pypdf drops such a form
+    # whole, without an error, when its content does not parse
+    data = FILES["revtex"].read_bytes()
+    intact = _page_chars(data)
+    content = PdfReader(io.BytesIO(data)).pages[0].get_contents().get_data()
+    assert _page_chars(rewritten(data, 0, _into_a_form(garbled(content))))[0] >= 0.9 * intact[0]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_form_garbled_near_its_end_is_read_on_a_page_with_a_caption_of_its_own(engine):
+    # a figure page: a flipped byte garbled the end of its form's deflate data (zlib goes on
+    # inflating garbage, which opens a string never closed); pdfium reads the form up to it,
+    # pypdf drops it whole, and the page's own caption kept the page from reading blank
+    data = FILES["revtex"].read_bytes()
+    intact = _page_chars(data, engine)
+    content = PdfReader(io.BytesIO(data)).pages[0].get_contents().get_data()
+    line = content.index(b"\n", int(len(content) * 0.9)) + 1
+    damaged = content[:line] + b"(\x8e#Q garbled \x9f]TJ\n" + content[line:]
+    caption = b"BT /F108 9.9626 Tf 72 40 Td (Figure 1: walruses) Tj ET"
+    assert _page_chars(rewritten(data, 0, _into_a_form(damaged, caption)), engine)[0] >= 0.8 * intact[0]
 
 
 # a byte of a dictionary replaced so that pypdf stops reading it there (pdfium skips it)
@@ -316,3 +339,79 @@ def test_a_form_whose_font_lost_its_unicode_map_does_not_cost_the_page_its_own_t
     )
     text = pdf_to_text(kept + b"5 0 obj\n<< /Type /Page /Con", engine=engine)
     assert "Walruses gather on the drifting ice" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_page_whose_object_was_lost_keeps_its_place(engine):
+    # page 2's dictionary is unreadable (as when the object stream packing it breaks): pypdf
+    # skipped it and every later page moved up one place, so `auto` filled pdfium's page 2 with
+    # pypdf's page 3; pdfium keeps the place, and so must we, saying the page could not be read
+    data = FILES["revtex"].read_bytes()
+    intact = pdf_to_text(data, engine=engine).split("## Page ")[1:]
+    start = data.index(b"\n94 0 obj\n") + len(b"\n94 0 obj\n")
+    body = data[start : data.index(b"endobj", start)]
+    document = pdf_to_document(replaced(data, body, b"%" * len(body)), engine=engine)
+    pages = document.text.split("## Page ")[1:]
+    assert len(pages) == 4 and pages[1].split("\n", 1)[1].strip() == FAILED_PAGE_NOTE
+    for number in (0, 2, 3):  # the others read as they did, each in its place
+        assert " ".join(intact[number].split()[:12]) in " ".join(pages[number].split())
+        assert chars(pages[number]) >= 0.95 * chars(intact[number])
+    assert document.notes["damaged"].startswith("1 of 4 pages of the PDF could not be read")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_form_cut_short_by_the_end_of_the_file_is_read_as_far_as_it_goes(engine):
+    # the page (a caption and an included figure) comes before the cut; the figure's form,
+    # compressed, is cut mid-way: inflated as far as it goes, its last operator is cut too
+    font = b"1 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"
+    lines = b"".join(
+        b"BT /F1 9 Tf 72 %d Td (Walrus count %d on the northern ice) Tj ET\n" % (90 + n, n) for n in range(600)
+    )
+    packed = zlib.compress(lines)
+    form_head = b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Filter /FlateDecode "
+    form_head += b"/Resources << /Font << /F1 1 0 R >> >> "
+    data = (
+        b"%PDF-1.5\n"
+        + font
+        + _stream(2, _text("Figure 1: walruses counted.") + b"\nq /Fm1 Do Q")
+        + b"3 0 obj\n<< /Type /Page /Parent 4 0 R /Contents 2 0 R "
+        + b"/Resources << /Font << /F1 1 0 R >> /XObject << /Fm1 5 0 R >> >> >>\nendobj\n"
+        + b"4 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
+        + b"6 0 obj\n<< /Type /Catalog /Pages 4 0 R >>\nendobj\n"
+        + _stream(5, packed, form_head)
+    )
+    cut = data[: len(data) - len(packed) // 2]
+    text = pdf_to_text(cut, engine=engine)
+    assert "Figure 1: walruses counted." in text and "Walrus count 0 on the northern ice" in text
+    assert text.count("Walrus count") >= 100
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_rebuilt_file_keeps_the_page_order_of_its_tree_and_the_place_of_each_page_lost(engine):
+    # the file is cut and two page dictionaries were lost (their object stream broke): page 2's
+    # contents survive, page 3's do not. The tree says where each page goes; the contents are
+    # written in another order (page 4's first), which alone would misplace them
+    font = b"1 0 obj\n<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>\nendobj\n"
+    words = ["Walruses gather on the ice.", "Seals haul out on the rocks.", "Lost.", "Narwhals dive deep here."]
+    contents = [_stream(number, _text(text * 4)) for number, text in zip((3, 4, 5, 6), words)]
+    page = (
+        b"%d 0 obj\n<< /Type /Page /Parent 20 0 R /Contents %d 0 R /Resources << /Font << /F1 1 0 R >> >> >>\nendobj\n"
+    )
+    data = (
+        b"%PDF-1.5\n"
+        + font
+        + contents[3]
+        + contents[0]
+        + contents[1]
+        + contents[2].replace(b"5 0 obj", b"5 0 xbj").replace(b"Lost", b"Xxxx")
+        + page % (10, 3)
+        + (page % (11, 4)).replace(b"11 0 obj", b"11 0 xbj")
+        + (page % (12, 5)).replace(b"12 0 obj", b"12 0 xbj")
+        + page % (13, 6)
+        + b"20 0 obj\n<< /Type /Pages /Kids [10 0 R 11 0 R 12 0 R 13 0 R] /Count 4 >>\nendobj\n"
+        + b"21 0 obj\n<< /Type /Catalog /Pages 20 0 R >>\nendobj\n"
+    )
+    pages = pdf_to_text(data, engine=engine).split("## Page ")[1:]
+    assert len(pages) == 4, pages
+    assert words[0] in pages[0] and words[1] in pages[1] and words[3] in pages[3]
+    assert pages[2].split("\n", 1)[1].strip() in ("", FAILED_PAGE_NOTE)  # pdfium reads the stand-in blank

@@ -55,7 +55,7 @@ from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
 from .repair import rebuilt
-from .salvage import Salvage, lost_fonts, mend_page_tree
+from .salvage import Salvage, mend_page_tree, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
@@ -278,7 +278,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
                 exc,
             )
             text = None
-        if text is None or (not text.strip() and lost_fonts(pages[index])):
+        if text is None or salvageable(pages[index], text):
             salvage = salvage or Salvage(data)
             text = _salvaged_page(salvage, budget, index, count)
         texts.append(text)

@@ -24,10 +24,12 @@ import re
 import zlib
 from typing import NamedTuple
 
+from .pagetree import LOST
 from .work import FLATE_ONLY, RESOURCES_REF
 
 MAX_OBJECTS = 500_000
 MAX_UNPACKED = 32 * 2**20  # bytes all object streams of one file may inflate to (a paper's: a few MB)
+MAX_CUT_FORM = 16 * 2**20  # bytes a form cut short may inflate to (a figure's: well under 1 MB)
 _SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")
@@ -48,6 +50,7 @@ _PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
 # a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
 _FORM = re.compile(rb"/Subtype\s*/Form\b")
+_FILTER = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])")
 _DRAWS = re.compile(rb"/([^\s/\[\]<>(){}%]+)\s+Do\b")
 _BLANK_PAGE = re.compile(rb"(?:\s*(?:[-+]?[\d.]+|[gGqQkK]|rg|RG|cm)(?![^\s/\[<(]))+\s*")
 _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
@@ -72,7 +75,7 @@ def rebuilt(data: bytes) -> Rebuilt | None:
     orphans = _orphan_contents(objects, places)
     root = next((key for key, body in objects.items() if _CATALOG.search(body[:2048])), None)
     if orphans or root is None or not _whole_tree(objects, root):
-        root = _new_catalog(objects, places, orphans)
+        root = _new_catalog(objects, places, orphans, _tree_leaves(objects, root) if root else None)
         if root is None:
             return None
     return Rebuilt(_written(objects, root), declared)
@@ -111,8 +114,18 @@ def _body(data: bytes, start: int, limit: int) -> bytes | None:
     head = data[start : stream.start()].strip()
     stop = _ENDSTREAM.search(data, stream.end(), limit)
     payload = data[stream.end() : stop.start() if stop else limit]
+    if stop is None and _FORM.search(head) and FLATE_ONLY.search(head) and b"/DecodeParms" not in head:
+        head, payload = _cut_form(head, payload)
     head = _LENGTH.sub(b"/Length %d" % len(payload), head) if _LENGTH.search(head) else head
     return head + b"\nstream\n" + payload + b"\nendstream"
+
+
+def _cut_form(head: bytes, payload: bytes) -> tuple[bytes, bytes]:
+    """A form cut short (its text, when the page includes another PDF's page), inflated as far
+    as it goes and kept to its last whole line, without its filter: its last operator was cut
+    mid-way, and pypdf leaves out a form that does not parse (pdfium reads its start)."""
+    content = inflated(payload, MAX_CUT_FORM)
+    return _FILTER.sub(b"", head), content[: content.rfind(b"\n") + 1]
 
 
 def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], bytes]]:
@@ -280,23 +293,29 @@ def _new_catalog(
     objects: dict[tuple[int, int], bytes],
     places: dict[tuple[int, int], float],
     orphans: list[tuple[tuple[int, int], bytes]],
+    leaves: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int] | None:
-    """A catalog and page tree over every page found, in the order of their contents in the
-    file; an orphaned content stream becomes a page of its own (US Letter, no resources: the
-    reader stands in for its fonts)."""
+    """A catalog and page tree over every page found, in the order of the old tree's `leaves`
+    when it is left (see _in_tree_order), else in the order of their contents in the file; an
+    orphaned content stream becomes a page of its own (US Letter, no resources: the reader
+    stands in for its fonts)."""
     pages = [key for key, body in objects.items() if _PAGE.search(body[:4096]) and b"/Contents" in body]
     if not pages and not orphans:
         return None
     top = max(number for number, _ in objects) + 1
     tree, catalog = (top, 0), (top + 1, 0)
     order = {key: place for key in pages if (place := _content_place(objects, places, key)) is not None}
+    numbers = {key: key[0] for key in order}
     for number, (content, resources) in enumerate(orphans, top + 2):
         objects[(number, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] /Contents %d %d R %s>>" % (
             *content,
             resources + b" " if resources else b"",
         )
-        order[(number, 0)] = places[content]
-    kids = _with_lost_contents(sorted(order, key=order.__getitem__), sorted(set(pages) - set(order)))
+        order[(number, 0)], numbers[(number, 0)] = places[content], content[0]
+    by_place = sorted(order, key=order.__getitem__)
+    if leaves and set(leaves) & set(order):
+        by_place = _in_tree_order(leaves, order, numbers, objects, top + 2 + len(orphans))
+    kids = _with_lost_contents(by_place, sorted(set(pages) - set(order)))
     for key in kids:
         objects[key] = _with_parent(objects, key, tree[0])
     objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
@@ -305,6 +324,88 @@ def _new_catalog(
     )
     objects[catalog] = b"<< /Type /Catalog /Pages %d 0 R >>" % tree[0]
     return catalog
+
+
+def _tree_leaves(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) -> list[tuple[int, int]] | None:
+    """The leaves of the catalog's page tree in order: each kid without kids of its own, its
+    object found or lost (at most MAX_OBJECTS); None when the tree's top node was lost."""
+    pages = _PAGES_REF.search(objects[root])
+    top = (int(pages[1]), int(pages[2])) if pages else None
+    if top is None or top not in objects:
+        return None
+    leaves: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    todo = [top]
+    while todo and len(seen) < MAX_OBJECTS:
+        key = todo.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        kids = _KIDS.search(objects[key]) if key in objects else None
+        if kids:
+            todo += reversed([(int(ref[1]), int(ref[2])) for ref in _REF.finditer(kids[1])])
+        else:
+            leaves.append(key)
+    return leaves
+
+
+def _in_tree_order(
+    leaves: list[tuple[int, int]],
+    order: dict[tuple[int, int], float],
+    numbers: dict[tuple[int, int], int],
+    objects: dict[tuple[int, int], bytes],
+    free: int,
+) -> list[tuple[int, int]]:
+    """The pages with contents (`order`: where their contents are), in the order of the old
+    tree's leaves. A leaf whose page was lost (packed in an object stream that broke) takes
+    the next page the tree does not hold (an orphaned content stream, by its place in the file)
+    whose contents follow those of the page found before it and precede those of the page
+    found after it (when these two are in file order), unless the next
+    lost leaf there is numbered at or below it (producers number pages in order); a lost leaf
+    that takes none becomes a lost page (see pagetree), so the pages after it keep their
+    numbers. Pages the tree does not hold and no leaf took go before the first page found
+    whose contents follow theirs. Objects from number `free` on are new."""
+    in_tree = set(leaves)
+    extras = sorted((key for key in order if key not in in_tree), key=order.__getitem__)
+    known = [index for index, leaf in enumerate(leaves) if leaf in order]
+    out: list[tuple[int, int]] = []
+    taken, after = 0, 0  # extras taken or passed over; the next known leaf's index in `known`
+    left: list[tuple[int, int]] = []
+    for index, leaf in enumerate(leaves):
+        if leaf in order:
+            after += 1
+            out.append(leaf)
+            continue
+        low = order[leaves[known[after - 1]]] if after else float("-inf")
+        high = order[leaves[known[after]]] if after < len(known) else float("inf")
+        while taken < len(extras) and order[extras[taken]] < low:
+            left.append(extras[taken])
+            taken += 1
+        following = leaves[index + 1] if index + 1 < len(leaves) and leaves[index + 1] not in order else None
+        if taken < len(extras) and (order[extras[taken]] < high or high <= low):
+            if following is None or following[0] > numbers[extras[taken]]:
+                out.append(extras[taken])
+                taken += 1
+                continue
+        out.append((free, 0))
+        objects[(free, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] %s true >>" % LOST.encode()
+        order[(free, 0)], free = order[out[-2]] if len(out) > 1 else float("-inf"), free + 1
+    return _merged(out, sorted(left + extras[taken:], key=order.__getitem__), order)
+
+
+def _merged(
+    kids: list[tuple[int, int]], extras: list[tuple[int, int]], order: dict[tuple[int, int], float]
+) -> list[tuple[int, int]]:
+    """`kids` with each of `extras` (by place) before the first kid whose contents follow it."""
+    out: list[tuple[int, int]] = []
+    waiting = iter(extras)
+    extra = next(waiting, None)
+    for kid in kids:
+        while extra is not None and order[extra] < order[kid]:
+            out.append(extra)
+            extra = next(waiting, None)
+        out.append(kid)
+    return out + ([extra, *waiting] if extra is not None else [])
 
 
 def _with_lost_contents(kids: list[tuple[int, int]], lost: list[tuple[int, int]]) -> list[tuple[int, int]]:

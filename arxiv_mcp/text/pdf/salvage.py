@@ -16,11 +16,12 @@ place (a string never closed, a stream cut short), all but the longest start tha
 when the content parses but reading it fails, the piece where reading starts to fail, found by
 halving (at most MAX_SEARCHES times, about log2(pieces) reads of the page each); a content
 stream over MAX_CUT_CONTENT is not cut. A page read blank has the forms it draws cut the same
-way (pypdf drops a form that does not parse without an error). Keys a damaged byte hid from
-pypdf's parse of a page or page tree node (/Contents, /Resources, /Kids), and a content stream
-whose dictionary lost its `stream`, are read again from the object's bytes (MAX_REREADS
-objects). Only the reader's in-memory objects change; the file's bytes never do. The deadline
-is checked inside every read.
+way (pypdf drops a form that does not parse without an error), and so are the forms of a page
+read short (under SHORT_PAGE characters) whose forms hold more text operators than it has
+characters (a form damaged past its start: pdfium reads its start). A content stream whose
+dictionary lost its `stream` is read again from the object's bytes; the page tree is mended
+first (pagetree). A page whose object was lost raises LostPage. Only the reader's in-memory
+objects change; the file's bytes never do. The deadline is checked inside every read.
 """
 
 from __future__ import annotations
@@ -32,38 +33,40 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ...errors import ExtractionError
+from .pagetree import is_lost_page, mend_page_tree, raw_object
 from .repair import STREAM_KEYWORD, decoded
 from .work import resolved
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_CUTS = 16  # reads of the page
-MAX_TREE_NODES = 100_000
-MAX_REREADS = 2000  # page and page tree objects read again from the file's bytes
-MAX_RAW_OBJECT = 16_384  # bytes of one such object (a page's dictionary is well under 1 KB)
 MAX_SEARCHES = 4  # each one reads the page about log2(pieces) times
 MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms
 MAX_PARSE_BYTES = 4 * 2**20  # content parsed or read while cutting one page: seconds at most
 MAX_CUT_ROUNDS = 4  # each one parses the whole content once, then the rest after each cut
 MAX_TOKEN_CUTS = 8  # tokens left out of one piece before the whole piece is
 MAX_CUT_CONTENT = 2**20  # a page's text is a few hundred KB; a larger stream is not cut
+MAX_PIECE = 4096  # bytes of one piece of content (a line, or one text-showing operator) cut at once
+MAX_LEXEMES = 2**20  # strings and runs between them looked at for one that is never closed
+SHORT_PAGE = 200  # characters (not white space) under which a page's forms are looked at
 _AT_OFFSET = re.compile(r"Invalid Elementary Object starting with .* @(\d+):")
 _SELECTED_FONT = re.compile(rb"/([^\s/\[\]<>(){}%#]+)\s+[-+\d.]+\s+Tf(?![^\s/\[<(%])")
-_RAW_KEYS = {  # a key's value as a reference or an array of references
-    key: re.compile(rb"/" + key[1:].encode() + rb"\s*(\d{1,7}\s+\d{1,5}\s+R\b|\[[^\]]*\])")
-    for key in ("/Kids", "/Contents", "/Resources")
-}
-_RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
 _TOO_LONG = re.compile(r"Read stream length of \d+ exceeds maximum allowed length")
 # a number or operator longer than pypdf reads (64 and 128 bytes): garbled content
 _LONG_TOKEN = re.compile(rb"(?<![^\s\[\]()])[+\-.\d]{48,}|(?<![^\s\]()>])[A-Za-z'\"][^\s()<>\[\]{}/%]{112,}")
 # the parts of an array: a string, a hex string, a bracket, a token, white space
 _ARRAY_PART = re.compile(rb"\((?:\\.|[^\\)])*\)|<[^<>]*>|[\[\]]|/?[^\s()<>\[\]{}/%]+|\s+", re.DOTALL)
 _TOKEN = re.compile(rb"[^\s()<>\[\]{}/%]*")
+# outside a string, a run of anything but a string or a comment; a string, nested twice at most; a comment
+_LEXEME = re.compile(rb"[^(%]+|\((?:[^\\()]|\\.|\((?:[^\\()]|\\.|\((?:[^\\()]|\\.)*\))*\))*\)|%[^\r\n]*", re.DOTALL)
 _PIECE_END = re.compile(rb"(?<=\n)|(?<=[\s)\]>]TJ)|(?<=[\s)\]>]Tj)")
 _ENCODING_KEYS = ("/Filter", "/DecodeParms", "/Length")
 _SIMPLE_FONTS = ("/Type1", "/MMType1", "/TrueType")
 _FONT_PARTS = ("/Widths", "/Encoding", "/ToUnicode", "/FontDescriptor", "/DescendantFonts", "/FirstChar", "/LastChar")
+
+
+class LostPage(Exception):
+    """The page's object was lost: there is nothing to read."""
 
 
 class Salvage:
@@ -85,8 +88,12 @@ class Salvage:
             mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
         try:
             page = self._reader.pages[index]
+            if is_lost_page(page):
+                raise LostPage("its object in the file was lost")
             _reread_contents(self._reader, page)
             return _read_salvaged(page, read)
+        except LostPage:
+            raise  # the reader stays: nothing in it failed
         except Exception:
             self._reader = None
             raise
@@ -99,7 +106,7 @@ def _reread_contents(reader: Any, page: Any) -> None:
     contents = resolved(page.get("/Contents"))
     if not isinstance(contents, dict) or hasattr(contents, "get_data"):
         return
-    raw = _raw_object(reader, contents, MAX_CUT_CONTENT)
+    raw = raw_object(reader, contents, MAX_CUT_CONTENT)
     start = STREAM_KEYWORD.search(raw)
     if start is not None:
         end = raw.find(b"endstream", start.end())
@@ -124,9 +131,9 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
             if searches > MAX_SEARCHES or not _cut_failing_piece(page, read, parses):
                 raise
             continue
-        if (isinstance(text, str) and text.strip()) or forms_cut:
+        if forms_cut or not isinstance(text, str) or not _may_hold_more(page, text):
             return text
-        forms_cut = True  # read blank: the text may be in a form pypdf left out (parsed only now: forms are large)
+        forms_cut = True  # read blank or short: the text may be in a form pypdf left out (forms parsed only now)
         if not _cut_broken_forms(page, parses):
             return text
     return read(page)
@@ -182,8 +189,8 @@ class _Parses:
             ContentStream(stream, None).operations  # noqa: B018  (parsing it is the test)
         except Exception as exc:
             error = str(exc) or type(exc).__name__
-            stopped = _AT_OFFSET.search(error)  # the parser read as far as that, not the whole
-            self.left -= min(len(data), int(stopped[1]) + 1024) if stopped else len(data)
+            stopped = _stop(data, error)  # the parser read as far as that, not the whole
+            self.left -= min(len(data), stopped + 1024) if stopped is not None else len(data)
             return error
         self.left -= len(data)
         return None
@@ -267,28 +274,51 @@ def _token_end(data: bytes, at: int) -> int:
 def _bad_place(data: bytes, error: str) -> tuple[int, int, int] | None:
     """Where the piece the parser stopped in starts, where it stopped, and where the piece
     ends; None when the error names no place."""
+    at = _stop(data, error)
+    return None if at is None or at >= len(data) else _piece_around(data, at)
+
+
+def _stop(data: bytes, error: str) -> int | None:
+    """Where the parser stopped with `error`: the place it names, or else the first token too
+    long to read (None: neither)."""
     found = _AT_OFFSET.search(error)
     if found is not None:
-        at = int(found[1])
-    else:  # the error names no place: a token too long to read names it, if there is one
-        long = _LONG_TOKEN.search(data) if _TOO_LONG.search(error) else None
-        if long is None:
+        return int(found[1])
+    long = _LONG_TOKEN.search(data) if _TOO_LONG.search(error) else None
+    return None if long is None else long.start()
+
+
+def _unclosed_string(data: bytes) -> int | None:
+    """Where the first string that is never closed opens (None: none found): the parser
+    reads it to the end of the content and names no place (a garbled stretch opens one)."""
+    at = 0
+    for _ in range(MAX_LEXEMES):
+        found = _LEXEME.match(data, at)
+        if found is None:
+            return at if data[at : at + 1] == b"(" else None
+        at = found.end()
+        if at >= len(data):
             return None
-        at = long.start()
-    if at >= len(data):
-        return None
-    start = 0
-    for piece in _pieces(data):
-        if start <= at < start + len(piece):
-            return start, at, start + len(piece)
-        start += len(piece)
     return None
+
+
+def _piece_around(data: bytes, at: int) -> tuple[int, int, int]:
+    """Where the piece holding `at` starts (see _pieces), `at`, and where it ends: looked for
+    near `at` (MAX_PIECE bytes either way at most, where a piece is cut short), so a cut costs
+    the piece, not the whole content (a garbled form of 500 KB is cut hundreds of times)."""
+    low = max(data.rfind(b"\n", max(0, at - MAX_PIECE), at) + 1, at - MAX_PIECE, 0)
+    start = low
+    for boundary in _PIECE_END.finditer(data, low, at):
+        start = boundary.start()
+    end = _PIECE_END.search(data, at + 1, min(len(data), at + 1 + MAX_PIECE))
+    return start, at, end.start() if end else min(len(data), at + 1 + MAX_PIECE)
 
 
 def _parsable_start(data: bytes, parses: _Parses) -> bytes | None:
     """The longest run of content pieces from the start that parses (None: not one): a stream
-    cut short (tried first: one parse), or a string never closed (found by halving), keeps
-    what was drawn before."""
+    cut short (tried first: one parse), or a string never closed (the pieces before the first
+    string the lexer finds unclosed tried next: one parse; else found by halving), keeps what
+    was drawn before."""
     pieces = _pieces(data)
 
     def parse(count: int) -> bool:
@@ -298,12 +328,25 @@ def _parsable_start(data: bytes, parses: _Parses) -> bytes | None:
     try:
         if len(pieces) > 1 and parse(len(pieces) - 1):
             low = len(pieces) - 1
+        unclosed = _piece_index(pieces, _unclosed_string(data)) if high - low > 1 else None
+        if unclosed and parse(unclosed):
+            low, high = unclosed, unclosed + 1  # what follows the string is inside it, to pypdf
         while high - low > 1:
             middle = (low + high) // 2
             low, high = (middle, high) if parse(middle) else (low, middle)
     except _Spent:
         pass  # keep the longest start found to parse so far
     return b"".join(pieces[:low]) if low else None
+
+
+def _piece_index(pieces: list[bytes], at: int | None) -> int | None:
+    """The index of the piece holding offset `at` (None: `at` is None or beyond them)."""
+    start = 0
+    for index, piece in enumerate(pieces if at is not None else []):
+        start += len(piece)
+        if at is not None and at < start:
+            return index
+    return None
 
 
 def _cut_failing_piece(page: Any, read: Callable[[Any], Any], parses: _Parses) -> bool:
@@ -487,93 +530,44 @@ def _stand_in() -> Any:
     )
 
 
-def mend_page_tree(reader: Any) -> None:
-    """Read again, from the file's bytes, the keys a damaged byte hid from pypdf in a page tree
-    node (/Kids) or a page (/Contents, /Resources): pypdf stops parsing a dictionary at a token
-    it cannot read, where pdfium skips the token. When the tree holds fewer pages than its root
-    declares, also give each node whose /Type a damaged byte changed (`/Pate`) the type its keys
-    show, as pdfium does: pypdf skips such a node, and every later page moves up one place.
-    At most MAX_TREE_NODES nodes are walked and MAX_REREADS objects read again."""
-    rereads = [MAX_REREADS]
-    try:
-        if _mend_tree_nodes(reader, rereads):
-            reader.flattened_pages = None
-        for page in reader.pages:
-            if ("/Contents" not in page or "/Resources" not in page) and rereads[0] > 0:
-                _reread_keys(reader, page, ("/Contents", "/Resources"), rereads)
-    except Exception as exc:  # a tree too broken to walk: read what pypdf found
-        logger.info("the PDF's page tree cannot be mended: %s: %s", type(exc).__name__, exc)
-        reader.flattened_pages = None
-
-
-def _mend_tree_nodes(reader: Any, rereads: list[int]) -> bool:
-    """Whether the tree holds fewer pages than it declares, and so was mended as above."""
-    from pypdf.generic import NameObject
-
-    root = resolved(resolved(reader.trailer["/Root"])["/Pages"])
-    if len(reader.pages) >= int(root.get("/Count", 0)):
+def salvageable(page: Any, text: str) -> bool:
+    """Whether salvage may find more text on a page pypdf read as `text`: a page whose object
+    was lost (see pagetree), or a page read blank whose contents select a font its resources do
+    not hold (a file cut short), whose contents object lost its stream, or a form of which does
+    not parse (damaged), or a page read short (see _may_hold_more) a form of which does not parse.
+    A healthy page costs a count of its characters; a short one with forms, a count of their
+    text operators."""
+    if len(text) - text.count(" ") - text.count("\n") >= SHORT_PAGE:
         return False
-    todo, seen = [root], 0
-    while todo and seen < MAX_TREE_NODES:
-        node, seen = todo.pop(), seen + 1
-        if "/Kids" not in node and node.get("/Type") != "/Page" and rereads[0] > 0:
-            _reread_keys(reader, node, ("/Kids",), rereads)
-        kind = "/Pages" if "/Kids" in node else "/Page"
-        if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
-            node[NameObject("/Type")] = NameObject(kind)
-        if kind == "/Pages":
-            todo += [kid for kid in map(resolved, resolved(node["/Kids"])) if isinstance(kid, dict)]
-    return True
-
-
-def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[int]) -> None:
-    """Give `node` each of `keys` it lacks whose references its object's bytes hold."""
-    from pypdf.generic import ArrayObject, IndirectObject, NameObject
-
-    rereads[0] -= 1
-    raw = _raw_object(reader, node)
-    for key in keys:
-        found = _RAW_KEYS[key].search(raw) if key not in node else None
-        refs = (
-            [IndirectObject(int(ref[1]), int(ref[2]), reader) for ref in _RAW_REF.finditer(found[1])] if found else []
-        )
-        if refs:
-            node[NameObject(key)] = ArrayObject(refs) if found[1].startswith(b"[") else refs[0]  # type: ignore[index]
-
-
-def _raw_object(reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
-    """The bytes of `node`'s object in the file, up to its `endobj` (b"" when it is packed in
-    an object stream, or the table points elsewhere)."""
-    ref = getattr(node, "indirect_reference", None)
-    offset = None if ref is None else reader.xref.get(ref.generation, {}).get(ref.idnum)
-    if ref is None or not offset:
-        return b""
-    stream = reader.stream
-    here = stream.tell()
     try:
-        stream.seek(offset)
-        raw = stream.read(limit)
-    finally:
-        stream.seek(here)
-    head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)
-    if head is None or (int(head[1]), int(head[2])) != (ref.idnum, ref.generation):
-        return b""
-    return raw[head.end() :].partition(b"endobj")[0]
-
-
-def lost_fonts(page: Any) -> bool:
-    """Whether salvage may find text on a page pypdf read blank: its contents select a font its
-    resources do not hold (a file cut short), its contents object lost its stream, or a form it
-    draws does not parse (damaged)."""
-    try:
-        contents = resolved(page.get("/Contents"))
-        return (
-            (isinstance(contents, dict) and not hasattr(contents, "get_data"))
-            or bool(_lost_fonts(page))
-            or any(_Parses().error(data) for *_, data in _forms(page))
-        )
+        if not text.strip():
+            contents = resolved(page.get("/Contents"))
+            return (
+                is_lost_page(page)
+                or (isinstance(contents, dict) and not hasattr(contents, "get_data"))
+                or bool(_lost_fonts(page))
+                or any(_Parses().error(data) for *_, data in _forms(page))
+            )
+        return _may_hold_more(page, text) and any(_Parses().error(data) for *_, data in _forms(page))
     except Exception:  # contents that cannot be read: salvage has its own ways with them
         return True
+
+
+def _may_hold_more(page: Any, text: str) -> bool:
+    """Whether the page, read as `text`, may hold text in a form pypdf left out: it was read
+    blank, or short (under SHORT_PAGE characters) while the forms it draws hold more than twice
+    as many text-showing operators as it has characters (each shows one character or more)."""
+    size = len(text) - text.count(" ") - text.count("\n")
+    if size == 0:
+        return True
+    if size >= SHORT_PAGE:
+        return False
+    shown = 0
+    for *_, data in _forms(page):
+        shown += data.count(b"Tj") + data.count(b"TJ")
+        if shown > 2 * size:
+            return True
+    return False
 
 
 def _lost_fonts(page: Any, data: bytes | None = None) -> set[str]:
