@@ -992,6 +992,16 @@ def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_the_hidden_source_of_a_latexit_equation_is_no_text(engine):
+    # LaTeXiT's equation PDFs keep their LaTeX source as base64 text; pypdf printed 21 lines
+    # of it in 2503.05621 ('<latexit sha1_base64="WC5v...=">AAAB+nicbVC7...</latexit>')
+    hidden = '<latexit sha1_base64="WC5vMXuWBoiIpxzxgL+YD7FrSI4=">AAAB+nicbVC7SgNBFJ2Nrxh/fGy1=</latexit>'
+    text = pdf_to_text(make_pdf(text_page(SENTENCE, hidden, "Vh", f"Vfi {hidden} using FEM", OTHER)), engine=engine)
+    assert "latexit" not in text and "AAAB" not in text
+    assert SENTENCE in text and OTHER in text and "\nVh\nVfi using FEM\n" in text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_axis_labels_of_a_figure_at_a_page_edge_are_furniture(engine):
     top = ["10-8", "10-6", "-0.05", "0", "0.05", "0 20 40 60 80"]
     body = ["FIG. 1: Walrus counts per year, against", "2", "the number of seals; the count is 14."]

@@ -51,8 +51,27 @@ def _edges(lines: list[str]) -> Iterable[int]:
     return {*filled[:_EDGE_LINES], *filled[-_EDGE_LINES:]}
 
 
+# LaTeXiT's equation PDFs carry their LaTeX source as hidden base64 text; pdftotext and pypdf
+# print it ('<latexit sha1_base64="WC5v...=">AAAB+nicbVC7...</latexit>'), pdfium does not.
+_LATEXIT = re.compile(r'<latexit sha1_base64="[A-Za-z0-9+/=]*">[A-Za-z0-9+/=\s]*</latexit>')
+
+
+def _without_latexit(lines: list[str]) -> list[str]:
+    """`lines` without LaTeXiT's hidden source, and without the lines it was all of."""
+    kept = []
+    for line in lines:
+        if "<latexit" in line:
+            cut = " ".join(_LATEXIT.sub(" ", line).split())
+            if not cut:
+                continue
+            line = cut
+        kept.append(line)
+    return kept
+
+
 def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | None], str | None]:
-    """Pages without running headers, footers, edge page numbers and the arXiv stamp; and the stamp."""
+    """Pages without running headers, footers, edge page numbers, the arXiv stamp and LaTeXiT's
+    hidden equation source; and the stamp."""
     stamp = None
     cleaned: list[list[str] | None] = []
     for lines in pages:
@@ -61,6 +80,8 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
             stamp = stamp or (found[0] if found else None)
             if found:
                 lines = [line for line in lines if line not in found]
+            if any("<latexit" in line for line in lines):
+                lines = _without_latexit(lines)
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
     edge_counts = Counter(
