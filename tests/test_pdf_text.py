@@ -792,6 +792,50 @@ def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings(
     assert headings_of("\n".join(marked[0] or [])) == ["## 1. Introduction", "## 2. Formulation", "## 3. Results"]
 
 
+def test_a_title_ending_in_a_relation_and_a_number_is_not_a_contents_line():
+    # IOP's "3.4. Dependence on u for H > 0" and "4.2. ... at H = 0" end in a number, read as
+    # a contents line's page number: dropped, they broke the chain, so 3.5-3.7 went too
+    titles = ["1. Introduction", "2. Formulation", "2.1. Dependence on x", "2.2. Dependence on u for H > 0"]
+    titles += ["2.3. The case x = 0", "2.4. The inner loop", "3. Results"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({"1. Introduction", "2. Formulation", "3. Results"})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## 1. Introduction",
+        "## 2. Formulation",
+        *(f"### {title}" for title in titles[2:6]),
+        "## 3. Results",
+    ]
+    contents = ["1. Introduction 3", "2. Formulation 5", "2.1. Dependence on x 7", "3. Results 9"]
+    assert headings_of("\n".join(pdf_layout.mark_headings([contents], [None])[0] or [])) == []
+
+
+def test_a_title_opening_with_a_bracketed_tag_is_a_heading():
+    # CHI papers tag their design goals: "4.3 [D1] Discover Relevant Citations" in the heading
+    # font was no candidate, as a title had to open with a capital or "("
+    titles = ["1 INTRODUCTION", "2 DESIGN", "2.1 Overview", "2.2 [D1] Discover Relevant Citations", "3 STUDY"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    marked = pdf_layout.mark_headings([lines], [frozenset(titles)])[0] or []
+    assert headings_of("\n".join(marked)) == [("### " if "." in t else "## ") + t for t in titles]
+
+
+def test_a_title_broken_off_mid_phrase_in_the_heading_font_is_one_heading():
+    # "3.1 DBD-produced carbon dust description: from the macro to" / "the nanoscale", both
+    # lines in the heading font: the second was read as the section's first paragraph line
+    body = ["Walruses gather on ice.", "They are hard to count."]
+    lines = ["1 Introduction", *body, "2 Walrus Counts from Aircraft and", "Satellites", *body]
+    lines += ["3 Herd Sizes of Aux-Loss-", "Free Colonies", *body]
+    lines += ["4 Contributions and Acknowledgments", "Field Work", *body]  # a heading of its own after it
+    bold = frozenset(line for line in lines if line not in body)
+    marked = pdf_layout.mark_headings([lines], [bold])[0] or []
+    assert headings_of("\n".join(marked)) == [
+        "## 1 Introduction",
+        "## 2 Walrus Counts from Aircraft and Satellites",
+        "## 3 Herd Sizes of Aux-Loss-Free Colonies",
+        "## 4 Contributions and Acknowledgments",
+    ]
+    assert "Field Work" in marked
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line
@@ -945,6 +989,16 @@ def test_running_headers_page_numbers_and_the_stamp_are_furniture(engine):
         lines = [line for line in page.split("\n") if line]
         assert not re.fullmatch(r"\d+", lines[0]) and not re.fullmatch(r"\d+", lines[-1])
     assert "[2] B. Flipper, Seals and walruses (2010)." in pages[3]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_hidden_source_of_a_latexit_equation_is_no_text(engine):
+    # LaTeXiT's equation PDFs keep their LaTeX source as base64 text; pypdf printed 21 lines
+    # of it in 2503.05621 ('<latexit sha1_base64="WC5v...=">AAAB+nicbVC7...</latexit>')
+    hidden = '<latexit sha1_base64="WC5vMXuWBoiIpxzxgL+YD7FrSI4=">AAAB+nicbVC7SgNBFJ2Nrxh/fGy1=</latexit>'
+    text = pdf_to_text(make_pdf(text_page(SENTENCE, hidden, "Vh", f"Vfi {hidden} using FEM", OTHER)), engine=engine)
+    assert "latexit" not in text and "AAAB" not in text
+    assert SENTENCE in text and OTHER in text and "\nVh\nVfi using FEM\n" in text
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -51,8 +51,27 @@ def _edges(lines: list[str]) -> Iterable[int]:
     return {*filled[:_EDGE_LINES], *filled[-_EDGE_LINES:]}
 
 
+# LaTeXiT's equation PDFs carry their LaTeX source as hidden base64 text; pdftotext and pypdf
+# print it ('<latexit sha1_base64="WC5v...=">AAAB+nicbVC7...</latexit>'), pdfium does not.
+_LATEXIT = re.compile(r'<latexit sha1_base64="[A-Za-z0-9+/=]*">[A-Za-z0-9+/=\s]*</latexit>')
+
+
+def _without_latexit(lines: list[str]) -> list[str]:
+    """`lines` without LaTeXiT's hidden source, and without the lines it was all of."""
+    kept = []
+    for line in lines:
+        if "<latexit" in line:
+            cut = " ".join(_LATEXIT.sub(" ", line).split())
+            if not cut:
+                continue
+            line = cut
+        kept.append(line)
+    return kept
+
+
 def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | None], str | None]:
-    """Pages without running headers, footers, edge page numbers and the arXiv stamp; and the stamp."""
+    """Pages without running headers, footers, edge page numbers, the arXiv stamp and LaTeXiT's
+    hidden equation source; and the stamp."""
     stamp = None
     cleaned: list[list[str] | None] = []
     for lines in pages:
@@ -61,6 +80,8 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
             stamp = stamp or (found[0] if found else None)
             if found:
                 lines = [line for line in lines if line not in found]
+            if any("<latexit" in line for line in lines):
+                lines = _without_latexit(lines)
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
     edge_counts = Counter(
@@ -137,14 +158,18 @@ _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested firs
 _NUMBERED = re.compile(
     r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
     r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
-    r"\s+(?P<title>[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
+    # a title may open with a tag in brackets, not a citation: "4.3 [D1] Discover Relevant Citations"
+    r"\s+(?P<title>(?:\[[A-Z][A-Za-z]{0,3}\d{0,2}\]\s+)?[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
 # llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
 # a heading run into its paragraph, believed only when the engine says the line starts bold.
 _RUN_IN = re.compile(r"(?P<name>abstract|acknowledge?ments?)[.:—]\s+(?=\S)", re.IGNORECASE)
 _MAX_TITLE_CHARS = 90
 _MAX_TITLE_WORDS = 14
-_CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|\s\d{1,3}$")  # dot leaders, or ends with a page number
+# words a title cannot end with: a line ending in one breaks off a title set on two
+_JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to via with".split())
+# dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
+_CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
@@ -243,7 +268,10 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
         levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
     headed = {page for page, _ in levels}
-    return [None if lines is None else _write(lines, page, levels, headed) for page, lines in enumerate(pages)]
+    return [
+        None if lines is None else _write(lines, page, levels, headed, styles[page] if page < len(styles) else None)
+        for page, lines in enumerate(pages)
+    ]
 
 
 def _unnumbered_sections(
@@ -406,9 +434,11 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     return chain[::-1] if len(chain) >= 2 or chain[0].emphasized else []
 
 
-def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int]) -> list[str]:
-    """The page's lines with its headings (`levels`; `headed`: the pages that have one) written,
-    and no blank line last."""
+def _write(
+    lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int], styled: frozenset[str] | None
+) -> list[str]:
+    """The page's lines with its headings (`levels`; `headed`: the pages that have one; `styled`:
+    the page's texts in a heading font) written, and no blank line last."""
     if page not in headed and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
@@ -426,23 +456,30 @@ def _write(lines: list[str], page: int, levels: dict[tuple[int, int], int], head
             out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if _goes_on(line, following):
+        if (page, index + 1) not in levels and _goes_on(line, following, styled or frozenset()):
             rest = index + 1
-            line = line[:-1] + following if line.endswith("-") else f"{line} {following}"
+            kept = not _in_capitals(line) and following[:1].isupper()  # "Aux-Loss-" / "Free Models"
+            line = (line if kept else line[:-1]) + following if line.endswith("-") else f"{line} {following}"
         out.extend((heading(level, line), ""))
     while out and not out[-1]:
         out.pop()
     return out
 
 
-def _goes_on(title: str, following: str) -> bool:
+def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
     """Whether a numbered heading in capitals goes on in the line after it: a long title set on
     two lines ("II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT DIQUARKS", or broken at a
     hyphen, "... EN-" / "ERGY QUANTIZATION"). The second line is capitals too, letters only
-    (no number, no reference), and no heading of its own."""
-    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS or not _in_capitals(title):
+    (no number, no reference), and no heading of its own. A title in mixed case goes on when
+    both lines are in the heading font and the first breaks off mid-phrase, after a hyphen or a
+    joining word ("3.1 Dust description: from the macro to" / "the nanoscale"); a complete
+    title ("A. Contributions and Acknowledgments") may be followed by a heading of its own."""
+    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS:
         return False
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False
+    if not _in_capitals(title):
+        broken = title.endswith("-") or title.rsplit(None, 1)[-1].lower() in _JOINING_WORDS
+        return broken and title in styled and following in styled
     latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
     return len(latin) >= 2 and all(ch.isupper() for ch in latin)
