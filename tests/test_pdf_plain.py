@@ -180,3 +180,13 @@ def _entry_reader(stream_data, entry_sizes):
         return 1 if i == 0 else 0
 
     return get_entry
+
+
+def test_a_pypdf_reading_xref_streams_otherwise_keeps_its_own_reading():
+    class Other:
+        def _read_xref_subsections(self, pairs, stream):  # another pypdf's shape
+            raise AssertionError("not called")
+
+    assert pdf_work._xref_reader_fits(pypdf.PdfReader)
+    assert not pdf_work._xref_reader_fits(Other)
+    assert not pdf_work._xref_reader_fits(object)

@@ -19,6 +19,8 @@ are counted only when its upper bound (every byte a text byte) is over the limit
 
 from __future__ import annotations
 
+import functools
+import inspect
 import io
 import logging
 import re
@@ -121,7 +123,8 @@ def _reader(data: bytes, strict: bool = True) -> Any:
         half of measuring the paper; its plain dictionaries are now parsed as pypdf would.
         """
 
-        _read_xref_subsections = _xref_subsections_at_once
+        if _xref_reader_fits(PdfReader):  # another pypdf: its own way
+            _read_xref_subsections = _xref_subsections_at_once
 
         def __init__(self, stream: io.BytesIO, strict: bool) -> None:
             self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
@@ -189,6 +192,18 @@ class _InPlace(io.BytesIO):
     @property
     def getbuffer(self) -> Any:
         raise AttributeError("getbuffer")
+
+
+@functools.cache
+def _xref_reader_fits(reader_class: type) -> bool:
+    """Whether pypdf's xref stream reading takes what _xref_subsections_at_once takes (pypdf
+    7 does); a pypdf that reads them otherwise keeps its own reading."""
+    method = getattr(reader_class, "_read_xref_subsections", None)
+    try:
+        names = list(inspect.signature(method).parameters) if callable(method) else []
+    except (TypeError, ValueError):
+        return False
+    return names == ["self", "idx_pairs", "get_entry", "used_before"]
 
 
 def _xref_subsections_at_once(
