@@ -836,6 +836,19 @@ def test_a_title_broken_off_mid_phrase_in_the_heading_font_is_one_heading():
     assert "Field Work" in marked
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("before", [0, 1, 2])
+def test_a_bold_title_broken_off_mid_phrase_is_one_heading_in_both_engines(engine, before):
+    # pdfium's heading-font samples took every third line and the lines that could open a
+    # heading: a title's second line in lower case ("the nanoscale") was sampled only when its
+    # place fell on every third line, so pdfium joined such a title one time in three
+    body = [("Walruses gather on sea ice in large herds, which makes them easy", "body")] * 2
+    lines = [("1 Introduction", "bold"), *body, *body[:before], ("2 Walrus counts from the air and", "bold")]
+    lines += [("the orbit", "bold"), *body, ("3 Results", "bold"), *body]
+    text = pdf_to_text(make_styled_pdf([lines]), engine=engine)
+    assert headings_of(text) == ["## 1 Introduction", "## 2 Walrus counts from the air and the orbit", "## 3 Results"]
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line

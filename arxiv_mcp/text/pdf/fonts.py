@@ -19,6 +19,7 @@ from typing import Any
 
 from .fontcache import forget
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
+from .layout import may_go_on
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
@@ -90,8 +91,11 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     simple = one_unit_each(text)  # then a character's index is its place in the text
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
     get_unicode, get_size, get_weight = raw.FPDFText_GetUnicode, raw.FPDFText_GetFontSize, raw.FPDFText_GetFontWeight
+    goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
-        letter = _LETTER.search(line) if number % _BODY_SAMPLE == 0 or _heading_like(line) else None
+        sampled = number % _BODY_SAMPLE == 0 or goes_on or _heading_like(line)
+        letter = _LETTER.search(line) if sampled else None
+        goes_on = False
         if letter is not None:
             first = letter.start()
             expected = offset + drift + (first if simple else utf16_length(line[:first]))
@@ -106,6 +110,9 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
                 samples.append((line, get_size(textpage, index), _bold_font(name.value)))
                 heavy.append(get_weight(textpage, index) >= BOLD_WEIGHT)
+                # its next line, however it starts, may end the title: layout joins the two
+                # when both are in the heading font ("... from the macro to" / "the nanoscale")
+                goes_on = len(line) <= MAX_FRAGMENT and may_go_on(line)
         offset += (len(line) if simple else utf16_length(line)) + 2
     return by_stem(samples, heavy)
 

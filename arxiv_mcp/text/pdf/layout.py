@@ -466,6 +466,19 @@ def _write(
     return out
 
 
+def breaks_off(title: str) -> bool:
+    """Whether a title's line stops mid-phrase, after a hyphen or a joining word ("... from the
+    macro to"): a title in mixed case then goes on in the next line (see _goes_on)."""
+    words = title.split()
+    return bool(words) and (title.endswith("-") or words[-1].lower() in _JOINING_WORDS)
+
+
+def may_go_on(line: str) -> bool:
+    """Whether a line could be a numbered title broken off mid-phrase, to be ended by the next."""
+    line = line.strip()
+    return breaks_off(line) and _NUMBERED.fullmatch(line) is not None
+
+
 def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
     """Whether a numbered heading in capitals goes on in the line after it: a long title set on
     two lines ("II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT DIQUARKS", or broken at a
@@ -479,7 +492,6 @@ def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False
     if not _in_capitals(title):
-        broken = title.endswith("-") or title.rsplit(None, 1)[-1].lower() in _JOINING_WORDS
-        return broken and title in styled and following in styled
+        return breaks_off(title) and title in styled and following in styled
     latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
     return len(latin) >= 2 and all(ch.isupper() for ch in latin)
