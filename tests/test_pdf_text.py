@@ -1174,6 +1174,19 @@ def test_a_long_line_repeated_at_every_page_edge_is_text_not_furniture():
     assert text.count("the same long sentence") >= 6 * 2
 
 
+def test_a_running_head_of_title_and_venue_on_one_line_is_furniture():
+    """acmart sets the short title and the venue on one line of a wide page (125 characters in
+    a CHI paper): a length cap of 120 kept it on every odd page."""
+    from arxiv_mcp.text.pdf import pdf_to_text
+    from tests.pdfgen import make_pdf as pages_pdf
+
+    head = "Counting Walruses from Orbit: Herds on the Sea Ice Seen by Satellites CHI '23, April 23-28, 2023, Hamburg, Germany, Europe"
+    assert 120 < len(head) <= 160
+    bodies = ["Walruses gather.", "Seals dive.", "Ice melts.", "Herds move.", "Counts rise.", "Skies clear."]
+    text = pdf_to_text(pages_pdf([f"{head}\n{body}" for body in bodies]))
+    assert "Herds on the Sea Ice" not in text and all(body in text for body in bodies)
+
+
 def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_title():
     from benchmarks.text_quality import bookmark_title, heading_recall
 

@@ -33,7 +33,7 @@ from ..shape import heading
 # --- furniture ------------------------------------------------------------------------------
 
 _EDGE_LINES = 2  # a header or footer is among the first or last two lines of a page
-_MAX_FURNITURE_CHARS = 120  # running heads are short: a long repeated line is text (a template, a table)
+_MAX_FURNITURE_CHARS = 160  # running heads are short (acmart: title and venue, ~125): a long repeated line is text
 _BARE_PAGE_NUMBER = re.compile(r"(?:[-–—]\s*)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s*[-–—])?")
 ARXIV_STAMP = re.compile(
     r"arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\s*\[[^\]\n]{1,40}\]\s*"
