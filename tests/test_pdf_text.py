@@ -849,6 +849,18 @@ def test_a_bold_title_broken_off_mid_phrase_is_one_heading_in_both_engines(engin
     assert headings_of(text) == ["## 1 Introduction", "## 2 Walrus counts from the air and the orbit", "## 3 Results"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_bold_title_broken_at_a_hyphen_is_one_heading_in_both_engines(engine):
+    # pdfium joins a line ending in a hyphen to the next with U+FFFE ("Aux-Loss\ufffeFree"),
+    # which the engine breaks again; the heading-font sample was of the joined line, which
+    # matched neither part, so pdfium lost the heading (DeepSeek-V3's appendix C)
+    body = [("Walruses gather on sea ice in large herds, which makes them easy", "body")] * 2
+    lines = [("1 Introduction", "bold"), *body, ("2 Herd Sizes of Aux-Loss-", "bold"), ("Free Colonies", "bold")]
+    lines += [*body, ("3 Results", "bold"), *body]
+    text = pdf_to_text(make_styled_pdf([lines]), engine=engine)
+    assert headings_of(text) == ["## 1 Introduction", "## 2 Herd Sizes of Aux-Loss-Free Colonies", "## 3 Results"]
+
+
 def test_a_capitals_heading_set_on_two_lines_is_one_heading():
     # REVTeX wraps a long section title: "II. FLAVOR STRUCTURE OF LIGHT AND" / "HEAVY LIGHT
     # DIQUARKS"; the second line was read as the section's first paragraph line

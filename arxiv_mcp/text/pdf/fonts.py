@@ -108,8 +108,13 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see by_stem).
                 raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                samples.append((line, get_size(textpage, index), _bold_font(name.value)))
-                heavy.append(get_weight(textpage, index) >= BOLD_WEIGHT)
+                sample = (get_size(textpage, index), _bold_font(name.value))
+                stem = get_weight(textpage, index) >= BOLD_WEIGHT
+                # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
+                # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
+                for part in line.replace("\ufffe", "-\n").split("\n") if "\ufffe" in line else (line,):
+                    samples.append((part, *sample))
+                    heavy.append(stem)
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
                 goes_on = len(line) <= MAX_FRAGMENT and may_go_on(line)
