@@ -34,7 +34,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.damage import chars, chars_per_page, content_ends, flipped, pages_read  # noqa: E402
+from tests.damage import chars, chars_per_page, content_ends, flipped, pages_read, pdfium_texts  # noqa: E402
 
 # the shared fixtures sit beside the main checkout, two levels up from a helper's worktree
 FIXTURES = next(
@@ -71,27 +71,6 @@ def our_pages(data: bytes, engine: str) -> tuple[list[int], float, str]:
 
 def _read(counts: list[int], intact: list[int]) -> list[int]:
     return sorted(pages_read(counts, intact))
-
-
-def pdfium_texts(data: bytes) -> list[str]:
-    """The text bare pypdfium2 reads on each page ("" for a page it cannot load; [] when it
-    cannot open the file)."""
-    import pypdfium2
-
-    try:
-        document = pypdfium2.PdfDocument(data)
-    except pypdfium2.PdfiumError:
-        return []
-    texts = []
-    try:
-        for index in range(len(document)):
-            try:
-                texts.append(document[index].get_textpage().get_text_range())
-            except pypdfium2.PdfiumError:
-                texts.append("")
-    finally:
-        document.close()
-    return texts
 
 
 def pdfium_counts(texts: list[str], intact: list[str]) -> list[int]:

@@ -47,22 +47,28 @@ def pages_read(counts: list[int], intact: list[int]) -> set[int]:
 def bare_pdfium_chars(data: bytes) -> list[int]:
     """Characters pypdfium2 alone reads on each page (0 for a page it cannot load; [] when it
     cannot open the file)."""
+    return [chars(text) for text in pdfium_texts(data)]
+
+
+def pdfium_texts(data: bytes) -> list[str]:
+    """The text bare pypdfium2 reads on each page ("" for a page it cannot load; [] when it
+    cannot open the file)."""
     import pypdfium2
 
     try:
         document = pypdfium2.PdfDocument(data)
     except pypdfium2.PdfiumError:
         return []
-    counts = []
+    texts = []
     try:
         for index in range(len(document)):
             try:
-                counts.append(chars(document[index].get_textpage().get_text_range()))
+                texts.append(document[index].get_textpage().get_text_range())
             except pypdfium2.PdfiumError:
-                counts.append(0)
+                texts.append("")
     finally:
         document.close()
-    return counts
+    return texts
 
 
 def content_ends(data: bytes) -> list[int]:
