@@ -155,7 +155,6 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
     roman: str | None = None
-    may_cite = bool(labels.names)
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
         if mark is not None and mark.start < position:
@@ -176,10 +175,7 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
             joins = len(line) >= short and _continues(line, following)
             broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
             written = line[:-1] if broken else line
-            if may_cite and ("[" in written or labels.author_year) and not written.startswith("#"):
-                _write_line(builder, written, labels)
-            else:  # most lines: no citation to look for
-                builder.add_text(written)
+            _write_line(builder, written, labels)
             joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
@@ -219,7 +215,8 @@ def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) ->
 
 def _write_line(builder: _Sink, line: str, labels: _Labels) -> None:
     position = 0
-    if labels.names and not line.startswith("#"):
+    # most lines hold no citation to look for: no "[", and no author-year label to name
+    if labels.names and ("[" in line or labels.author_year) and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
