@@ -43,7 +43,7 @@ _SENTENCE_END = re.compile(rf"(?:[a-z]{{3,}}|\d|[)\]])[.!?][{re.escape(_CLOSERS)
 def ends_sentence(line: str) -> bool:
     # a line that does not end with a stop (most: a paragraph's lines run on) is not searched;
     # the pattern tried at each place of the tail cost more than the test
-    if line.rstrip(_CLOSERS)[-1:] not in _STOPS and not line.endswith("\n"):
+    if not ends_with_stop(line) and not line.endswith("\n"):
         return False
     # its tail only: searched from every start of a line of one endless word, the pattern's
     # letters would run to the line's end each time (quadratic)
@@ -51,7 +51,6 @@ def ends_sentence(line: str) -> bool:
 
 
 _TAIL = 24  # a sentence's last word, its stop and closing marks
-_STOPS = (".", "!", "?")
 
 
 def ends_with_stop(line: str) -> bool:
