@@ -50,7 +50,6 @@ _PARENT = re.compile(rb"/Parent\s+(\d+)\s+(\d+)\s+R")
 # a stream with a type or a subtype (image, form, font, ICC profile, metadata) is not a page's contents
 _NOT_CONTENT = re.compile(rb"/(?:Type|Subtype|Length1|Length2|N|First|BitsPerComponent)\b")
 _FORM = re.compile(rb"/Subtype\s*/Form\b")
-_FILTER = re.compile(rb"/Filter\s*(?:/FlateDecode|\[\s*/FlateDecode\s*\])")
 _DRAWS = re.compile(rb"/([^\s/\[\]<>(){}%]+)\s+Do\b")
 _BLANK_PAGE = re.compile(rb"(?:\s*(?:[-+]?[\d.]+|[gGqQkK]|rg|RG|cm)(?![^\s/\[<(]))+\s*")
 _SETS_FONT = re.compile(rb"/[^\s/\[\]<>(){}%]+\s+[-\d.]+\s+Tf\b")
@@ -125,7 +124,7 @@ def _cut_form(head: bytes, payload: bytes) -> tuple[bytes, bytes]:
     as it goes and kept to its last whole line, without its filter: its last operator was cut
     mid-way, and pypdf leaves out a form that does not parse (pdfium reads its start)."""
     content = inflated(payload, MAX_CUT_FORM)
-    return _FILTER.sub(b"", head), content[: content.rfind(b"\n") + 1]
+    return FLATE_ONLY.sub(b"", head), content[: content.rfind(b"\n") + 1]
 
 
 def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], bytes]]:
