@@ -41,7 +41,9 @@ def hidden_textless_forms(page: Any) -> Iterator[int]:
             form[NameObject("/Subtype")] = subtype
 
 
-def _textless_forms(page: Any) -> Iterator[Any]:
+def drawn_forms(page: Any) -> Iterator[Any]:
+    """Each form XObject the page (a page or form dictionary) may draw, itself or through its
+    forms, once; after MAX_FORMS forms, only the rest of the resources being looked at."""
     seen: set[int] = set()
     pending = [_resolved(page.get("/Resources"))]
     while pending and len(seen) < MAX_FORMS:
@@ -57,8 +59,14 @@ def _textless_forms(page: Any) -> Iterator[Any]:
             own = _resolved(form.get("/Resources"))
             if isinstance(own, dict) and own.get("/XObject") is not None:
                 pending.append(own)
-            elif not _may_show_text(form):
-                yield form
+            yield form
+
+
+def _textless_forms(page: Any) -> Iterator[Any]:
+    for form in drawn_forms(page):
+        own = _resolved(form.get("/Resources"))
+        if not (isinstance(own, dict) and own.get("/XObject") is not None) and not _may_show_text(form):
+            yield form
 
 
 def _may_show_text(form: Any) -> bool:
