@@ -5,7 +5,8 @@ parses every form each time it is drawn, and a figure drawn as thousands of smal
 (1706.03762: 5,130 invocations on one page) costs twice bare pypdf. We pass visitors (the
 deadline's operator check, the font spy), so before reading a page the forms that can give
 no text (no text operator in their bytes, no forms of their own) are marked as images, which
-pypdf skips, and put back right after.
+pypdf skips, and put back right after. The walk that finds them, `drawn_forms` (each form a
+page may draw, at most MAX_FORMS), also gives fonts the forms' fonts to look at.
 
 Invariant: only a form with no text operator anywhere in its decoded bytes and no /XObject
 of its own is hidden (a false "has text" costs time, never text), and every mark is undone
