@@ -1210,19 +1210,29 @@ def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_ti
 
 def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
     # T1-encoded TeX fonts put the visible space (500 units) at code 32: pypdf took it for the
-    # word space and a justified line's gaps (200 units here) for no space at all
+    # word space and a justified line's gaps (200 units here) for no space at all. Page 1 draws
+    # the font in a form nested in a form (a pdflatex figure included in the paper), page 2 on
+    # the page itself.
     widths = b"[500 " + b" ".join([b"278 556"] * 47) + b"]"
+    shown = b"BT /F1 10 Tf 72 720 Td [(Walruses)-200(gather)-200(on)-200(the)-200(ice.)] TJ ET"
+    form = (
+        b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << %s >> /Length %d >>\nstream\n%s\nendstream"
+    )
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Pages /Kids [4 0 R 6 0 R] /Count 2 >>",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+TeXGyreTermesX-Regular /FirstChar 32"
         b" /LastChar 126 /Widths " + widths + b" /Encoding << /Differences [16 /quotedblleft 39 /quoteright] >> >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X1 8 0 R >> >>"
         b" /Contents 5 0 R >>",
+        b"<< /Length 6 >>\nstream\n/X1 Do\nendstream",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b" /Contents 7 0 R >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(shown), shown),
+        form % (b"/XObject << /X2 9 0 R >>", 6, b"/X2 Do"),
+        form % (b"/Font << /F1 3 0 R >>", len(shown), shown),
     ]
-    stream = b"BT /F1 10 Tf 72 720 Td [(Walruses)-200(gather)-200(on)-200(the)-200(ice.)] TJ ET"
-    objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    assert "Walruses gather on the ice." in pdf_to_text(assemble(objects), engine="pypdf")
+    assert page_texts(pdf_to_text(assemble(objects), engine="pypdf")) == ["Walruses gather on the ice."] * 2
 
 
 def test_a_capitals_heading_whose_first_line_ends_in_a_colon_keeps_the_chain():

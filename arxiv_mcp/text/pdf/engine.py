@@ -316,8 +316,13 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
 
 def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> str | None:
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
+
+    def read(page: Any) -> StyledText | None:
+        with SharedFonts().active():  # fonts built as for the first read, for this read only (fontcache)
+            return _pypdf_page_text(page, budget, index, count)
+
     try:
-        return salvage.read(index, lambda page: _pypdf_page_text(page, budget, index, count))
+        return salvage.read(index, read)
     except ExtractionError:
         raise
     except Exception as exc:

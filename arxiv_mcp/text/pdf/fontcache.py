@@ -4,15 +4,17 @@ pypdf's extract_text builds a `Font` for every font of a page each time it reads
 it parses the font's widths, encoding and ToUnicode map, 3-25% of bare extract_text on a
 paper, whose pages share a dozen fonts. While `SharedFonts.active()` is open on a thread,
 pypdf's font building on that thread returns the Font it built before for the same font
-dictionary object; elsewhere (other threads, other readers) it builds as always.
+dictionary object, its word space made plausible (wordspace); elsewhere (other threads,
+other readers) it builds as always.
 
 Invariants: a shared Font is one pypdf built from that very dictionary object, which the
-cache holds (so its id is not reused), and pypdf only reads a Font once built (its one
-write, the default word space of a font with no space width, writes the same value each
-time). A dictionary changed after its Font was built must be `forget`-ten (fonts'
-forget_wide_spaces does); the salvage reads, which change fonts as they go, are not shared.
-When pypdf no longer builds fonts the way this expects (another version), nothing is
-installed and every page builds its own, as before: the text is the same either way.
+cache holds (so its id is not reused), then `wordspace.amended`, and pypdf only reads a Font
+once built (its one write, the default word space of a font with no space width, writes the
+same value each time). A dictionary changed after its Font was built must be `forget`-ten
+(fonts' forget_wide_spaces does); the salvage reads, which change fonts as they go, each open
+a cache of their own. When pypdf no longer builds fonts the way this expects (another
+version), nothing is installed and every page builds its own, as before: the text is the
+same but for the word spaces wordspace would have amended.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from .wordspace import amended
 
 _local = threading.local()  # .fonts: the open cache of this thread, {id(dictionary): (dictionary, Font)}
 _install_lock = threading.Lock()
@@ -80,7 +84,8 @@ def _hook() -> bool:
                 return Font.from_font_resource(pdf_font_dict)
             known = fonts.get(id(pdf_font_dict))
             if known is None:
-                known = fonts[id(pdf_font_dict)] = (pdf_font_dict, Font.from_font_resource(pdf_font_dict))
+                built = amended(Font.from_font_resource(pdf_font_dict), pdf_font_dict)
+                known = fonts[id(pdf_font_dict)] = (pdf_font_dict, built)
             return known[1]
 
     page_module.Font = _Sharing  # type: ignore[misc]

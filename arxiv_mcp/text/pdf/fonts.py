@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .fontcache import forget
+from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
 
@@ -272,33 +273,40 @@ _sqrt = math.sqrt
 # at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
 # line fell short of that, and words ran together ("producedcarbondust"). No proportional
 # text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
-# 0 in the page's in-memory fonts (the file's bytes are untouched), and pypdf then uses its
-# default space, as for a TeX font with no glyph at 32.
+# 0 in the in-memory fonts of the page and of the forms it draws (a figure made by pdflatex
+# and included as a form labels it in such a font; the file's bytes are untouched), and pypdf
+# then uses its default space, as for a TeX font with no glyph at 32.
 _MAX_SPACE = 400
 
 
 def page_fonts(page: Any) -> dict[Any, Any]:
-    """The /Font resources of a pypdf page ({} when it has none or they are broken)."""
+    """The /Font resources of a pypdf page or form ({} when it has none or they are broken)."""
     resources: Any = _resolved(page.get("/Resources"))
     fonts: Any = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
     return fonts if isinstance(fonts, dict) else {}
 
 
 def forget_wide_spaces(page: Any) -> None:
-    """Drop an implausible code-32 width from the simple fonts of a pypdf page (see above)."""
-    fonts = page_fonts(page)
-    for reference in fonts.values():
-        font: Any = _resolved(reference)
-        if not isinstance(font, dict):
-            continue
-        widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
-        if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
-            continue
-        if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
-            from pypdf.generic import NumberObject
+    """Drop an implausible code-32 width from the simple fonts of a pypdf page and of the forms
+    it draws (see above)."""
+    seen: set[int] = set()
+    for owner in (page, *drawn_forms(page)):
+        for reference in page_fonts(owner).values():
+            font: Any = _resolved(reference)
+            if isinstance(font, dict) and id(font) not in seen:
+                seen.add(id(font))
+                _forget_wide_space(font)
 
-            widths[32 - first] = NumberObject(0)
-            forget(font)  # a Font pypdf built from it before (drawn in a form) is stale now
+
+def _forget_wide_space(font: Any) -> None:
+    widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
+    if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
+        return
+    if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
+        from pypdf.generic import NumberObject
+
+        widths[32 - first] = NumberObject(0)
+        forget(font)  # a Font pypdf built from it before (a form past MAX_FORMS drew it) is stale now
 
 
 def _space_at_32(font: Any) -> bool:

@@ -5,7 +5,8 @@ parses every form each time it is drawn, and a figure drawn as thousands of smal
 (1706.03762: 5,130 invocations on one page) costs twice bare pypdf. We pass visitors (the
 deadline's operator check, the font spy), so before reading a page the forms that can give
 no text (no text operator in their bytes, no forms of their own) are marked as images, which
-pypdf skips, and put back right after.
+pypdf skips, and put back right after. The walk that finds them, `drawn_forms` (each form a
+page may draw, at most MAX_FORMS), also gives fonts the forms' fonts to look at.
 
 Invariant: only a form with no text operator anywhere in its decoded bytes and no /XObject
 of its own is hidden (a false "has text" costs time, never text), and every mark is undone
@@ -41,7 +42,9 @@ def hidden_textless_forms(page: Any) -> Iterator[int]:
             form[NameObject("/Subtype")] = subtype
 
 
-def _textless_forms(page: Any) -> Iterator[Any]:
+def drawn_forms(page: Any) -> Iterator[Any]:
+    """Each form XObject the page (a page or form dictionary) may draw, itself or through its
+    forms, once; after MAX_FORMS forms, only the rest of the resources being looked at."""
     seen: set[int] = set()
     pending = [_resolved(page.get("/Resources"))]
     while pending and len(seen) < MAX_FORMS:
@@ -57,8 +60,14 @@ def _textless_forms(page: Any) -> Iterator[Any]:
             own = _resolved(form.get("/Resources"))
             if isinstance(own, dict) and own.get("/XObject") is not None:
                 pending.append(own)
-            elif not _may_show_text(form):
-                yield form
+            yield form
+
+
+def _textless_forms(page: Any) -> Iterator[Any]:
+    for form in drawn_forms(page):
+        own = _resolved(form.get("/Resources"))
+        if not (isinstance(own, dict) and own.get("/XObject") is not None) and not _may_show_text(form):
+            yield form
 
 
 def _may_show_text(form: Any) -> bool:
