@@ -1234,6 +1234,32 @@ def test_a_capitals_heading_whose_first_line_ends_in_a_colon_keeps_the_chain():
     ]
 
 
+def test_a_title_with_commas_or_years_in_the_heading_font_keeps_the_chain():
+    # 2407.01603's bold "3.1 Molecular Representations, Datasets, and Benchmarks" read as an
+    # address (two commas) and 2011.12531's "3.3 Modulation for proton between August 2012
+    # and Octo-" as a table row (eight digits); each lost heading broke the chain, and with
+    # it every later subsection of its section (16 headings in 2407.01603)
+    titles = ["1 Introduction", "2 Models", "2.1 Representations, Datasets, and Benchmarks", "2.2 Property Prediction"]
+    titles += ["2.3 Modulation between August 2012 and October", "2.4 Text Generation", "3 Conclusions"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({*titles[:-3], "2.3 Modulation between August 2012 and Octo-", *titles[-2:]})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        f"{'#' * (2 + ('.' in t[:3]))} {t}" for t in titles
+    ]
+    address = ["1 Department of Physics, Walrus University, Oslo", "Walruses gather on ice."]
+    assert headings_of("\n".join(pdf_layout.mark_headings([address * 2], [None])[0] or [])) == []
+
+
+def test_an_appendix_named_in_capitals_follows_the_numbered_sections():
+    # MNRAS prints "APPENDIX A: RECONSTRUCTED LENSES" (1511.01097): not a heading, it was read
+    # into the last reference's paragraph
+    titles = ["1 INTRODUCTION", "2 DATA", "APPENDIX A: RECONSTRUCTED LENSES", "APPENDIX B: DEGENERACIES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    found = pdf_layout.mark_headings([lines], [frozenset(titles)])
+    assert headings_of("\n".join(found[0] or [])) == [f"## {title}" for title in titles]
+    assert pdf_layout.heading_number("APPENDIX B: DEGENERACIES") == "B"
+
+
 @pytest.mark.parametrize(
     "damage",
     [b"(Seals ) x7\\x81) Tj", b"(unclosed Tj\nET"],

@@ -12,7 +12,8 @@ repeats across pages can be told from what a page says:
   not end like a sentence or a contents line, and either is a known unnumbered title
   (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
   "Abstract. We ..."), or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`, a named
-  `Appendix B:` or a lone `Appendix.`).
+  `Appendix B:` or MNRAS's `APPENDIX B:`, or a lone `Appendix.`). Two commas make a numbered
+  line an address unless it is in a heading font; a year in a title is no number.
   Numbered candidates must form a valid numbering sequence through the document (1, 1.1,
   1.2, 2, ..., then appendices A, A.1, B), found as the longest such chain; a numbered list,
   an affiliation list or a table column rarely survives that. Where the engine reports fonts,
@@ -156,8 +157,8 @@ _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested firs
 # are numbered like "A. Proofs": appendix A. A title starts with a capital, accented or Greek
 # too ("A. Überblick", "2 État de l'art").
 _NUMBERED = re.compile(
-    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
-    r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
+    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>(?:Appendix|APPENDIX)\s+(?=[A-Z]))?"
+    r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix|APPENDIX)[.:])"
     # a title may open with a tag in brackets, not a citation: "4.3 [D1] Discover Relevant Citations"
     r"\s+(?P<title>(?:\[[A-Z][A-Za-z]{0,3}\d{0,2}\]\s+)?[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
@@ -170,6 +171,7 @@ _MAX_TITLE_WORDS = 14
 _JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to via with".split())
 # dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
@@ -195,17 +197,22 @@ def heading_number(title: str) -> str | None:
     return match["letter"] + (f".{match['sub']}" if match["sub"] else "")
 
 
-def _plausible_title(title: str) -> bool:
+def _plausible_title(title: str, emphasized: bool = False) -> bool:
+    """Whether a numbered line's title reads as a section title. Two commas make a line an
+    address ("1 Department of Physics, Walrus University, Oslo"), unless it is in a heading
+    font ("3.1 Molecular Representations, Datasets, and Benchmarks"); years are words, not
+    numbers ("3.3 Modulation between August 2012 and October 2015")."""
     words = title.split()
     if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
         return False
     # a colon may end the first line of a capitals heading set on two ("4 EVOLUTION AFTER ...:")
     if title[-1] in ".,;=" or (title[-1] == ":" and not title.isupper()):
         return False
-    if _CONTENTS_LINE.search(title) or title.count(",") > 1:
+    if _CONTENTS_LINE.search(title) or (title.count(",") > 1 and not emphasized):
         return False
     letters = sum(ch.isalpha() for ch in title)
-    return letters >= 0.7 * len(title.replace(" ", "")) and sum(ch.isdigit() for ch in title) <= 4
+    digits = sum(ch.isdigit() for ch in _YEAR.sub("", title))
+    return letters >= 0.7 * len(title.replace(" ", "")) and digits <= 4
 
 
 def _roman(text: str) -> int:
@@ -242,8 +249,11 @@ def _follows(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bool:
 
 
 def _is_emphasized(line: str, title: str, fragments: frozenset[str]) -> bool:
+    """Whether the line starts with a text drawn in a heading font. A fragment that breaks a
+    word at its end ("... August 2012 and Octo-") was mended into the line ("... October")."""
     return any(
-        len(fragment) > 1 and (line.startswith(fragment) or title.startswith(fragment) or fragment.startswith(title))
+        len(fragment) > 1
+        and (line.startswith(fragment.removesuffix("-")) or title.startswith(fragment) or fragment.startswith(title))
         for fragment in fragments
     )
 
@@ -369,12 +379,14 @@ def _candidates(
                 unnumbered.append(_Candidate(page, index, (), True))
                 continue
             match = _NUMBERED.fullmatch(line) if line[0].isdecimal() or "A" <= line[0] <= "Z" else None
-            if match is None or not _plausible_title(match["title"]):
+            if match is None:
+                continue
+            emphasized = _is_emphasized(line, match["title"], fragments)
+            if not _plausible_title(match["title"], emphasized):
                 continue
             claimed = _numbered(match)
             if claimed is not None:
                 key, roman = claimed
-                emphasized = _is_emphasized(line, match["title"], fragments)
                 appendix = bool(match["named"] or match["lone"])
                 numbered.append(_Candidate(page, index, key, emphasized, roman, appendix))
     return _without_lists(numbered), unnumbered
