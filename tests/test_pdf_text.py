@@ -196,6 +196,25 @@ def test_whitespace_controls_accents_and_ligatures_are_normalised(engine):
     assert lines[:3] == ["tab here and control", "México and Lemaître", "final flow"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_ij_ligature_is_two_letters(engine):
+    # ATLAS papers' fonts draw "ij" as one ligature glyph: 2502.21088 read "multĳet" 34 times
+    # ("Multĳet background estimate", "Beĳing"), which no search for "multijet" finds
+    font = b"/BaseFont /Helvetica /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [1 /ij 2 /IJ] >>"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 " + font + b" >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b" /Contents 5 0 R >>",
+    ]
+    stream = b"BT /F1 10 Tf 14 TL 72 720 Td (The mult\\001et background in N\\001megen, \\002SSELMEER.) Tj T* ("
+    stream += SENTENCE.encode() + b") Tj ET"
+    objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    text = pdf_to_text(assemble(objects), engine=engine)
+    assert "The multijet background in Nijmegen, IJSSELMEER." in text
+
+
 def test_a_short_line_ending_a_sentence_ends_a_paragraph():
     full = "this line is as long as a justified line of body text is"
     lines = [full, full, "and ends here.", "Next paragraph " + full, full, "short but going on", full]
