@@ -1279,6 +1279,16 @@ def test_an_appendix_named_in_capitals_follows_the_numbered_sections():
     assert pdf_layout.heading_number("APPENDIX B: DEGENERACIES") == "B"
 
 
+def test_a_bold_title_opening_with_a_is_no_appendix_above_the_abstract():
+    # a real paper's bold title, "A Perspective on Explanations of Molecular Prediction Models"
+    # (its sections unnumbered), read as a heading: appendix A
+    title = ["A Perspective on Explanations of Walrus", "Counting Models", "W. Alrus, Walrus University"]
+    body = ["Abstract", "Walruses gather on ice.", "Introduction", "They are hard to count.", "A Dataset", "Words."]
+    bold = [frozenset({*title[:2], "Abstract", "Introduction", "A Dataset"})]
+    found = pdf_layout.mark_headings([[*title, *body]], bold)
+    assert headings_of("\n".join(found[0] or [])) == ["## Abstract", "## Introduction", "## A Dataset"]
+
+
 @pytest.mark.parametrize(
     "damage",
     [b"(Seals ) x7\\x81) Tj", b"(unclosed Tj\nET"],

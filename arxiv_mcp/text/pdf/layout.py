@@ -264,6 +264,7 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     `styles[i]` holds the texts page i draws in a heading font (None: the engine said nothing).
     """
     numbered, unnumbered = _candidates(pages, styles)
+    numbered = _after_front_matter(numbered, unnumbered, pages)
     styled = any(candidate.emphasized for candidate in (*numbered, *unnumbered))
     if styled:
         numbered = _in_heading_style(numbered, pages)
@@ -282,6 +283,19 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
         None if lines is None else _write(lines, page, levels, headed, styles[page] if page < len(styles) else None)
         for page, lines in enumerate(pages)
     ]
+
+
+def _after_front_matter(
+    numbered: list[_Candidate], unnumbered: list[_Candidate], pages: list[list[str] | None]
+) -> list[_Candidate]:
+    """The numbered candidates, less the lettered ones above the abstract: there a bold "A
+    Perspective on Explanations of Molecular" is the paper's title, not its appendix A (in a
+    paper whose sections carry no number, nothing else kept it out of the chain)."""
+    abstract = next((c for c in unnumbered if _candidate_name(_line(pages, c)) == "abstract"), None)
+    if abstract is None:
+        return numbered
+    start = (abstract.page, abstract.line)
+    return [c for c in numbered if not (c.key[0] > _APPENDIX and not c.appendix and (c.page, c.line) < start)]
 
 
 def _unnumbered_sections(
