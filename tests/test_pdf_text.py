@@ -1289,6 +1289,22 @@ def test_a_bold_title_opening_with_a_is_no_appendix_above_the_abstract():
     assert headings_of("\n".join(found[0] or [])) == ["## Abstract", "## Introduction", "## A Dataset"]
 
 
+def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
+    # an ACS paper's bold "Theory", "Attribution methods", "Conclusion and outlook": only its
+    # Abstract, Introduction, Acknowledgements and References were found
+    sentence = "Walruses gather on the ice in large herds every summer."
+    lines = ["Abstract", sentence, "Introduction", sentence, "Attribution methods", sentence, "Method Accuracy"]
+    lines += ["Counting 0.91", "Figure 2", sentence, "Conclusion and outlook", sentence]
+    bold = [frozenset({"Abstract", "Introduction", "Attribution methods", "Method Accuracy", "Figure 2"})]
+    bold = [bold[0] | {"Conclusion and outlook"}]  # a bold table head and a bold label are no titles
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## Abstract",
+        "## Introduction",
+        "## Attribution methods",
+        "## Conclusion and outlook",
+    ]
+
+
 @pytest.mark.parametrize(
     "damage",
     [b"(Seals ) x7\\x81) Tj", b"(unclosed Tj\nET"],

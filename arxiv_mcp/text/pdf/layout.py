@@ -301,21 +301,34 @@ def _after_front_matter(
 def _unnumbered_sections(
     pages: list[list[str] | None], styles: list[frozenset[str] | None], unnumbered: list[_Candidate]
 ) -> list[tuple[int, int]]:
-    """In a paper whose sections carry no numbers (REVTeX's unnumbered "EXPERIMENTAL
-    CONFIGURATION"), the lines after its "INTRODUCTION" heading set alone in capitals in a
-    heading font, as that heading is; a figure or table label ("TABLE I") is none."""
+    """In a paper whose sections carry no numbers, the lines after its "Introduction" heading
+    set alone in a heading font, as that heading is: in capitals when it is (REVTeX's
+    "EXPERIMENTAL CONFIGURATION"), else a title a paragraph follows (ACS's "Attribution
+    methods"; a bold table head is followed by its rows). A figure or table label is none."""
     start = next((c for c in unnumbered if c.emphasized and _candidate_name(_line(pages, c)) == "introduction"), None)
-    if start is None or not _in_capitals(f"1 {_line(pages, start)}"):
+    if start is None:
         return []
+    capitals = _in_capitals(f"1 {_line(pages, start)}")
     found = []
     for page in range(start.page, len(pages)):
         fragments = (styles[page] if page < len(styles) else None) or frozenset()
         for index, line in enumerate(pages[page] or ()):
-            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line.upper()):
                 continue
-            if _in_capitals(f"1 {line}") and _plausible_title(line):
+            if not _plausible_title(line):
+                continue
+            if _in_capitals(f"1 {line}") if capitals else _paragraph_follows(pages[page] or [], index):
                 found.append((page, index))
     return found
+
+
+_PARAGRAPH_WORDS = 6  # a paragraph's first line holds a few words; a table's head row is followed by numbers
+
+
+def _paragraph_follows(lines: list[str], index: int) -> bool:
+    """Whether a title-case line at `index` opens with a capital and a paragraph's line follows it."""
+    following = next((line for line in lines[index + 1 :] if line), "")
+    return lines[index][:1].isupper() and following[:1].isupper() and len(following.split()) >= _PARAGRAPH_WORDS
 
 
 _LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
