@@ -1294,9 +1294,11 @@ def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
     # Abstract, Introduction, Acknowledgements and References were found
     sentence = "Walruses gather on the ice in large herds every summer."
     lines = ["Abstract", sentence, "Introduction", sentence, "Attribution methods", sentence, "Method Accuracy"]
-    lines += ["Counting 0.91", "Figure 2", sentence, "Conclusion and outlook", sentence]
+    lines += ["Counting 0.91", "Figure 2", sentence, "Seal Counts", "Fig. 3. Walruses counted on the ice by month."]
+    lines += ["Conclusion and outlook", sentence]
+    # a bold table head, a bold label, a figure's bold legend above its caption: no titles
     bold = [frozenset({"Abstract", "Introduction", "Attribution methods", "Method Accuracy", "Figure 2"})]
-    bold = [bold[0] | {"Conclusion and outlook"}]  # a bold table head and a bold label are no titles
+    bold = [bold[0] | {"Seal Counts", "Conclusion and outlook"}]
     assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
         "## Abstract",
         "## Introduction",

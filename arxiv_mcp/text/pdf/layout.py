@@ -326,9 +326,15 @@ _PARAGRAPH_WORDS = 6  # a paragraph's first line holds a few words; a table's he
 
 
 def _paragraph_follows(lines: list[str], index: int) -> bool:
-    """Whether a title-case line at `index` opens with a capital and a paragraph's line follows it."""
+    """Whether a title-case line at `index` opens with a capital and a paragraph's line follows
+    it, not a caption (a figure's bold legend, "Cut Efficiency Fit", stands above "FIG. 1. ...")."""
     following = next((line for line in lines[index + 1 :] if line), "")
-    return lines[index][:1].isupper() and following[:1].isupper() and len(following.split()) >= _PARAGRAPH_WORDS
+    return (
+        lines[index][:1].isupper()
+        and following[:1].isupper()
+        and len(following.split()) >= _PARAGRAPH_WORDS
+        and not _LABEL.match(following.upper())
+    )
 
 
 _LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
