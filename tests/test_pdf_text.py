@@ -1227,6 +1227,16 @@ def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_ti
     assert heading_recall([bookmark_title("The Lema{^i }tre model")], ["The Lemaitre model"]) == 0.0
 
 
+def test_the_scorer_reads_a_named_appendix_as_its_bookmark():
+    from benchmarks.text_quality import heading_recall
+
+    # hyperref's bookmark of \\appendix\\section{Reconstructed lenses} is "A Reconstructed lenses";
+    # REVTeX prints "Appendix A: ...", MNRAS "APPENDIX A: ..."
+    truth = ["1 Introduction", "A Reconstructed lenses", "B Proofs"]
+    assert heading_recall(truth, ["1 Introduction", "APPENDIX A: RECONSTRUCTED LENSES", "Appendix B: Proofs"]) == 1.0
+    assert heading_recall(truth, ["1 Introduction", "Appendix. Reconstructed lenses"]) == 1 / 3
+
+
 def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
     # T1-encoded TeX fonts put the visible space (500 units) at code 32: pypdf took it for the
     # word space and a justified line's gaps (200 units here) for no space at all
