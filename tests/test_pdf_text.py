@@ -1317,6 +1317,16 @@ def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
     ]
 
 
+def test_a_reference_entry_opening_with_an_initial_is_no_lettered_subsection():
+    # 1801.07779 (IEEEtran): "A. Chang et al., “Overview for the first shared task on" in its
+    # references became "### A. Chang et al., ..." under XII. ACKNOWLEDGMENT
+    titles = ["I. INTRODUCTION", "II. METHOD", "A. Data", "III. ACKNOWLEDGMENT", "REFERENCES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    lines += ["A. Chang et al., “Overview for the first shared task on", "walrus counting,” 2014."]
+    found = pdf_layout.mark_headings([lines], [frozenset(titles)])
+    assert headings_of("\n".join(found[0] or [])) == [f"{'###' if t == 'A. Data' else '##'} {t}" for t in titles]
+
+
 @pytest.mark.parametrize(
     "damage",
     [b"(Seals ) x7\\x81) Tj", b"(unclosed Tj\nET"],
