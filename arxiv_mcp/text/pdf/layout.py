@@ -173,6 +173,7 @@ _JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to v
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _ET_AL = re.compile(r"\bet al\.")
+_SENTENCE_INSIDE = re.compile(r"[a-z]{3}\. [A-Z]")  # one sentence ends, the next starts ("vs. Bayes" is a title)
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
@@ -212,6 +213,8 @@ def _plausible_title(title: str, emphasized: bool = False) -> bool:
     if _CONTENTS_LINE.search(title) or (title.count(",") > 1 and not emphasized):
         return False
     if _ET_AL.search(title):  # a reference entry opening with an initial: "A. Chang et al., “Overview ..."
+        return False
+    if _SENTENCE_INSIDE.search(title):  # "D. The computational cost ... per configuration. Solving": D is an operator
         return False
     letters = sum(ch.isalpha() for ch in title)
     digits = sum(ch.isdigit() for ch in _YEAR.sub("", title))
