@@ -1317,7 +1317,7 @@ def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
     ]
 
 
-def test_a_reference_entry_or_a_sentence_opening_with_an_initial_is_no_lettered_subsection():
+def test_a_reference_entry_a_sentence_or_a_figure_line_opening_with_a_letter_is_no_subsection():
     # 1801.07779 (IEEEtran): "A. Chang et al., “Overview for the first shared task on" in its
     # references became "### A. Chang et al., ..." under XII. ACKNOWLEDGMENT
     titles = ["I. INTRODUCTION", "II. METHOD", "A. Data", "III. ACKNOWLEDGMENT", "REFERENCES"]
@@ -1327,6 +1327,8 @@ def test_a_reference_entry_or_a_sentence_opening_with_an_initial_is_no_lettered_
     # TFLOPS per configuration. Solving": the Dirac operator D, not subsection D
     sentence = "B. The cost of this step is roughly 0.6 TFLOPS per configuration. Solving"
     lines[8:8] = ["We compute the low-modes of", sentence, "the equation takes longer."]
+    # and 1801.07779's figure text "A Picture of Lycoming County (= SSRI": a subsection prints "A."
+    lines[2:2] = ["A Picture of Walrus County", "Text in a figure."]
     found = pdf_layout.mark_headings([lines], [frozenset(titles)])
     assert headings_of("\n".join(found[0] or [])) == [f"{'###' if t == 'A. Data' else '##'} {t}" for t in titles]
 

@@ -186,6 +186,7 @@ class _Candidate:
     emphasized: bool
     roman: bool = False  # I., II. (revtex and IEEE sections) ; their subsections are A., B.
     appendix: bool = False  # named "Appendix": never a subsection, even among roman sections
+    stopped: bool = True  # the number ends in a stop ("A." , "2."): REVTeX and IEEE subsections always do
 
 
 def heading_number(title: str) -> str | None:
@@ -427,7 +428,8 @@ def _candidates(
             if claimed is not None:
                 key, roman = claimed
                 appendix = bool(match["named"] or match["lone"])
-                numbered.append(_Candidate(page, index, key, emphasized, roman, appendix))
+                stopped = line[len(match["number"]) - 1] in ".:"
+                numbered.append(_Candidate(page, index, key, emphasized, roman, appendix, stopped))
     return _without_lists(numbered), unnumbered
 
 
@@ -447,7 +449,8 @@ def _without_lists(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
-    """In a document numbered I., II., ...: letters are subsections of the last roman section."""
+    """In a document numbered I., II., ...: letters are subsections of the last roman section,
+    printed "A." (a bare "A Picture of Lycoming County" there is a line of a figure's text)."""
     romans = {c.key for c in candidates if c.roman}
     if not {(1,), (2,)} <= romans:
         return [c for c in candidates if not c.roman]
@@ -457,7 +460,7 @@ def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
         if c.roman or c.appendix:
             section = c.key[0] if c.roman else section
             out.append(c)
-        elif c.key[0] > _APPENDIX and len(c.key) == 1 and section:
+        elif c.key[0] > _APPENDIX and len(c.key) == 1 and section and c.stopped:
             out.append(_Candidate(c.page, c.line, (section, c.key[0] - _APPENDIX), c.emphasized))
     return out
 
