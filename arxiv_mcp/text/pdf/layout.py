@@ -13,13 +13,17 @@ repeats across pages can be told from what a page says:
   (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
   "Abstract. We ..."), or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`, a named
   `Appendix B:` or MNRAS's `APPENDIX B:`, or a lone `Appendix.`). Two commas make a numbered
-  line an address unless it is in a heading font; a year in a title is no number.
+  line an address unless it is in a heading font; a year in a title is no number; a title
+  holding "et al." or a sentence's end is text; a letter above the abstract opens the paper's
+  title, not appendix A; a roman paper's lettered subsections print their stop ("A.").
   Numbered candidates must form a valid numbering sequence through the document (1, 1.1,
   1.2, 2, ..., then appendices A, A.1, B), found as the longest such chain; a numbered list,
   an affiliation list or a table column rarely survives that. Where the engine reports fonts,
   a candidate must also be drawn in a heading font (bold, or larger than the body) when the
-  document has any. Headings become Markdown headings (shape.heading): `##` for sections,
-  `###` and deeper for their subsections.
+  document has any. A paper with no numbered section at all takes, after its Introduction
+  heading, the lines set alone in that heading's font: in capitals (REVTeX), or in title case
+  with a paragraph after them (ACS). Headings become Markdown headings (shape.heading): `##`
+  for sections, `###` and deeper for their subsections.
 """
 
 from __future__ import annotations
