@@ -1317,6 +1317,23 @@ def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
     ]
 
 
+def test_an_ieee_appendix_with_its_title_on_the_next_line_is_a_heading_over_its_subsections():
+    # IEEEtran prints "APPENDIX A" and, on the next line, "AUTOMATICALLY GENERATED TEXTS" (1601.03642):
+    # neither was a heading, and the appendix's "A. Shakespeare" was read as a subsection of VI.
+    titles = ["I. INTRODUCTION", "II. DISCUSSION", "REFERENCES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    lines += ["APPENDIX A", "GENERATED TEXTS", "Walruses gather on ice.", "A. Shakespeare", "Words.", "More."]
+    lines += ["B. Wikipedia", "Words.", "More.", "APPENDIX B", "Counting walruses on ice.", "More words."]
+    found = pdf_layout.mark_headings([lines], [frozenset({"Abstract"})])
+    assert headings_of("\n".join(found[0] or [])) == [
+        *(f"## {title}" for title in titles),
+        "## APPENDIX A GENERATED TEXTS",
+        "### A. Shakespeare",
+        "### B. Wikipedia",
+    ]
+    assert pdf_layout.heading_number("APPENDIX A GENERATED TEXTS") == "A"
+
+
 def test_a_reference_entry_a_sentence_or_a_figure_line_opening_with_a_letter_is_no_subsection():
     # 1801.07779 (IEEEtran): "A. Chang et al., “Overview for the first shared task on" in its
     # references became "### A. Chang et al., ..." under XII. ACKNOWLEDGMENT

@@ -12,7 +12,8 @@ repeats across pages can be told from what a page says:
   not end like a sentence or a contents line, and either is a known unnumbered title
   (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
   "Abstract. We ..."), or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`, a named
-  `Appendix B:` or MNRAS's `APPENDIX B:`, or a lone `Appendix.`). Two commas make a numbered
+  `Appendix B:` or MNRAS's `APPENDIX B:`, IEEEtran's `APPENDIX B` over a title line in capitals
+  or a heading font, or a lone `Appendix.`). Two commas make a numbered
   line an address unless it is in a heading font; a year in a title is no number; a title
   holding "et al." or a sentence's end is text; a letter above the abstract opens the paper's
   title, not appendix A; a roman paper's lettered subsections print their stop ("A.").
@@ -177,6 +178,8 @@ _JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to v
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
 _ET_AL = re.compile(r"\bet al\.")
+# IEEEtran's appendices: "APPENDIX A" on a line, the title in capitals on the next
+_LONE_NAMED = re.compile(r"(?:Appendix|APPENDIX) (?P<letter>[A-Z])")
 _SENTENCE_INSIDE = re.compile(r"[a-z]{3}\. [A-Z]")  # one sentence ends, the next starts ("vs. Bayes" is a title)
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
@@ -360,6 +363,7 @@ def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None])
     pdfium may see no weight in a dvips paper's bold); a section number before a title in
     capitals is that style's own mark."""
     capitals = {id(c) for c in numbered if len(c.key) == 1 and c.key[0] < _APPENDIX and _in_capitals(_line(pages, c))}
+    capitals |= {id(c) for c in numbered if c.appendix and _LONE_NAMED.fullmatch(_line(pages, c))}
     roman = any(c.roman for c in numbered if id(c) in capitals)
     sections = {c.key for c in numbered if len(c.key) == 1 and (c.emphasized or id(c) in capitals)}
     return [
@@ -422,6 +426,13 @@ def _candidates(
             if run_in is not None and _is_emphasized(line, run_in[0].strip(), fragments):
                 unnumbered.append(_Candidate(page, index, (), True))
                 continue
+            lone = _LONE_NAMED.fullmatch(line) if line[0] == "A" else None
+            if lone is not None:
+                following = next((text for text in (lines or ())[index + 1 :] if text), "")
+                if _plausible_title(following) and (_in_capitals(f"1 {following}") or following in fragments):
+                    letter = (_APPENDIX + ord(lone["letter"]) - ord("A") + 1,)
+                    numbered.append(_Candidate(page, index, letter, following in fragments, appendix=True))
+                continue
             match = _NUMBERED.fullmatch(line) if line[0].isdecimal() or "A" <= line[0] <= "Z" else None
             if match is None:
                 continue
@@ -462,7 +473,7 @@ def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
     section = 0
     for c in candidates:
         if c.roman or c.appendix:
-            section = c.key[0] if c.roman else section
+            section = c.key[0]  # IEEEtran's "A." under "APPENDIX B" is B.1
             out.append(c)
         elif c.key[0] > _APPENDIX and len(c.key) == 1 and section and c.stopped:
             out.append(_Candidate(c.page, c.line, (section, c.key[0] - _APPENDIX), c.emphasized))
@@ -549,6 +560,8 @@ def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
         return False
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False
+    if _LONE_NAMED.fullmatch(title):  # "APPENDIX A" / "AUTOMATICALLY GENERATED TEXTS"
+        return True
     if not _in_capitals(title):
         return breaks_off(title) and title in styled and following in styled
     latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
