@@ -90,7 +90,8 @@ STRAY_ACCENT_RE = re.compile(rf"[^\W\d_] ?[{ACCENTS}]|[{ACCENTS}] ?[^\W\d_]")
 PAGE_RE = re.compile(r"^## Page \d+$", re.M)
 HEADING_RE = re.compile(r"^(#{1,6}) (.+)$", re.M)
 BARE_NUMBER_RE = re.compile(r"^(?:[-–—]\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*[-–—])?$", re.I)
-NUMBERING_RE = re.compile(r"^(?:(?:\d+|[A-Z]|[IVXL]+)(?:[.-](?:\d+|[A-Z])|\d+)*\.?\s+)")  # 4.2, IV.A, IV-A1, B.1
+# 4.2, IV.A, IV-A1, B.1, and a named appendix as printed ("Appendix A:", "APPENDIX B:"; its bookmark: "A Proofs")
+NUMBERING_RE = re.compile(r"^(?:(?:Appendix\s+|APPENDIX\s+)?(?:\d+|[A-Z]|[IVXL]+)(?:[.-](?:\d+|[A-Z])|\d+)*[.:]?\s+)")
 
 
 def shared_dir(explicit: str | None) -> Path:

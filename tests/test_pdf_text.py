@@ -196,6 +196,25 @@ def test_whitespace_controls_accents_and_ligatures_are_normalised(engine):
     assert lines[:3] == ["tab here and control", "México and Lemaître", "final flow"]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_ij_ligature_is_two_letters(engine):
+    # ATLAS papers' fonts draw "ij" as one ligature glyph: 2502.21088 read "multĳet" 34 times
+    # ("Multĳet background estimate", "Beĳing"), which no search for "multijet" finds
+    font = b"/BaseFont /Helvetica /Encoding << /BaseEncoding /WinAnsiEncoding /Differences [1 /ij 2 /IJ] >>"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 " + font + b" >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
+        b" /Contents 5 0 R >>",
+    ]
+    stream = b"BT /F1 10 Tf 14 TL 72 720 Td (The mult\\001et background in N\\001megen, \\002SSELMEER.) Tj T* ("
+    stream += SENTENCE.encode() + b") Tj ET"
+    objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+    text = pdf_to_text(assemble(objects), engine=engine)
+    assert "The multijet background in Nijmegen, IJSSELMEER." in text
+
+
 def test_a_short_line_ending_a_sentence_ends_a_paragraph():
     full = "this line is as long as a justified line of body text is"
     lines = [full, full, "and ends here.", "Next paragraph " + full, full, "short but going on", full]
@@ -1208,6 +1227,16 @@ def test_the_scorer_reads_hyperrefs_accent_debris_in_bookmarks_as_the_printed_ti
     assert heading_recall([bookmark_title("The Lema{^i }tre model")], ["The Lemaitre model"]) == 0.0
 
 
+def test_the_scorer_reads_a_named_appendix_as_its_bookmark():
+    from benchmarks.text_quality import heading_recall
+
+    # hyperref's bookmark of \\appendix\\section{Reconstructed lenses} is "A Reconstructed lenses";
+    # REVTeX prints "Appendix A: ...", MNRAS "APPENDIX A: ..."
+    truth = ["1 Introduction", "A Reconstructed lenses", "B Proofs"]
+    assert heading_recall(truth, ["1 Introduction", "APPENDIX A: RECONSTRUCTED LENSES", "Appendix B: Proofs"]) == 1.0
+    assert heading_recall(truth, ["1 Introduction", "Appendix. Reconstructed lenses"]) == 1 / 3
+
+
 def test_a_visible_space_at_code_32_does_not_glue_pypdfs_words():
     # T1-encoded TeX fonts put the visible space (500 units) at code 32: pypdf took it for the
     # word space and a justified line's gaps (200 units here) for no space at all. Page 1 draws
@@ -1242,6 +1271,93 @@ def test_a_capitals_heading_whose_first_line_ends_in_a_colon_keeps_the_chain():
     assert [line for line in found[0] or [] if line.startswith("#")] == [
         f"{'#' * (2 + ('.' in t[:3]))} {t}" for t in titles
     ]
+
+
+def test_a_title_with_commas_or_years_in_the_heading_font_keeps_the_chain():
+    # 2407.01603's bold "3.1 Molecular Representations, Datasets, and Benchmarks" read as an
+    # address (two commas) and 2011.12531's "3.3 Modulation for proton between August 2012
+    # and Octo-" as a table row (eight digits); each lost heading broke the chain, and with
+    # it every later subsection of its section (16 headings in 2407.01603)
+    titles = ["1 Introduction", "2 Models", "2.1 Representations, Datasets, and Benchmarks", "2.2 Property Prediction"]
+    titles += ["2.3 Modulation between August 2012 and October", "2.4 Text Generation", "3 Conclusions"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    bold = [frozenset({*titles[:-3], "2.3 Modulation between August 2012 and Octo-", *titles[-2:]})]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        f"{'#' * (2 + ('.' in t[:3]))} {t}" for t in titles
+    ]
+    address = ["1 Department of Physics, Walrus University, Oslo", "Walruses gather on ice."]
+    assert headings_of("\n".join(pdf_layout.mark_headings([address * 2], [None])[0] or [])) == []
+
+
+def test_an_appendix_named_in_capitals_follows_the_numbered_sections():
+    # MNRAS prints "APPENDIX A: RECONSTRUCTED LENSES" (1511.01097): not a heading, it was read
+    # into the last reference's paragraph
+    titles = ["1 INTRODUCTION", "2 DATA", "APPENDIX A: RECONSTRUCTED LENSES", "APPENDIX B: DEGENERACIES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    found = pdf_layout.mark_headings([lines], [frozenset(titles)])
+    assert headings_of("\n".join(found[0] or [])) == [f"## {title}" for title in titles]
+    assert pdf_layout.heading_number("APPENDIX B: DEGENERACIES") == "B"
+
+
+def test_a_bold_title_opening_with_a_is_no_appendix_above_the_abstract():
+    # a real paper's bold title, "A Perspective on Explanations of Molecular Prediction Models"
+    # (its sections unnumbered), read as a heading: appendix A
+    title = ["A Perspective on Explanations of Walrus", "Counting Models", "W. Alrus, Walrus University"]
+    body = ["Abstract", "Walruses gather on ice.", "Introduction", "They are hard to count.", "A Dataset", "Words."]
+    bold = [frozenset({*title[:2], "Abstract", "Introduction", "A Dataset"})]
+    found = pdf_layout.mark_headings([[*title, *body]], bold)
+    assert headings_of("\n".join(found[0] or [])) == ["## Abstract", "## Introduction", "## A Dataset"]
+
+
+def test_unnumbered_sections_in_title_case_and_a_heading_font_are_headings():
+    # an ACS paper's bold "Theory", "Attribution methods", "Conclusion and outlook": only its
+    # Abstract, Introduction, Acknowledgements and References were found
+    sentence = "Walruses gather on the ice in large herds every summer."
+    lines = ["Abstract", sentence, "Introduction", sentence, "Attribution methods", sentence, "Method Accuracy"]
+    lines += ["Counting 0.91", "Figure 2", sentence, "Seal Counts", "Fig. 3. Walruses counted on the ice by month."]
+    lines += ["Conclusion and outlook", sentence]
+    # a bold table head, a bold label, a figure's bold legend above its caption: no titles
+    bold = [frozenset({"Abstract", "Introduction", "Attribution methods", "Method Accuracy", "Figure 2"})]
+    bold = [bold[0] | {"Seal Counts", "Conclusion and outlook"}]
+    assert headings_of("\n".join(pdf_layout.mark_headings([lines], bold)[0] or [])) == [
+        "## Abstract",
+        "## Introduction",
+        "## Attribution methods",
+        "## Conclusion and outlook",
+    ]
+
+
+def test_an_ieee_appendix_with_its_title_on_the_next_line_is_a_heading_over_its_subsections():
+    # IEEEtran prints "APPENDIX A" and, on the next line, "AUTOMATICALLY GENERATED TEXTS" (1601.03642):
+    # neither was a heading, and the appendix's "A. Shakespeare" was read as a subsection of VI.
+    titles = ["I. INTRODUCTION", "II. DISCUSSION", "REFERENCES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    lines += ["APPENDIX A", "GENERATED TEXTS", "Walruses gather on ice.", "A. Shakespeare", "Words.", "More."]
+    lines += ["B. Wikipedia", "Words.", "More.", "APPENDIX B", "Counting walruses on ice.", "More words."]
+    found = pdf_layout.mark_headings([lines], [frozenset({"Abstract"})])
+    assert headings_of("\n".join(found[0] or [])) == [
+        *(f"## {title}" for title in titles),
+        "## APPENDIX A GENERATED TEXTS",
+        "### A. Shakespeare",
+        "### B. Wikipedia",
+    ]
+    assert pdf_layout.heading_number("APPENDIX A GENERATED TEXTS") == "A"
+
+
+def test_a_reference_entry_a_sentence_or_a_figure_line_opening_with_a_letter_is_no_subsection():
+    # 1801.07779 (IEEEtran): "A. Chang et al., “Overview for the first shared task on" in its
+    # references became "### A. Chang et al., ..." under XII. ACKNOWLEDGMENT
+    titles = ["I. INTRODUCTION", "II. METHOD", "A. Data", "III. ACKNOWLEDGMENT", "REFERENCES"]
+    lines = [line for title in titles for line in (title, "Walruses gather on ice.", "They are hard to count.")]
+    lines += ["A. Chang et al., “Overview for the first shared task on", "walrus counting,” 2014."]
+    # 0905.2465 wraps "... low-modes of" / "D. The computational cost of this step is roughly 0.6
+    # TFLOPS per configuration. Solving": the Dirac operator D, not subsection D
+    sentence = "B. The cost of this step is roughly 0.6 TFLOPS per configuration. Solving"
+    lines[8:8] = ["We compute the low-modes of", sentence, "the equation takes longer."]
+    # and 1801.07779's figure text "A Picture of Lycoming County (= SSRI": a subsection prints "A."
+    lines[2:2] = ["A Picture of Walrus County", "Text in a figure."]
+    found = pdf_layout.mark_headings([lines], [frozenset(titles)])
+    assert headings_of("\n".join(found[0] or [])) == [f"{'###' if t == 'A. Data' else '##'} {t}" for t in titles]
 
 
 @pytest.mark.parametrize(

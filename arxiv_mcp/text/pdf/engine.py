@@ -479,6 +479,8 @@ def _char_map() -> dict[int, str | None]:
     ligatures = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
     table.update({ord(lig): letters for lig, letters in ligatures.items()})
     table.update({0xFB05: "st", 0xFB06: "st"})
+    # the Dutch ij is a ligature glyph in some TeX fonts: ATLAS papers print "multĳet", "Beĳing"
+    table.update({0x132: "IJ", 0x133: "ij"})
     return table
 
 

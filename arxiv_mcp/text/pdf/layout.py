@@ -12,13 +12,19 @@ repeats across pages can be told from what a page says:
   not end like a sentence or a contents line, and either is a known unnumbered title
   (Abstract, References, ...), or is run into its paragraph in a heading font (llncs's bold
   "Abstract. We ..."), or carries a section number (`2`, `2.1`, `IV.`, `B.`, `A.3`, a named
-  `Appendix B:` or a lone `Appendix.`).
+  `Appendix B:` or MNRAS's `APPENDIX B:`, IEEEtran's `APPENDIX B` over a title line in capitals
+  or a heading font, or a lone `Appendix.`). Two commas make a numbered
+  line an address unless it is in a heading font; a year in a title is no number; a title
+  holding "et al." or a sentence's end is text; a letter above the abstract opens the paper's
+  title, not appendix A; a roman paper's lettered subsections print their stop ("A.").
   Numbered candidates must form a valid numbering sequence through the document (1, 1.1,
   1.2, 2, ..., then appendices A, A.1, B), found as the longest such chain; a numbered list,
   an affiliation list or a table column rarely survives that. Where the engine reports fonts,
   a candidate must also be drawn in a heading font (bold, or larger than the body) when the
-  document has any. Headings become Markdown headings (shape.heading): `##` for sections,
-  `###` and deeper for their subsections.
+  document has any. A paper with no numbered section at all takes, after its Introduction
+  heading, the lines set alone in that heading's font: in capitals (REVTeX), or in title case
+  with a paragraph after them (ACS). Headings become Markdown headings (shape.heading): `##`
+  for sections, `###` and deeper for their subsections.
 """
 
 from __future__ import annotations
@@ -156,8 +162,8 @@ _UNNUMBERED_INITIALS = frozenset(name[0] for name in _UNNUMBERED)  # tested firs
 # are numbered like "A. Proofs": appendix A. A title starts with a capital, accented or Greek
 # too ("A. Überblick", "2 État de l'art").
 _NUMBERED = re.compile(
-    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>Appendix\s+(?=[A-Z]))?"
-    r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix)[.:])"
+    r"(?P<number>(?P<arabic>\d{1,2}(?:\.\d{1,2}){0,3})\.?|(?P<roman>[IVX]{1,5})\.|(?P<named>(?:Appendix|APPENDIX)\s+(?=[A-Z]))?"
+    r"(?P<letter>[A-Z])(?:\.(?P<sub>\d{1,2}(?:\.\d{1,2}){0,2}))?(?(named)[.:]?|\.?)|(?P<lone>Appendix|APPENDIX)[.:])"
     # a title may open with a tag in brackets, not a citation: "4.3 [D1] Discover Relevant Citations"
     r"\s+(?P<title>(?:\[[A-Z][A-Za-z]{0,3}\d{0,2}\]\s+)?[A-Z\u00c0-\u00de\u0391-\u03a9(][^\n]*)"
 )
@@ -170,6 +176,11 @@ _MAX_TITLE_WORDS = 14
 _JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to via with".split())
 # dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
 _CONTENTS_LINE = re.compile(r"(?:\.\s*){3,}\d*$|(?<![=<>≤≥≈∼])\s\d{1,3}$")
+_YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
+_ET_AL = re.compile(r"\bet al\.")
+# IEEEtran's appendices: "APPENDIX A" on a line, the title in capitals on the next
+_LONE_NAMED = re.compile(r"(?:Appendix|APPENDIX) (?P<letter>[A-Z])")
+_SENTENCE_INSIDE = re.compile(r"[a-z]{3}\. [A-Z]")  # one sentence ends, the next starts ("vs. Bayes" is a title)
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
 _WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
@@ -182,6 +193,7 @@ class _Candidate:
     emphasized: bool
     roman: bool = False  # I., II. (revtex and IEEE sections) ; their subsections are A., B.
     appendix: bool = False  # named "Appendix": never a subsection, even among roman sections
+    stopped: bool = True  # the number ends in a stop ("A." , "2."): REVTeX and IEEE subsections always do
 
 
 def heading_number(title: str) -> str | None:
@@ -195,17 +207,26 @@ def heading_number(title: str) -> str | None:
     return match["letter"] + (f".{match['sub']}" if match["sub"] else "")
 
 
-def _plausible_title(title: str) -> bool:
+def _plausible_title(title: str, emphasized: bool = False) -> bool:
+    """Whether a numbered line's title reads as a section title. Two commas make a line an
+    address ("1 Department of Physics, Walrus University, Oslo"), unless it is in a heading
+    font ("3.1 Molecular Representations, Datasets, and Benchmarks"); years are words, not
+    numbers ("3.3 Modulation between August 2012 and October 2015")."""
     words = title.split()
     if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
         return False
     # a colon may end the first line of a capitals heading set on two ("4 EVOLUTION AFTER ...:")
     if title[-1] in ".,;=" or (title[-1] == ":" and not title.isupper()):
         return False
-    if _CONTENTS_LINE.search(title) or title.count(",") > 1:
+    if _CONTENTS_LINE.search(title) or (title.count(",") > 1 and not emphasized):
+        return False
+    if _ET_AL.search(title):  # a reference entry opening with an initial: "A. Chang et al., “Overview ..."
+        return False
+    if _SENTENCE_INSIDE.search(title):  # "D. The computational cost ... per configuration. Solving": D is an operator
         return False
     letters = sum(ch.isalpha() for ch in title)
-    return letters >= 0.7 * len(title.replace(" ", "")) and sum(ch.isdigit() for ch in title) <= 4
+    digits = sum(ch.isdigit() for ch in _YEAR.sub("", title))
+    return letters >= 0.7 * len(title.replace(" ", "")) and digits <= 4
 
 
 def _roman(text: str) -> int:
@@ -242,8 +263,11 @@ def _follows(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bool:
 
 
 def _is_emphasized(line: str, title: str, fragments: frozenset[str]) -> bool:
+    """Whether the line starts with a text drawn in a heading font. A fragment that breaks a
+    word at its end ("... August 2012 and Octo-") was mended into the line ("... October")."""
     return any(
-        len(fragment) > 1 and (line.startswith(fragment) or title.startswith(fragment) or fragment.startswith(title))
+        len(fragment) > 1
+        and (line.startswith(fragment.removesuffix("-")) or title.startswith(fragment) or fragment.startswith(title))
         for fragment in fragments
     )
 
@@ -254,6 +278,7 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     `styles[i]` holds the texts page i draws in a heading font (None: the engine said nothing).
     """
     numbered, unnumbered = _candidates(pages, styles)
+    numbered = _after_front_matter(numbered, unnumbered, pages)
     styled = any(candidate.emphasized for candidate in (*numbered, *unnumbered))
     if styled:
         numbered = _in_heading_style(numbered, pages)
@@ -274,24 +299,56 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
     ]
 
 
+def _after_front_matter(
+    numbered: list[_Candidate], unnumbered: list[_Candidate], pages: list[list[str] | None]
+) -> list[_Candidate]:
+    """The numbered candidates, less the lettered ones above the abstract: there a bold "A
+    Perspective on Explanations of Molecular" is the paper's title, not its appendix A (in a
+    paper whose sections carry no number, nothing else kept it out of the chain)."""
+    abstract = next((c for c in unnumbered if _candidate_name(_line(pages, c)) == "abstract"), None)
+    if abstract is None:
+        return numbered
+    start = (abstract.page, abstract.line)
+    return [c for c in numbered if not (c.key[0] > _APPENDIX and not c.appendix and (c.page, c.line) < start)]
+
+
 def _unnumbered_sections(
     pages: list[list[str] | None], styles: list[frozenset[str] | None], unnumbered: list[_Candidate]
 ) -> list[tuple[int, int]]:
-    """In a paper whose sections carry no numbers (REVTeX's unnumbered "EXPERIMENTAL
-    CONFIGURATION"), the lines after its "INTRODUCTION" heading set alone in capitals in a
-    heading font, as that heading is; a figure or table label ("TABLE I") is none."""
+    """In a paper whose sections carry no numbers, the lines after its "Introduction" heading
+    set alone in a heading font, as that heading is: in capitals when it is (REVTeX's
+    "EXPERIMENTAL CONFIGURATION"), else a title a paragraph follows (ACS's "Attribution
+    methods"; a bold table head is followed by its rows). A figure or table label is none."""
     start = next((c for c in unnumbered if c.emphasized and _candidate_name(_line(pages, c)) == "introduction"), None)
-    if start is None or not _in_capitals(f"1 {_line(pages, start)}"):
+    if start is None:
         return []
+    capitals = _in_capitals(f"1 {_line(pages, start)}")
     found = []
     for page in range(start.page, len(pages)):
         fragments = (styles[page] if page < len(styles) else None) or frozenset()
         for index, line in enumerate(pages[page] or ()):
-            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line.upper()):
                 continue
-            if _in_capitals(f"1 {line}") and _plausible_title(line):
+            if not _plausible_title(line):
+                continue
+            if _in_capitals(f"1 {line}") if capitals else _paragraph_follows(pages[page] or [], index):
                 found.append((page, index))
     return found
+
+
+_PARAGRAPH_WORDS = 6  # a paragraph's first line holds a few words; a table's head row is followed by numbers
+
+
+def _paragraph_follows(lines: list[str], index: int) -> bool:
+    """Whether a title-case line at `index` opens with a capital and a paragraph's line follows
+    it, not a caption (a figure's bold legend, "Cut Efficiency Fit", stands above "FIG. 1. ...")."""
+    following = next((line for line in lines[index + 1 :] if line), "")
+    return (
+        lines[index][:1].isupper()
+        and following[:1].isupper()
+        and len(following.split()) >= _PARAGRAPH_WORDS
+        and not _LABEL.match(following.upper())
+    )
 
 
 _LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
@@ -306,6 +363,7 @@ def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None])
     pdfium may see no weight in a dvips paper's bold); a section number before a title in
     capitals is that style's own mark."""
     capitals = {id(c) for c in numbered if len(c.key) == 1 and c.key[0] < _APPENDIX and _in_capitals(_line(pages, c))}
+    capitals |= {id(c) for c in numbered if c.appendix and _LONE_NAMED.fullmatch(_line(pages, c))}
     roman = any(c.roman for c in numbered if id(c) in capitals)
     sections = {c.key for c in numbered if len(c.key) == 1 and (c.emphasized or id(c) in capitals)}
     return [
@@ -368,15 +426,25 @@ def _candidates(
             if run_in is not None and _is_emphasized(line, run_in[0].strip(), fragments):
                 unnumbered.append(_Candidate(page, index, (), True))
                 continue
+            lone = _LONE_NAMED.fullmatch(line) if line[0] == "A" else None
+            if lone is not None:
+                following = next((text for text in (lines or ())[index + 1 :] if text), "")
+                if _plausible_title(following) and (_in_capitals(f"1 {following}") or following in fragments):
+                    letter = (_APPENDIX + ord(lone["letter"]) - ord("A") + 1,)
+                    numbered.append(_Candidate(page, index, letter, following in fragments, appendix=True))
+                continue
             match = _NUMBERED.fullmatch(line) if line[0].isdecimal() or "A" <= line[0] <= "Z" else None
-            if match is None or not _plausible_title(match["title"]):
+            if match is None:
+                continue
+            emphasized = _is_emphasized(line, match["title"], fragments)
+            if not _plausible_title(match["title"], emphasized):
                 continue
             claimed = _numbered(match)
             if claimed is not None:
                 key, roman = claimed
-                emphasized = _is_emphasized(line, match["title"], fragments)
                 appendix = bool(match["named"] or match["lone"])
-                numbered.append(_Candidate(page, index, key, emphasized, roman, appendix))
+                stopped = line[len(match["number"]) - 1] in ".:"
+                numbered.append(_Candidate(page, index, key, emphasized, roman, appendix, stopped))
     return _without_lists(numbered), unnumbered
 
 
@@ -396,7 +464,8 @@ def _without_lists(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
-    """In a document numbered I., II., ...: letters are subsections of the last roman section."""
+    """In a document numbered I., II., ...: letters are subsections of the last roman section,
+    printed "A." (a bare "A Picture of Lycoming County" there is a line of a figure's text)."""
     romans = {c.key for c in candidates if c.roman}
     if not {(1,), (2,)} <= romans:
         return [c for c in candidates if not c.roman]
@@ -404,9 +473,9 @@ def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
     section = 0
     for c in candidates:
         if c.roman or c.appendix:
-            section = c.key[0] if c.roman else section
+            section = c.key[0]  # IEEEtran's "A." under "APPENDIX B" is B.1
             out.append(c)
-        elif c.key[0] > _APPENDIX and len(c.key) == 1 and section:
+        elif c.key[0] > _APPENDIX and len(c.key) == 1 and section and c.stopped:
             out.append(_Candidate(c.page, c.line, (section, c.key[0] - _APPENDIX), c.emphasized))
     return out
 
@@ -491,6 +560,8 @@ def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
         return False
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False
+    if _LONE_NAMED.fullmatch(title):  # "APPENDIX A" / "AUTOMATICALLY GENERATED TEXTS"
+        return True
     if not _in_capitals(title):
         return breaks_off(title) and title in styled and following in styled
     latin = [ch for ch in following if ch.isascii() and ch.isalpha()]
