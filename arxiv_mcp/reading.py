@@ -42,7 +42,7 @@ from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .source_misses import SourceMiss
 from .text import formats
-from .text.document import DAMAGED, Document
+from .text.document import DAMAGED, STAMP, Document
 from .text.document import FORMAT as DOCUMENT_FORMAT
 from .text.extract import EXTRACTOR_VERSION, TextSource, extract
 from .upstream.atom import Paper
@@ -130,11 +130,20 @@ class Text:
 
     @property
     def damage(self) -> str | None:
-        """The document's note that its PDF was damaged, read without building the document:
-        a cached document's JSON ends with its notes (Document.to_json writes them last), so
-        the last `,"notes":` is theirs. The text cannot fake it: in JSON every quote inside a
-        string is escaped, so `"notes":` occurs only as a key. rfind scans from the end: it
-        costs the length of the notes, not of the text."""
+        """The document's note that its PDF was damaged."""
+        return self._note(DAMAGED)
+
+    @property
+    def stamp(self) -> str | None:
+        """arXiv's side stamp of the PDF the text was read from, which the text leaves out."""
+        return self._note(STAMP)
+
+    def _note(self, key: str) -> str | None:
+        """One of the document's notes, read without building the document: a cached
+        document's JSON ends with its notes (Document.to_json writes them last), so the last
+        `,"notes":` is theirs. The text cannot fake it: in JSON every quote inside a string is
+        escaped, so `"notes":` occurs only as a key. rfind scans from the end: it costs the
+        length of the notes, not of the text."""
         if self._doc is not None or self._parsed is not None:
             notes = self._doc.notes if self._doc is not None else (self._parsed or {}).get("notes")
         else:
@@ -144,8 +153,8 @@ class Text:
                 notes = json.loads(payload[at + len(_NOTES_KEY) : -1]) if at >= 0 else None
             except json.JSONDecodeError:
                 notes = None
-        damage = notes.get(DAMAGED) if isinstance(notes, dict) else None
-        return damage if isinstance(damage, str) else None
+        note = notes.get(key) if isinstance(notes, dict) else None
+        return note if isinstance(note, str) and note else None
 
     @property
     def doc(self) -> Document:

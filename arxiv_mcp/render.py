@@ -69,10 +69,11 @@ def paper_text(t: models.PaperText) -> str:
     more = f"; next: page={t.page + 1}" if t.has_more else ""
     if not t.section and t.page == 1:
         more += '; section="outline" lists the sections'
+    stamp = f", stamped {t.stamp}" if t.stamp else ""
 
     return (
         f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
-        f"from {t.method}{' (cached)' if t.cached else ''}{more}\n{t.notice}\n\n{t.text}"
+        f"from {t.method}{' (cached)' if t.cached else ''}{stamp}{more}\n{t.notice}\n\n{t.text}"
     )
 
 
