@@ -482,7 +482,7 @@ class Reader:
             note = missing or self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
             return Text(doc, used, used, note)
-        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
+        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id), latest)
 
     def _body(self, pid: PaperId, method: TextSource, prefetched: dict) -> tuple[bytes | None, str, bool]:
         """(body, why it is missing, whether it is already stored) of one source; a body with a
@@ -602,16 +602,19 @@ def what_failed(exc: Exception) -> str:
     return fact or message
 
 
-def _nothing_read(pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int]) -> Exception:
+def _nothing_read(
+    pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int], latest: Paper | None
+) -> Exception:
     if no_text is not None:
         return NoTextLayer(
             f"{pid}: {what_failed(no_text)}. Other sources: {'; '.join(tried) or 'none left'}. "
             "Use download_paper to get the PDF file itself."
         )
+    said = f"No full text could be obtained for {pid}: {'; '.join(tried) or 'every source is known to be missing'}. "
+    if latest is not None and latest.version == 1:  # no other version to try: advice that cannot work is not given
+        return NotFound(said + "It has no other version; use get_paper for the abstract.")
     return NotFound(
-        f"No full text could be obtained for {pid}: "
-        f"{'; '.join(tried) or 'every source is known to be missing'}. "
-        f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
+        said + f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
         "or use get_paper for the abstract."
     )
 

@@ -444,6 +444,21 @@ async def test_when_every_source_fails_the_reader_alone_says_what_to_do(fake, co
     assert "instead" not in said and said.count("Try another version") == 1
 
 
+@pytest.mark.anyio
+@pytest.mark.parametrize("versions", [1, 2])
+async def test_the_reader_offers_another_version_only_when_there_is_one(fake, connect, service, versions):
+    """Advice that fails when followed is a bug: a paper with one version has no other to try."""
+    paper = html_paper(PID, "Sparse graphs", versions=versions)
+    paper.html, paper.source, paper.pdf = None, b"\x1f\x8b\x08\x00broken", None
+    fake.add(paper)
+    async with connect(service=service) as client:
+        got = await client.call_tool("read_paper", {"paper_id": PID})
+    said = got.content[0].text
+    assert got.is_error and f"No full text could be obtained for {PID}v{versions}" in said
+    assert ("Try another version" in said) == (versions > 1)
+    assert ("It has no other version; use get_paper for the abstract." in said) == (versions == 1)
+
+
 def test_a_panel_image_from_the_cached_eprint(fake, service):
     fake.add(html_paper(PID, "Sparse graphs"))
     b = DocumentBuilder()
