@@ -121,10 +121,8 @@ def cached(c: models.CacheList) -> str:
     which = "pinned" if c.matched != c.total else "cached"
     first = (c.next_offset if c.next_offset is not None else c.matched) - c.count
     if not c.papers:
-        head = f"No papers on this page ({c.matched} {which}, {c.total} cached in all)"
-    else:
-        head = f"{which.capitalize()} papers {first + 1}-{first + c.count} of {c.matched} ({c.total} cached in all)"
-    lines = [head]
+        return _no_cached_papers(c, which)
+    lines = [f"{which.capitalize()} papers {first + 1}-{first + c.count} of {c.matched} ({c.total} cached in all)"]
     for p in c.papers:
         used = f", used {iso(p.last_access)}" if p.last_access else ""
         pins = f", pinned by {', '.join(p.pinned_by)}" if p.pinned_by else ""
@@ -137,6 +135,21 @@ def cached(c: models.CacheList) -> str:
     elif c.papers:
         lines.append("Next: read_paper on one of them (no arXiv request: they are cached).")
     return "\n".join(lines)
+
+
+def _no_cached_papers(c: models.CacheList, which: str) -> str:
+    """An empty page says why, with its totals, and the call that gets papers."""
+    if c.total == 0:
+        return "The cache is empty (0 papers).\nNext: get_paper or read_paper caches a paper; search_papers finds some."
+    if c.matched == 0:
+        return (
+            f"No pinned papers ({c.total} cached in all).\nNext: list_cached() lists them all; a paper "
+            "fetched with a session_id (start_session) stays pinned."
+        )
+    return (
+        f"No papers at this offset: the listing has {c.matched} {which} ({c.total} cached in all).\n"
+        "Next: list_cached(offset=0) for the first page."
+    )
 
 
 def cleared(r: models.ClearResult) -> str:
@@ -153,9 +166,12 @@ def categories(r: models.CategoryList) -> str:
 def library(r: models.LibrarySearch) -> str:
     lines = [f"{len(r.hits)} of {r.papers_in_library} cached paper(s) match {r.query!r}"]
     for h in r.hits:
-        lines.append(f"- {h.paper_id}v{h.version} {h.title or ''} (score {h.score:g}): {h.snippet}")
+        snippet = f": {h.snippet}" if h.snippet else ""
+        lines.append(f"- {h.paper_id}v{h.version} {h.title or '(no title cached)'} (score {h.score:g}){snippet}")
     if r.hits:
         lines.append("Next: read_paper or find_in_paper on one of them (no arXiv request: they are cached).")
+    else:
+        lines.append("Next: search_papers searches arXiv itself; list_cached shows what is cached.")
     return "\n".join(lines)
 
 
