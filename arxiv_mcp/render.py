@@ -189,7 +189,8 @@ def neighbours(r: models.Neighbours) -> str:
         lines[0] += " (from the paper's own bibliography, in its order: no request made)"
     for n in r.neighbours:
         ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
-        lines.append(f"- {n.title or '(untitled)'} ({n.year or 'n.d.'}; {_authors(n.authors, 3)}) [{ident}]")
+        facts = "; ".join(fact for fact in (str(n.year or "n.d."), _authors(n.authors, 3)) if fact)
+        lines.append(f"- {n.title or '(untitled)'} ({facts}) [{ident}]")
     return "\n".join(lines)
 
 

@@ -193,6 +193,7 @@ async def test_get_references_from_the_cached_bibliography(fake, connect, cached
     assert [n["arxiv_id"] for n in got.structured_content["neighbours"]] == [None, "2401.00002"]
     assert got.structured_content["neighbours"][0]["year"] == 2019
     assert "own bibliography" in got.content[0].text
+    assert "; )" not in got.content[0].text, "an entry without authors shows no empty field"
     assert fake.requests == []
 
 
