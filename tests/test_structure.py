@@ -242,6 +242,17 @@ async def test_a_figure_image_from_the_html_costs_one_request_once(fake, connect
     assert service.cache.get_raw(PID, 1, "figures") is not None
 
 
+def test_an_oxide_pages_image_is_fetched_where_the_page_names_it(fake, service):
+    """latexml-oxide pages have no <base> and name an image from /html/ (`IDvN/fig1.png`): it is
+    at /html/IDvN/fig1.png, where a browser at the page's URL finds it, not under the id twice."""
+    page = html_paper(PID, "Sparse graphs")
+    page.images = {"fig1.png": _png()}
+    fake.add(page)
+    _cache_document(service, _figure_document(f"{PID}v1/fig1.png"))
+    assert service.figure_image(f"{PID}v1", "2") == _png()
+    assert [r.path for r in fake.requests] == [f"/html/{PID}v1/fig1.png"]
+
+
 def _eprint(members: dict[str, bytes]) -> bytes:
     import gzip
 
