@@ -611,6 +611,10 @@ def _nothing_read(
             "Use download_paper to get the PDF file itself."
         )
     said = f"No full text could be obtained for {pid}: {'; '.join(tried) or 'every source is known to be missing'}. "
+    if any(attempt.endswith(_NOT_YET) for attempt in tried):  # arXiv is still making a file: time, not another version
+        return NotFound(
+            said + "arXiv may still be preparing it: read again in a few minutes, or use get_paper for the abstract."
+        )
     if latest is not None and latest.version == 1:  # no other version to try: advice that cannot work is not given
         return NotFound(said + "It has no other version; use get_paper for the abstract.")
     return NotFound(
