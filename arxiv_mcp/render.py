@@ -26,6 +26,8 @@ def search(r: models.SearchResult) -> str:
     if r.missing_ids is None:
         head += f"; showing {r.start + 1}-{shown_to}" if r.papers else ""
         head += f"; next: start={shown_to}" if r.papers and shown_to < r.total_results else ""
+        if not r.papers and 0 < r.total_results <= r.start:
+            head += f"; start={r.start} is past the last one: start=0 for the first page"
     lines = [head + (f"; query: {r.query}" if r.query else "")]
     if r.note:
         lines.append(r.note)
