@@ -457,3 +457,13 @@ def test_a_page_marker_is_in_no_passage_and_no_snippet():
     assert [text[p.start : p.end].strip() for p in matching_passages(text, "encoder")] == [
         "The encoder maps a sequence."
     ]
+
+
+def test_a_page_never_ends_with_a_heading_or_page_marker():
+    """A page 1 of a real PDF ended '## Page 6': a heading or marker goes with what it opens."""
+    body = "Words of a paragraph that fills the page. " * 22
+    text = body + "\n\n## Page 6\n\n## 4 Why Self-Attention\n\n" + "More words here. " * 80
+    pages = Pages(text, 1000)
+    first = pages.page(1)
+    assert first.rstrip().endswith("fills the page.") and pages.page(2).startswith("## Page 6\n\n## 4 Why")
+    assert "".join(pages.page(n) for n in range(1, pages.count + 1)) == text

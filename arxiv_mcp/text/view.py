@@ -18,6 +18,7 @@ from ..words import singular
 from .document import Document
 from .outline import outline
 from .places import Places
+from .shape import HEADING_RE
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
@@ -82,6 +83,19 @@ class Pages:
         return min(bisect.bisect_right(self.cuts, offset), self.count)
 
 
+def _before_a_closing_heading(text: str, start: int, cut: int) -> int:
+    """`cut`, or the start of the heading or page marker line a page would end with: that
+    line belongs with the text it opens, on the next page (a page 1 ended '## Page 6')."""
+    while True:
+        end = cut
+        while end > start and text[end - 1] in " \t\r\n":
+            end -= 1
+        line_start = text.rfind("\n", start, end) + 1
+        if not (line_start > start and text.startswith("#", line_start) and HEADING_RE.match(text, line_start)):
+            return cut
+        cut = line_start  # and again: a page marker may stand just above the heading
+
+
 def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
     """Offsets where pages start, plus len(text): deterministic, so page N is stable.
 
@@ -99,7 +113,7 @@ def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
         for separator in ("\n\n", "\n", " "):
             found = text.rfind(separator, floor, limit)
             if found >= 0:
-                cut = found + len(separator)
+                cut = _before_a_closing_heading(text, start, found + len(separator))
                 break
         cuts.append(cut)
         start = cut
