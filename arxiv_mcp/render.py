@@ -168,7 +168,7 @@ def categories(r: models.CategoryList) -> str:
 def library(r: models.LibrarySearch) -> str:
     lines = [f"{len(r.hits)} of {r.papers_in_library} cached paper(s) match {r.query!r}"]
     for h in r.hits:
-        snippet = f": {h.snippet}" if h.snippet else ""
+        snippet = f": {h.snippet}" if h.snippet and h.snippet != h.title else ""  # a title matched: shown once
         lines.append(f"- {h.paper_id}v{h.version} {h.title or '(no title cached)'} (score {h.score:g}){snippet}")
     if r.hits:
         lines.append("Next: read_paper or find_in_paper on one of them (no arXiv request: they are cached).")

@@ -172,5 +172,6 @@ def test_a_search_hit_without_metadata_still_reads_as_a_line(service):
     assert any(h.startswith("- 2401.00077v1 Walrus Colonies on Drifting Ice (score ") for h in hits), hits
     assert any(h.startswith("- 2401.00078v1 (no title cached) (score ") for h in hits), hits
     assert not any(h.endswith(": ") for h in hits)
+    assert not any(h.endswith("): Walrus Colonies on Drifting Ice") for h in hits), "the matched title is not repeated"
     said = render.library(svc.search_cached("narwhal"))
     assert said.splitlines()[-1].startswith("Next: search_papers searches arXiv itself")
