@@ -77,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     stderr.setLevel(args.log_level)  # the client may ask for more detail through MCP logging
     stderr.setFormatter(logging.Formatter("arxiv-mcp %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level, handlers=[stderr])
+    if args.log_level != "DEBUG":
+        # pypdf warns once per broken reference: tens of lines for one read of a cut PDF,
+        # whose answer already says it is damaged (and how much of it was read)
+        logging.getLogger("pypdf").setLevel(logging.ERROR)
     from dataclasses import replace
 
     from .config import ConfigError, check_port, load, tool_groups

@@ -246,11 +246,14 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         f"a number of seconds from 0 to {MAX_INTERVAL_S:g}",
         MAX_INTERVAL_S,
     )
-    arxiv_urls = [urls["api_url"], urls["site_url"], urls["ar5iv_url"]]
-    if interval < ARXIV_MIN_INTERVAL_S and any(is_arxiv_host(u) for u in arxiv_urls):
+    arxiv_names = {"api_url": "ARXIV_MCP_API_URL", "site_url": "ARXIV_MCP_SITE_URL", "ar5iv_url": "ARXIV_MCP_AR5IV_URL"}
+    at_arxiv = [f"{name}={urls[key]}" for key, name in arxiv_names.items() if is_arxiv_host(urls[key])]
+    if interval < ARXIV_MIN_INTERVAL_S and at_arxiv:
+        # name them: a mirror set up for the API and site alone still has ar5iv's default
         raise ConfigError(
             f"ARXIV_MCP_MIN_INTERVAL_S={interval:g} is invalid: arXiv asks for at least 3 seconds "
-            "between requests; values below 3 are allowed only when no arXiv host is configured"
+            f"between requests; values below 3 are allowed only when no arXiv host is configured "
+            f"(still arXiv's: {', '.join(at_arxiv)})"
         )
     engine = env.get("ARXIV_MCP_PDF_ENGINE", "").strip().lower() or "auto"
     if engine not in PDF_ENGINES:

@@ -90,7 +90,12 @@ class FigureImages:
             return None
 
     def _download(self, pid: PaperId, figure: Figure, key: str, refs: list[str]) -> bytes:
-        base = self.urls.html(pid) + "/"
+        page = self.urls.html(pid)
+        # LaTeXML's pages carry <base href="/html/IDvN/"> and name images beside the page
+        # (`x1.png`); latexml-oxide's (every page since August 2026) have no <base> and name
+        # them from /html/ (`IDvN/latex/fig1.png`), as a browser at /html/IDvN resolves them.
+        from_html_root = refs[0].startswith(f"{pid.id.split('/')[-1]}v")
+        base = page if from_html_root else page + "/"
         url = urljoin(base, refs[0])
         if urlsplit(url).netloc != urlsplit(base).netloc:
             raise NotFound(f"{figure.label} of {pid} is an image on another site ({url}); it is not fetched.")

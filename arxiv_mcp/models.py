@@ -151,6 +151,9 @@ class PaperText:
     section: str | None = None
     notice: str = UNTRUSTED
     """What to know about this text: it is untrusted data (and, on a full disk, that it could not be cached)."""
+    stamp: str | None = None
+    """arXiv's side stamp of the PDF it was read from (`arXiv:2401.12345v1 [cs.LG] 1 Jan 2024`:
+    the version and its date), kept out of the text."""
     items: list[dict[str, Any]] = field(default_factory=list)
     """The figures, tables, equations or references this view shows: each a `FigureItem`,
     `TableItem`, `EquationItem` or `ReferenceItem` with its `kind`. The output schema says

@@ -42,7 +42,7 @@ from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .source_misses import SourceMiss
 from .text import formats
-from .text.document import DAMAGED, Document
+from .text.document import DAMAGED, STAMP, Document
 from .text.document import FORMAT as DOCUMENT_FORMAT
 from .text.extract import EXTRACTOR_VERSION, TextSource, extract
 from .upstream.atom import Paper
@@ -130,11 +130,20 @@ class Text:
 
     @property
     def damage(self) -> str | None:
-        """The document's note that its PDF was damaged, read without building the document:
-        a cached document's JSON ends with its notes (Document.to_json writes them last), so
-        the last `,"notes":` is theirs. The text cannot fake it: in JSON every quote inside a
-        string is escaped, so `"notes":` occurs only as a key. rfind scans from the end: it
-        costs the length of the notes, not of the text."""
+        """The document's note that its PDF was damaged."""
+        return self._note(DAMAGED)
+
+    @property
+    def stamp(self) -> str | None:
+        """arXiv's side stamp of the PDF the text was read from, which the text leaves out."""
+        return self._note(STAMP)
+
+    def _note(self, key: str) -> str | None:
+        """One of the document's notes, read without building the document: a cached
+        document's JSON ends with its notes (Document.to_json writes them last), so the last
+        `,"notes":` is theirs. The text cannot fake it: in JSON every quote inside a string is
+        escaped, so `"notes":` occurs only as a key. rfind scans from the end: it costs the
+        length of the notes, not of the text."""
         if self._doc is not None or self._parsed is not None:
             notes = self._doc.notes if self._doc is not None else (self._parsed or {}).get("notes")
         else:
@@ -144,8 +153,8 @@ class Text:
                 notes = json.loads(payload[at + len(_NOTES_KEY) : -1]) if at >= 0 else None
             except json.JSONDecodeError:
                 notes = None
-        damage = notes.get(DAMAGED) if isinstance(notes, dict) else None
-        return damage if isinstance(damage, str) else None
+        note = notes.get(key) if isinstance(notes, dict) else None
+        return note if isinstance(note, str) and note else None
 
     @property
     def doc(self) -> Document:
@@ -473,7 +482,7 @@ class Reader:
             note = missing or self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
             return Text(doc, used, used, note)
-        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id))
+        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id), latest)
 
     def _body(self, pid: PaperId, method: TextSource, prefetched: dict) -> tuple[bytes | None, str, bool]:
         """(body, why it is missing, whether it is already stored) of one source; a body with a
@@ -593,16 +602,23 @@ def what_failed(exc: Exception) -> str:
     return fact or message
 
 
-def _nothing_read(pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int]) -> Exception:
+def _nothing_read(
+    pid: PaperId, tried: list[str], no_text: NoTextLayer | None, versions: list[int], latest: Paper | None
+) -> Exception:
     if no_text is not None:
         return NoTextLayer(
             f"{pid}: {what_failed(no_text)}. Other sources: {'; '.join(tried) or 'none left'}. "
             "Use download_paper to get the PDF file itself."
         )
+    said = f"No full text could be obtained for {pid}: {'; '.join(tried) or 'every source is known to be missing'}. "
+    if any(attempt.endswith(_NOT_YET) for attempt in tried):  # arXiv is still making a file: time, not another version
+        return NotFound(
+            said + "arXiv may still be preparing it: read again in a few minutes, or use get_paper for the abstract."
+        )
+    if latest is not None and latest.version == 1:  # no other version to try: advice that cannot work is not given
+        return NotFound(said + "It has no other version; use get_paper for the abstract.")
     return NotFound(
-        f"No full text could be obtained for {pid}: "
-        f"{'; '.join(tried) or 'every source is known to be missing'}. "
-        f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
+        said + f"Try another version (cached: {', '.join(f'v{v}' for v in versions) or 'none'}) "
         "or use get_paper for the abstract."
     )
 

@@ -26,6 +26,8 @@ def search(r: models.SearchResult) -> str:
     if r.missing_ids is None:
         head += f"; showing {r.start + 1}-{shown_to}" if r.papers else ""
         head += f"; next: start={shown_to}" if r.papers and shown_to < r.total_results else ""
+        if not r.papers and 0 < r.total_results <= r.start:
+            head += f"; start={r.start} is past the last one: start=0 for the first page"
     lines = [head + (f"; query: {r.query}" if r.query else "")]
     if r.note:
         lines.append(r.note)
@@ -69,10 +71,11 @@ def paper_text(t: models.PaperText) -> str:
     more = f"; next: page={t.page + 1}" if t.has_more else ""
     if not t.section and t.page == 1:
         more += '; section="outline" lists the sections'
+    stamp = f", stamped {t.stamp}" if t.stamp else ""
 
     return (
         f"[{t.paper_id}v{t.version}{view}] page {t.page}/{t.total_pages}, {t.total_chars} chars, "
-        f"from {t.method}{' (cached)' if t.cached else ''}{more}\n{t.notice}\n\n{t.text}"
+        f"from {t.method}{' (cached)' if t.cached else ''}{stamp}{more}\n{t.notice}\n\n{t.text}"
     )
 
 
@@ -120,10 +123,8 @@ def cached(c: models.CacheList) -> str:
     which = "pinned" if c.matched != c.total else "cached"
     first = (c.next_offset if c.next_offset is not None else c.matched) - c.count
     if not c.papers:
-        head = f"No papers on this page ({c.matched} {which}, {c.total} cached in all)"
-    else:
-        head = f"{which.capitalize()} papers {first + 1}-{first + c.count} of {c.matched} ({c.total} cached in all)"
-    lines = [head]
+        return _no_cached_papers(c, which)
+    lines = [f"{which.capitalize()} papers {first + 1}-{first + c.count} of {c.matched} ({c.total} cached in all)"]
     for p in c.papers:
         used = f", used {iso(p.last_access)}" if p.last_access else ""
         pins = f", pinned by {', '.join(p.pinned_by)}" if p.pinned_by else ""
@@ -136,6 +137,21 @@ def cached(c: models.CacheList) -> str:
     elif c.papers:
         lines.append("Next: read_paper on one of them (no arXiv request: they are cached).")
     return "\n".join(lines)
+
+
+def _no_cached_papers(c: models.CacheList, which: str) -> str:
+    """An empty page says why, with its totals, and the call that gets papers."""
+    if c.total == 0:
+        return "The cache is empty (0 papers).\nNext: get_paper or read_paper caches a paper; search_papers finds some."
+    if c.matched == 0:
+        return (
+            f"No pinned papers ({c.total} cached in all).\nNext: list_cached() lists them all; a paper "
+            "fetched with a session_id (start_session) stays pinned."
+        )
+    return (
+        f"No papers at this offset: the listing has {c.matched} {which} ({c.total} cached in all).\n"
+        "Next: list_cached(offset=0) for the first page."
+    )
 
 
 def cleared(r: models.ClearResult) -> str:
@@ -152,9 +168,12 @@ def categories(r: models.CategoryList) -> str:
 def library(r: models.LibrarySearch) -> str:
     lines = [f"{len(r.hits)} of {r.papers_in_library} cached paper(s) match {r.query!r}"]
     for h in r.hits:
-        lines.append(f"- {h.paper_id}v{h.version} {h.title or ''} (score {h.score:g}): {h.snippet}")
+        snippet = f": {h.snippet}" if h.snippet and h.snippet != h.title else ""  # a title matched: shown once
+        lines.append(f"- {h.paper_id}v{h.version} {h.title or '(no title cached)'} (score {h.score:g}){snippet}")
     if r.hits:
         lines.append("Next: read_paper or find_in_paper on one of them (no arXiv request: they are cached).")
+    else:
+        lines.append("Next: search_papers searches arXiv itself; list_cached shows what is cached.")
     return "\n".join(lines)
 
 
@@ -172,7 +191,8 @@ def neighbours(r: models.Neighbours) -> str:
         lines[0] += " (from the paper's own bibliography, in its order: no request made)"
     for n in r.neighbours:
         ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
-        lines.append(f"- {n.title or '(untitled)'} ({n.year or 'n.d.'}; {_authors(n.authors, 3)}) [{ident}]")
+        facts = "; ".join(fact for fact in (str(n.year or "n.d."), _authors(n.authors, 3)) if fact)
+        lines.append(f"- {n.title or '(untitled)'} ({facts}) [{ident}]")
     return "\n".join(lines)
 
 

@@ -259,7 +259,8 @@ class ArxivService:
             source_method=str(full.source),
             cached=full.method == "cache",
             section=chosen.label if chosen else None,
-            notice=" ".join(note for note in (UNTRUSTED, full.damage, full.note) if note),
+            notice=_sentences(UNTRUSTED, full.damage, full.note),
+            stamp=full.stamp,
             items=chosen.items() if chosen else [],
         )
         self.pages.keep(asked, answer, proof)
@@ -471,6 +472,21 @@ def _year(entry: str) -> int | None:
     """The last plausible year an entry prints (its publication year, after any arXiv id)."""
     years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)", entry)]
     return years[-1] if years else None
+
+
+def _sentences(*notes: str | None) -> str:
+    """Notes written by different parts as one text of sentences: each begins with a capital
+    and ends with a stop, so "...inside it. the PDF is damaged ... text arXiv sent ..." does
+    not read as one run-on line. A first word spelt with a capital inside (arXiv) stays as it is."""
+    out = []
+    for note in notes:
+        note = (note or "").strip()
+        if note:
+            first = note.split(maxsplit=1)[0]
+            if first.islower():
+                note = note[0].upper() + note[1:]
+            out.append(note + ("" if note.endswith((".", "!", "?")) else "."))
+    return " ".join(out)
 
 
 def figure_uri(pid: PaperId, number: str) -> str:

@@ -139,3 +139,39 @@ def test_only_whole_raw_files_are_adopted_when_the_index_is_lost(home):
         assert cache.get_raw("2401.00011", 1, "pdf") is None
         assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
         assert cache.verify() == []
+
+
+def test_an_empty_page_says_why_and_its_next_step_lists_papers(service):
+    """Every answer names the next step, and following it works: an empty cache, a pinned-only
+    listing with nothing pinned and an offset past the end each say which call to make."""
+    from arxiv_mcp import render
+
+    svc = service()
+    assert "The cache is empty (0 papers)" in render.cached(svc.list_cached())
+    fill(svc.cache, 3)
+    said = render.cached(svc.list_cached(pinned_only=True))
+    assert "No pinned papers (3 cached in all)" in said and "Next: list_cached() lists them all" in said
+    said = render.cached(svc.list_cached(offset=100))
+    assert "No papers at this offset: the listing has 3 cached" in said
+    assert "Next: list_cached(offset=0) for the first page." in said
+    assert svc.list_cached(offset=0).count == 3
+
+
+def test_a_search_hit_without_metadata_still_reads_as_a_line(service):
+    """A paper read from its HTML alone has text but no metadata (the HTML named its version):
+    its hit shows the title its text opens with, or says it has none, never an empty title and
+    a dangling colon."""
+    from arxiv_mcp import render
+    from arxiv_mcp.text.document import Document
+
+    svc = service()
+    titled = Document.from_text("# Walrus Colonies on Drifting Ice\n\nWe count walruses.").to_json()
+    svc.cache.put_text("2401.00077", 1, titled, method="html", extractor_version=1)
+    svc.cache.put_text("2401.00078", 1, "walrus colonies seen from orbit", method="pdf", extractor_version=1)
+    hits = render.library(svc.search_cached("walrus")).splitlines()[1:3]
+    assert any(h.startswith("- 2401.00077v1 Walrus Colonies on Drifting Ice (score ") for h in hits), hits
+    assert any(h.startswith("- 2401.00078v1 (no title cached) (score ") for h in hits), hits
+    assert not any(h.endswith(": ") for h in hits)
+    assert not any(h.endswith("): Walrus Colonies on Drifting Ice") for h in hits), "the matched title is not repeated"
+    said = render.library(svc.search_cached("narwhal"))
+    assert said.splitlines()[-1].startswith("Next: search_papers searches arXiv itself")

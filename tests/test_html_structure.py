@@ -153,6 +153,28 @@ def test_hand_written_html_without_body_is_read_without_chrome():
         assert chrome not in text
 
 
+def test_an_authored_pages_links_to_arxiv_papers_keep_their_ids():
+    """A proceedings index (a real HTML-only e-print, 1604.01763) names its papers only in
+    links: 'download' to arxiv.org/pdf/ID. The id follows the link once per paragraph; a link
+    whose text states it, or to another site, stays as it is; a LaTeXML page is unchanged."""
+    entry = (
+        '<p><a href="http://arxiv.org/abs/1604.02246">Reciprocity calibration in air</a> '
+        '[<a class="paperlink" href="http://arxiv.org/pdf/1604.02246">download</a>] K. Andersen</p>'
+        '<p>[<a href="https://arxiv.org/pdf/1604.02247v1">download</a>] H. Hobaek</p>'
+        '<p><a href="https://arxiv.org/abs/2408.16316">2408.16316</a> and <a href="https://pos.sissa.it/1/">PoS</a></p>'
+    )
+    page = f"<html><head><title>Proceedings</title></head><body><h1>Proceedings</h1><h2>Papers</h2>{entry}<p>{'Welcome to the meeting. ' * 40}</p></body></html>"
+    lines = html_document(page, authored=True).text.split("\n")
+    assert "Reciprocity calibration in air arXiv:1604.02246 [download] K. Andersen" in lines
+    assert "[download arXiv:1604.02247v1] H. Hobaek" in lines
+    assert "2408.16316 and PoS" in lines
+    page = (
+        (FIXTURES / "latexml_structure.html").read_text(encoding="utf-8").replace("</section>", entry + "</section>", 1)
+    )
+    latexml_text = from_html(page.encode()).text
+    assert "[download] K. Andersen" in latexml_text and "arXiv:1604" not in latexml_text
+
+
 def test_html_only_eprint_is_read_as_html_from_its_gzip():
     raw = gzip.compress((FIXTURES / "authored_no_body.html").read_bytes())
     document = from_source(raw)

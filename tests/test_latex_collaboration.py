@@ -141,6 +141,20 @@ def test_lhcb_ifthenelse_titles_and_plain_tex_alignments_leave_no_tex():
     assert (reference.arxiv_id, reference.doi) == ("2001.00001", "10.1103/PhysRevLett.1.2")
 
 
+def test_plain_tex_register_assignments_are_not_printed():
+    """`\\overfullrule=0pt` in a 1998 paper printed '=0pt': a register set by any command no table
+    knows is dropped with its number or length, and an `=` in prose after a macro stays."""
+    body = (
+        r"\overfullrule=0pt \hbadness = 10000 \mylength=-1.5em plus 2pt\section{S}"
+        r"Words \emph{here} stay.\newcommand{\N}{N}\N=3 walruses."
+    )
+    text = latex_to_document(
+        {"main.tex": (r"\documentclass{article}\begin{document}" + body + r"\end{document}").encode()}
+    ).text
+    assert "0pt" not in text and "10000" not in text and "1.5em" not in text and "plus" not in text
+    assert "Words here stay." in text and "N=3 walruses." in text
+
+
 def test_spanish_and_german_babel_shorthands_are_the_letters_printed():
     spanish = (
         r"\documentclass{article}\usepackage[spanish,activeacute]{babel}\begin{document}"

@@ -132,8 +132,9 @@ async def test_read_paper_gives_a_cut_pdf_and_says_it_is_damaged(fake, connect, 
     assert not first.is_error, first.content[0].text
     found, whole = first.structured_content, again.structured_content
     assert found["method"] == "pdf" and "Walruses Counted on Drifting Ice" in found["text"]
-    assert "the PDF is damaged (cut short, or its index lost): " in found["notice"]
-    assert "arXiv sent a damaged pdf: it was not saved, so the next read fetches it again." in found["notice"]
+    assert "it. The PDF is damaged (cut short, or its index lost): " in found["notice"]  # sentences, not a run-on
+    mended = "for the whole text. arXiv sent a damaged pdf: it was not saved, so the next read fetches it again."
+    assert mended in found["notice"]
     assert not whole["cached"] and "damaged" not in whole["notice"] and len(whole["text"]) > len(found["text"])
 
 

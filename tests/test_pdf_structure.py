@@ -13,6 +13,7 @@ from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import order, pdf_to_document, pdf_to_text, structure
 from arxiv_mcp.text.pdf.structure import pdf_document
+from tests.conftest import paper
 from tests.pdfgen import make_pdf, make_placed_pdf
 from tests.test_pdf_text import same_characters
 
@@ -107,6 +108,22 @@ def test_from_pdf_gives_the_document_with_the_stamp_as_a_note():
     document = from_pdf(data, engine="pypdf")
     assert document.notes == {"stamp": stamp} and "arXiv:2401.12345v1" not in document.text
     assert len(document.records(Reference)) == 2
+
+
+@pytest.mark.anyio
+async def test_read_paper_gives_the_side_stamp_as_metadata_not_text(fake, connect):
+    """The stamp names the version and its date: a model reading the paper is shown it, in
+    the answer's fields and its header, and never inside the paper's text, also from the cache."""
+    stamp = "arXiv:2401.12345v1 [cs.LG] 1 Jan 2024"
+    fake.add(paper("2401.12345", "Walruses", pdf=make_pdf([WALRUS_PAGES[0] + "\n" + stamp, WALRUS_PAGES[1]])))
+    async with connect() as client:
+        first = await client.call_tool("read_paper", {"paper_id": "2401.12345"})
+        again = await client.call_tool("read_paper", {"paper_id": "2401.12345", "page_size": 1000})
+    for got in (first, again):
+        assert not got.is_error, got.content[0].text
+        assert got.structured_content["stamp"] == stamp and stamp not in got.structured_content["text"]
+        assert got.content[0].text.splitlines()[0].count(stamp) == 1
+    assert again.structured_content["cached"]
 
 
 def page(*lines: str) -> str:

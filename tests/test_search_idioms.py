@@ -130,6 +130,15 @@ async def test_page_two_of_a_relaxed_search_pages_the_same_relaxed_query(fake, c
     assert (last["has_more"], last["next_start"], len(last["papers"])) == (False, None, 1)
 
 
+async def test_a_start_past_the_last_result_says_so_and_where_to_begin(fake, connect):
+    for k in range(1, 4):
+        fake.add(paper(f"2401.0000{k}", f"Attention study number {k}", month=1))
+    async with connect() as client:
+        r = await client.call_tool("search_papers", {"query": "attention", "start": 50})
+    said = r.content[0].text.splitlines()[0]
+    assert not r.is_error and said.startswith("3 result(s); start=50 is past the last one: start=0 for the first page")
+
+
 # ---- 12.8 archive-level categories ---------------------------------------------------------
 
 

@@ -61,3 +61,16 @@ def test_stdout_is_only_json_rpc(fake, tmp_path):
     assert answers[3]["result"]["structuredContent"]["papers"][0]["id"] == "2401.00001"
     assert answers[4]["result"]["isError"] is True
     assert "page 1/" in answers[5]["result"]["content"][0]["text"]
+
+
+def test_a_damaged_pdf_is_read_without_a_flood_of_pypdf_warnings(fake, tmp_path):
+    """The answer's notice says the PDF is damaged; stderr (a client's log) is not filled with
+    pypdf's line per broken reference, as it was for a real cut paper (42 lines a read)."""
+    from pathlib import Path
+
+    data = (Path(__file__).parent / "fixtures" / "pdf" / "0908.0054v1.pdf").read_bytes()
+    fake.add(paper("2401.00001", "Sparse attention for long documents", pdf=data[: len(data) // 2]))
+    messages = [*jsonrpc.handshake("raw-test"), jsonrpc.call_tool(2, "read_paper", {"paper_id": "2401.00001"})]
+    talk = jsonrpc.converse([sys.executable, "-m", "arxiv_mcp"], messages, _env(fake, tmp_path / "home"))
+    assert talk.status == 0 and "damaged" in talk.answers[2]["result"]["structuredContent"]["notice"], talk.stderr
+    assert "pypdf" not in talk.stderr, talk.stderr

@@ -193,6 +193,7 @@ async def test_get_references_from_the_cached_bibliography(fake, connect, cached
     assert [n["arxiv_id"] for n in got.structured_content["neighbours"]] == [None, "2401.00002"]
     assert got.structured_content["neighbours"][0]["year"] == 2019
     assert "own bibliography" in got.content[0].text
+    assert "; )" not in got.content[0].text, "an entry without authors shows no empty field"
     assert fake.requests == []
 
 
@@ -239,6 +240,17 @@ async def test_a_figure_image_from_the_html_costs_one_request_once(fake, connect
     assert first.contents[0].mime_type == "image/png"
     assert [r.path for r in fake.requests] == [f"/html/{PID}v1/x1.png"]
     assert service.cache.get_raw(PID, 1, "figures") is not None
+
+
+def test_an_oxide_pages_image_is_fetched_where_the_page_names_it(fake, service):
+    """latexml-oxide pages have no <base> and name an image from /html/ (`IDvN/fig1.png`): it is
+    at /html/IDvN/fig1.png, where a browser at the page's URL finds it, not under the id twice."""
+    page = html_paper(PID, "Sparse graphs")
+    page.images = {"fig1.png": _png()}
+    fake.add(page)
+    _cache_document(service, _figure_document(f"{PID}v1/fig1.png"))
+    assert service.figure_image(f"{PID}v1", "2") == _png()
+    assert [r.path for r in fake.requests] == [f"/html/{PID}v1/fig1.png"]
 
 
 def _eprint(members: dict[str, bytes]) -> bytes:
@@ -441,7 +453,39 @@ async def test_when_every_source_fails_the_reader_alone_says_what_to_do(fake, co
         got = await client.call_tool("read_paper", {"paper_id": f"{PID}v1"})
     said = got.content[0].text
     assert got.is_error and "HTML is not available" in said and "source: " in said
-    assert "instead" not in said and said.count("Try another version") == 1
+    # a cut gzip is a file arXiv may still be making: the advice is time, given once
+    assert "instead" not in said and said.count("read again in a few minutes") == 1 and "another version" not in said
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("versions", [1, 2])
+async def test_the_reader_offers_another_version_only_when_there_is_one(fake, connect, service, versions):
+    """Advice that fails when followed is a bug: a paper with one version has no other to try."""
+    paper = html_paper(PID, "Sparse graphs", versions=versions)
+    paper.html, paper.source, paper.pdf = None, _eprint({"../outside.tex": b"\\section{S} Text."}), None
+    fake.add(paper)
+    async with connect(service=service) as client:
+        got = await client.call_tool("read_paper", {"paper_id": PID})
+    said = got.content[0].text
+    assert got.is_error and f"No full text could be obtained for {PID}v{versions}" in said
+    assert ("Try another version" in said) == (versions > 1)
+    assert ("It has no other version; use get_paper for the abstract." in said) == (versions == 1)
+
+
+@pytest.mark.anyio
+async def test_a_file_arxiv_is_still_preparing_is_worth_a_read_again_later(fake, connect, service):
+    """arXiv's 'file not ready' e-print (a real one) is no reason to try another version: time is."""
+    from pathlib import Path
+
+    paper = html_paper(PID, "Sparse graphs")
+    fixture = Path(__file__).parent / "fixtures" / "src" / "edgecase_file_not_ready.gz"
+    paper.html, paper.source, paper.pdf = None, fixture.read_bytes(), None
+    fake.add(paper)
+    async with connect(service=service) as client:
+        got = await client.call_tool("read_paper", {"paper_id": PID})
+    said = got.content[0].text
+    assert got.is_error and "source: not usable yet" in said
+    assert "read again in a few minutes" in said and "other version" not in said
 
 
 def test_a_panel_image_from_the_cached_eprint(fake, service):

@@ -441,3 +441,29 @@ def test_find_text_before_first_heading_has_no_section():
 def test_find_rejects_empty_queries(query):
     with pytest.raises(InvalidInput, match="query"):
         find(PAPER, query)
+
+
+def test_a_page_marker_is_in_no_passage_and_no_snippet():
+    """A PDF page that opens mid-paragraph has its `## Page N` marker on the line above; a
+    real find of 'scaled dot-product' showed '## Page 4 Scaled Dot-Product Attention'."""
+    text = (
+        "## Page 3\n## 3 Model\n\nThe encoder maps a sequence.\n"
+        "## Page 4\nScaled Dot-Product Attention Multi-Head Attention\n\nThe page four paragraph."
+    )
+    hits, total = find(text, '"scaled dot-product"')
+    assert total == 1 and hits[0].snippet == "Scaled Dot-Product Attention Multi-Head Attention"
+    assert hits[0].page == 1
+    assert find(text, "page")[1] == 1, "only the paragraph that says 'page', never a marker"
+    assert [text[p.start : p.end].strip() for p in matching_passages(text, "encoder")] == [
+        "The encoder maps a sequence."
+    ]
+
+
+def test_a_page_never_ends_with_a_heading_or_page_marker():
+    """A page 1 of a real PDF ended '## Page 6': a heading or marker goes with what it opens."""
+    body = "Words of a paragraph that fills the page. " * 22
+    text = body + "\n\n## Page 6\n\n## 4 Why Self-Attention\n\n" + "More words here. " * 80
+    pages = Pages(text, 1000)
+    first = pages.page(1)
+    assert first.rstrip().endswith("fills the page.") and pages.page(2).startswith("## Page 6\n\n## 4 Why")
+    assert "".join(pages.page(n) for n in range(1, pages.count + 1)) == text

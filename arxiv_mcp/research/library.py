@@ -65,12 +65,13 @@ class Library:
         changed = {(pid, sig[0]) for pid, sig in wanted.items() if self._indexed.get(pid) != sig}
         for pid, _version, record, text in self.cache.iter_documents(changed) if changed else ():
             record = record or {}
+            plain = _plain(text)
             self.index.add(
                 pid,
-                title=record.get("title", ""),
+                title=record.get("title") or _heading_title(plain),
                 abstract=record.get("abstract", ""),
                 authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
-                text=_plain(text),
+                text=plain,
             )
             self._indexed[pid] = wanted[pid]
         self._unsaved += len(gone) + len(changed)
@@ -115,6 +116,14 @@ def _signatures(extra: dict[str, Any]) -> dict[str, Signature]:
             raise ValueError(f"a malformed signature for {pid!r}")
         found[pid] = (version, meta, text)
     return found
+
+
+def _heading_title(text: str) -> str:
+    """The title a text opens with (`# Title`, as HTML and LaTeX documents do), for a paper
+    whose metadata was never fetched (its HTML named the version): its hits then show a title
+    and rank as the same paper with metadata would; "" for a text without one (a PDF's)."""
+    first = text[: text.find("\n")] if "\n" in text else text
+    return first[2:].strip() if first.startswith("# ") else ""
 
 
 def _plain(payload: str | None) -> str:

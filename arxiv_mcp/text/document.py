@@ -137,6 +137,8 @@ class Citation:
 
 
 DAMAGED = "damaged"
+STAMP = "stamp"
+"""The notes' key of arXiv's side stamp (the PDF reader writes it)."""
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,13 @@ from ..words import singular
 from .document import Document
 from .outline import outline
 from .places import Places
+from .shape import HEADING_RE
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
 _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a boundary
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
+_PAGE_MARKER_RE = re.compile(r"(?m)^## Page \d+[ \t\r]*(?:\n|\Z)")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]*)(?:[\"“”]|$)")
 _EDGE_PUNCTUATION = ".,;:!?()[]{}'`"
 
@@ -81,6 +83,19 @@ class Pages:
         return min(bisect.bisect_right(self.cuts, offset), self.count)
 
 
+def _before_a_closing_heading(text: str, start: int, cut: int) -> int:
+    """`cut`, or the start of the heading or page marker line a page would end with: that
+    line belongs with the text it opens, on the next page (a page 1 ended '## Page 6')."""
+    while True:
+        end = cut
+        while end > start and text[end - 1] in " \t\r\n":
+            end -= 1
+        line_start = text.rfind("\n", start, end) + 1
+        if not (line_start > start and text.startswith("#", line_start) and HEADING_RE.match(text, line_start)):
+            return cut
+        cut = line_start  # and again: a page marker may stand just above the heading
+
+
 def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
     """Offsets where pages start, plus len(text): deterministic, so page N is stable.
 
@@ -98,7 +113,7 @@ def _page_cuts(text: str, page_size: int) -> tuple[int, ...]:
         for separator in ("\n\n", "\n", " "):
             found = text.rfind(separator, floor, limit)
             if found >= 0:
-                cut = found + len(separator)
+                cut = _before_a_closing_heading(text, start, found + len(separator))
                 break
         cuts.append(cut)
         start = cut
@@ -200,14 +215,21 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 def _passages(text: str, heading_starts: list[int]) -> tuple[list[int], list[int]]:
-    """Paragraph spans (split at blank lines); a heading line is a passage of its own."""
+    """Paragraph spans (split at blank lines); a heading line is a passage of its own, and a
+    page marker (`## Page N`, for paging only) none: a PDF page that starts mid-paragraph
+    has its marker on the line above, which no snippet shows and no query matches."""
+    markers = [m.start() for m in _PAGE_MARKER_RE.finditer(text)]
+    cuts = sorted(heading_starts + markers) if markers else heading_starts
     starts: list[int] = []
     ends: list[int] = []
     position = 0
     blocks = [(m.start(), m.end()) for m in _BLANK_LINES_RE.finditer(text)] + [(len(text), len(text))]
     for block_end, next_start in blocks:
-        _split_at_headings(text, position, block_end, heading_starts, starts, ends)
+        _split_at_headings(text, position, block_end, cuts, starts, ends)
         position = next_start
+    if markers:
+        kept = [(a, b) for a, b in zip(starts, ends) if not _PAGE_MARKER_RE.fullmatch(text, a, b)]
+        starts, ends = [a for a, _ in kept], [b for _, b in kept]
     return starts, ends
 
 

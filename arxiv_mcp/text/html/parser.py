@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from html.parser import HTMLParser
+from typing import cast
 
 from ...errors import ExtractionError
+from ..bibids import arxiv_id_in
 from ..document import Document
 from .authors import AuthorBlock
 from .floats import Floats
@@ -59,6 +61,7 @@ from .parts import (
     NAME_LINES,
     NOTE,
     NOTE_MARK,
+    PAPER_LINK,
     PRE,
     PUBNOTE,
     PUBNOTES,
@@ -79,6 +82,8 @@ from .pubnotes import PubNotes
 from .sections import Sections
 from .tables import Tables
 
+_LINK_LOOKBACK = 64
+"""Text parts a paper link looks back over for its id already written."""
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 # What no paper comes near (the largest real pages hold ~1M characters of text, a few
 # thousand table cells and notes): a page beyond one is refused before it costs the memory
@@ -222,6 +227,7 @@ class PageParser(HTMLParser):
             LISTING: lists.close_listing,
             CREATOR: authors.close_creator,
             PUBNOTES: self._pubnotes.close_block,
+            PAPER_LINK: self._close_paper_link,
             FLOAT: floats.close_float,
             FLOAT_CAPTION: floats.close_caption,
             EQ_UNIT: tables.close_body,
@@ -410,10 +416,24 @@ class PageParser(HTMLParser):
         return True
 
     def _start_link(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
-        """An `<a>` is plain text; its address may name a citation's entry or an entry's ids."""
+        """An `<a>` is plain text; its address may name a citation's entry or an entry's ids.
+        On an authored page (an HTML-only e-print: a proceedings index, typically) a link to an
+        arXiv paper is the content: its id follows the link's text unless that text states it
+        (`download` becomes `download arXiv:1604.02246`)."""
         self._floats.link(attributes)
         self._sections.link(attributes)
-        return False
+        paper = arxiv_id_in(attributes.get("href") or "") if self._authored else None
+        if paper is None:
+            return False
+        self._flow.push(Frame(tag, PAPER_LINK, state=(paper, sink)))  # a frame's own sink is one it opened
+        return True
+
+    def _close_paper_link(self, frame: Frame) -> None:
+        """Once per paragraph: a title linked to the abstract and a `download` link to the PDF
+        name one paper (the last parts suffice, and keep a long paragraph linear)."""
+        paper, sink = cast(tuple[str, Sink], frame.state)
+        if sink.kind not in SILENT_SINKS and paper not in "".join(sink.parts[-_LINK_LOOKBACK:]):
+            sink.parts.append(f" arXiv:{paper}")
 
     def _close(self, frame: Frame) -> None:
         sink = frame.sink

@@ -62,6 +62,7 @@ FLOAT = "float"  # a figure or table float: its blocks become one block with its
 FLOAT_CAPTION = "floatcaption"  # a float's caption: a block element whose paragraphs are the caption
 EQ_UNIT = "equnit"  # an equation table's (or its tbody's) extent: its rows are one numbered equation
 PUBNOTES = "pubnotes"  # oxide's block of publication-metadata notes
+PAPER_LINK = "paperlink"  # an authored page's link to an arXiv paper: the id follows its text
 
 # Sinks whose text never reaches the output, or that cannot hold math or footnotes.
 SILENT_SINKS = frozenset((AUTHORS,))

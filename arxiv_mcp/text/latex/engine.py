@@ -48,6 +48,12 @@ from .tokens import (
     match_groups,
 )
 
+_ASSIGNMENT_RE = re.compile(
+    r"[ \t]*=[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)(?![\w.,])"
+    r"|[ \t]*=[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)\b"
+    r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex)\b)*"
+)
+"""`= 10000` or `=0pt plus 1pt` right after a command: a TeX register assignment."""
 _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
@@ -173,7 +179,7 @@ class Engine:
             return i + 1
         if name in ALGORITHM_WORDS:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
-        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
+        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else self.skip_assignment(i + 1)
         if name in PAR_COMMANDS:
             self.sink.par()
         if name == "newline":
@@ -365,6 +371,17 @@ class Engine:
                 toks[i] = (TEXT, value)
             elif code == "d" and i < len(toks) and toks[i][0] == CMD:
                 i += 1
+        return i
+
+    def skip_assignment(self, i: int) -> int:
+        """After a command no table knows, drop a plain-TeX assignment of a number or length
+        (`\\overfullrule=0pt`, `\\hbadness = 10000`): a register set in the document, never
+        printed. Only with its `=`: `\\foo 3 apples` stays text."""
+        toks = self.toks
+        if i < len(toks) and toks[i][0] == TEXT:
+            found = _ASSIGNMENT_RE.match(toks[i][1])
+            if found:
+                toks[i] = (TEXT, toks[i][1][found.end() :])
         return i
 
     # -- commands every part of a document has ---------------------------------------------------
