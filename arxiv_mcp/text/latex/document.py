@@ -19,6 +19,7 @@ from .references import Labels
 from .sinks import Block
 
 _OWN_MARK_RE = re.compile(r"\$(?:\{\})?\^")
+_CONTENT_RE = re.compile(r"[^\W_]")  # a letter or digit: a front block of punctuation alone prints nothing
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
 
 
@@ -111,6 +112,9 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
     if meta.notes:
         blocks.append(Block("p", " ".join(f"[^{note}]" for note in meta.notes)))
     abstract = list(meta.abstract)
+    # separators written between front-matter commands (`\\author{A},\\author{B}`): the author
+    # line has its own
+    front = [block for block in front if _CONTENT_RE.search(block.text)]
     if not abstract:
         front, abstract = _split_front(front)
     blocks.extend(front)

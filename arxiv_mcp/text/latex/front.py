@@ -14,6 +14,20 @@ from .tokens import TEXT
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
 # Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
 _EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
+_LABEL_RE = re.compile(r"[^\s=]{1,12}")
+_ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
+# elsarticle's (and Elsevier cas's) key-value affiliations print the values alone
+_AFFILIATION_KEY_RE = re.compile(r"(^|,\s*)(?:organization|addressline|city|postcode|postcodesep|state|country)\s*=\s*")
+
+
+def affiliation_labels(option: str, document_class: str) -> str:
+    """The labels in \\author's optional argument (`a,b`), or "" when the class gives that
+    argument another meaning: amsart's short name for the running head, aastex's ORCID."""
+    if document_class.startswith("ams"):
+        return ""
+    items = [item.strip() for item in option.split(",")]
+    kept = [item for item in items if _LABEL_RE.fullmatch(item) and not _ORCID_RE.fullmatch(item)]
+    return option if len(kept) == len(items) else ",".join(kept)
 
 
 def tidy_list(text: str) -> str:
@@ -49,7 +63,8 @@ class FrontMatter(Engine):
         opt = self.optional(i)
         marks = ""
         if opt:
-            marks = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            option = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            marks = affiliation_labels(option, self.meta.document_class)
             i = opt[1] + 1
 
         def done(sink: Sink) -> None:
@@ -62,9 +77,18 @@ class FrontMatter(Engine):
         g = self.group(i)
         if g is None:
             return i
+        self.drop_key_values(g[1] + 1)
         self.meta_depth += 1
         self.in_author += 1
         return self.capture(i, done)
+
+    def drop_key_values(self, i: int) -> None:
+        """Elsevier's cas classes take the author's ORCID and roles after the name
+        (`\\author[1]{Name}[orcid=...]`): options, not text."""
+        opt = self.optional(i)
+        if opt and any(k == TEXT and "=" in v for k, v in self.toks[opt[0] + 1 : opt[1]]):
+            for k in range(opt[0], opt[1] + 1):
+                self.toks[k] = (TEXT, "")
 
     def cmd_affiliation(self, i: int, name: str) -> int:
         """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
@@ -79,7 +103,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = tidy_list(sink.flat(", "))
+            text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
             if text:
                 self.meta.add_affiliation(text, label)
 

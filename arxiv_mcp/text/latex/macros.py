@@ -22,6 +22,7 @@ from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
     COMMAND_HANDLERS,
+    FONT_SWITCHES,
     HEADING_LEVELS,
     OWN_FIRST,
     PAR_COMMANDS,
@@ -284,6 +285,7 @@ PROTECTED_MACROS = (
         | set(ALGORITHM_WORDS)
         | set(HEADING_LEVELS)
         | set(CHAPTER_LEVELS)
+        | FONT_SWITCHES
         # read by the tokenizer, or spelled out by the converter as symbols
         | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
     )

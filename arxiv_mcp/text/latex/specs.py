@@ -462,6 +462,13 @@ TITLE_FONTS = {
     "scshape",
     "boldmath",
 }
+# LaTeX's size and font switches: they print no text. Old styles redefine them with LaTeX 2.09
+# internals (`\\def\\small{\\@setsize\\small{10pt}\\ixpt\\@ixpt}`), whose bodies would print `10pt`.
+FONT_SWITCHES = {
+    *("tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge"),
+    *("rm", "sf", "tt", "bf", "it", "sl", "sc", "em", "normalfont"),
+    *("rmfamily", "sffamily", "ttfamily", "bfseries", "mdseries", "itshape", "slshape", "scshape", "upshape"),
+}
 CITE_COMMANDS = {
     "cite",
     "cite*",
