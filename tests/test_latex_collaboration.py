@@ -377,3 +377,20 @@ Hola. \foreignlanguage{english}{Some English} y m\'as. \foreignlanguage[date]{en
     text = latex_to_document({"main.tex": source.encode()}).text
     assert "Hola. Some English y más. More." in text and "Star text." in text and "Reglas." in text
     assert "english" not in text and "spanish" not in text
+
+
+def test_quantities_inside_math_print_their_numbers_and_units():
+    """`$\\unit[10^{14}]{eV}$` (the units package) and siunitx inside math read as the PDF
+    prints them, the unit upright; no quantity command is left."""
+    text = latex_to_document(
+        {
+            "main.tex": (
+                rb"\documentclass{article}\usepackage{units}\usepackage{siunitx}\begin{document}"
+                rb"Photons of $\unit[2{\times}10^{17}]{eV}$ and $E > \SI{13}{\TeV}$ with $\si{\per\femto\barn}$"
+                rb" and $\qty{5}{\giga\electronvolt}$ and $\num{1.5e3}$ events.\end{document}"
+            )
+        }
+    ).text
+    assert not re.search(r"\\(?:unit|SI|si|qty|num|TeV|per|femto|giga)\b", text)
+    for printed in ("2{\\times}10^{17}", "\\text{eV}", "13", "\\text{TeV}", "\\text{fb}^{-1}", "\\text{GeV}"):
+        assert printed in text

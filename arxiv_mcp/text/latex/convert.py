@@ -44,7 +44,7 @@ from .source import (
 from .specs import CLASS_AUTHORS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
-from .units import Quantities, declared_units
+from .units import Quantities, declared_units, math_quantities
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
@@ -105,12 +105,14 @@ def latex_to_document(
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     _Converter(
-        expansion.tokens(tokenize(templates.expand(shorthands(preamble, preamble)), aliases)),
+        expansion.tokens(
+            math_quantities(tokenize(templates.expand(shorthands(preamble, preamble)), aliases), meta.units)
+        ),
         meta,
         theorems,
         preamble=True,
     ).run()
-    tokens = tokenize(templates.expand(body), aliases, nonumber)
+    tokens = math_quantities(tokenize(templates.expand(body), aliases, nonumber), meta.units)
     converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
