@@ -3,8 +3,13 @@ LaTeX's numbers, numbered equations, bibliography entries with their ids, citati
 
 from __future__ import annotations
 
+import io
+import tarfile
+
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.extract import from_source
 from arxiv_mcp.text.latex.convert import latex_to_document
+from tests.pdfgen import make_pdf
 
 ARTICLE = r"""\documentclass{article}
 \usepackage{amsmath,graphicx,booktabs,multirow,subcaption}
@@ -224,3 +229,31 @@ See (\ref{sys}) and Figure~\ref{fig:drawn}.
     doc = latex_to_document({"main.tex": source.encode()})
     assert [(e.number, e.anchor) for e in doc.records(Equation)] == [("1", "sys")]
     assert "See (1) and Figure" in doc.text and "??" not in doc.text
+
+
+def _tar(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, body in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            archive.addfile(info, io.BytesIO(body))
+    return buffer.getvalue()
+
+
+def test_a_pdfpages_wrapper_reads_as_the_pdf_it_includes():
+    """Some e-prints are a LaTeX file that only includes the authors' PDF with pdfpages: the
+    paper's text is that PDF's."""
+    wrapper = rb"\documentclass{article}\usepackage{pdfpages}\begin{document}\includepdf[pages=-]{paper}\end{document}"
+    raw = _tar({"main.tex": wrapper, "paper.pdf": make_pdf(["Included paper words on page one."])})
+    assert "Included paper words on page one." in from_source(raw).text
+
+
+def test_a_paper_with_sections_keeps_its_latex_text_beside_an_included_pdf():
+    main = (
+        rb"\documentclass{article}\usepackage{pdfpages}\begin{document}\section{Intro}Our own text."
+        rb"\includepdf{supplement.pdf}\end{document}"
+    )
+    raw = _tar({"main.tex": main, "supplement.pdf": make_pdf(["Supplement only."])})
+    text = from_source(raw).text
+    assert "Our own text." in text and "Supplement only." not in text
