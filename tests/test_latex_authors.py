@@ -133,3 +133,36 @@ def test_a_styles_own_font_size_definitions_print_nothing(size):
     text = latex_to_text(files)
     assert "A. One, a@b.org" in text
     assert "10pt" not in text and "14pt" not in text and "pbf" not in text and "pit" not in text
+
+
+def test_icml_author_list_reads_as_names_marked_by_affiliation():
+    """ICML's title block sits in \\twocolumn[...]; \\icmlauthor{Name}{keys} marks each name with
+    its affiliations' numbers (in order of first use) or the symbol \\icmlsetsymbol gives a key."""
+    block = r"""\twocolumn[
+\icmltitle{A Model Paper}
+\icmlsetsymbol{equal}{*}
+\begin{icmlauthorlist}
+\icmlauthor{A. One}{equal,lab}
+\icmlauthor{B. Tw\'o}{uni,lab}
+\end{icmlauthorlist}
+\icmlaffiliation{lab}{Lab A, City}
+\icmlaffiliation{uni}{Uni B}
+\icmlkeywords{models}
+\vskip 0.3in
+]
+\begin{abstract}X.\end{abstract}\section{S}Body."""
+    text = latex_to_text(
+        {"main.tex": (r"\documentclass{article}\begin{document}" + block + r"\end{document}").encode()}
+    )
+    assert text.startswith(
+        "# A Model Paper\n\nA. One$^{*,1}$, B. Twó$^{2,1}$\n\n$^{1}$Lab A, City; $^{2}$Uni B\n\n## Abstract"
+    )
+
+
+def test_jhep_author_notes_are_title_page_notes_and_mnras_running_head_prints_nothing():
+    text = front(
+        r"\documentclass[useAMS]{mnras}\usepackage{jheppub}\title{T}\pagerange{\pageref{firstpage}--\pageref{lastpage}}"
+        r"\pubyear{2012}\author[a]{A. One,\note{ORCID: 0000-0003-4186-4182}}\affiliation[a]{Uni A}"
+    )
+    assert "\n\nA. One$^{a}$\n\n$^{a}$Uni A\n\n[^ORCID: 0000-0003-4186-4182]\n\n" in text
+    assert "2012" not in text and "??" not in text

@@ -257,3 +257,19 @@ def test_a_paper_with_sections_keeps_its_latex_text_beside_an_included_pdf():
     raw = _tar({"main.tex": main, "supplement.pdf": make_pdf(["Supplement only."])})
     text = from_source(raw).text
     assert "Our own text." in text and "Supplement only." not in text
+
+
+def test_bibitems_with_an_empty_label_and_key_are_still_entries():
+    """ASP-style lists write `\\bibitem[]{} Author A., 1992, ApJ 385, 621` and cite in the text."""
+    source = (
+        r"\documentclass{article}\begin{document}\section{S}As Applegate (1992) says."
+        r"\begin{thebibliography}{}\bibitem[]{} Applegate J.H., 1992, ApJ 385, 621"
+        r"\bibitem[]{} Berdyugina S.V., 2002, AN 323, 192\end{thebibliography}\end{document}"
+    )
+    document = latex_to_document({"main.tex": source.encode()})
+    references = document.records(Reference)
+    assert [reference.text for reference in references] == [
+        "Applegate J.H., 1992, ApJ 385, 621",
+        "Berdyugina S.V., 2002, AN 323, 192",
+    ]
+    assert "[]" not in document.text

@@ -41,7 +41,7 @@ from .source import (
     split_document,
     theorem_names,
 )
-from .specs import CLASS_AUTHORS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 from .units import Quantities, declared_units, math_quantities
@@ -94,7 +94,7 @@ def latex_to_document(
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
-    for name, unit in UNIT_MACROS.items():  # a unit package the e-print does not ship
+    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
         if found.get(name) is None:
             found[name] = Definition(0, None, unit)
     expansion = Expansion(text_macros(found))

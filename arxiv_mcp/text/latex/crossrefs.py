@@ -81,10 +81,11 @@ class CrossReferences(Engine):
         opt = self.optional(i)
         optional, parts = self.label_text(*opt) if opt else (None, [])
         found = self.keys(opt[1] + 1 if opt else i)
-        if found is None or not found[0]:
+        if found is None:
             return i
-        key = found[0][0]
         self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
+        # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
+        key = found[0][0] if found[0] else f"bibitem:{self.counts['bibitem']}"
         self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
         self.sink.write(entry_mark(key) + " ")
         self.sink.entry = Draft(Kind.REFERENCE, label=key)

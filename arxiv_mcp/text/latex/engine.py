@@ -23,10 +23,12 @@ from .specs import (
     DISCARD_ENVS,
     ENV_SPECS,
     ENVIRONMENT_HANDLERS,
+    FONT_SWITCHES,
     PAR_COMMANDS,
     SKIP_SPECS,
     SYMBOLS,
     TITLE_FONTS,
+    title_size,
 )
 from .tokens import (
     AMP,
@@ -97,6 +99,10 @@ class Engine:
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
+        # the size of the font group read as the title when there is no \\title (None: not so read);
+        # a later group in a bigger size is the title instead (LHCb's `\\large` lab header, then
+        # the `\\huge` title)
+        self.title_size: int | None = None
         self.handlers: dict[str, Callable[[int, str], int]] = {
             name: getattr(self, "cmd_" + role) for name, role in COMMAND_HANDLERS.items()
         }
@@ -207,16 +213,27 @@ class Engine:
         return i
 
     def open_group(self, i: int) -> int:
-        if self.in_front and self.need_title and self.match[i] > i:
+        if self.in_front and self.match[i] > i and (self.need_title or self.title_size is not None):
+            fonts = []
             j = self.skip_space(i + 1)
-            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in TITLE_FONTS:
-                return self.capture(i, self.maybe_title)
+            while j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in FONT_SWITCHES | TITLE_FONTS:
+                fonts.append(self.toks[j][1])
+                j = self.skip_space(j + 1)
+            if any(font in TITLE_FONTS for font in fonts) and self.may_title(size := title_size(fonts)):
+                return self.capture(i, lambda sink: self.maybe_title(sink, size))
         return i + 1
 
-    def maybe_title(self, sink: Sink) -> None:
+    def may_title(self, size: int) -> bool:
+        """A font group can be the title: none is yet, or it is bigger than the one read as such."""
+        return self.need_title or (self.title_size is not None and size > self.title_size)
+
+    def maybe_title(self, sink: Sink, size: int = 0) -> None:
         text = sink.flat()
-        if self.need_title and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+        if self.may_title(size) and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+            if not self.need_title:  # the smaller heading read as the title before is text again
+                self.sink.write(f" {self.meta.title} ")
             self.meta.title = text
+            self.title_size = size
             self.need_title = False
         elif text:
             self.sink.write(f" {text} ")

@@ -9,6 +9,7 @@ from typing import Any
 from .engine import Engine
 from .references import cite_mark
 from .sinks import Sink
+from .specs import title_size
 from .tokens import TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
@@ -41,6 +42,7 @@ class FrontMatter(Engine):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.institutes = 0
+        self.icml_marks: dict[str, str] = {}  # ICML affiliation key -> its printed mark
 
     def cmd_title(self, i: int, name: str) -> int:
         opt = self.optional(i)
@@ -128,6 +130,64 @@ class FrontMatter(Engine):
         self.meta_depth += 1
         return self.capture(i, done)
 
+    def cmd_icml_symbol(self, i: int, name: str) -> int:
+        """ICML's \\icmlsetsymbol{equal}{*}: the mark an author key prints instead of a number."""
+        key = self.raw_text(i)
+        symbol = self.raw_text(key[1]) if key is not None else None
+        if key is None or symbol is None:
+            return i
+        self.icml_marks[key[0].strip()] = symbol[0].strip()
+        return symbol[1]
+
+    def icml_mark(self, key: str) -> str:
+        """An ICML affiliation key as printed: its symbol, or its number in order of first use."""
+        if key not in self.icml_marks:
+            self.icml_marks[key] = str(sum(mark.isdigit() for mark in self.icml_marks.values()) + 1)
+        return self.icml_marks[key]
+
+    def cmd_icml_author(self, i: int, name: str) -> int:
+        """ICML's \\icmlauthor{Name}{keys}: one author of the list, marked per affiliation key."""
+        g = self.group(i)
+        found = self.keys(g[1] + 1) if g is not None else None
+        if g is None or found is None:
+            return i
+        keys, end = found
+        marks = ",".join(self.icml_mark(key) for key in keys)
+        for k in range(g[1] + 1, end):
+            self.toks[k] = (TEXT, "")
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat()
+            if text:
+                self.meta.add_author(text, marks)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_icml_affiliation(self, i: int, name: str) -> int:
+        """ICML's \\icmlaffiliation{key}{Lab, City}: an affiliation, marked as its authors are."""
+        found = self.raw_text(i)
+        if found is None or self.group(found[1]) is None:
+            return i
+        mark = self.icml_mark(found[0].strip())
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = tidy_list(sink.flat(", "))
+            if text:
+                self.meta.affiliations.append(f"$^{{{mark}}}${text}")
+
+        self.meta_depth += 1
+        return self.capture(found[1], done)
+
+    def cmd_column_switch(self, i: int, name: str) -> int:
+        """\\twocolumn[...]: the bracket holds text set across both columns (ICML's title block)."""
+        opt = self.optional(i)
+        if opt:
+            self.toks[opt[0]] = self.toks[opt[1]] = (TEXT, "")
+        return i
+
     def cmd_and(self, i: int, name: str) -> int:
         if not self.institutes:
             self.sink.write(", ")
@@ -175,8 +235,8 @@ class FrontMatter(Engine):
         return i
 
     def cmd_font(self, i: int, name: str) -> int:
-        if self.in_front and self.need_title and self.group(i) is not None:
-            return self.capture(i, self.maybe_title)
+        if self.in_front and self.may_title(size := title_size([name])) and self.group(i) is not None:
+            return self.capture(i, lambda sink: self.maybe_title(sink, size))
         return i
 
     def env_keywords(self, j: int, end: int, env: str) -> int:

@@ -272,10 +272,12 @@ SKIP_SPECS = {
     "shortauthors": "m",
     "correspondingauthor": "m",
     "icmltitlerunning": "m",
+    "AtlasOrcid": "o",  # ATLAS's \\AtlasOrcid[0000-...]{Name}: the ORCID is a link icon, the name is text
+    # MNRAS's running head: `\\pagerange{\\pageref{firstpage}--\\pageref{lastpage}}` prints `??` unresolved
+    "pagerange": "m",
+    "pubyear": "m",
     "icmlkeywords": "m",
-    "icmlaffiliation": "mm",
     "icmlcorrespondingauthor": "mm",
-    "icmlsetsymbol": "mm",
     "Thanks": "m",
     "arrayrulecolor": "om",
     "rowcolor": "om",
@@ -469,6 +471,14 @@ FONT_SWITCHES = {
     *("rm", "sf", "tt", "bf", "it", "sl", "sc", "em", "normalfont"),
     *("rmfamily", "sffamily", "ttfamily", "bfseries", "mdseries", "itshape", "slshape", "scshape", "upshape"),
 }
+_TITLE_SIZES = {"large": 1, "Large": 2, "LARGE": 3, "huge": 4, "Huge": 5}
+
+
+def title_size(fonts: list[str]) -> int:
+    """How big a group set in these fonts prints: the largest size switch among them."""
+    return max((_TITLE_SIZES.get(font, 0) for font in fonts), default=0)
+
+
 CITE_COMMANDS = {
     "cite",
     "cite*",
@@ -545,10 +555,14 @@ HEADING_COMMANDS = {
 # Commands with a handler of their own, by role; the converter's method for a role is
 # `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
 _COMMAND_ROLES: dict[str, Iterable[str]] = {
-    "title": ("title", "AtlasTitle"),
+    "title": ("title", "AtlasTitle", "icmltitle"),
     "author": ("author", "collaboration"),
     "affiliation": ("affiliation", "altaffiliation", "address", "affil"),
     "institute": ("institute",),
+    "icml_author": ("icmlauthor",),
+    "icml_affiliation": ("icmlaffiliation",),
+    "icml_symbol": ("icmlsetsymbol",),
+    "column_switch": ("twocolumn", "onecolumn"),
     "and": ("and",),
     "thanksref": ("thanksref",),
     "inst": ("inst",),
@@ -616,6 +630,54 @@ UNIT_MACROS = {
     name: "\\ensuremath{\\text{" + symbol + ("}" if "}" not in symbol else "") + "}\\xspace"
     for name, symbol in _UNIT_SYMBOLS.items()
 }
+# Particle names of hepnames/heppennames (ATLAS's atlashepparticle builds on them, and the e-print
+# does not ship them): \\P, `a` for the antiparticle, the symbol (`g` + a letter for a Greek one:
+# `gm` mu, `gp` pi), then the charge (`p` +, `m` -, `pm`, `z` 0). Like UNIT_MACROS, a stand-in for
+# when the paper has no definition of its own.
+_CHARGES = {"": "", "p": "^+", "m": "^-", "pm": "^\\pm", "z": "^0"}
+_CHARGED = {
+    "e": "e",
+    "gm": "\\mu",
+    "gt": "\\tau",
+    "l": "\\ell",
+    "gp": "\\pi",
+    "K": "K",
+    "D": "D",
+    "B": "B",
+    "W": "W",
+    "H": "H",
+}
+_NEUTRAL = {
+    **{"q" + quark: quark for quark in "udscbt"},
+    "q": "q",
+    "gn": "\\nu",
+    "gne": "\\nu_e",
+    "gngm": "\\nu_\\mu",
+    "gngt": "\\nu_\\tau",
+    "p": "p",
+    "n": "n",
+    "gL": "\\Lambda",
+}
+PARTICLE_SYMBOLS = {
+    **{f"P{name}{charge}": symbol + sign for name, symbol in _CHARGED.items() for charge, sign in _CHARGES.items()},
+    **{f"P{name}": symbol for name, symbol in _NEUTRAL.items()},
+    **{f"Pa{name}": f"\\bar{{{symbol}}}" for name, symbol in _NEUTRAL.items()},
+    "PJgy": "J/\\psi",
+    "Pgy": "\\psi",
+    "PgU": "\\Upsilon",
+    "Pgf": "\\phi",
+    "Pgh": "\\eta",
+    "Pgr": "\\rho",
+    "Pgo": "\\omega",
+    "Pgg": "\\gamma",
+    "Pg": "g",
+    "PZ": "Z",
+    "PKzS": "K^0_S",
+    "PKzL": "K^0_L",
+    **{f"P{meson}s{charge}": f"{meson}_s{sign}" for meson in "BD" for charge, sign in _CHARGES.items()},
+    **{f"PBc{charge}": f"B_c{sign}" for charge, sign in _CHARGES.items()},
+}
+PARTICLE_MACROS = {name: "\\ensuremath{" + symbol + "}\\xspace" for name, symbol in PARTICLE_SYMBOLS.items()}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).
@@ -633,4 +695,6 @@ PACKAGE_TEMPLATES = {
     "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
     # mciteplus (LHCb.bst): each entry states its (mid, end, separator) punctuation; the end one prints
     "mciteSetBstMidEndSepPunct": (3, "#2"),
+    # jheppub/jcappub: `\\author[a]{A. Name,\\note{ORCID: ...}}` prints a footnote of the title page
+    "note": (1, r"\thanks{#1}"),
 }

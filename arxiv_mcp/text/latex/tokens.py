@@ -178,8 +178,15 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
 _LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
 
 
+# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
+# a reader sees
+_MATH_SIZE_RE = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![A-Za-z])\s*"
+)
+
+
 def _clean_math(latex: str) -> str:
-    return " ".join(_LABEL_KEY_RE.sub("", latex).replace("\\protect", "").split())
+    return " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
 
 
 def _accented(accent: str, base: str) -> str:
