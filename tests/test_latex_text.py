@@ -891,3 +891,25 @@ def test_algpseudocode_block_definitions_leave_no_parameter_debris():
         r"\algrenewtext{ArmElim}[1]{\algorithmicArmElim\ #1}\algblockdefx{Go}{EndGo}[1]{Go #1}{End}Steps."
     )
     assert text == "Steps.\n"
+
+
+def test_plain_tex_rules_and_struts_print_no_dimensions():
+    """A class's table struts (`\\vrule depth 6pt height 12pt width 0pt`) are spacing, not text."""
+    text = convert(r"\section{S}Top\vrule depth 6pt height 12pt width 0pt row and \hrule height .4pt end.", "")
+    assert "Top row and end." in text
+    assert not re.search(r"\d+pt|depth|height|width", text)
+
+
+def test_a_label_macro_with_an_etoolbox_toggle_still_labels_and_prints_the_toggled_branch():
+    """`\\newcommand{\\seclabel}[1]{\\label{sec:#1}\\iftoggle{showlabels}{[#1]}{}}`: the toggle is
+    decided from the source's \\togglefalse/\\toggletrue, so the label exists and `Section ??` is not."""
+    preamble = (
+        r"\newtoggle{showlabels}\togglefalse{showlabels}\newbool{draft}\setbool{draft}{true}"
+        r"\newcommand{\seclabel}[1]{\label{sec:#1}\iftoggle{showlabels}{\texttt{[#1]}}{}}"
+        r"\newcommand{\secref}[1]{Section~\ref{sec:#1}}"
+    )
+    text = convert(
+        r"\section{Intro}See \secref{x}. \ifbool{draft}{Draft.}{Final.}\section{Two}\seclabel{x}Text.", preamble
+    )
+    assert "See Section 2. Draft." in text and "## 2 Two\n\nText." in text
+    assert "??" not in text and "[x]" not in text and "Final" not in text

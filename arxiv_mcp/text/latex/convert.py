@@ -40,6 +40,7 @@ from .source import (
     package_sources,
     split_document,
     theorem_names,
+    toggle_states,
 )
 from .specs import CLASS_AUTHORS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
@@ -103,6 +104,7 @@ def latex_to_document(
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
+    meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     _Converter(
         expansion.tokens(

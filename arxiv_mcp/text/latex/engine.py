@@ -50,6 +50,10 @@ from .tokens import (
     match_groups,
 )
 
+# plain TeX's rule specification: `\\vrule depth 6pt height 12pt width 0pt` (a strut)
+_RULE_SPEC_RE = re.compile(
+    r"(?:\s*(?:height|depth|width)\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+"
+)
 _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
@@ -367,9 +371,12 @@ class Engine:
                 while k < len(toks) and k - i < 20 and toks[k][0] not in (LBRACE, PAR):
                     k += 1
                 i = k if k < len(toks) and toks[k][0] == LBRACE else i
-            elif code in "=dr" and i < len(toks) and toks[i][0] == TEXT:
+            elif code in "=drk" and i < len(toks) and toks[i][0] == TEXT:
                 value = toks[i][1]
-                if code == "=":
+                if code == "k":
+                    m = _RULE_SPEC_RE.match(value)
+                    value = value[m.end() :] if m else value
+                elif code == "=":
                     stripped = value.lstrip()
                     value = stripped[1:] if stripped.startswith("=") else value
                 elif code == "d":
@@ -391,6 +398,20 @@ class Engine:
         is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
         condition = self.group(i)
         return self.cmd_first_of_two(condition[1] + 1, name) if condition else i
+
+    def cmd_if_toggle(self, i: int, name: str) -> int:
+        """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the source's last
+        \\toggletrue/\\togglefalse chooses; the other is blanked."""
+        found = self.raw_text(i)
+        first = self.group(found[1]) if found is not None else None
+        second = self.group(first[1] + 1) if first is not None else None
+        if found is None or first is None or second is None:
+            return i
+        if self.meta.toggles.get(found[0].strip(), False):
+            return self.cmd_first_of_two(first[0], name)
+        for k in range(first[0], first[1] + 1):
+            self.toks[k] = (TEXT, "")
+        return second[0] + 1
 
     def cmd_first_of_two(self, i: int, name: str) -> int:
         """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""

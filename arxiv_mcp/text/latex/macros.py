@@ -11,6 +11,7 @@ same depth and budget.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -109,6 +110,7 @@ _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*
 _XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the body; every paper makes the stand-ins' again
 def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
         return None

@@ -549,3 +549,21 @@ def counters_within(preamble: str) -> dict[str, str]:
     for m in _WITHOUT_RE.finditer(preamble):
         within[m.group(1)] = ""
     return within
+
+
+_TOGGLE_RE = re.compile(
+    r"\\(?:(toggle|bool)(true|false)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}"
+    r"|set(?:toggle|bool)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}[ \t]*\{[ \t]*(true|false)[ \t]*\})"
+)
+
+
+def toggle_states(source: str) -> dict[str, bool]:
+    """etoolbox's toggles and booleans as the source last sets them (`\\togglefalse{showlabels}`,
+    `\\setbool{draft}{true}`); one never set is false, as \\newtoggle makes it."""
+    states: dict[str, bool] = {}
+    for m in _TOGGLE_RE.finditer(source):
+        if m.group(3):
+            states[m.group(3)] = m.group(2) == "true"
+        else:
+            states[m.group(4)] = m.group(5) == "true"
+    return states

@@ -84,7 +84,10 @@ HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
 CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
 SKIP_SPECS = {
     # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
-    # = = an optional '=', r = parenthesised (..) -- all dropped; later arguments stay as text.
+    # = = an optional '=', r = parenthesised (..), k = a rule's `height 1pt depth 2pt width 0pt`;
+    # all dropped, later arguments stay as text.
+    "vrule": "k",
+    "hrule": "k",
     "label": "m",
     "vspace": "m",
     "vspace*": "m",
@@ -590,6 +593,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "step_equation": ("@stepequation", "@tagequation"),
     "first_of_two": ("texorpdfstring", "@firstoftwo"),
     "if_then_else": ("ifthenelse",),
+    "if_toggle": ("iftoggle", "ifbool"),
     "halign": ("halign",),
     "row_end": ("cr", "crcr"),
     "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
