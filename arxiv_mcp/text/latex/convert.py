@@ -60,6 +60,9 @@ def source_to_text(data: bytes) -> str:
     return bundle_to_document(read_source(data)).text
 
 
+_COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
+
+
 def bundle_to_text(bundle: SourceBundle) -> str:
     return bundle_to_document(bundle).text
 
@@ -95,8 +98,9 @@ def latex_to_document(
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
+    used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
-        if found.get(name) is None:
+        if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found), expansion)
