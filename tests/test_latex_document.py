@@ -273,3 +273,20 @@ def test_bibitems_with_an_empty_label_and_key_are_still_entries():
         "Berdyugina S.V., 2002, AN 323, 192",
     ]
     assert "[]" not in document.text
+
+
+def test_listings_captions_given_as_options_are_numbered_captions_that_refs_name():
+    source = r"""\documentclass{article}\usepackage{listings}\begin{document}\section{S}
+See \ref{fib} and \ref{two}.
+\lstinputlisting[language=Pascal,caption={fib.pl -- Fibonacci},label={fib}]{fib.pl}
+\begin{lstlisting}[caption=Second one,label=two]
+x := 1
+\end{lstlisting}
+\begin{lstlisting}[language=C]
+y = 2;
+\end{lstlisting}
+\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "See 1 and 2." in text
+    assert "Listing 1: fib.pl \u2013 Fibonacci" in text and "Listing 2: Second one\n\nx := 1" in text
+    assert "language=" not in text and "fib.pl}" not in text and "y = 2;" in text

@@ -913,3 +913,10 @@ def test_a_label_macro_with_an_etoolbox_toggle_still_labels_and_prints_the_toggl
     )
     assert "See Section 2. Draft." in text and "## 2 Two\n\nText." in text
     assert "??" not in text and "[x]" not in text and "Final" not in text
+
+
+def test_old_tikzstyle_definitions_print_nothing():
+    text = convert(
+        r"\section{S}A\tikzstyle{proc}=[draw, circle, inner sep=2pt] \tikzstyle{client} = [proc, fill=red!25]B."
+    )
+    assert "A B." in text and "proc" not in text and "2pt" not in text

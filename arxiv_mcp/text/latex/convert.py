@@ -25,6 +25,7 @@ from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
 from .graphics import files_by_folder
+from .listings import listing_captions
 from .macros import PROTECTED_MACROS, Definition, Expansion, definitions, text_macros
 from .references import Labels
 from .sections import Sections
@@ -92,7 +93,7 @@ def latex_to_document(
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
-    body = shorthands(body, preamble)
+    body = listing_captions(shorthands(body, preamble))
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
     packages = package_sources(files, source)

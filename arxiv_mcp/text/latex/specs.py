@@ -177,6 +177,7 @@ SKIP_SPECS = {
     "markright": "m",
     "lstset": "m",
     "tikzset": "m",
+    "tikzstyle": "m=o",  # the old \\tikzstyle{proc}=[draw, circle]
     "pgfplotsset": "m",
     "usetikzlibrary": "m",
     "newcounter": "mo",
