@@ -920,3 +920,9 @@ def test_old_tikzstyle_definitions_print_nothing():
         r"\section{S}A\tikzstyle{proc}=[draw, circle, inner sep=2pt] \tikzstyle{client} = [proc, fill=red!25]B."
     )
     assert "A B." in text and "proc" not in text and "2pt" not in text
+
+
+def test_a_windows_1252_source_reads_its_quotes_and_dashes():
+    raw = b"\\documentclass{article}\\begin{document}\\section{S}Riemann\x92s \x93zeta\x94 \x96 caf\xe9.\\end{document}"
+    text = latex_to_text({"main.tex": raw})
+    assert "Riemann\u2019s \u201czeta\u201d \u2013 caf\u00e9." in text
