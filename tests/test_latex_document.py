@@ -290,3 +290,13 @@ y = 2;
     assert "See 1 and 2." in text
     assert "Listing 1: fib.pl \u2013 Fibonacci" in text and "Listing 2: Second one\n\nx := 1" in text
     assert "language=" not in text and "fib.pl}" not in text and "y = 2;" in text
+
+
+def test_alpha_labels_with_etalchar_print_as_the_pdf():
+    """amsalpha/alpha: four or more authors give `\\bibitem[A{\\etalchar{+}}85]`, printed A+85."""
+    source = (
+        r"\documentclass{article}\begin{document}\section{S}By [\cite{a}].\begin{thebibliography}{A{+}85}"
+        r"\def\etalchar#1{$^{#1}$}\bibitem[A{\etalchar{+}}85]{a} A. One et al., Title, 1985.\end{thebibliography}\end{document}"
+    )
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "[A+85]" in text and "^{+}" not in text

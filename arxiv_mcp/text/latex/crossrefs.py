@@ -3,12 +3,16 @@ What they write are placeholders that `references.Labels` resolves once the walk
 
 from __future__ import annotations
 
+import re
+
 from ..document import Kind
 from .drafts import Draft, letter
 from .engine import Engine
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, TableSink
 from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
+
+_SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 
 
 class CrossReferences(Engine):
@@ -104,6 +108,8 @@ class CrossReferences(Engine):
             elif kind == RBRACE:
                 depth -= 1
             elif kind in (TEXT, RAW, MATH):
+                if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
+                    value = _SCRIPT_MARKS_RE.sub("", value)
                 text.append(value)
                 if depth >= 1 and parts:
                     parts[-1] += value
