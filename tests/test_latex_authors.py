@@ -166,3 +166,18 @@ def test_jhep_author_notes_are_title_page_notes_and_mnras_running_head_prints_no
     )
     assert "\n\nA. One$^{a}$\n\n$^{a}$Uni A\n\n[^ORCID: 0000-0003-4186-4182]\n\n" in text
     assert "2012" not in text and "??" not in text
+
+
+def test_acmart_affiliation_parts_are_one_address_and_ccs_xml_prints_nothing():
+    text = latex_to_text(
+        {
+            "main.tex": (
+                rb"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
+                rb"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
+                rb"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
+                rb"\begin{document}\maketitle\section{S}Body.\end{document}"
+            )
+        }
+    )
+    assert "$^{1}$Newcastle University, Newcastle, United Kingdom\n" in text
+    assert "ccs2012" not in text and "concept" not in text

@@ -926,3 +926,14 @@ def test_a_windows_1252_source_reads_its_quotes_and_dashes():
     raw = b"\\documentclass{article}\\begin{document}\\section{S}Riemann\x92s \x93zeta\x94 \x96 caf\xe9.\\end{document}"
     text = latex_to_text({"main.tex": raw})
     assert "Riemann\u2019s \u201czeta\u201d \u2013 caf\u00e9." in text
+
+
+def test_inline_code_of_minted_and_listings_prints_the_code_alone():
+    """`\\mintinline{haskell}{>>=}`, through a paper's `\\hs` shorthand too, and `\\lstinline|...|`."""
+    preamble = r"\newcommand{\hs}{\mintinline{haskell}}"
+    text = convert(
+        r"\section{S}Bind \hs{>>=}, \mintinline[style=x]{c}{y++}, \lstinline[language=C]|a_b{c| and \lstinline{z}.",
+        preamble,
+    )
+    assert "Bind >>=, y++, a_b{c and z." in text
+    assert "haskell" not in text and "language" not in text

@@ -181,6 +181,18 @@ class FrontMatter(Engine):
         self.meta_depth += 1
         return self.capture(found[1], done)
 
+    def cmd_affiliation_part(self, i: int, name: str) -> int:
+        """acmart's \\institution{..}, \\city{..}, ...: items of one address (`MIT, Cambridge, USA`)."""
+        if self.group(i) is None:
+            return i
+
+        def done(sink: Sink) -> None:
+            text = sink.flat()
+            if text:
+                self.sink.write(text + ", ")
+
+        return self.capture(i, done)
+
     def cmd_column_switch(self, i: int, name: str) -> int:
         """\\twocolumn[...]: the bracket holds text set across both columns (ICML's title block)."""
         opt = self.optional(i)

@@ -49,6 +49,7 @@ DISCARD_ENVS = {
     "pgfpicture",
     "axis",
     "tocentry",
+    "CCSXML",  # acmart: the concepts' XML goes to the metadata; \\ccsdesc prints them
 }
 ENV_SPECS = {
     "minipage": "ooom",
@@ -177,6 +178,9 @@ SKIP_SPECS = {
     "markright": "m",
     "lstset": "m",
     "tikzset": "m",
+    # minted's \\mintinline[options]{language}{code}: the code prints (a paper's `\\hs` may be
+    # `\\mintinline{haskell}`, its code following the macro)
+    "mintinline": "om",
     "tikzstyle": "m=o",  # the old \\tikzstyle{proc}=[draw, circle]
     "pgfplotsset": "m",
     "usetikzlibrary": "m",
@@ -566,6 +570,8 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "icml_author": ("icmlauthor",),
     "icml_affiliation": ("icmlaffiliation",),
     "icml_symbol": ("icmlsetsymbol",),
+    # acmart's affiliation parts: the PDF prints them as one comma-separated address
+    "affiliation_part": ("institution", "department", "streetaddress", "city", "state", "postcode", "country"),
     "column_switch": ("twocolumn", "onecolumn"),
     "and": ("and",),
     "thanksref": ("thanksref",),
