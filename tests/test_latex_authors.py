@@ -181,3 +181,22 @@ def test_acmart_affiliation_parts_are_one_address_and_ccs_xml_prints_nothing():
     )
     assert "$^{1}$Newcastle University, Newcastle, United Kingdom\n" in text
     assert "ccs2012" not in text and "concept" not in text
+
+
+def test_ieeetran_author_blocks_read_alike_when_the_eprint_ships_ieeetran_cls():
+    """IEEEtran.cls defines \\IEEEauthorblockN for each of its modes, the last one plainly `#1`:
+    a shipped class's definition is not the paper's, and the blocks keep their separators."""
+    files = {
+        "main.tex": (
+            r"\documentclass[conference]{IEEEtran}\title{T}\author{\IEEEauthorblockN{A. One$^*$}"
+            "\n"
+            r"\IEEEauthorblockA{\emph{Uni One}\\ a@one.org}\and\IEEEauthorblockN{B. Two}\IEEEauthorblockA{Uni Two}}"
+            + BODY
+        ).encode(),
+        "IEEEtran.cls": (
+            rb"\def\IEEEauthorblockN#1{\relax\@IEEEauthorblockNstyle #1 \@IEEEauthorblockXinterlinespace}"
+            rb"\ifCLASSOPTIONcompsoc\def\IEEEauthorblockN#1{#1}\def\IEEEauthorblockA#1{#1}\fi"
+        ),
+    }
+    text = latex_to_text(files)
+    assert "\n\nA. One$^*$, Uni One, a@one.org, B. Two, Uni Two\n\n" in text

@@ -26,7 +26,7 @@ from .floats import Floats
 from .front import FrontMatter
 from .graphics import files_by_folder
 from .listings import listing_captions
-from .macros import PROTECTED_MACROS, Definition, Expansion, definitions, text_macros
+from .macros import PROTECTED_MACROS, Definition, Expansion, defined_names, definitions, text_macros
 from .references import Labels
 from .sections import Sections
 from .source import (
@@ -104,22 +104,22 @@ def latex_to_document(
         if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
     expansion = Expansion(text_macros(found))
-    templates = Templates(template_definitions(found), expansion)
+    templates = Templates(template_definitions(found, defined_names(source)), expansion)
 
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
+    expanded_preamble = templates.expand(shorthands(preamble, preamble))
     _Converter(
-        expansion.tokens(
-            math_quantities(tokenize(templates.expand(shorthands(preamble, preamble)), aliases), meta.units)
-        ),
+        expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)),
         meta,
         theorems,
         preamble=True,
     ).run()
-    tokens = math_quantities(tokenize(templates.expand(body), aliases, nonumber), meta.units)
+    expanded = templates.expand(body)
+    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
     converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:

@@ -147,6 +147,11 @@ _DEFINITION_RE = re.compile(
 )
 
 
+def defined_names(source: str) -> frozenset[str]:
+    """The names `source` defines (\\def, \\newcommand, ...), whatever their definitions."""
+    return frozenset(m.group(2) or m.group(3) for m in _DEFINITION_RE.finditer(source))
+
+
 def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition | None]:
     """Every macro definition by name, as the last valid one has it (None: unusable).
 
