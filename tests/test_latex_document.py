@@ -300,3 +300,26 @@ def test_alpha_labels_with_etalchar_print_as_the_pdf():
     )
     text = latex_to_document({"main.tex": source.encode()}).text
     assert "[A+85]" in text and "^{+}" not in text
+
+
+def test_aas_journal_macros_print_their_abbreviations_even_when_the_class_defines_them():
+    """`\\apj` in an AASTeX or MNRAS .bbl prints ApJ; aastex631.cls defines it through its own
+    internals (`\\ref@jnl{ApJ}`), which read as nothing."""
+    bbl = (
+        r"\begin{thebibliography}{}\bibitem[\protect\citeauthoryear{Brienza et~al.,}{Brienza et~al.,}{2016}]{b}"
+        r"Brienza M. et~al., 2016, \aap, 585, 29\bibitem[{Dey} et al.(2019)]{d}{Dey}, A. 2019, \aj, 157, 168"
+        r"\end{thebibliography}"
+    )
+    files = {
+        "main.tex": (
+            rb"\documentclass{aastex631}\begin{document}\section{S}See \citet{b} and \citet{d}.\bibliography{refs}\end{document}"
+        ),
+        "main.bbl": bbl.encode(),
+        "aastex631.cls": rb"\renewcommand\apj{\ref@jnl{ApJ}}\renewcommand\aj{\ref@jnl{AJ}}\renewcommand\aap{\ref@jnl{A\&A}}",
+    }
+    document = latex_to_document(files)
+    assert [reference.text.split("] ", 1)[-1] for reference in document.records(Reference)] == [
+        "Brienza M. et al., 2016, A&A, 585, 29",
+        "Dey, A. 2019, AJ, 157, 168",
+    ]
+    assert "Brienza et al.,," not in document.text

@@ -43,7 +43,7 @@ from .source import (
     theorem_names,
     toggle_states,
 )
-from .specs import CLASS_AUTHORS, PARTICLE_MACROS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 from .units import Quantities, declared_units, math_quantities
@@ -100,11 +100,15 @@ def latex_to_document(
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
     used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
+    own = defined_names(source)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
         if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
+    for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
+        if name in used and name not in own:
+            found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
-    templates = Templates(template_definitions(found, defined_names(source)), expansion)
+    templates = Templates(template_definitions(found, own), expansion)
 
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)

@@ -689,6 +689,53 @@ PARTICLE_SYMBOLS = {
     **{f"PBc{charge}": f"B_c{sign}" for charge, sign in _CHARGES.items()},
 }
 PARTICLE_MACROS = {name: "\\ensuremath{" + symbol + "}\\xspace" for name, symbol in PARTICLE_SYMBOLS.items()}
+# Journal abbreviations of the AAS macros (aastex, mnras, aa: `\\apj` in a .bbl prints ApJ). The
+# classes define them through their own internals (aastex631's `\\ref@jnl{ApJ}`), so these stand in
+# unless the paper's own files define the name.
+JOURNAL_MACROS = {
+    "aj": "AJ",
+    "actaa": "Acta Astron.",
+    "araa": "ARA\\&A",
+    "apj": "ApJ",
+    "apjl": "ApJL",
+    "apjs": "ApJS",
+    "ao": "Appl. Opt.",
+    "apss": "Ap\\&SS",
+    "aap": "A\\&A",
+    "aapr": "A\\&A Rev.",
+    "aaps": "A\\&AS",
+    "azh": "AZh",
+    "baas": "BAAS",
+    "icarus": "Icarus",
+    "jcap": "JCAP",
+    "jrasc": "JRASC",
+    "memras": "MmRAS",
+    "mnras": "MNRAS",
+    "na": "New A",
+    "nar": "New A Rev.",
+    "pra": "Phys. Rev. A",
+    "prb": "Phys. Rev. B",
+    "prc": "Phys. Rev. C",
+    "prd": "Phys. Rev. D",
+    "pre": "Phys. Rev. E",
+    "prl": "Phys. Rev. Lett.",
+    "pasa": "PASA",
+    "pasp": "PASP",
+    "pasj": "PASJ",
+    "qjras": "QJRAS",
+    "skytel": "S\\&T",
+    "solphys": "Sol. Phys.",
+    "sovast": "Soviet Ast.",
+    "ssr": "Space Sci. Rev.",
+    "zap": "ZAp",
+    "nat": "Nature",
+    "iaucirc": "IAU Circ.",
+    "aplett": "Astrophys. Lett.",
+    "physrep": "Phys. Rep.",
+    "physscr": "Phys. Scr",
+    "planss": "Planet. Space Sci.",
+    "procspie": "Proc. SPIE",
+}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).
