@@ -323,3 +323,27 @@ def test_aas_journal_macros_print_their_abbreviations_even_when_the_class_define
         "Dey, A. 2019, AJ, 157, 168",
     ]
     assert "Brienza et al.,," not in document.text
+
+
+def test_an_aastex_deluxetable_is_a_table_with_its_caption_header_rows_and_notes():
+    source = r"""\documentclass{aastex631}\begin{document}\section{S}See Table \ref{t}.
+\begin{deluxetable*}{lcc}
+\tablenum{1}
+\tabletypesize{\scriptsize}
+\tablecaption{Observed sources\label{t}}
+\tablewidth{0pt}
+\tablehead{\colhead{Name} & \colhead{$z$} & \colhead{Exp. (ks)}}
+\startdata
+\cutinhead{XRGs}
+3C 403 & 0.059 & 49 \\
+NGC 326 & 0.048 & 94
+\enddata
+\tablecomments{Exposures are net of flares.}
+\end{deluxetable*}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    (table,) = document.records(Table)
+    assert table.label == "Table 1" and table.caption == "Observed sources"
+    assert "| Name | $z$ | Exp. (ks) |" in document.text and "| NGC 326 | 0.048 | 94 |" in document.text
+    assert "See Table 1." in document.text and "Exposures are net of flares." in document.text
+    assert "lcc" not in document.text and "0pt" not in document.text and "scriptsize" not in document.text

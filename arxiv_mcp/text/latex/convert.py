@@ -21,6 +21,7 @@ from ..archive import SourceBundle, read_source
 from ..document import Document
 from .babel import shorthands
 from .crossrefs import CrossReferences
+from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
@@ -93,7 +94,7 @@ def latex_to_document(
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
-    body = listing_captions(shorthands(body, preamble))
+    body = deluxe_tables(listing_captions(shorthands(body, preamble)))
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
     packages = package_sources(files, source)
