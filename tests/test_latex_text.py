@@ -937,3 +937,10 @@ def test_inline_code_of_minted_and_listings_prints_the_code_alone():
     )
     assert "Bind >>=, y++, a_b{c and z." in text
     assert "haskell" not in text and "language" not in text
+
+
+def test_dashed_table_rules_of_arydshln_print_no_dash_pattern():
+    text = convert(
+        r"\section{S}\begin{tabular}{ll}A & B \\ \hdashline[0.4pt/2pt] C & D \\ \cdashline{1-2}[1pt/1pt] E & F\end{tabular}"
+    )
+    assert "| A | B |\n| C | D |\n| E | F |" in text and "pt" not in text

@@ -122,6 +122,7 @@ SKIP_SPECS = {
     "documentclass": "om",
     "nocite": "m",
     "cline": "m",
+    "cdashline": "mo",  # arydshln's \\cdashline{2-3}[0.4pt/2pt]
     "cmidrule": "rom",
     "rule": "omm",
     "phantom": "m",
@@ -590,7 +591,18 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     # siunitx (`units.py`): what each reads is its table there
     "quantity": QUANTITIES,
     "span": ("multicolumn", "multicolumn*", "multirow"),
-    "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
+    "rule": (
+        "hline",
+        "midrule",
+        "toprule",
+        "bottomrule",
+        "specialrule",
+        "Xhline",
+        "hhline",
+        "hdashline",
+        "firsthline",
+        "lasthline",
+    ),
     "captionof": ("captionof",),
     "appendix": ("appendix",),
     "href": ("href",),
