@@ -944,3 +944,9 @@ def test_dashed_table_rules_of_arydshln_print_no_dash_pattern():
         r"\section{S}\begin{tabular}{ll}A & B \\ \hdashline[0.4pt/2pt] C & D \\ \cdashline{1-2}[1pt/1pt] E & F\end{tabular}"
     )
     assert "| A | B |\n| C | D |\n| E | F |" in text and "pt" not in text
+
+
+def test_length_registers_set_in_the_body_print_no_dimension():
+    """`\\fboxsep=1.5pt`, `\\topskip0pt`, `\\parindent 0pt`, `\\voffset=-0.8truein`: settings, not text."""
+    text = convert(r"\section{S}A \fboxsep=1.5pt B \topskip0pt C \parindent 0pt D \voffset=-0.8truein E.")
+    assert "A B C D E." in text

@@ -54,8 +54,10 @@ from .tokens import (
 _RULE_SPEC_RE = re.compile(
     r"(?:\s*(?:height|depth|width)\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+"
 )
+# LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
+_LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
 _DIMENSION_RE = re.compile(
-    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:true)?(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
 )
 
@@ -183,7 +185,12 @@ class Engine:
             return i + 1
         if name in ALGORITHM_WORDS:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
-        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else i + 1
+        if name in SKIP_SPECS:
+            nxt = self.skip_spec(i + 1, SKIP_SPECS[name])
+        elif _LENGTH_NAME_RE.search(name):  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
+            nxt = self.skip_spec(i + 1, "d")
+        else:
+            nxt = i + 1
         if name in PAR_COMMANDS:
             self.sink.par()
         if name == "newline":
