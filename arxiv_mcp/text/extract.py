@@ -16,7 +16,7 @@ from enum import StrEnum
 from ..errors import ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 5
+EXTRACTOR_VERSION = 6
 
 
 class TextSource(StrEnum):

@@ -5,8 +5,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
-The stages: `source` assembles the main file, `macros`/`templates` expand the paper's own
-definitions with their bounds, `tokens` tokenizes, and the converter (`engine` plus the handler
+The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
+float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
+tokenizes, and the converter (`engine` plus the handler
 groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
