@@ -3,6 +3,8 @@ names (\\and, \\AND, \\And, IEEEtran's blocks, line breaks, marks, empty \\thank
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from arxiv_mcp.text.latex.convert import latex_to_text
@@ -57,3 +59,144 @@ def test_an_affiliation_with_its_own_marks_is_printed_as_written():
         r"\affiliation{$^1$ Lab One, City\\ $^2$ Lab Two, Town}"
     )
     assert "A. One$^1$ and B. Two$^2$\n\n$^1$ Lab One, City, $^2$ Lab Two, Town\n\n" in text
+
+
+def test_separators_written_between_author_commands_are_not_an_empty_list():
+    """Old elsart-style front matter puts a comma after each \\author command; the names are
+    already one list, so the commas alone print nothing of their own."""
+    text = front(
+        r"\documentclass{elsart}\title{T}\author[A,B]{A. One},\author[B]{B. Two},\author[A]{C. Three}"
+        r"\address[A]{Uni A}\address[B]{Lab B}"
+    )
+    assert "A. One$^{A,B}$, B. Two$^{B}$, C. Three$^{A}$" in text
+    assert not re.search(r"^[ ,;.]+$", text, re.M)
+
+
+@pytest.mark.parametrize(
+    ("preamble", "expected"),
+    [
+        # aastex: the optional argument is the author's ORCID, printed as an icon
+        (
+            r"\documentclass{aastex631}\title{T}\author[0000-0002-5077-881X]{J. Wu}\affiliation{Uni A}",
+            "J. Wu$^{1}$",
+        ),
+        # amsart: the optional argument is the short name of the running head
+        (r"\documentclass{amsart}\title{T}\author[A. One]{Alice One}\address{Uni A}", "Alice One$^{1}$"),
+    ],
+)
+def test_an_authors_optional_argument_that_is_no_affiliation_label_prints_no_mark(preamble, expected):
+    text = front(preamble)
+    assert f"\n\n{expected}\n\n" in text
+    assert "0000-" not in text and "A. One" not in text
+
+
+def test_cas_orcid_after_the_name_in_the_document_body_prints_nothing():
+    """Elsevier's cas classes take the ORCID in a trailing optional argument after the name."""
+    text = latex_to_text(
+        {
+            "main.tex": (
+                rb"\documentclass{cas-dc}\begin{document}\title{T}\author[1]{A. One}[orcid=0000-0001-6916-2233]"
+                b"\n"
+                rb"\ead{a@b.org}\affiliation[1]{Uni A}\begin{abstract}X.\end{abstract}\maketitle\section{S}B.\end{document}"
+            )
+        }
+    )
+    assert "\n\nA. One$^{1}$\n\n" in text
+    assert "orcid" not in text and "0000-" not in text
+
+
+def test_elsarticle_key_value_affiliations_print_their_values():
+    text = front(
+        r"\documentclass{elsarticle}\title{T}\author[1]{A. One}"
+        r"\affiliation[1]{organization={Physics Department, Uni A}, addressline={Main St 1},"
+        r" city={Garching}, postcode={D-85748}, state={Bavaria}, country={Germany}}"
+    )
+    assert "$^{1}$Physics Department, Uni A, Main St 1, Garching, D-85748, Bavaria, Germany" in text
+    assert "=" not in text
+
+
+@pytest.mark.parametrize("size", ["small", "large", "footnotesize", "bf", "it"])
+def test_a_styles_own_font_size_definitions_print_nothing(size):
+    """Old conference styles redefine the size commands with LaTeX 2.09 internals
+    (`\\@setsize\\small{10pt}\\ixpt\\@ixpt`): a size or font switch prints no text."""
+    files = {
+        "main.tex": (r"\documentclass{article}\usepackage{conf}\title{T}\author{A. One \\ {\SIZE a@b.org}}" + BODY)
+        .replace("SIZE", size)
+        .encode(),
+        "conf.sty": (
+            r"\makeatletter\def\SIZE{\@setsize\SIZE{10pt}\ixpt\@ixpt}\renewcommand{\large}{\@setsize\large{14pt}\xiipt\@xiipt}"
+            r"\def\bf{\protect\pbf}\def\it{\protect\pit}\makeatother"
+        )
+        .replace("SIZE", size)
+        .encode(),
+    }
+    text = latex_to_text(files)
+    assert "A. One, a@b.org" in text
+    assert "10pt" not in text and "14pt" not in text and "pbf" not in text and "pit" not in text
+
+
+def test_icml_author_list_reads_as_names_marked_by_affiliation():
+    """ICML's title block sits in \\twocolumn[...]; \\icmlauthor{Name}{keys} marks each name with
+    its affiliations' numbers (in order of first use) or the symbol \\icmlsetsymbol gives a key."""
+    block = r"""\twocolumn[
+\icmltitle{A Model Paper}
+\icmlsetsymbol{equal}{*}
+\begin{icmlauthorlist}
+\icmlauthor{A. One}{equal,lab}
+\icmlauthor{B. Tw\'o}{uni,lab}
+\end{icmlauthorlist}
+\icmlaffiliation{lab}{Lab A, City}
+\icmlaffiliation{uni}{Uni B}
+\icmlkeywords{models}
+\vskip 0.3in
+]
+\begin{abstract}X.\end{abstract}\section{S}Body."""
+    text = latex_to_text(
+        {"main.tex": (r"\documentclass{article}\begin{document}" + block + r"\end{document}").encode()}
+    )
+    assert text.startswith(
+        "# A Model Paper\n\nA. One$^{*,1}$, B. Twó$^{2,1}$\n\n$^{1}$Lab A, City; $^{2}$Uni B\n\n## Abstract"
+    )
+
+
+def test_jhep_author_notes_are_title_page_notes_and_mnras_running_head_prints_nothing():
+    text = front(
+        r"\documentclass[useAMS]{mnras}\usepackage{jheppub}\title{T}\pagerange{\pageref{firstpage}--\pageref{lastpage}}"
+        r"\pubyear{2012}\author[a]{A. One,\note{ORCID: 0000-0003-4186-4182}}\affiliation[a]{Uni A}"
+    )
+    assert "\n\nA. One$^{a}$\n\n$^{a}$Uni A\n\n[^ORCID: 0000-0003-4186-4182]\n\n" in text
+    assert "2012" not in text and "??" not in text
+
+
+def test_acmart_affiliation_parts_are_one_address_and_ccs_xml_prints_nothing():
+    text = latex_to_text(
+        {
+            "main.tex": (
+                rb"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
+                rb"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
+                rb"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
+                rb"\begin{document}\maketitle\section{S}Body.\end{document}"
+            )
+        }
+    )
+    assert "$^{1}$Newcastle University, Newcastle, United Kingdom\n" in text
+    assert "ccs2012" not in text and "concept" not in text
+
+
+def test_ieeetran_author_blocks_read_alike_when_the_eprint_ships_ieeetran_cls():
+    """IEEEtran.cls defines \\IEEEauthorblockN for each of its modes, the last one plainly `#1`:
+    a shipped class's definition is not the paper's, and the blocks keep their separators."""
+    files = {
+        "main.tex": (
+            r"\documentclass[conference]{IEEEtran}\title{T}\author{\IEEEauthorblockN{A. One$^*$}"
+            "\n"
+            r"\IEEEauthorblockA{\emph{Uni One}\\ a@one.org}\and\IEEEauthorblockN{B. Two}\IEEEauthorblockA{Uni Two}}"
+            + BODY
+        ).encode(),
+        "IEEEtran.cls": (
+            rb"\def\IEEEauthorblockN#1{\relax\@IEEEauthorblockNstyle #1 \@IEEEauthorblockXinterlinespace}"
+            rb"\ifCLASSOPTIONcompsoc\def\IEEEauthorblockN#1{#1}\def\IEEEauthorblockA#1{#1}\fi"
+        ),
+    }
+    text = latex_to_text(files)
+    assert "\n\nA. One$^*$, Uni One, a@one.org, B. Two, Uni Two\n\n" in text

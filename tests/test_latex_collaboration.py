@@ -391,3 +391,59 @@ Hola. \foreignlanguage{english}{Some English} y m\'as. \foreignlanguage[date]{en
     text = latex_to_document({"main.tex": source.encode()}).text
     assert "Hola. Some English y más. More." in text and "Star text." in text and "Reglas." in text
     assert "english" not in text and "spanish" not in text
+
+
+def test_quantities_inside_math_print_their_numbers_and_units():
+    """`$\\unit[10^{14}]{eV}$` (the units package) and siunitx inside math read as the PDF
+    prints them, the unit upright; no quantity command is left."""
+    text = latex_to_document(
+        {
+            "main.tex": (
+                rb"\documentclass{article}\usepackage{units}\usepackage{siunitx}\begin{document}"
+                rb"Photons of $\unit[2{\times}10^{17}]{eV}$ and $E > \SI{13}{\TeV}$ with $\si{\per\femto\barn}$"
+                rb" and $\qty{5}{\giga\electronvolt}$ and $\num{1.5e3}$ events.\end{document}"
+            )
+        }
+    ).text
+    assert not re.search(r"\\(?:unit|SI|si|qty|num|TeV|per|femto|giga)\b", text)
+    for printed in ("2{\\times}10^{17}", "\\text{eV}", "13", "\\text{TeV}", "\\text{fb}^{-1}", "\\text{GeV}"):
+        assert printed in text
+
+
+def test_an_lhcb_title_page_has_the_biggest_font_group_as_title_and_keeps_the_lab_header():
+    """LHCb's template builds its title page by hand: the lab's name in `\\large`, then the
+    title in `\\huge` after `\\normalfont\\bfseries\\boldmath`; there is no \\title."""
+    title_page = r"""\begin{titlepage}
+\centerline{\large EUROPEAN ORGANIZATION FOR NUCLEAR RESEARCH (CERN)}
+\vspace*{4.0cm}
+{\normalfont\bfseries\boldmath\huge
+\begin{center}
+Search for the rare decay $B^+\to\mu^+\mu^-\mu^+\nu_\mu$
+\end{center}
+}
+\begin{center}LHCb collaboration\end{center}
+\begin{abstract}We search.\end{abstract}
+\end{titlepage}
+\section{Introduction}Text."""
+    text = latex_to_document(
+        {"main.tex": (r"\documentclass{article}\begin{document}" + title_page + r"\end{document}").encode()}
+    ).text
+    assert text.startswith("# Search for the rare decay $B^+\\to\\mu^+\\mu^-\\mu^+\\nu_\\mu$\n")
+    assert "EUROPEAN ORGANIZATION FOR NUCLEAR RESEARCH (CERN)" in text.split("## Abstract")[0]
+
+
+def test_atlas_author_list_and_hepnames_particles_print_as_the_pdf():
+    """ATLAS papers: \\AtlasOrcid[orcid]{Name} prints the name (the ORCID is an icon), the marks
+    are `$^\\textrm{\\scriptsize 98}$`, and particle names come from hepnames, which the e-print
+    does not ship (`\\PJgy` is J/psi)."""
+    body = (
+        r"We see $B_c^+\to\PJgy D_s^+$ with $\PJgy\to\Pgmp\Pgmm$ and \PKzS."
+        "\n\n"
+        r"\AtlasOrcid[0000-0002-6665-4934]{G.~Aad}$^\textrm{\scriptsize 98}$, \AtlasOrcid[0000-0002-5888-2734]{B.~Abbott}$^\textrm{\scriptsize 124}$"
+    )
+    text = latex_to_document(
+        {"main.tex": (r"\documentclass{article}\begin{document}" + body + r"\end{document}").encode()}
+    ).text
+    assert "$B_c^+\\to J/\\psi D_s^+$" in text and "$J/\\psi\\to\\mu^+\\mu^-$" in text and "$K^0_S$" in text
+    assert "G. Aad$^\\textrm{98}$, B. Abbott$^\\textrm{124}$" in text
+    assert "0000-" not in text and "scriptsize" not in text

@@ -3,8 +3,13 @@ LaTeX's numbers, numbered equations, bibliography entries with their ids, citati
 
 from __future__ import annotations
 
+import io
+import tarfile
+
 from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.extract import from_source
 from arxiv_mcp.text.latex.convert import latex_to_document
+from tests.pdfgen import make_pdf
 
 ARTICLE = r"""\documentclass{article}
 \usepackage{amsmath,graphicx,booktabs,multirow,subcaption}
@@ -224,3 +229,121 @@ See (\ref{sys}) and Figure~\ref{fig:drawn}.
     doc = latex_to_document({"main.tex": source.encode()})
     assert [(e.number, e.anchor) for e in doc.records(Equation)] == [("1", "sys")]
     assert "See (1) and Figure" in doc.text and "??" not in doc.text
+
+
+def _tar(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, body in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            archive.addfile(info, io.BytesIO(body))
+    return buffer.getvalue()
+
+
+def test_a_pdfpages_wrapper_reads_as_the_pdf_it_includes():
+    """Some e-prints are a LaTeX file that only includes the authors' PDF with pdfpages: the
+    paper's text is that PDF's."""
+    wrapper = rb"\documentclass{article}\usepackage{pdfpages}\begin{document}\includepdf[pages=-]{paper}\end{document}"
+    raw = _tar({"main.tex": wrapper, "paper.pdf": make_pdf(["Included paper words on page one."])})
+    assert "Included paper words on page one." in from_source(raw).text
+
+
+def test_a_paper_with_sections_keeps_its_latex_text_beside_an_included_pdf():
+    main = (
+        rb"\documentclass{article}\usepackage{pdfpages}\begin{document}\section{Intro}Our own text."
+        rb"\includepdf{supplement.pdf}\end{document}"
+    )
+    raw = _tar({"main.tex": main, "supplement.pdf": make_pdf(["Supplement only."])})
+    text = from_source(raw).text
+    assert "Our own text." in text and "Supplement only." not in text
+
+
+def test_bibitems_with_an_empty_label_and_key_are_still_entries():
+    """ASP-style lists write `\\bibitem[]{} Author A., 1992, ApJ 385, 621` and cite in the text."""
+    source = (
+        r"\documentclass{article}\begin{document}\section{S}As Applegate (1992) says."
+        r"\begin{thebibliography}{}\bibitem[]{} Applegate J.H., 1992, ApJ 385, 621"
+        r"\bibitem[]{} Berdyugina S.V., 2002, AN 323, 192\end{thebibliography}\end{document}"
+    )
+    document = latex_to_document({"main.tex": source.encode()})
+    references = document.records(Reference)
+    assert [reference.text for reference in references] == [
+        "Applegate J.H., 1992, ApJ 385, 621",
+        "Berdyugina S.V., 2002, AN 323, 192",
+    ]
+    assert "[]" not in document.text
+
+
+def test_listings_captions_given_as_options_are_numbered_captions_that_refs_name():
+    source = r"""\documentclass{article}\usepackage{listings}\begin{document}\section{S}
+See \ref{fib} and \ref{two}.
+\lstinputlisting[language=Pascal,caption={fib.pl -- Fibonacci},label={fib}]{fib.pl}
+\begin{lstlisting}[caption=Second one,label=two]
+x := 1
+\end{lstlisting}
+\begin{lstlisting}[language=C]
+y = 2;
+\end{lstlisting}
+\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "See 1 and 2." in text
+    assert "Listing 1: fib.pl \u2013 Fibonacci" in text and "Listing 2: Second one\n\nx := 1" in text
+    assert "language=" not in text and "fib.pl}" not in text and "y = 2;" in text
+
+
+def test_alpha_labels_with_etalchar_print_as_the_pdf():
+    """amsalpha/alpha: four or more authors give `\\bibitem[A{\\etalchar{+}}85]`, printed A+85."""
+    source = (
+        r"\documentclass{article}\begin{document}\section{S}By [\cite{a}].\begin{thebibliography}{A{+}85}"
+        r"\def\etalchar#1{$^{#1}$}\bibitem[A{\etalchar{+}}85]{a} A. One et al., Title, 1985.\end{thebibliography}\end{document}"
+    )
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "[A+85]" in text and "^{+}" not in text
+
+
+def test_aas_journal_macros_print_their_abbreviations_even_when_the_class_defines_them():
+    """`\\apj` in an AASTeX or MNRAS .bbl prints ApJ; aastex631.cls defines it through its own
+    internals (`\\ref@jnl{ApJ}`), which read as nothing."""
+    bbl = (
+        r"\begin{thebibliography}{}\bibitem[\protect\citeauthoryear{Brienza et~al.,}{Brienza et~al.,}{2016}]{b}"
+        r"Brienza M. et~al., 2016, \aap, 585, 29\bibitem[{Dey} et al.(2019)]{d}{Dey}, A. 2019, \aj, 157, 168"
+        r"\end{thebibliography}"
+    )
+    files = {
+        "main.tex": (
+            rb"\documentclass{aastex631}\begin{document}\section{S}See \citet{b} and \citet{d}.\bibliography{refs}\end{document}"
+        ),
+        "main.bbl": bbl.encode(),
+        "aastex631.cls": rb"\renewcommand\apj{\ref@jnl{ApJ}}\renewcommand\aj{\ref@jnl{AJ}}\renewcommand\aap{\ref@jnl{A\&A}}",
+    }
+    document = latex_to_document(files)
+    assert [reference.text.split("] ", 1)[-1] for reference in document.records(Reference)] == [
+        "Brienza M. et al., 2016, A&A, 585, 29",
+        "Dey, A. 2019, AJ, 157, 168",
+    ]
+    assert "Brienza et al.,," not in document.text
+
+
+def test_an_aastex_deluxetable_is_a_table_with_its_caption_header_rows_and_notes():
+    source = r"""\documentclass{aastex631}\begin{document}\section{S}See Table \ref{t}.
+\begin{deluxetable*}{lcc}
+\tablenum{1}
+\tabletypesize{\scriptsize}
+\tablecaption{Observed sources\label{t}}
+\tablewidth{0pt}
+\tablehead{\colhead{Name} & \colhead{$z$} & \colhead{Exp. (ks)}}
+\startdata
+\cutinhead{XRGs}
+3C 403 & 0.059 & 49 \\
+NGC 326 & 0.048 & 94
+\enddata
+\tablecomments{Exposures are net of flares.}
+\end{deluxetable*}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    (table,) = document.records(Table)
+    assert table.label == "Table 1" and table.caption == "Observed sources"
+    assert "| Name | $z$ | Exp. (ks) |" in document.text and "| NGC 326 | 0.048 | 94 |" in document.text
+    assert "See Table 1." in document.text and "Exposures are net of flares." in document.text
+    assert "lcc" not in document.text and "0pt" not in document.text and "scriptsize" not in document.text

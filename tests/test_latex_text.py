@@ -791,7 +791,7 @@ def test_elsarticle_frontmatter_labels_addresses_and_no_emails():
     )
     head = front(text)
     assert "Jane Roe$^{a,b}$, John Doe$^{b}$" in head
-    assert "$^{a}$Dept. of Physics, Uni A; $^{b}$organization=Lab B, city=Town" in head
+    assert "$^{a}$Dept. of Physics, Uni A; $^{b}$Lab B, Town" in head  # the values, as elsarticle prints them
     assert "jane@uni.edu" not in text and "Corresponding" not in text
     assert text.startswith("# A cas paper\n")
 
@@ -891,3 +891,62 @@ def test_algpseudocode_block_definitions_leave_no_parameter_debris():
         r"\algrenewtext{ArmElim}[1]{\algorithmicArmElim\ #1}\algblockdefx{Go}{EndGo}[1]{Go #1}{End}Steps."
     )
     assert text == "Steps.\n"
+
+
+def test_plain_tex_rules_and_struts_print_no_dimensions():
+    """A class's table struts (`\\vrule depth 6pt height 12pt width 0pt`) are spacing, not text."""
+    text = convert(r"\section{S}Top\vrule depth 6pt height 12pt width 0pt row and \hrule height .4pt end.", "")
+    assert "Top row and end." in text
+    assert not re.search(r"\d+pt|depth|height|width", text)
+
+
+def test_a_label_macro_with_an_etoolbox_toggle_still_labels_and_prints_the_toggled_branch():
+    """`\\newcommand{\\seclabel}[1]{\\label{sec:#1}\\iftoggle{showlabels}{[#1]}{}}`: the toggle is
+    decided from the source's \\togglefalse/\\toggletrue, so the label exists and `Section ??` is not."""
+    preamble = (
+        r"\newtoggle{showlabels}\togglefalse{showlabels}\newbool{draft}\setbool{draft}{true}"
+        r"\newcommand{\seclabel}[1]{\label{sec:#1}\iftoggle{showlabels}{\texttt{[#1]}}{}}"
+        r"\newcommand{\secref}[1]{Section~\ref{sec:#1}}"
+    )
+    text = convert(
+        r"\section{Intro}See \secref{x}. \ifbool{draft}{Draft.}{Final.}\section{Two}\seclabel{x}Text.", preamble
+    )
+    assert "See Section 2. Draft." in text and "## 2 Two\n\nText." in text
+    assert "??" not in text and "[x]" not in text and "Final" not in text
+
+
+def test_old_tikzstyle_definitions_print_nothing():
+    text = convert(
+        r"\section{S}A\tikzstyle{proc}=[draw, circle, inner sep=2pt] \tikzstyle{client} = [proc, fill=red!25]B."
+    )
+    assert "A B." in text and "proc" not in text and "2pt" not in text
+
+
+def test_a_windows_1252_source_reads_its_quotes_and_dashes():
+    raw = b"\\documentclass{article}\\begin{document}\\section{S}Riemann\x92s \x93zeta\x94 \x96 caf\xe9.\\end{document}"
+    text = latex_to_text({"main.tex": raw})
+    assert "Riemann\u2019s \u201czeta\u201d \u2013 caf\u00e9." in text
+
+
+def test_inline_code_of_minted_and_listings_prints_the_code_alone():
+    """`\\mintinline{haskell}{>>=}`, through a paper's `\\hs` shorthand too, and `\\lstinline|...|`."""
+    preamble = r"\newcommand{\hs}{\mintinline{haskell}}"
+    text = convert(
+        r"\section{S}Bind \hs{>>=}, \mintinline[style=x]{c}{y++}, \lstinline[language=C]|a_b{c| and \lstinline{z}.",
+        preamble,
+    )
+    assert "Bind >>=, y++, a_b{c and z." in text
+    assert "haskell" not in text and "language" not in text
+
+
+def test_dashed_table_rules_of_arydshln_print_no_dash_pattern():
+    text = convert(
+        r"\section{S}\begin{tabular}{ll}A & B \\ \hdashline[0.4pt/2pt] C & D \\ \cdashline{1-2}[1pt/1pt] E & F\end{tabular}"
+    )
+    assert "| A | B |\n| C | D |\n| E | F |" in text and "pt" not in text
+
+
+def test_length_registers_set_in_the_body_print_no_dimension():
+    """`\\fboxsep=1.5pt`, `\\topskip0pt`, `\\parindent 0pt`, `\\voffset=-0.8truein`: settings, not text."""
+    text = convert(r"\section{S}A \fboxsep=1.5pt B \topskip0pt C \parindent 0pt D \voffset=-0.8truein E.")
+    assert "A B C D E." in text

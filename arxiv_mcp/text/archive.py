@@ -180,3 +180,21 @@ def _single_file(data: bytes, name: str) -> SourceBundle:
     if not name.lower().endswith(KEPT_EXTENSIONS):
         name = (name or "main") + ".tex"
     return SourceBundle("tex", {name: data})
+
+
+def read_member(data: bytes, wanted: str, *, max_total_bytes: int = 100 * 2**20) -> bytes | None:
+    """One member's bytes (a figure or an included PDF, which `read_source` does not keep),
+    read again from the e-print under the same size limit; None when it holds no such member."""
+    if formats.is_gzip(data):
+        data = b"".join(formats.gunzip_chunks(data, max_total_bytes))
+    if not formats.is_tar(data[:512]):
+        return None
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r|") as archive:
+            for member in archive:
+                if member.isreg() and _safe_member_name(member) == wanted:
+                    handle = archive.extractfile(member)
+                    return handle.read() if handle is not None else None
+    except (tarfile.TarError, UnsafeArchive):
+        return None
+    return None

@@ -9,12 +9,14 @@ cached raw file, without a new request.
 
 from __future__ import annotations
 
+import posixpath
+import re
 from enum import StrEnum
 
 from ..errors import ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 5
+EXTRACTOR_VERSION = 6
 
 
 class TextSource(StrEnum):
@@ -39,7 +41,7 @@ def from_html(raw: bytes) -> Document:
 
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
     """Any e-print kind: a (gzipped) tar or TeX file, the authors' HTML, or a (gzipped) PDF."""
-    from .archive import read_source
+    from .archive import read_member, read_source
     from .latex.convert import bundle_to_document
 
     bundle = read_source(raw)
@@ -51,7 +53,32 @@ def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto")
 
         (page,) = bundle.files.values()
         return html_document(page, authored=True)
+    wrapped = _included_pdf(bundle.files, bundle.members)
+    if wrapped is not None:
+        included = read_member(raw, wrapped)
+        if included is not None:
+            return from_pdf(included, deadline, engine)
     return bundle_to_document(bundle)
+
+
+_INCLUDEPDF_RE = re.compile(r"^[^%\n]*\\includepdf(?![A-Za-z])\s*(?:\[[^\]]{0,300}\])?\s*\{([^{}\n]{1,300})\}", re.M)
+_TEXT_RE = re.compile(r"^[^%\n]*\\(?:section|chapter|begin\{abstract\})(?![A-Za-z])", re.M)
+
+
+def _included_pdf(files: dict[str, bytes], members: tuple[str, ...]) -> str | None:
+    """The member a pdfpages wrapper includes (`\\includepdf[pages=-]{paper.pdf}`) when the
+    e-print's LaTeX is such a wrapper: it includes a PDF of its own and has no section or
+    abstract, so the paper's text is in that PDF."""
+    tex = [body.decode("latin-1") for name, body in files.items() if name.lower().endswith(".tex")]
+    if any(_TEXT_RE.search(body) for body in tex):
+        return None
+    for body in tex:
+        for m in _INCLUDEPDF_RE.finditer(body):
+            name = posixpath.normpath(m.group(1).strip().lstrip("./"))
+            for candidate in (name, name + ".pdf"):
+                if candidate in members and candidate.lower().endswith(".pdf"):
+                    return candidate
+    return None
 
 
 def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:

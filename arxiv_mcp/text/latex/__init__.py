@@ -2,8 +2,9 @@
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
 defines and loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
-as \\bibitem entries), `macros` (the paper's own definitions) and `templates` (those with
-arguments), `tokens`, then the converter: `engine` (the one walk and its argument readers) with
+as \\bibitem entries), `listings` and `deluxetable` (listings' option captions and AASTeX's
+deluxetable rewritten as the floats they print), `macros` (the paper's own definitions) and
+`templates` (those with arguments), `tokens`, then the converter: `engine` (the one walk and its argument readers) with
 the handler groups `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), writing into
 `sinks`; figures, tables, equations and bibliography entries are `drafts` until the walk ends
 (`graphics` names their images' members); `document` writes the result through the

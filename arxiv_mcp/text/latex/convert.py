@@ -5,8 +5,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
-The stages: `source` assembles the main file, `macros`/`templates` expand the paper's own
-definitions with their bounds, `tokens` tokenizes, and the converter (`engine` plus the handler
+The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
+float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
+tokenizes, and the converter (`engine` plus the handler
 groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -21,11 +22,13 @@ from ..archive import SourceBundle, read_source
 from ..document import Document
 from .babel import shorthands
 from .crossrefs import CrossReferences
+from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .floats import Floats
 from .front import FrontMatter
 from .graphics import files_by_folder
-from .macros import PROTECTED_MACROS, Definition, Expansion, definitions, text_macros
+from .listings import listing_captions
+from .macros import PROTECTED_MACROS, Definition, Expansion, defined_names, definitions, text_macros
 from .references import Labels
 from .sections import Sections
 from .source import (
@@ -40,11 +43,12 @@ from .source import (
     package_sources,
     split_document,
     theorem_names,
+    toggle_states,
 )
-from .specs import CLASS_AUTHORS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
-from .units import Quantities, declared_units
+from .units import Quantities, declared_units, math_quantities
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
@@ -57,6 +61,9 @@ class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
 def source_to_text(data: bytes) -> str:
     """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
     return bundle_to_document(read_source(data)).text
+
+
+_COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
 
 
 def bundle_to_text(bundle: SourceBundle) -> str:
@@ -88,29 +95,37 @@ def latex_to_document(
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
     preamble, body = split_document(source)
-    body = shorthands(body, preamble)
+    body = deluxe_tables(listing_captions(shorthands(body, preamble)))
     aliases = environment_aliases(source)
     theorems = theorem_names(preamble)
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
-    for name, unit in UNIT_MACROS.items():  # a unit package the e-print does not ship
-        if found.get(name) is None:
+    used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
+    own = defined_names(source)
+    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
+        if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
+    for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
+        if name in used and name not in own:
+            found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
-    templates = Templates(template_definitions(found), expansion)
+    templates = Templates(template_definitions(found, own), expansion)
 
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
+    meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
+    expanded_preamble = templates.expand(shorthands(preamble, preamble))
     _Converter(
-        expansion.tokens(tokenize(templates.expand(shorthands(preamble, preamble)), aliases)),
+        expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)),
         meta,
         theorems,
         preamble=True,
     ).run()
-    tokens = tokenize(templates.expand(body), aliases, nonumber)
+    expanded = templates.expand(body)
+    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
     converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:

@@ -3,12 +3,16 @@ What they write are placeholders that `references.Labels` resolves once the walk
 
 from __future__ import annotations
 
+import re
+
 from ..document import Kind
 from .drafts import Draft, letter
 from .engine import Engine
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, TableSink
 from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
+
+_SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 
 
 class CrossReferences(Engine):
@@ -81,10 +85,11 @@ class CrossReferences(Engine):
         opt = self.optional(i)
         optional, parts = self.label_text(*opt) if opt else (None, [])
         found = self.keys(opt[1] + 1 if opt else i)
-        if found is None or not found[0]:
+        if found is None:
             return i
-        key = found[0][0]
         self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
+        # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
+        key = found[0][0] if found[0] else f"bibitem:{self.counts['bibitem']}"
         self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
         self.sink.write(entry_mark(key) + " ")
         self.sink.entry = Draft(Kind.REFERENCE, label=key)
@@ -103,6 +108,8 @@ class CrossReferences(Engine):
             elif kind == RBRACE:
                 depth -= 1
             elif kind in (TEXT, RAW, MATH):
+                if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
+                    value = _SCRIPT_MARKS_RE.sub("", value)
                 text.append(value)
                 if depth >= 1 and parts:
                     parts[-1] += value

@@ -19,6 +19,7 @@ from .references import Labels
 from .sinks import Block
 
 _OWN_MARK_RE = re.compile(r"\$(?:\{\})?\^")
+_CONTENT_RE = re.compile(r"[^\W_]")  # a letter or digit: a front block of punctuation alone prints nothing
 _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*")
 
 
@@ -40,6 +41,7 @@ class Meta:
     after_affiliation: bool = False
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
     within: dict[str, str] = field(default_factory=dict)
+    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `source.toggle_states` reads them
     units: dict[str, str] = field(
         default_factory=dict
     )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
@@ -111,6 +113,9 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
     if meta.notes:
         blocks.append(Block("p", " ".join(f"[^{note}]" for note in meta.notes)))
     abstract = list(meta.abstract)
+    # separators written between front-matter commands (`\\author{A},\\author{B}`): the author
+    # line has its own
+    front = [block for block in front if _CONTENT_RE.search(block.text)]
     if not abstract:
         front, abstract = _split_front(front)
     blocks.extend(front)

@@ -23,10 +23,12 @@ from .specs import (
     DISCARD_ENVS,
     ENV_SPECS,
     ENVIRONMENT_HANDLERS,
+    FONT_SWITCHES,
     PAR_COMMANDS,
     SKIP_SPECS,
     SYMBOLS,
     TITLE_FONTS,
+    title_size,
 )
 from .tokens import (
     AMP,
@@ -54,8 +56,14 @@ _ASSIGNMENT_RE = re.compile(
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex)\b)*"
 )
 """`= 10000` or `=0pt plus 1pt` right after a command: a TeX register assignment."""
+# plain TeX's rule specification: `\\vrule depth 6pt height 12pt width 0pt` (a strut)
+_RULE_SPEC_RE = re.compile(
+    r"(?:\s*(?:height|depth|width)\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+"
+)
+# LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
+_LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
 _DIMENSION_RE = re.compile(
-    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:true)?(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
 )
 
@@ -103,6 +111,10 @@ class Engine:
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
+        # the size of the font group read as the title when there is no \\title (None: not so read);
+        # a later group in a bigger size is the title instead (LHCb's `\\large` lab header, then
+        # the `\\huge` title)
+        self.title_size: int | None = None
         self.handlers: dict[str, Callable[[int, str], int]] = {
             name: getattr(self, "cmd_" + role) for name, role in COMMAND_HANDLERS.items()
         }
@@ -179,7 +191,12 @@ class Engine:
             return i + 1
         if name in ALGORITHM_WORDS:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
-        nxt = self.skip_spec(i + 1, SKIP_SPECS[name]) if name in SKIP_SPECS else self.skip_assignment(i + 1)
+        if name in SKIP_SPECS:
+            nxt = self.skip_spec(i + 1, SKIP_SPECS[name])
+        elif _LENGTH_NAME_RE.search(name):  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
+            nxt = self.skip_spec(i + 1, "d")
+        else:
+            nxt = self.skip_assignment(i + 1)
         if name in PAR_COMMANDS:
             self.sink.par()
         if name == "newline":
@@ -213,16 +230,27 @@ class Engine:
         return i
 
     def open_group(self, i: int) -> int:
-        if self.in_front and self.need_title and self.match[i] > i:
+        if self.in_front and self.match[i] > i and (self.need_title or self.title_size is not None):
+            fonts = []
             j = self.skip_space(i + 1)
-            if j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in TITLE_FONTS:
-                return self.capture(i, self.maybe_title)
+            while j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in FONT_SWITCHES | TITLE_FONTS:
+                fonts.append(self.toks[j][1])
+                j = self.skip_space(j + 1)
+            if any(font in TITLE_FONTS for font in fonts) and self.may_title(size := title_size(fonts)):
+                return self.capture(i, lambda sink: self.maybe_title(sink, size))
         return i + 1
 
-    def maybe_title(self, sink: Sink) -> None:
+    def may_title(self, size: int) -> bool:
+        """A font group can be the title: none is yet, or it is bigger than the one read as such."""
+        return self.need_title or (self.title_size is not None and size > self.title_size)
+
+    def maybe_title(self, sink: Sink, size: int = 0) -> None:
         text = sink.flat()
-        if self.need_title and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+        if self.may_title(size) and 3 <= len(text) <= 300 and any(c.isalpha() for c in text):
+            if not self.need_title:  # the smaller heading read as the title before is text again
+                self.sink.write(f" {self.meta.title} ")
             self.meta.title = text
+            self.title_size = size
             self.need_title = False
         elif text:
             self.sink.write(f" {text} ")
@@ -356,9 +384,12 @@ class Engine:
                 while k < len(toks) and k - i < 20 and toks[k][0] not in (LBRACE, PAR):
                     k += 1
                 i = k if k < len(toks) and toks[k][0] == LBRACE else i
-            elif code in "=dr" and i < len(toks) and toks[i][0] == TEXT:
+            elif code in "=drk" and i < len(toks) and toks[i][0] == TEXT:
                 value = toks[i][1]
-                if code == "=":
+                if code == "k":
+                    m = _RULE_SPEC_RE.match(value)
+                    value = value[m.end() :] if m else value
+                elif code == "=":
                     stripped = value.lstrip()
                     value = stripped[1:] if stripped.startswith("=") else value
                 elif code == "d":
@@ -391,6 +422,20 @@ class Engine:
         is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
         condition = self.group(i)
         return self.cmd_first_of_two(condition[1] + 1, name) if condition else i
+
+    def cmd_if_toggle(self, i: int, name: str) -> int:
+        """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the source's last
+        \\toggletrue/\\togglefalse chooses; the other is blanked."""
+        found = self.raw_text(i)
+        first = self.group(found[1]) if found is not None else None
+        second = self.group(first[1] + 1) if first is not None else None
+        if found is None or first is None or second is None:
+            return i
+        if self.meta.toggles.get(found[0].strip(), False):
+            return self.cmd_first_of_two(first[0], name)
+        for k in range(first[0], first[1] + 1):
+            self.toks[k] = (TEXT, "")
+        return second[0] + 1
 
     def cmd_first_of_two(self, i: int, name: str) -> int:
         """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""

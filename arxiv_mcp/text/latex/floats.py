@@ -59,9 +59,10 @@ class Floats(Engine):
         return self.skip_spec(j, ENV_SPECS.get(env, "o"))
 
     def env_algorithm_float(self, j: int, end: int, env: str) -> int:
-        """An algorithm float: its pseudocode is text where it stands; its caption counts
-        algorithms (`Algorithm 2: ...`), not figures."""
-        self.floats.append(Float("algorithm", self.sink, collect=self.sink))
+        """An algorithm or listing float: its code is text where it stands; its caption counts
+        algorithms (`Algorithm 2: ...`) or listings, not figures."""
+        kind = "listing" if env == "listing" else "algorithm"  # minted's and ours (`listings.py`)
+        self.floats.append(Float(kind, self.sink, collect=self.sink))
         self.later(end, self.floats.pop)
         return self.skip_spec(j, "o")
 

@@ -9,11 +9,26 @@ from typing import Any
 from .engine import Engine
 from .references import cite_mark
 from .sinks import Sink
+from .specs import title_size
 from .tokens import TEXT
 
 _MARK_SPACE_RE = re.compile(r"(\$\^\{\d+\}\$) ")  # `\\and \\pagebreak[0] Name`: the mark sits on the name
 # Items of an author or address list left empty by \\and, \\\\, a box or a mark with no text
 _EMPTY_ITEMS_RE = re.compile(r"\s*,(?:\s*,)+")
+_LABEL_RE = re.compile(r"[^\s=]{1,12}")
+_ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
+# elsarticle's (and Elsevier cas's) key-value affiliations print the values alone
+_AFFILIATION_KEY_RE = re.compile(r"(^|,\s*)(?:organization|addressline|city|postcode|postcodesep|state|country)\s*=\s*")
+
+
+def affiliation_labels(option: str, document_class: str) -> str:
+    """The labels in \\author's optional argument (`a,b`), or "" when the class gives that
+    argument another meaning: amsart's short name for the running head, aastex's ORCID."""
+    if document_class.startswith("ams"):
+        return ""
+    items = [item.strip() for item in option.split(",")]
+    kept = [item for item in items if _LABEL_RE.fullmatch(item) and not _ORCID_RE.fullmatch(item)]
+    return option if len(kept) == len(items) else ",".join(kept)
 
 
 def tidy_list(text: str) -> str:
@@ -27,6 +42,7 @@ class FrontMatter(Engine):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.institutes = 0
+        self.icml_marks: dict[str, str] = {}  # ICML affiliation key -> its printed mark
 
     def cmd_title(self, i: int, name: str) -> int:
         opt = self.optional(i)
@@ -49,7 +65,8 @@ class FrontMatter(Engine):
         opt = self.optional(i)
         marks = ""
         if opt:
-            marks = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            option = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+            marks = affiliation_labels(option, self.meta.document_class)
             i = opt[1] + 1
 
         def done(sink: Sink) -> None:
@@ -62,9 +79,18 @@ class FrontMatter(Engine):
         g = self.group(i)
         if g is None:
             return i
+        self.drop_key_values(g[1] + 1)
         self.meta_depth += 1
         self.in_author += 1
         return self.capture(i, done)
+
+    def drop_key_values(self, i: int) -> None:
+        """Elsevier's cas classes take the author's ORCID and roles after the name
+        (`\\author[1]{Name}[orcid=...]`): options, not text."""
+        opt = self.optional(i)
+        if opt and any(k == TEXT and "=" in v for k, v in self.toks[opt[0] + 1 : opt[1]]):
+            for k in range(opt[0], opt[1] + 1):
+                self.toks[k] = (TEXT, "")
 
     def cmd_affiliation(self, i: int, name: str) -> int:
         """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
@@ -79,7 +105,7 @@ class FrontMatter(Engine):
 
         def done(sink: Sink) -> None:
             self.meta_depth -= 1
-            text = tidy_list(sink.flat(", "))
+            text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
             if text:
                 self.meta.add_affiliation(text, label)
 
@@ -103,6 +129,76 @@ class FrontMatter(Engine):
 
         self.meta_depth += 1
         return self.capture(i, done)
+
+    def cmd_icml_symbol(self, i: int, name: str) -> int:
+        """ICML's \\icmlsetsymbol{equal}{*}: the mark an author key prints instead of a number."""
+        key = self.raw_text(i)
+        symbol = self.raw_text(key[1]) if key is not None else None
+        if key is None or symbol is None:
+            return i
+        self.icml_marks[key[0].strip()] = symbol[0].strip()
+        return symbol[1]
+
+    def icml_mark(self, key: str) -> str:
+        """An ICML affiliation key as printed: its symbol, or its number in order of first use."""
+        if key not in self.icml_marks:
+            self.icml_marks[key] = str(sum(mark.isdigit() for mark in self.icml_marks.values()) + 1)
+        return self.icml_marks[key]
+
+    def cmd_icml_author(self, i: int, name: str) -> int:
+        """ICML's \\icmlauthor{Name}{keys}: one author of the list, marked per affiliation key."""
+        g = self.group(i)
+        found = self.keys(g[1] + 1) if g is not None else None
+        if g is None or found is None:
+            return i
+        keys, end = found
+        marks = ",".join(self.icml_mark(key) for key in keys)
+        for k in range(g[1] + 1, end):
+            self.toks[k] = (TEXT, "")
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = sink.flat()
+            if text:
+                self.meta.add_author(text, marks)
+
+        self.meta_depth += 1
+        return self.capture(i, done)
+
+    def cmd_icml_affiliation(self, i: int, name: str) -> int:
+        """ICML's \\icmlaffiliation{key}{Lab, City}: an affiliation, marked as its authors are."""
+        found = self.raw_text(i)
+        if found is None or self.group(found[1]) is None:
+            return i
+        mark = self.icml_mark(found[0].strip())
+
+        def done(sink: Sink) -> None:
+            self.meta_depth -= 1
+            text = tidy_list(sink.flat(", "))
+            if text:
+                self.meta.affiliations.append(f"$^{{{mark}}}${text}")
+
+        self.meta_depth += 1
+        return self.capture(found[1], done)
+
+    def cmd_affiliation_part(self, i: int, name: str) -> int:
+        """acmart's \\institution{..}, \\city{..}, ...: items of one address (`MIT, Cambridge, USA`)."""
+        if self.group(i) is None:
+            return i
+
+        def done(sink: Sink) -> None:
+            text = sink.flat()
+            if text:
+                self.sink.write(text + ", ")
+
+        return self.capture(i, done)
+
+    def cmd_column_switch(self, i: int, name: str) -> int:
+        """\\twocolumn[...]: the bracket holds text set across both columns (ICML's title block)."""
+        opt = self.optional(i)
+        if opt:
+            self.toks[opt[0]] = self.toks[opt[1]] = (TEXT, "")
+        return i
 
     def cmd_and(self, i: int, name: str) -> int:
         if not self.institutes:
@@ -151,8 +247,8 @@ class FrontMatter(Engine):
         return i
 
     def cmd_font(self, i: int, name: str) -> int:
-        if self.in_front and self.need_title and self.group(i) is not None:
-            return self.capture(i, self.maybe_title)
+        if self.in_front and self.may_title(size := title_size([name])) and self.group(i) is not None:
+            return self.capture(i, lambda sink: self.maybe_title(sink, size))
         return i
 
     def env_keywords(self, j: int, end: int, env: str) -> int:

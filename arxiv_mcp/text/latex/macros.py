@@ -11,6 +11,7 @@ same depth and budget.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
     COMMAND_HANDLERS,
+    FONT_SWITCHES,
     HEADING_LEVELS,
     OWN_FIRST,
     PAR_COMMANDS,
@@ -108,6 +110,7 @@ _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*
 _XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the body; every paper makes the stand-ins' again
 def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
         return None
@@ -142,6 +145,11 @@ _DEFINITION_RE = re.compile(
     r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
 )
+
+
+def defined_names(source: str) -> frozenset[str]:
+    """The names `source` defines (\\def, \\newcommand, ...), whatever their definitions."""
+    return frozenset(m.group(2) or m.group(3) for m in _DEFINITION_RE.finditer(source))
 
 
 def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition | None]:
@@ -284,6 +292,7 @@ PROTECTED_MACROS = (
         | set(ALGORITHM_WORDS)
         | set(HEADING_LEVELS)
         | set(CHAPTER_LEVELS)
+        | FONT_SWITCHES
         # read by the tokenizer, or spelled out by the converter as symbols
         | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
     )

@@ -45,7 +45,8 @@ def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
     gives parts [A, Y]; natbib's `A et al.(2016)A, B and C` is read by pattern; any other text
     (alpha styles' `Knu84`) is the label itself; none means the running number."""
     if len(parts) >= 2 and parts[-1].strip()[:4].isdigit():
-        return BibLabel(str(number), " ".join(parts[0].split()), parts[-1].strip())
+        # mn2e/mnras write the comma into the names (`\\citeauthoryear{Brienza et~al.,}{..}{2016}`)
+        return BibLabel(str(number), " ".join(parts[0].split()).rstrip(","), parts[-1].strip())
     if optional:
         m = _AUTHOR_YEAR_RE.match(optional)
         if m:

@@ -33,11 +33,16 @@ _OWN_MARKS = dict.fromkeys(map(ord, LINE_BREAK + MARK_CHARS))
 _TEX_SUFFIXES = (".tex", ".ltx", ".latex")
 
 
+# Bytes 0x80-0x9f read as Latin-1 are control characters, never text: a file that is not UTF-8
+# and has them was written in Windows-1252 (`Riemann\x92s`, `\x93quoted\x94`, `\x96` an en dash)
+_WINDOWS_1252 = {c: bytes([c]).decode("cp1252", errors="ignore") or None for c in range(0x80, 0xA0)}
+
+
 def decode(raw: bytes) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
+        text = raw.decode("latin-1").translate(_WINDOWS_1252)
     # The converter's own marks (line breaks, reference placeholders) never come from the paper.
     return text.replace("\r\n", "\n").replace("\r", "\n").translate(_OWN_MARKS)
 
@@ -549,3 +554,21 @@ def counters_within(preamble: str) -> dict[str, str]:
     for m in _WITHOUT_RE.finditer(preamble):
         within[m.group(1)] = ""
     return within
+
+
+_TOGGLE_RE = re.compile(
+    r"\\(?:(toggle|bool)(true|false)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}"
+    r"|set(?:toggle|bool)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}[ \t]*\{[ \t]*(true|false)[ \t]*\})"
+)
+
+
+def toggle_states(source: str) -> dict[str, bool]:
+    """etoolbox's toggles and booleans as the source last sets them (`\\togglefalse{showlabels}`,
+    `\\setbool{draft}{true}`); one never set is false, as \\newtoggle makes it."""
+    states: dict[str, bool] = {}
+    for m in _TOGGLE_RE.finditer(source):
+        if m.group(3):
+            states[m.group(3)] = m.group(2) == "true"
+        else:
+            states[m.group(4)] = m.group(5) == "true"
+    return states

@@ -49,6 +49,7 @@ DISCARD_ENVS = {
     "pgfpicture",
     "axis",
     "tocentry",
+    "CCSXML",  # acmart: the concepts' XML goes to the metadata; \\ccsdesc prints them
 }
 ENV_SPECS = {
     "minipage": "ooom",
@@ -84,7 +85,10 @@ HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
 CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
 SKIP_SPECS = {
     # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
-    # = = an optional '=', r = parenthesised (..) -- all dropped; later arguments stay as text.
+    # = = an optional '=', r = parenthesised (..), k = a rule's `height 1pt depth 2pt width 0pt`;
+    # all dropped, later arguments stay as text.
+    "vrule": "k",
+    "hrule": "k",
     "label": "m",
     "vspace": "m",
     "vspace*": "m",
@@ -118,6 +122,7 @@ SKIP_SPECS = {
     "documentclass": "om",
     "nocite": "m",
     "cline": "m",
+    "cdashline": "mo",  # arydshln's \\cdashline{2-3}[0.4pt/2pt]
     "cmidrule": "rom",
     "rule": "omm",
     "phantom": "m",
@@ -174,6 +179,10 @@ SKIP_SPECS = {
     "markright": "m",
     "lstset": "m",
     "tikzset": "m",
+    # minted's \\mintinline[options]{language}{code}: the code prints (a paper's `\\hs` may be
+    # `\\mintinline{haskell}`, its code following the macro)
+    "mintinline": "om",
+    "tikzstyle": "m=o",  # the old \\tikzstyle{proc}=[draw, circle]
     "pgfplotsset": "m",
     "usetikzlibrary": "m",
     "newcounter": "mo",
@@ -272,10 +281,12 @@ SKIP_SPECS = {
     "shortauthors": "m",
     "correspondingauthor": "m",
     "icmltitlerunning": "m",
+    "AtlasOrcid": "o",  # ATLAS's \\AtlasOrcid[0000-...]{Name}: the ORCID is a link icon, the name is text
+    # MNRAS's running head: `\\pagerange{\\pageref{firstpage}--\\pageref{lastpage}}` prints `??` unresolved
+    "pagerange": "m",
+    "pubyear": "m",
     "icmlkeywords": "m",
-    "icmlaffiliation": "mm",
     "icmlcorrespondingauthor": "mm",
-    "icmlsetsymbol": "mm",
     "Thanks": "m",
     "arrayrulecolor": "om",
     "rowcolor": "om",
@@ -462,6 +473,21 @@ TITLE_FONTS = {
     "scshape",
     "boldmath",
 }
+# LaTeX's size and font switches: they print no text. Old styles redefine them with LaTeX 2.09
+# internals (`\\def\\small{\\@setsize\\small{10pt}\\ixpt\\@ixpt}`), whose bodies would print `10pt`.
+FONT_SWITCHES = {
+    *("tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge"),
+    *("rm", "sf", "tt", "bf", "it", "sl", "sc", "em", "normalfont"),
+    *("rmfamily", "sffamily", "ttfamily", "bfseries", "mdseries", "itshape", "slshape", "scshape", "upshape"),
+}
+_TITLE_SIZES = {"large": 1, "Large": 2, "LARGE": 3, "huge": 4, "Huge": 5}
+
+
+def title_size(fonts: list[str]) -> int:
+    """How big a group set in these fonts prints: the largest size switch among them."""
+    return max((_TITLE_SIZES.get(font, 0) for font in fonts), default=0)
+
+
 CITE_COMMANDS = {
     "cite",
     "cite*",
@@ -538,10 +564,16 @@ HEADING_COMMANDS = {
 # Commands with a handler of their own, by role; the converter's method for a role is
 # `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
 _COMMAND_ROLES: dict[str, Iterable[str]] = {
-    "title": ("title", "AtlasTitle"),
+    "title": ("title", "AtlasTitle", "icmltitle"),
     "author": ("author", "collaboration"),
     "affiliation": ("affiliation", "altaffiliation", "address", "affil"),
     "institute": ("institute",),
+    "icml_author": ("icmlauthor",),
+    "icml_affiliation": ("icmlaffiliation",),
+    "icml_symbol": ("icmlsetsymbol",),
+    # acmart's affiliation parts: the PDF prints them as one comma-separated address
+    "affiliation_part": ("institution", "department", "streetaddress", "city", "state", "postcode", "country"),
+    "column_switch": ("twocolumn", "onecolumn"),
     "and": ("and",),
     "thanksref": ("thanksref",),
     "inst": ("inst",),
@@ -559,7 +591,18 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     # siunitx (`units.py`): what each reads is its table there
     "quantity": QUANTITIES,
     "span": ("multicolumn", "multicolumn*", "multirow"),
-    "rule": ("hline", "midrule", "toprule", "bottomrule", "specialrule", "Xhline", "hhline"),
+    "rule": (
+        "hline",
+        "midrule",
+        "toprule",
+        "bottomrule",
+        "specialrule",
+        "Xhline",
+        "hhline",
+        "hdashline",
+        "firsthline",
+        "lasthline",
+    ),
     "captionof": ("captionof",),
     "appendix": ("appendix",),
     "href": ("href",),
@@ -569,6 +612,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "step_equation": ("@stepequation", "@tagequation"),
     "first_of_two": ("texorpdfstring", "@firstoftwo"),
     "if_then_else": ("ifthenelse",),
+    "if_toggle": ("iftoggle", "ifbool"),
     "halign": ("halign",),
     "row_end": ("cr", "crcr"),
     "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
@@ -609,6 +653,101 @@ UNIT_MACROS = {
     name: "\\ensuremath{\\text{" + symbol + ("}" if "}" not in symbol else "") + "}\\xspace"
     for name, symbol in _UNIT_SYMBOLS.items()
 }
+# Particle names of hepnames/heppennames (ATLAS's atlashepparticle builds on them, and the e-print
+# does not ship them): \\P, `a` for the antiparticle, the symbol (`g` + a letter for a Greek one:
+# `gm` mu, `gp` pi), then the charge (`p` +, `m` -, `pm`, `z` 0). Like UNIT_MACROS, a stand-in for
+# when the paper has no definition of its own.
+_CHARGES = {"": "", "p": "^+", "m": "^-", "pm": "^\\pm", "z": "^0"}
+_CHARGED = {
+    "e": "e",
+    "gm": "\\mu",
+    "gt": "\\tau",
+    "l": "\\ell",
+    "gp": "\\pi",
+    "K": "K",
+    "D": "D",
+    "B": "B",
+    "W": "W",
+    "H": "H",
+}
+_NEUTRAL = {
+    **{"q" + quark: quark for quark in "udscbt"},
+    "q": "q",
+    "gn": "\\nu",
+    "gne": "\\nu_e",
+    "gngm": "\\nu_\\mu",
+    "gngt": "\\nu_\\tau",
+    "p": "p",
+    "n": "n",
+    "gL": "\\Lambda",
+}
+PARTICLE_SYMBOLS = {
+    **{f"P{name}{charge}": symbol + sign for name, symbol in _CHARGED.items() for charge, sign in _CHARGES.items()},
+    **{f"P{name}": symbol for name, symbol in _NEUTRAL.items()},
+    **{f"Pa{name}": f"\\bar{{{symbol}}}" for name, symbol in _NEUTRAL.items()},
+    "PJgy": "J/\\psi",
+    "Pgy": "\\psi",
+    "PgU": "\\Upsilon",
+    "Pgf": "\\phi",
+    "Pgh": "\\eta",
+    "Pgr": "\\rho",
+    "Pgo": "\\omega",
+    "Pgg": "\\gamma",
+    "Pg": "g",
+    "PZ": "Z",
+    "PKzS": "K^0_S",
+    "PKzL": "K^0_L",
+    **{f"P{meson}s{charge}": f"{meson}_s{sign}" for meson in "BD" for charge, sign in _CHARGES.items()},
+    **{f"PBc{charge}": f"B_c{sign}" for charge, sign in _CHARGES.items()},
+}
+PARTICLE_MACROS = {name: "\\ensuremath{" + symbol + "}\\xspace" for name, symbol in PARTICLE_SYMBOLS.items()}
+# Journal abbreviations of the AAS macros (aastex, mnras, aa: `\\apj` in a .bbl prints ApJ). The
+# classes define them through their own internals (aastex631's `\\ref@jnl{ApJ}`), so these stand in
+# unless the paper's own files define the name.
+JOURNAL_MACROS = {
+    "aj": "AJ",
+    "actaa": "Acta Astron.",
+    "araa": "ARA\\&A",
+    "apj": "ApJ",
+    "apjl": "ApJL",
+    "apjs": "ApJS",
+    "ao": "Appl. Opt.",
+    "apss": "Ap\\&SS",
+    "aap": "A\\&A",
+    "aapr": "A\\&A Rev.",
+    "aaps": "A\\&AS",
+    "azh": "AZh",
+    "baas": "BAAS",
+    "icarus": "Icarus",
+    "jcap": "JCAP",
+    "jrasc": "JRASC",
+    "memras": "MmRAS",
+    "mnras": "MNRAS",
+    "na": "New A",
+    "nar": "New A Rev.",
+    "pra": "Phys. Rev. A",
+    "prb": "Phys. Rev. B",
+    "prc": "Phys. Rev. C",
+    "prd": "Phys. Rev. D",
+    "pre": "Phys. Rev. E",
+    "prl": "Phys. Rev. Lett.",
+    "pasa": "PASA",
+    "pasp": "PASP",
+    "pasj": "PASJ",
+    "qjras": "QJRAS",
+    "skytel": "S\\&T",
+    "solphys": "Sol. Phys.",
+    "sovast": "Soviet Ast.",
+    "ssr": "Space Sci. Rev.",
+    "zap": "ZAp",
+    "nat": "Nature",
+    "iaucirc": "IAU Circ.",
+    "aplett": "Astrophys. Lett.",
+    "physrep": "Phys. Rep.",
+    "physscr": "Phys. Scr",
+    "planss": "Planet. Space Sci.",
+    "procspie": "Proc. SPIE",
+}
 # Templates of widely used packages whose own definitions cannot be read without running TeX
 # (hepparticles' \HepParticle tests \ifx and shifts kerning): the paper's usable definition wins;
 # these stand in when it has none or an unusable one. name -> (arguments, body).
@@ -626,4 +765,6 @@ PACKAGE_TEMPLATES = {
     "IEEEauthorrefmark": (1, r"\ensuremath{^{#1}}"),
     # mciteplus (LHCb.bst): each entry states its (mid, end, separator) punctuation; the end one prints
     "mciteSetBstMidEndSepPunct": (3, "#2"),
+    # jheppub/jcappub: `\\author[a]{A. Name,\\note{ORCID: ...}}` prints a footnote of the title page
+    "note": (1, r"\thanks{#1}"),
 }

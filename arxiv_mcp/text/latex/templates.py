@@ -30,12 +30,16 @@ _BETWEEN_ARGUMENTS_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?")
 _NAME_RE = re.compile(r"\\([A-Za-z@]+)")
 
 
-def template_definitions(found: dict[str, Definition | None]) -> dict[str, Definition]:
+def template_definitions(
+    found: dict[str, Definition | None], own: frozenset[str] = frozenset()
+) -> dict[str, Definition]:
     """The usable templates: safe definitions with arguments (a known package's stand-in where the
-    paper's own cannot be read), and the zero-argument ones that call them."""
+    paper's own cannot be read), and the zero-argument ones that call them. `own` names what the
+    paper's own files define: a shipped class's definition of a stand-in's name gives way to it
+    (IEEEtran.cls defines \\IEEEauthorblockN in branches for its modes, the last one bare)."""
     usable = {name: d for name, d in found.items() if d is not None and d.nargs and _safe(d.body)}
     for name, (nargs, body) in PACKAGE_TEMPLATES.items():
-        if name not in usable or not _decidable(usable[name].body):
+        if name not in usable or name not in own or not _decidable(usable[name].body):
             usable[name] = Definition(nargs, None, body)
     for _ in range(MAX_MACRO_DEPTH):
         callers = {
@@ -199,7 +203,9 @@ _INNERMOST_IF_RE = re.compile(
 _ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
 
 
-_ANY_CONDITIONAL_RE = re.compile(r"\\(?:if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
+# etoolbox's \\iftoggle{name}{yes}{no} and \\ifbool are commands with braced branches, which the
+# converter decides (`Engine.cmd_if_toggle`); TeX's own \\if...\\fi cannot be decided here
+_ANY_CONDITIONAL_RE = re.compile(r"\\(?:(?!(?:iftoggle|ifbool)(?![A-Za-z@]))if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
 
 
 def _conditionals(body: str, math: bool) -> str | None:

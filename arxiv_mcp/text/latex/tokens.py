@@ -178,8 +178,15 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
 _LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
 
 
+# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
+# a reader sees
+_MATH_SIZE_RE = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![A-Za-z])\s*"
+)
+
+
 def _clean_math(latex: str) -> str:
-    return " ".join(_LABEL_KEY_RE.sub("", latex).replace("\\protect", "").split())
+    return " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
 
 
 def _accented(accent: str, base: str) -> str:
@@ -349,6 +356,8 @@ class _Tokenizer:
             return self.environment(kind, alias, k)
         if name == "verb" and k < len(src):
             return self.verb(k)
+        if name == "lstinline":
+            return self.inline_code(k)
         if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
             return self.url(name, k)
         if src.startswith("*", k) and name in _STARRABLE:
@@ -430,6 +439,16 @@ class _Tokenizer:
             return k
         self.toks.append((TEXT, src[k + 1 : end]))
         return end + 1
+
+    _OPTIONS_RE = re.compile(r"[ \t]*\[[^\]\n]{0,300}\]")
+
+    def inline_code(self, k: int) -> int:
+        """\\lstinline[options]|code| (or {code}): the code, as \\verb prints it."""
+        options = self._OPTIONS_RE.match(self.src, k)
+        k = options.end() if options else k
+        if self.src.startswith("{", k):
+            return k  # the group is read as text
+        return self.verb(k)
 
     def url(self, name: str, k: int) -> int:
         src = self.src

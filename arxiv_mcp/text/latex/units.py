@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from .engine import Engine
-from .tokens import CMD, LBRACE, MATH, RAW, RBRACE, TEXT
+from .tokens import CMD, DMATH, LBRACE, MATH, RAW, RBRACE, TEXT, Token
 
 PREFIXES = {
     "quecto": "q",
@@ -235,3 +235,88 @@ _SHAPES = {
     "qtylist": "lu",
     "numlist": "L",
 }
+
+
+# --- quantities inside math ------------------------------------------------------------------
+
+_MATH_QUANTITY_RE = re.compile(r"\\(SI|qty|si|unit|num|SIrange|qtyrange|numrange)(?![A-Za-z])\s*")
+_UNIT_MATH_RE = re.compile(r"\$([^$]*)\$")
+
+
+def _balanced(latex: str, i: int, opening: str, closing: str) -> int | None:
+    """Index past the group opening at i (nested groups counted), or None."""
+    if i >= len(latex) or latex[i] != opening:
+        return None
+    depth = 0
+    for j in range(i, min(len(latex), i + 4 * MAX_ARGUMENT_TOKENS)):
+        if latex[j] == opening:
+            depth += 1
+        elif latex[j] == closing:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return None
+
+
+def _unit_math(unit: str) -> str:
+    """A unit as printed (`fb$^{-1}$`) as math: upright text, then its powers."""
+    pieces = _UNIT_MATH_RE.split(unit)
+    return "".join(
+        piece if k % 2 else (f"\\text{{{piece}}}" if piece.strip() else "") for k, piece in enumerate(pieces)
+    )
+
+
+def _number_math(number: str) -> str:
+    return number_text(number).strip("$")
+
+
+def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
+    """siunitx's and the units package's commands inside math (`$E > \\SI{13}{\\TeV}$`,
+    `$\\unit[10^{14}]{eV}$`) as the LaTeX the PDF prints: the number, a thin space, the unit
+    upright (`13\\,\\text{TeV}`). A command whose arguments cannot be read stays as written."""
+    out: list[str] = []
+    pos = 0
+    while (m := _MATH_QUANTITY_RE.search(latex, pos)) is not None:
+        name, i = m.group(1), m.end()
+        value = ""
+        if latex.startswith("[", i):
+            end = _balanced(latex, i, "[", "]")
+            if end is None:
+                break
+            if name == "unit":  # the units package's \unit[13]{TeV}; siunitx's options print nothing
+                value = latex[i + 1 : end - 1]
+            i = end
+        arguments = []
+        for _ in _SHAPES[name]:
+            while i < len(latex) and latex[i].isspace():
+                i += 1
+            end = _balanced(latex, i, "{", "}")
+            if end is None:
+                break
+            arguments.append(latex[i + 1 : end - 1])
+            i = end
+        if len(arguments) != len(_SHAPES[name]):
+            out.append(latex[pos : m.end()])
+            pos = m.end()
+            continue
+        numbers = [_number_math(v) for v, kind in zip(arguments, _SHAPES[name]) if kind == "n"]
+        if value:
+            numbers.insert(0, _number_math(value))
+        unit = next(
+            (_unit_math(unit_text(v, declared)) for v, kind in zip(arguments, _SHAPES[name]) if kind == "u"), ""
+        )
+        printed = [f"{n}\\,{unit}" if unit else n for n in numbers] or [unit]
+        out.append(latex[pos : m.start()] + "\\text{ to }".join(printed))
+        pos = i
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def math_quantities(toks: list[Token], declared: dict[str, str], source: str) -> list[Token]:
+    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`)."""
+    if not _MATH_QUANTITY_RE.search(source):
+        return toks
+    return [
+        (kind, quantities_in_math(value, declared)) if kind in (MATH, DMATH) and "\\" in value else (kind, value)
+        for kind, value in toks
+    ]
