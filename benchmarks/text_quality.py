@@ -81,7 +81,7 @@ if str(REPO_ROOT) not in sys.path:
 
 WORD_RE = re.compile(r"[^\W\d_]{2,}")
 HYPHEN_RE = re.compile(r"(?<=[^\W\d_])-\n?(?=[^\W\d_])")
-MATH_RE = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|\\\[.*?\\\]", re.S)
+MATH_RE = re.compile(r"(?<!\\)\$\$.*?\$\$|(?<!\\)\$(?:[^$\n\\]|\\.)*\$|\\\[.*?\\\]", re.S)
 DEBRIS_RE = re.compile(
     r"bibinfo|bibfield|secondoftwo|firstoftwo|BibitemShut|NoStop|providecommand|\\[A-Za-z]+\{|#\d|\\[A-Za-z]{2,}(?![A-Za-z])"
 )
@@ -172,7 +172,7 @@ MATH_FONTS = {
 }
 MATH_HIDDEN = {"begin", "end", "label", "color", "hspace", "vspace", "phantom", "hphantom", "vphantom", "tag"}
 MATH_TOKEN_RE = re.compile(r"\\([A-Za-z]+)|\\.|\s+|[^\W\d_]+|.", re.S)
-TEXT_MATH_RE = re.compile(r"\$\$(.*?)\$\$|\$([^$\n]*)\$", re.S)
+TEXT_MATH_RE = re.compile(r"(?<!\\)\$\$(.*?)\$\$|(?<!\\)\$((?:[^$\n\\]|\\.)*)\$", re.S)
 
 
 def glyph_math(latex: str) -> str:

@@ -641,3 +641,19 @@ def test_arbitrary_markup_raises_only_extraction_error(tokens):
         except ExtractionError:
             continue
         assert_clean(text)
+
+
+def test_a_literal_dollar_stays_escaped_beside_math_but_not_in_code():
+    """A price in the text is written `\\$2`, so `$...$` pairs are the formulas alone; a
+    listing's dollars (a shell prompt) are code and stay as they are."""
+    text = section_text(
+        html_to_text(
+            page(
+                '<div class="ltx_para"><p class="ltx_p">It costs $2 per hour, $5.576M in all, and '
+                '<math alttext="x^{2}" class="ltx_Math" display="inline"><mi>x</mi></math> more.</p></div>'
+                '<pre class="ltx_verbatim">$ echo $HOME</pre>'
+            )
+        )
+    )
+    assert r"It costs \$2 per hour, \$5.576M in all, and $x^{2}$ more." in text
+    assert "\n$ echo $HOME" in text

@@ -950,3 +950,11 @@ def test_length_registers_set_in_the_body_print_no_dimension():
     """`\\fboxsep=1.5pt`, `\\topskip0pt`, `\\parindent 0pt`, `\\voffset=-0.8truein`: settings, not text."""
     text = convert(r"\section{S}A \fboxsep=1.5pt B \topskip0pt C \parindent 0pt D \voffset=-0.8truein E.")
     assert "A B C D E." in text
+
+
+def test_a_literal_dollar_stays_escaped_beside_math():
+    """`\\$5M` is a price, not the start of a formula: the text keeps TeX's (and Markdown's)
+    escape, so `$...$` pairs are the formulas alone (DeepSeek-V3: "$2 per GPU hour ... $5.576M")."""
+    text = convert(r"It costs \$2 per hour, \textdollar 5.576M in all, and $x^2$ more.")
+    assert r"It costs \$2 per hour, \$5.576M in all, and $x^2$ more." in text
+    assert re.findall(r"(?<!\\)\$([^$]*)(?<!\\)\$", text) == ["x^2"]

@@ -5,7 +5,9 @@ title. `# Title` opens the paper; sections are `##` and deeper, with their numbe
 title when the paper numbers them (`## 2 Related Work`). Paged sources (PDF) also mark
 each page with `## Page N`; those markers are for paging, never part of the outline. A
 body line never starts with `#` (ignoring leading blanks): the extractors escape it as `\\#`,
-so a `#` in the paper can never be mistaken for a heading.
+so a `#` in the paper can never be mistaken for a heading. Where a text writes math as TeX
+between dollars (LaTeX and HTML sources), a literal dollar is written `\\$`, so a price is
+never mistaken for a formula.
 """
 
 from __future__ import annotations

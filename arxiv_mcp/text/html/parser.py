@@ -84,6 +84,7 @@ from .tables import Tables
 
 _LINK_LOOKBACK = 64
 """Text parts a paper link looks back over for its id already written."""
+_CODE_SINKS = frozenset({PRE, LINE})
 _MAX_DEPTH = 2000  # deeper elements are parsed for text but not tracked
 # What no paper comes near (the largest real pages hold ~1M characters of text, a few
 # thousand table cells and notes): a page beyond one is refused before it costs the memory
@@ -343,7 +344,9 @@ class PageParser(HTMLParser):
                 self._outside_chars += len(data)
             return
         if sink.kind not in SILENT_SINKS:
-            sink.parts.append(data)
+            # a literal dollar beside the $-delimited math stays escaped, as Markdown writes it
+            # ("\\$5M", not "$5M ... $2" read as a formula); code keeps its dollars as they are
+            sink.parts.append(data.replace("$", "\\$") if "$" in data and sink.kind not in _CODE_SINKS else data)
 
     # --- element starts and ends -----------------------------------------------------------
 

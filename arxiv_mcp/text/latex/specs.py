@@ -338,6 +338,7 @@ SYMBOLS = {
     "pounds": "\u00a3",
     "textdegree": "\u00b0",
     "textbackslash": "\\",
+    "textdollar": "\\$",
     "textasciitilde": "~",
     "textbar": "|",
     "textless": "<",

@@ -36,7 +36,7 @@ _ACCENTS = {
 _CONTROL_SYMBOLS = {
     "%": "%",
     "&": "&",
-    "$": "$",
+    "$": "\\$",  # a literal dollar beside $-delimited math stays escaped, as Markdown writes it
     "#": "#",
     "_": "_",
     "{": "{",
