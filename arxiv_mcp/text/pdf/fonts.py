@@ -9,7 +9,6 @@ texts are code listings to close up (pdfium's are closed up by position, in glyp
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import math
 import re
@@ -17,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from .charcalls import char_calls
 from .fontcache import forget
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
@@ -85,12 +85,11 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     samples: list[tuple[str, float, bool]] = []
     heavy: list[bool] = []
     offset = drift = 0
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.byref(ctypes.c_int())
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)  # then a character's index is its place in the text
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
-    get_unicode, get_size, get_weight = raw.FPDFText_GetUnicode, raw.FPDFText_GetFontSize, raw.FPDFText_GetFontWeight
+    calls = char_calls(raw)
+    get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
         sampled = number % _BODY_SAMPLE == 0 or goes_on or _heading_like(line)
@@ -107,8 +106,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see by_stem).
-                raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                sample = (get_size(textpage, index), _bold_font(name.value))
+                sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)[0]))
                 stem = get_weight(textpage, index) >= BOLD_WEIGHT
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
                 # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read

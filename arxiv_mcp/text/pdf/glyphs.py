@@ -21,6 +21,8 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
+from .charcalls import char_calls
+
 SPACING_TO_COMBINING = {
     "\u00b4": "\u0301",  # acute
     "\u00a8": "\u0308",  # diaeresis
@@ -196,35 +198,23 @@ def one_unit_each(text: str) -> bool:
 
 
 def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> int | None:
-    if 0 <= expected < count and raw.FPDFText_GetUnicode(textpage, expected) == code:
+    unicode = char_calls(raw).unicode
+    if 0 <= expected < count and unicode(textpage, expected) == code:
         return expected
     for step in range(1, _SEARCH):
         for index in (expected + step, expected - step):
-            if 0 <= index < count and raw.FPDFText_GetUnicode(textpage, index) == code:
+            if 0 <= index < count and unicode(textpage, index) == code:
                 return index
     return None
 
 
 def _font_name(raw: Any, textpage: Any, index: int) -> str:
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
-    return name.value.decode("latin-1")
-
-
-# out-parameters of FPDFText_GetCharBox, made once: every pdfium call runs under engine.py's lock.
-# They are passed as they are: ctypes takes a c_double where the function asks for a pointer
-# to one as byref would, at half the cost of converting a byref object (the script joining
-# asks for thousands of boxes in a paper).
-_EDGES = [ctypes.c_double() for _ in range(4)]
+    return char_calls(raw).font(textpage, index)[0].decode("latin-1")
 
 
 def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
     """The character's left, right, bottom and top."""
-    if not raw.FPDFText_GetCharBox(textpage, index, *_EDGES):
-        return None
-    left, right, bottom, top = _EDGES
-    return left.value, right.value, bottom.value, top.value
+    return char_calls(raw).box(textpage, index)
 
 
 def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) -> int | None:
@@ -242,7 +232,7 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     other = _index_at(raw, textpage, (accent[0] + accent[1]) / 2, y, height)
     if not 0 <= other < count or other == index:
         return None
-    char = chr(raw.FPDFText_GetUnicode(textpage, other))
+    char = chr(char_calls(raw).unicode(textpage, other))
     box = _box(raw, textpage, other)
     if not char.isalpha() or char in SPACING_TO_COMBINING or box is None or not _touches(accent, box, below):
         return None
@@ -321,10 +311,8 @@ def _spaced_letters(text: str) -> Iterator[re.Match[str]]:
 
 
 def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    raw.FPDFText_GetFontInfo(textpage, index, name, len(name), ctypes.byref(flags))
-    return bool(flags.value & _FIXED_PITCH or MONO_NAME.search(name.value.decode("latin-1")))
+    name, flags = char_calls(raw).font(textpage, index)
+    return bool(flags & _FIXED_PITCH or MONO_NAME.search(name.decode("latin-1")))
 
 
 def _close(raw: Any, textpage: Any, space: int) -> bool:
@@ -397,7 +385,7 @@ class _Chars:
     pass asks about a line's first and last characters again for each test it makes."""
 
     def __init__(self, raw: Any, textpage: Any) -> None:
-        self.raw, self.textpage = raw, textpage
+        self.raw, self.textpage, self.calls = raw, textpage, char_calls(raw)
         self.count = raw.FPDFText_CountChars(textpage)
         self._found: dict[tuple[str, int], int | None] = {}
         self._boxes: dict[int, tuple[float, float, float, float] | None] = {}
@@ -412,12 +400,12 @@ class _Chars:
 
     def box(self, index: int) -> tuple[float, float, float, float] | None:
         if index not in self._boxes:
-            self._boxes[index] = _box(self.raw, self.textpage, index)
+            self._boxes[index] = self.calls.box(self.textpage, index)
         return self._boxes[index]
 
     def size(self, index: int) -> float:
         if index not in self._sizes:
-            self._sizes[index] = self.raw.FPDFText_GetFontSize(self.textpage, index)
+            self._sizes[index] = self.calls.font_size(self.textpage, index)
         return self._sizes[index]
 
 
