@@ -43,6 +43,12 @@ class CharCalls:
         left, right, bottom, top = self._edges
         return left.value, right.value, bottom.value, top.value
 
+    def font_name(self, textpage: Any, index: int) -> bytes:
+        """The name of the character's font (cut at 127 bytes)."""
+        self._name.value = b""
+        self._font_info(textpage, index, self._name, self._name_size, None)  # flags: not asked for
+        return self._name.value
+
     def font(self, textpage: Any, index: int) -> tuple[bytes, int]:
         """The name of the character's font (cut at 127 bytes) and its flags."""
         self._name.value = b""

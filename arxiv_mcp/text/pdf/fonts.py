@@ -89,10 +89,15 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     simple = one_unit_each(text)  # then a character's index is its place in the text
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
     calls = char_calls(raw)
-    get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font
+    get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font_name
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
-        sampled = number % _BODY_SAMPLE == 0 or goes_on or _heading_like(line)
+        # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
+        sampled = (
+            number % _BODY_SAMPLE == 0
+            or goes_on
+            or ((len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None)
+        )
         letter = _LETTER.search(line) if sampled else None
         goes_on = False
         if letter is not None:
@@ -106,7 +111,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see by_stem).
-                sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)[0]))
+                sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)))
                 stem = get_weight(textpage, index) >= BOLD_WEIGHT
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
                 # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
@@ -141,13 +146,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 # third line, and every line that could be a heading (short, starting with a number or a
 # capital) is looked up.
 _BODY_SAMPLE = 3
+# A longer line starting with no space cannot match: the pattern, tried, would count its
+# first 101 characters and back off one at a time looking for the end (tested first).
 _HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
-
-
-def _heading_like(line: str) -> bool:
-    # a longer line starting with no space cannot match: the pattern, tried, would count its
-    # first 101 characters and back off one at a time looking for the end
-    return (len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None
 
 
 # A code listing drawn a character at a time, with a gap after each, comes out of pypdf

@@ -469,7 +469,7 @@ def _write(
 def breaks_off(title: str) -> bool:
     """Whether a title's line stops mid-phrase, after a hyphen or a joining word ("... from the
     macro to"): a title in mixed case then goes on in the next line (see _goes_on)."""
-    words = title.split()
+    words = title.rsplit(maxsplit=1)  # its last word: a title's every word split apart cost more than the test
     return bool(words) and (title.endswith("-") or words[-1].lower() in _JOINING_WORDS)
 
 
