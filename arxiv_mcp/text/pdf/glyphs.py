@@ -385,28 +385,43 @@ class _Chars:
     pass asks about a line's first and last characters again for each test it makes."""
 
     def __init__(self, raw: Any, textpage: Any) -> None:
-        self.raw, self.textpage, self.calls = raw, textpage, char_calls(raw)
+        self.raw, self.textpage = raw, textpage
+        calls = char_calls(raw)
+        self._unicode, self._box, self._size = calls.unicode, calls.box, calls.font_size
         self.count = raw.FPDFText_CountChars(textpage)
         self._found: dict[tuple[str, int], int | None] = {}
         self._boxes: dict[int, tuple[float, float, float, float] | None] = {}
         self._sizes: dict[int, float] = {}
 
+    # each answer is looked up once (get, not a test and an index): the pass asks thousands
     def find(self, char: str, where: int) -> int | None:
         """The index of `char`, looked for near where the text puts it."""
         key = (char, where)
-        if key not in self._found:
-            self._found[key] = find_char(self.raw, self.textpage, ord(char), where, self.count)
-        return self._found[key]
+        found = self._found.get(key, _UNASKED)
+        if found is _UNASKED:
+            code = ord(char)
+            # find_char's first try, here: a character is most often where the text puts it
+            if 0 <= where < self.count and self._unicode(self.textpage, where) == code:
+                found = where
+            else:
+                found = find_char(self.raw, self.textpage, code, where, self.count)
+            self._found[key] = found
+        return found  # type: ignore[return-value]
 
     def box(self, index: int) -> tuple[float, float, float, float] | None:
-        if index not in self._boxes:
-            self._boxes[index] = self.calls.box(self.textpage, index)
-        return self._boxes[index]
+        box = self._boxes.get(index, _UNASKED)
+        if box is _UNASKED:
+            box = self._boxes[index] = self._box(self.textpage, index)
+        return box  # type: ignore[return-value]
 
     def size(self, index: int) -> float:
-        if index not in self._sizes:
-            self._sizes[index] = self.calls.font_size(self.textpage, index)
-        return self._sizes[index]
+        size = self._sizes.get(index)
+        if size is None:
+            size = self._sizes[index] = self._size(self.textpage, index)
+        return size
+
+
+_UNASKED = object()
 
 
 def _smaller_at_end(page: _Chars, line: str, start: int) -> bool:
