@@ -46,6 +46,8 @@ _TEXT_OBJECT = re.compile(
 _MAX_FORM_DEPTH = 32
 _NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
 _DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
+_WHITE_BYTES = frozenset(b" \t\n\r\x0b\x0c")  # \s of a bytes pattern
+_NAME_BYTES = frozenset(range(256)) - _WHITE_BYTES - frozenset(b"/[]<>(){}%")  # _NAME_CHARS, byte by byte
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
@@ -287,15 +289,24 @@ def stream_work(data: bytes, limit: int) -> int:
 
 
 def _may_draw(data: bytes) -> bool:
-    """Whether the content holds "Do" at all (most pages draw no form).
+    """Whether the content may draw a form: holds "Do" as an operator (no name character
+    after it) after a name's last character (white space between allowed), which every
+    match of _DRAW_FORM does. Most pages draw no form, and a page of text holds "Do" in its
+    strings ("(Do)", "(Does)"): such a page's resources are not parsed for the names it draws.
 
-    Looked for by its first byte, which content seldom holds, at memchr's speed: a search for
-    the pair itself tests every byte against its common "o", a millisecond on a paper.
+    "Do" is looked for by its first byte, which content seldom holds, at memchr's speed: a
+    search for the pair itself tests every byte against its common "o", a millisecond on a
+    paper. The white space before each "Do" is its own: the look back is linear in all.
     """
+    end = len(data)
     at = data.find(b"D")
     while at >= 0:
-        if data[at + 1 : at + 2] == b"o":
-            return True
+        if data[at + 1 : at + 2] == b"o" and (at + 2 == end or data[at + 2] not in _NAME_BYTES):
+            before = at - 1
+            while before >= 0 and data[before] in _WHITE_BYTES:
+                before -= 1
+            if before >= 0 and data[before] in _NAME_BYTES:
+                return True
         at = data.find(b"D", at + 1)
     return False
 
