@@ -363,13 +363,16 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -
         last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
         before = _continues(page, last, first)
         # a subscript under a superscript starts back at its left: a script line (smaller than
-        # the text it is on) after a script line, or after a line that ends in a script (the
-        # end tested first: a line of text seldom ends smaller than it starts)
+        # the text it is on) after a script line, or after a line that ends in a script. The
+        # size against the text's is tested first: most short lines are not scripts (a
+        # table's cells, an equation's number), while a line of text often ends in a raised
+        # citation ("... as shown^12"): on the corpus the first fails 87% of the time, the
+        # second 27%
         if (
             before is None
             and lines[base]
-            and (len(previous) <= _SHORT or _smaller_at_end(page, previous, offsets[number - 1]))
             and _smaller(page, first, (lines[base][0], offsets[base]))
+            and (len(previous) <= _SHORT or _smaller_at_end(page, previous, offsets[number - 1]))
         ):
             before = _continues(page, last, first, stacked=True)
         if before is None:
