@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 import zlib
 from io import BytesIO
 from pathlib import Path
@@ -1286,3 +1287,17 @@ def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
     # it stays a line of its own, and the numbering of the sections goes on through it
     page = text_page("1 Introduction", "Walruses are counted; the results are in Section", "5.", "2 Method", OTHER)
     assert headings_of(pdf_to_text(make_pdf(page), engine=engine)) == ["## 1 Introduction", "## 2 Method"]
+
+
+def test_the_other_white_space_is_all_that_split_cuts_at_besides_spaces_and_line_ends():
+    white = {char for char in map(chr, range(sys.maxunicode + 1)) if char.isspace()}
+    matched = {char for char in map(chr, range(sys.maxunicode + 1)) if pdf_text._OTHER_SPACE.fullmatch(char)}
+    assert matched == white - {" ", "\n"}
+
+
+def test_collapsed_lines_are_each_line_split_and_joined_again():
+    rng = random.Random(11)
+    alphabet = ["a", "b", " ", " ", "\n", "\u00a0", "\t", "\u2009", "é", "-"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert pdf_text._collapsed_lines(text) == [" ".join(line.split()) for line in text.split("\n")], text
