@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..bibids import arxiv_id_in, doi_in
@@ -128,9 +128,8 @@ class _Sink:
     def __init__(self, builder: DocumentBuilder) -> None:
         self.builder = builder
         self.pending: list[str] = []
-
-    def add_text(self, text: str) -> None:
-        self.pending.append(text)
+        # the list's own append, called for every line and joint: no method of ours in between
+        self.add_text: Callable[[str], None] = self.pending.append
 
     def flush(self) -> None:
         if self.pending:
