@@ -10,10 +10,12 @@ texts are code listings to close up (pdfium's are closed up by position, in glyp
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from .charcalls import char_calls
@@ -47,7 +49,10 @@ def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
     """Of (text, size, bold) samples, the texts in a heading font, whitespace collapsed."""
     by_size: dict[float, tuple[list[str], list[str]]] = {}
     for text, size, bold in samples:
-        by_size.setdefault(size, ([], []))[bold].append(text)
+        texts = by_size.get(size)
+        if texts is None:  # not setdefault: it would make two lists for every sample
+            texts = by_size[size] = ([], [])
+        texts[bold].append(text)
     return emphasized_by_size(by_size)
 
 
@@ -130,8 +135,9 @@ def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -
     stem is a bold one's) unless most of the text is heavy: some files give every font a bold
     stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
     tell (bold CMBX12 subsections among CMR12 text)."""
-    weight = sum(len(text) for (text, _, _), stem in zip(samples, heavy) if stem)
-    if not weight or weight * 2 > sum(len(text) for text, _, _ in samples):
+    texts = list(map(itemgetter(0), samples))
+    weight = sum(map(len, itertools.compress(texts, heavy)))
+    if not weight or weight * 2 > sum(map(len, texts)):
         return emphasized(samples)
     return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
 
