@@ -76,11 +76,17 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
     cleaned: list[list[str] | None] = []
     for lines in pages:
         if lines is not None:
-            found = [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
+            # the page's lines searched at once (line ends hold neither text): most pages hold neither
+            page = "\n".join(lines)
+            found = (
+                [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
+                if "arXiv:" in page
+                else []
+            )
             stamp = stamp or (found[0] if found else None)
             if found:
                 lines = [line for line in lines if line not in found]
-            if any("<latexit" in line for line in lines):
+            if "<latexit" in page:
                 lines = _without_latexit(lines)
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
