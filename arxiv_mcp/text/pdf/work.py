@@ -108,6 +108,16 @@ def _pages(data: bytes, strict: bool) -> tuple[Any, Any]:
 def _reader(data: bytes, strict: bool = True) -> Any:
     """A pypdf reader that reads one object of an object stream at a time, and the objects of
     the plain shapes (see plain) at once (see _OneAtATime)."""
+    # A lenient reader first reads the header of every object the xref names, to drop wrong
+    # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
+    # xref, and heavy_pages reads leniently what it refuses.
+    return _measuring_reader()(_InPlace(data), strict=strict)
+
+
+@functools.cache
+def _measuring_reader() -> Any:
+    """The measuring reader's class, made once (a class made for every file cost its making,
+    and pypdf's lookups of its methods started anew on each)."""
     from pypdf import PdfReader
     from pypdf.generic import IndirectObject, read_object
 
@@ -180,10 +190,7 @@ def _reader(data: bytes, strict: bool = True) -> Any:
                 self._object_streams[number] = (data, first, data[:first].split()[: 2 * int(stream["/N"])])
             return self._object_streams[number]
 
-    # A lenient reader first reads the header of every object the xref names, to drop wrong
-    # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
-    # xref, and heavy_pages reads leniently what it refuses.
-    return _OneAtATime(_InPlace(data), strict=strict)
+    return _OneAtATime
 
 
 class _InPlace(io.BytesIO):
