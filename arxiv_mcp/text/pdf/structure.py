@@ -117,7 +117,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
 def full_line(lines: list[str]) -> int:
     """The length of a full line of text: most lines of a paragraph run the full width of
     their column, and a line well short of it ends its paragraph (or is a title)."""
-    lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
+    lengths = sorted([len(line) for line in lines if line and line[0] != "#"])  # a list: sorted takes it as it is
     return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
