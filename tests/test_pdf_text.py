@@ -1301,3 +1301,19 @@ def test_collapsed_lines_are_each_line_split_and_joined_again():
     for _ in range(20_000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         assert pdf_text._collapsed_lines(text) == [" ".join(line.split()) for line in text.split("\n")], text
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        (["L", "2", "(Ω) for every"], ["L2(Ω) for every"]),
+        (["see x", "2", ", then y", "3", "."], ["see x2, then y3."]),  # a joined line takes the next script
+        (["L", "2"], ["L", "2"]),  # nothing after the script: the page's end
+        (["L", "2345", "(Ω)"], ["L", "2345", "(Ω)"]),  # four characters are a line, not a script
+        (["L.", "2", "(Ω)"], ["L.", "2", "(Ω)"]),  # a stop before: no script
+        (["", "2", "(Ω)"], ["", "2", "(Ω)"]),
+        (["L", "", "(Ω)"], ["L", "", "(Ω)"]),
+    ],
+)
+def test_an_inline_script_line_is_put_back_on_its_line(lines, joined):
+    assert pdf_text._join_scripts(list(lines)) == joined

@@ -569,19 +569,20 @@ _GOES_ON = tuple("(),.;:=]")
 def _join_scripts(lines: list[str]) -> list[str]:
     out: list[str] = []
     index = 0
-    while index < len(lines):
+    count = len(lines)  # the lines are joined in place, never taken out
+    while index < count:
         line = lines[index]
-        following = lines[index + 2] if index + 2 < len(lines) else ""
-        script = lines[index + 1] if index + 1 < len(lines) else ""
-        if (
-            line
-            and following.startswith(_GOES_ON)  # the cheap tests first: this runs on every line
-            and (line[-1].isalnum() or line[-1] in ")]\u2032")
-            and _SCRIPT.fullmatch(script)
-        ):
-            lines[index + 2] = line + script + following
-            index += 2
-            continue
+        # the cheap tests first, the script's length the first of them: this runs on every line
+        if index + 2 < count and line and 0 < len(lines[index + 1]) <= 3:
+            script, following = lines[index + 1], lines[index + 2]
+            if (
+                following.startswith(_GOES_ON)
+                and (line[-1].isalnum() or line[-1] in ")]\u2032")
+                and _SCRIPT.fullmatch(script)
+            ):
+                lines[index + 2] = line + script + following
+                index += 2
+                continue
         out.append(line)
         index += 1
     return out
