@@ -652,7 +652,7 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
 
     Justified lines are all about as long; ragged ones at most a long word shorter.
     """
-    lengths = sorted(len(line) for line in lines if line)
+    lengths = sorted(map(len, filter(None, lines)))  # the lines with text: no Python step per line
     if len(lengths) < 4:
         return [False] * len(lines)
     short = 0.85 * lengths[(len(lengths) * 3) // 4]
