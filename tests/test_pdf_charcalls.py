@@ -5,21 +5,31 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from arxiv_mcp.text.pdf.charcalls import char_calls
+from arxiv_mcp.text.pdf.charcalls import CharCalls, char_calls
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None, reason="pypdfium2 missing")
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 
 
+def _wrapped(raw):
+    """A binding whose functions are not ctypes functions: the declared ones, called through Python."""
+    names = ["FPDFText_GetUnicode", "FPDFText_GetFontSize", "FPDFText_GetFontWeight", "FPDFText_GetCharBox"]
+    functions = {name: (lambda function: lambda *args: function(*args))(getattr(raw, name)) for name in names}
+    functions["FPDFText_GetFontInfo"] = lambda *args: raw.FPDFText_GetFontInfo(*args)
+    return SimpleNamespace(**functions)
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
 @pytest.mark.parametrize("name", ["0908.0054v1.pdf", "pdftex_walruses.pdf"])
-def test_every_character_gets_the_declared_functions_answers(name):
+def test_every_character_gets_the_declared_functions_answers(name, wrapped):
     import pypdfium2
 
     raw = pypdfium2.raw
-    calls = char_calls(raw)
+    calls = CharCalls(_wrapped(raw)) if wrapped else char_calls(raw)
     document = pypdfium2.PdfDocument((FIXTURES / name).read_bytes())
     try:
         page = document[0]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from _ctypes import CFuncPtr
 from typing import Any
 
 _NAME_SIZE = 128
@@ -64,7 +65,12 @@ def char_calls(raw: Any) -> CharCalls:
 
 def _undeclared(function: Any) -> Any:
     """A copy of a ctypes function of the same library and calling convention, its result
-    type kept and its argument types not declared."""
-    copy = type(function)(ctypes.cast(function, ctypes.c_void_p).value)
+    type kept and its argument types not declared; anything else (a binding that wraps its
+    functions) is called as it is, with the same arguments (byref and c_ulong suit a
+    declared function too)."""
+    address = ctypes.cast(function, ctypes.c_void_p).value if isinstance(function, CFuncPtr) else None
+    if address is None:
+        return function
+    copy = type(function)(address)
     copy.restype = function.restype
     return copy
