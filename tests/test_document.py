@@ -4,9 +4,11 @@ round-trips, and ids in bibliography entries are read the same whatever states t
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from arxiv_mcp.text import bibids
 from arxiv_mcp.text.bibids import arxiv_id_in, doi_in, eprint_id
 from arxiv_mcp.text.document import (
     Document,
@@ -140,6 +142,18 @@ def test_the_printed_number_of_a_heading(title, number):
 )
 def test_the_arxiv_id_an_entry_states(entry, arxiv_id):
     assert arxiv_id_in(entry) == arxiv_id
+
+
+def test_an_entry_the_id_pattern_matches_always_has_the_quick_hint():
+    """arxiv_id_in scans only entries its hint finds something in: every match holds one,
+    whatever the case folding finds ("ARXİV", a Kelvin sign) or the digits (Arabic-Indic)."""
+    rng = random.Random(3)
+    pieces = ["arXiv", "ARXİV", "arxıv:", "hep-th", "\u212a", "/", "0601001", "\u0661" * 7, "2401.12345", " ", ".",
+              "math.GT", "10.48550/arxiv.", "abs/", "v2", "a", "-", "ſ"]  # fmt: skip
+    for _ in range(50_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        if bibids._ARXIV_ID_RE.search(text):
+            assert bibids._ARXIV_ID_HINT.search(text), text
 
 
 def test_the_doi_an_entry_states_without_its_sentence_punctuation():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from io import BytesIO
 from pathlib import Path
 
@@ -106,10 +107,36 @@ def test_the_measuring_reader_reads_a_plain_page_tree_without_pypdfs_parser(monk
     assert all(_same(dict(page), dict(other)) for page, other in zip(pages, expected))
 
 
-def test_a_page_that_may_draw_a_form_is_told_by_the_byte_search_as_by_the_pair():
-    contents = [b"", b"D", b"o", b"Do", b"/Im1 Do", b"(DDD) Tj D", b"DxDo", b"oD", b"BT (Dog) Tj ET", b"D\x00o"]
-    for data in contents:
-        assert pdf_work._may_draw(data) == (b"Do" in data), data
+def test_a_page_may_draw_a_form_where_do_follows_a_name_not_where_its_text_holds_do():
+    drawing = [b"/Im1 Do", b"/Fm2\nDo Q", b"/x Do", b"/Im1Do", b"/a#20b \t Do\n", b"(Do) Tj /Im1 Do"]
+    not_drawing = [
+        b"",
+        b"D",
+        b"o",
+        b"oD",
+        b"BT (Dog) Tj ET",
+        b"[(Do)-333(es)] TJ",
+        b"(Does) Tj",
+        b"/Im1 Dox",
+        b"D\x00o",
+    ]
+    assert all(pdf_work._may_draw(data) for data in drawing)
+    assert not any(pdf_work._may_draw(data) for data in not_drawing)
+
+
+def test_every_content_the_draw_pattern_finds_a_form_in_may_draw_one():
+    rng = random.Random(1)
+    pieces = [b"/", b"Im1", b" ", b"\n", b"Do", b"D", b"o", b"(", b")", b"[", b"]", b"#20", b"\x00", b"%", b"<", b"\t"]
+    for _ in range(50_000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+        if pdf_work._DRAW_FORM.search(data):
+            assert pdf_work._may_draw(data), data
+
+
+def test_the_name_and_white_space_bytes_are_the_draw_patterns():
+    name = re.compile(pdf_work._NAME_CHARS)
+    assert {byte for byte in range(256) if name.fullmatch(bytes([byte]))} == pdf_work._NAME_BYTES
+    assert {byte for byte in range(256) if re.fullmatch(rb"\s", bytes([byte]))} == pdf_work._WHITE_BYTES
 
 
 def test_an_array_longer_than_pypdf_takes_is_left_to_pypdf():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 import zlib
 from io import BytesIO
 from pathlib import Path
@@ -1412,3 +1413,33 @@ def test_a_list_number_on_a_line_of_its_own_goes_with_its_item(engine):
     # it stays a line of its own, and the numbering of the sections goes on through it
     page = text_page("1 Introduction", "Walruses are counted; the results are in Section", "5.", "2 Method", OTHER)
     assert headings_of(pdf_to_text(make_pdf(page), engine=engine)) == ["## 1 Introduction", "## 2 Method"]
+
+
+def test_the_other_white_space_is_all_that_split_cuts_at_besides_spaces_and_line_ends():
+    white = {char for char in map(chr, range(sys.maxunicode + 1)) if char.isspace()}
+    matched = {char for char in map(chr, range(sys.maxunicode + 1)) if pdf_text._OTHER_SPACE.fullmatch(char)}
+    assert matched == white - {" ", "\n"}
+
+
+def test_collapsed_lines_are_each_line_split_and_joined_again():
+    rng = random.Random(11)
+    alphabet = ["a", "b", " ", " ", "\n", "\u00a0", "\t", "\u2009", "é", "-"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert pdf_text._collapsed_lines(text) == [" ".join(line.split()) for line in text.split("\n")], text
+
+
+@pytest.mark.parametrize(
+    ("lines", "joined"),
+    [
+        (["L", "2", "(Ω) for every"], ["L2(Ω) for every"]),
+        (["see x", "2", ", then y", "3", "."], ["see x2, then y3."]),  # a joined line takes the next script
+        (["L", "2"], ["L", "2"]),  # nothing after the script: the page's end
+        (["L", "2345", "(Ω)"], ["L", "2345", "(Ω)"]),  # four characters are a line, not a script
+        (["L.", "2", "(Ω)"], ["L.", "2", "(Ω)"]),  # a stop before: no script
+        (["", "2", "(Ω)"], ["", "2", "(Ω)"]),
+        (["L", "", "(Ω)"], ["L", "", "(Ω)"]),
+    ],
+)
+def test_an_inline_script_line_is_put_back_on_its_line(lines, joined):
+    assert pdf_text._join_scripts(list(lines)) == joined

@@ -23,11 +23,17 @@ _ARXIV_ID_RE = re.compile(
     rf"|(?<![\w/.])(?P<old>{_OLD_ID})(?![\w/])",
     re.IGNORECASE,
 )
+# Every match of _ARXIV_ID_RE holds "arxiv" or "/" and seven digits (its old id), read with
+# the same flags: an entry holding neither is not scanned with the whole pattern, which is
+# tried at every letter of it (most entries of a paper's references have no arXiv id).
+_ARXIV_ID_HINT = re.compile(r"arxiv|/\d{7}", re.IGNORECASE)
 _DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)", re.IGNORECASE)
 
 
 def arxiv_id_in(text: str) -> str | None:
     """The first arXiv id `text` states, normalised (version kept when stated), or None."""
+    if _ARXIV_ID_HINT.search(text) is None:
+        return None
     for match in _ARXIV_ID_RE.finditer(text):
         candidate = match.group("id") or match.group("old")
         found = _parsed(candidate)

@@ -530,7 +530,7 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
 
 
 def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
-    lines = _join_scripts(_mend_hyphens([" ".join(line.split()) for line in text.split("\n")], known_hyphenated))
+    lines = _join_scripts(_mend_hyphens(_collapsed_lines(text), known_hyphenated))
     lines = _join_lone_punctuation(lines)
     out: list[str] = []
     for line, paragraph_ends in zip(lines, _paragraph_ends(lines)):
@@ -547,6 +547,22 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
     return "\n".join(out)
 
 
+# The white space str.split() cuts at, besides " " and "\n" (Unicode's, and the four
+# information separators Python counts as white space)
+_OTHER_SPACE = re.compile("[\t\x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
+def _collapsed_lines(text: str) -> list[str]:
+    """The page's lines, each with its runs of white space made one space and none at its ends
+    (" ".join(line.split())). Most lines have nothing to change: on a page whose only white
+    space is spaces and line ends, only a line with two spaces together or one at an end is
+    split and joined again (a split and a join of every line was a third of tidying a page)."""
+    lines = text.split("\n")
+    if _OTHER_SPACE.search(text):
+        return [" ".join(line.split()) for line in lines]
+    return [" ".join(line.split()) if "  " in line or line[:1] == " " or line[-1:] == " " else line for line in lines]
+
+
 _TRAILING_PUNCTUATION = ".,;:!?)]}'\"\u2019\u201d"
 
 # A super- or subscript drawn above or below the line's baseline comes out as a line of its
@@ -560,19 +576,20 @@ _GOES_ON = tuple("(),.;:=]")
 def _join_scripts(lines: list[str]) -> list[str]:
     out: list[str] = []
     index = 0
-    while index < len(lines):
+    count = len(lines)  # the lines are joined in place, never taken out
+    while index < count:
         line = lines[index]
-        following = lines[index + 2] if index + 2 < len(lines) else ""
-        script = lines[index + 1] if index + 1 < len(lines) else ""
-        if (
-            line
-            and following.startswith(_GOES_ON)  # the cheap tests first: this runs on every line
-            and (line[-1].isalnum() or line[-1] in ")]\u2032")
-            and _SCRIPT.fullmatch(script)
-        ):
-            lines[index + 2] = line + script + following
-            index += 2
-            continue
+        # the cheap tests first, the script's length the first of them: this runs on every line
+        if index + 2 < count and line and 0 < len(lines[index + 1]) <= 3:
+            script, following = lines[index + 1], lines[index + 2]
+            if (
+                following.startswith(_GOES_ON)
+                and (line[-1].isalnum() or line[-1] in ")]\u2032")
+                and _SCRIPT.fullmatch(script)
+            ):
+                lines[index + 2] = line + script + following
+                index += 2
+                continue
         out.append(line)
         index += 1
     return out
@@ -642,7 +659,7 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
 
     Justified lines are all about as long; ragged ones at most a long word shorter.
     """
-    lengths = sorted(len(line) for line in lines if line)
+    lengths = sorted(map(len, filter(None, lines)))  # the lines with text: no Python step per line
     if len(lengths) < 4:
         return [False] * len(lines)
     short = 0.85 * lengths[(len(lengths) * 3) // 4]

@@ -9,14 +9,16 @@ texts are code listings to close up (pdfium's are closed up by position, in glyp
 
 from __future__ import annotations
 
-import ctypes
 import functools
+import itertools
 import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
+from .charcalls import char_calls
 from .fontcache import forget
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
@@ -48,7 +50,10 @@ def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
     """Of (text, size, bold) samples, the texts in a heading font, whitespace collapsed."""
     by_size: dict[float, tuple[list[str], list[str]]] = {}
     for text, size, bold in samples:
-        by_size.setdefault(size, ([], []))[bold].append(text)
+        texts = by_size.get(size)
+        if texts is None:  # not setdefault: it would make two lists for every sample
+            texts = by_size[size] = ([], [])
+        texts[bold].append(text)
     return emphasized_by_size(by_size)
 
 
@@ -86,15 +91,19 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     samples: list[tuple[str, float, bool]] = []
     heavy: list[bool] = []
     offset = drift = 0
-    name = ctypes.create_string_buffer(128)
-    flags = ctypes.byref(ctypes.c_int())
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)  # then a character's index is its place in the text
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
-    get_unicode, get_size, get_weight = raw.FPDFText_GetUnicode, raw.FPDFText_GetFontSize, raw.FPDFText_GetFontWeight
+    calls = char_calls(raw)
+    get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font_name
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
-        sampled = number % _BODY_SAMPLE == 0 or goes_on or _heading_like(line)
+        # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
+        sampled = (
+            number % _BODY_SAMPLE == 0
+            or goes_on
+            or ((len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None)
+        )
         letter = _LETTER.search(line) if sampled else None
         goes_on = False
         if letter is not None:
@@ -108,8 +117,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see by_stem).
-                raw.FPDFText_GetFontInfo(textpage, index, name, len(name), flags)
-                sample = (get_size(textpage, index), _bold_font(name.value))
+                sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)))
                 stem = get_weight(textpage, index) >= BOLD_WEIGHT
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
                 # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
@@ -128,8 +136,9 @@ def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -
     stem is a bold one's) unless most of the text is heavy: some files give every font a bold
     stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
     tell (bold CMBX12 subsections among CMR12 text)."""
-    weight = sum(len(text) for (text, _, _), stem in zip(samples, heavy) if stem)
-    if not weight or weight * 2 > sum(len(text) for text, _, _ in samples):
+    texts = list(map(itemgetter(0), samples))
+    weight = sum(map(len, itertools.compress(texts, heavy)))
+    if not weight or weight * 2 > sum(map(len, texts)):
         return emphasized(samples)
     return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
 
@@ -144,13 +153,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 # third line, and every line that could be a heading (short, starting with a number or a
 # capital) is looked up.
 _BODY_SAMPLE = 3
+# A longer line starting with no space cannot match: the pattern, tried, would count its
+# first 101 characters and back off one at a time looking for the end (tested first).
 _HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
-
-
-def _heading_like(line: str) -> bool:
-    # a longer line starting with no space cannot match: the pattern, tried, would count its
-    # first 101 characters and back off one at a time looking for the end
-    return (len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None
 
 
 # A code listing drawn a character at a time, with a gap after each, comes out of pypdf

@@ -82,11 +82,17 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
     cleaned: list[list[str] | None] = []
     for lines in pages:
         if lines is not None:
-            found = [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
+            # the page's lines searched at once (line ends hold neither text): most pages hold neither
+            page = "\n".join(lines)
+            found = (
+                [line for line in lines if line.startswith("arXiv:") and ARXIV_STAMP.fullmatch(line)]
+                if "arXiv:" in page
+                else []
+            )
             stamp = stamp or (found[0] if found else None)
             if found:
                 lines = [line for line in lines if line not in found]
-            if any("<latexit" in line for line in lines):
+            if "<latexit" in page:
                 lines = _without_latexit(lines)
         cleaned.append(lines)
     readable = [lines for lines in cleaned if lines is not None]
@@ -538,7 +544,7 @@ def _write(
 def breaks_off(title: str) -> bool:
     """Whether a title's line stops mid-phrase, after a hyphen or a joining word ("... from the
     macro to"): a title in mixed case then goes on in the next line (see _goes_on)."""
-    words = title.split()
+    words = title.rsplit(maxsplit=1)  # its last word: a title's every word split apart cost more than the test
     return bool(words) and (title.endswith("-") or words[-1].lower() in _JOINING_WORDS)
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..bibids import arxiv_id_in, doi_in
@@ -117,7 +117,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
 def full_line(lines: list[str]) -> int:
     """The length of a full line of text: most lines of a paragraph run the full width of
     their column, and a line well short of it ends its paragraph (or is a title)."""
-    lengths = sorted(len(line) for line in lines if line and not line.startswith("#"))
+    lengths = sorted([len(line) for line in lines if line and line[0] != "#"])  # a list: sorted takes it as it is
     return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
@@ -128,9 +128,8 @@ class _Sink:
     def __init__(self, builder: DocumentBuilder) -> None:
         self.builder = builder
         self.pending: list[str] = []
-
-    def add_text(self, text: str) -> None:
-        self.pending.append(text)
+        # the list's own append, called for every line and joint: no method of ours in between
+        self.add_text: Callable[[str], None] = self.pending.append
 
     def flush(self) -> None:
         if self.pending:

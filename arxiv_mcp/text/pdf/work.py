@@ -46,6 +46,8 @@ _TEXT_OBJECT = re.compile(
 _MAX_FORM_DEPTH = 32
 _NAME_CHARS = rb"[^\s/\[\]<>(){}%]"
 _DRAW_FORM = re.compile(rb"/(" + _NAME_CHARS + rb"+)\s*Do(?!" + _NAME_CHARS + rb")")
+_WHITE_BYTES = frozenset(b" \t\n\r\x0b\x0c")  # \s of a bytes pattern
+_NAME_BYTES = frozenset(range(256)) - _WHITE_BYTES - frozenset(b"/[]<>(){}%")  # _NAME_CHARS, byte by byte
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
@@ -106,6 +108,16 @@ def _pages(data: bytes, strict: bool) -> tuple[Any, Any]:
 def _reader(data: bytes, strict: bool = True) -> Any:
     """A pypdf reader that reads one object of an object stream at a time, and the objects of
     the plain shapes (see plain) at once (see _OneAtATime)."""
+    # A lenient reader first reads the header of every object the xref names, to drop wrong
+    # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
+    # xref, and heavy_pages reads leniently what it refuses.
+    return _measuring_reader()(_InPlace(data), strict=strict)
+
+
+@functools.cache
+def _measuring_reader() -> Any:
+    """The measuring reader's class, made once (a class made for every file cost its making,
+    and pypdf's lookups of its methods started anew on each)."""
     from pypdf import PdfReader
     from pypdf.generic import IndirectObject, read_object
 
@@ -178,10 +190,7 @@ def _reader(data: bytes, strict: bool = True) -> Any:
                 self._object_streams[number] = (data, first, data[:first].split()[: 2 * int(stream["/N"])])
             return self._object_streams[number]
 
-    # A lenient reader first reads the header of every object the xref names, to drop wrong
-    # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
-    # xref, and heavy_pages reads leniently what it refuses.
-    return _OneAtATime(_InPlace(data), strict=strict)
+    return _OneAtATime
 
 
 class _InPlace(io.BytesIO):
@@ -287,15 +296,24 @@ def stream_work(data: bytes, limit: int) -> int:
 
 
 def _may_draw(data: bytes) -> bool:
-    """Whether the content holds "Do" at all (most pages draw no form).
+    """Whether the content may draw a form: holds "Do" as an operator (no name character
+    after it) after a name's last character (white space between allowed), which every
+    match of _DRAW_FORM does. Most pages draw no form, and a page of text holds "Do" in its
+    strings ("(Do)", "(Does)"): such a page's resources are not parsed for the names it draws.
 
-    Looked for by its first byte, which content seldom holds, at memchr's speed: a search for
-    the pair itself tests every byte against its common "o", a millisecond on a paper.
+    "Do" is looked for by its first byte, which content seldom holds, at memchr's speed: a
+    search for the pair itself tests every byte against its common "o", a millisecond on a
+    paper. The white space before each "Do" is its own: the look back is linear in all.
     """
+    end = len(data)
     at = data.find(b"D")
     while at >= 0:
-        if data[at + 1 : at + 2] == b"o":
-            return True
+        if data[at + 1 : at + 2] == b"o" and (at + 2 == end or data[at + 2] not in _NAME_BYTES):
+            before = at - 1
+            while before >= 0 and data[before] in _WHITE_BYTES:
+                before -= 1
+            if before >= 0 and data[before] in _NAME_BYTES:
+                return True
         at = data.find(b"D", at + 1)
     return False
 
