@@ -958,3 +958,11 @@ def test_a_literal_dollar_stays_escaped_beside_math():
     text = convert(r"It costs \$2 per hour, \textdollar 5.576M in all, and $x^2$ more.")
     assert r"It costs \$2 per hour, \$5.576M in all, and $x^2$ more." in text
     assert re.findall(r"(?<!\\)\$([^$]*)(?<!\\)\$", text) == ["x^2"]
+
+
+def test_math_ending_in_a_control_space_or_row_break_closes_unescaped():
+    """`$1, 2, \\ldots\\ $` (a control space before the closing dollar, as old papers write it)
+    must not end in a backslash: the closing dollar would read as a literal `\\$`."""
+    text = convert(r"a value $-2, 0, 2, \ldots\ $. Then $x \\$ and $y$.")
+    assert r"$-2, 0, 2, \ldots$." in text
+    assert "$x$ and $y$" in text

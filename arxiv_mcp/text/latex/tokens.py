@@ -186,7 +186,10 @@ _MATH_SIZE_RE = re.compile(
 
 
 def _clean_math(latex: str) -> str:
-    return " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
+    cleaned = " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
+    # a control space or a row break ending the math (`$1, 2, \\ldots\\ $`) sets nothing; kept,
+    # its backslash would stand before the closing dollar, which then reads as a literal one
+    return cleaned.rstrip(" \\") if cleaned.endswith("\\") else cleaned
 
 
 def _accented(accent: str, base: str) -> str:
