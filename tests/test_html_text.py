@@ -657,3 +657,10 @@ def test_a_literal_dollar_stays_escaped_beside_math_but_not_in_code():
     )
     assert r"It costs \$2 per hour, \$5.576M in all, and $x^{2}$ more." in text
     assert "\n$ echo $HOME" in text
+
+
+def test_an_authored_page_keeps_its_dollars():
+    """An HTML-only e-print's dollars may open its own TeX math (MathJax's `$x$`): left as written."""
+    body = "<p>Let $x^2$ cost $5 at most.</p>" + "<p>These notes hold more than a stub's text.</p>" * 20
+    page = f"<html><body><h1>Notes</h1><h2>Prices</h2>{body}</body></html>"
+    assert "Let $x^2$ cost $5 at most." in html_to_text(page, authored=True)

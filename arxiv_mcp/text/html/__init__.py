@@ -20,7 +20,8 @@ Output (shared with the LaTeX and PDF extractors; `textview` pages it):
 - Math is the LaTeX of `alttext`: inline `$...$` (adjacent formulas as `$a$ $b$`, never
   `$a$$b$`); display math and equation tables become their own `$$...$$` paragraph,
   followed by the equation number ("(3)") when there is one. A literal dollar in the text
-  is written `\\$`, so every unescaped `$` delimits math (code keeps its dollars).
+  is written `\\$`, so every unescaped `$` delimits math (code, and authored pages whose dollars
+  may be their own TeX math, keep their dollars).
 - Footnotes stay inline where they are cited, as ` [^N: text]`; a footnote in a heading is
   written as a paragraph right after that heading.
 - Lists are `- item` / `1. item` lines (nested lists indented by two spaces), tables are

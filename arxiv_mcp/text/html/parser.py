@@ -344,9 +344,11 @@ class PageParser(HTMLParser):
                 self._outside_chars += len(data)
             return
         if sink.kind not in SILENT_SINKS:
-            # a literal dollar beside the $-delimited math stays escaped, as Markdown writes it
-            # ("\\$5M", not "$5M ... $2" read as a formula); code keeps its dollars as they are
-            sink.parts.append(data.replace("$", "\\$") if "$" in data and sink.kind not in _CODE_SINKS else data)
+            # a literal dollar beside LaTeXML's $-delimited math stays escaped, as Markdown writes
+            # it ("\\$5M", not "$5M ... $2" read as a formula); code keeps its dollars, and so does
+            # an authored page, whose dollars may open its own TeX math (MathJax's `$x$`)
+            escape = "$" in data and not self._authored and sink.kind not in _CODE_SINKS
+            sink.parts.append(data.replace("$", "\\$") if escape else data)
 
     # --- element starts and ends -----------------------------------------------------------
 
