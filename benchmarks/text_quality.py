@@ -45,8 +45,8 @@ by about 1/N, which shows the exclusions above do not hide lost text.
 
 Columns: recall/precision are multiset overlaps of lower-cased letter words of 2+ letters
 (numbers and single letters differ too much between math renderings); `prose` is recall against
-a pdftotext truth less its page furniture (running heads and footers, see without_furniture),
-which our text leaves out on purpose; `head` is the share of
+a pdftotext truth's prose lines (see prose_lines) less its page furniture (running heads and
+footers, see without_furniture), which our text leaves out on purpose; `head` is the share of
 truth headings found, in order, among the text's Markdown headings (page markers excluded);
 `split` counts paragraphs cut in two (a line going on in lower case after one that ended a
 sentence: a caption or footnote read into the paragraph; see split_paragraphs);
@@ -490,6 +490,21 @@ def without_furniture(reference: str) -> str:
     return "\f".join("\n".join(line for line in page if _furniture_key(line) not in repeated) for page in pages)
 
 
+_PROSE_WORD = re.compile(r"\b[a-z]{3,}\b")
+
+
+def prose_lines(reference: str) -> str:
+    """The lines of a reference that read as prose: six words or more, most of them lower-case
+    words of three letters or more. A formula, a table row or a label is left out: pdftotext
+    prints CMSY's ‖ ⟨ ⟩ as the letters k h i and a script as a word of its own ("kwk", "kus"),
+    so recall there measures two programs' spelling of math, not the text a reader reads."""
+    return "\n".join(
+        line
+        for line in reference.split("\n")
+        if len(tokens := line.split()) >= 6 and len(_PROSE_WORD.findall(line)) >= 0.6 * len(tokens)
+    )
+
+
 def split_paragraphs(text: str) -> int:
     """Paragraphs cut in two: a line that goes on in lower case after a line that ended a sentence
     (blank lines between), as when a caption or footnote set between a paragraph's parts was
@@ -532,7 +547,7 @@ def score(
     recall, precision = overlap(truth, got) if truth is not None else (None, None)
     prose = recall
     if truth_text is not None and "\f" in truth_text and not formfeed:
-        prose = overlap(words(without_furniture(truth_text)) - (excluded or Counter()), got)[0]
+        prose = overlap(words(prose_lines(without_furniture(truth_text))) - (excluded or Counter()), got)[0]
     headings = markdown_headings(text)
     return {
         "recall": recall,
