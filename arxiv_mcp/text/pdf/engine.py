@@ -626,7 +626,8 @@ _MAX_MARKER = 3  # "12.": the length is tested first, the pattern only on a line
 
 
 def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[str]:
-    """Join a word split at a line-end hyphen onto the first line, when the rest is lower case."""
+    """Join a word split at a line-end hyphen onto the first line, when the rest is lower case;
+    close a compound split at a hyphen inside a line (see _closed_compounds)."""
     out: list[str] = []
     for line in lines:
         if line and out and out[-1].endswith("-"):
@@ -635,8 +636,20 @@ def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[st
                 out[-1], line = joined
                 if not line:
                     continue
-        out.append(line)
+        out.append(_closed_compounds(line, known_hyphenated) if "- " in line else line)
     return out
+
+
+_SPACED_COMPOUND = re.compile(r"(?<![^\W\d_])([^\W\d_]+)- ([^\W\d_]+)")
+
+
+def _closed_compounds(line: str, known_hyphenated: frozenset[str]) -> str:
+    """A compound broken at its hyphen over two lines that the engine put on one ("A two-
+    dimensional fit": pypdf read the line end as a space) is closed when the document writes it
+    whole elsewhere; a suspended hyphen ("pre- and post-processing") is no such compound."""
+    return _SPACED_COMPOUND.sub(
+        lambda m: f"{m[1]}-{m[2]}" if f"{m[1].lower()}-{m[2].lower()}" in known_hyphenated else m[0], line
+    )
 
 
 def _join_hyphenated(first: str, second: str, known_hyphenated: frozenset[str]) -> tuple[str, str] | None:
