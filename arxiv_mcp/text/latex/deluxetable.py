@@ -11,6 +11,9 @@ the notes (`\\tablecomments`, `\\tablenotetext`, `\\tablerefs`) as text under it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from .tokens import group_end
 
 _BEGIN_RE = re.compile(r"\\begin\{(deluxetable\*?)\}[ \t]*(?:\[[^\]\n]{0,40}\])?[ \t]*")
 _SETTINGS_RE = re.compile(r"\\(?:tablenum|tabletypesize|tablewidth|tablecolumns)[ \t]*(?=\{)")
@@ -23,43 +26,22 @@ MAX_TABLE = 200_000  # characters of one deluxetable at most; a longer one is le
 
 def _group_end(src: str, i: int) -> int:
     """Index past the brace group opening at i (nesting counted, `\\{` skipped), or -1."""
-    if not src.startswith("{", i):
-        return -1
-    depth = 0
-    k = i
-    end = min(len(src), i + MAX_TABLE)
-    while k < end:
-        c = src[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-        k += 1
-    return -1
+    close = group_end(src, i, MAX_TABLE) if src.startswith("{", i) else -1
+    return close + 1 if close >= 0 else -1
 
 
 def _drop_commands(src: str, pattern: re.Pattern[str]) -> str:
     """`src` without each command of `pattern` and its brace argument."""
-    out, pos = [], 0
-    for m in pattern.finditer(src):
-        if m.start() < pos:
-            continue
-        end = _group_end(src, m.end())
-        if end < 0:
-            continue
-        out.append(src[pos : m.start()])
-        pos = end
-    out.append(src[pos:])
-    return "".join(out)
+    return _replace_commands(src, pattern, lambda argument: "")
 
 
 def _unwrap(src: str, pattern: re.Pattern[str], before: str = "", after: str = "") -> str:
     """`src` with each command of `pattern` replaced by its argument (between before and after)."""
+    return _replace_commands(src, pattern, lambda argument: before + argument + after)
+
+
+def _replace_commands(src: str, pattern: re.Pattern[str], replacement: Callable[[str], str]) -> str:
+    """`src` with each command of `pattern` and its brace argument replaced by `replacement(argument)`."""
     out, pos = [], 0
     for m in pattern.finditer(src):
         if m.start() < pos:
@@ -67,7 +49,7 @@ def _unwrap(src: str, pattern: re.Pattern[str], before: str = "", after: str = "
         end = _group_end(src, m.end())
         if end < 0:
             continue
-        out.append(src[pos : m.start()] + before + src[m.end() + 1 : end - 1] + after)
+        out.append(src[pos : m.start()] + replacement(src[m.end() + 1 : end - 1]))
         pos = end
     out.append(src[pos:])
     return "".join(out)
