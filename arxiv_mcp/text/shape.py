@@ -32,6 +32,10 @@ def page_heading(number: int) -> str:
     return f"## Page {number}"
 
 
+PAGE_MARKER_RE = re.compile(r"(?m)^## Page \d+[ \t\r]*(?:\n|\Z)")
+"""A page marker line (page_heading's), with its line end."""
+
+
 def is_page_title(title: str) -> bool:
     """Whether a heading's title is a page marker (`Page N`), not a section."""
     return _PAGE_TITLE_RE.fullmatch(title) is not None

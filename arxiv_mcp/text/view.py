@@ -18,13 +18,12 @@ from ..words import singular
 from .document import Document
 from .outline import outline
 from .places import Places
-from .shape import HEADING_RE
+from .shape import HEADING_RE, PAGE_MARKER_RE
 
 SNIPPET_CHARS = 300
 _SNIPPET_LEAD = 100
 _CUT_SLACK_DIVISOR = 10  # a page may end up to page_size/10 early to land on a boundary
 _BLANK_LINES_RE = re.compile(r"\n[ \t\r]*\n\s*")
-_PAGE_MARKER_RE = re.compile(r"(?m)^## Page \d+[ \t\r]*(?:\n|\Z)")
 _QUOTED_RE = re.compile(r"[\"“”]([^\"“”]*)(?:[\"“”]|$)")
 _EDGE_PUNCTUATION = ".,;:!?()[]{}'`"
 
@@ -218,7 +217,7 @@ def _passages(text: str, heading_starts: list[int]) -> tuple[list[int], list[int
     """Paragraph spans (split at blank lines); a heading line is a passage of its own, and a
     page marker (`## Page N`, for paging only) none: a PDF page that starts mid-paragraph
     has its marker on the line above, which no snippet shows and no query matches."""
-    markers = [m.start() for m in _PAGE_MARKER_RE.finditer(text)]
+    markers = [m.start() for m in PAGE_MARKER_RE.finditer(text)]
     cuts = sorted(heading_starts + markers) if markers else heading_starts
     starts: list[int] = []
     ends: list[int] = []
@@ -228,7 +227,7 @@ def _passages(text: str, heading_starts: list[int]) -> tuple[list[int], list[int
         _split_at_headings(text, position, block_end, cuts, starts, ends)
         position = next_start
     if markers:
-        kept = [(a, b) for a, b in zip(starts, ends) if not _PAGE_MARKER_RE.fullmatch(text, a, b)]
+        kept = [(a, b) for a, b in zip(starts, ends) if not PAGE_MARKER_RE.fullmatch(text, a, b)]
         starts, ends = [a for a, _ in kept], [b for _, b in kept]
     return starts, ends
 
