@@ -62,6 +62,7 @@ _RULE_SPEC_RE = re.compile(
 )
 # LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
 _LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
+_GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title's font group
 _DIMENSION_RE = re.compile(
     r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:true)?(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
     r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
@@ -233,7 +234,7 @@ class Engine:
         if self.in_front and self.match[i] > i and (self.need_title or self.title_size is not None):
             fonts = []
             j = self.skip_space(i + 1)
-            while j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in FONT_SWITCHES | TITLE_FONTS:
+            while j < len(self.toks) and self.toks[j][0] == CMD and self.toks[j][1] in _GROUP_FONTS:
                 fonts.append(self.toks[j][1])
                 j = self.skip_space(j + 1)
             if any(font in TITLE_FONTS for font in fonts) and self.may_title(size := title_size(fonts)):

@@ -476,12 +476,14 @@ TITLE_FONTS = {
 }
 # LaTeX's size and font switches: they print no text. Old styles redefine them with LaTeX 2.09
 # internals (`\\def\\small{\\@setsize\\small{10pt}\\ixpt\\@ixpt}`), whose bodies would print `10pt`.
+SIZE_SWITCHES = ("tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge")
 FONT_SWITCHES = {
-    *("tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge"),
+    *SIZE_SWITCHES,
     *("rm", "sf", "tt", "bf", "it", "sl", "sc", "em", "normalfont"),
     *("rmfamily", "sffamily", "ttfamily", "bfseries", "mdseries", "itshape", "slshape", "scshape", "upshape"),
 }
-_TITLE_SIZES = {"large": 1, "Large": 2, "LARGE": 3, "huge": 4, "Huge": 5}
+# the sizes above the body's, ranked: \large 1 ... \Huge 5
+_TITLE_SIZES = {name: rank for rank, name in enumerate(SIZE_SWITCHES[SIZE_SWITCHES.index("normalsize") + 1 :], 1)}
 
 
 def title_size(fonts: list[str]) -> int:

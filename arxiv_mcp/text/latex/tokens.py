@@ -10,6 +10,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from .specs import SIZE_SWITCHES
+
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
 LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
 
@@ -180,9 +182,7 @@ _LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
 
 # A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
 # a reader sees
-_MATH_SIZE_RE = re.compile(
-    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge)(?![A-Za-z])\s*"
-)
+_MATH_SIZE_RE = re.compile(rf"\\(?:{'|'.join(SIZE_SWITCHES)})(?![A-Za-z])\s*")
 
 
 def _clean_math(latex: str) -> str:
