@@ -176,7 +176,7 @@ class FrontMatter(Engine):
             self.meta_depth -= 1
             text = tidy_list(sink.flat(", "))
             if text:
-                self.meta.affiliations.append(f"$^{{{mark}}}${text}")
+                self.meta.add_affiliation(text, mark)
 
         self.meta_depth += 1
         return self.capture(found[1], done)
