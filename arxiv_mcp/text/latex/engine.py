@@ -50,22 +50,23 @@ from .tokens import (
     match_groups,
 )
 
+# TeX's numbers and units, as the patterns below read them
+_NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_UNIT = r"(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
+_GLUE_UNIT = r"(?:fill|fil|cm|mm|pt|in|em|ex)"
 _ASSIGNMENT_RE = re.compile(
-    r"[ \t]*=[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)(?![\w.,])"
-    r"|[ \t]*=[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)\b"
-    r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex)\b)*"
+    rf"[ \t]*=[ \t]*{_NUMBER}(?![\w.,])"
+    rf"|[ \t]*=[ \t]*{_NUMBER}[ \t]*{_UNIT}\b"
+    rf"(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT}\b)*"
 )
 """`= 10000` or `=0pt plus 1pt` right after a command: a TeX register assignment."""
 # plain TeX's rule specification: `\\vrule depth 6pt height 12pt width 0pt` (a strut)
-_RULE_SPEC_RE = re.compile(
-    r"(?:\s*(?:height|depth|width)\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+"
-)
+_RULE_SPEC_RE = re.compile(rf"(?:\s*(?:height|depth|width)\s*{_NUMBER}\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+")
 # LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
 _LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
 _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title's font group
 _DIMENSION_RE = re.compile(
-    r"[ \t]*(?:=[ \t]*)?-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:true)?(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
-    r"(?:[ \t]*(?:plus|minus)[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*(?:fill|fil|cm|mm|pt|in|em|ex))*"
+    rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
 )
 
 
