@@ -13,9 +13,13 @@ import posixpath
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import ExtractionError, UnsafeArchive
 from . import formats
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 log = logging.getLogger(__name__)
 
@@ -87,14 +91,15 @@ class _ChunkReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, target) -> int:
+    def readinto(self, target: WriteableBuffer) -> int:
+        view = memoryview(target).cast("B")
         while not self._buffer:
             chunk = next(self._rest, None)
             if chunk is None:
                 return 0
             self._buffer = chunk
-        size = min(len(target), len(self._buffer))
-        target[:size] = self._buffer[:size]
+        size = min(len(view), len(self._buffer))
+        view[:size] = self._buffer[:size]
         self._buffer = self._buffer[size:]
         return size
 

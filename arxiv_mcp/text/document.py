@@ -24,9 +24,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .shape import HEADING_RE, heading, is_page_title
+
+R = TypeVar("R")
 
 FORMAT = 1
 """Version of the JSON form; a cached document of another format is re-made from its raw file."""
@@ -157,9 +159,9 @@ class Document:
         builder.add_text(text)
         return builder.build()
 
-    def records(self, kind: type[Record]) -> list[Any]:
+    def records(self, kind: type[R]) -> list[R]:
         """Every record of one type, in document order."""
-        return [block.record for block in self.blocks if isinstance(block.record, kind)]
+        return [record for block in self.blocks if isinstance(record := block.record, kind)]
 
     def blocks_of(self, kind: Kind) -> list[Block]:
         return [block for block in self.blocks if block.kind is kind]
@@ -235,7 +237,7 @@ def _record_from_json(kind: Kind, fields: dict[str, Any]) -> Record:
 _RECORD_TYPES = {kind: record_type for record_type, kind in _RECORD_KINDS.items()}
 
 
-def _restored(cls: type[Any], fields: dict[str, Any], names: frozenset[str] | set[str] | None = None) -> Any:
+def _restored(cls: type[R], fields: dict[str, Any], names: frozenset[str] | set[str] | None = None) -> R:
     """An instance of a frozen dataclass with exactly `fields`, as `to_json` wrote them.
 
     Not through `__init__`: a frozen dataclass sets each field through `object.__setattr__`,

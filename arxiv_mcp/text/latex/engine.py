@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from .document import Meta
 from .drafts import Draft
@@ -109,7 +110,7 @@ class Engine:
         # the record the next \\label names (a float, an equation), while current_label is its number
         self.anchor: tuple[tuple[str, str], Draft] | None = None
         self.in_author = 0  # depth of \\author arguments being read
-        self.sub_equations: list | None = None  # [the group's number, equations so far] in subequations
+        self.sub_equations: list[Any] | None = None  # [the group's number, equations so far] in subequations
         self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.counts: dict[str, int] = {}
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks

@@ -23,7 +23,7 @@ class Sections(Engine):
         super().__init__(*args, **kwargs)
         self.counters = [0, 0, 0, 0]
         self.appendix = False
-        self.lists: list[list] = []
+        self.lists: list[list[Any]] = []
 
     def cmd_heading(self, i: int, name: str) -> int:
         base = name.rstrip("*")

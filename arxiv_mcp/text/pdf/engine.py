@@ -55,8 +55,9 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
+from .pagetree import mend_page_tree
 from .repair import rebuilt
-from .salvage import Salvage, mend_page_tree, salvageable
+from .salvage import Salvage, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
@@ -349,7 +350,8 @@ def _import_pdfium() -> ModuleType | None:
         import pypdfium2
     except ImportError:
         return None
-    return pypdfium2
+    module: ModuleType = pypdfium2  # untyped to mypy (pyproject's override)
+    return module
 
 
 def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str | None]:

@@ -88,5 +88,5 @@ def _hook() -> bool:
                 known = fonts[id(pdf_font_dict)] = (pdf_font_dict, built)
             return known[1]
 
-    page_module.Font = _Sharing  # type: ignore[misc]
+    page_module.Font = _Sharing  # type: ignore[attr-defined]
     return True

@@ -248,8 +248,8 @@ def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int
     page for that. Asked without a tolerance, it only tests the boxes (half the work), and a
     box holding the point is the same answer: the tolerance is asked for only when none does.
     """
-    index = raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0)
-    return index if index >= 0 else raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height)
+    index = int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0))
+    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height))
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:

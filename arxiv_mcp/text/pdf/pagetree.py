@@ -121,7 +121,7 @@ def raw_object(reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
     here = stream.tell()
     try:
         stream.seek(offset)
-        raw = stream.read(limit)
+        raw: bytes = stream.read(limit)
     finally:
         stream.seek(here)
     head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)

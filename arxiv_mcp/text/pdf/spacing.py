@@ -103,7 +103,7 @@ class CharSpacing:
     def _two_byte(self, name: Any) -> bool:
         try:
             font = self._fonts[name].get_object()
-            return font.get("/Subtype") == "/Type0"
+            return bool(font.get("/Subtype") == "/Type0")
         except Exception:  # an unknown or broken font: read as pypdf reads it, one byte a glyph
             return False
 
