@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInput, UpstreamError
 from ..ids import PaperId, parse
@@ -73,11 +73,11 @@ class Paper:
     def pid(self) -> PaperId:
         return PaperId(self.id, self.version)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> Paper:
+    def from_dict(cls, d: dict[str, Any]) -> Paper:
         d = dict(d)
         d["authors"] = [AuthorInfo(**a) for a in d.get("authors", [])]
         if "classes" not in d:  # cached before classes were kept apart from categories

@@ -20,12 +20,16 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from .. import __version__, budget
 from ..config import Config
 from ..errors import Throttled, Unreachable, UpstreamError
 from .rate_limiter import MAX_PAUSE_S, RateLimiter
+
+if TYPE_CHECKING:  # imported on the first request (see above)
+    import requests
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +88,11 @@ class Transport:
     def __init__(self, config: Config):
         self.read_timeout = config.timeout_s
         self.user_agent = user_agent(config.contact)
-        self._session = None
+        self._session: requests.Session | None = None
         self._session_lock = threading.Lock()
 
     @property
-    def session(self):
+    def session(self) -> requests.Session:
         """The kept-alive `requests.Session`, made on first use."""
         with self._session_lock:
             if self._session is None:
@@ -144,7 +148,7 @@ class Transport:
         remaining = budget.remaining()
         return self.read_timeout if remaining is None else max(_READ_TIMEOUT_FLOOR_S, min(self.read_timeout, remaining))
 
-    def _read_body(self, r, url: str, max_bytes: int, check: Callable[[], None]) -> bytearray:
+    def _read_body(self, r: requests.Response, url: str, max_bytes: int, check: Callable[[], None]) -> bytearray:
         import requests
         from urllib3.exceptions import DecodeError, ProtocolError, ReadTimeoutError
 
@@ -170,7 +174,7 @@ class Transport:
                 raise TooLarge(_too_large(url, max_bytes))
 
 
-def _socket_of(raw) -> socket.socket | None:
+def _socket_of(raw: object) -> socket.socket | None:
     """The socket under a streamed urllib3 response, to shorten its timeout as time runs out
     (None if this urllib3 hides it: reads are then bounded by the first timeout only)."""
     sock = getattr(getattr(raw, "_connection", None), "sock", None)
@@ -250,8 +254,8 @@ class HttpClient:
         s2_limiter: RateLimiter,
         *,
         backoff_s: float = 1.0,
-        sleep=budget.sleep,
-    ):
+        sleep: Callable[[float], None] = budget.sleep,
+    ) -> None:
         self.config = config
         self.transport = transport
         key = config.s2_api_key
@@ -284,7 +288,7 @@ class HttpClient:
                 return resp  # never carry our traffic (or a key) to a host we were not configured for
         raise UpstreamError(f"{_where(url)} redirected too many times; try again later")
 
-    def _get_once(self, url: str, params, max_bytes: int) -> Response:
+    def _get_once(self, url: str, params: Mapping[str, str] | None, max_bytes: int) -> Response:
         host = urlsplit(url).netloc.lower()
         upstream = self.s2 if url.startswith(self.config.s2_url + "/") else self.arxiv
         limiter, attempts, service = upstream.limiter, upstream.attempts, upstream.limiter.name
@@ -323,7 +327,13 @@ class HttpClient:
         raise self._final_error(host, service, last, attempt)
 
     def _attempt(
-        self, url: str, params, headers, max_bytes: int, limiter: RateLimiter, check: Callable[[], None]
+        self,
+        url: str,
+        params: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        max_bytes: int,
+        limiter: RateLimiter,
+        check: Callable[[], None],
     ) -> Response | _Transient:
         """One request: the answer to return, or the transient failure to retry. The next
         request's slot counts from when this one's answer began (or it failed)."""

@@ -292,7 +292,16 @@ def compose(filters: SearchFilters, category_clause: str | None = None) -> Compo
     return composed
 
 
-def _compose(*, query, category_clause, author, title, abstract, date_from, date_to) -> Composed:
+def _compose(
+    *,
+    query: str | None,
+    category_clause: str | None,
+    author: str | None,
+    title: str | None,
+    abstract: str | None,
+    date_from: str | None,
+    date_to: str | None,
+) -> Composed:
     base: list[str] = []
     if category_clause:
         base.append(category_clause)

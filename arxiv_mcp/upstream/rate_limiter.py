@@ -282,7 +282,8 @@ class SingleFlight:
                 continue
             if call.error is not None:
                 raise call.error
-            return call.result
+            result: T = call.result
+            return result
 
     def _across_processes(self, key: object, work: Callable[[], T]) -> T:
         assert self._lock_dir is not None

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import bounds
 from ..errors import InvalidInput, NotFound, Throttled, UpstreamError
@@ -35,9 +36,9 @@ FIELDS = "title,year,externalIds,authors"
 
 
 class AnswerCache(Protocol):
-    def get_search(self, key: str) -> dict | None: ...
+    def get_search(self, key: str) -> dict[str, Any] | None: ...
 
-    def put_search(self, key: str, value: dict, ttl_s: float) -> None: ...
+    def put_search(self, key: str, value: dict[str, Any], ttl_s: float) -> None: ...
 
 
 def neighbours(
@@ -113,12 +114,12 @@ def _json_or_none(content: bytes) -> object:
         return None
 
 
-def _from_stored(stored: dict) -> Neighbours:
+def _from_stored(stored: dict[str, Any]) -> Neighbours:
     """An answer read back from the answer cache, where it is kept as plain JSON."""
     return Neighbours(**{**stored, "neighbours": [Neighbour(**n) for n in stored["neighbours"]]})
 
 
-def _parse_page(content: bytes, side: str, limit: int) -> dict:
+def _parse_page(content: bytes, side: str, limit: int) -> dict[str, Any]:
     """The page's first `limit` neighbours (records), whether more follow, and how many items
     were unreadable."""
     try:
@@ -145,15 +146,15 @@ def _parse_page(content: bytes, side: str, limit: int) -> dict:
     }
 
 
-def _page_item_by_item(content: bytes) -> tuple[dict | None, list | None, int]:
+def _page_item_by_item(content: bytes) -> tuple[dict[str, Any] | None, list[Any] | None, int]:
     """The page's members, with each item of `data` parsed on its own so that only the
     items too deeply nested to parse are lost (counted in the third value)."""
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError:
         return None, None, 0
-    page: dict = {}
-    items: list = []
+    page: dict[str, Any] = {}
+    items: list[Any] = []
     skipped = 0
     for key, start, end in _members(text, _skip_ws(text, 0)):
         if key != "data" or text[start] != "[":
@@ -168,7 +169,7 @@ def _page_item_by_item(content: bytes) -> tuple[dict | None, list | None, int]:
     return (page, items, skipped) if page or items else (None, None, 0)
 
 
-def _members(text: str, pos: int):
+def _members(text: str, pos: int) -> Iterator[tuple[str, int, int]]:
     """(key, value start, value end) of a top-level JSON object, without recursion."""
     if pos >= len(text) or text[pos] != "{":
         return
@@ -187,7 +188,7 @@ def _members(text: str, pos: int):
             pos = _skip_ws(text, pos + 1)
 
 
-def _elements(text: str, pos: int):
+def _elements(text: str, pos: int) -> Iterator[tuple[int, int]]:
     """(start, end) of each element of the JSON array at `pos`, without recursion."""
     pos = _skip_ws(text, pos + 1)
     while pos < len(text) and text[pos] != "]":
