@@ -11,12 +11,17 @@ import logging
 import os
 import signal
 import sys
+from typing import NoReturn, Protocol
 
 from . import __version__
 
 
+class _Runs(Protocol):  # the SDK's server, without importing `mcp` here
+    def run(self) -> None: ...
+
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         """One line, like every other start-up failure (argparse would print the usage too)."""
         self.exit(2, f"arxiv-mcp: {message} (see arxiv-mcp --help)\n")
 
@@ -51,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _serve_stdio(server) -> None:
+def _serve_stdio(server: _Runs) -> None:
     """stdio as a client runs it, and as a person who typed `arxiv-mcp` meets it: one line
     saying what this is, and Ctrl-C ending it at once. (The SDK reads stdin in a worker
     thread, so a KeyboardInterrupt waits for a line that never comes, and later ones print

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from .tool_groups import TOOL_GROUPS
+
+N = TypeVar("N", int, float)
 
 ARXIV_MIN_INTERVAL_S = 3.0
 """arXiv's terms of use: at most one request every three seconds."""
@@ -100,7 +103,15 @@ def is_arxiv_host(url: str) -> bool:
     return any(host == domain or host.endswith("." + domain) for domain in ARXIV_DOMAINS)
 
 
-def _number(env: Mapping[str, str], name: str, default, kind, minimum, accepts: str, maximum=float("inf")):
+def _number(
+    env: Mapping[str, str],
+    name: str,
+    default: N,
+    kind: Callable[[str], N],
+    minimum: N,
+    accepts: str,
+    maximum: float = float("inf"),
+) -> N:
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default

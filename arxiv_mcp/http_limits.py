@@ -58,7 +58,7 @@ def raise_descriptor_limit() -> int:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else soft, hard))
         except (ValueError, OSError):
             pass
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return int(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
 
 
 def max_connections(soft_limit: int | None = None) -> int:

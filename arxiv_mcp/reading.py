@@ -51,6 +51,9 @@ from .upstream.rate_limiter import SingleFlight
 
 log = logging.getLogger(__name__)
 
+Prefetched = dict[TextSource, tuple[bytes | None, str]]
+"""Bodies already fetched for this read (the HTML probed beside the metadata), by source."""
+
 
 class _Refused(UpstreamError):
     """arXiv answered, with a status that is not the file (403, 410, ...)."""
@@ -99,7 +102,7 @@ class Text:
         self._doc = doc if isinstance(doc, Document) else None
         self._doc_lock = threading.Lock()
         self._payload = doc if isinstance(doc, str) else None
-        self._parsed: dict | None = None
+        self._parsed: dict[str, Any] | None = None
         """The payload as `cached` parsed it, so the records are built without parsing it again."""
         self.text = doc.text if isinstance(doc, Document) else (text or "")
         self.method = method
@@ -203,7 +206,7 @@ _TEXTS = _ByPayload()
 (cache/readmemo.py), so it finds its text here instead of parsing the whole document again."""
 
 
-def _text_of(payload: str) -> tuple[str, dict | None]:
+def _text_of(payload: str) -> tuple[str, dict[str, Any] | None]:
     """The payload's text, and its parse when it had to be parsed (for the records, see `doc`)."""
     text = _TEXTS.get(payload)
     if isinstance(text, str):
@@ -218,7 +221,7 @@ def _text_of(payload: str) -> tuple[str, dict | None]:
     return str(raw["text"]), raw
 
 
-def _parsed(payload: str, parsed: dict | None, text: str) -> Document:
+def _parsed(payload: str, parsed: dict[str, Any] | None, text: str) -> Document:
     doc = _PARSED.get(payload)
     if isinstance(doc, Document):
         return doc
@@ -336,7 +339,7 @@ class Reader:
     def _fetch_latest(self, pid: PaperId) -> tuple[PaperId, Text]:
         """The latest version asked of arXiv: its text, even when already cached, is not a read
         made from the cache alone (what named the version may not have been kept)."""
-        prefetched: dict[str, tuple[bytes | None, str]] = {}
+        prefetched: Prefetched = {}
         if self.catalog.latest_known(pid) is None and self.html_era(pid, None):
             # Nothing known about the paper: its HTML can tell the version too. (When expired
             # metadata exists, the API is asked instead, and the old answer serves offline.)
@@ -444,11 +447,11 @@ class Reader:
         failed[miss.key] = miss
         self.cache.put_note(pid.id, source_misses.NOTE, source_misses.dump(failed))
 
-    def _text(self, pid: PaperId, latest: Paper | None, prefetched: dict | None = None) -> Text:
+    def _text(self, pid: PaperId, latest: Paper | None, prefetched: Prefetched | None = None) -> Text:
         """Text of `pid` (which carries a version) from the first source that has it."""
         return self.flights.do(("text", pid.id, pid.version), lambda: self._fetch(pid, latest, prefetched or {}))
 
-    def _fetch(self, pid: PaperId, latest: Paper | None, prefetched: dict) -> Text:
+    def _fetch(self, pid: PaperId, latest: Paper | None, prefetched: Prefetched) -> Text:
         assert pid.version is not None
         hit = self.cached(pid)  # another caller may have finished it meanwhile
         if hit:
@@ -484,7 +487,7 @@ class Reader:
             return Text(doc, used, used, note)
         raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id), latest)
 
-    def _body(self, pid: PaperId, method: TextSource, prefetched: dict) -> tuple[bytes | None, str, bool]:
+    def _body(self, pid: PaperId, method: TextSource, prefetched: Prefetched) -> tuple[bytes | None, str, bool]:
         """(body, why it is missing, whether it is already stored) of one source; a body with a
         reason is a damaged file, to be read but not kept (the reason says so)."""
         if method in prefetched:

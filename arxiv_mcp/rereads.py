@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any
+from typing import Generic, TypeVar
 
 from .cache.store import Cache
 from .cache.warm import Proof
@@ -30,14 +30,17 @@ PAGES_KEPT = 16
 """Pages kept (each at most 100,000 characters): a few pages of each of those papers."""
 
 
-class Rereads:
+V = TypeVar("V")
+
+
+class Rereads(Generic[V]):
     def __init__(self, cache: Cache, kept: int) -> None:
         self._cache = cache
         self._kept = kept
-        self._entries: OrderedDict[Hashable, tuple[Any, Proof]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[V, Proof]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> tuple[Any, Proof] | None:
+    def get(self, key: Hashable) -> tuple[V, Proof] | None:
         """What was kept for `key` and its proof, if the cache proves it current (an access)."""
         with self._lock:
             kept = self._entries.get(key)
@@ -53,7 +56,7 @@ class Rereads:
                 self._entries.move_to_end(key)
         return kept
 
-    def keep(self, key: Hashable, value: Any, proof: Proof | None) -> None:
+    def keep(self, key: Hashable, value: V, proof: Proof | None) -> None:
         """Keep `value`, made by a read the cache proved (nothing when `proof` is None)."""
         if proof is None:
             return

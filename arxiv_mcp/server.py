@@ -28,7 +28,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import anyio.to_thread
 from mcp.server import ServerRequestContext
@@ -47,10 +47,13 @@ from .forms import AnswerForms
 from .tool_groups import exposed_tools, instructions
 
 if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, ServiceOnFirstUse)
+    from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
+
     from . import bounds, models
     from .service import ArxivService
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PaperId = Annotated[str, Field(description="arXiv id, URL or DOI, e.g. 2401.12345v2")]
 SessionId = Annotated[str | None, Field(description="From start_session")]
@@ -733,8 +736,12 @@ def _completions(server: MCPServer, svc: ArxivService) -> None:
     """Completions for the arguments of the resources and the prompt (registered with the
     server: the `completions` capability is announced in the `initialize` answer)."""
 
-    @server.completion()
-    async def complete(ref, argument, context):
+    @server.completion()  # type: ignore[no-untyped-call,untyped-decorator]  # the SDK leaves it untyped
+    async def complete(
+        ref: PromptReference | ResourceTemplateReference,
+        argument: CompletionArgument,
+        context: CompletionContext | None,
+    ) -> Completion | None:
         from mcp.types import Completion
 
         value = (argument.value or "").strip()
@@ -780,7 +787,7 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
     return lambda: _client_gone() or bool(scope.get(GONE_KEY))
 
 
-def _resource(work: Callable[[], Any], deadline_s: float) -> Any:
+def _resource(work: Callable[[], T], deadline_s: float) -> T:
     from mcp.server.mcpserver.exceptions import ResourceError
 
     with budget.tool_call(deadline_s, None, _client_gone):

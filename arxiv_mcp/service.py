@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
+from typing import Any
 from urllib.parse import quote
 
 from . import bounds, budget
@@ -89,7 +90,8 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             pdf_engine=config.pdf_engine,
         )
-        self.texts, self.pages = Rereads(self.cache, TEXTS_KEPT), Rereads(self.cache, PAGES_KEPT)
+        self.texts: Rereads[tuple[PaperId, Text]] = Rereads(self.cache, TEXTS_KEPT)
+        self.pages: Rereads[PaperText] = Rereads(self.cache, PAGES_KEPT)
         self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config)
         self.library = Library(self.cache)
 
@@ -455,7 +457,7 @@ def _cut(abstract: str, max_chars: int | None) -> tuple[str, bool]:
     return abstract[: max_chars - 1].rstrip() + "…", True
 
 
-def _shared_fields(paper: Paper) -> dict:
+def _shared_fields(paper: Paper) -> dict[str, Any]:
     """What a search summary and a paper's detail both say about it."""
     return {
         "id": paper.id,

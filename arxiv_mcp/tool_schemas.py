@@ -19,13 +19,15 @@ SCHEMAS_FILE = Path(__file__).with_name("tool_schemas.json")
 
 def stored() -> dict[str, dict[str, Any]]:
     """Tool name -> {"input": schema, "output": schema}, as `SCHEMAS_FILE` holds them."""
-    return json.loads(SCHEMAS_FILE.read_text(encoding="utf-8"))
+    schemas: dict[str, dict[str, Any]] = json.loads(SCHEMAS_FILE.read_text(encoding="utf-8"))
+    return schemas
 
 
 def input_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """An input schema as every client takes it: an optional argument is just its type (absent
     and null mean the same to every tool), no per-field titles, no null defaults."""
-    return _walk(schema, drop_null=True)
+    walked: dict[str, Any] = _walk(schema, drop_null=True)
+    return walked
 
 
 def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -33,7 +35,8 @@ def output_schema(schema: dict[str, Any]) -> dict[str, Any]:
     and `required` (structured content is a dataclass's `asdict`, so every field is always
     there; the lists cost 1.7 KB of every tools/list). A nullable field stays `anyOf [T, null]`
     (a `type` array is less portable)."""
-    return _walk(schema, drop_null=False)
+    walked: dict[str, Any] = _walk(schema, drop_null=False)
+    return walked
 
 
 def _walk(schema: Any, *, drop_null: bool) -> Any:

@@ -106,7 +106,7 @@ class LocalIndex:
     def _clear(self) -> None:
         self._base = array("I")
         self._base_runs: dict[str, tuple[int, int]] = {}
-        self._postings: dict[str, array] = {}
+        self._postings: dict[str, array[int]] = {}
         self._slot_of: dict[str, int] = {}
         self._doc_ids: list[str | None] = []
         self._snippet_sources = _Sources()
@@ -180,7 +180,7 @@ class LocalIndex:
                 if (doc_id := self._doc_ids[slot]) is not None
             ]
 
-    def _runs(self, term: str) -> list[array]:
+    def _runs(self, term: str) -> list[array[int]]:
         """A term's postings: its run of the base, then what was added since."""
         runs = []
         span = self._base_runs.get(term)
@@ -255,7 +255,7 @@ class LocalIndex:
         for slot, doc_id in enumerate(self._doc_ids):
             if doc_id is not None:
                 renumber[slot] = len(renumber)
-        postings: dict[str, array] = {}
+        postings: dict[str, array[int]] = {}
         for term in self._base_runs.keys() | self._postings.keys():
             kept = array("I")
             for run in self._runs(term):
@@ -353,7 +353,7 @@ class _Sources:
     one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends): a
     search decodes only the papers it shows, so a load does not parse 10,000 abstracts."""
 
-    def __init__(self, blob: bytes = b"", ends: array | None = None):
+    def __init__(self, blob: bytes = b"", ends: array[int] | None = None):
         self._blob = blob
         self._ends = ends if ends is not None else array("I")
         self._more: list[tuple[str, str]] = []
@@ -379,7 +379,7 @@ class _Sources:
         else:
             self._cleared.add(slot)
 
-    def packed(self) -> tuple[bytes, array]:
+    def packed(self) -> tuple[bytes, array[int]]:
         parts, ends, size = [], array("I"), 0
         for slot in range(len(self._ends) + len(self._more)):
             title, abstract = self[slot]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import bounds
 from ..categories import get_category
@@ -108,7 +108,7 @@ def category_trends(
     return result
 
 
-def trends_from_dict(stored: dict) -> Trends:
+def trends_from_dict(stored: dict[str, Any]) -> Trends:
     """A Trends answer read back from the answer cache, where it is kept as plain JSON."""
     return Trends(
         **{k: v for k, v in stored.items() if k not in ("per_day", "top_terms")},
