@@ -22,7 +22,8 @@ import tarfile
 import zlib
 from urllib.parse import urljoin, urlsplit
 
-from .cache.store import Cache, CacheFull, CacheWriteFailed
+from .cache.disk import CacheWriteFailed
+from .cache.store import Cache, CacheFull
 from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .text.document import Document, Figure

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import budget, source_misses
-from .cache.store import Cache, CachedRaw, CacheFull, CacheWriteFailed
+from .cache.disk import CacheWriteFailed
+from .cache.store import Cache, CachedRaw, CacheFull
 from .cache.warm import TextOrigin
 from .catalog import Catalog, not_found
 from .errors import ExtractionError, NoTextLayer, NotFound, UpstreamError

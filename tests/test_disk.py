@@ -106,7 +106,7 @@ def test_a_file_size_limit_is_a_clear_error_and_read_text_still_comes_back(fake,
 
 
 def test_disk_problems_name_the_cause_and_the_fix():
-    from arxiv_mcp.cache.store import disk_problem
+    from arxiv_mcp.cache.disk import disk_problem
 
     assert "disk is full" in disk_problem(OSError(28, "No space left on device"))
     assert "ARXIV_MCP_HOME" in disk_problem(OSError(30, "Read-only file system"))

@@ -21,9 +21,9 @@ import time
 import pytest
 
 from arxiv_mcp import budget
+from arxiv_mcp.cache.disk import CacheWriteFailed
 from arxiv_mcp.cache.filelock import Busy, LeasedLock, ProcessLock, cache_busy
 from arxiv_mcp.cache.oslock import LOCK_OFFSET, OPEN_FLAGS, FlockLocker, MsvcrtLocker
-from arxiv_mcp.cache.store import CacheWriteFailed
 from tests import platforms
 
 try:

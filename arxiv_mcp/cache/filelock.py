@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .. import budget
 from ..errors import Throttled
+from .disk import write_failure
 from .oslock import LOCKER, OPEN_FLAGS, Locker, read_at, write_at
 
 log = logging.getLogger(__name__)
@@ -228,13 +229,6 @@ class LeasedLock:
     def _write_lease(self, fd: int) -> None:
         record = b"%d %.3f\n" % (os.getpid(), self._clock() + self._lease())
         write_at(fd, record.ljust(_LEASE_SIZE), _LEASE_AT)
-
-
-def write_failure(exc: OSError) -> Exception:
-    """A lock or schedule file the disk refused, as the cache says it of any other write."""
-    from .store import CacheWriteFailed, disk_problem  # store builds on this module
-
-    return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
 
 
 def _read_holder(fd: int) -> Holder | None:

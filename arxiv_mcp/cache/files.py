@@ -14,12 +14,9 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
-
-if TYPE_CHECKING:  # records.py builds on this module
-    from .records import TierRecord
 
 TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv", "figures")
 RAW_KINDS = ("pdf", "source", "html", "ar5iv", "figures")
@@ -78,26 +75,9 @@ def file_name(paper_id: str, version: int, tier: str, head: bytes = b"") -> str:
     raise ValueError(f"unknown cache tier {tier!r}")
 
 
-def stored_name(key: tuple[str, int], tier: str, record: TierRecord) -> str:
-    """The file an index record of `tier` names: a raw file's suffix followed its bytes, so
-    the record keeps it; metadata and text names follow from the key alone."""
-    if tier in RAW_KINDS and record.name is not None:
-        return record.name
-    return file_name(*key, tier)
-
-
 def digest(data: bytes) -> str:
     """The checksum the index keeps of every file, so a file that changed is not served."""
     return hashlib.sha256(data).hexdigest()
-
-
-def check_bytes(data: bytes, record: TierRecord) -> None:
-    """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
-    where one was recorded: entries written before checksums existed carry none)."""
-    if len(data) != record.size:
-        raise ValueError(f"{len(data)} bytes where {record.size} were stored")
-    if record.digest is not None and digest(data) != record.digest:
-        raise ValueError("its checksum does not match what was stored")
 
 
 def title_of(record: dict[str, Any]) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 from ..models import CachedPaper, CacheStats, ClearResult
 from . import listing
 from .answers import AnswerStore
-from .files import decode_meta, decode_text, stored_name, versioned_id
+from .files import decode_meta, decode_text, versioned_id
 from .index import IndexState, JournaledIndex
 from .records import Forget, Key
 from .recovery import problems
@@ -112,7 +112,7 @@ class CacheOverview:
         """
         with self._locked():
             listing = [
-                (key, {tier: self._papers / stored_name(key, tier, info) for tier, info in entry.tiers.items()})
+                (key, {tier: self._papers / info.file_name(key, tier) for tier, info in entry.tiers.items()})
                 for key, entry in reversed(self._state.entries.items())
                 if only is None or key in only
             ]

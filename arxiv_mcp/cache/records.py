@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .files import RAW_KINDS, TIERS, check_paper_id, check_version, parse_file_name
+from .files import RAW_KINDS, TIERS, check_paper_id, check_version, digest, file_name, parse_file_name
 
 Key = tuple[str, int]
 _HEX = "0123456789abcdef"
@@ -31,6 +31,21 @@ class TierRecord:
     fetched_at: float | None = None  # metadata
     method: str | None = None  # text
     extractor_version: int | None = None  # text
+
+    def file_name(self, key: Key, tier: str) -> str:
+        """The file this record of `tier` names: a raw file's suffix followed its bytes, so the
+        record keeps it; metadata and text names follow from the key alone."""
+        if tier in RAW_KINDS and self.name is not None:
+            return self.name
+        return file_name(*key, tier)
+
+    def check(self, data: bytes) -> None:
+        """Raise ValueError unless `data` is what the index recorded (its size, and its checksum
+        where one was recorded: entries written before checksums existed carry none)."""
+        if len(data) != self.size:
+            raise ValueError(f"{len(data)} bytes where {self.size} were stored")
+        if self.digest is not None and digest(data) != self.digest:
+            raise ValueError("its checksum does not match what was stored")
 
     def to_disk(self) -> dict[str, Any]:
         pairs = (

@@ -19,12 +19,10 @@ from .atomic import discard
 from .files import (
     RAW_KINDS,
     FoundFile,
-    check_bytes,
     decode_meta,
     decode_text,
     digest,
     scan_papers,
-    stored_name,
     title_of,
 )
 from .index import IndexState, JournaledIndex
@@ -40,7 +38,7 @@ def reconcile(index: JournaledIndex, papers: Path) -> int:
     known = set()
     for key, entry in list(index.state.entries.items()):
         for tier, info in list(entry.tiers.items()):
-            name = stored_name(key, tier, info)
+            name = info.file_name(key, tier)
             on_disk = found.get(name)
             if on_disk is None:
                 logger.warning("cache index names %s but the file is gone; forgetting it", name)
@@ -58,8 +56,8 @@ def _adopt(index: JournaledIndex, papers: Path, found: FoundFile) -> bool:
     path = papers / found.name
     entry = index.state.entries.get(key)
     current = entry.tiers.get(found.tier) if entry else None
-    if current is not None and stored_name(key, found.tier, current) != found.name:
-        logger.info("removing %s: superseded by %s", found.name, stored_name(key, found.tier, current))
+    if current is not None and current.file_name(key, found.tier) != found.name:
+        logger.info("removing %s: superseded by %s", found.name, current.file_name(key, found.tier))
         discard(path)
         return False
     try:
@@ -126,14 +124,14 @@ def problems(state: IndexState, papers: Path) -> list[str]:
     found = []
     for key, entry in state.entries.items():
         for tier, info in entry.tiers.items():
-            path = papers / stored_name(key, tier, info)
+            path = papers / info.file_name(key, tier)
             try:
                 data = path.read_bytes()
             except FileNotFoundError:
                 found.append(f"{path.name}: indexed but missing")
                 continue
             try:
-                check_bytes(data, info)
+                info.check(data)
             except ValueError as exc:
                 found.append(f"{path.name}: {exc}")
             decoder = {"meta": decode_meta, "text": decode_text}.get(tier)

@@ -26,7 +26,6 @@ not served. A write the disk refuses is one CacheWriteFailed that names the caus
 from __future__ import annotations
 
 import contextlib
-import errno
 import io
 import json
 import logging
@@ -43,12 +42,12 @@ from . import osfiles
 from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
+from .disk import CacheWriteFailed, write_failure
 from .eviction import evict
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
-    check_bytes,
     check_paper_id,
     check_version,
     decode_meta,
@@ -57,7 +56,6 @@ from .files import (
     encode_meta,
     encode_text,
     file_name,
-    stored_name,
     title_of,
     versioned_id,
 )
@@ -83,31 +81,6 @@ Decoder = Callable[[bytes, str, int], dict[str, Any]]
 
 class CacheFull(errors.ArxivMcpError):
     """A file cannot be kept within ARXIV_MCP_MAX_DISK_MB (too big, or pinned papers fill the cache)."""
-
-
-class CacheWriteFailed(errors.ArxivMcpError):
-    """The disk refused a write into the cache home (full, a file-size limit, read-only)."""
-
-
-# Why a write failed, and the fix, by errno; anything else gets the system's own words.
-_DISK_FIXES = {
-    errno.ENOSPC: "the disk is full: free space on it, lower ARXIV_MCP_MAX_DISK_MB, or point ARXIV_MCP_HOME at a "
-    "disk with room (clear_cache frees the cache's own files)",
-    errno.EDQUOT: "the disk quota is used up: free space within the quota or point ARXIV_MCP_HOME elsewhere",
-    errno.EFBIG: "the file is larger than this process may write (a file-size limit, ulimit -f): raise the limit "
-    "in the client's launch settings or lower ARXIV_MCP_MAX_DOWNLOAD_MB",
-    errno.EROFS: "the file system is read-only: point ARXIV_MCP_HOME at a writable folder",
-    errno.EACCES: "permission denied: make the folder writable by this user or point ARXIV_MCP_HOME elsewhere",
-    errno.EPERM: "permission denied: make the folder writable by this user or point ARXIV_MCP_HOME elsewhere",
-}
-
-
-def disk_problem(exc: OSError) -> str:
-    """The cause and the fix of a failed cache write, for a message a person can act on."""
-    fix = _DISK_FIXES.get(exc.errno or 0)
-    if fix is not None:
-        return fix
-    return f"{exc.strerror or exc}: check the folder or point ARXIV_MCP_HOME elsewhere"
 
 
 @dataclass
@@ -284,7 +257,7 @@ class Cache(CacheOverview, WarmChecks):
         if self._read_whole(opened, key, kind, None) is None:
             return None
         record = opened[1]
-        return CachedRaw(self._papers / stored_name(key, kind, record), record.size, record.content_type or "")
+        return CachedRaw(self._papers / record.file_name(key, kind), record.size, record.content_type or "")
 
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
@@ -407,7 +380,7 @@ class Cache(CacheOverview, WarmChecks):
         except OSError as exc:
             if not outermost:
                 raise  # the outermost holder converts it, leaving the mark for the next holder
-            raise _write_failed(exc) from None
+            raise write_failure(exc) from None
         finally:
             if outermost:
                 self._index.release()  # on Windows no cache file stays open outside the lock
@@ -431,7 +404,7 @@ class Cache(CacheOverview, WarmChecks):
         try:
             return stage(payload, self._tmp, durable=durable)
         except OSError as exc:
-            raise _write_failed(exc) from None
+            raise write_failure(exc) from None
 
     def _commit(self, put: Put, payload: bytes, name: str) -> bool:
         """Write a tier's file whole as `name`, record it (`put`, its time taken again under the
@@ -442,7 +415,7 @@ class Cache(CacheOverview, WarmChecks):
             with self._locked():
                 entry = self._state.entries.get(key)
                 old = entry.tiers.get(tier) if entry else None
-                old_name = stored_name(key, tier, old) if old else None
+                old_name = old.file_name(key, tier) if old else None
                 osfiles.FILES.replace(staged, self._papers / name)
                 moved = True
                 self._index.append(replace(put, at=self._clock()))
@@ -461,7 +434,7 @@ class Cache(CacheOverview, WarmChecks):
         info = entry.tiers.get(tier) if entry else None
         if info is None:
             return None
-        path = self._papers / stored_name(key, tier, info)
+        path = self._papers / info.file_name(key, tier)
         try:
             handle = _open_for_reading(path)
         except FileNotFoundError:
@@ -478,7 +451,7 @@ class Cache(CacheOverview, WarmChecks):
         with handle:
             data = handle.read()
         try:
-            check_bytes(data, info)
+            info.check(data)
             return decode(data, *key) if decode else data
         except ValueError as exc:
             logger.warning("cache file for %s %s is damaged (%s); dropping it", versioned_id(*key), tier, exc)
@@ -506,7 +479,7 @@ class Cache(CacheOverview, WarmChecks):
         present = [t for t in (tiers or TIERS) if t in entry.tiers]
         if not present:
             return
-        names = [stored_name(key, tier, entry.tiers[tier]) for tier in present]
+        names = [entry.tiers[tier].file_name(key, tier) for tier in present]
         logger.info("evicting %s tiers=%s (%s)", versioned_id(*key), ",".join(present) if tiers else "all", reason)
         self._index.append(Drop(key, None if tiers is None else tuple(tiers)))
         for name in names:
@@ -539,10 +512,6 @@ def _open_for_reading(path: Path) -> BinaryIO:
         return handle
     with handle:
         return io.BytesIO(handle.read())
-
-
-def _write_failed(exc: OSError) -> CacheWriteFailed:
-    return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
 
 
 @contextmanager

@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .. import budget
-from ..cache.filelock import Holder, Holding, LeasedLock, write_failure
+from ..cache.disk import write_failure
+from ..cache.filelock import Holder, Holding, LeasedLock
 from ..cache.oslock import OPEN_FLAGS, read_at, write_at
 from ..errors import Cancelled, OutOfTime, Throttled
 
