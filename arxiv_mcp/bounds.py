@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import InvalidInput
-from .upstream.query import MAX_RESULTS_CAP
+
+MAX_RESULTS_CAP = 2000
+"""arXiv's API answers at most this many entries per request."""
+RESULT_WINDOW = 30000
+"""arXiv's API pages no further than this many entries into one query's results."""
 
 
 @dataclass(frozen=True)

@@ -156,10 +156,10 @@ class ArxivService:
         bounds.MAX_RESULTS.check(max_results)
         bounds.START.check(start)
         bounds.ID_LIST.check(id_list)
-        if start + max_results > q.RESULT_WINDOW:
+        if start + max_results > bounds.RESULT_WINDOW:
             raise InvalidInput(
                 f"start={start} with max_results={max_results} is outside arXiv's window: "
-                f"start >= 0 and start + max_results <= {q.RESULT_WINDOW}; narrow the query"
+                f"start >= 0 and start + max_results <= {bounds.RESULT_WINDOW}; narrow the query"
             )
         if abstract_max_chars is not None:
             bounds.ABSTRACT_MAX_CHARS.check(abstract_max_chars)
@@ -181,11 +181,9 @@ class ArxivService:
                     abstract_truncated=cut,
                 )
             )
-        from .upstream.query import RESULT_WINDOW
-
         start = start if hits.missing is None else 0
         end = start + len(out)
-        has_more = hits.missing is None and bool(out) and end < min(hits.total, RESULT_WINDOW)
+        has_more = hits.missing is None and bool(out) and end < min(hits.total, bounds.RESULT_WINDOW)
         return SearchResult(
             total_results=hits.total,
             start=start,

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from .. import bounds
 from ..categories import get_category
 from ..models import DayCount, TermCount, Trends
-from ..upstream.query import MAX_RESULTS_CAP, RESULT_WINDOW
 from ..words import STOPWORDS
 
 if TYPE_CHECKING:
@@ -60,7 +59,7 @@ def category_trends(
     """Papers submitted to `category` in the `window_days` days ending today (UTC, inclusive)."""
     cat_id = get_category(category).id
     bounds.WINDOW_DAYS.check(window_days)
-    if not 1 <= page_size <= MAX_RESULTS_CAP or not 1 <= max_papers <= RESULT_WINDOW:
+    if not 1 <= page_size <= bounds.MAX_RESULTS_CAP or not 1 <= max_papers <= bounds.RESULT_WINDOW:
         raise ValueError("page_size must be 1-2000 and max_papers 1-30000")
     date_to = today or datetime.now(UTC).date()
     date_from = date_to - timedelta(days=window_days - 1)

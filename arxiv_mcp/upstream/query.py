@@ -27,10 +27,8 @@ from ..words import STOPWORDS
 
 SORT_BY = ("relevance", "submittedDate", "lastUpdatedDate")
 SORT_ORDER = ("descending", "ascending")
-MAX_RESULTS_CAP = 2000
 MAX_QUERY_CHARS = 4000
 """A longer composed query makes a URL that arXiv's servers refuse; say so before sending."""
-RESULT_WINDOW = 30000
 
 
 _FIELDED = re.compile(r"\b(ti|au|abs|co|jr|cat|rn|id|all|submittedDate|lastUpdatedDate):", re.I)
