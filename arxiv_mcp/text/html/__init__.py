@@ -40,6 +40,10 @@ title, authors, abstract and references) is under 500 characters or which has ne
 section heading nor a bibliography. So do pages beyond any paper (over 8M characters of
 text, 250,000 table cells, 100,000 notes, 200,000 paragraphs or citations, or 2.5M elements), before they cost the call's memory
 and time.
+
+Contract: input is one page's bytes (or text), read in bounded memory and depth whatever its
+markup; output is a `Document` in the shared text shape with the records above, or
+`ExtractionError` naming what the page is not.
 """
 
 from __future__ import annotations

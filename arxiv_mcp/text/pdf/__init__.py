@@ -6,6 +6,11 @@ drawing work before pdfium is asked to run it (one uninterruptible call); `glyph
 size and weight); `layout` finds headings and removes page furniture; `order` moves the
 footnotes and floats that interrupt a paragraph after it; `structure` marks
 what the text prints (captions, equations, references, citations) as a Document.
+
+Contract: input is the PDF's bytes; output is a `Document` in the shared text shape, one
+`## Page N` block per page, a page that cannot be read marked with `FAILED_PAGE_NOTE` instead
+of failing the file, and the call's deadline checked between pages; `ExtractionError` when the
+file as a whole cannot be read (not a PDF, encrypted, too many pages, out of time).
 """
 
 from .engine import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
