@@ -595,15 +595,11 @@ class Reader:
         return resp.content, ""
 
 
-_ADVICE_RE = re.compile(r"[.;]\s+(?=(?:read|try|use|download|raise|ask|omit|come back|check)\b)", re.IGNORECASE)
-
-
 def what_failed(exc: Exception) -> str:
-    """An extractor's message without the advice some append ("; read the PDF instead"): the
-    reader tried every source in turn and alone says what is left to do."""
+    """An extractor's message as one item of the list of sources tried. Extractors name the
+    fault only; the reader, which tried every source in turn, alone says what is left to do."""
     message = str(exc).strip()
-    fact = _ADVICE_RE.split(message, maxsplit=1)[0].rstrip(" .;")
-    return fact or message
+    return message.rstrip(" .;") or message
 
 
 def _nothing_read(

@@ -6,9 +6,11 @@ goes through the real MCP client and the cache."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.errors import ExtractionError, InvalidInput
 from arxiv_mcp.text import selectors
 from arxiv_mcp.text.document import (
     Document,
@@ -23,6 +25,7 @@ from arxiv_mcp.text.document import (
 from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource
 from arxiv_mcp.text.view import find
 from tests.conftest import html_paper
+from tests.fake_arxiv import plain_tar
 
 PID = "2403.00021"
 
@@ -421,25 +424,26 @@ def test_a_list_name_reads_the_section_of_that_name_when_the_text_marks_none():
         selectors.select(doc, "tables", uri)
 
 
-@pytest.mark.parametrize(
-    "message, fact",
-    [
-        ("The e-print source is empty; read the paper's PDF or HTML version instead.", "The e-print source is empty"),
-        (
-            "The HTML rendition has only 14 characters of body text. Read the paper from its LaTeX source or PDF instead.",
-            "The HTML rendition has only 14 characters of body text",
-        ),
-        (
-            "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S",
-            "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S",
-        ),
-        ("HTTP 404", "HTTP 404"),
-    ],
-)
-def test_the_reader_keeps_what_failed_and_gives_the_advice_itself(message, fact):
-    from arxiv_mcp.reading import what_failed
+_BAD_BODIES = [
+    ("pdf", b""),
+    ("pdf", b"<html><body>Not found</body></html>"),
+    ("pdf", b"%PDF-1.4\n%%EOF\n"),
+    ("source", plain_tar({"README": b"no TeX here"})),
+    ("source", plain_tar({"main.tex": b"\\documentclass{article}\\begin{document}\\end{document}"})),
+]
 
-    assert what_failed(Exception(message)) == fact
+
+@pytest.mark.parametrize("source, raw", _BAD_BODIES)
+def test_an_extractor_names_the_fault_and_gives_no_advice(source, raw):
+    """The reader tries every source in turn and alone says what is left to do."""
+    from arxiv_mcp.reading import what_failed
+    from arxiv_mcp.text.extract import extract
+
+    with pytest.raises(ExtractionError) as caught:
+        extract(source, raw, None, "pypdf")
+    said = str(caught.value)
+    assert said and not re.search(r"\b(?:instead|read the|download|try again)\b", said, re.IGNORECASE)
+    assert what_failed(caught.value) == said.rstrip(" .;")
 
 
 @pytest.mark.anyio

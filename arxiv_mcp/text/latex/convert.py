@@ -73,9 +73,7 @@ def bundle_to_text(bundle: SourceBundle) -> str:
 def bundle_to_document(bundle: SourceBundle) -> Document:
     """The document of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":
-        raise ExtractionError(
-            "This paper's source is a PDF (a PDF-only submission); read it through the PDF path instead."
-        )
+        raise ExtractionError("This paper's source is a PDF (a PDF-only submission), not LaTeX.")
     if bundle.kind == "html":
         return Document.from_text(_html_source_to_text(bundle.files))
     return latex_to_document(bundle.files, members=bundle.members)
@@ -132,9 +130,7 @@ def latex_to_document(
         meta.authors.append(CLASS_AUTHORS[meta.document_class])
     document = render(meta, converter.front.blocks, converter.body.blocks)
     if not document.text.strip():
-        raise ExtractionError(
-            f"The LaTeX source ({main}) produced no text; read the paper's PDF or HTML version instead."
-        )
+        raise ExtractionError(f"The LaTeX source ({main}) produced no text.")
     return document
 
 

@@ -58,7 +58,7 @@ def find_main(files: dict[str, bytes]) -> str:
     if not tex:
         tex = [n for n in files if n.lower().endswith(".txt")]
     if not tex:
-        raise ExtractionError("The source holds no .tex file; read the paper's PDF or HTML version instead.")
+        raise ExtractionError("The source holds no .tex file.")
     if len(tex) == 1:
         return tex[0]
 

@@ -72,9 +72,6 @@ MIN_CHARS_PER_PAGE = 16
 FAILED_PAGE_NOTE = "(the text of this page could not be extracted)"
 
 
-_NEXT_STEP = "read the paper's HTML or LaTeX source instead, or download the PDF"
-
-
 def pdf_to_text(
     data: bytes,
     *,
@@ -146,10 +143,9 @@ def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
                     raise
                 if isinstance(exc, _TooMuchWork):
                     damaged = isinstance(exc.__cause__, UnmeasurableFile)
-                    raise (_Damaged if damaged else ExtractionError)(f"{exc}; {_NEXT_STEP}") from exc
+                    raise (_Damaged if damaged else ExtractionError)(str(exc)) from exc
                 raise _Damaged(
-                    f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it "
-                    f"({str(exc).rstrip('.')}); download it again, or {_NEXT_STEP}"
+                    f"the PDF is corrupt, truncated or encrypted: pdfium cannot read it ({str(exc).rstrip('.')})"
                 ) from exc
             logger.info("pdfium failed on this PDF (%s); falling back to pypdf", exc)
     return _render(_pypdf_pages(data, budget))
@@ -178,18 +174,13 @@ class _Budget:
 
     def check_page_count(self, count: int) -> None:
         if count > self.max_pages:
-            raise ExtractionError(
-                f"the PDF has {count} pages, more than the {self.max_pages} this server extracts; {_NEXT_STEP}"
-            )
+            raise ExtractionError(f"the PDF has {count} pages, more than the {self.max_pages} this server extracts")
         if count == 0:
-            raise ExtractionError(f"the PDF has no pages; {_NEXT_STEP}")
+            raise ExtractionError("the PDF has no pages")
 
     def check_time(self, page_index: int, count: int, where: str = "before") -> None:
         if self.deadline is not None and self.clock() > self.deadline:
-            raise ExtractionError(
-                f"PDF extraction took too long (stopped {where} page {page_index + 1} of {count}); "
-                f"try again later, or {_NEXT_STEP}"
-            )
+            raise ExtractionError(f"PDF extraction took too long (stopped {where} page {page_index + 1} of {count})")
 
     def operator_check(self, page_index: int, count: int) -> Callable[..., None]:
         """A pypdf visitor that checks the deadline every few hundred operators of a page."""
@@ -220,10 +211,10 @@ class _TooMuchWork(_PdfiumFailed):
 
 def _check_pdf_header(data: bytes) -> None:
     if not data:
-        raise ExtractionError("the PDF is empty (0 bytes); download it again")
+        raise ExtractionError("the PDF is empty (0 bytes)")
     if not is_pdf(data):
         looks_like = "an HTML page" if data.lstrip()[:1] == b"<" else f"data starting {data[:16]!r}"
-        raise ExtractionError(f"this is not a PDF (it is {looks_like}); {_NEXT_STEP}")
+        raise ExtractionError(f"this is not a PDF (it is {looks_like})")
 
 
 # --- engines: each returns one raw string per page (None: that page failed) -------------
@@ -237,19 +228,16 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
-            raise ExtractionError(f"the PDF is encrypted with a password; {_NEXT_STEP}")
+            raise ExtractionError("the PDF is encrypted with a password")
         mend_page_tree(reader)
         pages = reader.pages
         count = len(pages)
     except ExtractionError:
         raise
     except DependencyError as exc:
-        raise ExtractionError(f"the PDF is encrypted in a way pypdf cannot undo here ({exc}); {_NEXT_STEP}") from exc
+        raise ExtractionError(f"the PDF is encrypted in a way pypdf cannot undo here ({exc})") from exc
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
-        raise _Damaged(
-            f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc}); "
-            f"download it again, or {_NEXT_STEP}"
-        ) from exc
+        raise _Damaged(f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc})") from exc
     budget.check_page_count(count)
     texts: list[str | None] = []
     salvage: Salvage | None = None  # made at the first page pypdf fails on
@@ -420,7 +408,7 @@ class _Rendered:
 
 def _render(raw_pages: list[str | None]) -> _Rendered:
     if all(page is None for page in raw_pages):
-        raise ExtractionError(f"no page of the PDF could be read; {_NEXT_STEP}")
+        raise ExtractionError("no page of the PDF could be read")
     styles = [_fragments(page) for page in raw_pages]
     normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
@@ -429,7 +417,7 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
     if text_chars < MIN_CHARS_PER_PAGE * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
-            f"{text_chars} characters of text; read the paper's HTML or LaTeX source instead"
+            f"{text_chars} characters of text"
         )
     furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
     laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
