@@ -31,6 +31,14 @@ from urllib.parse import unquote, urlsplit
 
 from .errors import InvalidInput
 
+NEW_STYLE = r"[0-9]{4}\.[0-9]{4,5}"
+"""A new-style id without its version, as a pattern: `2401.12345`."""
+OLD_STYLE = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/[0-9]{7}"
+"""An old-style id without its version: archive, optional subject class, slash, YYMMNNN
+(`hep-th/9901001`, `math.GT/0309136`). Match text with re.IGNORECASE where case may vary."""
+VERSION = r"(?:v[0-9]+)?"
+"""An id's optional version suffix, as a pattern."""
+# The parser's forms of the same grammar, with the parts named (matched on folded text).
 _NEW = re.compile(r"(?P<yymm>[0-9]{4})\.(?P<num>[0-9]{4,5})(?:v(?P<v>[0-9]+))?")
 _OLD = re.compile(r"(?P<archive>[a-z]+(?:-[a-z]+)?)(?:\.(?P<subj>[a-z][a-z-]+))?/(?P<num>[0-9]{7})(?:v(?P<v>[0-9]+))?")
 _DOI = re.compile(r"(?:doi:\s*)?10\.48550/arxiv\.(?P<rest>.+)")
@@ -55,8 +63,7 @@ _MIRROR_HOSTS = (
 )
 """Sites whose paper pages carry the arXiv id somewhere in the URL (any subdomain, www.)."""
 _EMBEDDED = re.compile(
-    r"(?<![0-9a-z.])(?P<id>[0-9]{4}\.[0-9]{4,5}(?:v[0-9]+)?|[a-z]+(?:-[a-z]+)?(?:\.[a-z][a-z-]+)?/[0-9]{7}(?:v[0-9]+)?)"
-    r"(?![0-9])",
+    rf"(?<![0-9a-z.])(?P<id>{NEW_STYLE}{VERSION}|{OLD_STYLE}{VERSION})(?![0-9])",
     re.I,
 )
 _MARKDOWN_LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)\s]*)\)")

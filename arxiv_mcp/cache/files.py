@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import ids
 from ..text.formats import GZIP, HTML, PDF, TAR, TEX, content_type
 
 TIERS = ("meta", "text", "pdf", "source", "html", "ar5iv", "figures")
@@ -27,11 +28,9 @@ MAX_VERSION = 9999
 MAX_TITLE_CHARS = 300
 """A title as the index keeps it (for list_cached), whitespace collapsed."""
 
-_NEW_ID = re.compile(r"\d{4}\.\d{4,5}")
-# Old scheme: archive, optional subject class, slash, YYMMNNN ("hep-th/9901001", "math.GT/0309136").
-_OLD_ID = re.compile(r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?/\d{7}")
+_ID = re.compile(f"{ids.NEW_STYLE}|{ids.OLD_STYLE}")
 _FILE_NAME = re.compile(
-    r"(?P<stem>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]+(?:-[a-z]+)?)?_\d{7})"
+    rf"(?P<stem>{ids.NEW_STYLE}|{ids.OLD_STYLE.replace('/', '_')})"  # an old id's slash is `_` in a name
     r"v(?P<version>[1-9]\d{0,3})\.(?P<tier>meta\.json|text\.json|pdf|html|ar5iv\.html|source(?:\.[a-z]+){0,2}|figures\.tar)"
 )
 
@@ -40,7 +39,7 @@ _SOURCE_SUFFIXES = {GZIP: ".gz", TAR: ".tar", PDF: ".pdf", TEX: ".tex", HTML: ".
 
 def check_paper_id(paper_id: object) -> str:
     """Return `paper_id` if it is a normalised versionless arXiv id; raise ValueError otherwise."""
-    if not isinstance(paper_id, str) or not (_NEW_ID.fullmatch(paper_id) or _OLD_ID.fullmatch(paper_id)):
+    if not isinstance(paper_id, str) or not _ID.fullmatch(paper_id):
         raise ValueError(f"not a normalised versionless arXiv id: {paper_id!r}")
     return paper_id
 

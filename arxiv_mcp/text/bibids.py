@@ -15,8 +15,8 @@ import re
 from .. import ids
 from ..errors import InvalidInput
 
-_NEW_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"
-_OLD_ID = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z]{2})?/\d{7}(?:v\d+)?"
+_NEW_ID = ids.NEW_STYLE + ids.VERSION
+_OLD_ID = ids.OLD_STYLE + ids.VERSION
 _ARXIV_ID_RE = re.compile(
     rf"(?:arxiv\s*[:.]?\s*(?:e-?print\s*)?(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|10\.48550/arxiv\.)"
     rf"(?P<id>{_NEW_ID}|{_OLD_ID})"

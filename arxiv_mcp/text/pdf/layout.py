@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ... import ids
 from ..shape import heading
 
 # --- furniture ------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ _EDGE_LINES = 2  # a header or footer is among the first or last two lines of a 
 _MAX_FURNITURE_CHARS = 160  # running heads are short (acmart: title and venue, ~125): a long repeated line is text
 _BARE_PAGE_NUMBER = re.compile(r"(?:[-–—]\s*)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s*[-–—])?")
 ARXIV_STAMP = re.compile(
-    r"arXiv:(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\s*\[[^\]\n]{1,40}\]\s*"
+    rf"arXiv:(?:{ids.NEW_STYLE}|{ids.OLD_STYLE}){ids.VERSION}\s*\[[^\]\n]{{1,40}}\]\s*"
     r"\d{1,2}\s*[A-Z][a-z]{2}\s*\d{4}"
 )
 
