@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..errors import InvalidInput
 from ..words import singular
 from .document import Document, Kind, printed_number
+from .roman import from_roman, to_roman
 from .shape import HEADING_RE, is_page_title
 
 _LISTED_HEADINGS = 15
@@ -36,8 +37,6 @@ _NUMBER_RE = re.compile(
 """A number as a reader writes it. Without a prefix only digits, capital Roman numerals or one
 capital letter count, so a heading name such as "civil" is never read as a number."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
-_ROMAN: tuple[tuple[str, int], ...] = (("C", 100), ("XC", 90), ("L", 50), ("XL", 40), ("X", 10), ("IX", 9))
-_ROMAN += (("V", 5), ("IV", 4), ("I", 1))
 
 
 @dataclass(frozen=True)
@@ -162,15 +161,9 @@ def other_numeral(number: str) -> str | None:
     """`4` <-> `IV` for the leading part (`4.1` <-> `IV.1`), None when it has no other form."""
     head, _, rest = number.partition(".")
     if head.isdigit() and 0 < int(head) < 40:
-        value, roman = int(head), ""
-        for symbol, amount in _ROMAN:
-            while value >= amount:
-                roman, value = roman + symbol, value - amount
-        return roman + ("." + rest if rest else "")
-    if re.fullmatch(r"[IVXLC]+", head.upper()):
-        values = [dict(_ROMAN)[c] for c in head.upper()]
-        total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
-        return str(total) + ("." + rest if rest else "")
+        return to_roman(int(head)) + ("." + rest if rest else "")
+    if re.fullmatch(r"[IVXLC]+", head.upper()):  # D and M would read appendices as numbers
+        return str(from_roman(head)) + ("." + rest if rest else "")
     return None
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..roman import to_roman
 from .document import Meta
 from .drafts import Draft
 from .sinks import Discard, Sink, SinkT, TableSink
@@ -69,20 +70,6 @@ _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title
 _DIMENSION_RE = re.compile(
     rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
 )
-
-
-_ROMAN = tuple(zip("M CM D CD C XC L XL X IX V IV I".split(), (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1)))
-
-
-def roman(number: int) -> str:
-    if number <= 0:
-        return str(number)
-    out = []
-    for numeral, value in _ROMAN:
-        while number >= value:
-            out.append(numeral)
-            number -= value
-    return "".join(out)
 
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
@@ -305,7 +292,7 @@ class Engine:
         REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
         unit, stop = self.counter_unit(counter)
         count = self.counts.get(f"{counter}:{unit}", 0) + ahead
-        shown = roman(count) if counter == "table" and self.meta.numbering else str(count)
+        shown = to_roman(count) if counter == "table" and self.meta.numbering else str(count)
         return f"{unit}{stop}{shown}" if unit else shown
 
     def counter_unit(self, counter: str) -> tuple[str, str]:

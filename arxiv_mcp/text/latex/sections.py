@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import Engine, roman
+from ..roman import to_roman
+from .engine import Engine
 from .sinks import Sink
 from .source import TheoremKind
 from .specs import CHAPTER_LEVELS, ENV_SPECS, HEADING_LEVELS, LIST_ENVS
@@ -109,7 +110,7 @@ class Sections(Engine):
         if self.appendix:
             top = _letter(self.counters[0])
         else:
-            top = roman(self.counters[0]) if style else str(self.counters[0])
+            top = to_roman(self.counters[0]) if style else str(self.counters[0])
         parts = [top]
         for depth, count in enumerate(self.counters[1 : level + 1], 1):
             if style == "ieee" and not self.appendix:
