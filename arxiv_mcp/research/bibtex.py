@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..text.shape import MATH_RE
 from ..upstream.atom import Paper
 from ..upstream.fields import MORE
 
@@ -29,7 +30,6 @@ _TEXT_ESCAPES = {
     "^": r"\textasciicircum{}",
 }
 _TEXT_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
-_MATH = re.compile(r"(?<!\\)(?:\$\$(?:[^$\\]|\\.)+?\$\$|\$(?:[^$\\]|\\.)+?\$)", re.DOTALL)
 _MATH_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 _SPELLED_BRACES = {"{": r"\lbrace ", "}": r"\rbrace "}
 _AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
@@ -76,7 +76,7 @@ def escape_title(title: str) -> str:
     """Escape a title outside its `$...$` / `$$...$$` math; the math itself stays LaTeX."""
     out: list[str] = []
     pos = 0
-    for m in _MATH.finditer(title):
+    for m in MATH_RE.finditer(title):
         out.append(escape_text(title[pos : m.start()]))
         out.append(_math(m.group()))
         pos = m.end()

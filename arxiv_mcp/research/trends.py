@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bounds
 from ..categories import get_category
 from ..models import DayCount, TermCount, Trends
+from ..text.shape import MATH_RE
 from ..words import STOPWORDS
 
 if TYPE_CHECKING:
@@ -30,14 +31,13 @@ method methods framework results result
 )
 """Words nearly every title could carry; they would crowd out the topical terms."""
 
-_MATH = re.compile(r"\$\$.*?\$\$|\$.*?\$", re.DOTALL)
 _COMMAND = re.compile(r"\\(?:[A-Za-z]+|.)")
 _WORD = re.compile(r"[^\W_]+(?:['-][^\W_]+)*")
 
 
 def title_terms(title: str) -> set[str]:
     """The distinct meaningful words of a title: lowercase, no math, commands or stopwords."""
-    text = _COMMAND.sub(" ", _MATH.sub(" ", title)).lower()
+    text = _COMMAND.sub(" ", MATH_RE.sub(" ", title)).lower()
     terms = set()
     for word in _WORD.findall(text):
         word = word.removesuffix("'s")

@@ -21,6 +21,10 @@ HEADING_RE = re.compile(r"(#{1,6})[ \t]+(\S[^\n]*?)[ \t\r]*(?=\n|\Z)")
 
 _PAGE_TITLE_RE = re.compile(r"Page \d+")
 
+MATH_RE = re.compile(r"(?<!\\)(?:\$\$(?:[^$\\]|\\.)+?\$\$|\$(?:[^$\\]|\\.)+?\$)", re.DOTALL)
+"""TeX math between dollars, `$$display$$` or `$inline$`, as the shape and arXiv's titles write
+it: an escaped `\\$` is a literal dollar, never a delimiter."""
+
 
 def heading(level: int, title: str) -> str:
     """The heading line for `title` at `level` (1-6), its whitespace collapsed."""
