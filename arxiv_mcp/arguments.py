@@ -3,7 +3,7 @@
 The SDK's own validation answers with a pydantic dump (several lines, documentation links)
 and silently drops arguments it does not know, so `read_paper(offset=...)` would read page 1
 as if asked. `server.py` runs `problem()` on the raw arguments first: an unknown name, a
-missing required one or a value of the wrong JSON type is refused with one line naming the
+missing required one, a value of the wrong JSON type or a choice not in its `enum` is refused with one line naming the
 argument and what it accepts. Ranges are the service's to check (`bounds.py`).
 """
 
@@ -74,6 +74,8 @@ def _accepts(name: str, prop: dict[str, Any]) -> str:
     """What a property accepts, from its schema: type, range and description."""
     kind = _kind(prop)
     words = _JSON_TYPES.get(kind, kind)
+    if "enum" in prop:
+        words = "one of " + ", ".join(str(choice) for choice in prop["enum"])
     if kind == "array":
         item = _JSON_TYPES.get(prop.get("items", {}).get("type", ""), "values")
         words = f"a list of {item.removeprefix('a ')}s"
@@ -95,6 +97,8 @@ def _kind(prop: dict[str, Any]) -> str:
 
 def _fits(prop: dict[str, Any], value: Any) -> bool:
     kind = _kind(prop)
+    if "enum" in prop:
+        return value in prop["enum"]
     if kind == "string":
         return isinstance(value, str)
     if kind == "integer":

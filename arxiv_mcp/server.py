@@ -502,8 +502,8 @@ def _search_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolR
         date_to: Annotated[str | None, Field(description="YYYY-MM-DD, inclusive")] = None,
         start: Annotated[int, _bounded(bounds.START, "Offset for paging")] = 0,
         max_results: Annotated[int, _bounded(bounds.MAX_RESULTS, "Results per call")] = 10,
-        sort_by: Annotated[str, Field(description="relevance, submittedDate or lastUpdatedDate")] = "relevance",
-        sort_order: Annotated[str, Field(description="descending or ascending")] = "descending",
+        sort_by: Annotated[models.SortBy, Field(description="Order of the results")] = "relevance",
+        sort_order: Annotated[models.SortOrder, Field(description="Direction")] = "descending",
         abstract_max_chars: Annotated[
             int | None, _bounded(bounds.ABSTRACT_MAX_CHARS, "Cut abstracts to this length (0: none)")
         ] = None,
@@ -569,7 +569,7 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
     @tools.add("Download PDF or source", read_only=False)
     def download_paper(
         paper_id: PaperId,
-        fmt: Annotated[str, Field(description="pdf or source (the LaTeX e-print)")] = "pdf",
+        fmt: Annotated[models.DownloadFormat, Field(description="source: the LaTeX e-print")] = "pdf",
         session_id: PinningSessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Download]:
@@ -610,7 +610,7 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
     def list_cached(
         limit: Annotated[int, _bounded(bounds.LIMIT, "Per page")] = 50,
         offset: Annotated[int, _bounded(bounds.OFFSET, "next_offset")] = 0,
-        sort: Annotated[str, Field(description="recent, size or id")] = "recent",
+        sort: Annotated[models.CacheSort, Field(description="recent: last used first; size: largest first")] = "recent",
         pinned_only: Annotated[bool, Field(description="Pinned only")] = False,
         session_id: SessionId = None,
     ) -> Annotated[CallToolResult, models.CacheList]:

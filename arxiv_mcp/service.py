@@ -10,7 +10,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
-from typing import Any
+from typing import Any, get_args
 from urllib.parse import quote
 
 from . import bounds, budget
@@ -30,6 +30,7 @@ from .models import (
     CategoryList,
     ClearResult,
     Download,
+    DownloadFormat,
     FindResult,
     LibrarySearch,
     Neighbour,
@@ -300,7 +301,7 @@ class ArxivService:
     # --- downloads ------------------------------------------------------------------------
 
     def download_paper(self, paper_id: str, fmt: str = "pdf", session_id: str | None = None) -> Download:
-        if fmt not in ("pdf", "source"):
+        if fmt not in get_args(DownloadFormat):
             raise InvalidInput(f"fmt={fmt!r} is not supported: use 'pdf' or 'source' (the LaTeX e-print)")
         pid = parse(paper_id)
         self._check_session(session_id)

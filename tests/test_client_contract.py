@@ -62,6 +62,9 @@ async def test_error_results_have_no_structured_content_and_say_the_wait(fake, c
         ("clear_cache", {"drop_pinned": "yes"}, "drop_pinned must be true or false"),
         ("export_bibtex", {"paper_ids": "2401.00010"}, "paper_ids must be a list of strings"),
         ("search_papers", {"max_results": 5000}, "max_results must be a whole number from 1 to 2000; got 5000."),
+        ("search_papers", {"query": "x", "sort_by": "date"}, "sort_by must be one of relevance, submittedDate, "),
+        ("download_paper", {"paper_id": "2401.00010", "fmt": "docx"}, "fmt must be one of pdf, source ("),
+        ("list_cached", {"sort": "newest"}, "sort must be one of recent, size, id ("),
     ],
 )
 async def test_argument_mistakes_get_one_actionable_line(connect, tool, args, expected):

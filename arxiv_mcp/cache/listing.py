@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
+from typing import get_args
 
-from ..models import CachedPaper
+from ..models import CachedPaper, CacheSort
 from .files import TIERS
 from .index import Entry, IndexState
 from .records import Key
 
-SORTS = ("recent", "size", "id")
-"""recent: most recently used first; size: largest first; id: by paper id, then version."""
+SORTS: tuple[CacheSort, ...] = get_args(CacheSort)
 
 
 def page(

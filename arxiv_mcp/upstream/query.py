@@ -21,12 +21,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime
+from typing import get_args
 
 from ..errors import InvalidInput
+from ..models import SortBy, SortOrder
 from ..words import STOPWORDS
 
-SORT_BY = ("relevance", "submittedDate", "lastUpdatedDate")
-SORT_ORDER = ("descending", "ascending")
+SORT_BY: tuple[SortBy, ...] = get_args(SortBy)
+SORT_ORDER: tuple[SortOrder, ...] = get_args(SortOrder)
 MAX_QUERY_CHARS = 4000
 """A longer composed query makes a URL that arXiv's servers refuse; say so before sending."""
 
