@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
+from . import labels
 from .document import Block, Document, Equation, Figure, Kind, Reference, Table
 from .outline import other_numeral, render_outline, select_section
 from .places import Places, reference_label, section_words
@@ -28,8 +29,8 @@ _LIST_CHARS = 200
 _MENTION_CHARS = 300
 _MAX_MENTIONS = 20
 _NUMBER = r"(?P<n>[A-Z]?\d+(?:\.\d+)*|[IVXLC]+)"
-_FIGURE_RE = re.compile(rf"(?:fig(?:ure)?s?\.?)\s*{_NUMBER}\s*(?:\(?(?P<sub>[a-z])\)?)?", re.IGNORECASE)
-_TABLE_RE = re.compile(rf"(?:tab(?:le)?s?\.?)\s*{_NUMBER}", re.IGNORECASE)
+_FIGURE_RE = re.compile(rf"(?:{labels.FIGURE_NAMED})\s*{_NUMBER}\s*(?:\(?(?P<sub>[a-z])\)?)?", re.IGNORECASE)
+_TABLE_RE = re.compile(rf"(?:{labels.TABLE_NAMED})\s*{_NUMBER}", re.IGNORECASE)
 _EQUATION_RE = re.compile(
     r"(?:(?:eqn?s?|equations?)\.?\s*)?\(\s*(?P<p>[A-Z]?\d+(?:\.\d+)*[a-z]?)\s*\)"
     r"|(?:eqn?s?|equations?)\.?\s*(?P<n>[A-Z]?\d+(?:\.\d+)*[a-z]?)",

@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ... import ids
+from .. import labels
 from ..shape import heading
 
 # --- furniture ------------------------------------------------------------------------------
@@ -358,7 +359,7 @@ def _paragraph_follows(lines: list[str], index: int) -> bool:
     )
 
 
-_LABEL = re.compile(r"(?:TABLE|FIG(?:URE)?\.?|APPENDIX|EQ\.?)\b")
+_LABEL = re.compile(rf"(?:{labels.TABLE_NAMED}|{labels.FIGURE_NAMED}|APPENDIX|EQ\.?)\b", re.IGNORECASE)
 
 
 def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:

@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from .. import labels
 from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
@@ -46,10 +47,12 @@ from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 
 _NUMBER = r"(?:\d{1,3}(?:\.\d{1,2})?[a-z]?|[A-Z]\.?\d{1,3}|[IVXL]{1,6})"
 _CAPTION = re.compile(
-    rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE|Tab\.)\s?(?P<number>{_NUMBER}))"
+    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))"
     r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
 )
-_LONE_LABEL = re.compile(rf"(?P<label>(?P<name>Figure|Fig\.|FIG\.|FIGURE|Table|TABLE)\s?(?P<number>{_NUMBER}))\.?$")
+_LONE_LABEL = re.compile(
+    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))\.?$"
+)
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
 _MAX_CAPTION_LINES = 14
