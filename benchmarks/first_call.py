@@ -1,0 +1,80 @@
+"""The first call of a new server process on a large cache, and where its time goes.
+
+    python benchmarks/first_call.py [--papers 10000] [--runs 5] [--home DIR]
+
+Builds (or reuses, with --home) a cache of N papers with the project's own code
+(library_scale.build), then starts a new server process per run and times, right after
+`initialize`, the first call of one tool (list_cached, cache_stats, search_cached in turn:
+each is the first of its own process). In-process, it splits the cache's part: reading the
+index snapshot (JSON) and building its state, in CPU milliseconds (process_time: a loaded
+machine stretches wall time, not the work). Goal (issue 35): any first call <= 100 ms at
+10,000 papers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+
+import library_scale  # noqa: E402
+from run import ours, server_env  # noqa: E402
+
+from arxiv_mcp.cache.index import IndexState  # noqa: E402
+from tests.fake_arxiv import FakeArxiv  # noqa: E402
+
+TOOLS = {"list_cached": {}, "cache_stats": {}, "search_cached": {"query": library_scale.QUERIES[0]}}
+
+
+def index_cpu_ms(home: Path, runs: int) -> tuple[float, float]:
+    data = (home / "index.json").read_bytes()
+    parse, build = [], []
+    for _ in range(runs):
+        started = time.process_time()
+        body = json.loads(data)
+        parsed = time.process_time()
+        IndexState.from_json(body)
+        parse.append(parsed - started)
+        build.append(time.process_time() - parsed)
+    return min(parse) * 1000, min(build) * 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--home", type=Path, help="a cache home built before (kept); else a new one, removed after")
+    args = parser.parse_args(argv)
+    home = args.home or Path(tempfile.mkdtemp(prefix="arxiv-mcp-first-call-")) / "home"
+    if not (home / "index.json").exists():
+        started = time.monotonic()
+        library_scale.build(home, args.papers)
+        print(f"built {args.papers} papers in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    with FakeArxiv([]) as fake:
+        env = server_env(fake, home, ARXIV_MCP_MAX_PAPERS=str(args.papers + 1000), ARXIV_MCP_MAX_DISK_MB="100000")
+        first: dict[str, list[float]] = {tool: [] for tool in TOOLS}
+        for _ in range(args.runs):
+            for tool, arguments in TOOLS.items():
+                with ours(env) as server:
+                    server.initialize()
+                    started = time.perf_counter()
+                    server.call(tool, **arguments)
+                    first[tool].append(time.perf_counter() - started)
+    parse_ms, build_ms = index_cpu_ms(home, args.runs)
+    print(f"first call in a new process at {args.papers} papers (median of {args.runs}, wall ms):")
+    for tool, seconds in first.items():
+        print(f"  {tool:<14} {statistics.median(seconds) * 1000:7.1f} ms")
+    print(f"index snapshot: parse {parse_ms:.1f} ms, state {build_ms:.1f} ms (CPU, best of {args.runs})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
