@@ -374,6 +374,16 @@ class _FirstCall(FuncMetadata):
         return super().validate_arguments(arguments_to_validate)
 
 
+def first_call_fits() -> bool:
+    """Whether this SDK's FuncMetadata is what `_FirstCall` extends: the one place arxiv-mcp
+    builds on SDK internals. If a release renames or drops what it overrides, every tool is
+    derived at start-up through public API instead (`Tool.from_function`): slower to start,
+    the same tools and answers (tests/test_tool_schemas.py runs both ways)."""
+    fields = getattr(FuncMetadata, "model_fields", {})
+    overridden = {"arg_model", "output_schema", "output_model", "wrap_output"}
+    return overridden <= set(fields) and callable(getattr(FuncMetadata, "validate_arguments", None))
+
+
 def _resolved(fn: Callable[..., Any]) -> Callable[..., Any]:
     """`fn` with its annotations evaluated. They are strings (PEP 563), so defining the tools
     imports none of the modules they name; those are imported here, when the SDK needs types."""
@@ -394,7 +404,8 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     svc = service or cast("ArxivService", ServiceOnFirstUse(config))
     exposed = exposed_tools(config.tools)
     run = _runner(config, _client_log_handler(config))
-    tools = [t for t in _defined_tools(svc, run, tool_schemas.stored()) if t.name in exposed]
+    stored = tool_schemas.stored() if first_call_fits() else None
+    tools = [t for t in _defined_tools(svc, run, stored) if t.name in exposed]
     by_name = {tool.name: tool for tool in tools}
     server = _Server(
         "arxiv-mcp",

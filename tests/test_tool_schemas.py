@@ -51,18 +51,25 @@ def test_stored_schemas_are_what_the_sdk_derives():
     assert stored == derived(), "tool signatures changed: run `python -m tests.test_tool_schemas`, review the diff"
 
 
-async def test_tools_list_is_the_derived_tools(make_config):
+@pytest.mark.parametrize("fits", [True, False])
+async def test_tools_list_is_the_derived_tools(make_config, monkeypatch, fits):
+    """Also when the SDK's FuncMetadata no longer fits `_FirstCall` (server.first_call_fits):
+    every tool is then derived at start-up, and lists the same."""
     from mcp.server.mcpserver import MCPServer
 
+    monkeypatch.setattr(server, "first_call_fits", lambda: fits)
     listed = [t.model_dump(by_alias=True) for t in await server.build_server(make_config()).list_tools()]
     reference = [t.model_dump(by_alias=True) for t in await MCPServer("ref", tools=server.derived_tools()).list_tools()]
     assert listed == reference
     assert all(t["outputSchema"]["type"] == "object" for t in listed)
 
 
-async def test_a_tools_first_call_gets_its_arguments(connect):
-    """A tool's argument model is built on its first call (server._FirstCall); that call and
-    the next get their arguments as given, not the model's defaults."""
+@pytest.mark.parametrize("fits", [True, False])
+async def test_a_tools_first_call_gets_its_arguments(connect, monkeypatch, fits):
+    """A tool's argument model is built on its first call (server._FirstCall), or at start-up
+    when the SDK does not fit it; either way that call and the next get their arguments as
+    given, not the model's defaults."""
+    monkeypatch.setattr(server, "first_call_fits", lambda: fits)
     async with connect() as client:
         for group in ("math", "cs"):
             listed = await client.call_tool("list_categories", {"group": group})
