@@ -422,28 +422,28 @@ class Reader:
         return [m for m in order if not self._known_missing(m, pid.version, failed, info)]
 
     @staticmethod
-    def _known_missing(method: str, version: int, failed: dict[str, SourceMiss], info: _Versions) -> bool:
+    def _known_missing(method: TextSource, version: int, failed: dict[str, SourceMiss], info: _Versions) -> bool:
         now = time.time()
-        if method == "ar5iv":
+        if method.per_paper:
             miss = failed.get(SourceMiss(method, None, "", 0.0).key)
             return miss is not None and now - miss.at < AR5IV_MISS_TTL_S and miss.counts(now)
         miss = failed.get(SourceMiss(method, version, "", 0.0).key)
         if miss is not None and miss.counts(now):
             return True
-        if method == "html" and info.before_html_era(version):
+        if method.html_era_only and info.before_html_era(version):
             # arXiv never made HTML before its HTML era: a miss for good of one such version
             # stands for all of them.
             return any(
-                m.source == "html" and m.until is None and m.version is not None and info.before_html_era(m.version)
+                m.source == method and m.until is None and m.version is not None and info.before_html_era(m.version)
                 for m in failed.values()
             )
         return False
 
-    def _remember_missing(self, pid: PaperId, method: str, reason: str, for_s: float | None = None) -> None:
+    def _remember_missing(self, pid: PaperId, method: TextSource, reason: str, for_s: float | None = None) -> None:
         """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
         failed = source_misses.load(self.cache.get_note(pid.id, source_misses.NOTE))
         now = time.time()
-        version = None if method == "ar5iv" else pid.version
+        version = None if method.per_paper else pid.version
         miss = SourceMiss(method, version, reason[:200], now, None if for_s is None else now + for_s)
         failed[miss.key] = miss
         self.cache.put_note(pid.id, source_misses.NOTE, source_misses.dump(failed))
@@ -479,7 +479,7 @@ class Reader:
                 tried.append(f"{method}: {what_failed(exc)}")
                 continue
             except ExtractionError as exc:
-                if method in (TextSource.HTML, TextSource.AR5IV):  # a stub page, or a broken one: look again next week
+                if method.rendered_page:  # a stub page, or a broken one: look again next week
                     self._remember_missing(pid, method, str(exc), UNREADABLE_RECHECK_S)
                 tried.append(f"{method}: {what_failed(exc)}")
                 continue
@@ -494,7 +494,7 @@ class Reader:
         if method in prefetched:
             raw, missing = prefetched.pop(method)
             return raw, missing, False
-        if method in (TextSource.HTML, TextSource.AR5IV):
+        if method.rendered_page:
             raw, missing = self._download(pid, method)
             return raw, missing, False
         try:
@@ -587,7 +587,7 @@ class Reader:
     def _download(self, pid: PaperId, method: TextSource) -> tuple[bytes | None, str]:
         """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""
         url = self.urls.html(pid) if method is TextSource.HTML else self.urls.ar5iv(pid)
-        resp = self.http.get(url, follow_redirects=method is not TextSource.AR5IV)
+        resp = self.http.get(url, follow_redirects=method.follows_redirects)
         if 300 <= resp.status < 400:
             return None, "no rendering (redirected)"
         if resp.status != 200:

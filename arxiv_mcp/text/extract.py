@@ -32,6 +32,29 @@ class TextSource(StrEnum):
     """The e-print: LaTeX sources, or the authors' HTML or PDF."""
     PDF = "pdf"
 
+    # What the reader needs to know of each source, said here rather than tested by name there.
+    @property
+    def per_paper(self) -> bool:
+        """It renders one version per paper (ar5iv), so what it lacks it lacks for every version."""
+        return self is TextSource.AR5IV
+
+    @property
+    def rendered_page(self) -> bool:
+        """An HTML page a site rendered (arXiv's or ar5iv's): a stub or broken page is worth
+        asking for again later, as the site may render it meanwhile."""
+        return self in (TextSource.HTML, TextSource.AR5IV)
+
+    @property
+    def follows_redirects(self) -> bool:
+        """ar5iv answers a paper it did not render with a redirect to arXiv's abs page: there a
+        redirect is a miss, not the page."""
+        return self is not TextSource.AR5IV
+
+    @property
+    def html_era_only(self) -> bool:
+        """arXiv made its own HTML only for versions from its HTML era (December 2023) on."""
+        return self is TextSource.HTML
+
 
 def from_html(raw: bytes) -> Document:
     from .html import html_document
