@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
 from ..words import singular
+from . import numbers
 from .document import Document, Kind, printed_number
 from .shape import HEADING_RE, is_page_title
 
@@ -29,15 +30,15 @@ _LISTED_NUMBERS = 40
 _POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
 """`section:N` (or `sN`, `[sN]` as the outline shows it): the N-th outline entry."""
 _PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.)\s*"
+_SEP = r"[.\-–]"
 _NUMBER_RE = re.compile(
-    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:\.(?:\d+|[A-Za-z]))*)"
-    r"|(?P<bare>\d+(?:\.(?:\d+|[A-Za-z]))*|[IVXLC]+(?:\.(?:\d+|[A-Z]))*|[A-Z](?:\.\d+)*))\.?"
+    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
+    rf"|(?P<bare>\d+(?:{_SEP}(?:\d+|[A-Za-z]))*|[IVXLC]+(?:{_SEP}(?:\d+|[A-Z]))*|[A-Z](?:{_SEP}\d+)*))\.?"
 )
-"""A number as a reader writes it. Without a prefix only digits, capital Roman numerals or one
-capital letter count, so a heading name such as "civil" is never read as a number."""
+"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`). Without a prefix only
+digits, capital Roman numerals or one capital letter count, so a heading name such as "civil"
+is never read as a number."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
-_ROMAN: tuple[tuple[str, int], ...] = (("C", 100), ("XC", 90), ("L", 50), ("XL", 40), ("X", 10), ("IX", 9))
-_ROMAN += (("V", 5), ("IV", 4), ("I", 1))
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
             "this paper's text has no headings, so it cannot be read by section: "
             "omit section to read it by page, or use find_in_paper to locate a passage."
         )
+    numbers.refuse_long_digits(wanted)
     position = _POSITION_RE.fullmatch(wanted)
     number = _NUMBER_RE.fullmatch(wanted)
     if position:
@@ -139,39 +141,23 @@ def _by_position(headings: list[Heading], number: int) -> Heading:
 
 
 def _by_printed(headings: list[Heading], number: str) -> Heading:
-    """The heading printed with `number` (the outermost when several are); a Roman number and
-    its Arabic value name the same section in a paper that numbers only one way."""
-    for key in (number, other_numeral(number)):
-        matches = [h for h in headings if key and h.printed and h.printed.casefold() == key.casefold()]
-        if matches:
-            return min(matches, key=lambda h: h.level)
-    numbers = list(dict.fromkeys(h.printed for h in headings if h.printed))
-    if not numbers:
+    """The heading printed with `number`, compared whole (`III-A` is never `VIII-A`; the
+    outermost when several are); a Roman number and its Arabic value, and REVTeX's `V.B` and
+    `5.2`, name the same section when the paper prints no number the reader's way."""
+    matches = numbers.matching(number, headings, lambda h: h.printed)
+    if matches:
+        return min(matches, key=lambda h: h.level)
+    printed = list(dict.fromkeys(h.printed for h in headings if h.printed))
+    if not printed:
         raise InvalidInput(
             f'this paper prints no section numbers, so there is no section "{number}": pass a heading '
             'name, or section:N for the N-th entry of section="outline".'
         )
-    shown = ", ".join(numbers[:_LISTED_NUMBERS]) + (" …" if len(numbers) > _LISTED_NUMBERS else "")
+    shown = ", ".join(printed[:_LISTED_NUMBERS]) + (" …" if len(printed) > _LISTED_NUMBERS else "")
     raise InvalidInput(
         f'this paper has no section numbered "{number}". Its section numbers: {shown}. '
         'Pass one of them, a heading name, or section:N for the N-th entry of section="outline".'
     )
-
-
-def other_numeral(number: str) -> str | None:
-    """`4` <-> `IV` for the leading part (`4.1` <-> `IV.1`), None when it has no other form."""
-    head, _, rest = number.partition(".")
-    if head.isdigit() and 0 < int(head) < 40:
-        value, roman = int(head), ""
-        for symbol, amount in _ROMAN:
-            while value >= amount:
-                roman, value = roman + symbol, value - amount
-        return roman + ("." + rest if rest else "")
-    if re.fullmatch(r"[IVXLC]+", head.upper()):
-        values = [dict(_ROMAN)[c] for c in head.upper()]
-        total = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
-        return str(total) + ("." + rest if rest else "")
-    return None
 
 
 def _by_name(headings: list[Heading], wanted: str) -> Heading:

@@ -20,22 +20,34 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
+from . import cited, numbers, untyped
 from .document import Block, Document, Equation, Figure, Kind, Reference, Table
-from .outline import other_numeral, render_outline, select_section
+from .outline import render_outline, select_section
 from .places import Places, reference_label, section_words
 
 _LIST_CHARS = 200
 _MENTION_CHARS = 300
 _MAX_MENTIONS = 20
-_NUMBER = r"(?P<n>[A-Z]?\d+(?:\.\d+)*|[IVXLC]+)"
-_FIGURE_RE = re.compile(rf"(?:fig(?:ure)?s?\.?)\s*{_NUMBER}\s*(?:\(?(?P<sub>[a-z])\)?)?", re.IGNORECASE)
-_TABLE_RE = re.compile(rf"(?:tab(?:le)?s?\.?)\s*{_NUMBER}", re.IGNORECASE)
+_PRINTED = r"(?P<n>(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*|[IVXLC]+)"
+_SUPPLEMENT_WORDS = r"supplementary|supplemental|suppl?\.?|extended\s+data"
+_SUPPLEMENT = rf"(?:(?P<supp>{_SUPPLEMENT_WORDS})\s+)?"
+_PART = r"(?:\(?(?P<sub>[a-z])\)?|\(?(?P<part>(?:top|bottom|upper|lower|left|right|middle|cent(?:er|re)|inset)(?:[\s-]+[a-z]+){0,2})\)?)?"
+_FIGURE_RE = re.compile(rf"{_SUPPLEMENT}(?:fig(?:ure)?s?\.?)\s*{_PRINTED}\s*{_PART}", re.IGNORECASE)
+_TABLE_RE = re.compile(rf"{_SUPPLEMENT}(?:tab(?:le)?s?\.?)\s*{_PRINTED}\s*{_PART}", re.IGNORECASE)
+_EQUATION_NUMBER = r"(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*[a-z]?"
 _EQUATION_RE = re.compile(
-    r"(?:(?:eqn?s?|equations?)\.?\s*)?\(\s*(?P<p>[A-Z]?\d+(?:\.\d+)*[a-z]?)\s*\)"
-    r"|(?:eqn?s?|equations?)\.?\s*(?P<n>[A-Z]?\d+(?:\.\d+)*[a-z]?)",
+    rf"(?:(?:eqn?s?|equations?)\.?\s*)?\(\s*(?P<p>{_EQUATION_NUMBER})\s*\)"
+    rf"|(?:eqn?s?|equations?)\.?\s*(?P<n>{_EQUATION_NUMBER})",
     re.IGNORECASE,
 )
-_REFERENCE_RE = re.compile(r"\[\s*(?P<b>[^\]]+?)\s*\]|(?:ref(?:erence)?s?\.?)\s*\[?(?P<n>[\w.:+-]+)\]?", re.IGNORECASE)
+_NUMBER_AHEAD = r"\.?\s*(?:[\d(]|(?-i:[A-Z]{1,4}\b|[A-Z][.\-]?\d))"
+_KIND_WORDS = {
+    Figure: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\\s+)?fig(?:ure)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
+    Table: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\\s+)?tab(?:le)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
+    Equation: re.compile(rf"(?:eqn?s?|equations?){_NUMBER_AHEAD}", re.IGNORECASE),
+}
+"""A selector starting with a kind's word and a number-like character is read as that kind,
+even in a form the patterns above do not know: it gets that kind's error, never a heading's."""
 _LISTS = {"figures": "figures", "tables": "tables", "equations": "equations", "references": "references"}
 _LISTS |= {"bibliography": "references", "figure": "figures", "table": "tables", "equation": "equations"}
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\\$])")
@@ -62,24 +74,104 @@ FigureUri = Callable[[str], str]
 """The resource URI of a figure's image, given the figure's number."""
 
 
+Selector = Callable[[Places, str, FigureUri], "Selection | None"]
+"""One kind of selector: its view when the selector is of that kind, else None."""
+
+
 def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
+    """The view `selector` names: the first kind of `SELECTORS` that reads it."""
     wanted = " ".join(selector.split())
-    key = wanted.casefold()
+    numbers.refuse_long_digits(wanted)
     places = _places(doc)
-    if key == "outline":
-        return Selection("outline", render_outline(places.headings) + "\n\n" + counts_line(doc))
-    if key in _LISTS:
-        return _list(places, _LISTS[key], figure_uri)
-    for pattern, view in ((_FIGURE_RE, _figure), (_TABLE_RE, _table), (_EQUATION_RE, _equation)):
-        match = pattern.fullmatch(wanted)
-        if match:
-            return view(places, match, figure_uri)
-    match = _REFERENCE_RE.fullmatch(wanted)
-    reference = _reference_by_key(doc, wanted)
-    if match or reference:
-        return _reference(places, reference or _reference_by_label(doc, match))
-    heading, text = select_section(doc, wanted, places.headings)
+    for _, view in SELECTORS:
+        selection = view(places, wanted, figure_uri)
+        if selection is not None:
+            return selection
+    raise AssertionError("the section selector reads every selector")
+
+
+def _outline_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    if wanted.casefold() != "outline":
+        return None
+    return Selection("outline", render_outline(places.headings) + "\n\n" + counts_line(places.doc))
+
+
+def _list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    which = _LISTS.get(wanted.casefold())
+    return None if which is None else _list(places, which, figure_uri)
+
+
+def _figure_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    match = _FIGURE_RE.fullmatch(wanted)
+    if match:
+        return _figure(places, match, figure_uri)
+    return _unknown_form(places, wanted, Figure)
+
+
+def _table_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    match = _TABLE_RE.fullmatch(wanted)
+    if match:
+        return _table(places, match)
+    return _unknown_form(places, wanted, Table)
+
+
+def _equation_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    match = _EQUATION_RE.fullmatch(wanted)
+    if match:
+        return _equation(places, match)
+    return _unknown_form(places, wanted, Equation)
+
+
+def _untyped_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    untyped.refuse(places.doc.text, wanted)
+    return None
+
+
+def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    try:
+        found = cited.entries(places.doc, wanted)
+    except InvalidInput:
+        if cited.author_year(wanted) is not None:  # "COVID 2019" may be a heading's name
+            section = _section_by_name_or_none(places, wanted)
+            if section is not None:
+                return section
+        raise
+    return None if found is None else _references(places, found)
+
+
+def _section_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection:
+    kind = untyped.plural_kind(wanted)
+    if kind is not None:
+        selection = _section_by_name_or_none(places, wanted)
+        if selection is None:
+            raise untyped.refuse_list(places.doc.text, kind)
+        return selection
+    heading, text = select_section(places.doc, wanted, places.headings)
     return Selection(f"section:{heading.number} {heading.title}", text)
+
+
+def _section_by_name_or_none(places: Places, wanted: str) -> Selection | None:
+    """The section `wanted` names when one is, else None."""
+    try:
+        heading, text = select_section(places.doc, wanted, places.headings)
+    except InvalidInput:
+        return None
+    return Selection(f"section:{heading.number} {heading.title}", text)
+
+
+SELECTORS: tuple[tuple[str, Selector], ...] = (
+    ("outline", _outline_view),
+    ("list", _list_view),
+    ("figure", _figure_view),
+    ("table", _table_view),
+    ("equation", _equation_view),
+    ("untyped", _untyped_view),
+    ("reference", _reference_view),
+    ("section", _section_view),
+)
+"""The kinds of selector, in the order they are tried: the first that reads a selector views
+it. A number-like selector of a kind (`"Figure 3-5"`, `"Theorem 2"`) stops at its kind, with
+that kind's error; only what no kind reads goes on to the sections."""
 
 
 _KEPT: list[tuple[Document, Places]] = []
@@ -180,25 +272,63 @@ def _reference_line(reference: Reference, flat: str | None = None) -> str:
 # --- one figure, table, equation ---------------------------------------------------------
 
 
-def _find(places: Places, kind: type[Figure | Table | Equation], number: str) -> tuple[Block, object]:
-    """The item printed with `number`; `1` and `I` name the same one in a paper that numbers
-    only one way (REVTeX prints TABLE I)."""
-    for key in (number, other_numeral(number)):
-        for block in places.doc.blocks:
-            record = block.record
-            if key and isinstance(record, kind) and isinstance(record, Figure | Table | Equation):
-                if record.number.casefold() == key.casefold():
-                    return block, record
+_NOUNS = {Figure: "figure", Table: "table", Equation: "numbered equation"}
+
+
+def _find(
+    places: Places, kind: type[Figure | Table | Equation], number: str, supplement: str | None = None
+) -> tuple[Block, Figure | Table | Equation]:
+    """The item printed with `number`, compared whole (`numbers.matching`: `1` and `I` name
+    the same one in a paper that numbers only one way, as REVTeX prints TABLE I). With a
+    `supplement` word (`Supplementary Figure 1`, `Fig. S1`), only supplementary items count."""
+    blocks = [b for b in places.doc.blocks if isinstance(b.record, kind)]
+    pool = [b for b in blocks if _supplementary(b.record)] if supplement else blocks
+    wanted = [number] + (["S" + number] if supplement and not number[:1].isalpha() else [])
+    for key in wanted:
+        found = numbers.matching(key, pool, lambda b: getattr(b.record, "number", None))
+        if found:
+            record = found[0].record
+            assert isinstance(record, Figure | Table | Equation)
+            return found[0], record
+    raise InvalidInput(_missing(places, kind, number, supplement))
+
+
+def _supplementary(record: object) -> bool:
+    label = getattr(record, "label", "").casefold()
+    printed = numbers.tokens(getattr(record, "number", ""))
+    return label.startswith(("supp", "extended")) or (len(printed) > 1 and printed[0] == "s")
+
+
+def _missing(places: Places, kind: type[Figure | Table | Equation], number: str, supplement: str | None) -> str:
+    """`this paper has no figure "9". It has: Figure 1, ...` (or that its text marks none)."""
+    have = _have(places, kind)
+    noun = ("supplementary " if supplement else "") + _NOUNS[kind]
+    return have if have.startswith("this paper's text") else f'this paper has no {noun} "{number}". {have}'
+
+
+def _have(places: Places, kind: type[Figure | Table | Equation]) -> str:
     have = [r.label if not isinstance(r, Equation) else f"({r.number})" for r in places.doc.records(kind)]
-    noun = {Figure: "figure", Table: "table", Equation: "numbered equation"}[kind]
     if not have:
-        raise InvalidInput(_none_marked(noun + "s"))
-    shown = ", ".join(have[:40]) + (" …" if len(have) > 40 else "")
-    raise InvalidInput(f'this paper has no {noun} "{number}". It has: {shown}.')
+        return _none_marked(_NOUNS[kind] + "s")
+    return "It has: " + ", ".join(have[:40]) + (" …" if len(have) > 40 else "") + "."
+
+
+def _unknown_form(places: Places, wanted: str, kind: type[Figure | Table | Equation]) -> Selection | None:
+    """None, unless `wanted` starts like that kind (`Figure 3-5`): then that kind's error."""
+    if not _KIND_WORDS[kind].match(wanted):
+        return None
+    noun = _NOUNS[kind]
+    raise InvalidInput(
+        f'"{wanted}" reads as a {noun} in a form this reader does not know: name one {noun} as '
+        f'"{_ASK[kind]}". {_have(places, kind)}'
+    )
+
+
+_ASK = {Figure: "Figure 3", Table: "Table 2", Equation: "Eq. (7)"}
 
 
 def _figure(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selection:
-    block, figure = _find(places, Figure, match.group("n"))
+    block, figure = _find(places, Figure, match.group("n"), match.group("supp"))
     assert isinstance(figure, Figure)
     section = places.section_name(block.start)
     item = _figure_item(figure, section, figure_uri)
@@ -213,6 +343,8 @@ def _figure(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Sele
         lines.append(f"{marker}({sub.letter}) {sub.caption}")
     if wanted_sub and not any(s.letter.lower() == wanted_sub for s in figure.subfigures):
         lines.append(f"(this figure marks no subfigure ({wanted_sub}); the caption above may describe it)")
+    if match.group("part"):
+        lines.append(f"(the figure's {match.group('part')} part is not marked apart; the caption above describes it)")
     if item.image_uri:
         lines.append(f"Image: {item.image_uri} (read it as a resource)")
     lines += _mention_lines(item.mentions)
@@ -245,8 +377,8 @@ def _figure_mention_starts(text: str, number: str) -> list[int]:
     return sorted(start for start in starts if start >= 0)
 
 
-def _table(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selection:
-    block, table = _find(places, Table, match.group("n"))
+def _table(places: Places, match: re.Match[str]) -> Selection:
+    block, table = _find(places, Table, match.group("n"), match.group("supp"))
     assert isinstance(table, Table)
     item = _table_item(table, places.section_name(block.start))
     caption = f"{table.label}: {table.caption}"
@@ -258,6 +390,9 @@ def _table(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selec
         lines.append(body)
     else:
         lines = [caption, "", markdown_grid(table)]
+    part = match.group("sub") or match.group("part")
+    if part:
+        lines.append(f"\n(the table's part ({part}) is not marked apart: the whole table is above)")
     return Selection(table.label, "\n".join(lines).strip(), tables=[item])
 
 
@@ -289,7 +424,7 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def _equation(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selection:
+def _equation(places: Places, match: re.Match[str]) -> Selection:
     block, equation = _find(places, Equation, match.group("p") or match.group("n"))
     assert isinstance(equation, Equation)
     section = places.section_name(block.start)
@@ -320,31 +455,14 @@ def _introduction(places: Places, block: Block) -> str | None:
 # --- references ----------------------------------------------------------------------------
 
 
-def _reference_by_key(doc: Document, wanted: str) -> Reference | None:
-    """The entry whose cite key is `wanted`, or whose author-year label it is (`Teyssier (2002)`)."""
-    folded = " ".join(wanted.split()).casefold()
-    for reference in doc.records(Reference):
-        if (reference.key and reference.key == wanted) or (
-            not reference.label.isdigit() and " ".join(reference.label.split()).casefold() == folded
-        ):
-            return reference
-    return None
-
-
-def _reference_by_label(doc: Document, match: re.Match[str] | None) -> Reference:
-    assert match is not None
-    label = (match.group("b") or match.group("n")).strip()
-    references = doc.records(Reference)
-    for reference in references:
-        if label.casefold() in (reference.label.strip("[] ").casefold(), (reference.key or "").casefold()):
-            return reference
-    if not references:
-        raise InvalidInput(_none_marked("references"))
-    labels = [reference_label(r) for r in references]
-    shown = ", ".join(labels[:40]) + (" …" if len(labels) > 40 else "")
-    raise InvalidInput(
-        f'this paper has no reference "{label}". Its references: {shown}. section="references" lists them.'
-    )
+def _references(places: Places, references: list[Reference]) -> Selection:
+    """Each entry named, with the passages citing it (one answer per entry)."""
+    views = [_reference(places, reference) for reference in references]
+    if len(views) == 1:
+        return views[0]
+    label = "references " + ", ".join(reference_label(r) for r in references)
+    text = "\n\n".join(view.text for view in views)
+    return Selection(label, text, references=[item for view in views for item in view.references])
 
 
 def _reference(places: Places, reference: Reference) -> Selection:
