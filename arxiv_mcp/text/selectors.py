@@ -410,13 +410,14 @@ def _table_item(table: Table, section: str | None) -> TableItem:
 
 
 def markdown_grid(table: Table) -> str:
-    """The rows as a Markdown table: the first header row (else the first row) heads it."""
+    """The rows as a Markdown table, headed by the header rows merged column by column
+    (`BLEU / EN-DE`: Markdown has one header row), else by the first row."""
     width = max(len(row) for row in table.rows)
     rows = [[_cell(c) for c in row] + [""] * (width - len(row)) for row in table.rows]
-    head = rows[0]
-    body = rows[1:]
+    split = max(1, min(table.header_rows, len(rows) - 1))
+    head = [" / ".join(dict.fromkeys(row[i] for row in rows[:split] if row[i])) for i in range(width)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * width]
-    lines += ["| " + " | ".join(row) + " |" for row in body]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[split:]]
     return "\n".join(lines)
 
 
