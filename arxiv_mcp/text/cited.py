@@ -160,14 +160,18 @@ def by_author_year(references: list[Reference], cited: AuthorYear) -> list[Refer
 
 
 def _cites(reference: Reference, cited: AuthorYear) -> bool:
-    authors = _authors_text(reference)
-    year = re.search(rf"(?<!\d){cited.year}(?P<suffix>[a-z]?)(?![\da-z])", authors, re.IGNORECASE)
+    """The entry's first author and year are the citation's (read from an author-year label
+    when the paper prints one, else from the entry), and its other authors are among the entry's."""
+    head = _authors_text(reference)
+    year = re.search(rf"(?<!\d){cited.year}(?P<suffix>[a-z]?)(?![\da-z])", head, re.IGNORECASE)
     if year is None or (cited.suffix and year.group("suffix").casefold() != cited.suffix):
         return False
-    names = _fold(authors[: year.start()])
-    if not _has_word(_first_chunk(names), _fold(cited.surnames[0])):
+    if not _has_word(_fold(_first_chunk(head[: year.start()])), _fold(cited.surnames[0])):
         return False
-    return all(_has_word(names, _fold(other)) for other in cited.surnames[1:])
+    entry = reference.text
+    in_entry = re.search(rf"(?<!\d){cited.year}(?!\d)", entry)
+    authors = _fold(entry[: in_entry.start()] if in_entry else entry[:300]) + " " + _fold(head[: year.start()])
+    return all(_has_word(authors, _fold(other)) for other in cited.surnames[1:])
 
 
 def _authors_text(reference: Reference) -> str:

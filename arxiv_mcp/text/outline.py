@@ -183,6 +183,12 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
     raise InvalidInput(_unknown_message(wanted, headings))
 
 
+def is_named(heading: Heading, wanted: str) -> bool:
+    """Whether `wanted` is the heading's whole name (with or without its number), not a part of it."""
+    key = _fold(wanted)
+    return key in (_fold(heading.title), _fold(_LEADING_NUMBER_RE.sub("", heading.title)))
+
+
 def _fold(title: str) -> str:
     """A heading as compared: case folded, whitespace collapsed, each word singular."""
     return " ".join(singular(word) for word in title.casefold().split())

@@ -22,7 +22,7 @@ from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
 from . import cited, numbers, untyped
 from .document import Block, Document, Equation, Figure, Kind, Reference, Table
-from .outline import render_outline, select_section
+from .outline import is_named, render_outline, select_section
 from .places import Places, reference_label, section_words
 
 _LIST_CHARS = 200
@@ -151,12 +151,13 @@ def _section_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selecti
 
 
 def _section_by_name_or_none(places: Places, wanted: str) -> Selection | None:
-    """The section `wanted` names when one is, else None."""
+    """The section whose whole name `wanted` is, else None (`"theorems"` is not the section
+    "Proof of the theorems": a part of a name is no answer for another kind's selector)."""
     try:
         heading, text = select_section(places.doc, wanted, places.headings)
     except InvalidInput:
         return None
-    return Selection(f"section:{heading.number} {heading.title}", text)
+    return Selection(f"section:{heading.number} {heading.title}", text) if is_named(heading, wanted) else None
 
 
 SELECTORS: tuple[tuple[str, Selector], ...] = (

@@ -1,0 +1,242 @@
+"""Every selector form of issue 32 against every fixture paper, judged by the truth written
+from the papers' sources (`selector_truth.py`), never by our output.
+
+A form of an item the paper prints must give that item (a miss otherwise); a form of an item it
+does not print, and a kind the document does not type yet (theorems, algorithms, footnotes),
+must give an error naming the kind. An answer that is not the item asked for is a silent wrong
+answer: there must be none. The sweep runs in process; `test_selector_forms_stdio.py` drives a
+representative set through the real MCP client.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.models import SessionInfo
+from arxiv_mcp.render import session
+from arxiv_mcp.text.document import Document, Reference
+from arxiv_mcp.text.extract import extract
+from arxiv_mcp.text.selectors import Selection, select
+from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, PAPERS, UNTYPED, Truth
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+_DOCS: dict[str, Document] = {}
+
+
+def _doc(name: str) -> Document:
+    if name not in _DOCS:
+        truth = PAPERS[name]
+        _DOCS[name] = extract(truth.source, truth.path.read_bytes())
+    return _DOCS[name]
+
+
+def _view(doc: Document, selector: str) -> Selection | str:
+    """The selection, or the error's line."""
+    try:
+        return select(doc, selector, lambda number: f"arxiv://paper/x/figure/{number}")
+    except InvalidInput as error:
+        return str(error)
+
+
+# --- the forms, from the truth -------------------------------------------------------------
+
+
+def _section_forms(number: str) -> list[str]:
+    forms = [number, f"Section {number}", f"Sec. {number}", f"§{number}", f"sec {number}"]
+    if re.fullmatch(r"[A-Z]", number):
+        forms.append(f"Appendix {number}")
+    split = re.fullmatch(r"([^.-]+)([.-])(.+)", number)
+    if split:
+        head, sep, tail = split.groups()
+        other = "-" if sep == "." else "."
+        forms += [f"{head}{other}{tail}", f"Sec. {head}{other}{tail}"]
+        if head in _ROMAN and re.fullmatch(r"[A-Z]", tail):  # REVTeX's V.B is section 5.2
+            forms.append(f"Section {_ROMAN[head]}.{ord(tail) - ord('A') + 1}")
+    return forms
+
+
+def _reference_forms(truth: Truth) -> Iterator[tuple[str, frozenset[str]]]:
+    labels = list(truth.references)
+    for label in labels:
+        if label.isdigit():
+            for form in (f"[{label}]", f"ref {label}", f"reference {label}", f"Ref. [{label}]"):
+                yield form, frozenset({label})
+        else:
+            yield label, frozenset({label})
+    numeric = [label for label in labels if label.isdigit()]
+    if len(numeric) >= 2:
+        a, b = numeric[0], numeric[1]
+        yield f"[{a}, {b}]", frozenset({a, b})
+        span = frozenset(str(n) for n in range(int(a), int(b) + 1))
+        for dash in "-–":
+            yield f"[{a}{dash}{b}]", span
+    for key, label in truth.keys.items():
+        yield key, frozenset({label})
+    for arxiv_id, label in truth.arxiv_ids.items():
+        yield arxiv_id, frozenset({label})
+        yield ("" if arxiv_id.startswith("arXiv:") else "arXiv:") + arxiv_id, frozenset({label})
+    yield from truth.author_year.items()
+
+
+def _labels(selection: Selection) -> frozenset[str]:
+    return frozenset(r.label.strip("[]") for r in selection.references)
+
+
+def _judge(name: str) -> tuple[list[str], list[str]]:
+    """(wrong answers, misses) of every form against the paper `name`."""
+    truth, doc = PAPERS[name], _doc(name)
+    wrong: list[str] = []
+    missed: list[str] = []
+
+    def expect(selector: str, ok: object) -> None:
+        got = _view(doc, selector)
+        if isinstance(got, str):
+            missed.append(f"{name} {selector!r}: {got[:160]}")
+        elif not ok(got):  # type: ignore[operator]
+            wrong.append(f"{name} {selector!r} gave {got.label!r}")
+
+    def refused(selector: str, kind: str) -> None:
+        got = _view(doc, selector)
+        if not isinstance(got, str):
+            wrong.append(f"{name} {selector!r} (not printed) gave {got.label!r}")
+        elif kind.casefold() not in got.casefold():
+            wrong.append(f"{name} {selector!r}: the error does not name the kind {kind!r}: {got[:160]}")
+
+    for number, word in truth.sections.items():
+        for form in _section_forms(number):
+            expect(form, lambda s, w=word, n=number: s.label.startswith("section:") and w in s.label and n in s.label)
+    for number in truth.absent_sections:
+        for form in (number, f"Section {number}", f"Sec. {number}"):
+            refused(form, "section")
+    for number, word in truth.figures.items():
+        forms = [f"Figure {number}", f"Fig. {number}", f"fig{number}", f"FIG. {number}", f"Figs. {number}"]
+        forms += [f"Figure {number}(a)", f"Fig. {number} (left)", f"Figure {number}b"]
+        for form in forms:
+            expect(form, lambda s, n=number, w=word: s.figures[0].number == n and w in s.figures[0].caption)
+    for number, word in truth.tables.items():
+        for form in (f"Table {number}", f"Tab. {number}", f"Table {number}(a)", f"Table {number}a"):
+            expect(form, lambda s, n=number, w=word: s.tables[0].number == n and w in s.tables[0].caption)
+    for number, fragment in truth.equations.items():
+        for form in (f"({number})", f"Eq. ({number})", f"Eq. {number}", f"Equation {number}", f"eqn. ({number})"):
+            expect(form, lambda s, n=number, f=fragment: s.equations[0].number == n and f in s.equations[0].latex)
+    for form, labels in _reference_forms(truth):
+        expect(form, lambda s, want=labels: _labels(s) == frozenset(x.strip("[]") for x in want))
+    for form in truth.absent_references:
+        refused(form, "reference")
+    for forms, kind in ((ABSENT_FIGURES, "figure"), (ABSENT_TABLES, "table"), (ABSENT_EQUATIONS, "equation")):
+        for form in forms:
+            if not any(form.endswith(f" {n}") for n in {**truth.figures, **truth.tables}):
+                refused(form, kind)
+    for form, kind in UNTYPED.items():
+        refused(form, kind)
+        got = _view(doc, form)
+        if isinstance(got, str) and "find_in_paper" not in got:
+            wrong.append(f"{name} {form!r}: the error does not point at find_in_paper: {got[:160]}")
+    return wrong, missed
+
+
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_every_selector_form_gives_the_item_or_an_error_naming_the_kind(name):
+    wrong, missed = _judge(name)
+    assert wrong == []  # 0 silent wrong answers
+    assert missed == []
+
+
+def test_the_sweep_tries_every_kind_of_form():
+    """The truth covers each kind on some paper, so the sweep above is not vacuous."""
+    covered = {
+        kind
+        for truth in PAPERS.values()
+        for kind, items in (
+            ("section", truth.sections),
+            ("figure", truth.figures),
+            ("table", truth.tables),
+            ("equation", truth.equations),
+            ("reference", truth.references),
+            ("arXiv id", truth.arxiv_ids),
+            ("author-year", truth.author_year),
+            ("roman", {n for n in truth.sections if n.split("-")[0] in _ROMAN}),
+            ("appendix", {n for n in truth.sections if re.fullmatch(r"[A-Z](\.\d+)?", n)}),
+        )
+        if items
+    }
+    assert covered == {
+        "section",
+        "figure",
+        "table",
+        "equation",
+        "reference",
+        "arXiv id",
+        "author-year",
+        "roman",
+        "appendix",
+    }
+
+
+# --- the rules, on small texts -------------------------------------------------------------
+
+
+def _text_doc(*headings: str) -> Document:
+    return Document.from_text("\n\n".join(f"{h}\n\nBody of {h.lstrip('# ')}." for h in headings))
+
+
+def test_a_number_is_compared_whole_never_as_a_substring():
+    doc = _text_doc("## III Method", "### III-A Setup", "## VIII Results", "### VIII-A Data")
+    assert _view(doc, "III-A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert _view(doc, "VIII-A").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert _view(doc, "Sec. III.A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert _view(doc, "Section 8.1").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert "no section numbered" in _view(doc, "II-A")  # type: ignore[operator]
+
+
+def test_a_theorem_is_never_answered_with_the_section_proving_it():
+    doc = _text_doc("## 2 Results", "### 2.4 Proof of Theorem 2.3", "### 2.5 Lemma 4.1 and its use")
+    doc = Document.from_text(doc.text + "\n\nBy Theorem 2.3 and Theorem 1, the claim follows.")
+    said = _view(doc, "Theorem 2.3")
+    assert isinstance(said, str) and "Theorem 2.3" in said and 'find_in_paper(query="\\"Theorem 2.3\\"")' in said
+    assert "names Theorem 2.3 and 1" in said
+    missing = _view(doc, "Theorem 7")
+    assert isinstance(missing, str) and "names no Theorem 7; it names Theorem 2.3 and 1" in missing
+    assert isinstance(_view(doc, "Lemma 4.1"), str)
+    assert _view(doc, "Proof of Theorem 2.3").label.endswith("Proof of Theorem 2.3")  # type: ignore[union-attr]
+    assert "does not carry theorems" in _view(doc, "theorems")  # type: ignore[operator]
+
+
+def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
+    doc = _text_doc("## 1 Introduction", "## 2 Examples")
+    assert _view(doc, "examples").label.endswith("2 Examples")  # type: ignore[union-attr]
+
+
+def test_a_page_is_not_a_section():
+    said = _view(_text_doc("## 1 Introduction"), "page 3")
+    assert isinstance(said, str) and "page=3" in said
+
+
+@pytest.mark.parametrize(
+    "form", ["Figure {n}", "Eq. ({n})", "{n}", "section:{n}", "[{n}]", "Table {n}", "Theorem {n}", "({n})"]
+)
+def test_a_number_longer_than_any_printed_is_one_argument_error(form):
+    said = _view(_doc("latexml_structure"), form.format(n="9" * 5000))
+    assert isinstance(said, str) and "digits" in said and len(said) < 300
+
+
+def test_an_author_year_that_names_a_heading_reads_the_heading():
+    doc = Document.from_text("## 1 Introduction\n\nText.\n\n## 2 COVID 2019\n\nMore.")
+    assert _view(doc, "COVID 2019").label.endswith("2 COVID 2019")  # type: ignore[union-attr]
+
+
+def test_two_entries_of_one_author_and_year_are_both_answered():
+    doc = _doc("ulbdm")
+    both = _view(doc, "Matos 2000")
+    assert not isinstance(both, str) and _labels(both) == {"2", "3"}
+    assert all(isinstance(r, Reference) for r in doc.records(Reference))
+
+
+def test_a_closed_session_lists_what_it_released_not_pins():
+    closed = session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"], open=False))
+    assert "Pinned papers" not in closed and "Released (no longer pinned): 2401.00001v1" in closed
+    assert "Pinned papers: 2401.00001v1" in session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"]))
