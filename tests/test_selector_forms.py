@@ -240,3 +240,20 @@ def test_a_closed_session_lists_what_it_released_not_pins():
     closed = session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"], open=False))
     assert "Pinned papers" not in closed and "Released (no longer pinned): 2401.00001v1" in closed
     assert "Pinned papers: 2401.00001v1" in session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"]))
+
+
+def test_a_number_printed_only_with_letters_gives_each_part():
+    """1605.03959 numbers `subequations` 2.5a and 2.5b (the LaTeX's `\\bsub` around an align)."""
+    both = _view(_doc("logcft"), "Eq. (2.5)")
+    assert not isinstance(both, str) and [e.number for e in both.equations] == ["2.5a", "2.5b"]
+
+
+def test_a_section_word_with_a_number_in_an_unknown_form_lists_the_section_numbers():
+    said = _view(_doc("logcft"), "Sec. 3(b)")
+    assert isinstance(said, str) and "no section numbered" in said and "3.6" in said
+    assert _view(_doc("logcft"), "Chapter 3").label.endswith("3 Conformal block decompositions")  # type: ignore[union-attr]
+
+
+def test_a_selector_longer_than_any_name_is_one_short_line():
+    said = _view(_doc("logcft"), "ab " * 1000)
+    assert isinstance(said, str) and "characters long" in said and len(said) < 300

@@ -29,7 +29,7 @@ _LISTED_NUMBERS = 40
 
 _POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
 """`section:N` (or `sN`, `[sN]` as the outline shows it): the N-th outline entry."""
-_PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.)\s*"
+_PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.|chapters?|ch\.)\s*"
 _SEP = r"[.\-–]"
 _NUMBER_RE = re.compile(
     rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
@@ -38,6 +38,8 @@ _NUMBER_RE = re.compile(
 """A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`). Without a prefix only
 digits, capital Roman numerals or one capital letter count, so a heading name such as "civil"
 is never read as a number."""
+_NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
+"""A section word and a digit: a section number, in a form `_NUMBER_RE` may not know."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 
 
@@ -127,7 +129,12 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
     elif number:
         heading = _by_printed(headings, number.group("any") or number.group("bare"))
     else:
-        heading = _by_name(headings, wanted)
+        try:
+            heading = _by_name(headings, wanted)
+        except InvalidInput:
+            if _NUMBERED_RE.match(wanted):  # "Sec. 3(b)": a section number, never the heading error
+                _by_printed(headings, wanted)
+            raise
     return heading, text[heading.start : heading.end]
 
 

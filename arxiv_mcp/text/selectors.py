@@ -28,6 +28,7 @@ from .places import Places, reference_label, section_words
 _LIST_CHARS = 200
 _MENTION_CHARS = 300
 _MAX_MENTIONS = 20
+_MAX_SELECTOR = 500
 _PRINTED = r"(?P<n>(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*|[IVXLC]+)"
 _SUPPLEMENT_WORDS = r"supplementary|supplemental|suppl?\.?|extended\s+data"
 _SUPPLEMENT = rf"(?:(?P<supp>{_SUPPLEMENT_WORDS})\s+)?"
@@ -82,6 +83,11 @@ def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
     """The view `selector` names: the first kind of `SELECTORS` that reads it."""
     wanted = " ".join(selector.split())
     numbers.refuse_long_digits(wanted)
+    if len(wanted) > _MAX_SELECTOR:
+        raise InvalidInput(
+            f"section is {len(wanted):,} characters long; no heading, label or number is: pass a "
+            'heading name, a printed number ("4.2", "Figure 3", "[12]"), or section="outline".'
+        )
     places = _places(doc)
     for _, view in SELECTORS:
         selection = view(places, wanted, figure_uri)
@@ -427,12 +433,35 @@ def _cell(text: str) -> str:
 
 
 def _equation(places: Places, match: re.Match[str]) -> Selection:
-    block, equation = _find(places, Equation, match.group("p") or match.group("n"))
+    """One numbered equation; a number printed only with letters (`2.5` of `(2.5a)`, `(2.5b)`,
+    as `subequations` numbers) gives each of its parts."""
+    number = match.group("p") or match.group("n")
+    try:
+        found = [_find(places, Equation, number)[0]]
+    except InvalidInput:
+        key = numbers.tokens(number)
+        found = [
+            b
+            for b in places.doc.blocks
+            if isinstance(b.record, Equation)
+            and (parts := numbers.tokens(b.record.number))[:-1] == key
+            and parts[-1].isalpha()
+            and len(parts[-1]) == 1
+        ]
+        if not found:
+            raise
+    views = [_one_equation(places, block) for block in found]
+    label = "Eq. " + ", ".join(f"({item.number})" for view in views for item in view.equations)
+    return Selection(label, "\n\n".join(v.text for v in views), equations=[e for v in views for e in v.equations])
+
+
+def _one_equation(places: Places, block: Block) -> Selection:
+    equation = block.record
     assert isinstance(equation, Equation)
-    section = places.section_name(block.start)
+    heading = places.section(block.start)
     context = _introduction(places, block)
-    item = EquationItem(equation.number, equation.latex, section, context)
-    lines = [f"Equation ({equation.number})" + (f", {section_words(places.section(block.start))}" if section else "")]  # type: ignore[arg-type]
+    item = EquationItem(equation.number, equation.latex, heading.title if heading else None, context)
+    lines = [f"Equation ({equation.number})" + (f", {section_words(heading)}" if heading else "")]
     if context:
         lines.append(f"Introduced by: {context}")
     lines += ["", "$$", equation.latex, "$$"]
