@@ -37,7 +37,8 @@ if str(REPO_ROOT) not in sys.path:
 from arxiv_mcp.errors import InvalidInput  # noqa: E402
 from arxiv_mcp.text.document import Document, Equation, Figure, Heading, Reference, Table  # noqa: E402
 from arxiv_mcp.text.extract import extract  # noqa: E402
-from arxiv_mcp.text.selectors import Selection, select  # noqa: E402
+from arxiv_mcp.text.selection import Selection  # noqa: E402
+from arxiv_mcp.text.selectors import select  # noqa: E402
 from benchmarks.text_quality import shared_dir  # noqa: E402
 
 KINDS = ("section", "figure", "table", "equation", "reference")

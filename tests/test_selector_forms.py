@@ -20,7 +20,8 @@ from arxiv_mcp.models import SessionInfo
 from arxiv_mcp.render import session
 from arxiv_mcp.text.document import Document, Reference
 from arxiv_mcp.text.extract import extract
-from arxiv_mcp.text.selectors import Selection, select
+from arxiv_mcp.text.selection import Selection
+from arxiv_mcp.text.selectors import select
 from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, PAPERS, UNTYPED, Truth
 
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
