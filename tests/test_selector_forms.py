@@ -258,3 +258,43 @@ def test_a_section_word_with_a_number_in_an_unknown_form_lists_the_section_numbe
 def test_a_selector_longer_than_any_name_is_one_short_line():
     said = _view(_doc("logcft"), "ab " * 1000)
     assert isinstance(said, str) and "characters long" in said and len(said) < 300
+
+
+def _supplemented() -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder, Figure, Kind, Table
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Results")
+    for label, number, caption in (
+        ("Figure 1", "1", "Main result."),
+        ("Figure S1", "S1", "First supplementary panel."),
+        ("Figure S2", "S2", "Second supplementary panel."),
+        ("Extended Data Fig. 3", "3", "Extended view."),
+    ):
+        builder.block(Kind.FIGURE, f"{label}: {caption}", Figure(label, number, caption))
+    builder.block(Kind.TABLE, "Table S1: Counts.", Table("Table S1", "S1", "Counts.", (("a", "b"), ("1", "2")), 1))
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "number"),
+    [
+        ("Figure 1", "1"),
+        ("Fig. S2", "S2"),
+        ("Supplementary Figure S1", "S1"),
+        ("Supplementary Figure 2", "S2"),
+        ("Supplementary Fig. 1", "S1"),
+        ("Extended Data Fig. 3", "3"),
+        ("Supplementary Table 1", "S1"),
+        ("Table S1", "S1"),
+    ],
+)
+def test_supplementary_numbers_name_the_supplementary_item(selector, number):
+    got = _view(_supplemented(), selector)
+    assert not isinstance(got, str), got
+    assert [i.number for i in [*got.figures, *got.tables]] == [number]
+
+
+def test_a_main_figure_is_no_supplementary_one():
+    said = _view(_supplemented(), "Supplementary Figure 4")
+    assert isinstance(said, str) and 'no supplementary figure "4"' in said

@@ -32,8 +32,8 @@ _EQUATION_RE = re.compile(
 )
 _NUMBER_AHEAD = r"\.?\s*(?:[\d(]|(?-i:[A-Z]{1,4}\b|[A-Z][.\-]?\d))"
 _KIND_WORDS = {
-    Figure: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\\s+)?fig(?:ure)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
-    Table: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\\s+)?tab(?:le)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
+    Figure: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\s+)?fig(?:ure)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
+    Table: re.compile(rf"(?:(?:{_SUPPLEMENT_WORDS})\s+)?tab(?:le)?s?{_NUMBER_AHEAD}", re.IGNORECASE),
     Equation: re.compile(rf"(?:eqn?s?|equations?){_NUMBER_AHEAD}", re.IGNORECASE),
 }
 """A selector starting with a kind's word and a number-like character is read as that kind,

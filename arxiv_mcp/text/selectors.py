@@ -30,7 +30,7 @@ _LISTS = {"figures": "figures", "tables": "tables", "equations": "equations", "r
 _LISTS |= {"bibliography": "references", "figure": "figures", "table": "tables", "equation": "equations"}
 
 
-Selector = Callable[[Places, str, FigureUri], "Selection | None"]
+Selector = Callable[[Places, str, FigureUri], Selection | None]
 """One kind of selector: its view when the selector is of that kind, else None."""
 
 
@@ -203,9 +203,6 @@ def _reference_line(reference: Reference, flat: str | None = None) -> str:
     return f"{reference_label(reference)} {flat}" + (f" [{extra}]" if extra else "")
 
 
-# --- one figure, table, equation ---------------------------------------------------------
-
-
 # --- references ----------------------------------------------------------------------------
 
 
@@ -234,6 +231,3 @@ def _reference(places: Places, reference: Reference) -> Selection:
 
 def _reference_item(reference: Reference) -> ReferenceItem:
     return ReferenceItem(reference.label, " ".join(reference.text.split()), reference.arxiv_id, reference.doi)
-
-
-# --- mentions ------------------------------------------------------------------------------
