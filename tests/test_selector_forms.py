@@ -298,3 +298,17 @@ def test_supplementary_numbers_name_the_supplementary_item(selector, number):
 def test_a_main_figure_is_no_supplementary_one():
     said = _view(_supplemented(), "Supplementary Figure 4")
     assert isinstance(said, str) and 'no supplementary figure "4"' in said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Words [^1: a note] and [^2: b].", 'find_in_paper(query="\\"[^2:\\"")'),
+        ("Words [^a note] and [^b].", '2 unnumbered footnotes: find_in_paper(query="\\"[^\\"")'),
+        ("Words [^1: a note].", "marks footnotes 1, not 2"),
+        ("Words.", "find_in_paper with the footnote's words"),
+    ],
+)
+def test_a_footnote_is_found_by_its_mark_where_it_is_attached(text, said):
+    got = _view(Document.from_text("## 1 A\n\n" + text), "footnote 2")
+    assert isinstance(got, str) and said in got

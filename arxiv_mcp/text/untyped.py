@@ -54,7 +54,8 @@ def refuse(text: str, selector: str) -> None:
     for kind, pattern in _PATTERNS.items():
         match = pattern.fullmatch(selector)
         if match:
-            raise InvalidInput(_message(text, kind, match.group("n"), selector))
+            message = _footnote_message if kind == "Footnote" else _message
+            raise InvalidInput(message(text, kind, match.group("n"), selector))
 
 
 def plural_kind(selector: str) -> str | None:
@@ -83,6 +84,27 @@ def _message(text: str, kind: str, number: str, selector: str) -> str:
         f'"{selector}" reads as {kind} {number}, and this paper\'s structure does not carry '
         f"{kind.lower()}s as items yet (it types sections, figures, tables, equations and references). "
         f'{named} find_in_paper(query="\\"{kind} {number}\\"") finds where it is printed.'
+    )
+
+
+def _footnote_message(text: str, kind: str, number: str, selector: str) -> str:
+    """Footnotes stay in the text where they are attached: `[^2: text]` from HTML, `[^text]`
+    from LaTeX; a PDF's stand at its pages' feet. So the query is their mark, not a word."""
+    marks = list(dict.fromkeys(re.findall(r"\[\^(\d+):", text)))
+    if number in marks:
+        where = f'find_in_paper(query="\\"[^{number}:\\"") finds it where it is attached.'
+    elif marks:
+        where = f'The text marks footnotes {_listed(marks)}, not {number}: find_in_paper(query="\\"[^N:\\"") finds footnote N.'
+    elif "[^" in text:
+        count = text.count("[^")
+        where = f'The text holds {count} unnumbered footnote{"s" if count != 1 else ""}: find_in_paper(query="\\"[^\\"") finds each.'
+    else:
+        where = (
+            "The text marks none: find_in_paper with the footnote's words finds it (a PDF's stand at its pages' feet)."
+        )
+    return (
+        f'"{selector}" reads as footnote {number}, and this paper\'s structure does not carry footnotes as '
+        f"items yet; they stay in the text where they are attached, as [^N: text] (or [^text]). {where}"
     )
 
 
