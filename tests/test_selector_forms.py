@@ -312,3 +312,47 @@ def test_a_main_figure_is_no_supplementary_one():
 def test_a_footnote_is_found_by_its_mark_where_it_is_attached(text, said):
     got = _view(Document.from_text("## 1 A\n\n" + text), "footnote 2")
     assert isinstance(got, str) and said in got
+
+
+def _alpha() -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder, Kind
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Introduction")
+    builder.add_text("As shown ")
+    builder.cite("[Smi21]", ["smith2021"])
+    builder.add_text(" and ")
+    builder.cite("[Knu84]", ["knuth84"])
+    builder.add_text(".")
+    builder.heading(2, "References")
+    builder.block(
+        Kind.REFERENCE,
+        "[Knu84] D. Knuth. Literate programming. 1984.",
+        Reference("Knu84", "D. Knuth. Literate programming. 1984.", "knuth84"),
+    )
+    builder.block(
+        Kind.REFERENCE, "[Smi21] J. Smith. Things. 2021.", Reference("Smi21", "J. Smith. Things. 2021.", "smith2021")
+    )
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "labels"),
+    [
+        ("[Smi21]", {"Smi21"}),
+        ("Smi21", {"Smi21"}),
+        ("smith2021", {"Smi21"}),
+        ("[Knu84, Smi21]", {"Knu84", "Smi21"}),
+        ("Knuth 1984", {"Knu84"}),
+        ("(Smith, 2021)", {"Smi21"}),
+    ],
+)
+def test_alpha_labels_as_printed(selector, labels):
+    got = _view(_alpha(), selector)
+    assert not isinstance(got, str), got
+    assert _labels(got) == labels and got.references[0].mentions
+
+
+def test_an_alpha_label_the_paper_lacks_lists_the_ones_it_has():
+    said = _view(_alpha(), "[Smi22]")
+    assert isinstance(said, str) and "[Knu84], [Smi21]" in said
