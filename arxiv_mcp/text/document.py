@@ -257,8 +257,9 @@ _NUMBER_RE = re.compile(
 
 def printed_number(title: str) -> str | None:
     """The number a heading title starts with (`4.2 Training` -> `4.2`, `IV.A Setup` -> `IV.A`,
-    IEEE's `III-A Setup` -> `III-A`, `Appendix B Proofs` -> `B`), or None. A lone capital is a number only after `Appendix` or
-    before a stop (`A. Proofs`): `A Case Study` is a title, not appendix A."""
+    IEEE's `III-A Setup` -> `III-A`, `Appendix B Proofs` -> `B`), or None. A lone capital is a
+    number only after `Appendix` or before a stop (`A. Proofs`): `A Case Study` is a title, not
+    appendix A."""
     match = _NUMBER_RE.match(title.strip())
     if not match:
         return None

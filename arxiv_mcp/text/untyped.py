@@ -64,12 +64,21 @@ def plural_kind(selector: str) -> str | None:
 
 
 def refuse_list(text: str, kind: str) -> InvalidInput:
-    numbers = printed_numbers(text, kind)
-    named = f"The text names {kind} {', '.join(numbers)}." if numbers else f"The text names no numbered {kind}."
+    """The error for a list of a kind the document does not type (`"lemmas"`)."""
+    if kind == "Footnote":
+        named, query = f"The text holds {text.count('[^')} ([^N: text] or [^text]).", '\\"[^\\"'
+    else:
+        numbers = printed_numbers(text, kind)
+        named = f"The text names {kind} {_listed(numbers)}." if numbers else f"The text names no numbered {kind}."
+        query = kind
     return InvalidInput(
-        f"this paper's structure does not carry {kind.lower()}s as items yet (it types sections, figures, "
-        f'tables, equations and references). {named} find_in_paper(query="{kind}") finds each.'
+        f"this paper's structure does not carry {_plural(kind)} as items yet (it types sections, figures, "
+        f'tables, equations and references). {named} find_in_paper(query="{query}") finds each.'
     )
+
+
+def _plural(kind: str) -> str:
+    return {"Corollary": "corollaries", "Hypothesis": "hypotheses"}.get(kind, kind.lower() + "s")
 
 
 def _message(text: str, kind: str, number: str, selector: str) -> str:
@@ -82,7 +91,7 @@ def _message(text: str, kind: str, number: str, selector: str) -> str:
         named = f"The text names no numbered {kind}."
     return (
         f'"{selector}" reads as {kind} {number}, and this paper\'s structure does not carry '
-        f"{kind.lower()}s as items yet (it types sections, figures, tables, equations and references). "
+        f"{_plural(kind)} as items yet (it types sections, figures, tables, equations and references). "
         f'{named} find_in_paper(query="\\"{kind} {number}\\"") finds where it is printed.'
     )
 
@@ -94,10 +103,14 @@ def _footnote_message(text: str, kind: str, number: str, selector: str) -> str:
     if number in marks:
         where = f'find_in_paper(query="\\"[^{number}:\\"") finds it where it is attached.'
     elif marks:
-        where = f'The text marks footnotes {_listed(marks)}, not {number}: find_in_paper(query="\\"[^N:\\"") finds footnote N.'
+        where = (
+            f"The text marks footnotes {_listed(marks)}, not {number}: "
+            'find_in_paper(query="\\"[^N:\\"") finds footnote N.'
+        )
     elif "[^" in text:
         count = text.count("[^")
-        where = f'The text holds {count} unnumbered footnote{"s" if count != 1 else ""}: find_in_paper(query="\\"[^\\"") finds each.'
+        plural = "s" if count != 1 else ""
+        where = f'The text holds {count} unnumbered footnote{plural}: find_in_paper(query="\\"[^\\"") finds each.'
     else:
         where = (
             "The text marks none: find_in_paper with the footnote's words finds it (a PDF's stand at its pages' feet)."
