@@ -356,3 +356,16 @@ def test_alpha_labels_as_printed(selector, labels):
 def test_an_alpha_label_the_paper_lacks_lists_the_ones_it_has():
     said = _view(_alpha(), "[Smi22]")
     assert isinstance(said, str) and "[Knu84], [Smi21]" in said
+
+
+def test_a_supplementary_section_printed_s2_is_that_section_not_the_outlines_s2():
+    from arxiv_mcp.text.document import DocumentBuilder
+
+    builder = DocumentBuilder()
+    for title, number in (("Introduction", "1"), ("Methods", "2"), ("Extra data", "S1"), ("More data", "S2")):
+        builder.heading(2, f"{number} {title}", number)
+        builder.add_text(f"Body of {title}.")
+    doc = builder.build()
+    assert _view(doc, "S2").label.endswith("S2 More data")  # type: ignore[union-attr]
+    assert _view(doc, "[s2]").label.endswith("2 Methods")  # type: ignore[union-attr]
+    assert _view(doc, "section:2").label.endswith("2 Methods")  # type: ignore[union-attr]

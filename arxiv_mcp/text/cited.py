@@ -27,6 +27,7 @@ from .places import reference_label
 
 _LISTED = 40
 _MAX_RANGE = 200
+_OUTLINE_RE = re.compile(r"\[s\d+\]")
 _BRACKET_RE = re.compile(r"\[\s*(?P<inner>[^\]]+?)\s*\]")
 _REF_WORD_RE = re.compile(r"(?:ref(?:erence)?s?\.?)\s*\[?\s*(?P<inner>[^\]]+?)\s*\]?", re.IGNORECASE)
 _NUMERIC_RE = re.compile(r"\d+(?:\s*(?:,|[-–—])\s*\d+)*")
@@ -58,6 +59,8 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     if by_key:
         return by_key[:1]
     inner = _inner(selector)
+    if inner is not None and _OUTLINE_RE.fullmatch(selector) and not any(_same_label(r, inner) for r in references):
+        return None  # "[s5]" as the outline shows section:5
     if inner is not None:
         return _by_labels(references, inner, selector)
     arxiv = _ARXIV_RE.fullmatch(selector)

@@ -124,7 +124,10 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
     numbers.refuse_long_digits(wanted)
     position = _POSITION_RE.fullmatch(wanted)
     number = _NUMBER_RE.fullmatch(wanted)
-    if position:
+    printed_s = numbers.matching(wanted, headings, lambda h: h.printed) if wanted[:1] == "S" else []
+    if printed_s:  # a supplementary section printed "S2" is that section, not the outline's [s2]
+        heading = min(printed_s, key=lambda h: h.level)
+    elif position:
         heading = _by_position(headings, int(position.group(1)))
     elif number:
         heading = _by_printed(headings, number.group("any") or number.group("bare"))
