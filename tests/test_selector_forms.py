@@ -369,3 +369,20 @@ def test_a_supplementary_section_printed_s2_is_that_section_not_the_outlines_s2(
     assert _view(doc, "S2").label.endswith("S2 More data")  # type: ignore[union-attr]
     assert _view(doc, "[s2]").label.endswith("2 Methods")  # type: ignore[union-attr]
     assert _view(doc, "section:2").label.endswith("2 Methods")  # type: ignore[union-attr]
+
+
+def test_a_table_printed_with_its_letter_is_that_table():
+    from arxiv_mcp.text.document import DocumentBuilder, Kind, Table
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Results")
+    for number in ("2a", "2b"):
+        rows = (("k", "v"), (number, "1"))
+        builder.block(
+            Kind.TABLE, f"Table {number}: Part {number}.", Table(f"Table {number}", number, f"Part {number}.", rows, 1)
+        )
+    doc = builder.build()
+    for selector, number in (("Table 2b", "2b"), ("Table 2(a)", "2a"), ("Tab. 2a", "2a")):
+        got = _view(doc, selector)
+        assert not isinstance(got, str) and got.tables[0].number == number and "not marked apart" not in got.text
+    assert "no table" in _view(doc, "Table 2")  # type: ignore[operator]

@@ -117,13 +117,25 @@ def _unknown_form(places: Places, wanted: str, kind: type[Figure | Table | Equat
 _ASK = {Figure: "Figure 3", Table: "Table 2", Equation: "Eq. (7)"}
 
 
+def _numbered_with_part(
+    places: Places, kind: type[Figure | Table], match: re.Match[str]
+) -> tuple[Block, Figure | Table, str]:
+    """The item and the part asked of it; an item printed with the letter (`Table 2a` as its
+    own float) is that item, with no part."""
+    number, sub = match.group("n"), match.group("sub") or ""
+    if sub and numbers.matching(number + sub, places.doc.records(kind), lambda r: r.number):
+        block, record = _find(places, kind, number + sub, match.group("supp"))
+        return block, record, ""  # type: ignore[return-value]
+    block, record = _find(places, kind, number, match.group("supp"))
+    return block, record, sub.lower()  # type: ignore[return-value]
+
+
 def _figure(places: Places, match: re.Match[str], figure_uri: FigureUri) -> Selection:
-    block, figure = _find(places, Figure, match.group("n"), match.group("supp"))
+    block, figure, wanted_sub = _numbered_with_part(places, Figure, match)
     assert isinstance(figure, Figure)
     section = places.section_name(block.start)
     item = figure_item(figure, section, figure_uri)
     item.mentions = mentions(places, block, _figure_mention_starts(places.doc.text, figure.number))
-    wanted_sub = (match.group("sub") or "").lower()
     panel = next((s for s in figure.subfigures if s.letter.lower() == wanted_sub and s.images), None)
     if panel is not None:
         item.image_uri = figure_uri(figure.number + panel.letter)
@@ -168,7 +180,7 @@ def _figure_mention_starts(text: str, number: str) -> list[int]:
 
 
 def _table(places: Places, match: re.Match[str]) -> Selection:
-    block, table = _find(places, Table, match.group("n"), match.group("supp"))
+    block, table, sub = _numbered_with_part(places, Table, match)
     assert isinstance(table, Table)
     item = table_item(table, places.section_name(block.start))
     caption = f"{table.label}: {table.caption}"
@@ -180,7 +192,7 @@ def _table(places: Places, match: re.Match[str]) -> Selection:
         lines.append(body)
     else:
         lines = [caption, "", markdown_grid(table)]
-    part = match.group("sub") or match.group("part")
+    part = sub or match.group("part")
     if part:
         lines.append(f"\n(the table's part ({part}) is not marked apart: the whole table is above)")
     return Selection(table.label, "\n".join(lines).strip(), tables=[item])
