@@ -386,3 +386,52 @@ def test_a_table_printed_with_its_letter_is_that_table():
         got = _view(doc, selector)
         assert not isinstance(got, str) and got.tables[0].number == number and "not marked apart" not in got.text
     assert "no table" in _view(doc, "Table 2")  # type: ignore[operator]
+
+
+_ALPHABETIC_TEX = r"""\documentclass{article}
+\usepackage[style=alphabetic]{biblatex}
+\addbibresource{refs.bib}
+\begin{document}
+\section{Intro}
+As shown \cite{smith2020} and \cite{knuth1984,smith2020b}.
+\printbibliography
+\end{document}
+"""
+
+
+def _biber_entry(key: str, family: str, year: str, alpha: str, extra: str = "") -> str:
+    """An entry as biber writes it for biblatex's alphabetic style (`labelalpha`, `extraalpha`)."""
+    extra_field = f"      \\field{{extraalpha}}{{{extra}}}\n" if extra else ""
+    return (
+        f"    \\entry{{{key}}}{{article}}{{}}\n"
+        f"      \\name{{author}}{{1}}{{}}{{%\n        {{{{hash=x}}{{%\n           family={{{family}}},\n"
+        f"           given={{Jo}}}}}}%\n      }}\n"
+        f"      \\field{{labelalpha}}{{{alpha}}}\n{extra_field}"
+        f"      \\field{{title}}{{A title of {key}}}\n      \\field{{journaltitle}}{{J}}\n"
+        f"      \\field{{year}}{{{year}}}\n    \\endentry\n"
+    )
+
+
+def test_an_alphabetic_bibliography_keeps_its_printed_labels():
+    """biblatex's alphabetic style prints [Knu84], [Smi20a]: never renumbered [1]-[3]."""
+    import io
+    import tarfile
+
+    entries = (
+        _biber_entry("knuth1984", "Knuth", "1984", "Knu84")
+        + _biber_entry("smith2020", "Smith", "2020", "Smi20", "1")
+        + _biber_entry("smith2020b", "Smith", "2020", "Smi20", "2")
+    )
+    bbl = f"\\refsection{{0}}\n  \\datalist[entry]{{anyt/global//global/global}}\n{entries}  \\enddatalist\n\\endrefsection\n"
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w:gz") as tar:
+        for name, text in (("main.tex", _ALPHABETIC_TEX), ("main.bbl", bbl)):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    doc = extract("source", packed.getvalue())
+    assert [r.label for r in doc.records(Reference)] == ["Knu84", "Smi20a", "Smi20b"]
+    assert "As shown [Smi20a] and [Knu84, Smi20b]." in doc.text
+    got = _view(doc, "[Smi20b]")
+    assert not isinstance(got, str) and _labels(got) == {"Smi20b"} and got.references[0].mentions
