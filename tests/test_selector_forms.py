@@ -435,3 +435,10 @@ def test_an_alphabetic_bibliography_keeps_its_printed_labels():
     assert "As shown [Smi20a] and [Knu84, Smi20b]." in doc.text
     got = _view(doc, "[Smi20b]")
     assert not isinstance(got, str) and _labels(got) == {"Smi20b"} and got.references[0].mentions
+
+
+def test_a_heading_ending_in_a_year_is_read_by_name_when_no_entry_is_by_its_first_word():
+    doc = _text_doc("## 1 Introduction", "## 2 Observations in 2019 and 2020")
+    assert _view(doc, "Observations in 2019").label.endswith("Observations in 2019 and 2020")  # type: ignore[union-attr]
+    cited = _view(_doc("dasch"), "Grindlay 2020")  # Grindlay is cited: a citation, never a part of a name
+    assert isinstance(cited, str) and "first author Grindlay" in cited

@@ -151,8 +151,7 @@ def by_author_year(references: list[Reference], cited: AuthorYear) -> list[Refer
         return found
     if not references:
         raise InvalidInput(_none_marked())
-    first = _fold(cited.surnames[0])
-    same_author = [r for r in references if _has_word(_fold(_first_chunk(_authors_text(r))), first)]
+    same_author = by_first_author(references, cited.surnames[0])
     if same_author:
         shown = "; ".join(f"{reference_label(r)} {_short(r.text)}" for r in same_author[:10])
         raise InvalidInput(
@@ -160,6 +159,12 @@ def by_author_year(references: list[Reference], cited: AuthorYear) -> list[Refer
             f"Its entries with first author {cited.surnames[0]}: {shown}."
         )
     raise InvalidInput(_no_entry(references, f'reference "{cited.printed}"'))
+
+
+def by_first_author(references: list[Reference], surname: str) -> list[Reference]:
+    """The entries whose first author has that surname."""
+    first = _fold(surname)
+    return [r for r in references if _has_word(_fold(_first_chunk(_authors_text(r))), first)]
 
 
 def _cites(reference: Reference, cited: AuthorYear) -> bool:

@@ -71,8 +71,10 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
     try:
         found = cited.entries(places.doc, wanted)
     except InvalidInput:
-        if cited.author_year(wanted) is not None:  # "COVID 2019" may be a heading's name
-            section = _section_by_name_or_none(places, wanted)
+        citation = cited.author_year(wanted)
+        if citation is not None:  # "COVID 2019" or "Observations in 2019" may name a heading
+            cites_author = cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
+            section = _section_by_name_or_none(places, wanted, whole=bool(cites_author))
             if section is not None:
                 return section
         raise
@@ -90,14 +92,17 @@ def _section_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selecti
     return Selection(f"section:{heading.number} {heading.title}", text)
 
 
-def _section_by_name_or_none(places: Places, wanted: str) -> Selection | None:
-    """The section whose whole name `wanted` is, else None (`"theorems"` is not the section
-    "Proof of the theorems": a part of a name is no answer for another kind's selector)."""
+def _section_by_name_or_none(places: Places, wanted: str, whole: bool = True) -> Selection | None:
+    """The section `wanted` names, else None; with `whole`, only a section whose whole name it
+    is (`"theorems"` is not the section "Proof of the theorems", nor "Smith 2020" a section
+    "Comparison with Smith 2020" when Smith is an author the paper cites)."""
     try:
         heading, text = select_section(places.doc, wanted, places.headings)
     except InvalidInput:
         return None
-    return Selection(f"section:{heading.number} {heading.title}", text) if is_named(heading, wanted) else None
+    if whole and not is_named(heading, wanted):
+        return None
+    return Selection(f"section:{heading.number} {heading.title}", text)
 
 
 SELECTORS: tuple[tuple[str, Selector], ...] = (
