@@ -442,3 +442,9 @@ def test_a_heading_ending_in_a_year_is_read_by_name_when_no_entry_is_by_its_firs
     assert _view(doc, "Observations in 2019").label.endswith("Observations in 2019 and 2020")  # type: ignore[union-attr]
     cited = _view(_doc("dasch"), "Grindlay 2020")  # Grindlay is cited: a citation, never a part of a name
     assert isinstance(cited, str) and "first author Grindlay" in cited
+
+
+@pytest.mark.parametrize("name", ["Reference frames", "Refinement", "References and notes"])
+def test_a_heading_starting_like_ref_is_read_by_name(name):
+    doc = _text_doc("## 1 Introduction", f"## 2 {name}")
+    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]

@@ -29,7 +29,13 @@ _LISTED = 40
 _MAX_RANGE = 200
 _OUTLINE_RE = re.compile(r"\[s\d+\]")
 _BRACKET_RE = re.compile(r"\[\s*(?P<inner>[^\]]+?)\s*\]")
-_REF_WORD_RE = re.compile(r"(?:ref(?:erence)?s?\.?)\s*\[?\s*(?P<inner>[^\]]+?)\s*\]?", re.IGNORECASE)
+_REF_WORD_RE = re.compile(
+    r"(?:ref(?:erence)?s?\.?)(?:\s*\[\s*(?P<bracketed>[^\]]+?)\s*\]|\s*(?P<numbers>\d+(?:\s*[-–—,]\s*\d+)*)"
+    r"|\s+(?P<label>[\w.:+/-]+))",
+    re.IGNORECASE,
+)
+"""`ref 12`, `Refs. 3-5`, `Ref. [12]`, `reference smith2020`: a word and a label, never a name
+(`Reference frames`, `Refinement` read as headings when no entry is labelled so)."""
 _NUMERIC_RE = re.compile(r"\d+(?:\s*(?:,|[-–—])\s*\d+)*")
 _ARXIV_RE = re.compile(
     r"(?:arxiv\s*:?\s*)?(?P<id>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(?:v\d+)?", re.IGNORECASE
@@ -58,9 +64,10 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     by_key = [r for r in references if r.key == selector or (not r.label.isdigit() and _same_label(r, selector))]
     if by_key:
         return by_key[:1]
-    inner = _inner(selector)
-    if inner is not None and _OUTLINE_RE.fullmatch(selector) and not any(_same_label(r, inner) for r in references):
-        return None  # "[s5]" as the outline shows section:5
+    inner, loose = _inner(selector)
+    if inner is not None and (loose or _OUTLINE_RE.fullmatch(selector)):
+        if not any(_same_label(r, inner) or r.key == inner for r in references):
+            return None  # "[s5]" as the outline shows section:5, "Reference frames" a heading
     if inner is not None:
         return _by_labels(references, inner, selector)
     arxiv = _ARXIV_RE.fullmatch(selector)
@@ -95,13 +102,16 @@ def author_year(selector: str) -> AuthorYear | None:
     return AuthorYear(surnames, match.group("year"), match.group("suffix") or "", selector)
 
 
-def _inner(selector: str) -> str | None:
-    """What a bracketed label or a `ref 12` holds, None for neither."""
-    for pattern in (_BRACKET_RE, _REF_WORD_RE):
-        match = pattern.fullmatch(selector)
-        if match:
-            return match.group("inner")
-    return None
+def _inner(selector: str) -> tuple[str | None, bool]:
+    """What a bracketed label or a `ref 12` holds (None for neither), and whether it is a bare
+    word after `ref`, which may as well be a heading's name."""
+    bracket = _BRACKET_RE.fullmatch(selector)
+    if bracket:
+        return bracket.group("inner"), False
+    word = _REF_WORD_RE.fullmatch(selector)
+    if word:
+        return word.group("bracketed") or word.group("numbers") or word.group("label"), bool(word.group("label"))
+    return None, False
 
 
 def _same_label(reference: Reference, label: str) -> bool:
