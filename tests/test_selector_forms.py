@@ -448,3 +448,9 @@ def test_a_heading_ending_in_a_year_is_read_by_name_when_no_entry_is_by_its_firs
 def test_a_heading_starting_like_ref_is_read_by_name(name):
     doc = _text_doc("## 1 Introduction", f"## 2 {name}")
     assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", ["Table A summary", "Problem 1", "Figure S1 data"])
+def test_a_heading_named_like_a_kind_is_that_heading(name):
+    doc = _text_doc("## 1 Introduction", f"## 2 {name}")
+    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from ..models import EquationItem, FigureItem, TableItem
 from . import numbers
 from .document import Block, Equation, Figure, Kind, Table
 from .places import Places, section_words
-from .selection import MENTION_CHARS, FigureUri, Selection, mention_lines, mentions, none_marked
+from .selection import MENTION_CHARS, FigureUri, Selection, mention_lines, mentions, named_section, none_marked
 
 _PRINTED = r"(?P<n>(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*|[IVXLC]+)"
 _SUPPLEMENT_WORDS = r"supplementary|supplemental|suppl?\.?|extended\s+data"
@@ -104,9 +104,13 @@ def _have(places: Places, kind: type[Figure | Table | Equation]) -> str:
 
 
 def _unknown_form(places: Places, wanted: str, kind: type[Figure | Table | Equation]) -> Selection | None:
-    """None, unless `wanted` starts like that kind (`Figure 3-5`): then that kind's error."""
+    """None, unless `wanted` starts like that kind (`Figures 2 and 3`): then the heading of
+    that whole name if there is one, else that kind's error."""
     if not _KIND_WORDS[kind].match(wanted):
         return None
+    section = named_section(places, wanted)  # a heading named "Table A summary" is that heading
+    if section is not None:
+        return section
     noun = _NOUNS[kind]
     raise InvalidInput(
         f'"{wanted}" reads as a {noun} in a form this reader does not know: name one {noun} as '

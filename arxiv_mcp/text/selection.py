@@ -12,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
 from .document import Block, Kind
+from .outline import is_named, select_section
 from .places import Places
 
 MENTION_CHARS = 300
@@ -87,3 +89,17 @@ def mention_lines(mentions: list[Mention], title: str = "Referred to in") -> lis
     lines = ["", f"{title} {len(mentions)} passage{'s' if len(mentions) != 1 else ''}:"]
     lines += [f"- ({m.section or 'no section'}) {m.text}" for m in mentions]
     return lines
+
+
+def named_section(places: Places, wanted: str, whole: bool = True) -> Selection | None:
+    """The section `wanted` names, else None; with `whole`, only a section whose whole name it
+    is, so another kind's selector never answers with a part of a name (`"theorems"` is not the
+    section "Proof of the theorems", nor `"Smith 2020"` a section "Comparison with Smith 2020"
+    when Smith is an author the paper cites)."""
+    try:
+        heading, text = select_section(places.doc, wanted, places.headings)
+    except InvalidInput:
+        return None
+    if whole and not is_named(heading, wanted):
+        return None
+    return Selection(f"section:{heading.number} {heading.title}", text)

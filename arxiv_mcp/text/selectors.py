@@ -20,9 +20,9 @@ from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
 from . import cited, items, numbers, untyped
 from .document import Document, Equation, Figure, Reference, Table
-from .outline import is_named, render_outline, select_section
+from .outline import render_outline, select_section
 from .places import Places, reference_label, section_words
-from .selection import MAX_MENTIONS, FigureUri, Selection, mention, mention_lines, none_marked
+from .selection import MAX_MENTIONS, FigureUri, Selection, mention, mention_lines, named_section, none_marked
 
 _LIST_CHARS = 200
 _MAX_SELECTOR = 500
@@ -63,6 +63,11 @@ def _list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection 
 
 
 def _untyped_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    if untyped.kind_of(wanted) is None:
+        return None
+    section = named_section(places, wanted)  # a heading named "Problem 1" is that heading
+    if section is not None:
+        return section
     untyped.refuse(places.doc.text, wanted)
     return None
 
@@ -74,7 +79,7 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
         citation = cited.author_year(wanted)
         if citation is not None:  # "COVID 2019" or "Observations in 2019" may name a heading
             cites_author = cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
-            section = _section_by_name_or_none(places, wanted, whole=bool(cites_author))
+            section = named_section(places, wanted, whole=bool(cites_author))
             if section is not None:
                 return section
         raise
@@ -84,24 +89,11 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
 def _section_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection:
     kind = untyped.plural_kind(wanted)
     if kind is not None:
-        selection = _section_by_name_or_none(places, wanted)
+        selection = named_section(places, wanted)
         if selection is None:
             raise untyped.refuse_list(places.doc.text, kind)
         return selection
     heading, text = select_section(places.doc, wanted, places.headings)
-    return Selection(f"section:{heading.number} {heading.title}", text)
-
-
-def _section_by_name_or_none(places: Places, wanted: str, whole: bool = True) -> Selection | None:
-    """The section `wanted` names, else None; with `whole`, only a section whose whole name it
-    is (`"theorems"` is not the section "Proof of the theorems", nor "Smith 2020" a section
-    "Comparison with Smith 2020" when Smith is an author the paper cites)."""
-    try:
-        heading, text = select_section(places.doc, wanted, places.headings)
-    except InvalidInput:
-        return None
-    if whole and not is_named(heading, wanted):
-        return None
     return Selection(f"section:{heading.number} {heading.title}", text)
 
 

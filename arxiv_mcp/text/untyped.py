@@ -43,6 +43,13 @@ _PAGE_RE = re.compile(r"(?:pages?|pp?\.)\s*(?P<n>\d{1,6})(?:\s*[-–]\s*\d{1,6})
 _LISTED = 30
 
 
+def kind_of(selector: str) -> str | None:
+    """The kind a selector names (`Theorem` for `"Thm. 2.3"`, `Page` for `"p. 3"`), or None."""
+    if _PAGE_RE.fullmatch(selector):
+        return "Page"
+    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(selector)), None)
+
+
 def refuse(text: str, selector: str) -> None:
     """Raise the one line for a numbered kind the document does not type (see the module)."""
     page = _PAGE_RE.fullmatch(selector)
