@@ -46,9 +46,9 @@ def _view(doc: Document, selector: str) -> Selection | str:
 # --- the forms, from the truth -------------------------------------------------------------
 
 
-def _section_forms(number: str) -> list[str]:
+def _section_forms(number: str, roman_paper: bool) -> list[str]:
     forms = [number, f"Section {number}", f"Sec. {number}", f"§{number}", f"sec {number}"]
-    if re.fullmatch(r"[A-Z]", number):
+    if re.fullmatch(r"[A-Z]", number) and not (roman_paper and number in _ROMAN):  # REVTeX's I is no appendix
         forms.append(f"Appendix {number}")
     split = re.fullmatch(r"([^.-]+)([.-])(.+)", number)
     if split:
@@ -107,8 +107,9 @@ def _judge(name: str) -> tuple[list[str], list[str]]:
         elif kind.casefold() not in got.casefold():
             wrong.append(f"{name} {selector!r}: the error does not name the kind {kind!r}: {got[:160]}")
 
+    roman_paper = any(len(n) > 1 and n.split("-")[0] in _ROMAN for n in truth.sections)
     for number, word in truth.sections.items():
-        for form in _section_forms(number):
+        for form in _section_forms(number, roman_paper):
             expect(form, lambda s, w=word, n=number: s.label.startswith("section:") and w in s.label and n in s.label)
     for number in truth.absent_sections:
         for form in (number, f"Section {number}", f"Sec. {number}"):
@@ -454,3 +455,24 @@ def test_a_heading_starting_like_ref_is_read_by_name(name):
 def test_a_heading_named_like_a_kind_is_that_heading(name):
     doc = _text_doc("## 1 Introduction", f"## 2 {name}")
     assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+
+
+def _numbered(*pairs: tuple[str, str]) -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder
+
+    builder = DocumentBuilder()
+    for number, title in pairs:
+        builder.heading(2, f"{number} {title}", number)
+        builder.add_text(f"Body of {title}.")
+    return builder.build()
+
+
+def test_an_appendix_number_names_an_appendix_never_a_section():
+    arabic = _numbered(("1", "Introduction"), ("2", "Methods"), ("A", "Proofs"), ("C", "Extra"))
+    assert _view(arabic, "Appendix C").label.endswith("C Extra")  # type: ignore[union-attr]
+    assert 'no appendix numbered "I"' in _view(arabic, "Appendix I")  # type: ignore[operator]
+    roman = _numbered(("I", "Introduction"), ("II", "Methods"), ("A", "Proofs"))
+    assert 'no appendix numbered "I"' in _view(roman, "Appendix I")  # type: ignore[operator]
+    assert _view(roman, "I").label.endswith("I Introduction")  # type: ignore[union-attr]
+    plain = _numbered(("1", "Introduction"), ("2", "Methods"))
+    assert 'no appendix numbered "B". Its section numbers: 1, 2' in _view(plain, "Appendix B")  # type: ignore[operator]

@@ -129,6 +129,8 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
         heading = min(printed_s, key=lambda h: h.level)
     elif position:
         heading = _by_position(headings, int(position.group(1)))
+    elif number and re.match(r"(?i)app(?:endix|\.)", wanted):
+        heading = _by_appendix(headings, number.group("any"))
     elif number:
         heading = _by_printed(headings, number.group("any") or number.group("bare"))
     else:
@@ -150,11 +152,12 @@ def _by_position(headings: list[Heading], number: int) -> Heading:
     )
 
 
-def _by_printed(headings: list[Heading], number: str) -> Heading:
+def _by_printed(headings: list[Heading], number: str, among: list[Heading] | None = None) -> Heading:
     """The heading printed with `number`, compared whole (`III-A` is never `VIII-A`; the
     outermost when several are); a Roman number and its Arabic value, and REVTeX's `V.B` and
-    `5.2`, name the same section when the paper prints no number the reader's way."""
-    matches = numbers.matching(number, headings, lambda h: h.printed)
+    `5.2`, name the same section when the paper prints no number the reader's way. Only the
+    headings `among` are candidates when given; the error lists every number printed."""
+    matches = numbers.matching(number, headings if among is None else among, lambda h: h.printed)
     if matches:
         return min(matches, key=lambda h: h.level)
     printed = list(dict.fromkeys(h.printed for h in headings if h.printed))
@@ -165,8 +168,9 @@ def _by_printed(headings: list[Heading], number: str) -> Heading:
         )
     shown = ", ".join(printed[:_LISTED_NUMBERS]) + (" …" if len(printed) > _LISTED_NUMBERS else "")
     raise InvalidInput(
-        f'this paper has no section numbered "{number}". Its section numbers: {shown}. '
-        'Pass one of them, a heading name, or section:N for the N-th entry of section="outline".'
+        f'this paper has no {"section" if among is None else "appendix"} numbered "{number}". Its section '
+        f"numbers: {shown}. Pass one of them, a heading name, or section:N for the N-th entry of "
+        'section="outline".'
     )
 
 
@@ -191,6 +195,24 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
         if matches:
             raise InvalidInput(_ambiguous_message(wanted, matches))
     raise InvalidInput(_unknown_message(wanted, headings))
+
+
+def _by_appendix(headings: list[Heading], number: str) -> Heading:
+    """`Appendix B`: an appendix printed `B`, never section 2 (nor `Appendix I` section 1)."""
+    roman = any(len(head) > 1 and numbers.roman_value(head) for head in _heads(headings))
+    return _by_printed(headings, number, among=[h for h in headings if _is_appendix(h, roman)])
+
+
+def _heads(headings: list[Heading]) -> set[str]:
+    return {h.printed.split(".")[0].casefold() for h in headings if h.printed}
+
+
+def _is_appendix(heading: Heading, roman_paper: bool) -> bool:
+    """An appendix: titled so, or numbered with a letter (`B`, `C.1`), which in a paper that
+    numbers its sections in Roman (`II`, `IV`) is no `I`, `V`, `X`, `L` or `C`."""
+    head = (heading.printed or "").split(".")[0].casefold()
+    letter = head.isalpha() and not (roman_paper and numbers.roman_value(head) is not None)
+    return heading.title.casefold().startswith("appendix") or letter
 
 
 def is_named(heading: Heading, wanted: str) -> bool:
