@@ -104,10 +104,14 @@ def download(d: models.Download) -> str:
 
 def session(s: models.SessionInfo) -> str:
     state = "open" if s.open else "closed"
-    pins = ", ".join(s.pinned) if s.pinned else "none yet"
     head = f"Session {s.session_id} ({state}), created {iso(s.created)}, last used {iso(s.last_used)}"
-    tail = f"\nPass session_id={s.session_id!r} to later calls to keep their papers cached." if s.open else ""
-    return f"{head}\nPinned papers: {pins}{tail}"
+    if not s.open:  # a closed session pins nothing: its papers are released, kept only as the cache allows
+        released = ", ".join(s.pinned) if s.pinned else "none"
+        return f"{head}\nReleased (no longer pinned): {released}"
+    pins = ", ".join(s.pinned) if s.pinned else "none yet"
+    return (
+        f"{head}\nPinned papers: {pins}\nPass session_id={s.session_id!r} to later calls to keep their papers cached."
+    )
 
 
 def cache_stats(c: models.CacheStats) -> str:

@@ -2,7 +2,10 @@
 what a structural read of a cached paper costs next to a page read.
 
     python benchmarks/structure.py [--shared DIR] [--only SUBSTRING] [--kind html|source|pdf|all]
-                                   [--engine auto|pypdf|pdfium] [--no-timing]
+                                   [--engine auto|pypdf|pdfium] [--no-timing] [--agree]
+
+`--agree` reports instead how often the same paper's readings from different sources (HTML,
+LaTeX, PDF) answer every selector alike (issue 32; `structure_agreement.py`).
 
 For every file of `<shared>/fixtures/arxiv/` (HTML pages, e-prints, PDFs) one row: figures,
 tables, numbered equations and references found / in the source, numbered headings, and the
@@ -297,7 +300,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", default="auto", choices=("auto", "pypdf", "pdfium"))
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--no-mcp", action="store_true", help="time in process only, not through the MCP client")
+    parser.add_argument("--agree", action="store_true", help="the same papers from each source: structure_agreement.py")
     args = parser.parse_args(argv)
+    if args.agree:
+        from benchmarks import structure_agreement
+
+        extra = ["--engine", args.engine] + (["--shared", args.shared] if args.shared else [])
+        return structure_agreement.main(extra + (["--only", args.only] if args.only else []))
     fixtures = shared_dir(args.shared) / "fixtures" / "arxiv"
     print(f"extractor version {EXTRACTOR_VERSION}; found/in the source; numbered headings; citations")
     print(f"{'kind':6} {'file':44} {'figures':9} {'tables':9} {'equations':9} {'refs':9} {'numh':>5} {'cites':>6}")

@@ -1,9 +1,9 @@
-"""The one Roman-numeral codec: LaTeX's numbering writes with it, the outline reads with it."""
+"""The one Roman-numeral codec: LaTeX's numbering writes with it, the printed-number comparison reads with it."""
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arxiv_mcp.text.outline import other_numeral
+from arxiv_mcp.text.numbers import roman_value
 from arxiv_mcp.text.roman import from_roman, to_roman
 
 
@@ -19,6 +19,6 @@ def test_the_numerals_papers_print():
     assert from_roman("") is None and from_roman("IVa") is None and from_roman("B") is None
 
 
-def test_a_section_number_has_its_other_form():
-    assert other_numeral("4.2") == "IV.2" and other_numeral("IV.A") == "4.A"
-    assert other_numeral("xii") == "12" and other_numeral("D") is None and other_numeral("40") is None
+def test_a_printed_number_token_reads_as_roman_only_when_written_the_usual_way():
+    assert [roman_value(t) for t in ("iv", "xii", "xc", "c")] == [4, 12, 90, 100]
+    assert roman_value("iiii") is None and roman_value("a") is None and roman_value("IV") is None

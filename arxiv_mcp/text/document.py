@@ -253,14 +253,15 @@ def _restored(cls: type[R], fields: dict[str, Any], names: frozenset[str] | set[
 
 _NUMBER_RE = re.compile(
     r"(?P<appendix>(?:Appendix|APPENDIX)\s+)?"
-    r"(?P<number>(?:\d+|[IVXLC]+|[A-Z])(?:\.(?:\d+|[A-Z]))*)(?P<stop>[.:])?(?=\s+\S|$)"
+    r"(?P<number>(?:\d+|[IVXLC]+|[A-Z])(?:\.(?:\d+|[A-Z]))*(?:(?<=[IVXLC])-[A-Z](?:\d+)?)?)(?P<stop>[.:])?(?=\s+\S|$)"
 )
 
 
 def printed_number(title: str) -> str | None:
     """The number a heading title starts with (`4.2 Training` -> `4.2`, `IV.A Setup` -> `IV.A`,
-    `Appendix B Proofs` -> `B`), or None. A lone capital is a number only after `Appendix` or
-    before a stop (`A. Proofs`): `A Case Study` is a title, not appendix A."""
+    IEEE's `III-A Setup` -> `III-A`, `Appendix B Proofs` -> `B`), or None. A lone capital is a
+    number only after `Appendix` or before a stop (`A. Proofs`): `A Case Study` is a title, not
+    appendix A."""
     match = _NUMBER_RE.match(title.strip())
     if not match:
         return None

@@ -16,7 +16,7 @@ from enum import StrEnum
 from ..errors import ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 6
+EXTRACTOR_VERSION = 7
 
 
 class TextSource(StrEnum):

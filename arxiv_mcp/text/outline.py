@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
 from ..words import singular
+from . import numbers
 from .document import Document, Kind, printed_number
-from .roman import from_roman, to_roman
 from .shape import HEADING_RE, is_page_title
 
 _LISTED_HEADINGS = 15
@@ -29,13 +29,17 @@ _LISTED_NUMBERS = 40
 
 _POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
 """`section:N` (or `sN`, `[sN]` as the outline shows it): the N-th outline entry."""
-_PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.)\s*"
+_PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.|chapters?|ch\.)\s*"
+_SEP = r"[.\-–]"
 _NUMBER_RE = re.compile(
-    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:\.(?:\d+|[A-Za-z]))*)"
-    r"|(?P<bare>\d+(?:\.(?:\d+|[A-Za-z]))*|[IVXLC]+(?:\.(?:\d+|[A-Z]))*|[A-Z](?:\.\d+)*))\.?"
+    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
+    rf"|(?P<bare>\d+(?:{_SEP}(?:\d+|[A-Za-z]))*|[IVXLC]+(?:{_SEP}(?:\d+|[A-Z]))*|[A-Z](?:{_SEP}\d+)*))\.?"
 )
-"""A number as a reader writes it. Without a prefix only digits, capital Roman numerals or one
-capital letter count, so a heading name such as "civil" is never read as a number."""
+"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`). Without a prefix only
+digits, capital Roman numerals or one capital letter count, so a heading name such as "civil"
+is never read as a number."""
+_NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
+"""A section word and a digit: a section number, in a form `_NUMBER_RE` may not know."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
 
 
@@ -117,14 +121,25 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
             "this paper's text has no headings, so it cannot be read by section: "
             "omit section to read it by page, or use find_in_paper to locate a passage."
         )
+    numbers.refuse_long_digits(wanted)
     position = _POSITION_RE.fullmatch(wanted)
     number = _NUMBER_RE.fullmatch(wanted)
-    if position:
+    printed_s = numbers.matching(wanted, headings, lambda h: h.printed) if wanted[:1] == "S" else []
+    if printed_s:  # a supplementary section printed "S2" is that section, not the outline's [s2]
+        heading = min(printed_s, key=lambda h: h.level)
+    elif position:
         heading = _by_position(headings, int(position.group(1)))
+    elif number and re.match(r"(?i)app(?:endix|\.)", wanted):
+        heading = _by_appendix(headings, number.group("any"))
     elif number:
         heading = _by_printed(headings, number.group("any") or number.group("bare"))
     else:
-        heading = _by_name(headings, wanted)
+        try:
+            heading = _by_name(headings, wanted)
+        except InvalidInput:
+            if _NUMBERED_RE.match(wanted):  # "Sec. 3(b)": a section number, never the heading error
+                _by_printed(headings, wanted)
+            raise
     return heading, text[heading.start : heading.end]
 
 
@@ -137,34 +152,26 @@ def _by_position(headings: list[Heading], number: int) -> Heading:
     )
 
 
-def _by_printed(headings: list[Heading], number: str) -> Heading:
-    """The heading printed with `number` (the outermost when several are); a Roman number and
-    its Arabic value name the same section in a paper that numbers only one way."""
-    for key in (number, other_numeral(number)):
-        matches = [h for h in headings if key and h.printed and h.printed.casefold() == key.casefold()]
-        if matches:
-            return min(matches, key=lambda h: h.level)
-    numbers = list(dict.fromkeys(h.printed for h in headings if h.printed))
-    if not numbers:
+def _by_printed(headings: list[Heading], number: str, among: list[Heading] | None = None) -> Heading:
+    """The heading printed with `number`, compared whole (`III-A` is never `VIII-A`; the
+    outermost when several are); a Roman number and its Arabic value, and REVTeX's `V.B` and
+    `5.2`, name the same section when the paper prints no number the reader's way. Only the
+    headings `among` are candidates when given; the error lists every number printed."""
+    matches = numbers.matching(number, headings if among is None else among, lambda h: h.printed)
+    if matches:
+        return min(matches, key=lambda h: h.level)
+    printed = list(dict.fromkeys(h.printed for h in headings if h.printed))
+    if not printed:
         raise InvalidInput(
             f'this paper prints no section numbers, so there is no section "{number}": pass a heading '
             'name, or section:N for the N-th entry of section="outline".'
         )
-    shown = ", ".join(numbers[:_LISTED_NUMBERS]) + (" …" if len(numbers) > _LISTED_NUMBERS else "")
+    shown = ", ".join(printed[:_LISTED_NUMBERS]) + (" …" if len(printed) > _LISTED_NUMBERS else "")
     raise InvalidInput(
-        f'this paper has no section numbered "{number}". Its section numbers: {shown}. '
-        'Pass one of them, a heading name, or section:N for the N-th entry of section="outline".'
+        f'this paper has no {"section" if among is None else "appendix"} numbered "{number}". Its section '
+        f"numbers: {shown}. Pass one of them, a heading name, or section:N for the N-th entry of "
+        'section="outline".'
     )
-
-
-def other_numeral(number: str) -> str | None:
-    """`4` <-> `IV` for the leading part (`4.1` <-> `IV.1`), None when it has no other form."""
-    head, _, rest = number.partition(".")
-    if head.isdigit() and 0 < int(head) < 40:
-        return to_roman(int(head)) + ("." + rest if rest else "")
-    if re.fullmatch(r"[IVXLC]+", head.upper()):  # D and M would read appendices as numbers
-        return str(from_roman(head)) + ("." + rest if rest else "")
-    return None
 
 
 def _by_name(headings: list[Heading], wanted: str) -> Heading:
@@ -188,6 +195,30 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
         if matches:
             raise InvalidInput(_ambiguous_message(wanted, matches))
     raise InvalidInput(_unknown_message(wanted, headings))
+
+
+def _by_appendix(headings: list[Heading], number: str) -> Heading:
+    """`Appendix B`: an appendix printed `B`, never section 2 (nor `Appendix I` section 1)."""
+    roman = any(len(head) > 1 and numbers.roman_value(head) for head in _heads(headings))
+    return _by_printed(headings, number, among=[h for h in headings if _is_appendix(h, roman)])
+
+
+def _heads(headings: list[Heading]) -> set[str]:
+    return {h.printed.split(".")[0].casefold() for h in headings if h.printed}
+
+
+def _is_appendix(heading: Heading, roman_paper: bool) -> bool:
+    """An appendix: titled so, or numbered with a letter (`B`, `C.1`), which in a paper that
+    numbers its sections in Roman (`II`, `IV`) is no `I`, `V`, `X`, `L` or `C`."""
+    head = (heading.printed or "").split(".")[0].casefold()
+    letter = head.isalpha() and not (roman_paper and numbers.roman_value(head) is not None)
+    return heading.title.casefold().startswith("appendix") or letter
+
+
+def is_named(heading: Heading, wanted: str) -> bool:
+    """Whether `wanted` is the heading's whole name (with or without its number), not a part of it."""
+    key = _fold(wanted)
+    return key in (_fold(heading.title), _fold(_LEADING_NUMBER_RE.sub("", heading.title)))
 
 
 def _fold(title: str) -> str:

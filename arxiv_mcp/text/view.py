@@ -1,5 +1,5 @@
 """Views over a paper's text: fixed pages and in-text search (the outline and sections are
-in `outline.py`, figures, tables, equations and references in `selectors.py`).
+in `outline.py`, figures, tables and equations in `items.py`, the rest in `selectors.py`).
 
 The text is the shared shape, whose only line structure is heading lines (`#` to `######`
 then a space); body lines never start with `#`. Pages and find are pure functions of that

@@ -312,7 +312,18 @@ def _spread(grid: list[list[Cell]]) -> tuple[list[tuple[str, ...]], int]:
             header_rows += 1
         else:
             counting_header = False
-    return rows, header_rows
+    return rows, header_rows or _spanned_head(grid, len(rows))
+
+
+def _spanned_head(grid: list[list[Cell]], height: int) -> int:
+    """Header rows of a table whose markup marks none: a first row with a cell spanning
+    columns (`BLEU` over EN-DE and EN-FR) or rows heads the table down to where its row spans
+    end (LaTeXML guesses only row headers there), when a body row is left below."""
+    first = grid[0] if grid else []
+    if not any(colspan > 1 or rowspan > 1 for _, colspan, rowspan, _ in first):
+        return 0
+    head = max(rowspan for _, _, rowspan, _ in first)
+    return head if head < height else 0
 
 
 def _row_latex(sink: Sink) -> str:

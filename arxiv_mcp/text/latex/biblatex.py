@@ -165,9 +165,23 @@ def _entry(key: str, body: str, style: NameStyle) -> str:
         parts.append(f"arXiv:{eprint}{klass}" if arxiv else eprint)
     elif verbs.get("url") and not verbs.get("doi"):
         parts.append("\\url{" + verbs["url"] + "}")
+    return (
+        f"\\bibitem{_label(fields, body, len(authors), year)}{{{key}}} "
+        + _sentences(p for p in parts if p.strip())
+        + "\n"
+    )
+
+
+def _label(fields: dict[str, str], body: str, authors: int, year: str) -> str:
+    """The optional label of the entry's `\\bibitem`: an alphabetic style's label as it prints
+    (biber's `labelalpha` and `extraalpha`: `[Smi20a]`), else `{Family et al.(2020)}`."""
+    alpha = fields.get("labelalpha", "").replace("\\textplus{}", "+").replace("\\textplus", "+")
+    if alpha:
+        extra = fields.get("extraalpha", "")
+        suffix = chr(ord("a") + int(extra) - 1) if extra.isdigit() and 0 < int(extra) <= 26 else ""
+        return f"[{{{alpha}{suffix}}}]"
     family = _BRACES_RE.sub("", first_family).strip() if (first_family := _first_family(body)) else ""
-    label = f"[{{{family}{' et al.' if len(authors) > 2 else ''}({year})}}]" if family and year else ""
-    return f"\\bibitem{label}{{{key}}} " + _sentences(p for p in parts if p.strip()) + "\n"
+    return f"[{{{family}{' et al.' if authors > 2 else ''}({year})}}]" if family and year else ""
 
 
 def _sentences(parts: Iterable[str]) -> str:

@@ -37,7 +37,7 @@ class BibLabel:
     year: str = ""
 
 
-_AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)\s*\)")
+_AUTHOR_YEAR_RE = re.compile(r"\A\s*(.+?)\s*\(\s*((?:\d{4}|n\.\s?d\.)[a-z]?)?\s*\)")
 
 
 def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
@@ -50,7 +50,8 @@ def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
     if optional:
         m = _AUTHOR_YEAR_RE.match(optional)
         if m:
-            return BibLabel(str(number), " ".join(m.group(1).split()), m.group(2))
+            # an empty year (natbib's `Yu et al.()`): a running number, never the text as a label
+            return BibLabel(str(number), " ".join(m.group(1).split()), m.group(2) or "")
         text = " ".join(optional.split())
         if text and len(text) <= 40:
             return BibLabel(text)

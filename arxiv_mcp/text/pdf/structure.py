@@ -578,18 +578,24 @@ def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
 
 # the word boundary before the year tested after its first two digits: a scan then jumps
 # from a 1 or a 2 to the next instead of trying the boundary at every character
-_YEAR = re.compile(r"(?:1[89]|20)(?<!\w\d\d)\d\d[a-z]?\b")
+_YEAR = re.compile(r"(?:1[89]|20)(?<![\w–-]\d\d)\d\d[a-z]?\b(?![.:/–-]\d)")
+"""A year; not the head of an arXiv id or a number (`1803.05457`, `2020:113`), nor an end of a
+page range (`1876–1902`)."""
 _INITIAL = re.compile(r"(?:[A-Z]\.-?){1,3}")
 
 
 def _author_year(text: str) -> str | None:
     """`Smith 2020` for an author-year entry: its first author's surname and its year."""
     year = _YEAR.search(text)
-    words = re.split(r",| and |\. (?=[A-Z][a-z])", text, maxsplit=1)[0].split()
+    # the first author ends at a comma, an "and", or a full stop that ends no initial ("J. Austin")
+    words = re.split(r",| and |(?<![A-Z])\. (?=[A-Z][a-z])", text, maxsplit=1)[0].split()
     if not year or not words:
         return None
-    # "Smith J." and "Smith": the surname first; "J. Smith", "John D Smith": last
-    surname = words[0] if len(words) == 1 or _INITIAL.fullmatch(words[1]) else words[-1]
+    # "Smith J." and "Smith": the surname first; "J. Smith", "A. N. Carr", "John D Smith": last
+    if _INITIAL.fullmatch(words[0]):  # "J. Smith", "A. N. Carr"
+        surname = words[-1]
+    else:
+        surname = words[0] if len(words) == 1 or _INITIAL.fullmatch(words[1]) else words[-1]
     return f"{surname.strip('.')} {year[0]}"
 
 

@@ -1,0 +1,478 @@
+"""Every selector form of issue 32 against every fixture paper, judged by the truth written
+from the papers' sources (`selector_truth.py`), never by our output.
+
+A form of an item the paper prints must give that item (a miss otherwise); a form of an item it
+does not print, and a kind the document does not type yet (theorems, algorithms, footnotes),
+must give an error naming the kind. An answer that is not the item asked for is a silent wrong
+answer: there must be none. The sweep runs in process; `test_selector_forms_stdio.py` drives a
+representative set through the real MCP client.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.models import SessionInfo
+from arxiv_mcp.render import session
+from arxiv_mcp.text.document import Document, Reference
+from arxiv_mcp.text.extract import extract
+from arxiv_mcp.text.selection import Selection
+from arxiv_mcp.text.selectors import select
+from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, PAPERS, UNTYPED, Truth
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+_DOCS: dict[str, Document] = {}
+
+
+def _doc(name: str) -> Document:
+    if name not in _DOCS:
+        truth = PAPERS[name]
+        _DOCS[name] = extract(truth.source, truth.path.read_bytes())
+    return _DOCS[name]
+
+
+def _view(doc: Document, selector: str) -> Selection | str:
+    """The selection, or the error's line."""
+    try:
+        return select(doc, selector, lambda number: f"arxiv://paper/x/figure/{number}")
+    except InvalidInput as error:
+        return str(error)
+
+
+# --- the forms, from the truth -------------------------------------------------------------
+
+
+def _section_forms(number: str, roman_paper: bool) -> list[str]:
+    forms = [number, f"Section {number}", f"Sec. {number}", f"§{number}", f"sec {number}"]
+    if re.fullmatch(r"[A-Z]", number) and not (roman_paper and number in _ROMAN):  # REVTeX's I is no appendix
+        forms.append(f"Appendix {number}")
+    split = re.fullmatch(r"([^.-]+)([.-])(.+)", number)
+    if split:
+        head, sep, tail = split.groups()
+        other = "-" if sep == "." else "."
+        forms += [f"{head}{other}{tail}", f"Sec. {head}{other}{tail}"]
+        if head in _ROMAN and re.fullmatch(r"[A-Z]", tail):  # REVTeX's V.B is section 5.2
+            forms.append(f"Section {_ROMAN[head]}.{ord(tail) - ord('A') + 1}")
+    return forms
+
+
+def _reference_forms(truth: Truth) -> Iterator[tuple[str, frozenset[str]]]:
+    labels = list(truth.references)
+    for label in labels:
+        if label.isdigit():
+            for form in (f"[{label}]", f"ref {label}", f"reference {label}", f"Ref. [{label}]"):
+                yield form, frozenset({label})
+        else:
+            yield label, frozenset({label})
+    numeric = [label for label in labels if label.isdigit()]
+    if len(numeric) >= 2:
+        a, b = numeric[0], numeric[1]
+        yield f"[{a}, {b}]", frozenset({a, b})
+        span = frozenset(str(n) for n in range(int(a), int(b) + 1))
+        for dash in "-–":
+            yield f"[{a}{dash}{b}]", span
+    for key, label in truth.keys.items():
+        yield key, frozenset({label})
+    for arxiv_id, label in truth.arxiv_ids.items():
+        yield arxiv_id, frozenset({label})
+        yield ("" if arxiv_id.startswith("arXiv:") else "arXiv:") + arxiv_id, frozenset({label})
+    yield from truth.author_year.items()
+
+
+def _labels(selection: Selection) -> frozenset[str]:
+    return frozenset(r.label.strip("[]") for r in selection.references)
+
+
+def _judge(name: str) -> tuple[list[str], list[str]]:
+    """(wrong answers, misses) of every form against the paper `name`."""
+    truth, doc = PAPERS[name], _doc(name)
+    wrong: list[str] = []
+    missed: list[str] = []
+
+    def expect(selector: str, ok: object) -> None:
+        got = _view(doc, selector)
+        if isinstance(got, str):
+            missed.append(f"{name} {selector!r}: {got[:160]}")
+        elif not ok(got):  # type: ignore[operator]
+            wrong.append(f"{name} {selector!r} gave {got.label!r}")
+
+    def refused(selector: str, kind: str) -> None:
+        got = _view(doc, selector)
+        if not isinstance(got, str):
+            wrong.append(f"{name} {selector!r} (not printed) gave {got.label!r}")
+        elif kind.casefold() not in got.casefold():
+            wrong.append(f"{name} {selector!r}: the error does not name the kind {kind!r}: {got[:160]}")
+
+    roman_paper = any(len(n) > 1 and n.split("-")[0] in _ROMAN for n in truth.sections)
+    for number, word in truth.sections.items():
+        for form in _section_forms(number, roman_paper):
+            expect(form, lambda s, w=word, n=number: s.label.startswith("section:") and w in s.label and n in s.label)
+    for number in truth.absent_sections:
+        for form in (number, f"Section {number}", f"Sec. {number}"):
+            refused(form, "section")
+    for number, word in truth.figures.items():
+        forms = [f"Figure {number}", f"Fig. {number}", f"fig{number}", f"FIG. {number}", f"Figs. {number}"]
+        forms += [f"Figure {number}(a)", f"Fig. {number} (left)", f"Figure {number}b"]
+        for form in forms:
+            expect(form, lambda s, n=number, w=word: s.figures[0].number == n and w in s.figures[0].caption)
+    for number, word in truth.tables.items():
+        for form in (f"Table {number}", f"Tab. {number}", f"Table {number}(a)", f"Table {number}a"):
+            expect(form, lambda s, n=number, w=word: s.tables[0].number == n and w in s.tables[0].caption)
+    for number, fragment in truth.equations.items():
+        for form in (f"({number})", f"Eq. ({number})", f"Eq. {number}", f"Equation {number}", f"eqn. ({number})"):
+            expect(form, lambda s, n=number, f=fragment: s.equations[0].number == n and f in s.equations[0].latex)
+    for form, labels in _reference_forms(truth):
+        expect(form, lambda s, want=labels: _labels(s) == frozenset(x.strip("[]") for x in want))
+    for form in truth.absent_references:
+        refused(form, "reference")
+    for forms, kind in ((ABSENT_FIGURES, "figure"), (ABSENT_TABLES, "table"), (ABSENT_EQUATIONS, "equation")):
+        for form in forms:
+            if not any(form.endswith(f" {n}") for n in {**truth.figures, **truth.tables}):
+                refused(form, kind)
+    for form, kind in UNTYPED.items():
+        refused(form, kind)
+        got = _view(doc, form)
+        if isinstance(got, str) and "find_in_paper" not in got:
+            wrong.append(f"{name} {form!r}: the error does not point at find_in_paper: {got[:160]}")
+    return wrong, missed
+
+
+@pytest.mark.parametrize("name", sorted(PAPERS))
+def test_every_selector_form_gives_the_item_or_an_error_naming_the_kind(name):
+    wrong, missed = _judge(name)
+    assert wrong == []  # 0 silent wrong answers
+    assert missed == []
+
+
+def test_the_sweep_tries_every_kind_of_form():
+    """The truth covers each kind on some paper, so the sweep above is not vacuous."""
+    covered = {
+        kind
+        for truth in PAPERS.values()
+        for kind, items in (
+            ("section", truth.sections),
+            ("figure", truth.figures),
+            ("table", truth.tables),
+            ("equation", truth.equations),
+            ("reference", truth.references),
+            ("arXiv id", truth.arxiv_ids),
+            ("author-year", truth.author_year),
+            ("roman", {n for n in truth.sections if n.split("-")[0] in _ROMAN}),
+            ("appendix", {n for n in truth.sections if re.fullmatch(r"[A-Z](\.\d+)?", n)}),
+        )
+        if items
+    }
+    assert covered == {
+        "section",
+        "figure",
+        "table",
+        "equation",
+        "reference",
+        "arXiv id",
+        "author-year",
+        "roman",
+        "appendix",
+    }
+
+
+# --- the rules, on small texts -------------------------------------------------------------
+
+
+def _text_doc(*headings: str) -> Document:
+    return Document.from_text("\n\n".join(f"{h}\n\nBody of {h.lstrip('# ')}." for h in headings))
+
+
+def test_a_number_is_compared_whole_never_as_a_substring():
+    doc = _text_doc("## III Method", "### III-A Setup", "## VIII Results", "### VIII-A Data")
+    assert _view(doc, "III-A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert _view(doc, "VIII-A").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert _view(doc, "Sec. III.A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert _view(doc, "Section 8.1").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert "no section numbered" in _view(doc, "II-A")  # type: ignore[operator]
+
+
+def test_a_theorem_is_never_answered_with_the_section_proving_it():
+    doc = _text_doc("## 2 Results", "### 2.4 Proof of Theorem 2.3", "### 2.5 Lemma 4.1 and its use")
+    doc = Document.from_text(doc.text + "\n\nBy Theorem 2.3 and Theorem 1, the claim follows.")
+    said = _view(doc, "Theorem 2.3")
+    assert isinstance(said, str) and "Theorem 2.3" in said and 'find_in_paper(query="\\"Theorem 2.3\\"")' in said
+    assert "names Theorem 2.3 and 1" in said
+    missing = _view(doc, "Theorem 7")
+    assert isinstance(missing, str) and "names no Theorem 7; it names Theorem 2.3 and 1" in missing
+    assert isinstance(_view(doc, "Lemma 4.1"), str)
+    assert _view(doc, "Proof of Theorem 2.3").label.endswith("Proof of Theorem 2.3")  # type: ignore[union-attr]
+    assert "does not carry theorems" in _view(doc, "theorems")  # type: ignore[operator]
+
+
+def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
+    doc = _text_doc("## 1 Introduction", "## 2 Examples")
+    assert _view(doc, "examples").label.endswith("2 Examples")  # type: ignore[union-attr]
+
+
+def test_a_page_is_not_a_section():
+    said = _view(_text_doc("## 1 Introduction"), "page 3")
+    assert isinstance(said, str) and "page=3" in said
+
+
+@pytest.mark.parametrize(
+    "form", ["Figure {n}", "Eq. ({n})", "{n}", "section:{n}", "[{n}]", "Table {n}", "Theorem {n}", "({n})"]
+)
+def test_a_number_longer_than_any_printed_is_one_argument_error(form):
+    said = _view(_doc("latexml_structure"), form.format(n="9" * 5000))
+    assert isinstance(said, str) and "digits" in said and len(said) < 300
+
+
+def test_an_author_year_that_names_a_heading_reads_the_heading():
+    doc = Document.from_text("## 1 Introduction\n\nText.\n\n## 2 COVID 2019\n\nMore.")
+    assert _view(doc, "COVID 2019").label.endswith("2 COVID 2019")  # type: ignore[union-attr]
+
+
+def test_two_entries_of_one_author_and_year_are_both_answered():
+    doc = _doc("ulbdm")
+    both = _view(doc, "Matos 2000")
+    assert not isinstance(both, str) and _labels(both) == {"2", "3"}
+    assert all(isinstance(r, Reference) for r in doc.records(Reference))
+
+
+def test_a_closed_session_lists_what_it_released_not_pins():
+    closed = session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"], open=False))
+    assert "Pinned papers" not in closed and "Released (no longer pinned): 2401.00001v1" in closed
+    assert "Pinned papers: 2401.00001v1" in session(SessionInfo("s1", 0.0, 0.0, ["2401.00001v1"]))
+
+
+def test_a_number_printed_only_with_letters_gives_each_part():
+    """1605.03959 numbers `subequations` 2.5a and 2.5b (the LaTeX's `\\bsub` around an align)."""
+    both = _view(_doc("logcft"), "Eq. (2.5)")
+    assert not isinstance(both, str) and [e.number for e in both.equations] == ["2.5a", "2.5b"]
+
+
+def test_a_section_word_with_a_number_in_an_unknown_form_lists_the_section_numbers():
+    said = _view(_doc("logcft"), "Sec. 3(b)")
+    assert isinstance(said, str) and "no section numbered" in said and "3.6" in said
+    assert _view(_doc("logcft"), "Chapter 3").label.endswith("3 Conformal block decompositions")  # type: ignore[union-attr]
+
+
+def test_a_selector_longer_than_any_name_is_one_short_line():
+    said = _view(_doc("logcft"), "ab " * 1000)
+    assert isinstance(said, str) and "characters long" in said and len(said) < 300
+
+
+def _supplemented() -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder, Figure, Kind, Table
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Results")
+    for label, number, caption in (
+        ("Figure 1", "1", "Main result."),
+        ("Figure S1", "S1", "First supplementary panel."),
+        ("Figure S2", "S2", "Second supplementary panel."),
+        ("Extended Data Fig. 3", "3", "Extended view."),
+    ):
+        builder.block(Kind.FIGURE, f"{label}: {caption}", Figure(label, number, caption))
+    builder.block(Kind.TABLE, "Table S1: Counts.", Table("Table S1", "S1", "Counts.", (("a", "b"), ("1", "2")), 1))
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "number"),
+    [
+        ("Figure 1", "1"),
+        ("Fig. S2", "S2"),
+        ("Supplementary Figure S1", "S1"),
+        ("Supplementary Figure 2", "S2"),
+        ("Supplementary Fig. 1", "S1"),
+        ("Extended Data Fig. 3", "3"),
+        ("Supplementary Table 1", "S1"),
+        ("Table S1", "S1"),
+    ],
+)
+def test_supplementary_numbers_name_the_supplementary_item(selector, number):
+    got = _view(_supplemented(), selector)
+    assert not isinstance(got, str), got
+    assert [i.number for i in [*got.figures, *got.tables]] == [number]
+
+
+def test_a_main_figure_is_no_supplementary_one():
+    said = _view(_supplemented(), "Supplementary Figure 4")
+    assert isinstance(said, str) and 'no supplementary figure "4"' in said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Words [^1: a note] and [^2: b].", 'find_in_paper(query="\\"[^2:\\"")'),
+        ("Words [^a note] and [^b].", '2 unnumbered footnotes: find_in_paper(query="\\"[^\\"")'),
+        ("Words [^1: a note].", "marks footnotes 1, not 2"),
+        ("Words.", "find_in_paper with the footnote's words"),
+    ],
+)
+def test_a_footnote_is_found_by_its_mark_where_it_is_attached(text, said):
+    got = _view(Document.from_text("## 1 A\n\n" + text), "footnote 2")
+    assert isinstance(got, str) and said in got
+
+
+def _alpha() -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder, Kind
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Introduction")
+    builder.add_text("As shown ")
+    builder.cite("[Smi21]", ["smith2021"])
+    builder.add_text(" and ")
+    builder.cite("[Knu84]", ["knuth84"])
+    builder.add_text(".")
+    builder.heading(2, "References")
+    builder.block(
+        Kind.REFERENCE,
+        "[Knu84] D. Knuth. Literate programming. 1984.",
+        Reference("Knu84", "D. Knuth. Literate programming. 1984.", "knuth84"),
+    )
+    builder.block(
+        Kind.REFERENCE, "[Smi21] J. Smith. Things. 2021.", Reference("Smi21", "J. Smith. Things. 2021.", "smith2021")
+    )
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "labels"),
+    [
+        ("[Smi21]", {"Smi21"}),
+        ("Smi21", {"Smi21"}),
+        ("smith2021", {"Smi21"}),
+        ("[Knu84, Smi21]", {"Knu84", "Smi21"}),
+        ("Knuth 1984", {"Knu84"}),
+        ("(Smith, 2021)", {"Smi21"}),
+    ],
+)
+def test_alpha_labels_as_printed(selector, labels):
+    got = _view(_alpha(), selector)
+    assert not isinstance(got, str), got
+    assert _labels(got) == labels and got.references[0].mentions
+
+
+def test_an_alpha_label_the_paper_lacks_lists_the_ones_it_has():
+    said = _view(_alpha(), "[Smi22]")
+    assert isinstance(said, str) and "[Knu84], [Smi21]" in said
+
+
+def test_a_supplementary_section_printed_s2_is_that_section_not_the_outlines_s2():
+    from arxiv_mcp.text.document import DocumentBuilder
+
+    builder = DocumentBuilder()
+    for title, number in (("Introduction", "1"), ("Methods", "2"), ("Extra data", "S1"), ("More data", "S2")):
+        builder.heading(2, f"{number} {title}", number)
+        builder.add_text(f"Body of {title}.")
+    doc = builder.build()
+    assert _view(doc, "S2").label.endswith("S2 More data")  # type: ignore[union-attr]
+    assert _view(doc, "[s2]").label.endswith("2 Methods")  # type: ignore[union-attr]
+    assert _view(doc, "section:2").label.endswith("2 Methods")  # type: ignore[union-attr]
+
+
+def test_a_table_printed_with_its_letter_is_that_table():
+    from arxiv_mcp.text.document import DocumentBuilder, Kind, Table
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Results")
+    for number in ("2a", "2b"):
+        rows = (("k", "v"), (number, "1"))
+        builder.block(
+            Kind.TABLE, f"Table {number}: Part {number}.", Table(f"Table {number}", number, f"Part {number}.", rows, 1)
+        )
+    doc = builder.build()
+    for selector, number in (("Table 2b", "2b"), ("Table 2(a)", "2a"), ("Tab. 2a", "2a")):
+        got = _view(doc, selector)
+        assert not isinstance(got, str) and got.tables[0].number == number and "not marked apart" not in got.text
+    assert "no table" in _view(doc, "Table 2")  # type: ignore[operator]
+
+
+_ALPHABETIC_TEX = r"""\documentclass{article}
+\usepackage[style=alphabetic]{biblatex}
+\addbibresource{refs.bib}
+\begin{document}
+\section{Intro}
+As shown \cite{smith2020} and \cite{knuth1984,smith2020b}.
+\printbibliography
+\end{document}
+"""
+
+
+def _biber_entry(key: str, family: str, year: str, alpha: str, extra: str = "") -> str:
+    """An entry as biber writes it for biblatex's alphabetic style (`labelalpha`, `extraalpha`)."""
+    extra_field = f"      \\field{{extraalpha}}{{{extra}}}\n" if extra else ""
+    return (
+        f"    \\entry{{{key}}}{{article}}{{}}\n"
+        f"      \\name{{author}}{{1}}{{}}{{%\n        {{{{hash=x}}{{%\n           family={{{family}}},\n"
+        f"           given={{Jo}}}}}}%\n      }}\n"
+        f"      \\field{{labelalpha}}{{{alpha}}}\n{extra_field}"
+        f"      \\field{{title}}{{A title of {key}}}\n      \\field{{journaltitle}}{{J}}\n"
+        f"      \\field{{year}}{{{year}}}\n    \\endentry\n"
+    )
+
+
+def test_an_alphabetic_bibliography_keeps_its_printed_labels():
+    """biblatex's alphabetic style prints [Knu84], [Smi20a]: never renumbered [1]-[3]."""
+    import io
+    import tarfile
+
+    entries = (
+        _biber_entry("knuth1984", "Knuth", "1984", "Knu84")
+        + _biber_entry("smith2020", "Smith", "2020", "Smi20", "1")
+        + _biber_entry("smith2020b", "Smith", "2020", "Smi20", "2")
+    )
+    bbl = f"\\refsection{{0}}\n  \\datalist[entry]{{anyt/global//global/global}}\n{entries}  \\enddatalist\n\\endrefsection\n"
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w:gz") as tar:
+        for name, text in (("main.tex", _ALPHABETIC_TEX), ("main.bbl", bbl)):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    doc = extract("source", packed.getvalue())
+    assert [r.label for r in doc.records(Reference)] == ["Knu84", "Smi20a", "Smi20b"]
+    assert "As shown [Smi20a] and [Knu84, Smi20b]." in doc.text
+    got = _view(doc, "[Smi20b]")
+    assert not isinstance(got, str) and _labels(got) == {"Smi20b"} and got.references[0].mentions
+
+
+def test_a_heading_ending_in_a_year_is_read_by_name_when_no_entry_is_by_its_first_word():
+    doc = _text_doc("## 1 Introduction", "## 2 Observations in 2019 and 2020")
+    assert _view(doc, "Observations in 2019").label.endswith("Observations in 2019 and 2020")  # type: ignore[union-attr]
+    cited = _view(_doc("dasch"), "Grindlay 2020")  # Grindlay is cited: a citation, never a part of a name
+    assert isinstance(cited, str) and "first author Grindlay" in cited
+
+
+@pytest.mark.parametrize("name", ["Reference frames", "Refinement", "References and notes"])
+def test_a_heading_starting_like_ref_is_read_by_name(name):
+    doc = _text_doc("## 1 Introduction", f"## 2 {name}")
+    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", ["Table A summary", "Problem 1", "Figure S1 data"])
+def test_a_heading_named_like_a_kind_is_that_heading(name):
+    doc = _text_doc("## 1 Introduction", f"## 2 {name}")
+    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+
+
+def _numbered(*pairs: tuple[str, str]) -> Document:
+    from arxiv_mcp.text.document import DocumentBuilder
+
+    builder = DocumentBuilder()
+    for number, title in pairs:
+        builder.heading(2, f"{number} {title}", number)
+        builder.add_text(f"Body of {title}.")
+    return builder.build()
+
+
+def test_an_appendix_number_names_an_appendix_never_a_section():
+    arabic = _numbered(("1", "Introduction"), ("2", "Methods"), ("A", "Proofs"), ("C", "Extra"))
+    assert _view(arabic, "Appendix C").label.endswith("C Extra")  # type: ignore[union-attr]
+    assert 'no appendix numbered "I"' in _view(arabic, "Appendix I")  # type: ignore[operator]
+    roman = _numbered(("I", "Introduction"), ("II", "Methods"), ("A", "Proofs"))
+    assert 'no appendix numbered "I"' in _view(roman, "Appendix I")  # type: ignore[operator]
+    assert _view(roman, "I").label.endswith("I Introduction")  # type: ignore[union-attr]
+    plain = _numbered(("1", "Introduction"), ("2", "Methods"))
+    assert 'no appendix numbered "B". Its section numbers: 1, 2' in _view(plain, "Appendix B")  # type: ignore[operator]
