@@ -20,8 +20,9 @@ import re
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
+from . import pace
 from .babel import shorthands
-from .crossrefs import CrossReferences
+from .crossrefs import CrossReferences, bounded_bibliographies
 from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .floats import Floats
@@ -94,6 +95,7 @@ def latex_to_document(
     names every file of the e-print (figures too), which images resolve to."""
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
+    pace.check()
     preamble, body = split_document(source)
     body = deluxe_tables(listing_captions(shorthands(body, preamble)))
     aliases = environment_aliases(source)
@@ -111,6 +113,7 @@ def latex_to_document(
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found, own), expansion)
+    pace.check()
 
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
@@ -124,9 +127,11 @@ def latex_to_document(
         theorems,
         preamble=True,
     ).run()
+    pace.check()
     expanded = templates.expand(body)
+    pace.check()
     tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
-    converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
+    converter = _Converter(bounded_bibliographies(expansion.tokens(tokens)), meta, theorems, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])

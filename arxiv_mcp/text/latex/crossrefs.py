@@ -6,13 +6,44 @@ from __future__ import annotations
 import re
 
 from ..document import Kind
+from . import pace
 from .drafts import Draft, letter
 from .engine import Engine
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, TableSink
-from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
+from .specs import BIBLIOGRAPHY_ENVS
+from .tokens import BEGIN, CMD, END, LBRACE, MATH, PAR, RAW, RBRACE, TEXT, Token
 
 _SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
+MAX_ENTRIES = 10_000
+"""Entries of one bibliography converted. The longest real ones (review articles) hold a few
+thousand; the rest of a longer one is left out, and the text says so, so that a hostile list
+of 200,000 entries costs the time of 10,000 and the paper still reads."""
+
+
+def bounded_bibliographies(toks: list[Token]) -> list[Token]:
+    """The tokens with each bibliography's entries past MAX_ENTRIES left out and a paragraph
+    saying how many in their place. One pass: linear in the tokens."""
+    if sum(1 for token in toks if token == (CMD, "bibitem")) <= MAX_ENTRIES:
+        return toks
+    out: list[Token] = []
+    depth = entries = 0
+    for k, (kind, value) in enumerate(toks):
+        pace.tick(k)
+        if kind == BEGIN and value in BIBLIOGRAPHY_ENVS:
+            depth += 1
+            entries = entries if depth > 1 else 0
+        elif kind == END and value in BIBLIOGRAPHY_ENVS and depth:
+            depth -= 1
+            if not depth and entries > MAX_ENTRIES:
+                left_out = entries - MAX_ENTRIES
+                out += [(PAR, ""), (TEXT, f"[{left_out} more entries of this bibliography are left out: ")]
+                out += [(TEXT, f"more than {MAX_ENTRIES} are too many to convert.]"), (PAR, "")]
+        elif depth and kind == CMD and value == "bibitem":
+            entries += 1
+        if not depth or entries <= MAX_ENTRIES or (kind == END and value in BIBLIOGRAPHY_ENVS):
+            out.append((kind, value))
+    return out
 
 
 class CrossReferences(Engine):
@@ -90,7 +121,7 @@ class CrossReferences(Engine):
         self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
         # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
         key = found[0][0] if found[0] else f"bibitem:{self.counts['bibitem']}"
-        self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
+        self.meta.labels.add_entry(key, bib_label(self.counts["bibitem"], optional, parts))
         self.sink.write(entry_mark(key) + " ")
         self.sink.entry = Draft(Kind.REFERENCE, label=key)
         return found[1]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..document import Document, DocumentBuilder
 from ..shape import escape_body
+from . import pace
 from .drafts import Draft, finish
 from .graphics import Graphics
 from .references import Labels
@@ -133,7 +134,8 @@ class _Writer:
 
     def write(self, blocks: list[Block]) -> Document:
         previous = ""
-        for block in blocks:
+        for k, block in enumerate(blocks):
+            pace.tick(k)
             if not block.text.strip():
                 continue
             if block.kind == "li" and previous == "li":

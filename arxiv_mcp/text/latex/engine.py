@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from . import pace
 from .document import Meta
 from .drafts import Draft
 from .sinks import Discard, Sink, SinkT, TableSink
@@ -128,8 +129,12 @@ class Engine:
         return self.sinks[-1]
 
     def run(self) -> None:
-        toks, n, i = self.toks, len(self.toks), 0
+        """One walk over the tokens: each handler moves on past what it read, so the walk is
+        linear in the tokens (readers are bounded by the precomputed matching)."""
+        toks, n, i, steps = self.toks, len(self.toks), 0, 0
         while i < n:
+            steps += 1
+            pace.tick(steps)
             while self.pending and self.pending[-1][0] <= i:
                 self.pending.pop()[1]()
             kind, value = toks[i]

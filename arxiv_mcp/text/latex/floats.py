@@ -234,7 +234,7 @@ class Floats(Engine):
         if found is None:
             return i
         written = found[0].strip()
-        count = min(int(written), MAX_SPAN) if written.isdigit() and len(written) < 6 else 1
+        count = min(int(written), MAX_SPAN) if written.isdecimal() and len(written) < 6 else 1
         if isinstance(self.sink, TableSink):
             if multirow:
                 self.sink.down = count

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import tokens
+from . import pace, tokens
 from .source import RESERVED_NAMES
 from .specs import (
     ALGORITHM_WORDS,
@@ -324,6 +324,7 @@ class Expansion:
             return list(toks)
         out: list[Token] = []
         for k, (kind, value) in enumerate(toks):
+            pace.tick(k)
             macro = self.macros.get(value) if kind == CMD else None
             if macro is not None and self.affordable(macro.cost) and not _being_defined(toks, k):
                 self.budget -= macro.cost

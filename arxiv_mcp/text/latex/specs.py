@@ -626,9 +626,10 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
 COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for name in names}
 # Environments with a handler of their own, by role; the method is `env_<role>`. Theorem-like
 # environments are the paper's (`\newtheorem`), found at run time.
+BIBLIOGRAPHY_ENVS = ("thebibliography", "mcitethebibliography")
 _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
     "abstract": ("abstract",),
-    "bibliography": ("thebibliography", "mcitethebibliography"),
+    "bibliography": BIBLIOGRAPHY_ENVS,
     "appendix": ("appendix", "appendices"),
     "keywords": ("keywords", "IEEEkeywords"),
     "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from . import pace
 from .specs import SIZE_SWITCHES
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
@@ -224,8 +225,10 @@ class _Tokenizer:
     _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
 
     def run(self) -> list[Token]:
+        """One pass over the source, linear in its length (each search starts where the last ended)."""
         src, n, i = self.src, len(self.src), 0
         while i < n:
+            pace.tick(len(self.toks))
             m = self._SPECIAL_RE.search(src, i)
             j = m.start() if m else n
             if j > i:

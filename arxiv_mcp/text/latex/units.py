@@ -114,6 +114,7 @@ def declared_units(source: str) -> dict[str, str]:
 
 
 MAX_ARGUMENT_TOKENS = 400
+_MAX_POWER_DIGITS = 6  # a unit's power longer than this is a hostile one, not printed
 _WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
 
 
@@ -126,7 +127,7 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
     for m in _PIECE_RE.finditer(expression):
         name, power, literal = m.groups()
         if power is not None and out:
-            out[-1][1] *= int(power)
+            out[-1][1] *= int(power) if len(power) <= _MAX_POWER_DIGITS else 1
             continue
         symbol = literal
         if name in PREFIXES:
@@ -152,6 +153,13 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
     return " ".join(symbol + (f"$^{{{power}}}$" if power != 1 else "") for symbol, power in out)
 
 
+def _integer(written: str) -> str:
+    """An integer as `int` prints it (`+03` -> `3`, `-0` -> `0`), for any number of digits (a
+    hostile `\\num{1e999...}` exceeds Python's int-string limit)."""
+    digits = written.lstrip("+-").lstrip("0") or "0"
+    return "-" + digits if written.startswith("-") and digits != "0" else digits
+
+
 _EXPONENT_RE = re.compile(r"\A([-+]?[\d.,]*)\s*[eE]\s*([-+]?\d+)\Z")
 
 
@@ -161,7 +169,7 @@ def number_text(number: str) -> str:
     m = _EXPONENT_RE.match(number)
     if m:
         mantissa = f"{m.group(1)} \\times " if m.group(1) else ""
-        return f"${mantissa}10^{{{int(m.group(2))}}}$"
+        return f"${mantissa}10^{{{_integer(m.group(2))}}}$"
     return number
 
 
