@@ -7,8 +7,8 @@ the headings' printed numbers, figures, tables, numbered equations and bibliogra
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
 float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
-tokenizes, and the converter (`engine` plus the handler
-groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
+tokenizes, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
+tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
 """
@@ -22,16 +22,15 @@ from ..archive import SourceBundle, read_source
 from ..document import Document
 from . import pace
 from .babel import shorthands
-from .crossrefs import CrossReferences, bounded_bibliographies
+from .crossrefs import bounded_bibliographies
 from .deluxetable import deluxe_tables
 from .document import Meta, render
-from .floats import Floats
-from .front import FrontMatter
+from .engine import Walk
 from .graphics import files_by_folder
+from .handlers import HANDLERS
 from .listings import listing_captions
 from .macros import PROTECTED_MACROS, Definition, Expansion, defined_names, definitions, text_macros
 from .references import Labels
-from .sections import Sections
 from .source import (
     Assembler,
     citation_style,
@@ -49,14 +48,10 @@ from .source import (
 from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
-from .units import Quantities, declared_units, math_quantities
+from .units import declared_units, math_quantities
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
-
-
-class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
-    """The engine with every handler group: one linear pass over a token list."""
 
 
 def source_to_text(data: bytes) -> str:
@@ -121,17 +116,18 @@ def latex_to_document(
     meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     expanded_preamble = templates.expand(shorthands(preamble, preamble))
-    _Converter(
+    Walk(
         expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)),
         meta,
         theorems,
+        HANDLERS,
         preamble=True,
     ).run()
     pace.check()
     expanded = templates.expand(body)
     pace.check()
     tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
-    converter = _Converter(bounded_bibliographies(expansion.tokens(tokens)), meta, theorems, preamble=False)
+    converter = Walk(bounded_bibliographies(expansion.tokens(tokens)), meta, theorems, HANDLERS, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])

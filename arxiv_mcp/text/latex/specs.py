@@ -565,7 +565,7 @@ HEADING_COMMANDS = {
     for star in ("", "*")
 }
 # Commands with a handler of their own, by role; the converter's method for a role is
-# `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
+# `handlers._COMMAND_ROLES[role]`. These names are also protected from the paper's redefinitions (`macros.py`).
 _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "title": ("title", "AtlasTitle", "icmltitle"),
     "author": ("author", "collaboration"),
@@ -624,7 +624,7 @@ _COMMAND_ROLES: dict[str, Iterable[str]] = {
     "ref": REF_COMMANDS,
 }
 COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for name in names}
-# Environments with a handler of their own, by role; the method is `env_<role>`. Theorem-like
+# Environments with a handler of their own, by role; the function is `handlers._ENVIRONMENT_ROLES[role]`. Theorem-like
 # environments are the paper's (`\newtheorem`), found at run time.
 BIBLIOGRAPHY_ENVS = ("thebibliography", "mcitethebibliography")
 _ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
