@@ -23,6 +23,7 @@ from ..document import Document
 from . import pace
 from .babel import shorthands
 from .crossrefs import bounded_bibliographies
+from .definitions import Definitions
 from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
@@ -34,7 +35,6 @@ from .references import Labels
 from .source import (
     Assembler,
     citation_style,
-    counters_within,
     decode,
     doi_prefix,
     environment_aliases,
@@ -42,8 +42,6 @@ from .source import (
     float_names,
     package_sources,
     split_document,
-    theorem_names,
-    toggle_states,
 )
 from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
@@ -94,7 +92,6 @@ def latex_to_document(
     preamble, body = split_document(source)
     body = deluxe_tables(listing_captions(shorthands(body, preamble)))
     aliases = environment_aliases(source)
-    theorems = theorem_names(preamble)
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     found = definitions(defining, PROTECTED_MACROS)
@@ -113,21 +110,21 @@ def latex_to_document(
     meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
-    meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     expanded_preamble = templates.expand(shorthands(preamble, preamble))
-    Walk(
-        expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)),
-        meta,
-        theorems,
-        HANDLERS,
-        preamble=True,
-    ).run()
+    preamble_tokens = expansion.tokens(
+        math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)
+    )
     pace.check()
     expanded = templates.expand(body)
     pace.check()
     tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
-    converter = Walk(bounded_bibliographies(expansion.tokens(tokens)), meta, theorems, HANDLERS, preamble=False)
+    body_tokens = bounded_bibliographies(expansion.tokens(tokens))
+    # the tokens are read for definitions before either walk, which rewrites them as it goes
+    defined = Definitions().read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    meta.toggles, meta.within = defined.toggles, defined.within
+    Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
+    converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])
@@ -167,7 +164,6 @@ def _document_meta(preamble: str, packages: str, defining: str, names: dict[str,
         numbering=_numbering(preamble),
         float_names=names,
         doi_prefix=doi_prefix(defining),
-        within=counters_within(preamble),
     )
 
 

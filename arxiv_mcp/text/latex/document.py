@@ -42,7 +42,7 @@ class Meta:
     after_affiliation: bool = False
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
     within: dict[str, str] = field(default_factory=dict)
-    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `source.toggle_states` reads them
+    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict
     )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import pace
+from .definitions import TheoremKind
 from .document import Meta
 from .drafts import Draft, Float
 from .numbering import Numbers
 from .sinks import Discard, Sink, SinkT, TableSink
-from .source import TheoremKind
 from .specs import (
     ALGORITHM_WORDS,
     DISCARD_ENVS,

@@ -351,7 +351,7 @@ class Expansion:
         if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
             out.append((TEXT, " "))
 
-    def in_math(self, m: re.Match, latex: str, depth: int) -> str:
+    def in_math(self, m: re.Match[str], latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
         if macro is None or not self.affordable(macro.cost):
             return m.group()

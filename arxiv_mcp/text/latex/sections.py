@@ -3,9 +3,9 @@ theorem-like environments, the bibliography and acknowledgments headings."""
 
 from __future__ import annotations
 
+from .definitions import TheoremKind
 from .engine import Walk
 from .sinks import Sink
-from .source import TheoremKind
 from .specs import ENV_SPECS, LIST_ENVS
 from .tokens import TEXT
 
