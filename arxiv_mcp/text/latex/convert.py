@@ -60,10 +60,6 @@ def source_to_text(data: bytes) -> str:
 _COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
 
 
-def bundle_to_text(bundle: SourceBundle) -> str:
-    return bundle_to_document(bundle).text
-
-
 def bundle_to_document(bundle: SourceBundle) -> Document:
     """The document of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ...errors import ExtractionError
+from . import pace
 from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
@@ -99,7 +100,8 @@ def _strip_comments(text: str) -> str:
     verbatim_end = ""
     in_comment_env = False
     glue = False
-    for line in text.split("\n"):
+    for k, line in enumerate(text.split("\n")):
+        pace.tick(k)
         if in_comment_env:
             end = line.find("\\end{comment}")
             if end < 0:
