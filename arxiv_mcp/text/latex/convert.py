@@ -103,7 +103,7 @@ def latex_to_document(
     templates = Templates(template_definitions(found, own), expansion)
     pace.check()
 
-    meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
+    meta = _document_meta(preamble, packages, defining, source)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
@@ -132,33 +132,28 @@ def latex_to_document(
     return document
 
 
-def _document_class(preamble: str) -> str:
-    document_class = _DOCUMENT_CLASS_RE.search(preamble)
-    return document_class.group(2) if document_class else ""
-
-
-def _numbering(preamble: str) -> str:
-    """Whose section numbers the class prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its compsoc
-    mode numbers like article), else LaTeX's own."""
+def _document_class(preamble: str) -> tuple[str, str]:
+    """The class and whose section numbers it prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its
+    compsoc mode numbers like article), else LaTeX's own ("")."""
     found = _DOCUMENT_CLASS_RE.search(preamble)
     if found is None:
-        return ""
-    if found.group(2).startswith("revtex"):
-        return "revtex"
-    if found.group(2) == "IEEEtran" and "compsoc" not in (found.group(1) or ""):
-        return "ieee"
-    return ""
+        return "", ""
+    name, options = found.group(2), found.group(1) or ""
+    if name.startswith("revtex"):
+        return name, "revtex"
+    return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str, defining: str, names: dict[str, str]) -> Meta:
+def _document_meta(preamble: str, packages: str, defining: str, source: str) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
+    document_class, numbering = _document_class(preamble)
     return Meta(
         # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
         # biblatex with style=numeric-comp); the paper's own preamble is read first
         labels=Labels(*citation_style(preamble + "\n" + packages)),
-        document_class=_document_class(preamble),
-        numbering=_numbering(preamble),
-        float_names=names,
+        document_class=document_class,
+        numbering=numbering,
+        float_names=float_names(packages, source, document_class),
         doi_prefix=doi_prefix(defining),
     )
 

@@ -5,9 +5,10 @@ What a known command or environment means is a row in `specs.py` (a role, or the
 drop); the function for each role lives with its concern: `front` (title, authors, abstract),
 `sections` (headings, lists, theorems), `floats` (figures, tables, captions), `crossrefs`
 (citations, references, labels, links), `units` (siunitx), each a function over the walk,
-found through `handlers.HANDLERS`; `numbering` keeps the counters. Work due at a closing brace or \\end is queued
-(`later`) and run when the walk reaches it, so nothing recurses. Paper source is untrusted data:
-nothing is executed, and every reader is bounded by the precomputed brace/bracket matching.
+found through `handlers.HANDLERS`; `numbering` keeps the counters. Work due at a closing
+brace or \\end is queued (`later`) and run when the walk reaches it, so nothing recurses.
+Paper source is untrusted data: nothing is executed, and every reader is bounded by the
+precomputed brace/bracket matching.
 """
 
 from __future__ import annotations
