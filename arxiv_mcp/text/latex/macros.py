@@ -320,6 +320,8 @@ class Expansion:
         return False
 
     def tokens(self, toks: list[Token] | tuple[Token, ...], depth: int = 0) -> list[Token]:
+        """The tokens with the macros spliced in: linear in the tokens plus the bodies inserted,
+        which MAX_MACRO_EXPANSION bounds per paper."""
         if not self.macros:
             return list(toks)
         out: list[Token] = []

@@ -95,7 +95,8 @@ _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|m
 
 
 def _strip_comments(text: str) -> str:
-    """Drop `%` comments and comment environments the way TeX reads lines."""
+    """Drop `%` comments and comment environments the way TeX reads lines; one pass, linear in
+    the text (each line is looked at once)."""
     out: list[str] = []
     verbatim_end = ""
     in_comment_env = False

@@ -320,7 +320,8 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
 
 
 def math_quantities(toks: list[Token], declared: dict[str, str], source: str) -> list[Token]:
-    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`)."""
+    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`);
+    linear in the tokens and the math's length."""
     if not _MATH_QUANTITY_RE.search(source):
         return toks
     return [
