@@ -1,6 +1,7 @@
 """LaTeX conversion time over bibliography size: the curve must be a straight line.
 
     python benchmarks/latex_scale.py [--sizes 1000,2000,...] [--style author-year|numeric]
+    python benchmarks/latex_scale.py --shapes [--n 5000]
 
 For each size N, a synthetic paper (one section citing every 1/1000th entry, then a
 `thebibliography` of N entries, author-year labels `Author7 et al.(1907)` with natbib's `sort`,
@@ -11,7 +12,10 @@ or plain numeric ones) is converted by `latex_to_document`, and the CPU seconds 
   (the text says so), so the cost past that size is tokenizing the source, still linear;
 - `uncapped`: MAX_ENTRIES lifted, every entry converted: the converter's own growth.
 
-Linear growth shows as a flat `us/entry` column. Before the fix (labels scanned every entry
+Linear growth shows as a flat `us/entry` column. `--shapes` converts 15 other shapes of input
+(macro uses, labels and references, equations, table cells, footnotes, items, figures, theorems,
+nested braces, siunitx quantities, one citation of every entry, math spans, unmatched dollars,
+comment lines) at n and 4n items and prints the ratio of the CPU times: about 4 is linear. Before the fix (labels scanned every entry
 per entry) 16,000 numeric entries took 90 s under the profiler, 20,000 about 47 s plain.
 """
 
@@ -50,6 +54,50 @@ def paper(entries: int, style: str) -> bytes:
     ).encode()
 
 
+_HEAD = (
+    "\\documentclass{article}\\usepackage{siunitx}\\newcommand{\\x}[1]{#1 and #1}\\newcommand{\\y}{why}"
+    "\\newtheorem{thm}{Theorem}\\begin{document}\\section{A}\n"
+)
+SHAPES = {
+    "template uses": lambda n: "".join(f"\\x{{a{k}}} " for k in range(n)),
+    "text macro uses": lambda n: "\\y " * n,
+    "labels+refs": lambda n: "".join(f"\\section{{S{k}}}\\label{{s{k}}} see \\ref{{s{k}}}.\n" for k in range(n)),
+    "equations": lambda n: "".join(
+        f"\\begin{{equation}}x_{k}\\label{{e{k}}}\\end{{equation}} \\eqref{{e{k}}}\n" for k in range(n)
+    ),
+    "table cells": lambda n: (
+        "\\begin{table}\\caption{T}\\begin{tabular}{cc}"
+        + "".join(f"a{k} & b \\\\\n" for k in range(n))
+        + "\\end{tabular}\\end{table}"
+    ),
+    "footnotes": lambda n: "".join(f"w{k}\\footnote{{n{k}}} " for k in range(n)),
+    "items": lambda n: "\\begin{itemize}" + "".join(f"\\item i{k}\n" for k in range(n)) + "\\end{itemize}",
+    "figures": lambda n: "".join(
+        f"\\begin{{figure}}\\includegraphics{{f{k}}}\\caption{{c{k}}}\\label{{f{k}}}\\end{{figure}}\n" for k in range(n)
+    ),
+    "theorems": lambda n: "".join(f"\\begin{{thm}}t{k}\\end{{thm}}\n" for k in range(n)),
+    "nested braces": lambda n: "{" * n + "x" + "}" * n,
+    "quantities": lambda n: "".join(f"\\SI{{{k}}}{{\\metre}} " for k in range(n)),
+    "cite every entry": lambda n: (
+        "\\cite{"
+        + ",".join(f"k{k}" for k in range(n))
+        + "}\\begin{thebibliography}{9}"
+        + "".join(f"\\bibitem{{k{k}}} e" for k in range(n))
+        + "\\end{thebibliography}"
+    ),
+    "math spans": lambda n: "".join(f"$x_{{{k}}}$ " for k in range(n)),
+    "dollar unmatched": lambda n: "$ a " * n,
+    "comment lines": lambda n: "".join(f"a % c{k}\n" for k in range(n)),
+}
+
+
+def shapes(n: int, repeat: int) -> None:
+    print(f"{'shape':18} {'n s':>7} {'4n s':>7} {'ratio':>6}   (CPU seconds, n = {n}; 4 is linear)")
+    for name, make in SHAPES.items():
+        small, large = (seconds((_HEAD + make(size) + "\\end{document}").encode(), repeat) for size in (n, 4 * n))
+        print(f"{name:18} {small:7.2f} {large:7.2f} {large / max(small, 1e-3):6.1f}")
+
+
 def seconds(source: bytes, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -64,7 +112,12 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--style", choices=("author-year", "numeric"), default="author-year")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--shapes", action="store_true", help="the ratio n -> 4n over 15 other input shapes")
+    parser.add_argument("--n", type=int, default=5000)
     args = parser.parse_args()
+    if args.shapes:
+        shapes(args.n, args.repeat)
+        return 0
     shipped_cap = crossrefs.MAX_ENTRIES
     print(f"style: {args.style}; CPU seconds, best of {args.repeat}; MAX_ENTRIES = {shipped_cap}")
     print(f"{'entries':>8} {'MB':>6} {'shipped s':>10} {'us/entry':>9} {'uncapped s':>11} {'us/entry':>9}")
