@@ -5,7 +5,7 @@ defines and loads), `babel` (Spanish and German shorthands spelled out), `biblat
 as \\bibitem entries), `listings` and `deluxetable` (listings' option captions and AASTeX's
 deluxetable rewritten as the floats they print), `macros` (the paper's own definitions) and
 `templates` (those with arguments), `tokens`, then the converter: `engine` (the one walk, its
-state and argument readers) calling the functions `handlers` registers for `specs`' roles, from
+state and argument readers) calling the functions `handlers` registers for `specs`' names, from
 `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters,
 writing into `sinks`; `pace` keeps the call's deadline throughout; figures, tables, equations and bibliography entries are `drafts` until the walk ends
 (`graphics` names their images' members); `document` writes the result through the

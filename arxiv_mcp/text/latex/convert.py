@@ -28,9 +28,9 @@ from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
-from .handlers import HANDLERS
+from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import PROTECTED_MACROS, Definition, Expansion, defined_names, definitions, text_macros
+from .macros import Definition, Expansion, defined_names, definitions, text_macros
 from .references import Labels
 from .source import (
     Assembler,
@@ -90,7 +90,7 @@ def latex_to_document(
     aliases = environment_aliases(source)
     packages = package_sources(files, source)
     defining = packages + "\n" + source
-    found = definitions(defining, PROTECTED_MACROS)
+    found = definitions(defining, PROTECTED)
     used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
     own = defined_names(source)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped

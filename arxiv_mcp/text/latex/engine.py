@@ -1,8 +1,8 @@
 """The engine: one linear pass over the tokens (`Walk`: its state and the readers every
 handler uses).
 
-What a known command or environment means is a row in `specs.py` (a role, or the arguments to
-drop); the function for each role lives with its concern: `front` (title, authors, abstract),
+What a known command or environment means is a row in `specs.py` (a kind of name, or the
+arguments to drop) or a handler in `handlers.py`; each handler lives with its concern: `front` (title, authors, abstract),
 `sections` (headings, lists, theorems), `floats` (figures, tables, captions), `crossrefs`
 (citations, references, labels, links), `units` (siunitx), each a function over the walk,
 found through `handlers.HANDLERS`; `numbering` keeps the counters. Work due at a closing
@@ -84,7 +84,7 @@ EnvironmentHandler = Callable[["Walk", int, int, str], int]
 
 
 class Handlers(NamedTuple):
-    """What the walk calls, by name (`handlers.HANDLERS` builds them from `specs`' role rows)."""
+    """What the walk calls, by name (`handlers.HANDLERS`: one row per handler)."""
 
     commands: dict[str, CommandHandler]
     environments: dict[str, EnvironmentHandler]

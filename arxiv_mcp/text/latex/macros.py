@@ -22,10 +22,8 @@ from .source import RESERVED_NAMES
 from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
-    COMMAND_HANDLERS,
     FONT_SWITCHES,
     HEADING_LEVELS,
-    OWN_FIRST,
     PAR_COMMANDS,
     SKIP_SPECS,
 )
@@ -282,21 +280,18 @@ _DEFINERS = {
     "DeclareRobustCommand",
 }
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
-# Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-PROTECTED_MACROS = (
-    frozenset(
-        RESERVED_NAMES
-        | set(SKIP_SPECS)
-        | set(COMMAND_HANDLERS)
-        | PAR_COMMANDS
-        | set(ALGORITHM_WORDS)
-        | set(HEADING_LEVELS)
-        | set(CHAPTER_LEVELS)
-        | FONT_SWITCHES
-        # read by the tokenizer, or spelled out by the converter as symbols
-        | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-    )
-    - OWN_FIRST
+# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
+# applied (`handlers.PROTECTED` adds the names with a handler).
+PROTECTED_MACROS = frozenset(
+    RESERVED_NAMES
+    | set(SKIP_SPECS)
+    | PAR_COMMANDS
+    | set(ALGORITHM_WORDS)
+    | set(HEADING_LEVELS)
+    | set(CHAPTER_LEVELS)
+    | FONT_SWITCHES
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
 )
 
 
