@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +59,7 @@ _HEAD = (
     "\\documentclass{article}\\usepackage{siunitx}\\newcommand{\\x}[1]{#1 and #1}\\newcommand{\\y}{why}"
     "\\newtheorem{thm}{Theorem}\\begin{document}\\section{A}\n"
 )
-SHAPES = {
+SHAPES: dict[str, Callable[[int], str]] = {
     "template uses": lambda n: "".join(f"\\x{{a{k}}} " for k in range(n)),
     "text macro uses": lambda n: "\\y " * n,
     "labels+refs": lambda n: "".join(f"\\section{{S{k}}}\\label{{s{k}}} see \\ref{{s{k}}}.\n" for k in range(n)),
