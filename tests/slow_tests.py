@@ -21,6 +21,7 @@ SLOW_MODULES = frozenset(
         "test_http_hardening",
         "test_http_transport",
         "test_inspector",
+        "test_latex_hostile",
         "test_notifications",
         "test_offline",
         "test_one_connection",

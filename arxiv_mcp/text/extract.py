@@ -9,14 +9,17 @@ cached raw file, without a new request.
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 from enum import StrEnum
 
-from ..errors import ExtractionError
+from ..errors import ArxivMcpError, ExtractionError
 from .document import Document
 
 EXTRACTOR_VERSION = 7
+
+log = logging.getLogger(__name__)
 
 
 class TextSource(StrEnum):
@@ -111,11 +114,25 @@ def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") ->
 
 
 def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
-    """The document in `raw` as fetched from `source` (a `TextSource` or its name)."""
+    """The document in `raw` as fetched from `source` (a `TextSource` or its name).
+
+    Any failure of a converter on this paper's data (a hostile `\\num{...}` of 100,000 digits,
+    a recursion, memory) is an ExtractionError, so the reader tries the next source as it does
+    for a damaged file; the deadline and a cancellation (ArxivMcpError) pass through unchanged."""
     try:
         kind = TextSource(source)
     except ValueError:
         raise ExtractionError(f"unknown text source {source!r}") from None
+    try:
+        return _extract(kind, raw, deadline, pdf_engine)
+    except ArxivMcpError:
+        raise
+    except Exception as exc:
+        log.warning("the %s converter failed on this paper", kind, exc_info=True)
+        raise ExtractionError(f"The {kind} could not be converted ({type(exc).__name__})") from exc
+
+
+def _extract(kind: TextSource, raw: bytes, deadline: float | None, pdf_engine: str) -> Document:
     if kind in (TextSource.HTML, TextSource.AR5IV):
         return from_html(raw)
     if kind is TextSource.SOURCE:

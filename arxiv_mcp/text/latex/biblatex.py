@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import pace
 from .tokens import group_end
 
 MAX_FIELD = 4000  # characters of one field value considered
@@ -215,11 +216,13 @@ def _names_or_items(items: str) -> list[str]:
 
 
 def to_thebibliography(bbl: str, style: NameStyle = NameStyle()) -> str:
-    """Every entry once, in the .bbl's order (a second datalist or refsection repeats them)."""
+    """Every entry once, in the .bbl's order (a second datalist or refsection repeats them).
+    Linear in the .bbl's length: each entry is searched for once, from where the last ended."""
     out = ["\\begin{thebibliography}{99}\n"]
     seen: set[str] = set()
     pos = 0
     while True:
+        pace.tick(len(out))
         m = _ENTRY_RE.search(bbl, pos)
         if m is None:
             break

@@ -7,8 +7,8 @@ the headings' printed numbers, figures, tables, numbered equations and bibliogra
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
 float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
-tokenizes, and the converter (`engine` plus the handler
-groups `front`, `sections`, `floats`, `crossrefs`, `units`) walks the tokens once;
+tokenizes, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
+tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
 """
@@ -20,21 +20,21 @@ import re
 from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
+from . import pace
 from .babel import shorthands
-from .crossrefs import CrossReferences
+from .crossrefs import bounded_bibliographies
+from .definitions import Definitions
 from .deluxetable import deluxe_tables
 from .document import Meta, render
-from .floats import Floats
-from .front import FrontMatter
+from .engine import Walk
 from .graphics import files_by_folder
+from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import PROTECTED_MACROS, Definition, Expansion, defined_names, definitions, text_macros
+from .macros import Definition, Expansion, defined_names, definitions, text_macros
 from .references import Labels
-from .sections import Sections
 from .source import (
     Assembler,
     citation_style,
-    counters_within,
     decode,
     doi_prefix,
     environment_aliases,
@@ -42,20 +42,14 @@ from .source import (
     float_names,
     package_sources,
     split_document,
-    theorem_names,
-    toggle_states,
 )
 from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
-from .units import Quantities, declared_units, math_quantities
+from .units import declared_units, math_quantities
 
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
-
-
-class _Converter(FrontMatter, Sections, Floats, CrossReferences, Quantities):
-    """The engine with every handler group: one linear pass over a token list."""
 
 
 def source_to_text(data: bytes) -> str:
@@ -64,10 +58,6 @@ def source_to_text(data: bytes) -> str:
 
 
 _COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
-
-
-def bundle_to_text(bundle: SourceBundle) -> str:
-    return bundle_to_document(bundle).text
 
 
 def bundle_to_document(bundle: SourceBundle) -> Document:
@@ -92,13 +82,13 @@ def latex_to_document(
     names every file of the e-print (figures too), which images resolve to."""
     main = find_main(files)
     source = Assembler(files, max_chars).assemble(main)
+    pace.check()
     preamble, body = split_document(source)
     body = deluxe_tables(listing_captions(shorthands(body, preamble)))
     aliases = environment_aliases(source)
-    theorems = theorem_names(preamble)
     packages = package_sources(files, source)
     defining = packages + "\n" + source
-    found = definitions(defining, PROTECTED_MACROS)
+    found = definitions(defining, PROTECTED)
     used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
     own = defined_names(source)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
@@ -109,22 +99,26 @@ def latex_to_document(
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
     templates = Templates(template_definitions(found, own), expansion)
+    pace.check()
 
-    meta = _document_meta(preamble, packages, defining, float_names(packages, source, _document_class(preamble)))
+    meta = _document_meta(preamble, packages, defining, source)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
-    meta.toggles = toggle_states(source)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     expanded_preamble = templates.expand(shorthands(preamble, preamble))
-    _Converter(
-        expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)),
-        meta,
-        theorems,
-        preamble=True,
-    ).run()
+    preamble_tokens = expansion.tokens(
+        math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)
+    )
+    pace.check()
     expanded = templates.expand(body)
+    pace.check()
     tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
-    converter = _Converter(expansion.tokens(tokens), meta, theorems, preamble=False)
+    body_tokens = bounded_bibliographies(expansion.tokens(tokens))
+    # the tokens are read for definitions before either walk, which rewrites them as it goes
+    defined = Definitions().read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    meta.toggles, meta.within = defined.toggles, defined.within
+    Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
+    converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])
@@ -134,35 +128,29 @@ def latex_to_document(
     return document
 
 
-def _document_class(preamble: str) -> str:
-    document_class = _DOCUMENT_CLASS_RE.search(preamble)
-    return document_class.group(2) if document_class else ""
-
-
-def _numbering(preamble: str) -> str:
-    """Whose section numbers the class prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its compsoc
-    mode numbers like article), else LaTeX's own."""
+def _document_class(preamble: str) -> tuple[str, str]:
+    """The class and whose section numbers it prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its
+    compsoc mode numbers like article), else LaTeX's own ("")."""
     found = _DOCUMENT_CLASS_RE.search(preamble)
     if found is None:
-        return ""
-    if found.group(2).startswith("revtex"):
-        return "revtex"
-    if found.group(2) == "IEEEtran" and "compsoc" not in (found.group(1) or ""):
-        return "ieee"
-    return ""
+        return "", ""
+    name, options = found.group(2), found.group(1) or ""
+    if name.startswith("revtex"):
+        return name, "revtex"
+    return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str, defining: str, names: dict[str, str]) -> Meta:
+def _document_meta(preamble: str, packages: str, defining: str, source: str) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
+    document_class, numbering = _document_class(preamble)
     return Meta(
         # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
         # biblatex with style=numeric-comp); the paper's own preamble is read first
         labels=Labels(*citation_style(preamble + "\n" + packages)),
-        document_class=_document_class(preamble),
-        numbering=_numbering(preamble),
-        float_names=names,
+        document_class=document_class,
+        numbering=numbering,
+        float_names=float_names(packages, source, document_class),
         doi_prefix=doi_prefix(defining),
-        within=counters_within(preamble),
     )
 
 

@@ -6,145 +6,182 @@ from __future__ import annotations
 import re
 
 from ..document import Kind
+from . import pace
 from .drafts import Draft, letter
-from .engine import Engine
+from .engine import Walk
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, TableSink
-from .tokens import LBRACE, MATH, RAW, RBRACE, TEXT
+from .specs import BIBLIOGRAPHY_ENVS
+from .tokens import BEGIN, CMD, END, LBRACE, MATH, PAR, RAW, RBRACE, TEXT, Token
 
 _SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
+MAX_ENTRIES = 10_000
+"""Entries of one bibliography converted. The longest real ones (review articles) hold a few
+thousand; the rest of a longer one is left out, and the text says so, so that a hostile list
+of 200,000 entries costs the time of 10,000 and the paper still reads."""
 
 
-class CrossReferences(Engine):
-    """Citations and references as printed; links as their text."""
+def bounded_bibliographies(toks: list[Token]) -> list[Token]:
+    """The tokens with each bibliography's entries past MAX_ENTRIES left out and a paragraph
+    saying how many in their place. One pass: linear in the tokens."""
+    if sum(1 for token in toks if token == (CMD, "bibitem")) <= MAX_ENTRIES:
+        return toks
+    out: list[Token] = []
+    depth = entries = 0
+    for k, (kind, value) in enumerate(toks):
+        pace.tick(k)
+        if kind == BEGIN and value in BIBLIOGRAPHY_ENVS:
+            depth += 1
+            entries = entries if depth > 1 else 0
+        elif kind == END and value in BIBLIOGRAPHY_ENVS and depth:
+            depth -= 1
+            if not depth and entries > MAX_ENTRIES:
+                left_out = entries - MAX_ENTRIES
+                out += [(PAR, ""), (TEXT, f"[{left_out} more entries of this bibliography are left out: ")]
+                out += [(TEXT, f"more than {MAX_ENTRIES} are too many to convert.]"), (PAR, "")]
+        elif depth and kind == CMD and value == "bibitem":
+            entries += 1
+        if not depth or entries <= MAX_ENTRIES or (kind == END and value in BIBLIOGRAPHY_ENVS):
+            out.append((kind, value))
+    return out
 
-    def cmd_cite(self, i: int, name: str) -> int:
-        for _ in range(2):
-            opt = self.optional(i)
-            if opt:
-                i = opt[1] + 1
-        found = self.keys(i)
-        if found is None:
-            return i
-        if found[0] and name != "nocite":
-            self.sink.write(cite_mark(name, found[0]))
-        return found[1]
 
-    def cmd_ref(self, i: int, name: str) -> int:
-        found = self.keys(i)
-        if found is None:
-            return i
-        self.sink.write(", ".join(ref_mark(name, key) for key in found[0]))
-        return found[1]
-
-    def cmd_label(self, i: int, name: str) -> int:
-        found = self.keys(i)
-        if found is None:
-            return i
-        for key in found[0]:
-            self.meta.labels.refs.setdefault(key, self.current_label)
-            if self.anchor is not None and self.anchor[0] == self.current_label and self.anchor[1].anchor is None:
-                self.anchor[1].anchor = key
-        return found[1]
-
-    def cmd_step_equation(self, i: int, name: str) -> int:
-        """After a numbered display (the tokenizer puts one after each numbered row): its number,
-        or with \\tag{x} (`@tagequation{x}`) the tag as printed, without a step."""
-        tag = None
-        if name == "@tagequation":
-            found = self.raw_text(i)
-            if found is None:
-                return i
-            tag, i = " ".join(found[0].split()), found[1]
-        if tag is not None:
-            number = tag
-        elif self.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
-            self.sub_equations[1] += 1
-            number = self.sub_equations[0] + letter(self.sub_equations[1] - 1)
-        else:
-            number = self.step("equation")
-        self.current_label = ("equation", number)
-        blocks = self.sink.blocks
-        if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(self.sink, TableSink):
-            text = blocks[-1].text
-            draft = Draft(Kind.EQUATION, number, latex=text[2:-2] if text.startswith("$$") else text)
-            blocks[-1] = Block("math", text, draft)
-            self.anchor = (self.current_label, draft)
+def cmd_cite(w: Walk, i: int, name: str) -> int:
+    for _ in range(2):
+        opt = w.optional(i)
+        if opt:
+            i = opt[1] + 1
+    found = w.keys(i)
+    if found is None:
         return i
+    if found[0] and name != "nocite":
+        w.sink.write(cite_mark(name, found[0]))
+    return found[1]
 
-    def env_subequations(self, j: int, end: int, env: str) -> int:
-        """amsmath's subequations: one step of the equation counter; a \\label right after the
-        \\begin names the group (3), the equations inside print 3a, 3b."""
-        outer = self.sub_equations
-        self.sub_equations = [self.step("equation"), 0]
-        self.later(end, lambda: setattr(self, "sub_equations", outer))
-        return j
 
-    def cmd_bibitem(self, i: int, name: str) -> int:
-        self.sink.par()
-        opt = self.optional(i)
-        optional, parts = self.label_text(*opt) if opt else (None, [])
-        found = self.keys(opt[1] + 1 if opt else i)
+def cmd_ref(w: Walk, i: int, name: str) -> int:
+    found = w.keys(i)
+    if found is None:
+        return i
+    w.sink.write(", ".join(ref_mark(name, key) for key in found[0]))
+    return found[1]
+
+
+def cmd_label(w: Walk, i: int, name: str) -> int:
+    found = w.keys(i)
+    if found is None:
+        return i
+    for key in found[0]:
+        w.meta.labels.refs.setdefault(key, w.current_label)
+        if w.anchor is not None and w.anchor[0] == w.current_label and w.anchor[1].anchor is None:
+            w.anchor[1].anchor = key
+    return found[1]
+
+
+def cmd_step_equation(w: Walk, i: int, name: str) -> int:
+    """After a numbered display (the tokenizer puts one after each numbered row): its number,
+    or with \\tag{x} (`@tagequation{x}`) the tag as printed, without a step."""
+    tag = None
+    if name == "@tagequation":
+        found = w.raw_text(i)
         if found is None:
             return i
-        self.counts["bibitem"] = self.counts.get("bibitem", 0) + 1
-        # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
-        key = found[0][0] if found[0] else f"bibitem:{self.counts['bibitem']}"
-        self.meta.labels.bib.setdefault(key, bib_label(self.counts["bibitem"], optional, parts))
-        self.sink.write(entry_mark(key) + " ")
-        self.sink.entry = Draft(Kind.REFERENCE, label=key)
-        return found[1]
+        tag, i = " ".join(found[0].split()), found[1]
+    if tag is not None:
+        number = tag
+    elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
+        w.sub_equations[1] += 1
+        number = w.sub_equations[0] + letter(w.sub_equations[1] - 1)
+    else:
+        number = w.step("equation")
+    w.current_label = ("equation", number)
+    blocks = w.sink.blocks
+    if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(w.sink, TableSink):
+        text = blocks[-1].text
+        draft = Draft(Kind.EQUATION, number, latex=text[2:-2] if text.startswith("$$") else text)
+        blocks[-1] = Block("math", text, draft)
+        w.anchor = (w.current_label, draft)
+    return i
 
-    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
-        """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
-        text: list[str] = []
-        parts: list[str] = []
-        depth = 0
-        for kind, value in self.toks[a + 1 : b]:
-            if kind == LBRACE:
-                depth += 1
-                if depth == 1:
-                    parts.append("")
-            elif kind == RBRACE:
-                depth -= 1
-            elif kind in (TEXT, RAW, MATH):
-                if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
-                    value = _SCRIPT_MARKS_RE.sub("", value)
-                text.append(value)
-                if depth >= 1 and parts:
-                    parts[-1] += value
-        return "".join(text), parts
 
-    def cmd_href(self, i: int, name: str) -> int:
-        """The link target is not text; a target the tokenizer left as a group (\\href spliced
-        in from a macro such as REVTeX's \\Eprint) is skipped as well."""
-        if i < len(self.toks) and self.toks[i][0] == RAW:
-            if self.sink.entry is not None:
-                self.sink.entry.links.append(self.toks[i][1])
-            return i + 1
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        if self.sink.entry is not None:  # REVTeX's `\\href {\\doibase 10.1103/X}`: its DOI
-            self.sink.entry.links.append("".join(found[0].split()))
-        return found[1]
+def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
+    """amsmath's subequations: one step of the equation counter; a \\label right after the
+    \\begin names the group (3), the equations inside print 3a, 3b."""
+    outer = w.sub_equations
+    w.sub_equations = [w.step("equation"), 0]
+    w.later(end, lambda: setattr(w, "sub_equations", outer))
+    return j
 
-    def cmd_eprint(self, i: int, name: str) -> int:
-        """natbib's \\eprint[archive]{id}: printed as the id; the entry's eprint."""
-        i = self.skip_spec(i, "o")
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        written = "".join(found[0].split())
-        self.sink.write(written)
-        if self.sink.entry is not None and not self.sink.entry.eprint:
-            self.sink.entry.eprint = written
-        return found[1]
 
-    def cmd_doi(self, i: int, name: str) -> int:
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        if found[0].strip():
-            self.sink.write(self.meta.doi_prefix + "".join(found[0].split()))
-        return found[1]
+def cmd_bibitem(w: Walk, i: int, name: str) -> int:
+    w.sink.par()
+    opt = w.optional(i)
+    optional, parts = label_text(w, *opt) if opt else (None, [])
+    found = w.keys(opt[1] + 1 if opt else i)
+    if found is None:
+        return i
+    count = w.numbers.count("bibitem")
+    # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
+    key = found[0][0] if found[0] else f"bibitem:{count}"
+    w.meta.labels.add_entry(key, bib_label(count, optional, parts))
+    w.sink.write(entry_mark(key) + " ")
+    w.sink.entry = Draft(Kind.REFERENCE, label=key)
+    return found[1]
+
+
+def label_text(w: Walk, a: int, b: int) -> tuple[str, list[str]]:
+    """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
+    text: list[str] = []
+    parts: list[str] = []
+    depth = 0
+    for kind, value in w.toks[a + 1 : b]:
+        if kind == LBRACE:
+            depth += 1
+            if depth == 1:
+                parts.append("")
+        elif kind == RBRACE:
+            depth -= 1
+        elif kind in (TEXT, RAW, MATH):
+            if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
+                value = _SCRIPT_MARKS_RE.sub("", value)
+            text.append(value)
+            if depth >= 1 and parts:
+                parts[-1] += value
+    return "".join(text), parts
+
+
+def cmd_href(w: Walk, i: int, name: str) -> int:
+    """The link target is not text; a target the tokenizer left as a group (\\href spliced
+    in from a macro such as REVTeX's \\Eprint) is skipped as well."""
+    if i < len(w.toks) and w.toks[i][0] == RAW:
+        if w.sink.entry is not None:
+            w.sink.entry.links.append(w.toks[i][1])
+        return i + 1
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    if w.sink.entry is not None:  # REVTeX's `\\href {\\doibase 10.1103/X}`: its DOI
+        w.sink.entry.links.append("".join(found[0].split()))
+    return found[1]
+
+
+def cmd_eprint(w: Walk, i: int, name: str) -> int:
+    """natbib's \\eprint[archive]{id}: printed as the id; the entry's eprint."""
+    i = w.skip_spec(i, "o")
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    written = "".join(found[0].split())
+    w.sink.write(written)
+    if w.sink.entry is not None and not w.sink.entry.eprint:
+        w.sink.entry.eprint = written
+    return found[1]
+
+
+def cmd_doi(w: Walk, i: int, name: str) -> int:
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    if found[0].strip():
+        w.sink.write(w.meta.doi_prefix + "".join(found[0].split()))
+    return found[1]

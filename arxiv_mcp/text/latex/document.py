@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..document import Document, DocumentBuilder
 from ..shape import escape_body
+from . import pace
 from .drafts import Draft, finish
 from .graphics import Graphics
 from .references import Labels
@@ -41,7 +42,7 @@ class Meta:
     after_affiliation: bool = False
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
     within: dict[str, str] = field(default_factory=dict)
-    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `source.toggle_states` reads them
+    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict
     )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
@@ -102,7 +103,8 @@ def _split_front(front: list[Block]) -> tuple[list[Block], list[Block]]:
 def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
     """The Document: front matter first, then the body, each block written through the builder
     as the shared text shape has it (one blank line between blocks, list items on their own
-    lines), placeholders resolved, citations marked with their keys."""
+    lines), placeholders resolved, citations marked with their keys. Linear in the blocks: each
+    is written once, its placeholders resolved by constant-time lookups (`references.Labels`)."""
     blocks: list[Block] = []
     if meta.title:
         blocks.append(Block("h", "# " + " ".join(meta.title.split())))
@@ -133,7 +135,8 @@ class _Writer:
 
     def write(self, blocks: list[Block]) -> Document:
         previous = ""
-        for block in blocks:
+        for k, block in enumerate(blocks):
+            pace.tick(k)
             if not block.text.strip():
                 continue
             if block.kind == "li" and previous == "li":

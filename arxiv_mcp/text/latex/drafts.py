@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..bibids import arxiv_id_in, doi_in, eprint_id
 from ..document import Equation, Figure, Kind, Record, Reference, Subfigure, Table
-from .sinks import Grid
+from .sinks import Grid, Sink
 
 
 @dataclass
@@ -75,3 +75,15 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
     linked = next((found for link in draft.links if (found := eprint_id(link))), None)
     arxiv_id = (eprint_id(draft.eprint) if draft.eprint else None) or linked or arxiv_id_in(stated)
     return Reference(entry_label(draft.label), entry, draft.label, arxiv_id, doi_in(stated))
+
+
+@dataclass
+class Float:
+    kind: str  # figure, table
+    outer: Sink  # where its blocks go when it closes
+    collect: Sink = field(default_factory=Sink)
+    images: list[str] = field(default_factory=list)  # since the last caption
+    subs: list[SubDraft] = field(default_factory=list)
+    sub: SubDraft | None = None  # the subfigure being read
+    number: str = ""  # the float's number once its caption is read
+    continued: bool = False  # \\ContinuedFloat: the caption repeats the previous float's number

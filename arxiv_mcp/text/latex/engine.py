@@ -1,30 +1,32 @@
-"""The engine: one linear pass over the tokens, with the readers every handler uses.
+"""The engine: one linear pass over the tokens (`Walk`: its state and the readers every
+handler uses).
 
-What a known command or environment means is a row in `specs.py` (a role, or the arguments to
-drop); the handlers for the roles live with their concern: `front` (title, authors, abstract),
+What a known command or environment means is a row in `specs.py` (a kind of name, or the
+arguments to drop) or a handler in `handlers.py`; each handler lives with its concern: `front` (title, authors, abstract),
 `sections` (headings, lists, theorems), `floats` (figures, tables, captions), `crossrefs`
-(citations, references, labels, links). Work due at a closing brace or \\end is queued
-(`later`) and run when the walk reaches it, so nothing recurses. Paper source is untrusted data:
-nothing is executed, and every reader is bounded by the precomputed brace/bracket matching.
+(citations, references, labels, links), `units` (siunitx), each a function over the walk,
+found through `handlers.HANDLERS`; `numbering` keeps the counters. Work due at a closing
+brace or \\end is queued (`later`) and run when the walk reaches it, so nothing recurses.
+Paper source is untrusted data: nothing is executed, and every reader is bounded by the
+precomputed brace/bracket matching.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from ..roman import to_roman
+from . import pace
+from .definitions import TheoremKind
 from .document import Meta
-from .drafts import Draft
+from .drafts import Draft, Float
+from .numbering import Numbers
 from .sinks import Discard, Sink, SinkT, TableSink
-from .source import TheoremKind
 from .specs import (
     ALGORITHM_WORDS,
-    COMMAND_HANDLERS,
     DISCARD_ENVS,
     ENV_SPECS,
-    ENVIRONMENT_HANDLERS,
     FONT_SWITCHES,
     PAR_COMMANDS,
     SKIP_SPECS,
@@ -75,11 +77,29 @@ _DIMENSION_RE = re.compile(
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
 
 
-class Engine:
-    """The walk and its argument readers; a handler is `cmd_<role>(i, name)` / `env_<role>(j, end, env)`
-    on the composed converter, returning the index the walk goes on from."""
+CommandHandler = Callable[["Walk", int, str], int]
+"""A command's handler: (walk, index after the command, its name) -> the index to go on from."""
+EnvironmentHandler = Callable[["Walk", int, int, str], int]
+"""An environment's: (walk, index after \\begin, index of its \\end, its name) -> where to go on."""
 
-    def __init__(self, toks: list[Token], meta: Meta, theorems: dict[str, TheoremKind], *, preamble: bool):
+
+class Handlers(NamedTuple):
+    """What the walk calls, by name (`handlers.HANDLERS`: one row per handler)."""
+
+    commands: dict[str, CommandHandler]
+    environments: dict[str, EnvironmentHandler]
+    theorem: EnvironmentHandler  # the paper's own theorem-like environments (\\newtheorem)
+
+
+class Walk:
+    """The walk's state and its argument readers. What a command or environment does is a
+    function over this walk found by its name in `handlers` (`handlers.py`), returning the
+    index the walk goes on from."""
+
+    def __init__(
+        self, toks: list[Token], meta: Meta, theorems: dict[str, TheoremKind], handlers: Handlers, *, preamble: bool
+    ):
+        self.handlers = handlers
         self.toks = toks
         self.match = match_groups(toks)
         self.bracket = match_brackets(toks)
@@ -98,16 +118,17 @@ class Engine:
         self.anchor: tuple[tuple[str, str], Draft] | None = None
         self.in_author = 0  # depth of \\author arguments being read
         self.sub_equations: list[Any] | None = None  # [the group's number, equations so far] in subequations
-        self.has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
-        self.counts: dict[str, int] = {}
+        has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
+        self.numbers = Numbers(has_chapters, meta.numbering, meta.within)
+        self.lists: list[list[Any]] = []  # [kind, items so far] of each open list
+        self.floats: list[Float] = []  # the figures and tables being read, innermost last
+        self.institutes = 0
+        self.icml_marks: dict[str, str] = {}  # ICML affiliation key -> its printed mark
         self.need_title = not preamble and not meta.title and (CMD, "title") not in toks
         # the size of the font group read as the title when there is no \\title (None: not so read);
         # a later group in a bigger size is the title instead (LHCb's `\\large` lab header, then
         # the `\\huge` title)
         self.title_size: int | None = None
-        self.handlers: dict[str, Callable[[int, str], int]] = {
-            name: getattr(self, "cmd_" + role) for name, role in COMMAND_HANDLERS.items()
-        }
 
     # -- the walk -------------------------------------------------------------------------------
 
@@ -116,8 +137,12 @@ class Engine:
         return self.sinks[-1]
 
     def run(self) -> None:
-        toks, n, i = self.toks, len(self.toks), 0
+        """One walk over the tokens: each handler moves on past what it read, so the walk is
+        linear in the tokens (readers are bounded by the precomputed matching)."""
+        toks, n, i, steps = self.toks, len(self.toks), 0, 0
         while i < n:
+            steps += 1
+            pace.tick(steps)
             while self.pending and self.pending[-1][0] <= i:
                 self.pending.pop()[1]()
             kind, value = toks[i]
@@ -173,9 +198,9 @@ class Engine:
         self.sinks[0].par()
 
     def command(self, i: int, name: str) -> int:
-        handler = self.handlers.get(name)
+        handler = self.handlers.commands.get(name)
         if handler is not None:
-            return handler(i + 1, name)
+            return handler(self, i + 1, name)
         if name in SYMBOLS:  # in an author list, `A \\quad B` spaces names apart: a separator
             self.sink.write(", " if self.in_author and name in _NAME_SPACING else SYMBOLS[name])
             return i + 1
@@ -201,13 +226,13 @@ class Engine:
         if env in DISCARD_ENVS:  # a drawing is not text, but a \\label in it names what is being drawn
             for k in range(i + 1, end):
                 if self.toks[k] == (CMD, "label"):
-                    self.handlers["label"](k + 1, "label")
+                    self.handlers.commands["label"](self, k + 1, "label")
             return end + 1
-        theorem = env in self.theorems or env.rstrip("*") in self.theorems
-        role = ENVIRONMENT_HANDLERS.get(env) or ("theorem" if theorem else None)
-        if role is not None:
-            handler: Callable[[int, int, str], int] = getattr(self, "env_" + role)
-            return handler(i + 1, end, env)
+        handler = self.handlers.environments.get(env)
+        if handler is None and (env in self.theorems or env.rstrip("*") in self.theorems):
+            handler = self.handlers.theorem
+        if handler is not None:
+            return handler(self, i + 1, end, env)
         return self.skip_spec(i + 1, ENV_SPECS.get(env, "o"))
 
     def algorithm_line(self, i: int, words: str, after_argument: str) -> int:
@@ -280,30 +305,10 @@ class Engine:
     def step(self, counter: str) -> str:
         """Advance a counter (figure, table, equation) and make it the target of the next \\label,
         as \\refstepcounter does; numbered within its unit (`2.3`) where the paper or class says."""
-        number = self.next_number(counter)
-        unit = self.counter_unit(counter)[0]
-        self.counts[f"{counter}:{unit}"] = self.counts.get(f"{counter}:{unit}", 0) + 1
+        number = self.numbers.advance(counter)
         self.current_label = (counter, number)
         self.anchor = None
         return number
-
-    def next_number(self, counter: str, ahead: int = 1) -> str:
-        """The number the next step of `counter` prints (`ahead=0`: the number it printed last).
-        REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
-        unit, stop = self.counter_unit(counter)
-        count = self.counts.get(f"{counter}:{unit}", 0) + ahead
-        shown = to_roman(count) if counter == "table" and self.meta.numbering else str(count)
-        return f"{unit}{stop}{shown}" if unit else shown
-
-    def counter_unit(self, counter: str) -> tuple[str, str]:
-        """The number of the unit a counter is numbered within and the stop after it: the
-        preamble's \\numberwithin, else the chapter where the document has chapters (book,
-        report), else none."""
-        return self.unit_number(self.meta.within.get(counter, "chapter" if self.has_chapters else "")), "."
-
-    def unit_number(self, unit: str) -> str:
-        """The number the current unit (section, chapter) prints; "" here, `sections` knows it."""
-        return ""
 
     # -- argument readers -----------------------------------------------------------------------
 
@@ -405,35 +410,39 @@ class Engine:
                 toks[i] = (TEXT, toks[i][1][found.end() :])
         return i
 
-    # -- commands every part of a document has ---------------------------------------------------
 
-    def cmd_if_then_else(self, i: int, name: str) -> int:
-        """\\ifthenelse{condition}{then}{else}: the condition cannot be run here; the first branch
-        is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
-        condition = self.group(i)
-        return self.cmd_first_of_two(condition[1] + 1, name) if condition else i
+# -- commands every part of a document has ------------------------------------------------------
 
-    def cmd_if_toggle(self, i: int, name: str) -> int:
-        """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the source's last
-        \\toggletrue/\\togglefalse chooses; the other is blanked."""
-        found = self.raw_text(i)
-        first = self.group(found[1]) if found is not None else None
-        second = self.group(first[1] + 1) if first is not None else None
-        if found is None or first is None or second is None:
-            return i
-        if self.meta.toggles.get(found[0].strip(), False):
-            return self.cmd_first_of_two(first[0], name)
-        for k in range(first[0], first[1] + 1):
-            self.toks[k] = (TEXT, "")
-        return second[0] + 1
 
-    def cmd_first_of_two(self, i: int, name: str) -> int:
-        """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
-        first = self.group(i)
-        if first is None:
-            return i
-        second = self.group(first[1] + 1)
-        if second is not None:
-            for k in range(second[0], second[1] + 1):
-                self.toks[k] = (TEXT, "")
-        return first[0] + 1
+def cmd_if_then_else(w: Walk, i: int, name: str) -> int:
+    """\\ifthenelse{condition}{then}{else}: the condition cannot be run here; the first branch
+    is what styles mean (LHCb's `\\ifthenelse{\\boolean{articletitles}}{title}{}`)."""
+    condition = w.group(i)
+    return cmd_first_of_two(w, condition[1] + 1, name) if condition else i
+
+
+def cmd_if_toggle(w: Walk, i: int, name: str) -> int:
+    """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the source's last
+    \\toggletrue/\\togglefalse chooses; the other is blanked."""
+    found = w.raw_text(i)
+    first = w.group(found[1]) if found is not None else None
+    second = w.group(first[1] + 1) if first is not None else None
+    if found is None or first is None or second is None:
+        return i
+    if w.meta.toggles.get(found[0].strip(), False):
+        return cmd_first_of_two(w, first[0], name)
+    for k in range(first[0], first[1] + 1):
+        w.toks[k] = (TEXT, "")
+    return second[0] + 1
+
+
+def cmd_first_of_two(w: Walk, i: int, name: str) -> int:
+    """\\texorpdfstring{TeX}{PDF string}: the printed first branch; the second is blanked."""
+    first = w.group(i)
+    if first is None:
+        return i
+    second = w.group(first[1] + 1)
+    if second is not None:
+        for k in range(second[0], second[1] + 1):
+            w.toks[k] = (TEXT, "")
+    return first[0] + 1

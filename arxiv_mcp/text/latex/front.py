@@ -4,9 +4,9 @@ llncs conventions), the abstract, keywords; gathered into `Meta` for `document.r
 from __future__ import annotations
 
 import re
-from typing import Any
+from functools import partial
 
-from .engine import Engine
+from .engine import Walk
 from .references import cite_mark
 from .sinks import Sink
 from .specs import title_size
@@ -36,248 +36,262 @@ def tidy_list(text: str) -> str:
     return _EMPTY_ITEMS_RE.sub(",", text.replace(" ,", ",")).strip(" ,")
 
 
-class FrontMatter(Engine):
-    """Handlers of the title page: what they read goes to `self.meta`, not the body."""
+def cmd_title(w: Walk, i: int, name: str) -> int:
+    opt = w.optional(i)
+    if opt:
+        i = opt[1] + 1
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.institutes = 0
-        self.icml_marks: dict[str, str] = {}  # ICML affiliation key -> its printed mark
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        if not w.meta.title:
+            w.meta.title = sink.flat()
 
-    def cmd_title(self, i: int, name: str) -> int:
-        opt = self.optional(i)
-        if opt:
-            i = opt[1] + 1
+    if w.group(i) is None:
+        return i
+    w.meta_depth += 1
+    return w.capture(i, done)
 
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            if not self.meta.title:
-                self.meta.title = sink.flat()
 
-        if self.group(i) is None:
-            return i
-        self.meta_depth += 1
-        return self.capture(i, done)
+def cmd_author(w: Walk, i: int, name: str) -> int:
+    """\\author[a,b]{Name} (elsarticle, authblk: the labels of the name's affiliations) or
+    \\author{Name} (REVTeX, aastex: the \\affiliation commands that follow give them)."""
+    opt = w.optional(i)
+    marks = ""
+    if opt:
+        option = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+        marks = affiliation_labels(option, w.meta.document_class)
+        i = opt[1] + 1
 
-    def cmd_author(self, i: int, name: str) -> int:
-        """\\author[a,b]{Name} (elsarticle, authblk: the labels of the name's affiliations) or
-        \\author{Name} (REVTeX, aastex: the \\affiliation commands that follow give them)."""
-        opt = self.optional(i)
-        marks = ""
-        if opt:
-            option = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-            marks = affiliation_labels(option, self.meta.document_class)
-            i = opt[1] + 1
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        w.in_author -= 1
+        text = tidy_list(sink.flat(", "))
+        if text:
+            w.meta.add_author(text, marks)
 
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            self.in_author -= 1
-            text = tidy_list(sink.flat(", "))
-            if text:
-                self.meta.add_author(text, marks)
+    g = w.group(i)
+    if g is None:
+        return i
+    drop_key_values(w, g[1] + 1)
+    w.meta_depth += 1
+    w.in_author += 1
+    return w.capture(i, done)
 
-        g = self.group(i)
-        if g is None:
-            return i
-        self.drop_key_values(g[1] + 1)
-        self.meta_depth += 1
-        self.in_author += 1
-        return self.capture(i, done)
 
-    def drop_key_values(self, i: int) -> None:
-        """Elsevier's cas classes take the author's ORCID and roles after the name
-        (`\\author[1]{Name}[orcid=...]`): options, not text."""
-        opt = self.optional(i)
-        if opt and any(k == TEXT and "=" in v for k, v in self.toks[opt[0] + 1 : opt[1]]):
-            for k in range(opt[0], opt[1] + 1):
-                self.toks[k] = (TEXT, "")
+def drop_key_values(w: Walk, i: int) -> None:
+    """Elsevier's cas classes take the author's ORCID and roles after the name
+    (`\\author[1]{Name}[orcid=...]`): options, not text."""
+    opt = w.optional(i)
+    if opt and any(k == TEXT and "=" in v for k, v in w.toks[opt[0] + 1 : opt[1]]):
+        for k in range(opt[0], opt[1] + 1):
+            w.toks[k] = (TEXT, "")
 
-    def cmd_affiliation(self, i: int, name: str) -> int:
-        """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
-        to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
-        opt = self.optional(i)
-        label = ""
-        if opt:
-            label = "".join(v for k, v in self.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-            i = opt[1] + 1
-        if self.group(i) is None:
-            return i
 
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
-            if text:
-                self.meta.add_affiliation(text, label)
-
-        self.meta_depth += 1
-        return self.capture(i, done)
-
-    def cmd_institute(self, i: int, name: str) -> int:
-        """svjour/llncs \\institute{A \\label{a} \\and B}: numbered 1, 2, ... in order, which is
-        what \\thanksref{a} and \\inst{1} print."""
-        if self.group(i) is None:
-            return i
-        self.institutes = 1
-        self.current_label = ("institute", "1")
-
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            self.institutes = 0
-            text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
-            if text:
-                self.meta.affiliations.append("$^{1}$" + text)
-
-        self.meta_depth += 1
-        return self.capture(i, done)
-
-    def cmd_icml_symbol(self, i: int, name: str) -> int:
-        """ICML's \\icmlsetsymbol{equal}{*}: the mark an author key prints instead of a number."""
-        key = self.raw_text(i)
-        symbol = self.raw_text(key[1]) if key is not None else None
-        if key is None or symbol is None:
-            return i
-        self.icml_marks[key[0].strip()] = symbol[0].strip()
-        return symbol[1]
-
-    def icml_mark(self, key: str) -> str:
-        """An ICML affiliation key as printed: its symbol, or its number in order of first use."""
-        if key not in self.icml_marks:
-            self.icml_marks[key] = str(sum(mark.isdigit() for mark in self.icml_marks.values()) + 1)
-        return self.icml_marks[key]
-
-    def cmd_icml_author(self, i: int, name: str) -> int:
-        """ICML's \\icmlauthor{Name}{keys}: one author of the list, marked per affiliation key."""
-        g = self.group(i)
-        found = self.keys(g[1] + 1) if g is not None else None
-        if g is None or found is None:
-            return i
-        keys, end = found
-        marks = ",".join(self.icml_mark(key) for key in keys)
-        for k in range(g[1] + 1, end):
-            self.toks[k] = (TEXT, "")
-
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            text = sink.flat()
-            if text:
-                self.meta.add_author(text, marks)
-
-        self.meta_depth += 1
-        return self.capture(i, done)
-
-    def cmd_icml_affiliation(self, i: int, name: str) -> int:
-        """ICML's \\icmlaffiliation{key}{Lab, City}: an affiliation, marked as its authors are."""
-        found = self.raw_text(i)
-        if found is None or self.group(found[1]) is None:
-            return i
-        mark = self.icml_mark(found[0].strip())
-
-        def done(sink: Sink) -> None:
-            self.meta_depth -= 1
-            text = tidy_list(sink.flat(", "))
-            if text:
-                self.meta.add_affiliation(text, mark)
-
-        self.meta_depth += 1
-        return self.capture(found[1], done)
-
-    def cmd_affiliation_part(self, i: int, name: str) -> int:
-        """acmart's \\institution{..}, \\city{..}, ...: items of one address (`MIT, Cambridge, USA`)."""
-        if self.group(i) is None:
-            return i
-
-        def done(sink: Sink) -> None:
-            text = sink.flat()
-            if text:
-                self.sink.write(text + ", ")
-
-        return self.capture(i, done)
-
-    def cmd_column_switch(self, i: int, name: str) -> int:
-        """\\twocolumn[...]: the bracket holds text set across both columns (ICML's title block)."""
-        opt = self.optional(i)
-        if opt:
-            self.toks[opt[0]] = self.toks[opt[1]] = (TEXT, "")
+def cmd_affiliation(w: Walk, i: int, name: str) -> int:
+    """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
+    to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
+    opt = w.optional(i)
+    label = ""
+    if opt:
+        label = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
+        i = opt[1] + 1
+    if w.group(i) is None:
         return i
 
-    def cmd_and(self, i: int, name: str) -> int:
-        if not self.institutes:
-            self.sink.write(", ")
-            return i
-        self.institutes += 1
-        self.current_label = ("institute", str(self.institutes))
-        self.sink.newline()
-        self.sink.write(f"$^{{{self.institutes}}}$")
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
+        if text:
+            w.meta.add_affiliation(text, label)
+
+    w.meta_depth += 1
+    return w.capture(i, done)
+
+
+def cmd_institute(w: Walk, i: int, name: str) -> int:
+    """svjour/llncs \\institute{A \\label{a} \\and B}: numbered 1, 2, ... in order, which is
+    what \\thanksref{a} and \\inst{1} print."""
+    if w.group(i) is None:
         return i
+    w.institutes = 1
+    w.current_label = ("institute", "1")
 
-    def cmd_thanksref(self, i: int, name: str) -> int:
-        found = self.keys(i)
-        if found is None:
-            return i
-        self.sink.write(cite_mark("thanksref", found[0]))
-        return found[1]
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        w.institutes = 0
+        text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
+        if text:
+            w.meta.affiliations.append("$^{1}$" + text)
 
-    def cmd_inst(self, i: int, name: str) -> int:
-        found = self.raw_text(i)
-        if found is None:
-            return i
-        if found[0].strip():
-            self.sink.write(f"$^{{{''.join(found[0].split())}}}$")
-        return found[1]
+    w.meta_depth += 1
+    return w.capture(i, done)
 
-    def cmd_abstract(self, i: int, name: str) -> int:
-        if self.group(i) is None:
-            return i
-        return self.capture(i, self.keep_abstract)
 
-    def env_abstract(self, j: int, end: int, env: str) -> int:
-        target = self.push(Sink())
-        self.later(end, lambda: self.keep_abstract(self.pop(target)))
-        return j
-
-    def keep_abstract(self, sink: Sink) -> None:
-        """The abstract closes the front matter: what follows is body even without a section."""
-        self.meta.abstract.extend(sink.flat_blocks())
-        self.end_front()
-
-    def cmd_maketitle(self, i: int, name: str) -> int:
-        self.sink.par()
-        if self.meta.abstract:
-            self.end_front()
+def cmd_icml_symbol(w: Walk, i: int, name: str) -> int:
+    """ICML's \\icmlsetsymbol{equal}{*}: the mark an author key prints instead of a number."""
+    key = w.raw_text(i)
+    symbol = w.raw_text(key[1]) if key is not None else None
+    if key is None or symbol is None:
         return i
+    w.icml_marks[key[0].strip()] = symbol[0].strip()
+    return symbol[1]
 
-    def cmd_font(self, i: int, name: str) -> int:
-        if self.in_front and self.may_title(size := title_size([name])) and self.group(i) is not None:
-            return self.capture(i, lambda sink: self.maybe_title(sink, size))
+
+def icml_mark(w: Walk, key: str) -> str:
+    """An ICML affiliation key as printed: its symbol, or its number in order of first use."""
+    if key not in w.icml_marks:
+        w.icml_marks[key] = str(sum(mark.isdigit() for mark in w.icml_marks.values()) + 1)
+    return w.icml_marks[key]
+
+
+def cmd_icml_author(w: Walk, i: int, name: str) -> int:
+    """ICML's \\icmlauthor{Name}{keys}: one author of the list, marked per affiliation key."""
+    g = w.group(i)
+    found = w.keys(g[1] + 1) if g is not None else None
+    if g is None or found is None:
         return i
+    keys, end = found
+    marks = ",".join(icml_mark(w, key) for key in keys)
+    for k in range(g[1] + 1, end):
+        w.toks[k] = (TEXT, "")
 
-    def env_keywords(self, j: int, end: int, env: str) -> int:
-        self.sink.write("Keywords: ")
-        return j
-
-    def cmd_footnote(self, i: int, name: str) -> int:
-        """A footnote stays where it is cited, as ` [^text]`; in the title or an author, a note."""
-        i = self.skip_spec(i, "o")
-        g = self.group(i)
-        if g is None:
-            return i
-        if self.meta_depth:  # in the title or an author: a title-page note
-            self.meta_depth += 1
-            return self.capture(g[0], self.keep_note)
-        self.sink.write(" [^")
-        self.toks[g[1]] = (TEXT, "]")
-        return g[0] + 1
-
-    def cmd_note(self, i: int, name: str) -> int:
-        """A title-page note (\\thanks, or a \\footnote in the title or an author): the PDF prints it
-        as a footnote of the first page (funding, addresses), so it joins the front matter's notes."""
-        if self.group(i) is None:
-            return i
-        self.meta_depth += 1
-        return self.capture(i, self.keep_note)
-
-    def keep_note(self, sink: Sink) -> None:
-        self.meta_depth -= 1
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
         text = sink.flat()
-        if text and text not in self.meta.notes:
-            self.meta.notes.append(text)
+        if text:
+            w.meta.add_author(text, marks)
+
+    w.meta_depth += 1
+    return w.capture(i, done)
+
+
+def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
+    """ICML's \\icmlaffiliation{key}{Lab, City}: an affiliation, marked as its authors are."""
+    found = w.raw_text(i)
+    if found is None or w.group(found[1]) is None:
+        return i
+    mark = icml_mark(w, found[0].strip())
+
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        text = tidy_list(sink.flat(", "))
+        if text:
+            w.meta.add_affiliation(text, mark)
+
+    w.meta_depth += 1
+    return w.capture(found[1], done)
+
+
+def cmd_affiliation_part(w: Walk, i: int, name: str) -> int:
+    """acmart's \\institution{..}, \\city{..}, ...: items of one address (`MIT, Cambridge, USA`)."""
+    if w.group(i) is None:
+        return i
+
+    def done(sink: Sink) -> None:
+        text = sink.flat()
+        if text:
+            w.sink.write(text + ", ")
+
+    return w.capture(i, done)
+
+
+def cmd_column_switch(w: Walk, i: int, name: str) -> int:
+    """\\twocolumn[...]: the bracket holds text set across both columns (ICML's title block)."""
+    opt = w.optional(i)
+    if opt:
+        w.toks[opt[0]] = w.toks[opt[1]] = (TEXT, "")
+    return i
+
+
+def cmd_and(w: Walk, i: int, name: str) -> int:
+    if not w.institutes:
+        w.sink.write(", ")
+        return i
+    w.institutes += 1
+    w.current_label = ("institute", str(w.institutes))
+    w.sink.newline()
+    w.sink.write(f"$^{{{w.institutes}}}$")
+    return i
+
+
+def cmd_thanksref(w: Walk, i: int, name: str) -> int:
+    found = w.keys(i)
+    if found is None:
+        return i
+    w.sink.write(cite_mark("thanksref", found[0]))
+    return found[1]
+
+
+def cmd_inst(w: Walk, i: int, name: str) -> int:
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    if found[0].strip():
+        w.sink.write(f"$^{{{''.join(found[0].split())}}}$")
+    return found[1]
+
+
+def cmd_abstract(w: Walk, i: int, name: str) -> int:
+    if w.group(i) is None:
+        return i
+    return w.capture(i, partial(keep_abstract, w))
+
+
+def env_abstract(w: Walk, j: int, end: int, env: str) -> int:
+    target = w.push(Sink())
+    w.later(end, lambda: keep_abstract(w, w.pop(target)))
+    return j
+
+
+def keep_abstract(w: Walk, sink: Sink) -> None:
+    """The abstract closes the front matter: what follows is body even without a section."""
+    w.meta.abstract.extend(sink.flat_blocks())
+    w.end_front()
+
+
+def cmd_maketitle(w: Walk, i: int, name: str) -> int:
+    w.sink.par()
+    if w.meta.abstract:
+        w.end_front()
+    return i
+
+
+def cmd_font(w: Walk, i: int, name: str) -> int:
+    if w.in_front and w.may_title(size := title_size([name])) and w.group(i) is not None:
+        return w.capture(i, lambda sink: w.maybe_title(sink, size))
+    return i
+
+
+def env_keywords(w: Walk, j: int, end: int, env: str) -> int:
+    w.sink.write("Keywords: ")
+    return j
+
+
+def cmd_footnote(w: Walk, i: int, name: str) -> int:
+    """A footnote stays where it is cited, as ` [^text]`; in the title or an author, a note."""
+    i = w.skip_spec(i, "o")
+    g = w.group(i)
+    if g is None:
+        return i
+    if w.meta_depth:  # in the title or an author: a title-page note
+        w.meta_depth += 1
+        return w.capture(g[0], partial(keep_note, w))
+    w.sink.write(" [^")
+    w.toks[g[1]] = (TEXT, "]")
+    return g[0] + 1
+
+
+def cmd_note(w: Walk, i: int, name: str) -> int:
+    """A title-page note (\\thanks, or a \\footnote in the title or an author): the PDF prints it
+    as a footnote of the first page (funding, addresses), so it joins the front matter's notes."""
+    if w.group(i) is None:
+        return i
+    w.meta_depth += 1
+    return w.capture(i, partial(keep_note, w))
+
+
+def keep_note(w: Walk, sink: Sink) -> None:
+    w.meta_depth -= 1
+    text = sink.flat()
+    if text and text not in w.meta.notes:
+        w.meta.notes.append(text)

@@ -17,15 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import tokens
+from . import pace, tokens
 from .source import RESERVED_NAMES
 from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
-    COMMAND_HANDLERS,
     FONT_SWITCHES,
     HEADING_LEVELS,
-    OWN_FIRST,
     PAR_COMMANDS,
     SKIP_SPECS,
 )
@@ -282,21 +280,18 @@ _DEFINERS = {
     "DeclareRobustCommand",
 }
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
-# Names the tokenizer or converter give a meaning of their own: a redefinition is not applied.
-PROTECTED_MACROS = (
-    frozenset(
-        RESERVED_NAMES
-        | set(SKIP_SPECS)
-        | set(COMMAND_HANDLERS)
-        | PAR_COMMANDS
-        | set(ALGORITHM_WORDS)
-        | set(HEADING_LEVELS)
-        | set(CHAPTER_LEVELS)
-        | FONT_SWITCHES
-        # read by the tokenizer, or spelled out by the converter as symbols
-        | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-    )
-    - OWN_FIRST
+# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
+# applied (`handlers.PROTECTED` adds the names with a handler).
+PROTECTED_MACROS = frozenset(
+    RESERVED_NAMES
+    | set(SKIP_SPECS)
+    | PAR_COMMANDS
+    | set(ALGORITHM_WORDS)
+    | set(HEADING_LEVELS)
+    | set(CHAPTER_LEVELS)
+    | FONT_SWITCHES
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
 )
 
 
@@ -320,10 +315,13 @@ class Expansion:
         return False
 
     def tokens(self, toks: list[Token] | tuple[Token, ...], depth: int = 0) -> list[Token]:
+        """The tokens with the macros spliced in: linear in the tokens plus the bodies inserted,
+        which MAX_MACRO_EXPANSION bounds per paper."""
         if not self.macros:
             return list(toks)
         out: list[Token] = []
         for k, (kind, value) in enumerate(toks):
+            pace.tick(k)
             macro = self.macros.get(value) if kind == CMD else None
             if macro is not None and self.affordable(macro.cost) and not _being_defined(toks, k):
                 self.budget -= macro.cost

@@ -75,10 +75,22 @@ class Labels:
     sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
     compress: bool = False  # natbib's `compress`: runs of three or more numbers as a range
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
-    bib: dict[str, BibLabel] = field(default_factory=dict)
+    bib: dict[str, BibLabel] = field(default_factory=dict)  # in the bibliography's order; see `add_entry`
+    dated: bool = False  # some entry has a year (kept by `add_entry`, so no question scans the entries)
+    order: dict[str, int] = field(default_factory=dict)  # key -> its place in the bibliography
+
+    def add_entry(self, key: str, label: BibLabel) -> None:
+        """Record an entry's label (the first one of a key wins, as LaTeX warns and keeps it);
+        constant time, so a bibliography of n entries costs O(n) here."""
+        if key in self.bib:
+            return
+        self.order[key] = len(self.bib)
+        self.bib[key] = label
+        self.dated = self.dated or bool(label.year)
 
     def author_year(self) -> bool:
-        return not self.numeric and any(label.year for label in self.bib.values())
+        """Constant time: asked once per entry and per citation."""
+        return not self.numeric and self.dated
 
     def entry_label(self, key: str) -> str:
         """What stands before a bibliography entry."""
@@ -149,9 +161,9 @@ class Labels:
             # as LaTeX prints a key the bibliography lacks (`[3, ?]`): a raw key is never text
             return "[" + ", ".join(label.number if label else "?" for label in labels) + "]"
         known = [label for label in labels if label is not None]
-        if self.sort:  # natbib's `sort`: in the bibliography's order
-            order = {id(label): k for k, label in enumerate(self.bib.values())}
-            known.sort(key=lambda label: order.get(id(label), 0))
+        if self.sort:  # natbib's `sort`: in the bibliography's order (O(k log k) for k keys)
+            places = sorted(range(len(keys)), key=lambda k: self.order.get(keys[k], 0))
+            known = [known[k] for k in places]
         if self.author_year():
             return _author_year_cite(command, known)
         if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
@@ -164,17 +176,18 @@ class Labels:
 
 
 def _ranges(numbers: list[str]) -> list[str]:
-    """`1, 2, 3, 5` -> `1–3, 5`: three or more consecutive numbers as a range, as natbib prints."""
+    """`1, 2, 3, 5` -> `1–3, 5`: three or more consecutive numbers as a range, as natbib prints.
+    Decimal digits only: `²` is a digit to `str.isdigit` but not a number to `int`."""
     out: list[str] = []
     run: list[int] = []
     for number in [*numbers, ""]:
-        if number.isdigit() and run and int(number) == run[-1] + 1:
+        if number.isdecimal() and run and int(number) == run[-1] + 1:
             run.append(int(number))
             continue
         if run:
             out += [f"{run[0]}\u2013{run[-1]}"] if len(run) >= 3 else [str(k) for k in run]
             run = []
-        if number.isdigit():
+        if number.isdecimal():
             run = [int(number)]
         elif number:
             out.append(number)

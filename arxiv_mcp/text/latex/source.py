@@ -2,7 +2,8 @@
 
 Everything here reads source text, before tokenising: the main-file choice, include inlining from
 the archive's own files, comment stripping, the document split, and the definitions collected from
-the whole source (environment aliases, theorem names; user text macros are `macros.py`'s).
+the whole source (environment aliases, float names, how citations print; the definitions the
+walk reads from tokens are `definitions.py`'s, user text macros `macros.py`'s).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import logging
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from ...errors import ExtractionError
+from . import pace
 from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
@@ -94,12 +95,14 @@ _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|m
 
 
 def _strip_comments(text: str) -> str:
-    """Drop `%` comments and comment environments the way TeX reads lines."""
+    """Drop `%` comments and comment environments the way TeX reads lines; one pass, linear in
+    the text (each line is looked at once)."""
     out: list[str] = []
     verbatim_end = ""
     in_comment_env = False
     glue = False
-    for line in text.split("\n"):
+    for k, line in enumerate(text.split("\n")):
+        pace.tick(k)
         if in_comment_env:
             end = line.find("\\end{comment}")
             if end < 0:
@@ -340,49 +343,10 @@ RESERVED_NAMES = {
     "footnote",
     "par",
 }
-_BUILTIN_THEOREMS = {
-    "theorem": "Theorem",
-    "lemma": "Lemma",
-    "proposition": "Proposition",
-    "corollary": "Corollary",
-    "definition": "Definition",
-    "remark": "Remark",
-    "example": "Example",
-    "proof": "Proof",
-    "conjecture": "Conjecture",
-    "claim": "Claim",
-    "assumption": "Assumption",
-    "observation": "Observation",
-    "fact": "Fact",
-    "problem": "Problem",
-    "exercise": "Exercise",
-    "hypothesis": "Hypothesis",
-}
 _ALIAS_RE = re.compile(
     r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
     r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
 )
-# \newtheorem{name}[shares the counter of]{Label}[numbered within] and \newtheorem*{name}{Label}
-_THEOREM_RE = re.compile(
-    r"\\newtheorem(?P<star>\*?)[ \t]*\{(?P<name>[A-Za-z]+\*?)\}[ \t]*(?:\[[ \t]*(?P<shared>[A-Za-z]{1,40})[ \t]*\][ \t]*)?"
-    r"\{(?P<label>[^{}\n]{1,60})\}(?:[ \t]*\[[ \t]*(?P<within>[A-Za-z]{1,40})[ \t]*\])?"
-)
-
-
-@dataclass(frozen=True)
-class TheoremKind:
-    """What a theorem-like environment prints: `Label 2.1.` from `counter`, numbered within the
-    current `within` unit (a section, a chapter) when given; an unnumbered one prints `Label.`"""
-
-    label: str
-    counter: str = ""
-    within: str = ""
-
-    @property
-    def numbered(self) -> bool:
-        return bool(self.counter)
-
-
 _FLOAT_NAME_RE = re.compile(
     r"\\(?:(?:re)?newcommand|providecommand|def)\*?[ \t]*(?:\{[ \t]*)?\\(figure|table)name(?![A-Za-z@])[ \t]*(?:\}[ \t]*)?"
     r"\{([^{}\\\n]{1,20})\}"
@@ -413,24 +377,6 @@ def environment_aliases(source: str) -> dict[str, tuple[str, str]]:
         if name not in RESERVED_NAMES:
             aliases[name] = (m.group(2), m.group(3))
     return aliases
-
-
-def theorem_names(preamble: str) -> dict[str, TheoremKind]:
-    """The theorem-like environments by name: the paper's \\newtheorem definitions over the
-    common names a class or a package not in the e-print defines (numbered, but `proof`)."""
-    kinds = {name: TheoremKind(label, "" if name == "proof" else name) for name, label in _BUILTIN_THEOREMS.items()}
-    for m in _THEOREM_RE.finditer(preamble):
-        label = " ".join(m.group("label").split())
-        if not re.fullmatch(r"[^\\{}$]+", label):
-            continue
-        name = m.group("name")
-        if m.group("star"):
-            kinds[name] = TheoremKind(label)
-        elif m.group("shared") and m.group("shared") in kinds:
-            kinds[name] = TheoremKind(label, kinds[m.group("shared")].counter, kinds[m.group("shared")].within)
-        else:
-            kinds[name] = TheoremKind(label, name, m.group("within") or "")
-    return kinds
 
 
 # ---------------------------------------------------------------------------------------------
@@ -529,46 +475,3 @@ def doi_prefix(source: str) -> str:
     one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
     m = _DOI_DEFINITION_RE.search(source)
     return m.group(1) if m else "doi:"
-
-
-_WITHIN_RE = re.compile(
-    r"\\(?:numberwithin|counterwithin\*?)[ \t]*(?:\[[^\]\n]{0,40}\][ \t]*)?"
-    r"\{[ \t]*(figure|table|equation)[ \t]*\}[ \t]*\{[ \t]*(chapter|section|subsection)[ \t]*\}"
-)
-_WITHOUT_RE = re.compile(r"\\counterwithout\*?[ \t]*\{[ \t]*(figure|table|equation)[ \t]*\}")
-
-
-_THE_COUNTER_RE = re.compile(
-    r"\\renewcommand\*?[ \t]*\{?[ \t]*\\the(figure|table|equation)[ \t]*\}?[ \t]*"
-    r"\{[ \t]*\\the(chapter|section|subsection)[ \t]*\.[ \t]*\\arabic[ \t]*\{[ \t]*\1[ \t]*\}[ \t]*\}"
-)
-
-
-def counters_within(preamble: str) -> dict[str, str]:
-    """The counters the preamble numbers within a unit (`\\numberwithin{equation}{section}`, or
-    `\\renewcommand{\\theequation}{\\thesection.\\arabic{equation}}` with its reset) as printed
-    (`2.3`), by counter; `\\counterwithout` takes one back (book classes number within
-    chapters by default: the converter's own rule)."""
-    within = {m.group(1): m.group(2) for m in _THE_COUNTER_RE.finditer(preamble)}
-    within.update({m.group(1): m.group(2) for m in _WITHIN_RE.finditer(preamble)})
-    for m in _WITHOUT_RE.finditer(preamble):
-        within[m.group(1)] = ""
-    return within
-
-
-_TOGGLE_RE = re.compile(
-    r"\\(?:(toggle|bool)(true|false)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}"
-    r"|set(?:toggle|bool)[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}[ \t]*\{[ \t]*(true|false)[ \t]*\})"
-)
-
-
-def toggle_states(source: str) -> dict[str, bool]:
-    """etoolbox's toggles and booleans as the source last sets them (`\\togglefalse{showlabels}`,
-    `\\setbool{draft}{true}`); one never set is false, as \\newtoggle makes it."""
-    states: dict[str, bool] = {}
-    for m in _TOGGLE_RE.finditer(source):
-        if m.group(3):
-            states[m.group(3)] = m.group(2) == "true"
-        else:
-            states[m.group(4)] = m.group(5) == "true"
-    return states

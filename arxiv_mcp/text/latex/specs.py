@@ -1,14 +1,13 @@
 """What the converter knows about LaTeX commands and environments, as tables.
 
-The engine (`convert.py`) walks tokens; these tables say what each known name means: which
+The engine (`engine.Walk`) walks tokens; these tables say what each known name means: which
 environments are lists, floats, tables or dropped, which commands are headings, citations or
-references, which are layout commands whose arguments are dropped (`SKIP_SPECS`), which print a
-symbol. Adding a class's or package's commands means adding rows here, not code there.
+references (`handlers.py` pairs each kind with its function), which are layout commands whose
+arguments are dropped (`SKIP_SPECS`), which print a symbol. Adding a class's or package's
+commands means adding rows here (or names to a row of `handlers.py`), not code.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterable
 
 LIST_ENVS = {
     "itemize": "-",
@@ -564,83 +563,7 @@ HEADING_COMMANDS = {
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
     for star in ("", "*")
 }
-# Commands with a handler of their own, by role; the converter's method for a role is
-# `cmd_<role>`. These names are also protected from the paper's redefinitions (`macros.py`).
-_COMMAND_ROLES: dict[str, Iterable[str]] = {
-    "title": ("title", "AtlasTitle", "icmltitle"),
-    "author": ("author", "collaboration"),
-    "affiliation": ("affiliation", "altaffiliation", "address", "affil"),
-    "institute": ("institute",),
-    "icml_author": ("icmlauthor",),
-    "icml_affiliation": ("icmlaffiliation",),
-    "icml_symbol": ("icmlsetsymbol",),
-    # acmart's affiliation parts: the PDF prints them as one comma-separated address
-    "affiliation_part": ("institution", "department", "streetaddress", "city", "state", "postcode", "country"),
-    "column_switch": ("twocolumn", "onecolumn"),
-    "and": ("and",),
-    "thanksref": ("thanksref",),
-    "inst": ("inst",),
-    "note": ("thanks", "thanks*"),  # a title-page footnote
-    "abstract": ("abstract", "AtlasAbstract"),
-    "maketitle": ("maketitle",),
-    "font": ("textbf", "textsc"),
-    "footnote": ("footnote", "footnote*", "footnotetext"),
-    "item": ("item", "item*"),
-    "bibitem": ("bibitem",),
-    "caption": ("caption", "caption*", "subcaption"),
-    "subfloat": ("subfloat", "subfigure", "subtable"),
-    "graphics": ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile"),
-    "continued_float": ("ContinuedFloat",),
-    # siunitx (`units.py`): what each reads is its table there
-    "quantity": QUANTITIES,
-    "span": ("multicolumn", "multicolumn*", "multirow"),
-    "rule": (
-        "hline",
-        "midrule",
-        "toprule",
-        "bottomrule",
-        "specialrule",
-        "Xhline",
-        "hhline",
-        "hdashline",
-        "firsthline",
-        "lasthline",
-    ),
-    "captionof": ("captionof",),
-    "appendix": ("appendix",),
-    "href": ("href",),
-    "doi": ("doi",),
-    "eprint": ("eprint",),
-    "label": ("label",),
-    "step_equation": ("@stepequation", "@tagequation"),
-    "first_of_two": ("texorpdfstring", "@firstoftwo"),
-    "if_then_else": ("ifthenelse",),
-    "if_toggle": ("iftoggle", "ifbool"),
-    "halign": ("halign",),
-    "row_end": ("cr", "crcr"),
-    "cell_lines": ("makecell", "thead", "shortstack", "specialcell", "Centerstack"),
-    "heading": HEADING_COMMANDS,
-    "cite": CITE_COMMANDS,
-    "ref": REF_COMMANDS,
-}
-COMMAND_HANDLERS = {name: role for role, names in _COMMAND_ROLES.items() for name in names}
-# Environments with a handler of their own, by role; the method is `env_<role>`. Theorem-like
-# environments are the paper's (`\newtheorem`), found at run time.
-_ENVIRONMENT_ROLES: dict[str, Iterable[str]] = {
-    "abstract": ("abstract",),
-    "bibliography": ("thebibliography", "mcitethebibliography"),
-    "appendix": ("appendix", "appendices"),
-    "keywords": ("keywords", "IEEEkeywords"),
-    "acknowledgments": ("acknowledgments", "acknowledgements", "acks"),
-    "figure": FIGURE_ENVS,
-    "subfloat": ("subfigure", "subtable"),
-    "algorithm_float": ("algorithm", "algorithm*", "listing"),
-    "subequations": ("subequations",),
-    "table_float": TABLE_FLOATS,
-    "tabular": TABULAR_SPECS,
-    "list": LIST_ENVS,
-}
-ENVIRONMENT_HANDLERS = {name: role for role, names in _ENVIRONMENT_ROLES.items() for name in names}
+BIBLIOGRAPHY_ENVS = ("thebibliography", "mcitethebibliography")
 # Unit macros of HEP packages (atlasunit, heppennames' kin, cms-tdr's ptdr definitions): what they print
 # when the paper uses one its e-print does not define (with \\xspace: whether the unknown package
 # spaces after them cannot be known, and a lost space joins two words); the paper's own definition wins.

@@ -204,7 +204,7 @@ _ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
 
 
 # etoolbox's \\iftoggle{name}{yes}{no} and \\ifbool are commands with braced branches, which the
-# converter decides (`Engine.cmd_if_toggle`); TeX's own \\if...\\fi cannot be decided here
+# converter decides (`engine.cmd_if_toggle`); TeX's own \\if...\\fi cannot be decided here
 _ANY_CONDITIONAL_RE = re.compile(r"\\(?:(?!(?:iftoggle|ifbool)(?![A-Za-z@]))if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
 
 

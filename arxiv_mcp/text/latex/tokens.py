@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from . import pace
 from .specs import SIZE_SWITCHES
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
@@ -224,8 +225,10 @@ class _Tokenizer:
     _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
 
     def run(self) -> list[Token]:
+        """One pass over the source, linear in its length (each search starts where the last ended)."""
         src, n, i = self.src, len(self.src), 0
         while i < n:
+            pace.tick(len(self.toks))
             m = self._SPECIAL_RE.search(src, i)
             j = m.start() if m else n
             if j > i:
@@ -519,7 +522,9 @@ def tokenize(src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[s
 
 
 def match_groups(toks: list[Token]) -> list[int]:
-    """Index of the partner of every `{`/`}` and \\begin/\\end; -1 when unmatched. Well nested."""
+    """Index of the partner of every `{`/`}` and \\begin/\\end; -1 when unmatched. Well nested.
+    Linear: one pass with a stack, each opener pushed and popped once (a closer with no open
+    partner is skipped, so a stray `}` pops nothing)."""
     match = [-1] * len(toks)
     stack: list[int] = []
     open_count: dict[str, int] = {}
@@ -543,7 +548,8 @@ def match_groups(toks: list[Token]) -> list[int]:
 
 
 def match_brackets(toks: list[Token]) -> list[int]:
-    """Partner of every `[` / `]` at the same brace depth within one paragraph; -1 otherwise."""
+    """Partner of every `[` / `]` at the same brace depth within one paragraph; -1 otherwise.
+    Linear: one pass with a stack."""
     match = [-1] * len(toks)
     stack: list[tuple[int, int]] = []
     depth = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .engine import Engine
+from .engine import Walk
 from .tokens import CMD, DMATH, LBRACE, MATH, RAW, RBRACE, TEXT, Token
 
 PREFIXES = {
@@ -114,6 +114,7 @@ def declared_units(source: str) -> dict[str, str]:
 
 
 MAX_ARGUMENT_TOKENS = 400
+_MAX_POWER_DIGITS = 6  # a unit's power longer than this is a hostile one, not printed
 _WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
 
 
@@ -126,7 +127,7 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
     for m in _PIECE_RE.finditer(expression):
         name, power, literal = m.groups()
         if power is not None and out:
-            out[-1][1] *= int(power)
+            out[-1][1] *= int(power) if len(power) <= _MAX_POWER_DIGITS else 1
             continue
         symbol = literal
         if name in PREFIXES:
@@ -152,6 +153,13 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
     return " ".join(symbol + (f"$^{{{power}}}$" if power != 1 else "") for symbol, power in out)
 
 
+def _integer(written: str) -> str:
+    """An integer as `int` prints it (`+03` -> `3`, `-0` -> `0`), for any number of digits (a
+    hostile `\\num{1e999...}` exceeds Python's int-string limit)."""
+    digits = written.lstrip("+-").lstrip("0") or "0"
+    return "-" + digits if written.startswith("-") and digits != "0" else digits
+
+
 _EXPONENT_RE = re.compile(r"\A([-+]?[\d.,]*)\s*[eE]\s*([-+]?\d+)\Z")
 
 
@@ -161,62 +169,61 @@ def number_text(number: str) -> str:
     m = _EXPONENT_RE.match(number)
     if m:
         mantissa = f"{m.group(1)} \\times " if m.group(1) else ""
-        return f"${mantissa}10^{{{int(m.group(2))}}}$"
+        return f"${mantissa}10^{{{_integer(m.group(2))}}}$"
     return number
 
 
-class Quantities(Engine):
-    """The siunitx commands (v2 and v3 names)."""
+def arguments(w: Walk, i: int, count: int) -> tuple[list[str], int] | None:
+    """The LaTeX of `count` mandatory arguments (options in brackets skipped before each)."""
+    values = []
+    for _ in range(count):
+        i = w.skip_spec(i, "o")
+        g = w.group(i)
+        if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
+            return None
+        values.append(source_of(w, g[0] + 1, g[1]))
+        i = g[1] + 1
+    return values, i
 
-    def arguments(self, i: int, count: int) -> tuple[list[str], int] | None:
-        """The LaTeX of `count` mandatory arguments (options in brackets skipped before each)."""
-        values = []
-        for _ in range(count):
-            i = self.skip_spec(i, "o")
-            g = self.group(i)
-            if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
-                return None
-            values.append(self.source_of(g[0] + 1, g[1]))
-            i = g[1] + 1
-        return values, i
 
-    def source_of(self, a: int, b: int) -> str:
-        parts = []
-        for kind, value in self.toks[a:b]:
-            if kind == CMD:
-                parts.append(f"\\{value} ")
-            elif kind in (TEXT, RAW):
-                parts.append(value)
-            elif kind == MATH:
-                parts.append(value)
-            elif kind in (LBRACE, RBRACE):
-                parts.append(kind)
-        return "".join(parts)
+def source_of(w: Walk, a: int, b: int) -> str:
+    parts = []
+    for kind, value in w.toks[a:b]:
+        if kind == CMD:
+            parts.append(f"\\{value} ")
+        elif kind in (TEXT, RAW):
+            parts.append(value)
+        elif kind == MATH:
+            parts.append(value)
+        elif kind in (LBRACE, RBRACE):
+            parts.append(kind)
+    return "".join(parts)
 
-    def cmd_quantity(self, i: int, name: str) -> int:
-        opt = self.optional(i)
-        if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
-            self.sink.write(number_text(self.source_of(opt[0] + 1, opt[1])) + " ")
-            i = opt[1] + 1
-        shape = _SHAPES[name]
-        found = self.arguments(i, len(shape))
-        if found is None:
-            return i
-        values, end = found
-        numbers = [number_text(v) for v, kind in zip(values, shape) if kind == "n"]
-        unit = next((unit_text(v, self.meta.units) for v, kind in zip(values, shape) if kind == "u"), "")
-        if name in ("ang",):
-            text = numbers[0].replace(";", " ") + "\u00b0"
-        elif len(numbers) == 2:  # a range
-            text = " to ".join(f"{n} {unit}".strip() for n in numbers)
-        else:
-            text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
-        if shape in ("lu", "L"):
-            items = [number_text(x) for x in values[0].split(";") if x.strip()]
-            joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
-            text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
-        self.sink.write(text)
-        return end
+
+def cmd_quantity(w: Walk, i: int, name: str) -> int:
+    opt = w.optional(i)
+    if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
+        w.sink.write(number_text(source_of(w, opt[0] + 1, opt[1])) + " ")
+        i = opt[1] + 1
+    shape = _SHAPES[name]
+    found = arguments(w, i, len(shape))
+    if found is None:
+        return i
+    values, end = found
+    numbers = [number_text(v) for v, kind in zip(values, shape) if kind == "n"]
+    unit = next((unit_text(v, w.meta.units) for v, kind in zip(values, shape) if kind == "u"), "")
+    if name in ("ang",):
+        text = numbers[0].replace(";", " ") + "\u00b0"
+    elif len(numbers) == 2:  # a range
+        text = " to ".join(f"{n} {unit}".strip() for n in numbers)
+    else:
+        text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
+    if shape in ("lu", "L"):
+        items = [number_text(x) for x in values[0].split(";") if x.strip()]
+        joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
+        text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
+    w.sink.write(text)
+    return end
 
 
 # n: a number, u: a unit, l: a list of numbers (`1;2;3`)
@@ -313,7 +320,8 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
 
 
 def math_quantities(toks: list[Token], declared: dict[str, str], source: str) -> list[Token]:
-    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`)."""
+    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`);
+    linear in the tokens and the math's length."""
     if not _MATH_QUANTITY_RE.search(source):
         return toks
     return [
