@@ -18,7 +18,7 @@ from .cache.store import Cache
 from .cache.warm import Proof
 from .catalog import Catalog
 from .config import Config, display_path
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse, parse_many
 from .models import (
     UNTRUSTED,
@@ -39,6 +39,7 @@ from .models import (
     SearchResult,
     SessionInfo,
     Trends,
+    VersionComparison,
 )
 from .reading import Reader, Text
 from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
@@ -296,6 +297,64 @@ class ArxivService:
     def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
         pid, full = self._text(paper_id, None)
         return pid, full.text
+
+    # --- versions -------------------------------------------------------------------------
+
+    def compare_versions(
+        self,
+        paper_id: str,
+        from_version: int | None = None,
+        to_version: int | None = None,
+        session_id: str | None = None,
+    ) -> VersionComparison:
+        """Two versions compared (default: the first and the latest). Each is read as
+        read_paper reads it (a cached one costs no request); the metadata of both comes from
+        the cache or one id_list request; the comparison itself costs nothing more."""
+        from .research import versions
+
+        pid = parse(paper_id).with_version(None)
+        self._check_session(session_id)
+        first, last, papers = self._version_pair(pid, from_version, to_version)
+        sides = []
+        for number in (first, last):
+            versioned = pid.with_version(number)
+            try:
+                _, full, _ = self._read(versioned.versioned, session_id)
+            except NotFound as exc:
+                if versions.is_withdrawn(papers.get(versioned)):
+                    raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
+                raise
+            raw = self.reader.cached_raw(versioned, str(full.source))
+            sides.append(
+                versions.Side(number, papers.get(versioned), full.doc, str(full.source), raw.bytes if raw else None)
+            )
+        return versions.compare(pid.id, sides[0], sides[1])
+
+    def _version_pair(
+        self, pid: PaperId, from_version: int | None, to_version: int | None
+    ) -> tuple[int, int, dict[PaperId, Paper]]:
+        """The two versions to compare and the metadata of each (one request at most: the
+        latest and the versions asked for go in one id_list)."""
+        asked = [v for v in (from_version, to_version) if v is not None]
+        if any(v < 1 for v in asked):
+            raise InvalidInput("from_version and to_version are version numbers: 1 for v1, 2 for v2, ...")
+        wanted = [pid] + [pid.with_version(v) for v in dict.fromkeys([from_version or 1, *asked])]
+        try:
+            papers = self.catalog.papers(wanted)
+        except UpstreamError:
+            papers = {}  # the texts still compare; only the metadata goes unsaid
+        latest = papers.get(pid) or self.paper(pid)[0]
+        count = latest.version
+        papers.setdefault(pid.with_version(count), latest)
+        if count == 1:
+            raise InvalidInput(f"{pid.id} has one version (v1): there is nothing to compare; read_paper reads it")
+        missing = [v for v in asked if v > count]
+        if missing:
+            raise NotFound(f"{pid.id} has no v{missing[0]}: its versions are v1 to v{count}")
+        first, last = from_version or 1, to_version or count
+        if first == last:
+            raise InvalidInput(f"from_version and to_version are both v{first}: name two different versions")
+        return first, last, papers
 
     # --- downloads ------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ the server filters its tools and its instructions by them. Every tool is in exac
 from __future__ import annotations
 
 TOOL_GROUPS: dict[str, tuple[str, ...]] = {
-    "read": ("search_papers", "get_paper", "read_paper", "find_in_paper"),
+    "read": ("search_papers", "get_paper", "read_paper", "find_in_paper", "compare_versions"),
     "cite": ("export_bibtex", "get_references", "get_citations"),
     "library": (
         "start_session",
