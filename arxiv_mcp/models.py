@@ -50,6 +50,19 @@ class AuthorInfo:
 
 
 @dataclass
+class LinkItem:
+    """A URL a paper states, with what it points at."""
+
+    url: str
+    kind: str
+    """code, data, model, project or other (a DOI or an arXiv link is never code)."""
+    where: str
+    """Where it stands: abstract or comments (metadata); text, footnote or bibliography (full text)."""
+    context: str = ""
+    """The sentence or footnote it stands in."""
+
+
+@dataclass
 class PaperDetail:
     id: str
     version: int
@@ -72,6 +85,9 @@ class PaperDetail:
     """True when arXiv was unreachable and this came from an expired cache entry."""
     classes: list[str] = field(default_factory=list)
     """ACM/MSC classes the authors gave (I.2.7, 68T50): not arXiv categories."""
+    links: list[dict[str, str]] = field(default_factory=list)
+    """The code, data, model and project links its abstract and comments state, each a
+    `LinkItem` (an object in the output schema: its shape would cost every tools/list 200 bytes)."""
 
 
 @dataclass
@@ -327,19 +343,6 @@ class Trends:
     per_day: list[DayCount]
     top_terms: list[TermCount]
     note: str | None = None
-
-
-@dataclass
-class LinkItem:
-    """A URL a paper states, with what it points at."""
-
-    url: str
-    kind: str
-    """code, data, model, project or other (a DOI or an arXiv link is never code)."""
-    where: str
-    """Where it stands: abstract or comments (metadata); text, footnote or bibliography (full text)."""
-    context: str = ""
-    """The sentence or footnote it stands in."""
 
 
 @dataclass

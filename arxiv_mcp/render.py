@@ -46,7 +46,8 @@ def search(r: models.SearchResult) -> str:
 def _facts(d: models.PaperDetail, authors: str, categories: str, submitted: str) -> list[tuple[str, str]]:
     """What both renderings of a paper (the get_paper text, the resource card) say under its
     title, as (label, value) in one order; DOI, journal and comment only when given."""
-    given = (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment))
+    links = "; ".join(f"{link['kind']} {link['url']}" for link in d.links)
+    given = (("DOI", d.doi), ("Journal", d.journal_ref), ("Comment", d.comment), ("Code and data", links))
     facts = [("Authors", authors), ("Categories", categories), ("Submitted", submitted)]
     return facts + [(label, value) for label, value in given if value]
 

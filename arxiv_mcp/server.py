@@ -543,7 +543,7 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
         section: Annotated[
             str | None,
             BeforeValidator(_as_typed),
-            Field(description="outline, 4.2, a heading, section:N, Figure 3, Table 2, Eq. (7), [12]"),
+            Field(description="outline, 4.2, a heading, section:N, Figure 3, Table 2, Eq. (7), [12], links"),
         ] = None,
         session_id: PinningSessionId = None,
         ctx: Context | None = None,

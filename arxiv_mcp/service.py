@@ -31,6 +31,7 @@ from .models import (
     Download,
     FindResult,
     LibrarySearch,
+    LinkItem,
     Neighbour,
     Neighbours,
     PaperDetail,
@@ -123,6 +124,7 @@ class ArxivService:
             arxiv_doi=f"10.48550/arXiv.{paper.id}",
             stale=stale,
             classes=paper.classes,
+            links=_metadata_links(paper),
         )
 
     # --- search ---------------------------------------------------------------------------
@@ -245,7 +247,7 @@ class ArxivService:
         pid, full, proof = self._read(paper_id, session_id)
         chosen = None
         if section and section.strip():
-            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
+            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number), pid.id)
         view = chosen.text if chosen else full.text
         pages = Pages(view, page_size)
         answer = PaperText(
@@ -503,6 +505,13 @@ class ArxivService:
 
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
         return CategoryList(cats, len(cats))
+
+
+def _metadata_links(paper: Paper) -> list[dict[str, str]]:
+    """The code, data, model and project links its abstract and comments state (no request)."""
+    from .text.links import metadata_links
+
+    return [asdict(LinkItem(**vars(link))) for link in metadata_links(paper.abstract, paper.comment, paper.id)]
 
 
 def _cut(abstract: str, max_chars: int | None) -> tuple[str, bool]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
+from . import links
 from .document import Block, Document, Equation, Figure, Kind, Reference, Table
 from .outline import other_numeral, render_outline, select_section
 from .places import Places, reference_label, section_words
@@ -51,23 +52,28 @@ class Selection:
     tables: list[TableItem] = field(default_factory=list)
     equations: list[EquationItem] = field(default_factory=list)
     references: list[ReferenceItem] = field(default_factory=list)
+    links: list[dict[str, str]] = field(default_factory=list)
 
     def items(self) -> list[dict[str, Any]]:
         """Its records as structured content."""
         records: list[FigureItem | TableItem | EquationItem | ReferenceItem] = [*self.figures, *self.tables]
-        return [item(r) for r in records + [*self.equations, *self.references]]
+        return [item(r) for r in records + [*self.equations, *self.references]] + list(self.links)
 
 
 FigureUri = Callable[[str], str]
 """The resource URI of a figure's image, given the figure's number."""
 
 
-def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
+def select(doc: Document, selector: str, figure_uri: FigureUri, own_id: str | None = None) -> Selection:
+    """`own_id`: the paper's id, so `links` leaves out the paper's own arXiv page."""
     wanted = " ".join(selector.split())
     key = wanted.casefold()
     places = _places(doc)
     if key == "outline":
         return Selection("outline", render_outline(places.headings) + "\n\n" + counts_line(doc))
+    if key == "links":  # every URL of the text by kind: text/links.py
+        text, found = links.view(doc, own_id)
+        return Selection("links", text, links=found)
     if key in _LISTS:
         return _list(places, _LISTS[key], figure_uri)
     for pattern, view in ((_FIGURE_RE, _figure), (_TABLE_RE, _table), (_EQUATION_RE, _equation)):
