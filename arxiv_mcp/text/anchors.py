@@ -21,9 +21,13 @@ _ANCHOR_RE = re.compile(r"<a\b([^>]{0,2000})>(.{0,4000}?)</a\s*>", re.IGNORECASE
 _HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 _TAG_RE = re.compile(r"<[^>]*>")
 _ABSOLUTE_RE = re.compile(r"(?:https?|ftp)://\S+", re.IGNORECASE)
-_TEX_HREF_RE = re.compile(r"\\href\s*\{([^{}\s]{1,2000})\}\s*\{((?:[^{}]|\{[^{}]*\}){0,2000})\}")
+_TEX_HREF_RE = re.compile(
+    r"\\href\s*\{\s*(\\doibase\s*)?([^{}\s]{1,2000})\s*\}\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\}){0,2000})\}"
+)
+"""`\\href{url}{words}`; REVTeX's `\\href {\\doibase 10.1103/X} {...}` is a DOI link."""
 _TEX_COMMENT_RE = re.compile(r"(?<!\\)%[^\n]*")
-_TEX_COMMAND_RE = re.compile(r"\\[A-Za-z@]+\*?|[{}~]")
+_TEX_COMMAND_RE = re.compile(r"\\bib(?:field|info)\s*\{[^{}]*\}|\\[A-Za-z@]+\*?|[{}~]")
+"""Commands and braces of a link's words; REVTeX's `\\bibinfo {journal}` names a field, not words."""
 _TEX_ESCAPE_RE = re.compile(r"\\([#%_&~$])")
 
 
@@ -47,17 +51,21 @@ def html_anchors(raw: bytes) -> tuple[Anchor, ...]:
 
 
 def tex_anchors(files: dict[str, bytes]) -> tuple[Anchor, ...]:
-    """`\\href` targets of the e-print's TeX files (comments left out), in file order."""
+    """`\\href` targets of the e-print's TeX files and bibliography (`.bbl`), comments left
+    out, in file order."""
     found: list[Anchor] = []
     for name, data in files.items():
-        if not name.lower().endswith((".tex", ".ltx")):
+        if not name.lower().endswith((".tex", ".ltx", ".bbl")):
             continue
         source = _TEX_COMMENT_RE.sub("", data.decode("utf-8", errors="replace"))
         for match in _TEX_HREF_RE.finditer(source):
-            url = _TEX_ESCAPE_RE.sub(r"\1", match.group(1))
+            url = _TEX_ESCAPE_RE.sub(r"\1", match.group(2))
+            if match.group(1) and not url.startswith("http"):
+                url = "https://doi.org/" + url
             if "#1" in url or "\\" in url:
                 continue  # a macro's parameter, not a link
-            words = " ".join(_TEX_COMMAND_RE.sub(" ", _TEX_ESCAPE_RE.sub(r"\1", match.group(2))).split())
+            words = " ".join(_TEX_COMMAND_RE.sub(" ", _TEX_ESCAPE_RE.sub(r"\1", match.group(3))).split())
+            words = re.sub(r"\s+([,.;:)])", r"\1", words).replace("( ", "(")
             _keep(found, url, words)
             if len(found) >= _MAX_ANCHORS:
                 return tuple(found)

@@ -256,16 +256,22 @@ def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
 
 def _anchor_spans(doc: Document) -> Iterator[tuple[int, int, str]]:
     """Where each hidden link's words stand in the text (searched forward from the last one
-    found, so links on the same words map in order); words not found stand at the end."""
+    found, so links on the same words map in order; else their first words anywhere); words
+    not found stand at the end."""
     cursor = 0
     for anchor in doc.anchors:
-        at = doc.text.find(anchor.text, cursor) if anchor.text else -1
-        if at < 0 and anchor.text:
-            at = doc.text.find(anchor.text)
+        at, length = -1, 0
+        for words in (anchor.text, " ".join(anchor.text.split()[:3])):
+            if len(words) >= 4:
+                at = doc.text.find(words, cursor)
+                at = doc.text.find(words) if at < 0 else at
+                length = len(words)
+            if at >= 0:
+                break
         if at < 0:
             yield len(doc.text), len(doc.text), anchor.url
             continue
-        cursor = at + len(anchor.text)
+        cursor = at + length
         yield at, cursor, anchor.url
 
 
