@@ -63,6 +63,12 @@ def test_a_url_at_a_sentence_end_is_not_joined_to_the_next_word():
         ("http://www.cs.example.edu/~me/tool.html", "the code is available at", "code"),
         ("http://www.example.org/page", "the project page is", "project"),
         ("http://www.example.org/page", "", "other"),
+        ("https://github.com/org/legal-dataset", "", "data"),
+        ("https://github.com/org/llm", "The model checkpoints are available at", "model"),
+        ("https://github.com/org/llm", "Our code and model checkpoints are at", "code"),
+        ("https://team.github.io/blog/post", "", "other"),
+        ("https://www.kaggle.com/c/comp/discussion/1", "", "other"),
+        ("https://icst2021.example.org/", "Quality of Software Systems -", "other"),
     ],
 )
 def test_kinds_come_from_the_host_then_the_words_before(url, cue, kind):

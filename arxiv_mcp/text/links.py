@@ -26,8 +26,9 @@ from .bibids import arxiv_id_in
 from .document import Document, Kind
 
 KINDS = ("code", "data", "model", "project", "other")
-_URL_CHARS = r"(?:[^\s<>\"'`{}|\\^\[\]]|\{[~_%#&]\})+"
-"""A URL's characters; `{~}`, `{_}`: a BibTeX escape a PDF prints as it is, read as the character."""
+_URL_CHARS = r"(?:(?!\d{0,3}(?:https?|ftp)://)(?:[^\s<>\"'`{}|\\^\[\]]|\{[~_%#&]\}))+"
+"""A URL's characters; `{~}`, `{_}`: a BibTeX escape a PDF prints as it is, read as the character.
+A scheme inside ends it: a PDF glues footnote marks and URLs ("https://aider.chat2https://...")."""
 _URL_RE = re.compile(r"(?:https?://|ftp://|www\.)" + _URL_CHARS, re.IGNORECASE)
 _BARE_HOSTS = (
     "github.com",
@@ -42,7 +43,7 @@ _BARE_HOSTS = (
 )
 _BARE_RE = re.compile(r"(?<![\w./@-])(?:" + "|".join(re.escape(h) for h in _BARE_HOSTS) + r")/" + _URL_CHARS)
 _TRAILING = ".,;:!?'\"”’*"
-_CONTINUATION_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._~%/#?=&+:-]|\{[~_%#&]\})*")
+_CONTINUATION_RE = re.compile(r"[A-Za-z0-9/.-](?:[A-Za-z0-9._~%/#?=&+:-]|\{[~_%#&]\})*")
 _HOST_PIECE_RE = re.compile(r"(?:[a-z0-9-]+\.)*[a-z]{2,}(?:[/:?#]|$)")
 _CONTEXT_CHARS = 300
 
@@ -68,7 +69,7 @@ _PROJECT_SUFFIXES = (".github.io", ".gitlab.io", ".pages.dev", ".netlify.app", "
 _DATA_DOI_RE = re.compile(r"10\.(?:5281/zenodo|6084/m9\.figshare|5061/dryad|17605/osf\.io|7910/dvn)", re.IGNORECASE)
 _CUES = (
     ("project", re.compile(r"\b(?:project (?:page|website|site)|home ?page|web ?site|webpage|demo)\b", re.I)),
-    ("code", re.compile(r"\b(?:code|implementation|software|repositor(?:y|ies)|toolkit|library|package)\b", re.I)),
+    ("code", re.compile(r"\b(?:code|implementations?|repositor(?:y|ies)|source files)\b", re.I)),
     ("model", re.compile(r"\b(?:checkpoints?|model weights|pre-?trained models?|weights)\b", re.I)),
     ("data", re.compile(r"\b(?:data ?sets?|data|corpus|corpora|benchmark)\b", re.I)),
 )
@@ -119,15 +120,34 @@ def _mended(text: str, start: int, end: int) -> tuple[int, str]:
 
 
 def _continues(url: str, piece: str) -> bool:
-    """Whether `piece`, after a line break, goes on with `url` (the PDF broke it there)."""
+    """Whether `piece`, after a line break, goes on with `url`: TeX's url package breaks a URL
+    anywhere (after a letter too) and the PDF's text has a space there. A piece joins when only
+    a URL could go on that way: a path or query in it, a leading `-` `/` `.`, a hyphenated or
+    dotted tail after a letter; a plain word ("and", "The") never does."""
+    tail = piece.rstrip(_TRAILING)
+    if not tail or "://" in piece or piece.lower().startswith("www."):
+        return False
     if url.endswith(".") and "/" not in _path_of(url[:-1]) and _HOST_PIECE_RE.match(piece):
         return piece[0].islower()  # "https://www. nhtsa.gov/...": the host goes on
+    if url[-1] in _TRAILING:
+        return False
+    lower_start = piece[0].islower() or piece[0].isdigit()
     if url.endswith(("/", "-", "_", "=", "?", "&", "#", "~")):
-        return (piece[0].islower() or piece[0].isdigit()) and any(c in piece for c in "/._-=?#")
+        return lower_start and any(c in tail for c in "/._-=?#")
     query_number = re.search(r"=(\d+)$", url)
-    if query_number and len(query_number.group(1)) >= 4:
-        return len(piece.rstrip(_TRAILING)) >= 2 and piece.rstrip(_TRAILING).isdigit()  # "m=152552 4921"
-    return False
+    if query_number and len(query_number.group(1)) >= 4 and len(tail) >= 2 and tail.isdigit():
+        return True  # a number in a query broken at the line's end ("m=152552 4921")
+    if piece[0] in "-/." and len(tail) > 1:
+        return True
+    if tail.isdigit() and _ARXIV_CUT_RE.search(url) and len(_ARXIV_CUT_RE.search(url).group(1) + tail) <= 5:  # type: ignore[union-attr]
+        return True  # an arXiv id broken inside its number ("arXiv.2406.11 931")
+    if not lower_start or tail.split(".")[0] in _ABBREVIATIONS:
+        return False
+    return any(c in tail for c in "/=?") or "-" in tail[1:] or "." in tail[1:]
+
+
+_ARXIV_CUT_RE = re.compile(r"arxiv(?:\.org/abs/|\.)\d{4}\.(\d{1,4})$", re.IGNORECASE)
+_ABBREVIATIONS = frozenset(("e", "i", "cf", "etc", "vs", "al"))
 
 
 def _path_of(url: str) -> str:
@@ -153,15 +173,25 @@ def _trimmed(url: str) -> str:
 
 def kind_of(url: str, cue: str = "") -> str:
     """code, data, model, project or other: by host, then (for a host that says nothing) by
-    the words `cue` just before it."""
+    the words `cue` just before it. A repository host is code unless its path or the words
+    before it say it holds a dataset or a model (and say nothing of code)."""
     host, path = _host_and_path(url)
     by_host = _kind_by_host(host, path)
+    by_words = next((kind for kind, pattern in _CUES if pattern.search(cue)), None)
+    if by_host == "code":
+        return _repository(path, by_words)
     if by_host is not None:
         return by_host
-    for kind, pattern in _CUES:
-        if pattern.search(cue):
-            return kind
-    return "other"
+    return by_words or "other"
+
+
+def _repository(path: str, by_words: str | None) -> str:
+    folded = path.casefold()
+    if "model_card" in folded or "checkpoint" in folded:
+        return "model"
+    if re.search(r"(?:^|[/_-])datasets?(?:$|[/_-])", folded):
+        return "data"
+    return by_words if by_words in ("model", "data") else "code"
 
 
 def _host_and_path(url: str) -> tuple[str, str]:
@@ -183,9 +213,11 @@ def _kind_by_host(host: str, path: str) -> str | None:
         return _hugging_face(path)
     if host == "kaggle.com":
         head = path.split("/", 1)[0]
+        if "/discussion" in path:
+            return "other"
         return {"code": "code", "models": "model", "datasets": "data", "competitions": "data", "c": "data"}.get(head)
     if host.endswith(_PROJECT_SUFFIXES) or host == "sites.google.com":
-        return "project"
+        return "other" if path.split("/", 1)[0] in ("blog", "posts") else "project"
     if _is(host, _CODE_HOSTS) or host.startswith(("gitlab.", "git.")):
         return "code"
     if _is(host, _DATA_HOSTS):
