@@ -18,6 +18,10 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\\$\"'“0-9])|\n\s*\n")
 _WORD_RE = re.compile(r"\S+")
 _NUMBER_RE = re.compile(r"[-+−]?\d+(?:[.,]\d+)*%?")
 _EDGE_PUNCTUATION = ".,;:()[]{}\"'“”"
+_REFERENCE_WORDS = frozenset(
+    ("section", "sec", "sections", "figure", "fig", "figs", "table", "tables", "eq", "equation")
+)
+_REFERENCE_WORDS |= {"appendix", "algorithm", "theorem", "lemma", "ref", "chapter"}
 EXCERPT_CHARS = 240
 MAX_SENTENCES = 5
 MAX_NUMBERS = 8
@@ -37,9 +41,19 @@ def words(text: str) -> list[str]:
 
 
 def similarity(a: str, b: str) -> float:
-    """How much of two texts is the same, 0 to 1, by words (1.0 for equal texts)."""
+    """How much of two texts is the same, 0 to 1 (1.0 for equal texts): by words for a few
+    sentences, by whole sentences (their characters) for longer texts, where a word-by-word
+    match costs most of a long paper's comparison and says no more."""
     if flat(a) == flat(b):
         return 1.0
+    sa, sb = sentences(a), sentences(b)
+    if len(sa) + len(sb) > 8:
+        same = sum(
+            sum(len(s) for s in sa[i : i + size])
+            for i, _, size in SequenceMatcher(None, sa, sb, autojunk=False).get_matching_blocks()
+        )
+        total = sum(map(len, sa)) + sum(map(len, sb))
+        return round(2 * same / total, 3) if total else 0.0
     wa, wb = words(a), words(b)
     if not wa or not wb:
         return 0.0
@@ -86,8 +100,10 @@ def numbers_between(old: list[str], new: list[str]) -> list[tuple[str, str, str]
             continue
         for k in range(i2 - i1):
             before, after = old[i1 + k].strip(_EDGE_PUNCTUATION), new[j1 + k].strip(_EDGE_PUNCTUATION)
+            label = _label_before(old, i1 + k)
             if before != after and _NUMBER_RE.fullmatch(before) and _NUMBER_RE.fullmatch(after):
-                changes.append((_label_before(old, i1 + k), before, after))
+                if label.casefold().rstrip(".") not in _REFERENCE_WORDS:  # "Section 6 -> 7": a renumbering
+                    changes.append((label, before, after))
     return changes
 
 

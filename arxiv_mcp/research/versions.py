@@ -16,8 +16,8 @@ The one-paragraph summary is made last, from the changes found.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from typing import Any
 
 from ..models import FieldChange, ItemChange, SectionChange, VersionComparison, VersionFacts
 from ..text.document import Document, Equation, Figure, Kind, Reference, Table
@@ -67,12 +67,18 @@ def compare(paper_id: str, before: Side, after: Side) -> VersionComparison:
         from_version=before.version,
         to_version=after.version,
         summary=summarise(paper_id, facts, metadata, sections, items, note),
-        versions=[asdict(f) for f in facts],
-        metadata=[asdict(m) for m in metadata],
-        sections=[asdict(s) for s in sections],
-        items=[asdict(i) for i in items],
+        versions=[_record(f) for f in facts],
+        metadata=[_record(m) for m in metadata],
+        sections=[_record(s) for s in sections],
+        items=[_record(i) for i in items],
         source_note=note,
     )
+
+
+def _record(change: FieldChange | SectionChange | ItemChange | VersionFacts) -> dict[str, Any]:
+    """A change as structured content: its fields (strings and lists of strings, so a shallow
+    copy; `asdict`'s deep copy cost a third of a long paper's comparison)."""
+    return dict(vars(change))
 
 
 def _facts(side: Side) -> VersionFacts:
@@ -167,7 +173,8 @@ def _fold(title: str) -> str:
 
 
 def section_changes(before: Document, after: Document) -> list[SectionChange]:
-    marked_before, marked_after = bool(before.records(Equation)), bool(after.records(Equation))
+    marked_before = any(block.kind is Kind.EQUATION for block in before.blocks)
+    marked_after = any(block.kind is Kind.EQUATION for block in after.blocks)
     old = sections_of(before, marked_after and not marked_before)
     new = sections_of(after, marked_before and not marked_after)
     pairs = _match_sections(old, new)
@@ -199,32 +206,37 @@ def _removed(section: _Section) -> SectionChange:
 def _match_sections(old: list[_Section], new: list[_Section]) -> dict[int, int]:
     """new index -> old index, in four passes (see the module's docstring)."""
     pairs: dict[int, int] = {}
-
-    def pass_(fits: Callable[[_Section, _Section], bool], threshold: float | None) -> None:
+    used: set[int] = set()
+    for same in (lambda s: (s.number, s.key), lambda s: s.key):  # exact passes: looked up, not scanned
+        waiting: dict[object, list[int]] = {}
+        for i, section in enumerate(old):
+            if i not in used:
+                waiting.setdefault(same(section), []).append(i)
         for j, section in enumerate(new):
-            if j in pairs:
+            free = waiting.get(same(section))
+            if j not in pairs and free:
+                pairs[j] = free.pop(0)
+                used.add(pairs[j])
+    for by_number in (True, False):
+        threshold = _MATCH_BY_NUMBER if by_number else _MATCH_BY_TEXT
+        for j, section in enumerate(new):
+            if j in pairs or not section.body:
                 continue
-            free = [i for i in range(len(old)) if i not in pairs.values() and fits(old[i], section)]
-            if threshold is None:
-                chosen = free[:1]
-            else:
-                score, best = max(
-                    ((textdiff.similarity(old[i].body, section.body), i) for i in free), default=(0.0, -1)
-                )
-                chosen = [best] if score >= threshold else []
-            if chosen:
-                pairs[j] = chosen[0]
-
-    pass_(lambda a, b: a.number == b.number and a.key == b.key, None)
-    pass_(lambda a, b: a.key == b.key, None)
-    pass_(lambda a, b: a.number is not None and a.number == b.number and bool(a.body and b.body), _MATCH_BY_NUMBER)
-    pass_(lambda a, b: bool(a.body and b.body), _MATCH_BY_TEXT)
+            free = [
+                i
+                for i in range(len(old))
+                if i not in used and old[i].body and (not by_number or (old[i].number or "") == (section.number or "-"))
+            ]
+            score, best = max(((textdiff.similarity(old[i].body, section.body), i) for i in free), default=(0.0, -1))
+            if score >= threshold:
+                pairs[j] = best
+                used.add(best)
     return pairs
 
 
 def _section_change(old: _Section, new: _Section) -> SectionChange:
     moved = old.number != new.number and old.number is not None and new.number is not None
-    same_text = flat(old.body) == flat(new.body)
+    same_text = old.body == new.body or flat(old.body) == flat(new.body)
     if same_text and old.key == new.key and not moved:
         return SectionChange("unchanged", old.number, new.number, old.title, new.title, 1.0)
     removed, added = ([], []) if same_text else textdiff.sentence_changes(old.body, new.body)
@@ -248,18 +260,28 @@ def item_changes(before: Side, after: Side) -> tuple[list[ItemChange], list[str]
     """The items that changed, and the kinds left out because one source marks none of them."""
     changes: list[ItemChange] = []
     unmarked: list[str] = []
+    records_before, records_after = _records(before.doc), _records(after.doc)
     for kind, record_type, compare_kind in (
         ("figure", Figure, _numbered),
         ("table", Table, _numbered),
         ("equation", Equation, _numbered),
         ("reference", Reference, _references),
     ):
-        old, new = before.doc.records(record_type), after.doc.records(record_type)
+        old, new = records_before.get(record_type, []), records_after.get(record_type, [])
         if before.method != after.method and bool(old) != bool(new):
             unmarked.append(kind)
             continue
         changes += compare_kind(kind, old, new)
     return changes, unmarked
+
+
+def _records(doc: Document) -> dict[type, list[Any]]:
+    """The document's records by type, in one pass over its blocks."""
+    found: dict[type, list[Any]] = {}
+    for block in doc.blocks:
+        if block.record is not None:
+            found.setdefault(type(block.record), []).append(block.record)
+    return found
 
 
 def _numbered(
