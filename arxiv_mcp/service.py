@@ -337,9 +337,10 @@ class ArxivService:
     ) -> tuple[int, int, dict[PaperId, Paper]]:
         """The two versions to compare and the metadata of each (one request at most: the
         latest and the versions asked for go in one id_list)."""
+        for bound, value in ((bounds.FROM_VERSION, from_version), (bounds.TO_VERSION, to_version)):
+            if value is not None:
+                bound.check(value)
         asked = [v for v in (from_version, to_version) if v is not None]
-        if any(v < 1 for v in asked):
-            raise InvalidInput("from_version and to_version are version numbers: 1 for v1, 2 for v2, ...")
         wanted = [pid] + [pid.with_version(v) for v in dict.fromkeys([from_version or 1, *asked])]
         try:
             papers = self.catalog.papers(wanted)
