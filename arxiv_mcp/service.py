@@ -314,9 +314,11 @@ class ArxivService:
         the cache or one id_list request; the comparison itself costs nothing more."""
         from .research import versions
 
-        pid = parse(paper_id).with_version(None)
+        asked = parse(paper_id)
+        pid = asked.with_version(None)
         self._check_session(session_id)
-        first, last, papers = self._version_pair(pid, from_version, to_version)
+        # A versioned id names the later version ("what changed up to v3?") unless to_version does.
+        first, last, papers = self._version_pair(pid, from_version, to_version or asked.version)
         sides = []
         for number in (first, last):
             versioned = pid.with_version(number)

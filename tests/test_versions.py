@@ -84,6 +84,11 @@ def test_text_helpers_report_only_what_differs():
     assert number_changes(["The accuracy is 91.2 today."], ["The accuracy is 92.7 today."]) == ["accuracy 91.2 -> 92.7"]
     assert word_diff("a b c", "a b c") == ""
     assert word_diff("small models win", "tiny models win") == "[-small-] {+tiny+} models win"
+    assert word_diff(
+        "to two experts keeps quality while halving compute.", "to one expert keeps quality while cutting compute."
+    ) == (
+        "to [-two experts-] {+one expert+} keeps quality while [-halving-] {+cutting+} compute."
+    )  # each word once, however close the changes
 
 
 # --- through the real MCP client ---------------------------------------------------------------
@@ -115,7 +120,7 @@ async def test_compare_versions_through_the_mcp_client(fake, connect, form_v1, f
         cold = await client.call_tool("compare_versions", {"paper_id": PID})
         asked_cold = [r.path for r in fake.requests]
         fake.clear_log()
-        warm = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 1, "to_version": 2})
+        warm = await client.call_tool("compare_versions", {"paper_id": f"{PID}v2", "from_version": 1})
         assert [r.path for r in fake.requests] == []  # warm: no request at all
     result = cold.structured_content
     assert not cold.is_error and result == warm.structured_content

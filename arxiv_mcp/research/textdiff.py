@@ -118,28 +118,25 @@ def _label_before(tokens: list[str], index: int) -> str:
 
 def word_diff(a: str, b: str, context: int = 4) -> str:
     """The changed words of two short texts, `[-old-]{+new+}`, with a few words around each
-    change; '' when they are the same text."""
+    change (each word shown once); '' when they are the same text."""
     wa, wb = words(a), words(b)
     if wa == wb:
         return ""
+    changes = [op for op in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes() if op[0] != "equal"]
     pieces: list[str] = []
-    last_end = 0
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        lead_from = max(last_end, i1 - context)
-        if pieces and lead_from > last_end:
-            pieces.append("…")
-        elif not pieces and lead_from > 0:
+    shown = 0  # words of `a` written so far
+    for n, (_, i1, i2, j1, j2) in enumerate(changes):
+        lead_from = max(shown, i1 - context)
+        if lead_from > shown:
             pieces.append("…")
         pieces += wa[lead_from:i1]
         if i2 > i1:
             pieces.append("[-" + " ".join(wa[i1:i2]) + "-]")
         if j2 > j1:
             pieces.append("{+" + " ".join(wb[j1:j2]) + "+}")
-        tail_end = min(len(wa), i2 + context)
-        pieces += wa[i2:tail_end]
-        last_end = tail_end
-    if last_end < len(wa):
+        next_change = changes[n + 1][1] if n + 1 < len(changes) else len(wa)
+        shown = min(next_change, i2 + context)
+        pieces += wa[i2:shown]
+    if shown < len(wa):
         pieces.append("…")
     return " ".join(pieces)
