@@ -381,7 +381,7 @@ class SectionChange:
     title_before: str | None = None
     title_after: str | None = None
     similarity: float | None = None
-    """How much of its text stayed, 0 to 1 (by words)."""
+    """How much of its text stayed, 0 to 1 (by words; by whole sentences for a long section)."""
     removed: list[str] = field(default_factory=list)
     """Sentences removed (the first few)."""
     added: list[str] = field(default_factory=list)

@@ -16,7 +16,7 @@ from . import bounds, budget
 from .cache.listing import SORTS as CACHE_SORTS
 from .cache.store import Cache
 from .cache.warm import Proof
-from .catalog import Catalog
+from .catalog import Catalog, not_found
 from .config import Config, display_path
 from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse, parse_many
@@ -348,7 +348,11 @@ class ArxivService:
             papers = self.catalog.papers(wanted)
         except UpstreamError:
             papers = {}  # the texts still compare; only the metadata goes unsaid
-        latest = papers.get(pid) or self.paper(pid)[0]
+            latest = self.paper(pid)[0]  # an expired copy, or the error
+        else:
+            if pid not in papers:  # arXiv answered without it: no such paper
+                raise NotFound(not_found(pid, self.cache.versions(pid.id)))
+            latest = papers[pid]
         count = latest.version
         papers.setdefault(pid.with_version(count), latest)
         if count == 1:

@@ -145,10 +145,14 @@ async def test_versions_that_do_not_exist_or_cannot_compare_get_one_line(fake, c
         single = await client.call_tool("compare_versions", {"paper_id": "2403.00001"})
         missing = await client.call_tool("compare_versions", {"paper_id": PID, "to_version": 5})
         same = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 2})
+        fake.clear_log()
+        unknown = await client.call_tool("compare_versions", {"paper_id": "2403.09999"})
+        assert len(fake.requests) == 1  # one id_list request says the paper is not there
     assert single.is_error and "has one version (v1)" in single.content[0].text
     assert missing.is_error and f"{PID} has no v5: its versions are v1 to v2" in missing.content[0].text
     assert same.is_error and "both v2" in same.content[0].text
-    for result in (single, missing, same):
+    assert unknown.is_error and "arXiv has no paper 2403.09999" in unknown.content[0].text
+    for result in (single, missing, same, unknown):
         assert "\n" not in result.content[0].text.strip()
 
 
