@@ -6,9 +6,11 @@ import itertools
 
 import pytest
 
+from arxiv_mcp.models import AuthorInfo
 from arxiv_mcp.research import versions
 from arxiv_mcp.research.textdiff import number_changes, sentence_changes, word_diff
 from arxiv_mcp.text.extract import extract
+from arxiv_mcp.upstream.atom import Paper
 from tests.conftest import paper
 from tests.fake_arxiv import NO_PDF
 from tests.revisions import V1, V2, Version, as_html, as_latex, as_pdf
@@ -169,3 +171,42 @@ async def test_a_withdrawn_version_is_named_as_withdrawn(fake, connect):
     async with connect() as client:
         result = await client.call_tool("compare_versions", {"paper_id": PID})
     assert result.is_error and f"{PID}v2 was withdrawn" in result.content[0].text
+
+
+def _meta(version: int, **changed: object) -> Paper:
+    fields: dict[str, object] = {
+        "id": PID,
+        "version": version,
+        "title": "Sparse Routing",
+        "abstract": "We route tokens.",
+        "authors": [AuthorInfo("Ada Lovelace"), AuthorInfo("Alan Turing")],
+        "categories": ["cs.LG"],
+        "primary_category": "cs.LG",
+        "published": "2024-03-05T12:00:00Z",
+        "updated": f"2024-03-0{4 + version}T12:00:00Z",
+    }
+    return Paper(**{**fields, **changed})  # type: ignore[arg-type]
+
+
+def test_metadata_changes_name_each_field():
+    before = _meta(1, comment="10 pages")
+    after = _meta(
+        3,
+        authors=[AuthorInfo("Alan Turing"), AuthorInfo("Ada Lovelace"), AuthorInfo("Grace Hopper")],
+        categories=["cs.LG", "cs.CL"],
+        comment="12 pages, ICML 2024",
+        journal_ref="ICML 2024",
+        doi="10.1000/xyz",
+    )
+    changed = {c.field: c for c in versions.metadata_changes(before, after)}
+    assert set(changed) == {"authors", "categories", "comment", "journal_ref", "doi"}
+    assert changed["authors"].diff == "added: Grace Hopper; reordered"
+    assert changed["categories"].diff == "{+cs.CL+}"
+    assert versions.metadata_changes(before, _meta(2, comment="10 pages")) == []  # dates apart, the same
+    got = versions.compare(
+        PID,
+        versions.Side(1, before, extract("html", FORMS["html"](V1)), "html"),
+        versions.Side(3, after, extract("html", FORMS["html"](V1)), "html"),
+    )
+    assert [v["date"] for v in got.versions] == ["2024-03-05T12:00:00Z", "2024-03-07T12:00:00Z"]
+    assert got.summary.startswith(f"{PID} v1 (2024-03-05, html) -> v3 (2024-03-07, html): authors changed")
