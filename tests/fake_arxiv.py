@@ -950,9 +950,10 @@ class FakeArxiv:
         found = self._lookup(text)
         if not found:
             return _text(404, f"ar5iv has no '{text}'")
-        if found[0].ar5iv is None:
+        page = found[0].at(found[1]).ar5iv
+        if page is None:
             return _Response(302, b"", HTML_TYPE, {"Location": f"{self.site_url}/abs/{found[0].id}"})
-        return _Response(200, found[0].ar5iv.encode("utf-8"), HTML_TYPE)
+        return _Response(200, page.encode("utf-8"), HTML_TYPE)
 
     # -- the API
 

@@ -97,24 +97,29 @@ def test_text_helpers_report_only_what_differs():
 
 
 def _two_versions(form_v1: str, form_v2: str, **kw) -> object:
-    """The paper with v1 and v2 served in one form each (html, source or pdf: the others absent)."""
+    """The paper with v1 and v2 served in one form each (html, source, pdf, or ar5iv for the
+    latest of a paper from before arXiv's HTML: the others absent)."""
 
     def served(content: Version, form: str) -> dict[str, object]:
         return {
             "title": content.title,
             "abstract": content.abstract,
             "html": as_html(content) if form == "html" else None,
+            "ar5iv": as_html(content) if form == "ar5iv" else None,
             "source": as_latex(content) if form == "source" else None,
             "pdf": as_pdf(content) if form == "pdf" else NO_PDF,
         }
 
     first = served(V1, form_v1)
+    if form_v2 == "ar5iv":  # ar5iv renders the latest version only, and papers before Dec 2023
+        kw = {"year": 2019, **kw}
     return paper(PID, str(first.pop("title")), versions=2, revisions={1: first, 2: served(V2, form_v2)}, **kw)
 
 
 @pytest.mark.anyio
 @pytest.mark.parametrize(
-    ("form_v1", "form_v2"), [("html", "html"), ("source", "source"), ("pdf", "pdf"), ("pdf", "html")]
+    ("form_v1", "form_v2"),
+    [("html", "html"), ("source", "source"), ("pdf", "pdf"), ("pdf", "html"), ("source", "ar5iv")],
 )
 async def test_compare_versions_through_the_mcp_client(fake, connect, form_v1, form_v2):
     fake.add(_two_versions(form_v1, form_v2))
@@ -137,6 +142,8 @@ async def test_compare_versions_through_the_mcp_client(fake, connect, form_v1, f
     assert len([p for p in asked_cold if p.startswith("/api/")]) == 1  # both versions' metadata in one request
     if form_v1 == form_v2 == "html":
         assert reads == [f"/html/{PID}v1", f"/html/{PID}v2"]  # two reads, one request each
+    if form_v2 == "ar5iv":  # before arXiv's HTML: v1 from its e-print, the latest from ar5iv
+        assert reads == [f"/e-print/{PID}v1", f"/ar5iv/html/{PID}v2"]
 
 
 @pytest.mark.anyio
