@@ -90,7 +90,7 @@ class Link:
 
 def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, url) of each URL in `text`, in order, its broken pieces mended."""
-    found = sorted([*_spans(_URL_RE, text), *_spans(_BARE_RE, text)])
+    found = sorted(set(_spans(text)))
     last_end = -1
     for start, end in found:
         if start < last_end:
@@ -100,9 +100,28 @@ def urls_in(text: str) -> Iterator[tuple[int, int, str]]:
         yield start, end, url
 
 
-def _spans(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int]]:
-    for match in pattern.finditer(text):
-        yield match.start(), match.end()
+def _spans(text: str) -> Iterator[tuple[int, int]]:
+    """Where URLs may start, found with plain string searches (a scheme's `://`, `www.`, a
+    known host), then matched there: scanning a long paper with the patterns themselves, tried
+    at every character, cost about 15 ms per 100 K characters."""
+    for marker, pattern in (("://", _URL_RE), ("www.", _URL_RE), ("WWW.", _URL_RE)):
+        at = text.find(marker)
+        while at >= 0:
+            start = at
+            if marker == "://":
+                while start > 0 and at - start < 5 and text[start - 1].isalpha():
+                    start -= 1
+            match = pattern.match(text, start)
+            if match and (marker == "://" or not text[max(0, start - 3) : start].endswith(("//", "/", "."))):
+                yield match.start(), match.end()
+            at = text.find(marker, at + len(marker))
+    for host in _BARE_HOSTS:
+        at = text.find(host + "/")
+        while at >= 0:
+            match = _BARE_RE.match(text, at)
+            if match:
+                yield match.start(), match.end()
+            at = text.find(host + "/", at + 1)
 
 
 def _mended(text: str, start: int, end: int) -> tuple[int, str]:
