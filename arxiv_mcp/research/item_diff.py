@@ -75,6 +75,8 @@ def _describe(record: Figure | Table | Equation) -> str:
 
 
 def _item_details(old: Figure | Table | Equation, new: Figure | Table | Equation) -> list[str]:
+    if old == new:  # the same record: nothing to look into (most items of a revision)
+        return []
     if isinstance(old, Equation) and isinstance(new, Equation):
         same = "".join(old.latex.split()) == "".join(new.latex.split())
         return [] if same else [f"LaTeX: {short(old.latex, 100)} -> {short(new.latex, 100)}"]
@@ -135,6 +137,8 @@ def _row_numbers(old: str, new: str) -> list[tuple[str, str, str]]:
 def _references(kind: str, old: list[Reference], new: list[Reference]) -> list[ItemChange]:
     """Entries matched by their text (labels renumber when one is added); an entry whose text
     changed a little is "changed", with both texts."""
+    if [r.text for r in old] == [r.text for r in new]:
+        return []
     before = {flat(r.text).casefold(): r for r in old}
     after = {flat(r.text).casefold(): r for r in new}
     gone = [r for key, r in before.items() if key not in after]
