@@ -9,6 +9,7 @@ any pair of passages (sections, captions, abstracts). Invariants:
 
 from __future__ import annotations
 
+import functools
 import re
 from difflib import SequenceMatcher
 
@@ -33,7 +34,14 @@ def flat(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in (flat(part) for part in _SENTENCE_END_RE.split(text)) if s]
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _sentences(text: str) -> tuple[str, ...]:
+    """Kept for the texts compared last: a changed section is split for its similarity, its
+    sentences added and removed, and its numbers (a long section's split is most of that)."""
+    return tuple(s for s in (flat(part) for part in _SENTENCE_END_RE.split(text)) if s)
 
 
 def words(text: str) -> list[str]:
