@@ -9,8 +9,8 @@ are added or removed, each removed one listed where it stood. Equal texts give "
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import dataclass
 
 from ..models import SectionChange
 from ..text.document import Document, Kind
@@ -26,12 +26,46 @@ _MATCH_BY_TEXT = 0.6
 _SECTION_KINDS = (Kind.PARAGRAPH, Kind.LIST)
 
 
-@dataclass(frozen=True)
 class _Section:
-    number: str | None
-    title: str
-    key: str
-    body: str
+    """A heading and its own text: `raw`, the span up to the next heading, compared first (most
+    sections of a revision are unchanged); `body`, its paragraphs and lists, made on demand."""
+
+    __slots__ = ("number", "title", "key", "raw", "_blocks", "_span", "_unmarked", "_body")
+
+    def __init__(
+        self, number: str | None, title: str, raw: str, blocks: _Blocks, span: tuple[int, int], unmarked: bool
+    ):
+        self.number, self.title, self.key, self.raw = number, title, _fold(title), raw
+        self._blocks, self._span, self._unmarked = blocks, span, unmarked
+        self._body: str | None = None
+
+    @property
+    def body(self) -> str:
+        if self._body is None:
+            body = self._blocks.running_text(*self._span)
+            self._body = _EQUATION_LINE_RE.sub(" ", body) if self._unmarked else body
+        return self._body
+
+
+class _Blocks:
+    """A document's paragraphs and lists between two offsets, found by bisection (their starts
+    listed once, when a first section's body is asked for)."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self._starts: list[int] | None = None
+
+    def running_text(self, start: int, end: int) -> str:
+        if self._starts is None:
+            self._starts = [block.start for block in self.doc.blocks]
+        blocks, text = self.doc.blocks, self.doc.text
+        index = bisect.bisect_left(self._starts, start)
+        parts = []
+        while index < len(blocks) and blocks[index].start < end:
+            if blocks[index].kind in _SECTION_KINDS:
+                parts.append(text[blocks[index].start : blocks[index].end])
+            index += 1
+        return " ".join(parts)
 
 
 def sections_of(doc: Document, unmarked_equations: bool = False) -> list[_Section]:
@@ -43,20 +77,14 @@ def sections_of(doc: Document, unmarked_equations: bool = False) -> list[_Sectio
     if len(headings) > 1 and headings[0].level == 1 and headings[1].level > 1:
         headings = headings[1:]  # the document's title: compared with the metadata, not as a section
     starts = [h.start for h in headings] + [len(doc.text)]
-    pieces: list[list[str]] = [[] for _ in headings]
-    index = 0
-    for block in doc.blocks:
-        while index + 1 < len(headings) and block.start >= starts[index + 1]:
-            index += 1
-        if headings and block.kind in _SECTION_KINDS and block.start >= starts[index]:
-            pieces[index].append(doc.text[block.start : block.end])
+    blocks = _Blocks(doc)
     found = []
-    for heading, parts in zip(headings, pieces):
+    for n, heading in enumerate(headings):
         title = _LEADING_NUMBER_RE.sub("", heading.title) if heading.printed else heading.title
-        body = " ".join(parts)
-        if unmarked_equations:
-            body = _EQUATION_LINE_RE.sub(" ", body)
-        found.append(_Section(heading.printed, title.strip(), _fold(title), body))
+        own = (doc.text.find("\n", heading.start, starts[n + 1]) + 1 or starts[n + 1], starts[n + 1])
+        found.append(
+            _Section(heading.printed, title.strip(), doc.text[own[0] : own[1]], blocks, own, unmarked_equations)
+        )
     return found
 
 
@@ -128,7 +156,7 @@ def _match_sections(old: list[_Section], new: list[_Section]) -> dict[int, int]:
 
 def _section_change(old: _Section, new: _Section) -> SectionChange:
     moved = old.number != new.number and old.number is not None and new.number is not None
-    same_text = old.body == new.body or flat(old.body) == flat(new.body)
+    same_text = old.raw == new.raw or old.body == new.body or flat(old.body) == flat(new.body)
     if same_text and old.key == new.key and not moved:
         return SectionChange("unchanged", old.number, new.number, old.title, new.title, 1.0)
     removed, added = ([], []) if same_text else textdiff.sentence_changes(old.body, new.body)
