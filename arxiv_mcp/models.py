@@ -59,6 +59,19 @@ class AuthorInfo:
 
 
 @dataclass
+class LinkItem:
+    """A URL a paper states, with what it points at."""
+
+    url: str
+    kind: str
+    """code, data, model, project or other (a DOI or an arXiv link is never code)."""
+    where: str
+    """Where it stands: abstract or comments (metadata); text, footnote or bibliography (full text)."""
+    context: str = ""
+    """The sentence or footnote it stands in."""
+
+
+@dataclass
 class PaperDetail:
     id: str
     version: int
@@ -81,6 +94,9 @@ class PaperDetail:
     """True when arXiv was unreachable and this came from an expired cache entry."""
     classes: list[str] = field(default_factory=list)
     """ACM/MSC classes the authors gave (I.2.7, 68T50): not arXiv categories."""
+    links: list[dict[str, str]] = field(default_factory=list)
+    """The code, data, model and project links its abstract and comments state, each a
+    `LinkItem` (an object in the output schema: its shape would cost every tools/list 200 bytes)."""
 
 
 @dataclass
@@ -336,3 +352,83 @@ class Trends:
     per_day: list[DayCount]
     top_terms: list[TermCount]
     note: str | None = None
+
+
+@dataclass
+class VersionFacts:
+    """One side of a comparison: the version, its date, and the text it was read from."""
+
+    version: int
+    date: str | None
+    """When this version was submitted (the API's <updated> for it), when its metadata is known."""
+    method: str
+    """The source its text was read from: html, ar5iv, source or pdf."""
+    chars: int
+    """Characters of its text."""
+    file_bytes: int | None = None
+    """Size of the file its text was read from (PDF, e-print or HTML page), when cached."""
+    withdrawn: bool = False
+
+
+@dataclass
+class FieldChange:
+    """A metadata field that differs between the two versions."""
+
+    field: str
+    before: str | None
+    after: str | None
+    diff: str = ""
+    """For text (title, abstract): the changed words, `[-old-]{+new+}`, with a few around them."""
+
+
+@dataclass
+class SectionChange:
+    status: str
+    """added, removed, changed, moved (renumbered, its text the same or changed) or unchanged."""
+    number_before: str | None = None
+    number_after: str | None = None
+    title_before: str | None = None
+    title_after: str | None = None
+    similarity: float | None = None
+    """How much of its text stayed, 0 to 1 (by words; by whole sentences for a long section)."""
+    removed: list[str] = field(default_factory=list)
+    """Sentences removed (the first few)."""
+    added: list[str] = field(default_factory=list)
+    """Sentences added (the first few)."""
+    numbers: list[str] = field(default_factory=list)
+    """Numbers that changed in a sentence that otherwise stayed: `accuracy 91.2 -> 92.7`."""
+
+
+@dataclass
+class ItemChange:
+    """A figure, table, numbered equation or reference added, removed or changed."""
+
+    kind: str
+    status: str
+    label: str
+    before: str | None = None
+    after: str | None = None
+    details: list[str] = field(default_factory=list)
+    """What changed in it: the caption, the cells of a table (`row Ours, Acc: 91.2 -> 92.7`), the LaTeX."""
+
+
+@dataclass
+class VersionComparison:
+    """What changed between two versions. `versions` holds a `VersionFacts` per version,
+    `metadata` a `FieldChange` per field that differs, `sections` a `SectionChange` per section
+    of either version (the later version's order), `items` an `ItemChange` per figure, table,
+    equation or reference added, removed or changed: objects in the output schema, as
+    `PaperText.items` (spelled out, their shapes cost every tools/list 1,400 bytes)."""
+
+    paper_id: str
+    from_version: int
+    to_version: int
+    summary: str
+    """One paragraph: what changed, so a reader can stop here."""
+    versions: list[dict[str, Any]]
+    metadata: list[dict[str, Any]] = field(default_factory=list)
+    sections: list[dict[str, Any]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    source_note: str | None = None
+    """Where a difference may come from the sources the two texts were read from, not the paper."""
+    notice: str = UNTRUSTED

@@ -557,7 +557,7 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
         section: Annotated[
             str | None,
             BeforeValidator(_as_typed),
-            Field(description="outline, 4.2, a heading, section:N, Figure 3, Table 2, Eq. (7), [12]"),
+            Field(description="outline, 4.2, a heading, section:N, Figure 3, Table 2, Eq. (7), [12], links"),
         ] = None,
         session_id: PinningSessionId = None,
         ctx: Context | None = None,
@@ -576,6 +576,17 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
     ) -> Annotated[CallToolResult, models.FindResult]:
         """Passages matching words or a phrase, with section, block and page."""
         return run(lambda: svc.find_in_paper(paper_id, query, max_hits, session_id=session_id), render.find, ctx)
+
+    @tools.add("Compare versions")
+    def compare_versions(
+        paper_id: PaperId,
+        from_version: Annotated[int | None, _bounded(bounds.FROM_VERSION, "Earlier version (default 1)")] = None,
+        to_version: Annotated[int | None, _bounded(bounds.TO_VERSION, "Later version (default latest)")] = None,
+        session_id: PinningSessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.VersionComparison]:
+        """What changed between two versions: metadata, sections, figures, tables, equations, references."""
+        return run(lambda: svc.compare_versions(paper_id, from_version, to_version, session_id), render.comparison, ctx)
 
     @tools.add("Download PDF or source", read_only=False)
     def download_paper(

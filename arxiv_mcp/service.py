@@ -17,9 +17,9 @@ from . import bounds, budget
 from .cache.listing import SORTS as CACHE_SORTS
 from .cache.store import Cache
 from .cache.warm import Proof
-from .catalog import Catalog
+from .catalog import Catalog, not_found
 from .config import Config, display_path
-from .errors import InvalidInput
+from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse, parse_many
 from .models import (
     UNTRUSTED,
@@ -33,6 +33,7 @@ from .models import (
     DownloadFormat,
     FindResult,
     LibrarySearch,
+    LinkItem,
     Neighbour,
     Neighbours,
     PaperDetail,
@@ -41,6 +42,7 @@ from .models import (
     SearchResult,
     SessionInfo,
     Trends,
+    VersionComparison,
 )
 from .reading import Reader, Text
 from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
@@ -125,6 +127,7 @@ class ArxivService:
             arxiv_doi=f"10.48550/arXiv.{paper.id}",
             stale=stale,
             classes=paper.classes,
+            links=_metadata_links(paper),
         )
 
     # --- search ---------------------------------------------------------------------------
@@ -245,7 +248,7 @@ class ArxivService:
         pid, full, proof = self._read(paper_id, session_id)
         chosen = None
         if section and section.strip():
-            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number))
+            chosen = selectors.select(full.doc, section, lambda number: figure_uri(pid, number), pid.id)
         view = chosen.text if chosen else full.text
         pages = Pages(view, page_size)
         answer = PaperText(
@@ -297,6 +300,71 @@ class ArxivService:
     def text_for_resource(self, paper_id: str) -> tuple[PaperId, str]:
         pid, full = self._text(paper_id, None)
         return pid, full.text
+
+    # --- versions -------------------------------------------------------------------------
+
+    def compare_versions(
+        self,
+        paper_id: str,
+        from_version: int | None = None,
+        to_version: int | None = None,
+        session_id: str | None = None,
+    ) -> VersionComparison:
+        """Two versions compared (default: the first and the latest). Each is read as
+        read_paper reads it (a cached one costs no request); the metadata of both comes from
+        the cache or one id_list request; the comparison itself costs nothing more."""
+        from .research import versions
+
+        asked = parse(paper_id)
+        pid = asked.with_version(None)
+        self._check_session(session_id)
+        # A versioned id names the later version ("what changed up to v3?") unless to_version does.
+        first, last, papers = self._version_pair(pid, from_version, to_version or asked.version)
+        sides = []
+        for number in (first, last):
+            versioned = pid.with_version(number)
+            try:
+                _, full, _ = self._read(versioned.versioned, session_id)
+            except NotFound as exc:
+                if versions.is_withdrawn(papers.get(versioned)):
+                    raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
+                raise
+            raw = self.reader.cached_raw(versioned, str(full.source))
+            sides.append(
+                versions.Side(number, papers.get(versioned), full.doc, str(full.source), raw.bytes if raw else None)
+            )
+        return versions.compare(pid.id, sides[0], sides[1])
+
+    def _version_pair(
+        self, pid: PaperId, from_version: int | None, to_version: int | None
+    ) -> tuple[int, int, dict[PaperId, Paper]]:
+        """The two versions to compare and the metadata of each (one request at most: the
+        latest and the versions asked for go in one id_list)."""
+        for bound, value in ((bounds.FROM_VERSION, from_version), (bounds.TO_VERSION, to_version)):
+            if value is not None:
+                bound.check(value)
+        asked = [v for v in (from_version, to_version) if v is not None]
+        wanted = [pid] + [pid.with_version(v) for v in dict.fromkeys([from_version or 1, *asked])]
+        try:
+            papers = self.catalog.papers(wanted)
+        except UpstreamError:
+            papers = {}  # the texts still compare; only the metadata goes unsaid
+            latest = self.paper(pid)[0]  # an expired copy, or the error
+        else:
+            if pid not in papers:  # arXiv answered without it: no such paper
+                raise NotFound(not_found(pid, self.cache.versions(pid.id)))
+            latest = papers[pid]
+        count = latest.version
+        papers.setdefault(pid.with_version(count), latest)
+        if count == 1:
+            raise InvalidInput(f"{pid.id} has one version (v1): there is nothing to compare; read_paper reads it")
+        missing = [v for v in asked if v > count]
+        if missing:
+            raise NotFound(f"{pid.id} has no v{missing[0]}: its versions are v1 to v{count}")
+        first, last = from_version or 1, to_version or count
+        if first == last:
+            raise InvalidInput(f"from_version and to_version are both v{first}: name two different versions")
+        return first, last, papers
 
     # --- downloads ------------------------------------------------------------------------
 
@@ -445,6 +513,13 @@ class ArxivService:
 
         cats = categories.list_categories(group.strip() if group and group.strip() else None)
         return CategoryList(cats, len(cats))
+
+
+def _metadata_links(paper: Paper) -> list[dict[str, str]]:
+    """The code, data, model and project links its abstract and comments state (no request)."""
+    from .text.links import metadata_links
+
+    return [asdict(LinkItem(**vars(link))) for link in metadata_links(paper.abstract, paper.comment, paper.id)]
 
 
 def _cut(abstract: str, max_chars: int | None) -> tuple[str, bool]:

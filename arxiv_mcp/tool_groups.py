@@ -8,7 +8,7 @@ the server filters its tools and its instructions by them. Every tool is in exac
 from __future__ import annotations
 
 TOOL_GROUPS: dict[str, tuple[str, ...]] = {
-    "read": ("search_papers", "get_paper", "read_paper", "find_in_paper"),
+    "read": ("search_papers", "get_paper", "read_paper", "find_in_paper", "compare_versions"),
     "cite": ("export_bibtex", "get_references", "get_citations"),
     "library": (
         "start_session",
@@ -31,7 +31,11 @@ _INSTRUCTION_LINES: tuple[tuple[str, str], ...] = (
         'Read economically: read_paper(section="outline") first, then one section by the number the '
         'paper prints ("4.2", "Appendix B"), its name, or section:N ([sN] in the outline); "Figure 3", '
         '"Table 2", "Eq. (7)" and "[12]" read one figure, table, equation or reference, and "figures", '
-        '"tables", "equations", "references" list them.',
+        '"tables", "equations", "references" list them; "links" lists its URLs by kind (code, data, model, project).',
+    ),
+    (
+        "compare_versions",
+        "compare_versions says what changed between two versions (default: the first and the latest), summary first.",
     ),
     ("find_in_paper", "find_in_paper locates a passage."),
     (

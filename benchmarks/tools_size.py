@@ -1,6 +1,6 @@
 """How many bytes the tool list costs a client: the whole tools/list answer and each tool.
 
-Run: python benchmarks/tools_size.py [--limit 17000] [--groups]
+Run: python benchmarks/tools_size.py [--limit 18500] [--groups]
 
 Starts the real server (`python -m arxiv_mcp`, stdio, a throw-away cache home), asks it for
 tools/list as a client does, and measures compact UTF-8 JSON: the whole `result` object, then
@@ -23,9 +23,11 @@ sys.path.insert(0, str(ROOT))  # run as a script: tests.jsonrpc is the repositor
 
 from tests import jsonrpc  # noqa: E402
 
-DEFAULT_LIMIT = 17_000
+DEFAULT_LIMIT = 18_500
 """Issues 13 and 21: every tools/list a client reads goes into the model's context; keep it
-under this, whatever tools and arguments are added."""
+under this, whatever tools and arguments are added. Issue 33 raised it by the 1,255 bytes of
+compare_versions (its output schema gives its four lists as objects, as read_paper's items)
+and get_paper's `links` (100 bytes)."""
 
 
 def size(value) -> int:

@@ -26,7 +26,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, unquote, urlsplit
@@ -111,6 +111,9 @@ class FakePaper:
     report_no: str | None = None
     images: dict[str, bytes] | None = None
     """Files beside the HTML page (`/html/IDvN/x1.png`), as arXiv serves a page's figures."""
+    revisions: dict[int, dict[str, object]] | None = None
+    """What differs in a later version: version -> fields of this record (title, abstract,
+    comment, authors, html, source, pdf, ...) as that version has them; the rest as v1."""
 
     def __post_init__(self) -> None:
         if self.versions < 1:
@@ -137,6 +140,11 @@ class FakePaper:
 
     def author_list(self) -> list[tuple[str, str | None]]:
         return [(a, None) if isinstance(a, str) else (a[0], a[1]) for a in self.authors]
+
+    def at(self, version: int) -> FakePaper:
+        """The paper as version `version` of it is: its revision's fields over this record's."""
+        changes = dict((self.revisions or {}).get(version) or {})
+        return replace(self, revisions=None, **changes) if changes else self  # type: ignore[arg-type]
 
     def html_for(self, version: int) -> object:
         if isinstance(self.html, dict):
@@ -205,6 +213,7 @@ def _attr(text: str) -> str:
 
 
 def atom_entry(paper: FakePaper, version: int) -> str:
+    paper = paper.at(version)
     vid = f"{paper.id}v{version}"
     lines = [
         "  <entry>",
@@ -906,9 +915,10 @@ class FakeArxiv:
 
     def _pdf(self, text: str) -> _Response:
         found = self._lookup(text[:-4] if text.endswith(".pdf") else text)
-        if not found or found[0].pdf is None:
+        pdf = found[0].at(found[1]).pdf if found else None
+        if not isinstance(pdf, bytes):
             return _text(404, f"PDF for '{text}' not found")
-        return _Response(200, found[0].pdf, "application/pdf")
+        return _Response(200, pdf, "application/pdf")
 
     def _html(self, text: str) -> _Response:
         page, _, name = text.rpartition("/")
@@ -916,7 +926,7 @@ class FakeArxiv:
         if beside and name in (beside[0].images or {}):
             return _Response(200, (beside[0].images or {})[name], "image/png")
         found = self._lookup(text)
-        body = found[0].html_for(found[1]) if found else None
+        body = found[0].at(found[1]).html_for(found[1]) if found else None
         if body is None:
             return _text(404, f"No HTML for '{text}'")
         if body is STUB:
@@ -925,9 +935,9 @@ class FakeArxiv:
 
     def _eprint(self, text: str) -> _Response:
         found = self._lookup(text)
-        if not found or found[0].source is None:
+        data = found[0].at(found[1]).source if found else None
+        if data is None:
             return _text(404, f"Source for '{text}' not found")
-        data = found[0].source
         if data.startswith(b"\x1f\x8b"):
             ctype = "application/gzip"
         elif data.startswith(b"%PDF"):
@@ -940,9 +950,10 @@ class FakeArxiv:
         found = self._lookup(text)
         if not found:
             return _text(404, f"ar5iv has no '{text}'")
-        if found[0].ar5iv is None:
+        page = found[0].at(found[1]).ar5iv
+        if page is None:
             return _Response(302, b"", HTML_TYPE, {"Location": f"{self.site_url}/abs/{found[0].id}"})
-        return _Response(200, found[0].ar5iv.encode("utf-8"), HTML_TYPE)
+        return _Response(200, page.encode("utf-8"), HTML_TYPE)
 
     # -- the API
 

@@ -150,6 +150,7 @@ async def test_annotations_tell_the_truth(connect):
 
 async def test_text_is_written_for_a_model(fake, connect):
     fake.add(html_paper("2403.00003", "Attention for graphs", references=[], citations=[]))
+    fake.add(html_paper("2403.00004", "Two versions", versions=2))  # compare_versions' paper in CALLS
     for n in range(1, 4):
         fake.add(paper(f"2401.0000{n}", f"Attention paper {n}"))
     async with connect() as client:

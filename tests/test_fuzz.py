@@ -33,6 +33,7 @@ TOOLS = [
     "get_paper",
     "read_paper",
     "find_in_paper",
+    "compare_versions",
     "download_paper",
     "start_session",
     "end_session",

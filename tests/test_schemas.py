@@ -17,6 +17,7 @@ CALLS = [
     ("read_paper", {"paper_id": "2403.00003"}),
     ("read_paper", {"paper_id": "2403.00003", "section": "outline"}),
     ("find_in_paper", {"paper_id": "2403.00003", "query": "unicorn"}),
+    ("compare_versions", {"paper_id": "2403.00004"}),
     ("download_paper", {"paper_id": "2403.00003"}),
     ("start_session", {"session_id": "s1"}),
     ("session_status", {"session_id": "s1"}),
@@ -43,6 +44,7 @@ async def test_every_tool_has_schema_annotations_title_and_valid_output(fake, co
         )
     )
     fake.add(paper("2401.00001", "Other"))
+    fake.add(html_paper("2403.00004", "Two versions", versions=2))
     async with connect() as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert {name for name, _ in CALLS} == set(tools)

@@ -47,6 +47,7 @@ CALLS: dict[str, list[dict]] = {
         {"paper_id": PID, "session_id": "closed-session"},
     ],
     "find_in_paper": [{"paper_id": PID, "query": "unicorn"}, {"paper_id": PID, "query": " "}],
+    "compare_versions": [{"paper_id": PID}, {"paper_id": PID, "to_version": 9}],
     "download_paper": [
         {"paper_id": PID, "fmt": "pdf"},
         {"paper_id": PID, "fmt": "source"},

@@ -138,6 +138,15 @@ class Citation:
     """Labels or keys of the entries it names, in order."""
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """A link whose target the text does not show: `\\href{url}{words}`, `<a href=url>words</a>`."""
+
+    url: str
+    text: str
+    """The words the link stands on, as the source writes them."""
+
+
 DAMAGED = "damaged"
 STAMP = "stamp"
 """The notes' key of arXiv's side stamp (the PDF reader writes it)."""
@@ -151,6 +160,8 @@ class Document:
     notes: dict[str, str] = field(default_factory=dict)
     """Facts the source states outside the text, e.g. `stamp`: arXiv's side stamp of a PDF,
     or DAMAGED: one line saying the PDF was damaged and how much of it was read."""
+    anchors: tuple[Anchor, ...] = ()
+    """Link targets hidden behind words, in source order (text/links.py lists them)."""
 
     @classmethod
     def from_text(cls, text: str) -> Document:
@@ -173,6 +184,7 @@ class Document:
                 "text": self.text,
                 "blocks": [_block_json(block) for block in self.blocks],
                 "citations": [[c.start, c.end, list(c.targets)] for c in self.citations],
+                "anchors": [[a.url, a.text] for a in self.anchors],
                 "notes": self.notes,
             },
             ensure_ascii=False,
@@ -199,6 +211,7 @@ class Document:
                 blocks=tuple(_block_from_json(item) for item in raw["blocks"]),
                 citations=tuple(Citation(s, e, tuple(t)) for s, e, t in raw["citations"]),
                 notes=dict(raw["notes"]),
+                anchors=tuple(Anchor(str(u), str(t)) for u, t in raw.get("anchors", ())),
             )
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
             raise ValueError(f"not a cached document: {exc}") from exc

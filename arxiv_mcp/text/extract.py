@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+from dataclasses import replace
 from enum import StrEnum
 
 from ..errors import ArxivMcpError, ExtractionError
@@ -60,9 +61,10 @@ class TextSource(StrEnum):
 
 
 def from_html(raw: bytes) -> Document:
+    from .anchors import html_anchors
     from .html import html_document
 
-    return html_document(raw)
+    return replace(html_document(raw), anchors=html_anchors(raw))
 
 
 def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto") -> Document:
@@ -75,16 +77,19 @@ def from_source(raw: bytes, deadline: float | None = None, engine: str = "auto")
         (pdf,) = bundle.files.values()
         return from_pdf(pdf, deadline, engine)
     if bundle.kind == "html":  # the authors' own HTML page (its figures are other members)
+        from .anchors import html_anchors
         from .html import html_document
 
         (page,) = bundle.files.values()
-        return html_document(page, authored=True)
+        return replace(html_document(page, authored=True), anchors=html_anchors(page))
     wrapped = _included_pdf(bundle.files, bundle.members)
     if wrapped is not None:
         included = read_member(raw, wrapped)
         if included is not None:
             return from_pdf(included, deadline, engine)
-    return bundle_to_document(bundle)
+    from .anchors import tex_anchors
+
+    return replace(bundle_to_document(bundle), anchors=tex_anchors(bundle.files))
 
 
 _INCLUDEPDF_RE = re.compile(r"^[^%\n]*\\includepdf(?![A-Za-z])\s*(?:\[[^\]]{0,300}\])?\s*\{([^{}\n]{1,300})\}", re.M)

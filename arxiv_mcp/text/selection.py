@@ -32,11 +32,12 @@ class Selection:
     tables: list[TableItem] = field(default_factory=list)
     equations: list[EquationItem] = field(default_factory=list)
     references: list[ReferenceItem] = field(default_factory=list)
+    links: list[dict[str, str]] = field(default_factory=list)
 
     def items(self) -> list[dict[str, Any]]:
         """Its records as structured content."""
         records: list[FigureItem | TableItem | EquationItem | ReferenceItem] = [*self.figures, *self.tables]
-        return [item(r) for r in records + [*self.equations, *self.references]]
+        return [item(r) for r in records + [*self.equations, *self.references]] + list(self.links)
 
 
 FigureUri = Callable[[str], str]

@@ -3,7 +3,8 @@
 
 Every view is a pure function of a `Document`, read in one pass over its blocks (no
 extraction, no request), so a structural view of a cached paper costs about what a page
-does. A selector is read by the first kind of `SELECTORS` that reads it, in order: `outline`,
+does. `links` lists the text's URLs by kind (`links.py`); any other selector is read by the
+first kind of `SELECTORS` that reads it, in order: `outline`,
 a list name (`figures`, `tables`, `equations`, `references`), a figure, a table, an equation,
 a numbered kind the document does not type yet (`untyped.py`: its error), a bibliography entry
 in any printed citation form, then a section (a printed number, `section:N`, or a name). A
@@ -18,7 +19,7 @@ from collections.abc import Callable
 
 from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
-from . import cited, items, numbers, untyped
+from . import cited, items, links, numbers, untyped
 from .document import Document, Equation, Figure, Reference, Table
 from .outline import render_outline, select_section
 from .places import Places, reference_label, section_words
@@ -34,8 +35,10 @@ Selector = Callable[[Places, str, FigureUri], Selection | None]
 """One kind of selector: its view when the selector is of that kind, else None."""
 
 
-def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
-    """The view `selector` names: the first kind of `SELECTORS` that reads it."""
+def select(doc: Document, selector: str, figure_uri: FigureUri, own_id: str | None = None) -> Selection:
+    """The view `selector` names: `links`, else the first kind of `SELECTORS` that reads it.
+    `own_id`: the paper's id, so `links` leaves out the paper's own arXiv page (the one view
+    that needs to know whose document it is, so it is read before the table)."""
     wanted = " ".join(selector.split())
     numbers.refuse_long_digits(wanted)
     if len(wanted) > _MAX_SELECTOR:
@@ -43,6 +46,9 @@ def select(doc: Document, selector: str, figure_uri: FigureUri) -> Selection:
             f"section is {len(wanted):,} characters long; no heading, label or number is: pass a "
             'heading name, a printed number ("4.2", "Figure 3", "[12]"), or section="outline".'
         )
+    if wanted.casefold() == "links":
+        text, found = links.view(doc, own_id)
+        return Selection("links", text, links=found)
     places = _places(doc)
     for _, view in SELECTORS:
         selection = view(places, wanted, figure_uri)

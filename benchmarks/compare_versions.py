@@ -1,0 +1,156 @@
+"""compare_versions of two cached versions of a long paper, against a cached page read of both.
+
+Run: python benchmarks/compare_versions.py [--rounds N] [--fixtures DIR]
+
+The paper: DeepSeek-V3's LaTeX e-print (docling_2412.19437 of the shared fixtures: 53 pages as
+compiled, 138 K characters of text) as v1; v2 is the same source with a section added before
+the conclusion, a sentence reworded and a number changed. Both versions' documents and
+metadata are put in a fresh cache (upstream pointing nowhere: no request can be made), then,
+in process and in turn for N rounds (least times: on a shared machine the median measures
+the neighbours), it times:
+- a cached page read of both: read_paper(v1) + read_paper(v2), page 1, as in a fresh process
+  (nothing kept in memory: each text decoded from the cached JSON), what issue 33 compares with;
+- compare_versions(v1, v2) as in a fresh process (the documents' records built from the JSON);
+- compare_versions repeated (the documents already built and kept);
+- the same two for v1 against an identical v2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from arxiv_mcp import reading  # noqa: E402
+from arxiv_mcp.config import load  # noqa: E402
+from arxiv_mcp.rereads import PAGES_KEPT, TEXTS_KEPT, Rereads  # noqa: E402
+from arxiv_mcp.research import textdiff  # noqa: E402
+from arxiv_mcp.service import ArxivService  # noqa: E402
+from arxiv_mcp.text import selectors  # noqa: E402
+from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource, extract  # noqa: E402
+
+FIXTURES = Path("/work/shared/fixtures/arxiv")
+SOURCE = "real/src/docling_2412.19437.tar"
+PID = "2412.19437"
+_EDITS = (
+    (
+        "\\section{Conclusion, Limitations, and Future Directions}",
+        "\\section{Discussion}\nThis version adds a short discussion of the results before the conclusion, "
+        "as the reviewers asked.\n\n\\section{Conclusion, Limitations, and Future Directions}",
+    ),
+    ("671B", "685B"),
+)
+
+
+def _sources(fixtures: Path) -> tuple[bytes, bytes]:
+    """The e-print as it is, and as v2: one tar, the main file edited."""
+    raw = (fixtures / SOURCE).read_bytes()
+    out = io.BytesIO()
+    with tarfile.open(fileobj=io.BytesIO(raw)) as tar, tarfile.open(fileobj=out, mode="w") as edited:
+        for member in tar.getmembers():
+            data = tar.extractfile(member).read() if member.isfile() else None  # type: ignore[union-attr]
+            if member.name.endswith("main.tex") and data is not None:
+                text = data.decode("utf-8")
+                for old, new in _EDITS:
+                    text = text.replace(old, new, 1)
+                data = text.encode("utf-8")
+                member.size = len(data)
+            edited.addfile(member, io.BytesIO(data) if data is not None else None)
+    return raw, out.getvalue()
+
+
+def _service(home: str, v1: bytes, v2: bytes) -> ArxivService:
+    env = {"ARXIV_MCP_HOME": home, "ARXIV_MCP_API_URL": "http://127.0.0.1:9/api/query"}
+    env |= {"ARXIV_MCP_SITE_URL": "http://127.0.0.1:9", "ARXIV_MCP_S2_URL": "http://127.0.0.1:9/s2"}
+    service = ArxivService(load(env))
+    for version, raw in ((1, v1), (2, v2)):
+        doc = extract(TextSource.SOURCE, raw)
+        service.cache.put_text(
+            PID, version, doc.to_json(), method=TextSource.SOURCE, extractor_version=EXTRACTOR_VERSION
+        )
+        meta = {
+            "id": PID,
+            "version": version,
+            "title": "DeepSeek-V3 Technical Report",
+            "abstract": "We present DeepSeek-V3.",
+            "authors": [{"name": "DeepSeek-AI", "affiliations": []}],
+            "categories": ["cs.CL"],
+            "primary_category": "cs.CL",
+            "published": "2024-12-27T00:00:00Z",
+            "updated": f"2025-0{version}-18T00:00:00Z",
+        }
+        service.cache.put_meta(PID, version, meta, latest=version == 2)
+    return service
+
+
+def _least(calls: list[Callable[[], object]], rounds: int) -> list[float]:
+    least = [float("inf")] * len(calls)
+    for _ in range(rounds):
+        for index, call in enumerate(calls):
+            start = time.perf_counter()
+            call()
+            least[index] = min(least[index], time.perf_counter() - start)
+    return least
+
+
+def _fresh(service: ArxivService) -> None:
+    """As in a fresh process: no document, text or answer kept in memory."""
+    reading._PARSED.clear()
+    reading._TEXTS.clear()
+    selectors._KEPT.clear()
+    textdiff._sentences.cache_clear()
+    service.texts, service.pages = Rereads(service.cache, TEXTS_KEPT), Rereads(service.cache, PAGES_KEPT)
+
+
+def measure(v1: bytes, v2: bytes, rounds: int) -> list[str]:
+    with tempfile.TemporaryDirectory() as home:
+        service = _service(home, v1, v2)
+        chars = [len(service.read_paper(f"{PID}v{v}").text) for v in (1, 2)]
+        total = service.read_paper(f"{PID}v1").total_chars
+
+        def pages() -> None:
+            _fresh(service)
+            service.read_paper(f"{PID}v1")
+            service.read_paper(f"{PID}v2")
+
+        def first() -> None:
+            _fresh(service)
+            service.compare_versions(PID, 1, 2)
+
+        def again() -> None:
+            service.compare_versions(PID, 1, 2)
+
+        page, cold, warm = _least([pages, first, again], rounds)
+        found = service.compare_versions(PID, 1, 2).summary
+        service.cache.close()
+    return [
+        f"paper {PID}: {total:,} chars (pages of {chars[0]:,}); least of {rounds} rounds, in process",
+        f"  page read of both versions:      {page * 1000:8.2f} ms",
+        f"  compare_versions, first:         {cold * 1000:8.2f} ms = {cold / page:6.1f}x",
+        f"  compare_versions, repeated:      {warm * 1000:8.2f} ms = {warm / page:6.1f}x",
+        f"  summary: {found[:300]}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES)
+    args = parser.parse_args()
+    v1, v2 = _sources(args.fixtures)
+    print("v1 against an edited v2 (a section added, a sentence and a number changed):")
+    print("\n".join(measure(v1, v2, args.rounds)))
+    print("v1 against an identical v2:")
+    print("\n".join(measure(v1, v1, args.rounds)))
+
+
+if __name__ == "__main__":
+    main()
