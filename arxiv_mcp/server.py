@@ -675,6 +675,14 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         """BibTeX @misc entries (keys arxiv:<id>) for papers; unknown ids in missing_ids."""
         return run(lambda: svc.export_bibtex(paper_ids, session_id), render.bibtex, ctx)
 
+    def neighbours(
+        direction: str, paper_id: str, limit: int, session_id: str | None, ctx: Context | None
+    ) -> CallToolResult:
+        """The one call behind get_references and get_citations, either way along the graph."""
+        return run(
+            _touching(svc, session_id, lambda: svc.neighbours(paper_id, direction, limit)), render.neighbours, ctx
+        )
+
     @tools.add("Get references")
     def get_references(
         paper_id: PaperId,
@@ -683,9 +691,7 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers it cites, with arXiv ids: its bibliography once read, or Semantic Scholar."""
-        return run(
-            _touching(svc, session_id, lambda: svc.neighbours(paper_id, "references", limit)), render.neighbours, ctx
-        )
+        return neighbours("references", paper_id, limit, session_id, ctx)
 
     @tools.add("Get citations")
     def get_citations(
@@ -695,9 +701,7 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers citing this one (Semantic Scholar), with arXiv ids where known."""
-        return run(
-            _touching(svc, session_id, lambda: svc.neighbours(paper_id, "citations", limit)), render.neighbours, ctx
-        )
+        return neighbours("citations", paper_id, limit, session_id, ctx)
 
     @tools.add("Category trends")
     def category_trends(
