@@ -50,9 +50,39 @@ CREATE TABLE IF NOT EXISTS sets(
   last_response TEXT, last_sync TEXT, pages INTEGER NOT NULL DEFAULT 0, harvested INTEGER NOT NULL DEFAULT 0);
 """
 _FTS = (  # external content: the text lives once, in papers; the index holds only the words
-    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, authors, abstract, comments, journal_ref, "
+    "CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, authors, abstract, comments, journal_ref, categories, "
     "content='papers', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
 )
+
+
+SLOTS = 1024
+"""A paper's rowid is the second its first version was submitted times SLOTS, plus a free slot:
+rowid order is submission order, which FTS5 reads in order and ranges over without the table."""
+
+
+def row_base(iso: str) -> int:
+    """The first rowid of the second `iso` (2024-01-05T12:00:00Z) names."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return 0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return max(0, int(moment.timestamp())) * SLOTS
+
+
+def _free(db: sqlite3.Connection, published: str) -> int:
+    base = row_base(published)
+    taken = db.execute(
+        "SELECT max(rowid) FROM papers WHERE rowid BETWEEN ? AND ?", (base, base + SLOTS - 1)
+    ).fetchone()[0]
+    if taken is None:
+        return base
+    if taken + 1 < base + SLOTS:
+        return int(taken) + 1
+    raise ValueError(f"more than {SLOTS} papers submitted in the second of {published}")
 
 
 @dataclass(frozen=True)
@@ -124,6 +154,8 @@ class MirrorStore:
             conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA mmap_size=1073741824")  # reads from the OS's page cache, no copies
+            conn.execute("PRAGMA cache_size=-32768")  # 32 MB of pages per connection
             conn.create_function("mirror_match", 3, words.match_text, deterministic=True)
             self._local.conn = conn
         return conn
@@ -198,9 +230,12 @@ class MirrorStore:
             return 1 if old is not None else 0
         authors = json.dumps(r.authors, ensure_ascii=False)
         cur = db.execute(
-            "INSERT INTO papers(id, title, authors, abstract, comments, journal_ref, doi, categories, classes, "
-            "published, updated, version, datestamp) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO papers(rowid, id, title, authors, abstract, comments, journal_ref, doi, categories, classes, "
+            "published, updated, version, datestamp) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
+                old[0]
+                if old is not None and old[0] // SLOTS == row_base(r.published) // SLOTS
+                else _free(db, r.published),
                 r.id,
                 r.title,
                 authors,
@@ -227,19 +262,37 @@ class MirrorStore:
         )
         if self.fts:
             db.execute(
-                "INSERT INTO fts(rowid, title, authors, abstract, comments, journal_ref) VALUES (?,?,?,?,?,?)",
-                (rowid, r.title, " ; ".join(r.authors), r.abstract, r.comments or "", r.journal_ref or ""),
+                "INSERT INTO fts(rowid, title, authors, abstract, comments, journal_ref, categories) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (
+                    rowid,
+                    r.title,
+                    " ; ".join(r.authors),
+                    r.abstract,
+                    r.comments or "",
+                    r.journal_ref or "",
+                    words.cat_tokens(r.categories),
+                ),
             )
         return 1
 
     def _remove(self, db: sqlite3.Connection, rowid: int) -> None:
         if self.fts:
-            title, authors, abstract, comments, journal = db.execute(
-                "SELECT title, authors, abstract, comments, journal_ref FROM papers WHERE rowid=?", (rowid,)
+            title, authors, abstract, comments, journal, cats = db.execute(
+                "SELECT title, authors, abstract, comments, journal_ref, categories FROM papers WHERE rowid=?", (rowid,)
             ).fetchone()
             db.execute(
-                "INSERT INTO fts(fts, rowid, title, authors, abstract, comments, journal_ref) VALUES ('delete',?,?,?,?,?,?)",
-                (rowid, title, " ; ".join(json.loads(authors)), abstract, comments or "", journal or ""),
+                "INSERT INTO fts(fts, rowid, title, authors, abstract, comments, journal_ref, categories) "
+                "VALUES ('delete',?,?,?,?,?,?,?)",
+                (
+                    rowid,
+                    title,
+                    " ; ".join(json.loads(authors)),
+                    abstract,
+                    comments or "",
+                    journal or "",
+                    words.cat_tokens(cats.split()),
+                ),
             )
         db.execute("DELETE FROM versions WHERE paper=?", (rowid,))
         db.execute("DELETE FROM cats WHERE paper=?", (rowid,))
@@ -294,17 +347,10 @@ class MirrorStore:
             for r in rows
         ]
 
-    def count_by_category(self, cats: list[str]) -> dict[str, int]:
-        return {c: self.db.execute("SELECT count(*) FROM cats WHERE cat=?", (c.lower(),)).fetchone()[0] for c in cats}
-
     def count_under(self, prefix: str) -> int:
         """Papers listed in an archive (`cs`: any cs.* category) or one category."""
-        return int(
-            self.db.execute(
-                "SELECT count(DISTINCT paper) FROM cats WHERE cat=? OR cat LIKE ? ESCAPE '\\'",
-                (prefix.lower(), _like_prefix(prefix.lower() + ".")),
-            ).fetchone()[0]
-        )
+        where, args = _cat_where([prefix])
+        return int(self.db.execute(f"SELECT count(DISTINCT paper) FROM cats WHERE {where}", args).fetchone()[0])
 
     def per_day(self, terms: list[str], day_from: str, day_to: str) -> dict[str, int]:
         """Papers first submitted each day (UTC, from `published`) in any of the categories."""
@@ -343,19 +389,21 @@ _PAPER_COLUMNS = (
 )
 
 
-def _like_prefix(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def _cat_where(terms: list[str], column: str = "cat") -> tuple[str, list[str]]:
-    """SQL matching any of arXiv's `cat:` terms (`cs.LG`, `astro-ph*`)."""
+    """SQL matching any of arXiv's `cat:` terms (`cs.LG`: it and any `cs.LG.*`; `astro-ph*`:
+    every category starting so), as ranges the (cat, paper) index serves."""
     parts, args = [], []
     for term in terms:
         t = term.lower()
         if t.endswith("*"):
-            parts.append(f"{column} LIKE ? ESCAPE '\\'")
-            args.append(_like_prefix(t[:-1]))
+            parts.append(f"({column} >= ? AND {column} < ?)")
+            args.extend([t[:-1], _after(t[:-1])])
         else:
-            parts.append(f"({column}=? OR {column} LIKE ? ESCAPE '\\')")
-            args.extend([t, _like_prefix(t + ".")])
+            parts.append(f"({column} = ? OR ({column} > ? AND {column} < ?))")
+            args.extend([t, t + ".", t + "/"])  # "/" follows "." in ASCII: every "t.x"
     return " OR ".join(parts) or "0", args
+
+
+def _after(prefix: str) -> str:
+    """The least string after every string starting with `prefix`."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\uffff"

@@ -29,6 +29,18 @@ def count(haystack: list[str], needle: list[str]) -> int:
     return sum(1 for i in range(len(haystack) - n + 1) if haystack[i : i + n] == needle)
 
 
+def cat_token(category: str) -> str:
+    """One index word for a category or archive (`cs.LG` -> `catcs0lg`, `hep-th` -> `cathep1th`):
+    the tokenizer would split `cs.LG` in two, and `cat` keeps it apart from any real word."""
+    return "cat" + category.lower().replace(".", "0").replace("-", "1")
+
+
+def cat_tokens(categories: list[str]) -> str:
+    """The index words of a paper's categories: each one, and each one's archive (`cs`)."""
+    names = dict.fromkeys(c for cat in categories for c in (cat, cat.split(".", 1)[0]))
+    return " ".join(cat_token(c) for c in names)
+
+
 def match_text(text: str | None, needle: str, _unused: int = 0) -> int:
     """sqlite function `mirror_match(text, needle, 0)`: occurrences of the phrase `needle` in `text`."""
     return count(tokens(text or ""), needle.split())
