@@ -763,7 +763,7 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
             from mcp.server.mcpserver.exceptions import ResourceError
 
             raise ResourceError(f"window_days {window_days!r} is not a whole number of days")
-        return _resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s)
+        return str(_resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s))
 
     server.resource(
         "arxiv://trends/{category}/{window_days}/chart",

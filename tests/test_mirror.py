@@ -259,8 +259,15 @@ def test_the_mirror_finds_what_the_api_finds(mirrored, oai_fake, tmp_path, sort_
     api.cache.close()
 
 
-def test_without_fts5_the_same_papers_are_found(mirrored, tmp_path):
+def test_without_fts5_the_same_papers_are_found(mirrored, tmp_path, monkeypatch, caplog):
+    from arxiv_mcp.mirror import store
+
+    monkeypatch.setattr(store, "_warned_no_fts", False)
     plain = MirrorStore(tmp_path / "plain", fts=False)
+    MirrorStore(tmp_path / "plain2", fts=False)
+    assert [r.message for r in caplog.records].count(
+        "this Python's sqlite has no FTS5: mirror searches match words in Python (same results, slower)"
+    ) == 1
     rows = mirrored.mirror.store.db.execute("SELECT id FROM papers").fetchall()
     for paper in mirrored.mirror.store.papers([r[0] for r in rows]).values():
         plain.store_page("x", [_record(paper)], None, "2026-01-01T00:00:00Z")

@@ -129,17 +129,16 @@ class MirrorStore:
             self.fts = self._make_fts(db)
 
     def _make_fts(self, db: sqlite3.Connection) -> bool:
+        """FTS5 when this sqlite has it (`fts=False`: as if it had not, for tests)."""
         global _warned_no_fts
-        if self._fts_wanted is False:
-            return False
-        exists = db.execute("SELECT 1 FROM sqlite_master WHERE name='fts'").fetchone()
-        if exists:
-            return True
-        try:
-            db.execute(_FTS)
-            return True
-        except sqlite3.OperationalError:
-            pass
+        if self._fts_wanted is not False:
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name='fts'").fetchone():
+                return True
+            try:
+                db.execute(_FTS)
+                return True
+            except sqlite3.OperationalError:
+                pass
         if not _warned_no_fts:
             _warned_no_fts = True
             log.warning(
