@@ -218,23 +218,33 @@ def _contact(env: Mapping[str, str]) -> str | None:
 
 def mirror_names(raw: str, name: str = "ARXIV_MCP_MIRROR") -> tuple[str, ...]:
     """Comma- or space-separated categories (cs.LG) or archives (hep-th, math), as the taxonomy
-    spells them; an unknown one stops start-up with one line naming it."""
-    from .categories import ARCHIVE_GROUPS, get_category
-    from .errors import InvalidInput
-
+    spells them; an unknown one stops start-up with one line naming it (and, from
+    `categories`, the closest names). Known names are checked against the bundled table's
+    ids alone: start-up need not import the taxonomy module for them."""
+    known = _taxonomy_names()
     out: list[str] = []
     for part in raw.replace(",", " ").split():
-        archive = next((a for a in ARCHIVE_GROUPS if a.lower() == part.lower()), None)
-        if archive is not None:
-            out.append(archive)
-            continue
-        try:
-            out.append(get_category(part).id)
-        except InvalidInput as exc:
-            raise ConfigError(
-                f"{name}={raw!r} is invalid: {part!r} is not an arXiv category or archive ({exc})"
-            ) from None
+        canonical = known.get(part.lower())
+        if canonical is None:
+            from .categories import get_category
+            from .errors import InvalidInput
+
+            try:
+                get_category(part)
+            except InvalidInput as exc:
+                raise ConfigError(
+                    f"{name}={raw!r} is invalid: {part!r} is not an arXiv category or archive ({exc})"
+                ) from None
+            raise ConfigError(f"{name}={raw!r} is invalid: {part!r} is not an arXiv category or archive")
+        out.append(canonical)
     return tuple(dict.fromkeys(out))
+
+
+def _taxonomy_names() -> dict[str, str]:
+    """Every category id and archive of the bundled taxonomy, by its lower-case spelling."""
+    table = (Path(__file__).parent / "categories.tsv").read_text(encoding="utf-8")
+    ids = [line.split("\t", 1)[0] for line in table.splitlines() if line and not line.startswith("#")]
+    return {n.lower(): n for n in [*ids, *(i.split(".", 1)[0] for i in ids)]}
 
 
 def check_mirror_interval(config: Config, name: str = "ARXIV_MCP_MIRROR") -> None:

@@ -116,7 +116,7 @@ class ArxivService:
     def _with_history(self, detail: PaperDetail) -> PaperDetail:
         """A mirrored paper's detail says so, and lists every version's date and size."""
         stored = self.mirror.paper(detail.id) if self.mirror is not None else None
-        if stored is None or self.mirror is None:
+        if stored is None or self.mirror is None:  # (the second test is for the type checker)
             return detail
         versions = [f"v{v.version} {v.date} {v.size}" for v in stored.versions]
         return replace(detail, source="mirror", as_of=self.mirror.as_of() or "", versions=versions)

@@ -377,3 +377,15 @@ def test_the_database_is_not_the_cache_s_to_evict(mirrored):
     assert mirrored.mirror.store.size_bytes() == before and mirrored.mirror.store.record_count() == 8
     with sqlite3.connect(mirrored.mirror.store.path) as db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_queries_are_read_as_arxiv_reads_them():
+    right = mq.parse("ti:a AND ti:b OR ti:c")  # binary operators group to the right
+    assert isinstance(right, mq.Binary) and right.op == "AND" and isinstance(right.right, mq.Binary)
+    grouped = mq.parse('cat:cs.LG AND ti:(graph OR "neural net")')
+    assert mq.leaves(grouped)[1:] == [mq.Text("ti", ("graph",), False), mq.Text("ti", ("neural", "net"), True)]
+    dated = mq.parse("submittedDate:[202401010000 TO 202401312359]")
+    assert dated == mq.Dates("published", "2024-01-01T00:00:00Z", "2024-01-31T23:59:59Z")
+    assert mq.covered(mq.parse("cat:cs* AND all:x"), ["cs.LG"], "2026-01-01") is not None  # the archive is not mirrored
+    assert mq.covered(mq.parse("cat:cs* AND all:x"), ["cs"], "2026-01-01") is None
+    assert mq.covered(mq.parse("rn:CERN-TH AND cat:cs.LG"), ["cs"], "2026-01-01") is not None  # a field it lacks

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+from ..errors import InvalidInput
 from ..models import AuthorInfo
 from ..upstream import oai
 from ..upstream.atom import Paper
@@ -60,8 +61,11 @@ class MirrorSource:
         synced = self.synced()
         if not synced:
             return "the mirror has not finished its first harvest"
-        as_of = self.as_of(synced) or ""
-        return mq.covered(mq.parse(search_query), synced, as_of[:10])
+        try:
+            tree = mq.parse(search_query)
+        except InvalidInput:
+            return "the mirror cannot read this query"
+        return mq.covered(tree, synced, (self.as_of(synced) or "")[:10])
 
     def search(self, search_query: str, start: int, limit: int, sort_by: str, sort_order: str) -> MirrorHits:
         found = mq.search(self.store, mq.parse(search_query), sort_by, sort_order, start, limit)
