@@ -3,8 +3,8 @@ start-up with a mirror configured against without, harvest pages per minute agai
 limit (20), and database bytes per record.
 
 `python -m benchmarks.mirror [--records 100000] [--runs 10]` from the repository root. The
-records are synthetic (a fixed seed: titles and ~1,000-character abstracts drawn from a
-topical vocabulary, 1-3 versions, a primary category and cross-lists among ten cs and stat
+records are synthetic (a fixed seed: titles of four topic words, ~1,000-character abstracts
+of Zipf-distributed pseudo-words with the paper's topic words among them, 1-3 versions, a primary category and cross-lists among ten cs and stat
 categories, five years of dates), stored through `MirrorStore.store_page` in pages of 2,500
 (arXiv's page size). Searches and the cached page read run in one process through the
 service, interleaved; start-up runs real server processes over stdio, alternating; the
@@ -14,6 +14,7 @@ harvest runs against the fake's OAI-PMH at the real 3 s spacing.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import sys
@@ -35,11 +36,17 @@ TOPICS = (
     "federated privacy adversarial robustness contrastive representation kernel bayesian inference "
     "optimization convergence stochastic gradient descent sparse pruning quantization benchmark dataset"
 ).split()
-FILLER = (
-    "we propose study show that this method results improve performance across tasks our approach "
-    "experiments demonstrate novel framework analysis theoretical empirical evaluation baseline state art"
-).split()
-NAMES = "Ada Lovelace;Alan Turing;Grace Hopper;Emmy Noether;Kurt Gödel;Sofia Kovalevskaya;John Tukey".split(";")
+SYLLABLES = "ka lo mi ter pra sen do vi gra tion ment al ic ous ble re con de ex in".split()
+VOCABULARY = [a + b + c for a in SYLLABLES for b in SYLLABLES for c in SYLLABLES][:20_000]
+"""Pseudo-words drawn by Zipf's law (the k-th with weight 1/k), as words of real text are: a
+few are everywhere, most are rare; the topic words then match a few percent of the papers,
+as real queries do, not most of them."""
+FIRST = (
+    "Ada Alan Grace Emmy Kurt Sofia John Maria Wei Priya Kenji Amara Lars Ines Omar Yuki Chen Ravi Lena Tomás".split()
+)
+LAST = [a.capitalize() + b for a in SYLLABLES for b in ("son", "er", "ova", "ez", "ström", "wala", "ski")] + ["Hopper"]
+NAMES = [f"{f} {last}" for f in FIRST for last in LAST]
+"""About 3,000 names, so one author's papers are a few dozen, as in a real field."""
 QUERIES = [
     {"query": "graph neural network", "category": "cs.LG"},
     {"query": "transformer attention", "category": "cs.CL", "sort_by": "submittedDate"},
@@ -57,10 +64,12 @@ def _records(count: int, seed: int = 7):
 
     rng = random.Random(seed)
     start = datetime(2021, 1, 1, tzinfo=UTC)
+    weights = list(itertools.accumulate(1 / k for k in range(1, len(VOCABULARY) + 1)))
     for i in range(count):
         words = rng.sample(TOPICS, 4)
         title = " ".join(w.capitalize() for w in words[:3]) + f" for {words[3]}"
-        abstract = " ".join(rng.choice(TOPICS if rng.random() < 0.35 else FILLER) for _ in range(150))
+        filler = rng.choices(VOCABULARY, cum_weights=weights, k=150)
+        abstract = " ".join(rng.choice(words) if rng.random() < 0.1 else w for w in filler)
         day = start + timedelta(minutes=rng.randrange(5 * 365 * 24 * 60))
         versions = [
             Version(
