@@ -142,7 +142,10 @@ def search_against_page_read(fake: FakeArxiv, home: Path, runs: int) -> dict[str
 
 
 def start_up(fake: FakeArxiv, scratch: Path, runs: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {"without": [], "with": []}
+    """Spawn to `initialize` answered, with a mirror of three sets configured and without,
+    alternating which goes first; medians of the wall time and of the server's CPU time (the
+    same work, less moved by a loaded machine). The first start of each is not counted."""
+    times: dict[str, list[float]] = {"without": [], "with": [], "without cpu": [], "with cpu": []}
     envs = {
         "without": server_env(fake, scratch / "start-without"),
         "with": server_env(fake, scratch / "start-with", ARXIV_MCP_MIRROR="cs.LG,math.CO,hep-th"),
@@ -151,8 +154,10 @@ def start_up(fake: FakeArxiv, scratch: Path, runs: int) -> dict[str, float]:
         for name in ("with", "without") if run % 2 else ("without", "with"):
             with ours(envs[name]) as server:
                 server.initialize()
+                wall, cpu = time.perf_counter() - server.started, server.cpu_s()
                 if run:
-                    times[name].append(time.perf_counter() - server.started)
+                    times[name].append(wall)
+                    times[f"{name} cpu"].append(cpu)
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -187,9 +192,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=10, help="repetitions of each search and of each start-up")
     parser.add_argument("--pages", type=int, default=6, help="pages of the harvest measured at 3 s spacing")
+    parser.add_argument("--only-start-up", action="store_true", help="the start-up figure alone")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp, FakeArxiv(bench_papers()) as fake:
         scratch = Path(tmp)
+        if args.only_start_up:
+            _print_start_up(start_up(fake, scratch, args.runs))
+            return
         seconds, size = build_mirror(scratch / "home", args.records)
         print(f"stored {args.records:,} records in {seconds:.1f} s ({args.records / seconds:,.0f} records/s)")
         print(f"database: {size:,} bytes, {size / args.records:,.0f} bytes per record")
@@ -198,13 +207,18 @@ def main(argv: list[str] | None = None) -> None:
             f"mirrored search p50 at {args.records:,} records: {timed['search'] * 1000:.1f} ms (target <= 50 ms); "
             f"cached page read p50 {timed['read'] * 1000:.2f} ms; ratio {timed['search'] / timed['read']:.1f}x"
         )
-        boot = start_up(fake, scratch, args.runs)
-        print(
-            f"start-up to initialize answered: with a mirror {boot['with'] * 1000:.1f} ms, without "
-            f"{boot['without'] * 1000:.1f} ms; ratio {boot['with'] / boot['without']:.3f}x (target <= 1.05x)"
-        )
+        _print_start_up(start_up(fake, scratch, args.runs))
     rate = harvest_rate(Path(tempfile.mkdtemp()), args.pages)
     print(f"harvest: {rate:.2f} pages per minute at 3 s spacing (arXiv's limit: 20)")
+
+
+def _print_start_up(boot: dict[str, float]) -> None:
+    print(
+        f"start-up to initialize answered: with a mirror {boot['with'] * 1000:.1f} ms, without "
+        f"{boot['without'] * 1000:.1f} ms; ratio {boot['with'] / boot['without']:.3f}x (target <= 1.05x); "
+        f"CPU {boot['with cpu'] * 1000:.1f} ms against {boot['without cpu'] * 1000:.1f} ms, "
+        f"ratio {boot['with cpu'] / boot['without cpu']:.3f}x"
+    )
 
 
 if __name__ == "__main__":
