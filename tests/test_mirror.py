@@ -14,6 +14,7 @@ import pytest
 from mcp.client import Client
 
 from arxiv_mcp.config import ConfigError, load
+from arxiv_mcp.errors import UpstreamError
 from arxiv_mcp.mirror import query as mq
 from arxiv_mcp.mirror.harvest import HarvestBusy, Harvester, lease_lock
 from arxiv_mcp.mirror.store import MirrorStore
@@ -389,3 +390,13 @@ def test_queries_are_read_as_arxiv_reads_them():
     assert mq.covered(mq.parse("cat:cs* AND all:x"), ["cs.LG"], "2026-01-01") is not None  # the archive is not mirrored
     assert mq.covered(mq.parse("cat:cs* AND all:x"), ["cs"], "2026-01-01") is None
     assert mq.covered(mq.parse("rn:CERN-TH AND cat:cs.LG"), ["cs"], "2026-01-01") is not None  # a field it lacks
+
+
+def test_tokens_refused_again_and_again_stop_the_harvest_with_what_it_stored(oai_fake, tmp_path):
+    svc = ArxivService(_config(oai_fake, tmp_path / "home", "cs.LG"))
+    oai_fake.oai_bad_tokens = 100
+    with pytest.raises(UpstreamError, match="refused 4 fresh resumption tokens"):
+        svc.mirror_sync(("cs.LG",), due_only=False)
+    assert len(oai_fake.requests_to("/oai")) == 2 + 2 * 3  # the first page, then 3 restarts, each refused on
+    assert svc.mirror.store.record_count() >= 2 and svc.mirror.store.set_state("cs:cs:LG").last_sync is None
+    svc.cache.close()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .. import budget
 from ..cache.filelock import Busy, Holder, Holding, LeasedLock
-from ..errors import ArxivMcpError
+from ..errors import ArxivMcpError, UpstreamError
 from ..upstream import oai
 from ..upstream.http import HttpClient
 from .store import MirrorStore
@@ -35,6 +35,8 @@ HARVEST_LEASE_S = 120.0
 """A harvester renews its lease with every page; one silent this long is stopped or gone."""
 SYNC_EVERY_S = 86400.0
 """arXiv announces once a day: a set synced within this is fresh."""
+MAX_RESTARTS = 3
+"""Expired tokens a set's harvest restarts from in one sync before it gives up until the next."""
 SYNC_CHECK_S = 900.0
 """How often a server with a mirror looks whether a sync is due."""
 PageReport = Callable[[str, int, int, str | None], None]
@@ -132,6 +134,7 @@ class Harvester:
             since = state.last_response[:10] if state and state.last_response else None
             self.store.begin_set(spec, name, since)
         result = SetResult(name)
+        restarts = 0
         while not stop():
             state = self.store.set_state(spec)
             assert state is not None
@@ -142,10 +145,18 @@ class Harvester:
             try:
                 page = self._page(spec, state.token, state.from_date)
             except oai.BadResumptionToken:
+                restarts += 1
+                if restarts > MAX_RESTARTS:
+                    raise UpstreamError(
+                        f"arXiv's OAI-PMH refused {restarts} fresh resumption tokens for {name} in a row; "
+                        "the harvest resumes at the next sync"
+                    ) from None
                 restart = state.last_datestamp or state.from_date
                 log.info("mirror %s: the resumption token expired; restarting from %s", name, restart)
                 self.store.begin_set(spec, name, restart)
                 continue
+            if page.token is not None and page.token == state.token:
+                raise UpstreamError(f"arXiv's OAI-PMH sent the same resumption token again for {name}; stopped")
             result.records += self.store.store_page(spec, page.records, page.token, page.response_date)
             result.pages += 1
             if on_page is not None:
@@ -164,7 +175,9 @@ class Harvester:
                 params["from"] = from_date
         resp = self.http.get(self.oai_url, params=params)
         if resp.status != 200:
-            raise ArxivMcpError(f"arXiv's OAI-PMH answered HTTP {resp.status}; the harvest resumes at the next sync")
+            raise UpstreamError(
+                f"arXiv's OAI-PMH answered HTTP {resp.status}; the harvest resumes at the next sync", status=resp.status
+            )
         return oai.parse_page(resp.content)
 
     def _wait_for_interactive(self, stop: Callable[[], bool]) -> None:
