@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 from ..errors import InvalidInput
@@ -91,9 +91,6 @@ class MirrorSource:
         counts = self.store.per_day([cat_id], day_from.isoformat(), day_to.isoformat())
         titles = self.store.titles_between([cat_id], day_from.isoformat(), day_to.isoformat())
         return counts, titles
-
-    def days(self, day_from: date, window: int) -> list[str]:
-        return [(day_from + timedelta(days=i)).isoformat() for i in range(window)]
 
 
 def to_paper(p: StoredPaper) -> Paper:

@@ -90,10 +90,7 @@ def category_trends(
         papers_seen=len(papers),
         total_results=total,
         capped=capped,
-        per_day=[
-            DayCount(day.isoformat(), per_day.get(day, 0))
-            for day in (date_from + timedelta(days=i) for i in range(window_days))
-        ],
+        per_day=[DayCount(day.isoformat(), per_day.get(day, 0)) for day in _days(date_from, window_days)],
         top_terms=[TermCount(t, c) for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
     )
     if capped:
@@ -107,6 +104,10 @@ def category_trends(
             f"arXiv stopped returning papers after {fetched} of {total}; counts are partial. Try again in a minute."
         )
     return result
+
+
+def _days(first: date, count: int) -> list[date]:
+    return [first + timedelta(days=i) for i in range(count)]
 
 
 def trends_from_dict(stored: dict) -> Trends:
@@ -150,7 +151,7 @@ def mirror_trends(
         papers_seen=total,
         total_results=total,
         capped=False,
-        per_day=[DayCount(day, counts.get(day, 0)) for day in mirror.days(date_from, window_days)],
+        per_day=[DayCount(day.isoformat(), counts.get(day.isoformat(), 0)) for day in _days(date_from, window_days)],
         top_terms=[TermCount(t, c) for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
         source="mirror",
         as_of=mirror.as_of() or "",
