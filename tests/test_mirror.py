@@ -89,6 +89,8 @@ def test_the_recorded_pages_read_as_records_tokens_and_errors():
     last = oai.parse_page((FIXTURES / "derived-ListRecords-arXivRaw-last-page.xml").read_bytes())
     assert last.token is None and [v.version for v in last.records[0].versions] == [1, 2]
     assert oai.parse_page((FIXTURES / "derived-error-noRecordsMatch.xml").read_bytes()).records == []
+    # recorded for an unknown set (cs:cs:XX): arXiv answers noRecordsMatch, not badArgument
+    assert oai.parse_page((FIXTURES / "derived-error-badArgument.xml").read_bytes()).token is None
     with pytest.raises(oai.BadResumptionToken):
         oai.parse_page((FIXTURES / "derived-error-badResumptionToken.xml").read_bytes())
 
