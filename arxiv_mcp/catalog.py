@@ -7,6 +7,8 @@ titles and authors do not change, and a stale answer is marked as such.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .cache.store import Cache
 from .errors import NotFound, UpstreamError
 from .ids import PaperId
@@ -14,12 +16,28 @@ from .upstream.arxiv_api import ArxivApi
 from .upstream.atom import Paper
 from .upstream.rate_limiter import SingleFlight
 
+if TYPE_CHECKING:
+    from .mirror.source import MirrorSource
+
 
 class Catalog:
-    def __init__(self, api: ArxivApi, cache: Cache, flights: SingleFlight):
+    """The metadata chain: the cache, then the local mirror (when it holds the paper's
+    latest version), then one request to the API."""
+
+    def __init__(self, api: ArxivApi, cache: Cache, flights: SingleFlight, mirror: MirrorSource | None = None):
         self.api = api
         self.cache = cache
         self.flights = flights
+        self.mirror = mirror
+
+    def mirrored(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """The papers of `pids` the mirror answers: bare ids, or the version it holds."""
+        if self.mirror is None or not pids:
+            return {}
+        from .mirror.source import to_paper
+
+        stored = self.mirror.papers(list(dict.fromkeys(p.id for p in pids)))
+        return {p: to_paper(stored[p.id]) for p in pids if p.id in stored and p.version in (None, stored[p.id].version)}
 
     def fetch(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """One id_list request for all of `pids`; answers keyed by the pid asked for."""
@@ -48,6 +66,7 @@ class Catalog:
         reached, expired copies, but only if every one is cached (an id left out would read
         as "not on arXiv", a lie when arXiv was not asked)."""
         found = {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        found.update(self.mirrored([p for p in pids if p not in found]))
         todo = [p for p in pids if p not in found]
         if not todo:
             return found
@@ -69,7 +88,7 @@ class Catalog:
 
         A version is asked for together with the latest, in the same request: when the
         version does not exist, the answer can say which one does."""
-        cached = self.cached(pid)
+        cached = self.cached(pid) or self.mirrored([pid]).get(pid)
         if cached:
             return cached, False
         bare = pid.with_version(None)

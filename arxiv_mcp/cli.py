@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="arxiv-mcp",
         description="MCP server for arXiv: search, metadata, full text by page, PDFs and LaTeX source, "
         "with a polite rate limiter and a local cache. Settings come from ARXIV_MCP_* "
-        "environment variables (see README).",
+        "environment variables (see README). `arxiv-mcp mirror sync|status` keeps a local mirror.",
     )
     p.add_argument("--version", action="version", version=f"arxiv-mcp {__version__}")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP")
@@ -77,6 +77,12 @@ def _serve_stdio(server: _Runs) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["mirror"]:
+        logging.basicConfig(level=logging.WARNING, format="arxiv-mcp %(levelname)s %(name)s: %(message)s")
+        from .mirror_cli import main as mirror_main
+
+        return mirror_main(argv[1:])
     args = _parser().parse_args(argv)
     stderr = logging.StreamHandler(sys.stderr)
     stderr.setLevel(args.log_level)  # the client may ask for more detail through MCP logging

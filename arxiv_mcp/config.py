@@ -72,6 +72,9 @@ class Config:
     """The tool groups exposed (TOOL_GROUP_NAMES)."""
     contact: str | None = None
     """An e-mail or URL for the User-Agent, as arXiv asks of API clients (ARXIV_MCP_CONTACT)."""
+    mirror: tuple[str, ...] = ()
+    """Categories and archives mirrored through OAI-PMH (ARXIV_MCP_MIRROR); empty: no mirror."""
+    oai_url: str = "https://oaipmh.arxiv.org/oai"
 
     @property
     def max_bytes(self) -> int:
@@ -83,7 +86,7 @@ class Config:
 
     def arxiv_hosts(self) -> set[str]:
         """Hosts whose requests share arXiv's spacing (API, site and ar5iv)."""
-        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url)}
+        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url, self.oai_url)}
 
 
 def display_path(path: Path | str) -> str:
@@ -224,6 +227,46 @@ def _contact(env: Mapping[str, str]) -> str | None:
     return raw
 
 
+def mirror_names(raw: str, name: str = "ARXIV_MCP_MIRROR") -> tuple[str, ...]:
+    """Comma- or space-separated categories (cs.LG) or archives (hep-th, math), as the taxonomy
+    spells them; an unknown one stops start-up with one line naming it (and, from
+    `categories`, the closest names). Known names are checked against the bundled table's
+    ids alone: start-up need not import the taxonomy module for them."""
+    known = _taxonomy_names()
+    out: list[str] = []
+    for part in raw.replace(",", " ").split():
+        canonical = known.get(part.lower())
+        if canonical is None:
+            from .categories import get_category
+            from .errors import InvalidInput
+
+            try:
+                get_category(part)
+            except InvalidInput as exc:
+                raise ConfigError(
+                    f"{name}={raw!r} is invalid: {part!r} is not an arXiv category or archive ({exc})"
+                ) from None
+            raise ConfigError(f"{name}={raw!r} is invalid: {part!r} is not an arXiv category or archive")
+        out.append(canonical)
+    return tuple(dict.fromkeys(out))
+
+
+def _taxonomy_names() -> dict[str, str]:
+    """Every category id and archive of the bundled taxonomy, by its lower-case spelling."""
+    table = (Path(__file__).parent / "categories.tsv").read_text(encoding="utf-8")
+    ids = [line.split("\t", 1)[0] for line in table.splitlines() if line and not line.startswith("#")]
+    return {n.lower(): n for n in [*ids, *(i.split(".", 1)[0] for i in ids)]}
+
+
+def check_mirror_interval(config: Config, name: str = "ARXIV_MCP_MIRROR") -> None:
+    """Harvesting arXiv's OAI-PMH keeps arXiv's 3 s, whatever the other hosts are."""
+    if config.min_interval_s < ARXIV_MIN_INTERVAL_S and is_arxiv_host(config.oai_url):
+        raise ConfigError(
+            f"ARXIV_MCP_MIN_INTERVAL_S={config.min_interval_s:g} is invalid with {name}: arXiv asks for at "
+            f"least 3 seconds between requests, and ARXIV_MCP_OAI_URL={config.oai_url} is arXiv's"
+        )
+
+
 def check_pdf_engine(engine: str) -> None:
     """pdfium by name needs pypdfium2 (the `fast` extra); say so at start-up, not at the first PDF."""
     if engine == "pdfium" and importlib.util.find_spec("pypdfium2") is None:
@@ -270,7 +313,9 @@ def load(env: Mapping[str, str] | None = None) -> Config:
     if engine not in PDF_ENGINES:
         raise ConfigError(f"ARXIV_MCP_PDF_ENGINE={engine!r} is invalid: expected one of {', '.join(PDF_ENGINES)}")
     check_pdf_engine(engine)
-    return Config(
+    mirror = mirror_names(env["ARXIV_MCP_MIRROR"]) if env.get("ARXIV_MCP_MIRROR", "").strip() else ()
+    oai_url = _url(env, "ARXIV_MCP_OAI_URL", Config.oai_url)
+    config = Config(
         home=home,
         max_papers=_number(env, "ARXIV_MCP_MAX_PAPERS", 200, int, 1, "a whole number from 1 to 1000000", 10**6),
         max_disk_mb=_number(
@@ -290,5 +335,10 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         http_tokens=_tokens(env, "ARXIV_MCP_HTTP_TOKEN"),
         tools=tool_groups(env.get("ARXIV_MCP_TOOLS", "")),
         contact=_contact(env),
+        mirror=mirror,
+        oai_url=oai_url,
         **urls,
     )
+    if mirror:
+        check_mirror_interval(config)
+    return config

@@ -48,6 +48,11 @@ class SearchResult:
     has_more: bool = False
     """More results lie beyond this page: ask again with start=next_start."""
     next_start: int | None = None
+    source: str = ""
+    """`mirror` when the local mirror answered (no request); `api` when a mirror is set up but
+    could not answer this query (the note says why); empty without a mirror."""
+    as_of: str = ""
+    """The mirror's last sync, when it answered."""
 
 
 @dataclass
@@ -97,6 +102,11 @@ class PaperDetail:
     links: list[dict[str, str]] = field(default_factory=list)
     """The code, data, model and project links its abstract and comments state, each a
     `LinkItem` (an object in the output schema: its shape would cost every tools/list 200 bytes)."""
+    source: str = ""
+    """`mirror` when the paper is in the local mirror (then `versions` lists every version)."""
+    as_of: str = ""
+    versions: list[str] = field(default_factory=list)
+    """Every version with its submission time and size, from the mirror: `v2 2017-06-19T16:49:45Z 1124kb`."""
 
 
 @dataclass
@@ -270,6 +280,7 @@ class CacheStats:
     papers: int
     bytes: int
     bytes_by_tier: dict[str, int]
+    """Per tier; with a local mirror also `mirror`, its database, which is never evicted and not in `bytes`."""
     max_papers: int
     max_bytes: int
     open_sessions: int
@@ -352,6 +363,11 @@ class Trends:
     per_day: list[DayCount]
     top_terms: list[TermCount]
     note: str | None = None
+    source: str = ""
+    """`mirror` when counted exactly in the local mirror (every paper, no request)."""
+    as_of: str = ""
+    chart_uri: str = ""
+    """A resource holding an SVG chart of the submissions per day."""
 
 
 @dataclass
@@ -432,3 +448,26 @@ class VersionComparison:
     source_note: str | None = None
     """Where a difference may come from the sources the two texts were read from, not the paper."""
     notice: str = UNTRUSTED
+
+
+@dataclass
+class MirrorSet:
+    name: str
+    """The category or archive (cs.LG, hep-th)."""
+    records: int
+    """Papers stored that list this category (an archive: any of its categories)."""
+    last_sync: str = ""
+    """Empty until the first harvest is complete."""
+    next_sync_due: str = ""
+    progress: str = ""
+    """A harvest under way (or cut short, resuming at the next sync): its pages and the day reached."""
+
+
+@dataclass
+class MirrorStatus:
+    sets: list[MirrorSet]
+    records: int
+    db_bytes: int
+    harvesting: bool = False
+    """Some process on this home is harvesting now."""
+    note: str = ""

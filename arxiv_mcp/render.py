@@ -29,6 +29,8 @@ def search(r: models.SearchResult) -> str:
         if not r.papers and 0 < r.total_results <= r.start:
             head += f"; start={r.start} is past the last one: start=0 for the first page"
     lines = [head + (f"; query: {r.query}" if r.query else "")]
+    if r.source == "mirror":
+        lines.append(f"From the local mirror (as of {r.as_of}; no request to arXiv).")
     if r.note:
         lines.append(r.note)
     if r.missing_ids:
@@ -63,6 +65,9 @@ def paper(d: models.PaperDetail) -> str:
     parts += [f"Abstract: {d.abstract}", f"Links: {d.abs_url} | {d.pdf_url} | {d.html_url}"]
     if d.stale:
         parts.append("(stale: arXiv was unreachable, this is the last cached copy)")
+    if d.versions:
+        history = "; ".join(d.versions)
+        parts.append(f"Versions (local mirror, as of {d.as_of}): {history}")
     parts.append('Next: read_paper(section="outline") for its sections, or find_in_paper for a passage.')
     return "\n".join(parts)
 
@@ -121,6 +126,7 @@ def cache_stats(c: models.CacheStats) -> str:
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
         f"({tiers}); {c.open_sessions} open session(s)"
         + (f": {', '.join(c.sessions)} (end_session releases a session's pins)" if c.sessions else "")
+        + ("; the mirror is never evicted" if "mirror" in c.bytes_by_tier else "")
     )
 
 
@@ -208,7 +214,21 @@ def trends(t: models.Trends) -> str:
     return (
         f"{t.category}, {t.date_from} to {t.date_to} ({t.window_days} days): {t.total_results} submissions{capped}\n"
         f"Per day: {days}\nTop title terms: {terms or 'none'}"
+        + (f"\nCounted exactly in the local mirror (as of {t.as_of})." if t.source == "mirror" else "")
+        + (f"\nChart: {t.chart_uri} (SVG)" if t.chart_uri else "")
     )
+
+
+def mirror_status(m: models.MirrorStatus) -> str:
+    if not m.sets:
+        return m.note or "No mirror."
+    lines = [f"Local mirror: {m.records} papers, {_size(m.db_bytes)}" + ("; harvesting now" if m.harvesting else "")]
+    for s in m.sets:
+        state = f"last sync {s.last_sync}, next due {s.next_sync_due}" if s.last_sync else "first harvest not finished"
+        lines.append(f"- {s.name}: {s.records} papers; {state}" + (f"; harvest: {s.progress}" if s.progress else ""))
+    if m.note:
+        lines.append(m.note)
+    return "\n".join(lines)
 
 
 def iso(epoch: float) -> str:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from .cache.store import Cache
 from .catalog import Catalog
@@ -25,6 +26,9 @@ from .upstream.arxiv_api import ArxivApi, search_params
 from .upstream.atom import Feed, Paper
 from .upstream.http import HttpClient
 from .upstream.rate_limiter import SingleFlight
+
+if TYPE_CHECKING:
+    from .mirror.source import MirrorSource
 
 DATE_SORTED_SEARCH_TTL_S = 60.0
 
@@ -39,6 +43,8 @@ class Hits:
     missing: list[str] | None = None
     note: str | None = None
     invalid: list[str] | None = None
+    source: str = ""
+    as_of: str = ""
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class Searcher:
     flights: SingleFlight
     http: HttpClient
     config: Config
+    mirror: MirrorSource | None = None
 
     def find(
         self,
@@ -68,7 +75,28 @@ class Searcher:
         cat = self._category_clause(filters.category) if filters.category else None
         if id_list:
             return self._search_ids(id_list, filters, cat)
-        return self._search_query(q.compose(filters, cat), start, max_results, sort_by, sort_order)
+        composed = q.compose(filters, cat)
+        if self.mirror is None:
+            return self._search_query(composed, start, max_results, sort_by, sort_order)
+        why_not = self.mirror.why_not(composed.search_query)
+        if why_not is None:
+            return self._search_mirror(composed, start, max_results, sort_by, sort_order)
+        hits = self._search_query(composed, start, max_results, sort_by, sort_order)
+        return replace(
+            hits, source="api", note=_join_notes(f"Asked arXiv's API, not the local mirror: {why_not}.", hits.note)
+        )
+
+    def _search_mirror(self, composed: q.Composed, start: int, max_results: int, sort_by: str, sort_order: str) -> Hits:
+        """The same query answered by the mirror (no request): AND-ed, then OR-ed if that finds nothing."""
+        assert self.mirror is not None
+        sent, note = composed.search_query, None
+        found = self.mirror.search(sent, start, max_results, sort_by, sort_order)
+        if not found.total and composed.relaxed:
+            sent, note = composed.relaxed, RELAXED_NOTE
+            found = self.mirror.search(sent, start, max_results, sort_by, sort_order)
+        if not found.total:
+            note = _no_hits_note(composed)
+        return Hits(found.total, found.papers, sent, note=note, source="mirror", as_of=found.as_of)
 
     def _query_as_lookup(self, query: str | None, id_list: list[str] | None) -> list[str] | None:
         """The ids to look up when the whole query is really an id, an arXiv URL or a DOI

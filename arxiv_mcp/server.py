@@ -22,6 +22,7 @@ import inspect
 import json
 import logging
 import re
+import time
 import typing
 import warnings
 from collections.abc import Callable
@@ -54,6 +55,9 @@ if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, Servi
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+MIRROR_FIRST_SYNC_DELAY_S = 2.0
+"""The first harvest waits for start-up to be over: `initialize` never waits for the mirror."""
 
 PaperId = Annotated[str, Field(description="arXiv id, URL or DOI, e.g. 2401.12345v2")]
 SessionId = Annotated[str | None, Field(description="From start_session")]
@@ -394,7 +398,9 @@ def _resolved(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-def build_server(config: Config | None = None, service: ArxivService | None = None) -> MCPServer:
+def build_server(
+    config: Config | None = None, service: ArxivService | None = None, *, start_mirror: bool = True
+) -> MCPServer:
     """The server with the configured tool groups bound to one service (one cache, one limiter).
     Without a `service`, the cache home is checked now (one that cannot be written stops
     start-up) and the service is built on first use."""
@@ -403,6 +409,8 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
         cache_home.prepare(config.home.expanduser().absolute())
     svc = service or cast("ArxivService", ServiceOnFirstUse(config))
     exposed = exposed_tools(config.tools)
+    if not config.mirror:  # a tool that could only say "no mirror" costs every conversation its definition
+        exposed.discard("mirror_status")
     run = _runner(config, _client_log_handler(config))
     stored = tool_schemas.stored() if first_call_fits() else None
     tools = [t for t in _defined_tools(svc, run, stored) if t.name in exposed]
@@ -417,6 +425,8 @@ def build_server(config: Config | None = None, service: ArxivService | None = No
     )
     server.unregistered = functools.partial(_resources_and_prompts, server, svc, exposed)
     _completions(server, svc)
+    if config.mirror and start_mirror:
+        _keep_mirror_synced(svc)
     return server
 
 
@@ -424,7 +434,7 @@ def _defined_tools(
     svc: ArxivService, run: Callable[..., CallToolResult], stored: dict[str, dict[str, Any]] | None
 ) -> list[Tool]:
     tools = _Tools(stored)
-    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
+    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools, _mirror_tools):
         group(tools, svc, run)
     return tools.tools
 
@@ -714,6 +724,40 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         return run(_touching(svc, session_id, lambda: svc.category_trends(category, window_days)), render.trends, ctx)
 
 
+def _mirror_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
+    @tools.add("Mirror status")
+    def mirror_status(
+        sync: Annotated[bool, Field(description="Harvest what is new first (progress per page)")] = False,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.MirrorStatus]:
+        """The local mirror (ARXIV_MCP_MIRROR): sets, records, last and next sync, size, harvest."""
+        return run(_touching(svc, session_id, lambda: svc.mirror_status(sync)), render.mirror_status, ctx)
+
+
+def _keep_mirror_synced(svc: ArxivService, delay_s: float = MIRROR_FIRST_SYNC_DELAY_S) -> None:
+    """Harvest the mirrored sets in a daemon thread whenever one is due (at first, then daily),
+    after start-up: it dies with the process, and a page cut short is simply asked again."""
+    import threading
+
+    def loop() -> None:
+        from .mirror.harvest import SYNC_CHECK_S
+
+        wait = delay_s
+        while True:
+            time.sleep(wait)
+            wait = SYNC_CHECK_S
+            try:
+                note = svc.mirror_sync(svc.config.mirror, due_only=True)
+                log.info("mirror: %s", note)
+            except ArxivMcpError as exc:
+                log.warning("mirror sync failed (it resumes from its token later): %s", exc)
+            except Exception:
+                log.exception("mirror sync failed")
+
+    threading.Thread(target=loop, name="mirror-harvest", daemon=True).start()
+
+
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:
     """Resources for clients that read them rather than call tools, and the review prompt
     (registered by `_Server` on the first request for any of them)."""
@@ -741,6 +785,22 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
         ("arxiv://paper/{paper_id}/text", "Paper full text", paper_text),
     ):
         server.resource(uri, name=read.__name__, title=title, description=read.__doc__, mime_type="text/markdown")(read)
+
+    def trends_chart(category: str, window_days: str) -> str:
+        """An SVG chart of a category's submissions per day (its title and desc say the numbers)"""
+        if not window_days.isdigit():
+            from mcp.server.mcpserver.exceptions import ResourceError
+
+            raise ResourceError(f"window_days {window_days!r} is not a whole number of days")
+        return str(_resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s))
+
+    server.resource(
+        "arxiv://trends/{category}/{window_days}/chart",
+        name="trends_chart",
+        title="Category trend chart",
+        description=trends_chart.__doc__,
+        mime_type="image/svg+xml",
+    )(trends_chart)
     server.resource(
         "arxiv://paper/{paper_id}/figure/{number}",
         name="paper_figure",

@@ -10,7 +10,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 from urllib.parse import quote
 
 from . import bounds, budget
@@ -34,6 +34,7 @@ from .models import (
     FindResult,
     LibrarySearch,
     LinkItem,
+    MirrorStatus,
     Neighbour,
     Neighbours,
     PaperDetail,
@@ -52,6 +53,10 @@ from .upstream.arxiv_api import ArxivApi
 from .upstream.atom import Paper
 from .upstream.http import HttpClient, Transport
 from .upstream.rate_limiter import RateLimiter, SingleFlight
+
+if TYPE_CHECKING:
+    from .mirror.harvest import PageReport
+    from .mirror.source import MirrorSource
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +88,8 @@ class ArxivService:
         self.urls = Urls(config.site_url, config.ar5iv_url)
         self.flights = SingleFlight(config.home / "locks")
         self.api = ArxivApi(self.http, config.api_url)
-        self.catalog = Catalog(self.api, self.cache, self.flights)
+        self.mirror = _mirror_source(config)
+        self.catalog = Catalog(self.api, self.cache, self.flights, self.mirror)
         self.reader = Reader(
             self.http,
             self.cache,
@@ -95,7 +101,7 @@ class ArxivService:
         )
         self.texts: Rereads[tuple[PaperId, Text]] = Rereads(self.cache, TEXTS_KEPT)
         self.pages: Rereads[PaperText] = Rereads(self.cache, PAGES_KEPT)
-        self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config)
+        self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config, self.mirror)
         self.library = Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------
@@ -109,7 +115,15 @@ class ArxivService:
         self._check_session(session_id)
         paper, stale = self.paper(pid)
         self._pin(session_id, paper)
-        return self.detail(paper, stale)
+        return self._with_history(self.detail(paper, stale))
+
+    def _with_history(self, detail: PaperDetail) -> PaperDetail:
+        """A mirrored paper's detail says so, and lists every version's date and size."""
+        stored = self.mirror.paper(detail.id) if self.mirror is not None else None
+        if stored is None or self.mirror is None:  # (the second test is for the type checker)
+            return detail
+        versions = [f"v{v.version} {v.date} {v.size}" for v in stored.versions]
+        return replace(detail, source="mirror", as_of=self.mirror.as_of() or "", versions=versions)
 
     def detail(self, paper: Paper, stale: bool = False) -> PaperDetail:
         pid = paper.pid
@@ -198,6 +212,8 @@ class ArxivService:
             note=hits.note,
             has_more=has_more,
             next_start=end if has_more else None,
+            source=hits.source,
+            as_of=hits.as_of,
         )
 
     # --- full text ------------------------------------------------------------------------
@@ -413,7 +429,10 @@ class ArxivService:
         return self.cache.session_status(session_id)
 
     def cache_stats(self) -> CacheStats:
-        return replace(self.cache.stats(), home=display_path(self.config.home))
+        stats = replace(self.cache.stats(), home=display_path(self.config.home))
+        if self.mirror is not None:
+            stats.bytes_by_tier = {**stats.bytes_by_tier, "mirror": self.mirror.store.size_bytes()}
+        return stats
 
     def list_cached(
         self, limit: int = 50, offset: int = 0, sort: str = "recent", pinned_only: bool = False
@@ -488,15 +507,66 @@ class ArxivService:
         return None
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
-        from .research.trends import category_trends, trends_from_dict
+        from .research.trends import category_trends, chart_uri, mirror_trends, trends_from_dict
 
+        counted = mirror_trends(self.mirror, category, window_days) if self.mirror is not None else None
+        if counted is not None:
+            return replace(counted, chart_uri=chart_uri(counted.category, window_days))
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
         stored = self.cache.get_search(key)
         if stored is not None:
             return trends_from_dict(stored)
         got = category_trends(self.api, category, window_days)
+        got.chart_uri = chart_uri(got.category, window_days)
         self.cache.put_search(key, asdict(got), TRENDS_TTL_S)
         return got
+
+    def trends_chart(self, category: str, window_days: int) -> str:
+        """The `arxiv://trends/{category}/{window_days}/chart` resource: an SVG of the answer above."""
+        from .research.trends import chart_svg
+
+        bounds.WINDOW_DAYS.check(window_days)
+        return chart_svg(self.category_trends(category, window_days))
+
+    # --- the mirror -----------------------------------------------------------------------
+
+    def mirror_status(self, sync: bool = False) -> MirrorStatus:
+        """The mirror's sets and size; with `sync`, harvest what is due first, within this call
+        (progress per page), keeping every page stored if the call ends before the list does."""
+        from .mirror import status
+
+        if self.mirror is None:
+            return status.off()
+        note = self.mirror_sync(self.config.mirror, due_only=False) if sync else None
+        answer = status.status(self.mirror)
+        return replace(answer, note=" ".join(n for n in (note, answer.note) if n))
+
+    def mirror_sync(self, names: tuple[str, ...], *, due_only: bool, report: PageReport | None = None) -> str:
+        """Harvest `names` (all, or those due), stopping while this call still has time for a
+        page; a sentence saying what was done."""
+        from .mirror.harvest import HarvestBusy, Harvester
+        from .mirror.source import MirrorSource
+
+        mirror = self.mirror or MirrorSource(self.config.home, names)
+        harvester = Harvester(self.http, mirror.store, self.config.oai_url, self.config.home)
+
+        def page_done(name: str, pages: int, records: int, reached: str | None) -> None:
+            budget.report(f"mirror {name}: page {pages}, {records} records, reached {reached or '-'}", pages, None)
+            if report is not None:
+                report(name, pages, records, reached)
+
+        def out_of_time() -> bool:
+            left = budget.remaining()
+            return left is not None and left < self.config.min_interval_s + self.config.timeout_s / 2
+
+        try:
+            done = harvester.sync(list(names), on_page=page_done, stop=out_of_time, due_only=due_only)
+        except HarvestBusy as exc:
+            return str(exc) + "."
+        pages = sum(s.pages for s in done.sets)
+        records = sum(s.records for s in done.sets)
+        ended = "; it stopped before the end and resumes from its token at the next sync" if done.stopped else ""
+        return f"Harvested {pages} pages ({records} records){ended}."
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
@@ -520,6 +590,14 @@ def _metadata_links(paper: Paper) -> list[dict[str, str]]:
     from .text.links import metadata_links
 
     return [asdict(LinkItem(**vars(link))) for link in metadata_links(paper.abstract, paper.comment, paper.id)]
+
+
+def _mirror_source(config: Config) -> MirrorSource | None:
+    if not config.mirror:
+        return None
+    from .mirror.source import MirrorSource
+
+    return MirrorSource(config.home, config.mirror)
 
 
 def _cut(abstract: str, max_chars: int | None) -> tuple[str, bool]:

@@ -19,6 +19,7 @@ TOOL_GROUPS: dict[str, tuple[str, ...]] = {
         "clear_cache",
         "search_cached",
         "download_paper",
+        "mirror_status",
     ),
     "explore": ("list_categories", "category_trends"),
 }

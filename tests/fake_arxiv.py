@@ -736,6 +736,12 @@ class FakeArxiv:
         self._thread: threading.Thread | None = None
         self.reject_versioned_old_ids = reject_versioned_old_ids
         self.requests: list[Req] = []
+        self.oai_page_size = 2
+        """Records per OAI-PMH page (arXiv's is 2,500)."""
+        self.oai_bad_tokens = 0
+        """The next this many token requests are answered badResumptionToken (an expired token)."""
+        self.oai_deleted: set[str] = set()
+        """Ids sent with a deleted header."""
         self.finished: list[tuple[Req, float]] = []
         """Answered requests, each with the time its last write began (so the next request of
         a client that waited for the whole answer arrives after it)."""
@@ -812,12 +818,17 @@ class FakeArxiv:
     def s2_url(self) -> str:
         return self.base_url + "/s2/graph/v1"
 
+    @property
+    def oai_url(self) -> str:
+        return self.base_url + "/oai"
+
     def env(self) -> dict[str, str]:
         return {
             "ARXIV_MCP_API_URL": self.api_url,
             "ARXIV_MCP_SITE_URL": self.site_url,
             "ARXIV_MCP_AR5IV_URL": self.ar5iv_url,
             "ARXIV_MCP_S2_URL": self.s2_url,
+            "ARXIV_MCP_OAI_URL": self.oai_url,
             "ARXIV_MCP_MIN_INTERVAL_S": "0",
         }
 
@@ -882,6 +893,11 @@ class FakeArxiv:
     def _route(self, path: str, query: dict[str, str]) -> _Response:
         if path == "/api/query":
             return self._api(query)
+        if path == "/oai":
+            from tests import fake_oai
+
+            status, body, content_type = fake_oai.answer(self, query)
+            return _Response(status, body, content_type)
         if path.startswith("/s2/graph/v1/paper/"):
             return self._s2(path[len("/s2/graph/v1/paper/") :], query)
         for prefix, handler in (

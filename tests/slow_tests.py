@@ -22,6 +22,7 @@ SLOW_MODULES = frozenset(
         "test_http_transport",
         "test_inspector",
         "test_latex_hostile",
+        "test_mirror_processes",
         "test_notifications",
         "test_offline",
         "test_one_connection",
@@ -67,6 +68,13 @@ SLOW_TESTS: dict[str, frozenset[str]] = {
             "test_a_feed_holding_20000_entries_for_10_asked_gives_10_and_says_so",
             "test_an_entry_with_a_5_mb_title_and_20000_authors_is_cut_and_says_so",
             "test_semantic_scholar_answering_5000_items_for_limit_10_passes_10",
+        }
+    ),
+    "test_mirror": frozenset(
+        {
+            "test_interactive_calls_go_before_the_next_page",
+            "test_a_503_with_retry_after_is_waited_out_and_the_harvest_completes",
+            "test_the_mirror_finds_what_the_api_finds",
         }
     ),
     "test_archive": frozenset(

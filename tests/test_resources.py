@@ -27,6 +27,7 @@ async def test_resources_list_templates_and_read(fake, connect):
         "arxiv://paper/{paper_id}",
         "arxiv://paper/{paper_id}/text",
         "arxiv://paper/{paper_id}/figure/{number}",
+        "arxiv://trends/{category}/{window_days}/chart",
     }
     assert "`cs.AI` Artificial Intelligence" in cats.contents[0].text
     assert card.contents[0].text.startswith("# Attention for graphs")

@@ -58,7 +58,8 @@ async def test_tools_list_is_the_derived_tools(make_config, monkeypatch, fits):
     from mcp.server.mcpserver import MCPServer
 
     monkeypatch.setattr(server, "first_call_fits", lambda: fits)
-    listed = [t.model_dump(by_alias=True) for t in await server.build_server(make_config()).list_tools()]
+    every = server.build_server(make_config(ARXIV_MCP_MIRROR="cs.LG"), start_mirror=False)  # mirror_status too
+    listed = [t.model_dump(by_alias=True) for t in await every.list_tools()]
     reference = [t.model_dump(by_alias=True) for t in await MCPServer("ref", tools=server.derived_tools()).list_tools()]
     assert listed == reference
     assert all(t["outputSchema"]["type"] == "object" for t in listed)

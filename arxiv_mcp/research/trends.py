@@ -19,6 +19,7 @@ from ..text.shape import MATH_RE
 from ..words import STOPWORDS
 
 if TYPE_CHECKING:
+    from ..mirror.source import MirrorSource
     from ..upstream.arxiv_api import ArxivApi
     from ..upstream.atom import Paper
 
@@ -88,10 +89,7 @@ def category_trends(
         papers_seen=len(papers),
         total_results=total,
         capped=capped,
-        per_day=[
-            DayCount(day.isoformat(), per_day.get(day, 0))
-            for day in (date_from + timedelta(days=i) for i in range(window_days))
-        ],
+        per_day=[DayCount(day.isoformat(), per_day.get(day, 0)) for day in _days(date_from, window_days)],
         top_terms=[TermCount(t, c) for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
     )
     if capped:
@@ -105,6 +103,10 @@ def category_trends(
             f"arXiv stopped returning papers after {fetched} of {total}; counts are partial. Try again in a minute."
         )
     return result
+
+
+def _days(first: date, count: int) -> list[date]:
+    return [first + timedelta(days=i) for i in range(count)]
 
 
 def trends_from_dict(stored: dict[str, Any]) -> Trends:
@@ -124,3 +126,66 @@ def _day(paper: Paper) -> date | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).date()
+
+
+def mirror_trends(
+    mirror: MirrorSource, category: str, window_days: int = 30, *, today: date | None = None
+) -> Trends | None:
+    """The same answer counted exactly in the local mirror (every paper, no request), or None
+    when the mirror does not hold the category or has not synced the window's last day."""
+    cat_id = get_category(category).id
+    bounds.WINDOW_DAYS.check(window_days)
+    date_to = today or datetime.now(UTC).date()
+    date_from = date_to - timedelta(days=window_days - 1)
+    if not mirror.covers_category(cat_id, date_to.isoformat()):
+        return None
+    counts, titles = mirror.per_day(cat_id, date_from, date_to)
+    terms = Counter(term for title in titles for term in title_terms(title))
+    total = sum(counts.values())
+    return Trends(
+        category=cat_id,
+        window_days=window_days,
+        date_from=date_from.isoformat(),
+        date_to=date_to.isoformat(),
+        papers_seen=total,
+        total_results=total,
+        capped=False,
+        per_day=[DayCount(day.isoformat(), counts.get(day.isoformat(), 0)) for day in _days(date_from, window_days)],
+        top_terms=[TermCount(t, c) for t, c in sorted(terms.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TERMS]],
+        source="mirror",
+        as_of=mirror.as_of() or "",
+    )
+
+
+def chart_svg(trends: Trends, width: int = 480, height: int = 160) -> str:
+    """Submissions per day as a small SVG bar chart; its <title> and <desc> say the numbers, so
+    it reads as text too."""
+    from xml.sax.saxutils import escape
+
+    days = trends.per_day
+    top = max((d.count for d in days), default=0) or 1
+    pad, bar = 24, (width - 2 * 24) / max(1, len(days))
+    bars = []
+    for i, d in enumerate(days):
+        h = (height - 2 * pad) * d.count / top
+        x, y = pad + i * bar, height - pad - h
+        bars.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(1.0, bar - 1):.1f}" height="{h:.1f}" fill="#4a7ab5">'
+            f"<title>{d.date}: {d.count}</title></rect>"
+        )
+    title = escape(f"{trends.category}: submissions per day, {trends.date_from} to {trends.date_to}")
+    desc = escape(", ".join(f"{d.date} {d.count}" for d in days))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+        f"<title>{title}</title><desc>{desc}</desc>"
+        f'<text x="{pad}" y="14" font-size="11" font-family="sans-serif">{title} (max {top})</text>'
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#333"/>'
+        + "".join(bars)
+        + f'<text x="{pad}" y="{height - 6}" font-size="10" font-family="sans-serif">{trends.date_from}</text>'
+        f'<text x="{width - pad}" y="{height - 6}" font-size="10" font-family="sans-serif" text-anchor="end">'
+        f"{trends.date_to}</text></svg>\n"
+    )
+
+
+def chart_uri(category: str, window_days: int) -> str:
+    return f"arxiv://trends/{category}/{window_days}/chart"
