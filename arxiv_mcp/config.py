@@ -55,6 +55,8 @@ class Config:
     site_url: str = "https://arxiv.org"
     ar5iv_url: str = "https://ar5iv.labs.arxiv.org"
     s2_url: str = "https://api.semanticscholar.org/graph/v1"
+    rss_url: str = "https://rss.arxiv.org/rss"
+    """Base of arXiv's announcement feeds (`/{category}`): arXiv's, so spaced like the API."""
     min_interval_s: float = ARXIV_MIN_INTERVAL_S
     timeout_s: float = 30.0
     deadline_s: float = 120.0
@@ -79,8 +81,8 @@ class Config:
         return self.max_download_mb * 2**20
 
     def arxiv_hosts(self) -> set[str]:
-        """Hosts whose requests share arXiv's spacing (API, site and ar5iv)."""
-        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url)}
+        """Hosts whose requests share arXiv's spacing (API, site, ar5iv and the feeds)."""
+        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url, self.rss_url)}
 
 
 def display_path(path: Path | str) -> str:
@@ -236,6 +238,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         "site_url": _url(env, "ARXIV_MCP_SITE_URL", Config.site_url),
         "ar5iv_url": _url(env, "ARXIV_MCP_AR5IV_URL", Config.ar5iv_url),
         "s2_url": _url(env, "ARXIV_MCP_S2_URL", Config.s2_url),
+        "rss_url": _url(env, "ARXIV_MCP_RSS_URL", Config.rss_url),
     }
     interval = _number(
         env,
@@ -246,7 +249,12 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         f"a number of seconds from 0 to {MAX_INTERVAL_S:g}",
         MAX_INTERVAL_S,
     )
-    arxiv_names = {"api_url": "ARXIV_MCP_API_URL", "site_url": "ARXIV_MCP_SITE_URL", "ar5iv_url": "ARXIV_MCP_AR5IV_URL"}
+    arxiv_names = {
+        "api_url": "ARXIV_MCP_API_URL",
+        "site_url": "ARXIV_MCP_SITE_URL",
+        "ar5iv_url": "ARXIV_MCP_AR5IV_URL",
+        "rss_url": "ARXIV_MCP_RSS_URL",
+    }
     at_arxiv = [f"{name}={urls[key]}" for key, name in arxiv_names.items() if is_arxiv_host(urls[key])]
     if interval < ARXIV_MIN_INTERVAL_S and at_arxiv:
         # name them: a mirror set up for the API and site alone still has ar5iv's default

@@ -410,7 +410,7 @@ def _defined_tools(
     svc: ArxivService, run: Callable[..., CallToolResult], stored: dict[str, dict[str, Any]] | None
 ) -> list[Tool]:
     tools = _Tools(stored)
-    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
+    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools, _announcement_tools):
         group(tools, svc, run)
     return tools.tools
 
@@ -683,6 +683,19 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
     ) -> Annotated[CallToolResult, models.Trends]:
         """Submissions per day in a category, and its most frequent title terms."""
         return run(_touching(svc, session_id, lambda: svc.category_trends(category, window_days)), render.trends, ctx)
+
+
+def _announcement_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
+    @tools.add("List new announcements")
+    def list_new(
+        category: Annotated[str, Field(description="Category or archive (cs.LG, math), or several: cs.LG+stat.ML")],
+        since: Annotated[str | None, Field(description="The cursor the last list_new answer gave")] = None,
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 25,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.Announcements]:
+        """Papers arXiv announced today in categories (new, cross-list, replaced), unseen since a cursor."""
+        return run(_touching(svc, session_id, lambda: svc.list_new(category, since, limit)), render.announcements, ctx)
 
 
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:

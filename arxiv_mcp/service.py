@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
+from datetime import UTC, datetime
 from urllib.parse import quote
 
 from . import bounds, budget
@@ -22,6 +23,7 @@ from .errors import InvalidInput
 from .ids import PaperId, Urls, parse, parse_many
 from .models import (
     UNTRUSTED,
+    Announcements,
     Bibtex,
     CachedPaper,
     CacheList,
@@ -428,6 +430,24 @@ class ArxivService:
         got = category_trends(self.api, category, window_days)
         self.cache.put_search(key, asdict(got), TRENDS_TTL_S)
         return got
+
+    def list_new(self, category: str, since: str | None = None, limit: int = 25) -> Announcements:
+        """The day's announced papers the cursor `since` has not seen; the feed is fetched once
+        per announcement (research/announcements.py holds the schedule and the cursor)."""
+        from .research import announcements
+        from .upstream.rss import parse_rss
+
+        bounds.LIMIT.check(limit)
+        name, seen = announcements.feed_name(category), announcements.read_cursor(since)
+        key = f"rss:{name}"
+        feed = announcements.stored(self.cache.get_search(key))
+        cached = feed is not None
+        if feed is None:
+            resp = self.http.get(f"{self.config.rss_url}/{name}")
+            feed = parse_rss(resp.content, resp.status)
+            ttl = announcements.keep_for(feed.day, datetime.now(UTC))
+            self.cache.put_search(key, announcements.to_store(feed), ttl)
+        return announcements.page(feed, name, seen, limit, datetime.now(UTC), cached)
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():

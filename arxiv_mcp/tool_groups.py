@@ -20,7 +20,7 @@ TOOL_GROUPS: dict[str, tuple[str, ...]] = {
         "search_cached",
         "download_paper",
     ),
-    "explore": ("list_categories", "category_trends"),
+    "explore": ("list_categories", "category_trends", "list_new"),
 }
 """What each name of ARXIV_MCP_TOOLS / --tools exposes (`all`: every group)."""
 

@@ -727,6 +727,8 @@ class FakeArxiv:
         self._thread: threading.Thread | None = None
         self.reject_versioned_old_ids = reject_versioned_old_ids
         self.requests: list[Req] = []
+        self.feeds: dict[str, bytes] = {}
+        """arXiv's announcement feeds by path (`cs.LG`, `cs.AI+cs.LG`): tests/fake_rss.py builds them."""
         self.finished: list[tuple[Req, float]] = []
         """Answered requests, each with the time its last write began (so the next request of
         a client that waited for the whole answer arrives after it)."""
@@ -803,8 +805,13 @@ class FakeArxiv:
     def s2_url(self) -> str:
         return self.base_url + "/s2/graph/v1"
 
+    @property
+    def rss_url(self) -> str:
+        return self.base_url + "/rss"
+
     def env(self) -> dict[str, str]:
         return {
+            "ARXIV_MCP_RSS_URL": self.rss_url,
             "ARXIV_MCP_API_URL": self.api_url,
             "ARXIV_MCP_SITE_URL": self.site_url,
             "ARXIV_MCP_AR5IV_URL": self.ar5iv_url,
@@ -881,6 +888,7 @@ class FakeArxiv:
             ("/html/", self._html),
             ("/e-print/", self._eprint),
             ("/ar5iv/html/", self._ar5iv),
+            ("/rss/", self._rss),
         ):
             if path.startswith(prefix):
                 return handler(path[len(prefix) :].rstrip("/"))
@@ -943,6 +951,14 @@ class FakeArxiv:
         if found[0].ar5iv is None:
             return _Response(302, b"", HTML_TYPE, {"Location": f"{self.site_url}/abs/{found[0].id}"})
         return _Response(200, found[0].ar5iv.encode("utf-8"), HTML_TYPE)
+
+    def _rss(self, name: str) -> _Response:
+        from tests.fake_rss import error_feed
+
+        feed = self.feeds.get(name)
+        if feed is None:
+            return _Response(400, error_feed(name), "application/rss+xml")
+        return _Response(200, feed, "application/rss+xml")
 
     # -- the API
 
