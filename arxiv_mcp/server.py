@@ -41,7 +41,7 @@ from pydantic import BeforeValidator, Field
 from . import __version__, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
-from .errors import ArxivMcpError, UpstreamError
+from .errors import ArxivMcpError, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
 from .tool_groups import exposed_tools, instructions
@@ -251,7 +251,7 @@ def _error_result(exc: ArxivMcpError) -> CallToolResult:
     tool's output schema even when isError is set, and an error cannot match it. What a
     program may want (kind, HTTP status, retry_after_seconds) goes in `_meta`; the model reads
     the wait in the text."""
-    text = str(exc)
+    text = concise(str(exc))
     # The kind is the public error class (errors.py), not a module's private refinement of it.
     kind = next(c for c in type(exc).__mro__ if c.__module__ == ArxivMcpError.__module__)
     meta: dict[str, Any] = {"kind": kind.__name__}
@@ -265,7 +265,8 @@ def _error_result(exc: ArxivMcpError) -> CallToolResult:
 
 
 def _argument_error(line: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=line)], is_error=True, _meta={"kind": "InvalidInput"})
+    text = concise(line)
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={"kind": "InvalidInput"})
 
 
 class _Server(MCPServer):
@@ -800,7 +801,7 @@ def _resource(work: Callable[[], Any], deadline_s: float) -> Any:
         try:
             return work()
         except ArxivMcpError as exc:
-            raise ResourceError(str(exc)) from None
+            raise ResourceError(concise(str(exc))) from None
 
 
 def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...]) -> None:

@@ -97,9 +97,8 @@ def read_cursor(since: str | None) -> tuple[str, int | None] | None:
         return None
     match = _CURSOR.fullmatch(since.strip())
     if match is None or not _is_date(match["day"]):
-        shown = since if len(since) <= 40 else since[:40] + "…"
         raise InvalidInput(
-            f"since={shown!r} is not a cursor: pass the cursor a previous list_new answer gave "
+            f"since={since!r} is not a cursor: pass the cursor a previous list_new answer gave "
             "(like 2025-09-18 or 2025-09-18:25), a date YYYY-MM-DD, or nothing for the whole feed"
         )
     return match["day"], int(match["seen"]) if match["seen"] is not None else None
