@@ -178,6 +178,10 @@ def _secret(env: Mapping[str, str], name: str, min_length: int = 1) -> str | Non
     return raw
 
 
+MAX_TOKENS = 64
+"""HTTP clients (tokens) one server serves: each may hold 32 sessions, room kept for all."""
+
+
 def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     """Comma-separated tokens, each 16 or more visible characters: each names one HTTP client."""
     parts = [part.strip() for part in env.get(name, "").split(",")]
@@ -185,6 +189,9 @@ def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         return ()
     if not all(parts):
         raise ConfigError(f"{name} is invalid: an empty token between commas (value not shown)")
+    if len(parts) > MAX_TOKENS:
+        # each token may hold 32 HTTP sessions, and the server keeps room for all of them
+        raise ConfigError(f"{name} is invalid: {len(parts)} tokens, at most {MAX_TOKENS} (value not shown)")
     return tuple(dict.fromkeys(_secret({name: part}, name, min_length=16) or "" for part in parts))
 
 

@@ -824,7 +824,7 @@ def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...])
         transport_security=security,
         host=host,
         session_idle_timeout=http_sessions.IDLE_S,
-        max_sessions=http_sessions.MAX_SESSIONS,
+        max_sessions=http_sessions.max_sessions(len(tokens)),
     )
     app = HttpGuard(_owned_sessions(sdk_app), hosts, tokens)
     http_limits.raise_descriptor_limit()

@@ -19,6 +19,7 @@ SLOW_MODULES = frozenset(
         "test_hostile",
         "test_http_isolation",
         "test_http_hardening",
+        "test_http_load",
         "test_http_transport",
         "test_inspector",
         "test_notifications",

@@ -211,3 +211,11 @@ def test_an_unknown_user_home_stops_start_up_in_one_line(tmp_path, capsys, monke
     assert main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nosuchuser-arxiv-mcp" in err and "Traceback" not in err
+
+
+def test_at_most_64_http_tokens_and_none_is_shown():
+    tokens = [f"token-number-{n:04d}-abcdef" for n in range(65)]
+    with pytest.raises(ConfigError) as err:
+        load({"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)})
+    assert "at most 64" in str(err.value) and "token-number" not in str(err.value)
+    assert len(load({"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens[:64])}).http_tokens) == 64
