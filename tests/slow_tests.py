@@ -20,6 +20,8 @@ SLOW_MODULES = frozenset(
         "test_http_isolation",
         "test_http_hardening",
         "test_http_load",
+        "test_library_lies",
+        "test_stdin_close",
         "test_http_transport",
         "test_inspector",
         "test_notifications",
@@ -34,6 +36,14 @@ SLOW_MODULES = frozenset(
 """Modules whose tests are nearly all slow: processes, sockets, retries and deadlines."""
 
 SLOW_TESTS: dict[str, frozenset[str]] = {
+    "test_list_new": frozenset(
+        {
+            "test_the_days_papers_with_their_announce_types_and_one_request",
+            "test_feed_requests_keep_arxivs_spacing",
+            "test_two_stdio_servers_on_one_home_fetch_the_feed_once",
+        }
+    ),
+    "test_messages": frozenset({"test_a_megabyte_argument_is_never_echoed_whole"}),
     "test_surrogates": frozenset({"test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio"}),
     "test_tool_schemas": frozenset(
         {"test_start_up_imports_nothing_only_a_tool_call_needs", "test_tools_list_is_the_derived_tools"}

@@ -86,3 +86,15 @@ def test_an_unused_session_closes_and_releases_its_pins(fake, tmp_path):
         assert cleared["kept_pinned"] == [] and cleared["evicted"] == [PAPER + "v1"]
         status = call("session_status", {"session_id": "task"})
         assert status["isError"] and "start_session" in status["content"][0]["text"]
+
+
+def test_a_client_at_its_cap_may_open_again_once_a_session_goes_unused():
+    """The per-client book forgets a session unused for its idle time (the SDK is given the same
+    and closes it): the cap is of live sessions. (15 minutes in the server; 50 ms here.)"""
+    book = http_sessions.SessionBook(per_client=2, idle_s=0.05)
+    book.opened("a", "s1")
+    book.opened("a", "s2")
+    assert book.full("a") and not book.full("b")
+    book.touched("a", "s1")
+    time.sleep(0.1)
+    assert not book.full("a")

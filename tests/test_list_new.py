@@ -193,3 +193,24 @@ async def test_feed_requests_keep_arxivs_spacing(fake, connect, make_config):
             assert not (await client.call_tool("list_new", {"category": name})).is_error
     first, second = fake.requests_to("/rss/")
     assert second.t - first.t >= 0.5
+
+
+def test_two_stdio_servers_on_one_home_fetch_the_feed_once(fake, tmp_path):
+    """Through real stdio server processes: the second, another process on the same home, is
+    answered from the feed the first kept (one request per feed per announcement, machine-wide)."""
+    import sys
+
+    from tests import jsonrpc
+
+    day_feed(fake, "cs.CV", MIXED)
+    env = jsonrpc.environment()
+    env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"))
+    answers = []
+    for _ in range(2):
+        messages = [*jsonrpc.handshake("t"), jsonrpc.call_tool(2, "list_new", {"category": "cs.CV"})]
+        talk = jsonrpc.converse([sys.executable, "-m", "arxiv_mcp"], messages, env)
+        assert talk.status == 0, talk.stderr
+        answers.append(talk.answers[2]["result"]["structuredContent"])
+    assert [a["cached"] for a in answers] == [False, True]
+    assert answers[0]["papers"] == answers[1]["papers"] and len(answers[0]["papers"]) == 5
+    assert len(fake.requests_to("/rss/")) == 1
