@@ -435,18 +435,28 @@ class ArxivService:
         """The day's announced papers the cursor `since` has not seen; the feed is fetched once
         per announcement (research/announcements.py holds the schedule and the cursor)."""
         from .research import announcements
-        from .upstream.rss import parse_rss
+        from .upstream.rss import RssFeed, parse_rss
 
         bounds.LIMIT.check(limit)
         name, seen = announcements.feed_name(category), announcements.read_cursor(since)
         key = f"rss:{name}"
-        feed = announcements.stored(self.cache.get_search(key))
+
+        def kept() -> RssFeed | None:
+            return announcements.stored(self.cache.get_search(key))
+
+        def fetched() -> RssFeed:  # one call of any process on the home asks; the others find it kept
+            feed = kept()
+            if feed is None:
+                resp = self.http.get(f"{self.config.rss_url}/{name}")
+                feed = parse_rss(resp.content, resp.status)
+                ttl = announcements.keep_for(feed.day, datetime.now(UTC))
+                self.cache.put_search(key, announcements.to_store(feed), ttl)
+            return feed
+
+        feed = kept()
         cached = feed is not None
         if feed is None:
-            resp = self.http.get(f"{self.config.rss_url}/{name}")
-            feed = parse_rss(resp.content, resp.status)
-            ttl = announcements.keep_for(feed.day, datetime.now(UTC))
-            self.cache.put_search(key, announcements.to_store(feed), ttl)
+            feed = self.flights.do(("rss", name), fetched)
         return announcements.page(feed, name, seen, limit, datetime.now(UTC), cached)
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:

@@ -214,3 +214,21 @@ def test_two_stdio_servers_on_one_home_fetch_the_feed_once(fake, tmp_path):
     assert [a["cached"] for a in answers] == [False, True]
     assert answers[0]["papers"] == answers[1]["papers"] and len(answers[0]["papers"]) == 5
     assert len(fake.requests_to("/rss/")) == 1
+
+
+async def test_calls_at_once_fetch_the_feed_once(fake, connect):
+    import anyio
+
+    day_feed(fake, "cs.CV", MIXED)
+    fake.fault("/rss/", "drip_chunked", size=1024, interval=0.1)  # slow: the others must wait for it
+    async with connect() as client:
+        answers = []
+
+        async def ask() -> None:
+            answers.append(await client.call_tool("list_new", {"category": "cs.CV"}))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(5):
+                group.start_soon(ask)
+    assert all(not a.is_error and len(a.structured_content["papers"]) == 5 for a in answers)
+    assert len(fake.requests_to("/rss/")) == 1
