@@ -133,7 +133,10 @@ async def test_a_new_days_feed_after_a_gap_says_what_the_feed_no_longer_holds(fa
         r = await client.call_tool("list_new", {"category": "cs.CV", "since": before})
     s = r.structured_content
     assert len(s["papers"]) == 5
-    assert "no longer in it" in s["note"] and "search_papers" in s["note"]
+    assert "no longer in it" in s["note"] and 'sort_by="submittedDate"' in s["note"]
+    missed = s["note"].split("those of ", 1)[1].split(" are no", 1)[0].split(", ")
+    first = datetime.fromisoformat(missed[0]).date()
+    assert f'date_from="{(first - timedelta(days=4)).isoformat()}"' in s["note"]  # back to its submissions
 
 
 async def test_a_day_without_announcements_says_when_the_next_is_due(fake, connect):

@@ -165,10 +165,13 @@ def _note(feed: RssFeed, name: str, since: tuple[str, int | None] | None, start:
         return f"Nothing new since {_cursor_of(since)}; the next announcement is expected {when}."
     missed = _weekdays_between(since[0], feed.day) if since is not None and feed.day is not None else []
     if missed:
-        first = missed[0]
+        # a day's feed lists what was submitted up to 14:00 US Eastern the day before, since the
+        # previous deadline: over a weekend, back to Thursday's
+        since_day = (date.fromisoformat(missed[0]) - timedelta(days=4)).isoformat()
         return (
             f"The feed holds only the latest announcement: those of {', '.join(missed)} are no longer in it; "
-            f'search_papers(category="{name.split("+")[0]}", date_from="{first}") finds papers of those days.'
+            f'search_papers(category="{name.replace("+", ",")}", date_from="{since_day}", '
+            'sort_by="submittedDate") finds the new papers among them.'
         )
     return None
 
