@@ -69,7 +69,8 @@ class CountBound:
 PAGE = Bound("page", 1)
 PAGE_SIZE = Bound("page_size", 1000, 100_000, "characters")
 START = Bound("start", 0)
-OFFSET = Bound("offset", 0)
+OFFSET = Bound("offset", 0, 10**6)
+"""list_cached's: no cache holds more papers (ARXIV_MCP_MAX_PAPERS is at most 10**6)."""
 MAX_RESULTS = Bound("max_results", 1, MAX_RESULTS_CAP)
 ABSTRACT_MAX_CHARS = Bound("abstract_max_chars", 0, unit="characters")
 MAX_HITS = Bound("max_hits", 1, 100)

@@ -45,6 +45,7 @@ class _Call:
 _call: ContextVar[_Call | None] = ContextVar("arxiv_mcp_call", default=None)
 _admitted_lock = threading.Lock()
 _admitted: dict[int, float] = {}  # id(call) -> its deadline, for calls holding an upstream slot
+_ending = threading.Event()
 
 
 @contextmanager
@@ -77,8 +78,17 @@ def remaining() -> float | None:
     return None if call is None else call.deadline - time.monotonic()
 
 
+def end_every_call() -> None:
+    """The client has gone for good (stdio's stdin closed): every call still running stops at
+    its next check. Seen from any thread, unlike the SDK's cancellation, which only the worker
+    thread running the call can read: a watcher waiting on an upstream's head sees this too."""
+    _ending.set()
+
+
 def check_cancelled() -> None:
     """Raise Cancelled when the client no longer wants this call's answer."""
+    if _ending.is_set():
+        raise Cancelled("the client went away (its stdin closed)")
     call = _call.get()
     if call is not None and call.cancelled is not None and call.cancelled():
         raise Cancelled("the client cancelled this call")

@@ -174,6 +174,14 @@ def get_category(cat_id: str) -> CategoryInfo:
     raise InvalidInput(_unknown_category_message(cat_id))
 
 
+def category_or_archive(value: str) -> str:
+    """A category id or an archive name as arXiv spells it (`cs.AI`, `astro-ph`), given in any
+    case; anything else is InvalidInput naming the closest categories."""
+    lowered = value.strip().lower() if isinstance(value, str) else ""
+    found = _IDS_BY_LOWER.get(lowered) or _ARCHIVES_BY_LOWER.get(lowered)
+    return found if found is not None else get_category(value).id
+
+
 def cat_terms(value: str) -> list[str]:
     """The `cat:` terms that search a category id (cs.AI, any case) or a whole archive.
 

@@ -70,9 +70,12 @@ def _serve_stdio(server: _Runs) -> None:
             file=sys.stderr,
             flush=True,
         )
+    from .budget import end_every_call
     from .surrogates import repairing_stdin
 
-    sys.stdin = repairing_stdin(sys.stdin.buffer)  # a lone surrogate gets an answer, not silence
+    # a lone surrogate gets an answer, not silence; the end of stdin stops every call at once,
+    # even one blocked where the SDK's cancellation cannot reach (an upstream's dripping head)
+    sys.stdin = repairing_stdin(sys.stdin.buffer, at_end=end_every_call)
     server.run()
 
 

@@ -58,6 +58,8 @@ class Config:
     site_url: str = "https://arxiv.org"
     ar5iv_url: str = "https://ar5iv.labs.arxiv.org"
     s2_url: str = "https://api.semanticscholar.org/graph/v1"
+    rss_url: str = "https://rss.arxiv.org/rss"
+    """Base of arXiv's announcement feeds (`/{category}`): arXiv's, so spaced like the API."""
     min_interval_s: float = ARXIV_MIN_INTERVAL_S
     timeout_s: float = 30.0
     deadline_s: float = 120.0
@@ -85,8 +87,9 @@ class Config:
         return self.max_download_mb * 2**20
 
     def arxiv_hosts(self) -> set[str]:
-        """Hosts whose requests share arXiv's spacing (API, site and ar5iv)."""
-        return {urlsplit(u).netloc.lower() for u in (self.api_url, self.site_url, self.ar5iv_url, self.oai_url)}
+        """Hosts whose requests share arXiv's spacing (API, site, ar5iv, OAI-PMH and the feeds)."""
+        hosts = (self.api_url, self.site_url, self.ar5iv_url, self.oai_url, self.rss_url)
+        return {urlsplit(u).netloc.lower() for u in hosts}
 
 
 def display_path(path: Path | str) -> str:
@@ -190,6 +193,10 @@ def _secret(env: Mapping[str, str], name: str, min_length: int = 1) -> str | Non
     return raw
 
 
+MAX_TOKENS = 64
+"""HTTP clients (tokens) one server serves: each may hold 32 sessions, room kept for all."""
+
+
 def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     """Comma-separated tokens, each 16 or more visible characters: each names one HTTP client."""
     parts = [part.strip() for part in env.get(name, "").split(",")]
@@ -197,6 +204,9 @@ def _tokens(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         return ()
     if not all(parts):
         raise ConfigError(f"{name} is invalid: an empty token between commas (value not shown)")
+    if len(parts) > MAX_TOKENS:
+        # each token may hold 32 HTTP sessions, and the server keeps room for all of them
+        raise ConfigError(f"{name} is invalid: {len(parts)} tokens, at most {MAX_TOKENS} (value not shown)")
     return tuple(dict.fromkeys(_secret({name: part}, name, min_length=16) or "" for part in parts))
 
 
@@ -290,6 +300,7 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         "site_url": _url(env, "ARXIV_MCP_SITE_URL", Config.site_url),
         "ar5iv_url": _url(env, "ARXIV_MCP_AR5IV_URL", Config.ar5iv_url),
         "s2_url": _url(env, "ARXIV_MCP_S2_URL", Config.s2_url),
+        "rss_url": _url(env, "ARXIV_MCP_RSS_URL", Config.rss_url),
     }
     interval = _number(
         env,
@@ -300,7 +311,12 @@ def load(env: Mapping[str, str] | None = None) -> Config:
         f"a number of seconds from 0 to {MAX_INTERVAL_S:g}",
         MAX_INTERVAL_S,
     )
-    arxiv_names = {"api_url": "ARXIV_MCP_API_URL", "site_url": "ARXIV_MCP_SITE_URL", "ar5iv_url": "ARXIV_MCP_AR5IV_URL"}
+    arxiv_names = {
+        "api_url": "ARXIV_MCP_API_URL",
+        "site_url": "ARXIV_MCP_SITE_URL",
+        "ar5iv_url": "ARXIV_MCP_AR5IV_URL",
+        "rss_url": "ARXIV_MCP_RSS_URL",
+    }
     at_arxiv = [f"{name}={urls[key]}" for key, name in arxiv_names.items() if is_arxiv_host(urls[key])]
     if interval < ARXIV_MIN_INTERVAL_S and at_arxiv:
         # name them: a mirror set up for the API and site alone still has ar5iv's default

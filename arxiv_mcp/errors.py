@@ -5,6 +5,34 @@ by upstream; `server.py` turns them into tool errors whose text is shown to the 
 Anything else is a bug: logged to stderr, never shown as a traceback.
 """
 
+import re
+
+MAX_MESSAGE_BYTES = 1000
+"""An error a model reads is one line of at most this many bytes (UTF-8)."""
+_QUOTED_LONG = re.compile(r"'[^'\n]{121,}'|\"[^\"\n]{121,}\"")
+"""A quoted value (an echoed argument, a URL) longer than anyone reads."""
+_KEEP_HEAD, _KEEP_TAIL = 560, 400
+"""What is kept of a message still too long: its start (what failed) and its end (the advice)."""
+
+
+def concise(message: str) -> str:
+    """`message` as the model should read it: every quoted value over 120 characters shortened
+    to its first 80 with its length, then, if still over MAX_MESSAGE_BYTES, its middle left
+    out. Every error passes through here (server.py), so no argument a caller sent, however
+    long, is echoed whole, whichever module quoted it."""
+    text = _QUOTED_LONG.sub(_shortened, message)
+    data = text.encode("utf-8")
+    if len(data) <= MAX_MESSAGE_BYTES:
+        return text
+    head = data[:_KEEP_HEAD].decode("utf-8", "ignore")
+    tail = data[-_KEEP_TAIL:].decode("utf-8", "ignore")
+    return f"{head} … [{len(data) - _KEEP_HEAD - _KEEP_TAIL:,} bytes left out] … {tail}"
+
+
+def _shortened(match: re.Match[str]) -> str:
+    quoted = match.group()
+    return f"{quoted[:81]}…{quoted[0]} ({len(quoted) - 2:,} characters)"
+
 
 class ArxivMcpError(Exception):
     """Base: the message says what went wrong and what to do next."""

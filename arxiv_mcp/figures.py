@@ -27,7 +27,7 @@ from .cache.store import Cache, CacheFull
 from .errors import ExtractionError, InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls
 from .text.document import Document, Figure
-from .upstream.http import HttpClient
+from .upstream.http import HttpClient, TooLarge
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +99,15 @@ class FigureImages:
         base = page if from_html_root else page + "/"
         url = urljoin(base, refs[0])
         if urlsplit(url).netloc != urlsplit(base).netloc:
-            raise NotFound(f"{figure.label} of {pid} is an image on another site ({url}); it is not fetched.")
-        resp = self.http.get(url, max_bytes=MAX_IMAGE_BYTES)
+            raise NotFound(f"{figure.label} of {pid} is {_elsewhere(url)}; it is not fetched.")
+        try:
+            resp = self.http.get(url, max_bytes=MAX_IMAGE_BYTES)
+        except TooLarge:
+            raise UpstreamError(
+                f"The image of {figure.label} of {pid} is larger than the {MAX_IMAGE_BYTES // 2**20} MB an image "
+                f'may be; read its caption and mentions with read_paper(section="{figure.label}"), or '
+                'download_paper(fmt="source") for the paper\'s own files.'
+            ) from None
         if resp.status != 200:
             raise UpstreamError(f"arXiv answered HTTP {resp.status} for the image of {figure.label} of {pid}")
         if image_type(resp.content) == "application/octet-stream":
@@ -124,6 +131,14 @@ class FigureImages:
             self.cache.put_raw(pid.id, pid.version, TIER, _tar(members), "application/x-tar")
         except (CacheFull, CacheWriteFailed) as exc:
             log.warning("the image of figure %s of %s was not cached: %s", number, pid, exc)
+
+
+def _elsewhere(url: str) -> str:
+    """Where an image the page names lies, said in a few words (a data: URL can be megabytes)."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme not in ("http", "https"):
+        return f"embedded in the page as a {scheme or 'relative'}: URL, not an image file on arXiv"
+    return f"an image on another site ({urlsplit(url).netloc[:100]})"
 
 
 def _figure(doc: Document, number: str) -> tuple[Figure, list[str], str]:

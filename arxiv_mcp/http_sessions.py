@@ -8,8 +8,10 @@ hour. `SessionBook` sits in front of it, in the guard, and counts per client (th
 the response opening it carries a new `Mcp-Session-Id`, touched by every request naming it,
 and forgotten on DELETE, on a 404 for it, or once unused for `IDLE_S` (the idle timeout the
 SDK is given too, so both forget a session at about the same time). A client holding
-`PER_CLIENT` live sessions gets 429 for another until one ends or expires; the global cap
-(`MAX_SESSIONS`) is far above what one client may hold.
+`PER_CLIENT` live sessions gets 429 for another until one ends or expires. The global cap
+(`max_sessions`) is what every client may hold together, so it never binds before a client's
+own cap: with 33 tokens and a fixed cap of 1,024, 32 clients at their caps left the 33rd a 503
+for 15 minutes.
 
 Which client may use a session is the SDK's check (the owner it records from `scope["user"]`,
 set by `server.py`); this book only counts. It is bounded: at most `PER_CLIENT` live entries
@@ -25,8 +27,13 @@ IDLE_S = 900.0
 """A session with no request for this long is closed (by the SDK) and forgotten here."""
 PER_CLIENT = 32
 """Live sessions one client (one token, or every tokenless loopback client) may hold."""
-MAX_SESSIONS = 1024
-"""Sessions of all clients together (the SDK's cap): bounds memory, about 45 kB each."""
+
+
+def max_sessions(tokens: int) -> int:
+    """Sessions of all clients together (the SDK's cap): each client's allowance, for each
+    token (every request then carries one), or the one tokenless loopback client. Memory is
+    bounded by the number of tokens (config: at most 64), about 45 kB a session."""
+    return PER_CLIENT * max(1, tokens)
 
 
 class SessionBook:

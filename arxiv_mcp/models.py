@@ -471,3 +471,43 @@ class MirrorStatus:
     harvesting: bool = False
     """Some process on this home is harvesting now."""
     note: str = ""
+
+
+@dataclass
+class AnnouncedPaper:
+    """One paper of a day's announcement (list_new), kept small: get_paper has the rest."""
+
+    id: str
+    version: int
+    title: str
+    authors: list[str]
+    announce_type: str
+    """new; cross (a new paper of another primary category listed here too); replace (a new
+    version); replace-cross (a new version of a paper listed here from another category)."""
+    categories: list[str]
+    abstract: str
+    abstract_truncated: bool = False
+
+
+@dataclass
+class Announcements:
+    feed: str
+    """The categories and archives asked for, `+`-joined as arXiv's feed names them."""
+    day: str | None
+    """The US Eastern date the feed serves (YYYY-MM-DD); its papers were announced the evening before."""
+    papers: list[AnnouncedPaper]
+    total: int
+    """Papers in the day's feed."""
+    counts: dict[str, int]
+    """Papers of the feed per announce type."""
+    cursor: str | None
+    """Pass as `since` next time to get only what this and earlier answers have not shown."""
+    has_more: bool
+    """More of this day's papers follow: call again with since=cursor."""
+    next_update: str
+    """When the feed is next expected to change (ISO 8601, UTC): the next US Eastern midnight
+    starting Monday to Friday."""
+    cached: bool = False
+    """Answered from the feed kept since its last fetch: no request was made."""
+    note: str | None = None
+    notice: str = UNTRUSTED

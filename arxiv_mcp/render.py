@@ -231,6 +231,23 @@ def mirror_status(m: models.MirrorStatus) -> str:
     return "\n".join(lines)
 
 
+def announcements(a: models.Announcements) -> str:
+    counts = ", ".join(f"{n} {kind}" for kind, n in a.counts.items())
+    head = f"{a.feed}, announced for {a.day or 'an undated day'}: {a.total} papers ({counts or 'none'})"
+    if a.papers:
+        head += f"; showing {len(a.papers)}"
+    lines = [head + (" [kept since the last fetch]" if a.cached else "")]
+    for p in a.papers:
+        lines.append(f"- [{p.announce_type}] {p.title} ({_authors(p.authors, 3)}) arXiv:{p.id}v{p.version}")
+        lines.append(f"  {p.abstract}")
+    if a.note:
+        lines.append(a.note)
+    if a.cursor is not None:
+        more = "for the rest of this day's papers" if a.has_more else "next time for only what is new"
+        lines.append(f'Next: list_new(category="{a.feed}", since="{a.cursor}") {more}.')
+    return "\n".join(lines)
+
+
 def iso(epoch: float) -> str:
     """An epoch timestamp as ISO 8601 UTC to the second, e.g. 2026-12-01T10:02:03Z."""
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -42,7 +42,7 @@ from pydantic import BeforeValidator, Field
 from . import __version__, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
-from .errors import ArxivMcpError, UpstreamError
+from .errors import ArxivMcpError, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
 from .tool_groups import exposed_tools, instructions
@@ -258,7 +258,7 @@ def _error_result(exc: ArxivMcpError) -> CallToolResult:
     tool's output schema even when isError is set, and an error cannot match it. What a
     program may want (kind, HTTP status, retry_after_seconds) goes in `_meta`; the model reads
     the wait in the text."""
-    text = str(exc)
+    text = concise(str(exc))
     # The kind is the public error class (errors.py), not a module's private refinement of it.
     kind = next(c for c in type(exc).__mro__ if c.__module__ == ArxivMcpError.__module__)
     meta: dict[str, Any] = {"kind": kind.__name__}
@@ -272,7 +272,8 @@ def _error_result(exc: ArxivMcpError) -> CallToolResult:
 
 
 def _argument_error(line: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=line)], is_error=True, _meta={"kind": "InvalidInput"})
+    text = concise(line)
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={"kind": "InvalidInput"})
 
 
 class _Server(MCPServer):
@@ -434,7 +435,15 @@ def _defined_tools(
     svc: ArxivService, run: Callable[..., CallToolResult], stored: dict[str, dict[str, Any]] | None
 ) -> list[Tool]:
     tools = _Tools(stored)
-    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools, _mirror_tools):
+    for group in (
+        _search_tools,
+        _reading_tools,
+        _session_tools,
+        _cache_tools,
+        _research_tools,
+        _mirror_tools,
+        _announcement_tools,
+    ):
         group(tools, svc, run)
     return tools.tools
 
@@ -758,6 +767,19 @@ def _keep_mirror_synced(svc: ArxivService, delay_s: float = MIRROR_FIRST_SYNC_DE
     threading.Thread(target=loop, name="mirror-harvest", daemon=True).start()
 
 
+def _announcement_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
+    @tools.add("List new announcements")
+    def list_new(
+        category: Annotated[str, Field(description="Category or archive (cs.LG, math), or several: cs.LG+stat.ML")],
+        since: Annotated[str | None, Field(description="The cursor the last list_new answer gave")] = None,
+        limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 25,
+        session_id: SessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.Announcements]:
+        """Papers arXiv announced today in categories (new, cross-list, replaced), unseen since a cursor."""
+        return run(_touching(svc, session_id, lambda: svc.list_new(category, since, limit)), render.announcements, ctx)
+
+
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:
     """Resources for clients that read them rather than call tools, and the review prompt
     (registered by `_Server` on the first request for any of them)."""
@@ -880,7 +902,7 @@ def _resource(work: Callable[[], T], deadline_s: float) -> T:
         try:
             return work()
         except ArxivMcpError as exc:
-            raise ResourceError(str(exc)) from None
+            raise ResourceError(concise(str(exc))) from None
 
 
 def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...]) -> None:
@@ -903,7 +925,7 @@ def serve_http(server: MCPServer, host: str, port: int, tokens: tuple[str, ...])
         transport_security=security,
         host=host,
         session_idle_timeout=http_sessions.IDLE_S,
-        max_sessions=http_sessions.MAX_SESSIONS,
+        max_sessions=http_sessions.max_sessions(len(tokens)),
     )
     app = HttpGuard(_owned_sessions(sdk_app), hosts, tokens)
     http_limits.raise_descriptor_limit()

@@ -10,6 +10,7 @@ import logging
 import re
 import time
 from dataclasses import asdict, replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, get_args
 from urllib.parse import quote
 
@@ -23,6 +24,7 @@ from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse, parse_many
 from .models import (
     UNTRUSTED,
+    Announcements,
     Bibtex,
     CachedPaper,
     CacheList,
@@ -567,6 +569,34 @@ class ArxivService:
         records = sum(s.records for s in done.sets)
         ended = "; it stopped before the end and resumes from its token at the next sync" if done.stopped else ""
         return f"Harvested {pages} pages ({records} records){ended}."
+
+    def list_new(self, category: str, since: str | None = None, limit: int = 25) -> Announcements:
+        """The day's announced papers the cursor `since` has not seen; the feed is fetched once
+        per announcement (research/announcements.py holds the schedule and the cursor)."""
+        from .research import announcements
+        from .upstream.rss import RssFeed, parse_rss
+
+        bounds.LIMIT.check(limit)
+        name, seen = announcements.feed_name(category), announcements.read_cursor(since)
+        key = f"rss:{name}"
+
+        def kept() -> RssFeed | None:
+            return announcements.stored(self.cache.get_search(key))
+
+        def fetched() -> RssFeed:  # one call of any process on the home asks; the others find it kept
+            feed = kept()
+            if feed is None:
+                resp = self.http.get(f"{self.config.rss_url}/{name}")
+                feed = parse_rss(resp.content, resp.status)
+                ttl = announcements.keep_for(feed.day, datetime.now(UTC))
+                self.cache.put_search(key, announcements.to_store(feed), ttl)
+            return feed
+
+        feed = kept()
+        cached = feed is not None
+        if feed is None:
+            feed = self.flights.do(("rss", name), fetched)
+        return announcements.page(feed, name, seen, limit, datetime.now(UTC), cached)
 
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():

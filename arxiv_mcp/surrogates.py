@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 MARK = "io.github.arxiv-mcp/lone-surrogates"
@@ -106,9 +107,10 @@ def refusal(names: list[str]) -> str:
 class _RepairingReader(io.RawIOBase):
     """A binary stream of JSON-RPC lines, each passed through `repair_message`."""
 
-    def __init__(self, source: BinaryIO) -> None:
+    def __init__(self, source: BinaryIO, at_end: Callable[[], None]) -> None:
         super().__init__()
         self._source = source
+        self._at_end = at_end
         self._line = memoryview(b"")
 
     def readable(self) -> bool:
@@ -116,14 +118,18 @@ class _RepairingReader(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         if not self._line:
-            self._line = memoryview(repair_message(self._source.readline()))  # b"" at the end
+            raw = self._source.readline()
+            if not raw:
+                self._at_end()
+            self._line = memoryview(repair_message(raw))
         size = min(len(buffer), len(self._line))
         buffer[:size] = self._line[:size]
         self._line = self._line[size:]
         return size
 
 
-def repairing_stdin(source: BinaryIO) -> io.TextIOWrapper:
+def repairing_stdin(source: BinaryIO, at_end: Callable[[], None] = lambda: None) -> io.TextIOWrapper:
     """A text stdin whose lines are repaired; it has no file descriptor, so the SDK reads it
-    in place instead of claiming descriptor 0."""
-    return io.TextIOWrapper(io.BufferedReader(_RepairingReader(source)), encoding="utf-8", errors="replace")
+    in place instead of claiming descriptor 0. `at_end` runs when it reaches its end."""
+    reader = _RepairingReader(source, at_end)
+    return io.TextIOWrapper(io.BufferedReader(reader), encoding="utf-8", errors="replace")

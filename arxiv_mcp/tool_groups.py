@@ -21,7 +21,7 @@ TOOL_GROUPS: dict[str, tuple[str, ...]] = {
         "download_paper",
         "mirror_status",
     ),
-    "explore": ("list_categories", "category_trends"),
+    "explore": ("list_categories", "category_trends", "list_new"),
 }
 """What each name of ARXIV_MCP_TOOLS / --tools exposes (`all`: every group)."""
 

@@ -742,6 +742,8 @@ class FakeArxiv:
         """The next this many token requests are answered badResumptionToken (an expired token)."""
         self.oai_deleted: set[str] = set()
         """Ids sent with a deleted header."""
+        self.feeds: dict[str, bytes] = {}
+        """arXiv's announcement feeds by path (`cs.LG`, `cs.AI+cs.LG`): tests/fake_rss.py builds them."""
         self.finished: list[tuple[Req, float]] = []
         """Answered requests, each with the time its last write began (so the next request of
         a client that waited for the whole answer arrives after it)."""
@@ -822,8 +824,13 @@ class FakeArxiv:
     def oai_url(self) -> str:
         return self.base_url + "/oai"
 
+    @property
+    def rss_url(self) -> str:
+        return self.base_url + "/rss"
+
     def env(self) -> dict[str, str]:
         return {
+            "ARXIV_MCP_RSS_URL": self.rss_url,
             "ARXIV_MCP_API_URL": self.api_url,
             "ARXIV_MCP_SITE_URL": self.site_url,
             "ARXIV_MCP_AR5IV_URL": self.ar5iv_url,
@@ -906,6 +913,7 @@ class FakeArxiv:
             ("/html/", self._html),
             ("/e-print/", self._eprint),
             ("/ar5iv/html/", self._ar5iv),
+            ("/rss/", self._rss),
         ):
             if path.startswith(prefix):
                 return handler(path[len(prefix) :].rstrip("/"))
@@ -970,6 +978,14 @@ class FakeArxiv:
         if page is None:
             return _Response(302, b"", HTML_TYPE, {"Location": f"{self.site_url}/abs/{found[0].id}"})
         return _Response(200, page.encode("utf-8"), HTML_TYPE)
+
+    def _rss(self, name: str) -> _Response:
+        from tests.fake_rss import error_feed
+
+        feed = self.feeds.get(name)
+        if feed is None:
+            return _Response(400, error_feed(name), "application/rss+xml")
+        return _Response(200, feed, "application/rss+xml")
 
     # -- the API
 

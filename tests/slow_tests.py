@@ -19,6 +19,9 @@ SLOW_MODULES = frozenset(
         "test_hostile",
         "test_http_isolation",
         "test_http_hardening",
+        "test_http_load",
+        "test_library_lies",
+        "test_stdin_close",
         "test_http_transport",
         "test_inspector",
         "test_latex_hostile",
@@ -59,6 +62,14 @@ SLOW_TESTS: dict[str, frozenset[str]] = {
     ),
     "test_pdf_fontcache": frozenset({"test_shared_fonts_read_every_page_as_fonts_built_per_page"}),
     "test_rereads": frozenset({"test_a_newer_extractor_in_another_process_makes_the_page_read_again"}),
+    "test_list_new": frozenset(
+        {
+            "test_the_days_papers_with_their_announce_types_and_one_request",
+            "test_feed_requests_keep_arxivs_spacing",
+            "test_two_stdio_servers_on_one_home_fetch_the_feed_once",
+        }
+    ),
+    "test_messages": frozenset({"test_a_megabyte_argument_is_never_echoed_whole"}),
     "test_surrogates": frozenset({"test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio"}),
     "test_tool_schemas": frozenset(
         {"test_start_up_imports_nothing_only_a_tool_call_needs", "test_tools_list_is_the_derived_tools"}

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 
 import pytest
 
 from arxiv_mcp import bounds
 from tests.conftest import html_paper, paper
+from tests.fake_rss import FeedItem, feed_xml
 from tests.test_schemas import CALLS
 
 pytestmark = pytest.mark.anyio
@@ -153,6 +155,7 @@ async def test_text_is_written_for_a_model(fake, connect):
     fake.add(html_paper("2403.00004", "Two versions", versions=2))  # compare_versions' paper in CALLS
     for n in range(1, 4):
         fake.add(paper(f"2401.0000{n}", f"Attention paper {n}"))
+    fake.feeds["cs.CV"] = feed_xml("cs.CV", date(2026, 12, 7), [FeedItem("2612.00001")])
     async with connect() as client:
         texts = {}
         for name, args in CALLS:

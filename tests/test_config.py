@@ -55,6 +55,7 @@ def test_interval_below_three_refused_while_an_arxiv_host_is_configured():
                 "ARXIV_MCP_MIN_INTERVAL_S": "0.5",
                 "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
                 "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
+                "ARXIV_MCP_RSS_URL": "http://127.0.0.1:1/rss",
             }
         )
     # ar5iv still points at arXiv: the line names it, so the fix is plain
@@ -68,6 +69,7 @@ def test_interval_below_three_allowed_for_a_local_mirror():
             "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
             "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
             "ARXIV_MCP_AR5IV_URL": "http://127.0.0.1:1/ar5iv",
+            "ARXIV_MCP_RSS_URL": "http://127.0.0.1:1/rss",
         }
     )
     assert cfg.min_interval_s == 0
@@ -98,6 +100,7 @@ LOCAL = {
     "ARXIV_MCP_API_URL": "http://127.0.0.1:1/api/query",
     "ARXIV_MCP_SITE_URL": "http://127.0.0.1:1",
     "ARXIV_MCP_AR5IV_URL": "http://127.0.0.1:1/ar5iv",
+    "ARXIV_MCP_RSS_URL": "http://127.0.0.1:1/rss",
 }
 
 
@@ -111,6 +114,7 @@ LOCAL = {
         ("ARXIV_MCP_AR5IV_URL", "https://ar5iv.org"),
         ("ARXIV_MCP_AR5IV_URL", "https://ar5iv.labs.arxiv.org."),
         ("ARXIV_MCP_AR5IV_URL", "https://AR5IV.org:8443/"),
+        ("ARXIV_MCP_RSS_URL", "https://RSS.arxiv.org./rss"),
     ],
 )
 def test_every_spelling_of_an_arxiv_host_keeps_the_three_seconds(name, url):
@@ -207,3 +211,11 @@ def test_an_unknown_user_home_stops_start_up_in_one_line(tmp_path, capsys, monke
     assert main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nosuchuser-arxiv-mcp" in err and "Traceback" not in err
+
+
+def test_at_most_64_http_tokens_and_none_is_shown():
+    tokens = [f"token-number-{n:04d}-abcdef" for n in range(65)]
+    with pytest.raises(ConfigError) as err:
+        load({"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)})
+    assert "at most 64" in str(err.value) and "token-number" not in str(err.value)
+    assert len(load({"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens[:64])}).http_tokens) == 64

@@ -617,6 +617,7 @@ def test_env_points_here(fake):
     assert env["ARXIV_MCP_SITE_URL"] == fake.base_url
     assert env["ARXIV_MCP_AR5IV_URL"] == fake.base_url + "/ar5iv"
     assert env["ARXIV_MCP_S2_URL"] == fake.base_url + "/s2/graph/v1"
+    assert env["ARXIV_MCP_RSS_URL"] == fake.base_url + "/rss"
     assert env["ARXIV_MCP_MIN_INTERVAL_S"] == "0"
 
 

@@ -47,6 +47,7 @@ TOOLS = [
     "get_references",
     "get_citations",
     "category_trends",
+    "list_new",
 ]
 CALL_TIMEOUT_S = 30
 EXAMPLES_PER_TOOL = 40

@@ -52,6 +52,7 @@ def closed_port_urls() -> dict[str, str]:
         "ARXIV_MCP_SITE_URL": base,
         "ARXIV_MCP_AR5IV_URL": base + "/ar5iv",
         "ARXIV_MCP_S2_URL": base + "/s2/graph/v1",
+        "ARXIV_MCP_RSS_URL": base + "/rss",
     }
 
 
@@ -86,6 +87,7 @@ UNCACHED_CALLS = [
     ("export_bibtex", {"paper_ids": [UNCACHED]}),
     ("get_citations", {"paper_id": UNCACHED}),
     ("category_trends", {"category": "cs.LG"}),
+    ("list_new", {"category": "cs.LG"}),
 ]
 
 

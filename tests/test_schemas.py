@@ -3,10 +3,13 @@ content validates against that schema."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import jsonschema
 import pytest
 
 from tests.conftest import html_paper, paper
+from tests.fake_rss import FeedItem, feed_xml
 
 pytestmark = pytest.mark.anyio
 
@@ -30,6 +33,7 @@ CALLS = [
     ("get_citations", {"paper_id": "2403.00003"}),
     ("category_trends", {"category": "cs.LG", "window_days": 3}),
     ("search_cached", {"query": "graphs"}),
+    ("list_new", {"category": "cs.CV"}),
     ("clear_cache", {}),
 ]
 
@@ -45,6 +49,7 @@ async def test_every_tool_has_schema_annotations_title_and_valid_output(fake, co
     )
     fake.add(paper("2401.00001", "Other"))
     fake.add(html_paper("2403.00004", "Two versions", versions=2))
+    fake.feeds["cs.CV"] = feed_xml("cs.CV", date(2026, 12, 7), [FeedItem("2612.00001")])
     async with connect() as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert {name for name, _ in CALLS} == set(tools)

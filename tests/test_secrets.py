@@ -65,6 +65,7 @@ CALLS: dict[str, list[dict]] = {
     "get_references": [{"paper_id": PID}, {"paper_id": PID, "limit": 1000}],
     "get_citations": [{"paper_id": PID}, {"paper_id": "2403.09999"}, {"paper_id": OTHER}],
     "category_trends": [{"category": "cs.LG", "window_days": 30}, {"category": "nope.XX"}],
+    "list_new": [{"category": "cs.LG"}, {"category": "cs.LG", "since": "not a cursor"}],
     "clear_cache": [{}, {"drop_pinned": True}],
 }
 

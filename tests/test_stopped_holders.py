@@ -1,16 +1,15 @@
 """A process stopped (SIGSTOP, Ctrl-Z, a debugger) while holding the cache lock or arXiv's one
 connection freezes nobody: real stdio servers on the same home answer `initialize` and the
 tools that need no cache at once, fail cache and arXiv calls within their deadline naming the
-holder's pid and when to retry, take over once the holder's lease has run out (without two
-transfers overlapping: the holder, resumed, finds itself superseded and stops), and exit soon
-after stdin closes whatever they wait for.
+holder's pid and when to retry, and take over once the holder's lease has run out (without two
+transfers overlapping: the holder, resumed, finds itself superseded and stops). That they exit
+soon after stdin closes whatever they wait for is tests/test_stdin_close.py.
 
 The holder is a small script taking the lock through the same classes the server uses, with
 a lease of its own call's deadline plus the grace, then stopping itself."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -154,39 +153,6 @@ async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_end
     finally:
         out = resume(holder)
     assert out.startswith("stopped:") and "took the connection over" in out, out  # it does not read on
-
-
-@platforms.posix_signals
-@platforms.linux_proc
-def test_a_server_waiting_on_a_stopped_holder_exits_when_stdin_closes(fake, tmp_path):
-    fake.add(paper("2403.00001", "Nobody waits for this"))
-    home = tmp_path / "home"
-    holder, _ = stopped_holder("connection", home, seconds=120)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arxiv_mcp"],
-        env=server_env(fake, home, deadline=60),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    initialize, initialized = jsonrpc.handshake("test")
-    call_tool = jsonrpc.call_tool(2, "get_paper", {"paper_id": "2403.00001"})
-    try:
-        proc.stdin.write(json.dumps(initialize).encode() + b"\n")
-        proc.stdin.flush()
-        assert json.loads(proc.stdout.readline())["id"] == 1
-        for message in (initialized, call_tool):
-            proc.stdin.write(json.dumps(message).encode() + b"\n")
-        proc.stdin.flush()
-        time.sleep(1.0)  # the call now waits for the connection
-        proc.stdin.close()
-        proc.wait(timeout=30)  # far below what it would wait for: its call's 60 s, the lease's 122 s
-    finally:
-        proc.kill()
-        proc.wait()
-        holder.kill()
-        holder.wait()
-    assert not fake.requests
 
 
 async def test_calls_queued_on_a_held_cache_never_starve_the_tools_that_need_none(make_config, connect):

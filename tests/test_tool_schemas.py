@@ -1,7 +1,7 @@
 """The stored tool schemas are what the SDK derives from the tool signatures, and start-up
 imports nothing only a tool call needs.
 
-The server answers tools/list from arxiv_mcp/tool_schemas.json so that it need not build 17
+The server answers tools/list from arxiv_mcp/tool_schemas.json so that it need not build 18
 tools' pydantic models before `initialize` (server.py). After changing a tool's signature,
 rewrite the file with `python -m tests.test_tool_schemas` and review its diff.
 """

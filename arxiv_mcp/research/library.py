@@ -10,7 +10,9 @@ the metadata and text files, and reads the files of just the papers that arrived
 The file is rewritten whole (temporary file, rename) once enough has changed since it was
 written, so several processes on one home may rewrite it in turn: each file is complete and
 each reader checks it against the cache anyway. A missing, damaged (checksum) or foreign file
-is rebuilt from the paper files. A crash loses at most the unsaved changes, which the next
+is rebuilt from the paper files, and so is one whose checksum holds but whose contents lie
+(ids repeated, runs out of order, snippet sources that are not UTF-8, found at load; postings
+naming papers the file lacks, found when a search first reads them). A crash loses at most the unsaved changes, which the next
 search of any process redoes.
 """
 
@@ -25,7 +27,7 @@ from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
 from ..text.document import Document
-from .local_search import LocalIndex
+from .local_search import IndexLies, LocalIndex
 
 logger = logging.getLogger(__name__)
 
@@ -48,10 +50,17 @@ class Library:
     def search(self, query: str, limit: int) -> list[LibraryHit]:
         """The best `limit` cached papers for `query`, best first (scores rounded for display)."""
         with self._lock:
-            self._sync()
+            try:
+                self._sync()
+                found = self.index.search(query, limit)
+            except IndexLies as lie:  # the loaded file lied where a load does not look: rebuild
+                logger.warning("the library index %s is unsound (%s); rebuilding it from the papers", self.path, lie)
+                self.index, self._indexed, self._unsaved = LocalIndex(), {}, SAVE_AFTER
+                self._sync()
+                found = self.index.search(query, limit)
             return [
                 LibraryHit(pid, self._indexed[pid][0], self.index.title(pid) or None, round(score, 3), snippet)
-                for pid, score, snippet in self.index.search(query, limit)
+                for pid, score, snippet in found
             ]
 
     def _sync(self) -> None:
@@ -91,11 +100,13 @@ class Library:
         try:
             index, extra = LocalIndex.from_bytes(data)
             indexed = _signatures(extra)
-        except (ValueError, TypeError, KeyError, IndexError) as exc:
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             logger.warning("the library index %s is unreadable (%s); rebuilding it from the papers", self.path, exc)
+            self._unsaved = SAVE_AFTER  # the rebuilt index replaces the file at once
             return
         if len(indexed) != len(index) or not all(pid in index for pid in indexed):
             logger.warning("the library index %s does not match its own listing; rebuilding it", self.path)
+            self._unsaved = SAVE_AFTER
             return
         self.index, self._indexed = index, indexed
 

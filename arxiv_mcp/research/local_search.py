@@ -88,6 +88,10 @@ def _term_counts(text: str) -> dict[str, int]:
     return counts
 
 
+class IndexLies(ValueError):
+    """A loaded index file says something impossible that its checksum could not show."""
+
+
 class LocalIndex:
     """An in-memory inverted index of cached papers; safe to share between threads.
 
@@ -106,6 +110,8 @@ class LocalIndex:
     def _clear(self) -> None:
         self._base = array("I")
         self._base_runs: dict[str, tuple[int, int]] = {}
+        self._base_slots = 0
+        self._base_checked: set[str] = set()
         self._postings: dict[str, array[int]] = {}
         self._slot_of: dict[str, int] = {}
         self._doc_ids: list[str | None] = []
@@ -181,11 +187,17 @@ class LocalIndex:
             ]
 
     def _runs(self, term: str) -> list[array[int]]:
-        """A term's postings: its run of the base, then what was added since."""
+        """A term's postings: its run of the base, then what was added since. A base run is
+        checked the first time it is read: a slot the file did not hold is IndexLies."""
         runs = []
         span = self._base_runs.get(term)
         if span is not None:
-            runs.append(self._base[span[0] : span[1]])
+            run = self._base[span[0] : span[1]]
+            if term not in self._base_checked:
+                if run and max(run[0::2]) >= self._base_slots:
+                    raise IndexLies(f"the postings of {term!r} name a paper the file does not hold")
+                self._base_checked.add(term)
+            runs.append(run)
         added = self._postings.get(term)
         if added:
             runs.append(added)
@@ -323,9 +335,8 @@ class LocalIndex:
         if header.get("format") != FILE_FORMAT:
             raise ValueError("a library index of another format")
         ids, terms, ends = header["ids"], header["terms"], header["ends"]
+        _check_listing(ids, terms, ends)
         slots, pairs = len(ids), ends[-1] if ends else 0
-        if len(ends) != len(terms) or pairs % 2:
-            raise ValueError("postings do not match their terms")
         arrays = []
         at = 8 + head_size
         for count in (slots,) * (len(FIELDS) + 1) + (pairs,):
@@ -337,15 +348,55 @@ class LocalIndex:
                 numbers.byteswap()
             arrays.append(numbers)
             at += 4 * count
+        sources = bytes(body[at:])
+        _check_sources(slots, arrays[-2], sources)
         index = cls()
         *index._lengths, source_ends, index._base = arrays
         index._base_runs = dict(zip(terms, zip([0, *ends[:-1]], ends)))
-        index._snippet_sources = _Sources(bytes(body[at:]), source_ends)
+        index._snippet_sources = _Sources(sources, source_ends)
         index._doc_ids = ids
+        index._base_slots = slots
         index._slot_of = {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
         index._dead = slots - len(index._slot_of)
         index._length_totals = [sum(lengths) for lengths in index._lengths]
         return index, header["extra"]
+
+
+def _check_listing(ids: Any, terms: Any, ends: Any) -> None:
+    """What the header claims, checked before anything is read by it (a file whose checksum
+    holds may still lie, written by a bug or by hand): ids are distinct strings or null, terms
+    distinct strings, each term's run ends at or after the previous one's, with whole pairs.
+    Linear in the header; ValueError names the first lie."""
+    if not (isinstance(ids, list) and isinstance(terms, list) and isinstance(ends, list)):
+        raise ValueError("a header without its lists")
+    live = [i for i in ids if i is not None]
+    if not all(isinstance(i, str) for i in live) or len(set(live)) != len(live):
+        raise ValueError("paper ids that are not distinct strings")
+    if not all(isinstance(t, str) for t in terms) or len(set(terms)) != len(terms) or len(ends) != len(terms):
+        raise ValueError("postings do not match their terms")
+    previous = 0
+    for end in ends:
+        if type(end) is not int or end < previous or (end - previous) % 2:
+            raise ValueError("a term's postings end before they start, or hold half a pair")
+        previous = end
+
+
+def _check_sources(slots: int, source_ends: array[int], sources: bytes) -> None:
+    """The snippet sources end where their ends say, in order, as whole UTF-8 (each slot's own
+    bytes decode): one C-speed decode and one pass over the slots. (The postings are checked
+    term by term as a search first reads them, `_runs`: all of them at load would cost more
+    than the load itself.)"""
+    if (source_ends[-1] if slots else 0) != len(sources):
+        raise ValueError("the snippet sources are not the length their ends say")
+    previous = 0
+    for end in source_ends:
+        if end < previous or (end < len(sources) and 0x80 <= sources[end] < 0xC0):
+            raise ValueError("snippet sources out of order or cut inside a character")
+        previous = end
+    try:
+        sources.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("snippet sources that are not UTF-8") from None
 
 
 class _Sources:
