@@ -160,13 +160,37 @@ class Text:
         note = notes.get(key) if isinstance(notes, dict) else None
         return note if isinstance(note, str) and note else None
 
+    def document_or_json(self) -> Document | dict[str, Any]:
+        """The document if it is built (by this text, or from the same payload by another),
+        else the cached document's JSON as parsed (parsed now when the text came from memory):
+        a reader of a few kinds of blocks reads them there, and builds none of the others."""
+        with self._doc_lock:
+            if self._doc is not None:
+                return self._doc
+            built = _PARSED.get(self._payload or "")
+            if isinstance(built, Document):
+                return built
+            if self._parsed is None:
+                try:
+                    raw = json.loads(self._payload or "")
+                except json.JSONDecodeError:
+                    raw = None
+                if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT:
+                    return self._built()
+                self._parsed = raw
+            return self._parsed
+
     @property
     def doc(self) -> Document:
         with self._doc_lock:  # a text read from memory is shared by calls in several threads
-            if self._doc is None:
-                self._doc = _parsed(self._payload or "", self._parsed, self.text)
-                self._payload = self._parsed = None
-            return self._doc
+            return self._built()
+
+    def _built(self) -> Document:
+        """The document, built now if need be (the caller holds the lock)."""
+        if self._doc is None:
+            self._doc = _parsed(self._payload or "", self._parsed, self.text)
+            self._payload = self._parsed = None
+        return self._doc
 
 
 class _ByPayload:

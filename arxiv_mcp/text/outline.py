@@ -14,7 +14,7 @@ level or higher starts, and page markers (`## Page N`) are neither headings nor 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
@@ -68,12 +68,7 @@ def outline(source: str | Document) -> list[Heading]:
     text = source.text if isinstance(source, Document) else source
     printed = _printed_numbers(source) if isinstance(source, Document) else {}
     # A document's heading lines are its heading blocks (DocumentBuilder marks each): no scan
-    starts = list(printed) if isinstance(source, Document) else _heading_line_starts(text)
-    found = []
-    for line_start in starts:
-        match = HEADING_RE.match(text, line_start)
-        if match and not is_page_title(match.group(2)):
-            found.append((line_start, len(match.group(1)), match.group(2)))
+    found = heading_lines(text, printed if isinstance(source, Document) else _heading_line_starts(text))
     ends = [len(text)] * len(found)
     open_sections: list[int] = []
     for index, (start, level, _) in enumerate(found):
@@ -84,6 +79,17 @@ def outline(source: str | Document) -> list[Heading]:
         Heading(i + 1, level, title, start, ends[i], printed[start] if start in printed else printed_number(title))
         for i, (start, level, title) in enumerate(found)
     ]
+
+
+def heading_lines(text: str, starts: Iterable[int]) -> list[tuple[int, int, str]]:
+    """(start, level, title) of the heading lines among the lines starting at `starts`, page
+    markers left out: for a reader that needs neither the sections' ends nor `Heading`s."""
+    found = []
+    for line_start in starts:
+        match = HEADING_RE.match(text, line_start)
+        if match and not is_page_title(match.group(2)):
+            found.append((line_start, len(match.group(1)), match.group(2)))
+    return found
 
 
 def _printed_numbers(doc: Document) -> dict[int, str | None]:
