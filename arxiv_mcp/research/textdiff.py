@@ -15,7 +15,9 @@ from difflib import SequenceMatcher
 
 from ..words import STOPWORDS
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\\$\"'“0-9])|\n\s*\n")
+_SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z(\[\\$\"'“0-9])|(?<=\n)\s*\n)")
+"""Blanks after a sentence's stop before a capital, a digit or an opening mark, or a blank line.
+Written to start with the blank (each alternative does) so the scan skips other characters fast."""
 _WORD_RE = re.compile(r"\S+")
 _NUMBER_RE = re.compile(r"[-+−]?\d+(?:[.,]\d+)*%?")
 _EDGE_PUNCTUATION = ".,;:()[]{}\"'“”"
