@@ -83,14 +83,19 @@ def _section_change(old: Section, new: Section) -> SectionChange:
     same_text = old.raw == new.raw or old.body == new.body or flat(old.body) == flat(new.body)
     if same_text and old.key == new.key and not moved:
         return SectionChange("unchanged", old.number, new.number, old.title, new.title, 1.0)
-    removed, added = ([], []) if same_text else textdiff.sentence_changes(old.body, new.body)
+    removed: list[str]
+    added: list[str]
+    if same_text:
+        removed, added, similarity = [], [], textdiff.similarity(old.body, new.body)
+    else:
+        removed, added, similarity = textdiff.sentence_diff(old.body, new.body)
     return SectionChange(
         "moved" if moved else "changed",
         old.number,
         new.number,
         old.title,
         new.title,
-        textdiff.similarity(old.body, new.body),
+        similarity,
         [short(s) for s in removed[: textdiff.MAX_SENTENCES]],
         [short(s) for s in added[: textdiff.MAX_SENTENCES]],
         textdiff.number_changes(removed, added),
