@@ -159,22 +159,25 @@ def of_document(doc: Document) -> Skeleton:
 
 
 def of_json(text: str, raw: dict[str, Any]) -> Skeleton:
-    """The skeleton of a cached document's JSON (Document.to_json's lists), in one pass."""
+    """The skeleton of a cached document's JSON (Document.to_json's lists), in one pass (kinds
+    compared as the strings they are stored as: this loop is most of a skeleton's cost)."""
     printed: dict[int, str | None] = {}
     spans: list[tuple[int, int]] = []
-    items: dict[Kind, list[Any]] = {}
+    items: dict[str, list[Any]] = {kind.value: [] for kind in ITEM_KINDS}
     equations = False
     for item in raw["blocks"]:
-        kind = _KINDS[item[0]]
-        if kind is Kind.PARAGRAPH or kind is Kind.LIST:
+        kind = item[0]
+        if kind == "paragraph" or kind == "list":
             spans.append((item[1], item[2]))
-        elif kind is Kind.HEADING:
+        elif kind == "heading":
             printed[item[1]] = item[3].get("number") if len(item) > 3 else None
-        else:
-            equations = equations or kind is Kind.EQUATION
-            if len(item) > 3 and kind in ITEM_KINDS:
-                items.setdefault(kind, []).append(item[3])
-    return Skeleton(text, printed, spans, equations, items)
+        elif kind in items:
+            equations = equations or kind == "equation"
+            if len(item) > 3:
+                items[kind].append(item[3])
+        elif kind not in _KINDS:
+            raise KeyError(f"block kind {kind!r}")
+    return Skeleton(text, printed, spans, equations, {_KINDS[kind]: found for kind, found in items.items() if found})
 
 
 _KEPT: weakref.WeakKeyDictionary[Text, Skeleton] = weakref.WeakKeyDictionary()
