@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..models import SectionChange
 from . import textdiff
 from .skeleton import Section, Skeleton
-from .textdiff import flat, short
+from .textdiff import short
 
 _MATCH_BY_NUMBER = 0.5
 _MATCH_BY_TEXT = 0.6
@@ -80,7 +80,7 @@ def _match_sections(old: list[Section], new: list[Section]) -> dict[int, int]:
 
 def _section_change(old: Section, new: Section) -> SectionChange:
     moved = old.number != new.number and old.number is not None and new.number is not None
-    same_text = old.raw == new.raw or old.body == new.body or flat(old.body) == flat(new.body)
+    same_text = old.raw == new.raw or textdiff.same_words(old.body, new.body)
     if same_text and old.key == new.key and not moved:
         return SectionChange("unchanged", old.number, new.number, old.title, new.title, 1.0)
     removed: list[str]

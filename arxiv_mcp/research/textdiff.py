@@ -50,11 +50,17 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(text)
 
 
+def same_words(a: str, b: str) -> bool:
+    """`flat(a) == flat(b)`, from the texts' sentences, which a comparison of texts that differ
+    splits anyway: sentences split only at blanks, so joined they are the text flattened."""
+    return a == b or " ".join(_sentences(a)) == " ".join(_sentences(b))
+
+
 def similarity(a: str, b: str) -> float:
     """How much of two texts is the same, 0 to 1 (1.0 for equal texts): by words for a few
     sentences, by whole sentences (their characters) for longer texts, where a word-by-word
     match costs most of a long paper's comparison and says no more."""
-    if flat(a) == flat(b):
+    if same_words(a, b):
         return 1.0
     sa, sb = sentences(a), sentences(b)
     if len(sa) + len(sb) > 8:
