@@ -36,29 +36,48 @@ _EQUATION_LINE_RE = re.compile(r"(?:(?<=[.!?:])|^)\s*[^.!?:]*[=<>≤≥∑∫][^
 """A display equation a PDF's text leaves inside a paragraph: math up to its number, `(7)`."""
 
 
+class RunningText:
+    """A text's paragraphs and lists, found between two offsets by bisection (a section's
+    body). Kept apart from the skeleton so that its sections, which hold it, make no cycle
+    with the skeleton that holds them: both go as soon as the read's Text goes."""
+
+    def __init__(self, text: str, spans: list[tuple[int, int]]):
+        self._text, self._spans = text, spans
+        self._starts = [start for start, _ in spans]
+
+    def between(self, start: int, end: int) -> str:
+        """The paragraphs and lists that start between two offsets, joined by spaces."""
+        index = bisect.bisect_left(self._starts, start)
+        parts = []
+        while index < len(self._spans) and self._spans[index][0] < end:
+            parts.append(self._text[self._spans[index][0] : self._spans[index][1]])
+            index += 1
+        return " ".join(parts)
+
+
 class Section:
     """A heading and its own text: `raw`, the span up to the next heading, compared first (most
     sections of a revision are unchanged); `body`, its paragraphs and lists, made on demand.
     `unmarked`: this text leaves its numbered equations in its paragraphs (a PDF) while the
     other version marks them; those lines are left out of the body too."""
 
-    __slots__ = ("number", "title", "key", "raw", "_skeleton", "_span", "_unmarked", "_body")
+    __slots__ = ("number", "title", "key", "raw", "_running", "_span", "_unmarked", "_body")
 
-    def __init__(self, number: str | None, title: str, raw: str, skeleton: Skeleton, span: tuple[int, int]):
+    def __init__(self, number: str | None, title: str, raw: str, running: RunningText, span: tuple[int, int]):
         self.number, self.title, self.key, self.raw = number, title, fold(title), raw
-        self._skeleton, self._span, self._unmarked = skeleton, span, False
+        self._running, self._span, self._unmarked = running, span, False
         self._body: str | None = None
 
     def unmarked(self) -> Section:
         twin = Section.__new__(Section)
         twin.number, twin.title, twin.key, twin.raw = self.number, self.title, self.key, self.raw
-        twin._skeleton, twin._span, twin._unmarked, twin._body = self._skeleton, self._span, True, None
+        twin._running, twin._span, twin._unmarked, twin._body = self._running, self._span, True, None
         return twin
 
     @property
     def body(self) -> str:
         if self._body is None:
-            body = self._skeleton.running_text(*self._span)
+            body = self._running.between(*self._span)
             self._body = _EQUATION_LINE_RE.sub(" ", body) if self._unmarked else body
         return self._body
 
@@ -80,8 +99,8 @@ class Skeleton:
         items: dict[Kind, list[Any]],
     ):
         self.text, self.equations = text, equations
-        self._printed, self._spans, self._items = printed, spans, items
-        self._starts = [start for start, _ in spans]
+        self._printed, self._items = printed, items
+        self._running = RunningText(text, spans)
         self._records: dict[Kind, list[Any]] = {}
         self._sections: dict[bool, list[Section]] = {}
         self._lock = threading.Lock()
@@ -107,17 +126,8 @@ class Skeleton:
             number = self._printed[start]
             title = _LEADING_NUMBER_RE.sub("", title) if number else title
             own = text.find("\n", start, end) + 1 or end
-            found.append(Section(number, title.strip(), text[own:end], self, (own, end)))
+            found.append(Section(number, title.strip(), text[own:end], self._running, (own, end)))
         return found
-
-    def running_text(self, start: int, end: int) -> str:
-        """The paragraphs and lists that start between two offsets, joined by spaces."""
-        index = bisect.bisect_left(self._starts, start)
-        parts = []
-        while index < len(self._spans) and self._spans[index][0] < end:
-            parts.append(self.text[self._spans[index][0] : self._spans[index][1]])
-            index += 1
-        return " ".join(parts)
 
     def stored(self, kind: Kind) -> list[Any]:
         """The items of one kind as they came: equal lists are equal records."""
