@@ -160,13 +160,29 @@ class Text:
         note = notes.get(key) if isinstance(notes, dict) else None
         return note if isinstance(note, str) and note else None
 
+    def document_or_json(self) -> Document | dict[str, Any]:
+        """The document if it is built (by this text, or from the same payload by another),
+        else the cached document's JSON as parsed: a reader of a few kinds of blocks reads
+        them there, and builds none of the others."""
+        with self._doc_lock:
+            if self._doc is not None:
+                return self._doc
+            built = _PARSED.get(self._payload or "")
+            if isinstance(built, Document):
+                return built
+            return self._parsed if self._parsed is not None else self._built()
+
     @property
     def doc(self) -> Document:
         with self._doc_lock:  # a text read from memory is shared by calls in several threads
-            if self._doc is None:
-                self._doc = _parsed(self._payload or "", self._parsed, self.text)
-                self._payload = self._parsed = None
-            return self._doc
+            return self._built()
+
+    def _built(self) -> Document:
+        """The document, built now if need be (the caller holds the lock)."""
+        if self._doc is None:
+            self._doc = _parsed(self._payload or "", self._parsed, self.text)
+            self._payload = self._parsed = None
+        return self._doc
 
 
 class _ByPayload:
@@ -203,22 +219,24 @@ _PARSED = _ByPayload()
 """Documents built from cached payloads: a paper being read is asked for view after view, and
 building its records costs several times reading its text."""
 _TEXTS = _ByPayload()
-"""The text of cached payloads: a warm page read gets the very string the cache read last
-(cache/readmemo.py), so it finds its text here instead of parsing the whole document again."""
+"""The parse of cached payloads (their text, and their blocks for the records): a warm page
+read gets the very string the cache read last (cache/readmemo.py), so it finds its text here
+instead of parsing the whole document again; two versions with the same document (a comparison
+of a version re-uploaded unchanged) parse it once."""
 
 
-def _text_of(payload: str) -> tuple[str, dict[str, Any] | None]:
-    """The payload's text, and its parse when it had to be parsed (for the records, see `doc`)."""
-    text = _TEXTS.get(payload)
-    if isinstance(text, str):
-        return text, None
+def _text_of(payload: str) -> tuple[str, dict[str, Any]]:
+    """The payload's text, and its parse (for the records, see `doc`)."""
+    raw = _TEXTS.get(payload)
+    if isinstance(raw, dict):
+        return str(raw["text"]), raw
     try:
         raw = json.loads(payload)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not a cached document: {exc}") from exc
     if not isinstance(raw, dict) or raw.get("format") != DOCUMENT_FORMAT or not isinstance(raw.get("text"), str):
         raise ValueError("not a cached document of this format")
-    _TEXTS.put(payload, raw["text"])
+    _TEXTS.put(payload, raw)
     return str(raw["text"]), raw
 
 

@@ -349,7 +349,7 @@ class ArxivService:
                 raise
             raw = self.reader.cached_raw(versioned, str(full.source))
             sides.append(
-                versions.Side(number, papers.get(versioned), full.doc, str(full.source), raw.bytes if raw else None)
+                versions.Side(number, papers.get(versioned), full, str(full.source), raw.bytes if raw else None)
             )
         return versions.compare(pid.id, sides[0], sides[1])
 

@@ -116,3 +116,21 @@ def test_names_match_across_case_numbering_and_plural(name, title):
 def test_a_position_past_the_outline_says_how_many_there_are():
     with pytest.raises(InvalidInput, match="section:1 to section:7"):
         select_section(PAPER, "section:8")
+
+
+def test_heading_lines_read_a_line_as_the_shared_heading_pattern_does():
+    """outline.heading_lines reads heading lines with its own, faster pattern: the same lines,
+    levels and titles as shape.HEADING_RE (lines made of hashes, blanks, CRs, letters)."""
+    import random
+
+    from arxiv_mcp.text.outline import heading_lines
+    from arxiv_mcp.text.shape import HEADING_RE, is_page_title
+
+    rng = random.Random(33)
+    pieces = ["#", "#", " ", "\t", "\r", "a", "B", "Page 1", "\n", "x y", "  "]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        match = HEADING_RE.match(text, 0)
+        expected = [(0, len(match.group(1)), match.group(2))] if match else []
+        expected = [line for line in expected if not is_page_title(line[2])]
+        assert heading_lines(text, [0]) == expected, repr(text)

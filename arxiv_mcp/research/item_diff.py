@@ -9,40 +9,29 @@ that kind is not compared: its items would all read as added or removed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..models import ItemChange
-from ..text.document import Document, Equation, Figure, Reference, Table
+from ..text.document import Equation, Figure, Kind, Reference, Table
 from . import textdiff
+from .skeleton import Skeleton
 from .textdiff import flat, short
 
 
-def item_changes(before: Document, after: Document, same_source: bool) -> tuple[list[ItemChange], list[str]]:
+def item_changes(before: Skeleton, after: Skeleton, same_source: bool) -> tuple[list[ItemChange], list[str]]:
     """The items that changed, and the kinds left out because one source marks none of them."""
     changes: list[ItemChange] = []
     unmarked: list[str] = []
-    records_before, records_after = _records(before), _records(after)
-    for kind, record_type, compare_kind in (
-        ("figure", Figure, _numbered),
-        ("table", Table, _numbered),
-        ("equation", Equation, _numbered),
-        ("reference", Reference, _references),
+    for kind, compare_kind in (
+        (Kind.FIGURE, _numbered),
+        (Kind.TABLE, _numbered),
+        (Kind.EQUATION, _numbered),
+        (Kind.REFERENCE, _references),
     ):
-        old, new = records_before.get(record_type, []), records_after.get(record_type, [])
-        if not same_source and bool(old) != bool(new):
-            unmarked.append(kind)
-            continue
-        changes += compare_kind(kind, old, new)
+        stored_before, stored_after = before.stored(kind), after.stored(kind)
+        if not same_source and bool(stored_before) != bool(stored_after):
+            unmarked.append(kind.value)
+        elif stored_before != stored_after:  # equal lists: the same records, nothing changed
+            changes += compare_kind(kind.value, before.records(kind), after.records(kind))
     return changes, unmarked
-
-
-def _records(doc: Document) -> dict[type, list[Any]]:
-    """The document's records by type, in one pass over its blocks."""
-    found: dict[type, list[Any]] = {}
-    for block in doc.blocks:
-        if block.record is not None:
-            found.setdefault(type(block.record), []).append(block.record)
-    return found
 
 
 def _numbered(

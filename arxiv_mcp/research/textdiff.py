@@ -15,7 +15,9 @@ from difflib import SequenceMatcher
 
 from ..words import STOPWORDS
 
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[\\$\"'“0-9])|\n\s*\n")
+_SENTENCE_END_RE = re.compile(r"\s(?:(?<=[.!?]\s)\s*(?=[A-Z(\[\\$\"'“0-9])|(?<=\n)\s*\n)")
+"""Blanks after a sentence's stop before a capital, a digit or an opening mark, or a blank line.
+Written to start with the blank (each alternative does) so the scan skips other characters fast."""
 _WORD_RE = re.compile(r"\S+")
 _NUMBER_RE = re.compile(r"[-+−]?\d+(?:[.,]\d+)*%?")
 _EDGE_PUNCTUATION = ".,;:()[]{}\"'“”"
@@ -48,20 +50,31 @@ def words(text: str) -> list[str]:
     return _WORD_RE.findall(text)
 
 
+def same_words(a: str, b: str) -> bool:
+    """`flat(a) == flat(b)`, from the texts' sentences, which a comparison of texts that differ
+    splits anyway: sentences split only at blanks, so joined they are the text flattened."""
+    return a == b or " ".join(_sentences(a)) == " ".join(_sentences(b))
+
+
 def similarity(a: str, b: str) -> float:
     """How much of two texts is the same, 0 to 1 (1.0 for equal texts): by words for a few
     sentences, by whole sentences (their characters) for longer texts, where a word-by-word
     match costs most of a long paper's comparison and says no more."""
-    if flat(a) == flat(b):
+    if same_words(a, b):
         return 1.0
     sa, sb = sentences(a), sentences(b)
     if len(sa) + len(sb) > 8:
-        same = sum(
-            sum(len(s) for s in sa[i : i + size])
-            for i, _, size in SequenceMatcher(None, sa, sb, autojunk=False).get_matching_blocks()
-        )
-        total = sum(map(len, sa)) + sum(map(len, sb))
-        return round(2 * same / total, 3) if total else 0.0
+        return _by_sentences(sa, sb, SequenceMatcher(None, sa, sb, autojunk=False))
+    return _by_words(a, b)
+
+
+def _by_sentences(sa: list[str], sb: list[str], matcher: SequenceMatcher[str]) -> float:
+    same = sum(sum(len(s) for s in sa[i : i + size]) for i, _, size in matcher.get_matching_blocks())
+    total = sum(map(len, sa)) + sum(map(len, sb))
+    return round(2 * same / total, 3) if total else 0.0
+
+
+def _by_words(a: str, b: str) -> float:
     wa, wb = words(a), words(b)
     if not wa or not wb:
         return 0.0
@@ -75,15 +88,29 @@ def short(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 def sentence_changes(a: str, b: str) -> tuple[list[str], list[str]]:
     """(sentences removed from `a`, sentences added in `b`), in their order."""
+    removed, added, _ = _sentence_diff(a, b)
+    return removed, added
+
+
+def sentence_diff(a: str, b: str) -> tuple[list[str], list[str], float]:
+    """`sentence_changes` and `similarity` of two texts that differ (whitespace aside), from
+    one matching of their sentences: the second one costs as much as the first."""
+    removed, added, matcher = _sentence_diff(a, b)
+    sa, sb = sentences(a), sentences(b)
+    return removed, added, _by_sentences(sa, sb, matcher) if len(sa) + len(sb) > 8 else _by_words(a, b)
+
+
+def _sentence_diff(a: str, b: str) -> tuple[list[str], list[str], SequenceMatcher[str]]:
     sa, sb = sentences(a), sentences(b)
     removed: list[str] = []
     added: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, sa, sb, autojunk=False).get_opcodes():
+    matcher = SequenceMatcher(None, sa, sb, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag in ("replace", "delete"):
             removed += sa[i1:i2]
         if tag in ("replace", "insert"):
             added += sb[j1:j2]
-    return removed, added
+    return removed, added, matcher
 
 
 def number_changes(removed: list[str], added: list[str]) -> list[str]:
@@ -92,10 +119,11 @@ def number_changes(removed: list[str], added: list[str]) -> list[str]:
     found: list[str] = []
     free = list(added)
     for old in removed:
-        best = max(free, key=lambda new: similarity(old, new), default=None)
-        if best is None or similarity(old, best) < 0.5:
+        scores = [similarity(old, new) for new in free]
+        at = max(range(len(free)), key=scores.__getitem__, default=None)  # the first of the best
+        if at is None or scores[at] < 0.5:
             continue
-        free.remove(best)
+        best = free.pop(at)
         found += [f"{label} {a} -> {b}".strip() for label, a, b in numbers_between(words(old), words(best))]
     return list(dict.fromkeys(found))[:MAX_NUMBERS]
 

@@ -10,8 +10,9 @@ metadata), so a comparison costs no request beyond reading the two versions. Inv
   bibliography renumbers when an entry is added);
 - where the two texts come from different sources (a PDF and arXiv's HTML), a kind of item one
   source does not mark is not reported as added or removed, and `source_note` says so.
-The one-paragraph summary is made last, from the changes found. Sections are compared in
-`section_diff.py`, items in `item_diff.py`, texts in `textdiff.py`.
+The one-paragraph summary is made last, from the changes found. What is compared of each
+version is read by `skeleton.py`, sections are compared in `section_diff.py`, items in
+`item_diff.py`, texts in `textdiff.py`.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import FieldChange, ItemChange, SectionChange, VersionComparison, VersionFacts
+from ..reading import Text
 from ..text.document import Document
 from ..upstream.atom import Paper
-from . import textdiff
+from . import skeleton, textdiff
 from .item_diff import item_changes
 from .section_diff import section_changes
 from .textdiff import flat, short
@@ -34,11 +36,13 @@ _NAMES = {"html": "arXiv's HTML", "ar5iv": "ar5iv's HTML", "source": "the LaTeX 
 
 @dataclass(frozen=True)
 class Side:
-    """One version as read: its number, metadata (None when unknown), document and source."""
+    """One version as read: its number, metadata (None when unknown), document and source.
+    `doc` may be a read's `Text`: its cached blocks are then read without building its
+    document (skeleton.py)."""
 
     version: int
     paper: Paper | None
-    doc: Document
+    doc: Document | Text
     method: str
     file_bytes: int | None = None
 
@@ -54,8 +58,9 @@ def is_withdrawn(paper: Paper | None) -> bool:
 
 def compare(paper_id: str, before: Side, after: Side) -> VersionComparison:
     metadata = metadata_changes(before.paper, after.paper)
-    sections = section_changes(before.doc, after.doc)
-    items, unmarked = item_changes(before.doc, after.doc, before.method == after.method)
+    old, new = skeleton.of(before.doc), skeleton.of(after.doc)
+    sections = section_changes(old, new)
+    items, unmarked = item_changes(old, new, before.method == after.method)
     facts = [_facts(before), _facts(after)]
     note = source_note(before, after, unmarked)
     return VersionComparison(

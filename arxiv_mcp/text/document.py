@@ -230,11 +230,13 @@ _FIELDS = {record_type: frozenset(f.name for f in dataclass_fields(record_type))
 
 def _block_from_json(item: list[Any]) -> Block:
     kind = _KINDS[item[0]]
-    record = _record_from_json(kind, item[3]) if len(item) > 3 else None
+    record = record_from_json(kind, item[3]) if len(item) > 3 else None
     return _restored(Block, {"kind": kind, "start": item[1], "end": item[2], "record": record})
 
 
-def _record_from_json(kind: Kind, fields: dict[str, Any]) -> Record:
+def record_from_json(kind: Kind, fields: dict[str, Any]) -> Record:
+    """The record of a block of `kind` as `to_json` wrote it (a reader of the JSON that
+    builds only the records it needs); KeyError or TypeError for any other form."""
     if kind is Kind.FIGURE:
         subfigures = tuple(
             _restored(Subfigure, {**s, "images": tuple(s["images"])}, {"letter", "caption", "images"})
