@@ -9,8 +9,10 @@ import re
 
 MAX_MESSAGE_BYTES = 1000
 """An error a model reads is one line of at most this many bytes (UTF-8)."""
-_QUOTED_LONG = re.compile(r"'[^'\n]{121,}'|\"[^\"\n]{121,}\"")
-"""A quoted value (an echoed argument, a URL) longer than anyone reads."""
+_QUOTED_LONG = re.compile(r"""(?<![^\s(\[{=:,])(['"])(?=\S)(?:(?!\1)[^\n]){121,}(?<=\S)\1(?![^\s)\]}.,;:!?])""")
+"""A quoted value (an echoed argument, a URL) longer than anyone reads: a quote that opens
+after a space or bracket and closes before one, so an apostrophe (`paper's`) or a quote that
+closes one value and the next that opens another never pair up across the sentence between."""
 _KEEP_HEAD, _KEEP_TAIL = 560, 400
 """What is kept of a message still too long: its start (what failed) and its end (the advice)."""
 

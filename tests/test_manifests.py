@@ -96,7 +96,7 @@ def test_defaults_match_config(package):
             continue
         actual = fields[field]
         if isinstance(actual, tuple):  # a list setting: comma-separated
-            assert tuple(declared.split(",")) == actual, name
+            assert (tuple(declared.split(",")) if declared else ()) == actual, name
         elif isinstance(actual, str):
             assert declared == actual, name
         else:
@@ -140,10 +140,12 @@ def test_readme_names_no_repository_or_other_index_entry():
 
 def test_every_readme_shell_line_is_run_by_ci_or_a_test():
     """Each line of the README's sh blocks appears in .ci/run (with the checkout's path), runs in
-    tests/test_claude_code.py, or says it needs a release."""
+    tests/test_claude_code.py (`claude mcp`) or tests/test_mirror_processes.py (the mirror's
+    commands, against a fake OAI-PMH service), or says it needs a release."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     claude_test = (ROOT / "tests" / "test_claude_code.py").read_text(encoding="utf-8")
+    mirror_test = (ROOT / "tests" / "test_mirror_processes.py").read_text(encoding="utf-8")
     for block in re.findall(r"```sh\n(.*?)```", readme, re.S):
         for line in block.strip().splitlines():
             command = line.split("  #")[0].strip()
@@ -152,5 +154,10 @@ def test_every_readme_shell_line_is_run_by_ci_or_a_test():
             if command.startswith("claude mcp"):
                 assert "/absolute/path/to/.venv" in command or command == "claude mcp list", line
                 assert "VENV_PLACEHOLDER" in claude_test and '"mcp", "list"' in claude_test
+                continue
+            if "ARXIV_MCP_MIRROR=" in command or command.startswith("arxiv-mcp mirror"):
+                # these would ask arXiv's OAI-PMH service: they run against a fake one there
+                word = command.split()[2] if command.startswith("arxiv-mcp mirror") else "ARXIV_MCP_MIRROR"
+                assert f'"{word}"' in mirror_test, f"tests/test_mirror_processes.py does not run: {command}"
                 continue
             assert command.replace("/path/to/arxiv-mcp", '"$PWD"') in ci, f".ci/run does not run: {command}"

@@ -9,7 +9,7 @@ import base64
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from arxiv_mcp import figures
+from arxiv_mcp import errors, figures
 from arxiv_mcp.errors import MAX_MESSAGE_BYTES, concise
 from tests.conftest import html_paper
 from tests.test_structure import PID, _cache_document, _figure_document, _png, uri
@@ -102,3 +102,15 @@ def test_a_long_message_keeps_its_start_and_its_advice():
     assert len(got.encode()) <= MAX_MESSAGE_BYTES + 40
     assert got.startswith("Reading failed on") and got.endswith("call read_paper again.")
     assert concise("a short one") == "a short one"
+
+
+def test_apostrophes_and_two_short_quoted_values_never_pair_into_one_long_one():
+    said = (
+        '"Theorem 2.3" reads as Theorem 2.3, and this paper\'s structure does not carry theorems '
+        'as items yet; they stay in the text where they are printed: find_in_paper(query="\\"Theorem '
+        '2.3\\"") finds where it is printed.'
+    )
+    assert errors.concise(said) == said
+    assert errors.concise(f"the paper's id '{'x' * 300}' is unknown") == (
+        f"the paper's id '{'x' * 80}…' (300 characters) is unknown"
+    )
