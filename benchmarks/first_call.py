@@ -1,6 +1,7 @@
 """The first call of a new server process on a large cache, and where its time goes.
 
-    python benchmarks/first_call.py [--papers 10000] [--runs 5] [--home DIR]
+    python benchmarks/first_call.py [--papers 10000] [--runs 5] [--home DIR] [--long-journal]
+        [--against OTHER_TREE --against-home ITS_HOME]
 
 Builds (or reuses, with --home) a cache of N papers with the project's own code
 (library_scale.build), then starts a new server process per run and times, right after
@@ -29,7 +30,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 import library_scale  # noqa: E402
-from run import ours, server_env  # noqa: E402
+from run import StdioServer, ours, server_env  # noqa: E402
 
 from arxiv_mcp.cache import index  # noqa: E402
 from tests.fake_arxiv import FakeArxiv  # noqa: E402
@@ -97,12 +98,30 @@ def server_cpu_s(pid: int) -> float:
     return total / 1e9
 
 
+def first_call(server: StdioServer, tool: str, arguments: dict) -> tuple[float, float]:
+    """Wall and server CPU seconds of `tool`'s call, the first after `initialize`."""
+    with server:
+        server.initialize()
+        ran = server_cpu_s(server.proc.pid)
+        started = time.perf_counter()
+        server.call(tool, **arguments)
+        return time.perf_counter() - started, server_cpu_s(server.proc.pid) - ran
+
+
+def of_tree(tree: Path, env: dict[str, str]) -> StdioServer:
+    """The server of another source tree (say main's, for a before/after in one run)."""
+    launch = f"import runpy, sys; sys.path.insert(0, {str(tree)!r}); runpy.run_module('arxiv_mcp', run_name='__main__')"
+    return StdioServer([sys.executable, "-c", launch], env)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--home", type=Path, help="a cache home built before (kept); else a new one, removed after")
     parser.add_argument("--long-journal", action="store_true", help="first pad the journal to its longest (see above)")
+    parser.add_argument("--against", type=Path, help="another source tree, run interleaved with this one")
+    parser.add_argument("--against-home", type=Path, help="its copy of the cache home (its own format)")
     args = parser.parse_args(argv)
     home = args.home or Path(tempfile.mkdtemp(prefix="arxiv-mcp-first-call-")) / "home"
     if not (home / "index.json").exists():
@@ -111,25 +130,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"built {args.papers} papers in {time.monotonic() - started:.0f} s", file=sys.stderr)
     if args.long_journal:
         print(f"journal padded to {lengthen_journal(home) / 1024:.0f} KB", file=sys.stderr)
+    settings = {"ARXIV_MCP_MAX_PAPERS": str(args.papers + 1000), "ARXIV_MCP_MAX_DISK_MB": "100000"}
+    sides = {"this tree": None, f"{args.against}": args.against} if args.against else {"this tree": None}
+    measured: dict[tuple[str, str], list[tuple[float, float]]] = {}
     with FakeArxiv([]) as fake:
-        env = server_env(fake, home, ARXIV_MCP_MAX_PAPERS=str(args.papers + 1000), ARXIV_MCP_MAX_DISK_MB="100000")
-        first: dict[str, list[float]] = {tool: [] for tool in TOOLS}
-        cpu: dict[str, list[float]] = {tool: [] for tool in TOOLS}
         for _ in range(args.runs):
             for tool, arguments in TOOLS.items():
-                with ours(env) as server:
-                    server.initialize()
-                    ran = server_cpu_s(server.proc.pid)
-                    started = time.perf_counter()
-                    server.call(tool, **arguments)
-                    first[tool].append(time.perf_counter() - started)
-                    cpu[tool].append(server_cpu_s(server.proc.pid) - ran)
+                for side, tree in sides.items():
+                    if tree is None:
+                        server = ours(server_env(fake, home, **settings))
+                    else:
+                        server = of_tree(tree, server_env(fake, args.against_home or home, **settings))
+                    measured.setdefault((side, tool), []).append(first_call(server, tool, arguments))
     parse_ms, build_ms = index_cpu_ms(home, args.runs)
     print(f"first call in a new process at {args.papers} papers (median of {args.runs}; wall, server CPU):")
-    for tool, seconds in first.items():
-        print(
-            f"  {tool:<14} {statistics.median(seconds) * 1000:7.1f} ms  {statistics.median(cpu[tool]) * 1000:7.1f} ms"
-        )
+    for (side, tool), figures in measured.items():
+        wall, cpu = (statistics.median(f[i] for f in figures) * 1000 for i in (0, 1))
+        print(f"  {side:<28} {tool:<14} {wall:7.1f} ms  {cpu:7.1f} ms")
     print(f"index snapshot: parse {parse_ms:.1f} ms, state {build_ms:.1f} ms (CPU, best of {args.runs})")
     print(f"service import: {service_import_cpu_ms(args.runs):.1f} ms (CPU, median of {args.runs})")
     return 0
