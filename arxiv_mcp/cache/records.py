@@ -8,8 +8,8 @@ Short keys on disk:  tier record  b size, h sha256, n file name (raw tiers), ct 
 k [paper id, version], t tier (put) or tiers (drop), i tier record, a when, ti title,
 L marked latest at, front (adopted at the old end), p paper id, n note name, v note value.
 
-A snapshot keeps a tier record as a row instead (`to_row`/`from_row`): its seven fields in the
-order above, null where absent. Positions need no per-record object in the JSON, which is most
+A snapshot keeps a tier record as a row instead (the tuple itself; read by `from_row`): its
+seven fields in the order above, null where absent. Positions need no per-record object in the JSON, which is most
 of what reading a snapshot of 10,000 papers cost.
 """
 
@@ -60,9 +60,6 @@ class TierRecord(NamedTuple):
 
     def to_disk(self) -> dict[str, Any]:
         return {short: value for short, value in zip(_SHORT_KEYS, self, strict=True) if value is not None}
-
-    def to_row(self) -> list[Any]:
-        return list(self)
 
     @classmethod
     def from_disk(cls, key: Key, tier: str, raw: object) -> TierRecord:
