@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, help="another source tree, run interleaved with this one")
     parser.add_argument("--against-home", type=Path, help="its copy of the cache home (its own format)")
     args = parser.parse_args(argv)
+    if args.against and not args.against_home:
+        parser.error("--against needs --against-home: trees of different snapshot formats cannot share a home")
     home = args.home or Path(tempfile.mkdtemp(prefix="arxiv-mcp-first-call-")) / "home"
     if not (home / "index.json").exists():
         started = time.monotonic()
@@ -140,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                     if tree is None:
                         server = ours(server_env(fake, home, **settings))
                     else:
-                        server = of_tree(tree, server_env(fake, args.against_home or home, **settings))
+                        server = of_tree(tree, server_env(fake, args.against_home, **settings))
                     measured.setdefault((side, tool), []).append(first_call(server, tool, arguments))
     parse_ms, build_ms = index_cpu_ms(home, args.runs)
     print(f"first call in a new process at {args.papers} papers (median of {args.runs}; wall, server CPU):")
