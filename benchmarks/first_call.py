@@ -98,7 +98,7 @@ def server_cpu_s(pid: int) -> float:
     return total / 1e9
 
 
-def first_call(server: StdioServer, tool: str, arguments: dict) -> tuple[float, float]:
+def first_call(server: StdioServer, tool: str, arguments: dict[str, str]) -> tuple[float, float]:
     """Wall and server CPU seconds of `tool`'s call, the first after `initialize`."""
     with server:
         server.initialize()
