@@ -478,7 +478,9 @@ def _assert_nothing_lost(home: Path, clock: Clock, expected: dict) -> Cache:
     return cache
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "missing", "wrong shape"])
+@pytest.mark.parametrize(
+    "damage", ["garbage", "truncated", "empty", "missing", "wrong shape", "planted", "bad id", "cut short"]
+)
 def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damage):
     expected = _fill(home, clock)
     snapshot = home / "index.json"
@@ -491,11 +493,38 @@ def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damag
     elif damage == "missing":
         snapshot.unlink()
         (home / "journal.jsonl").unlink()
-    else:
+    elif damage == "wrong shape":
         snapshot.write_text(json.dumps({"format": 1, "generation": 3, "entries": [["../x", 1, 0, None, {}]]}))
+    else:  # a row naming a file outside the cache, or of a malformed id, or cut short
+        row = ["2401.00001", 1, 0, None, "pdf", 5, None, "../../x", "application/pdf", None, None, None]
+        rows = {"planted": [row], "bad id": [["../x", *row[1:]]], "cut short": [row[:7]]}[damage]
+        snapshot.write_text(json.dumps({"format": 2, "generation": 3, "entries": rows}))
     _assert_nothing_lost(home, clock, expected)
     if damage not in ("missing", "empty"):
         assert (home / "index.json.corrupt").exists()
+
+
+def test_a_snapshot_of_the_format_before_loads_and_is_written_anew(home, clock):
+    expected = _fill(home, clock)
+    listed = open_cache(home, clock).list_cached()
+    snapshot = home / "index.json"
+    body = json.loads(snapshot.read_bytes())
+    assert body["format"] == 2
+    body["format"] = 1  # as the release before wrote it: each tier record an object
+    body["entries"] = [[*row[:4], _tiers_of_format_1(row)] for row in body["entries"]]
+    snapshot.write_text(json.dumps(body))
+    assert open_cache(home, clock).list_cached() == listed, "order, titles, sizes and access times kept"
+    assert not (home / "index.json.corrupt").exists()
+    assert json.loads(snapshot.read_bytes())["format"] == 2, "written anew in the current format"
+    _assert_nothing_lost(home, clock, expected)
+
+
+def _tiers_of_format_1(row: list) -> dict:
+    tiers = {}
+    for at in range(4, len(row), 8):
+        fields = zip(("b", "h", "n", "ct", "f", "m", "x"), row[at + 1 : at + 8], strict=True)
+        tiers[row[at]] = {short: value for short, value in fields if value is not None}
+    return tiers
 
 
 def test_journal_garbage_is_skipped_and_nothing_is_lost(home, clock):

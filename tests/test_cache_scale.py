@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
 import pytest
 
+from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.config import load
 from arxiv_mcp.errors import InvalidInput
@@ -175,3 +177,23 @@ def test_a_search_hit_without_metadata_still_reads_as_a_line(service):
     assert not any(h.endswith("): Walrus Colonies on Drifting Ice") for h in hits), "the matched title is not repeated"
     said = render.library(svc.search_cached("narwhal"))
     assert said.splitlines()[-1].startswith("Next: search_papers searches arXiv itself")
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_reading_a_large_snapshot_leaves_the_collector_as_it_was(home, monkeypatch, collecting):
+    with Cache(home) as cache:
+        fill(cache, 3)
+    monkeypatch.setattr(cache_index, "FREEZE_AFTER", 1)  # this snapshot counts as large
+    frozen = gc.get_freeze_count()
+    if not collecting:
+        gc.disable()
+    try:
+        with Cache(home) as cache:
+            assert cache.stats().papers == 3
+        assert gc.isenabled() is collecting, "paused for the read only"
+        assert (gc.get_freeze_count() > frozen) is collecting, (
+            "the mirror frozen, unless the host stopped the collector"
+        )
+    finally:
+        gc.enable()
+        gc.unfreeze()

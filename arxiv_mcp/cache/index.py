@@ -16,25 +16,32 @@ with the files on disk, which are the ground truth.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from . import osfiles
 from .atomic import write_atomic
-from .files import TIERS, check_paper_id, check_version
+from .files import MAX_VERSION, TIERS, check_paper_id, check_paper_ids, check_version
 from .oslock import read_at
-from .records import Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
+from .records import RECORD_WIDTH, Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
 
 logger = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 1
-# The journal is folded into a new snapshot once it outgrows both this and twice the snapshot.
-COMPACT_MIN_BYTES = 1 << 20
+SNAPSHOT_FORMAT = 2
+"""2 keeps each tier record as a row (records.py); 1, records as objects, is still read."""
+FREEZE_AFTER = 20_000
+"""Objects made by a snapshot read beyond which they are frozen (a few thousand papers)."""
+# The journal is folded into a new snapshot once it outgrows both this and an eighth of the
+# snapshot: a new process replays all of it, and a byte of journal costs about three of snapshot
+# to read, so its first call reads at most ~40% more than the snapshot alone.
+COMPACT_MIN_BYTES = 1 << 18
 
 
 class Entry:
@@ -139,7 +146,7 @@ class IndexState:
             "format": SNAPSHOT_FORMAT,
             "generation": generation,
             "entries": [
-                [e.paper_id, e.version, e.last_access, e.title, {tier: r.to_disk() for tier, r in e.tiers.items()}]
+                [e.paper_id, e.version, e.last_access, e.title, *(x for t, r in e.tiers.items() for x in (t, *r))]
                 for e in self.entries.values()
             ],
             "latest": {paper_id: list(mark) for paper_id, mark in self.latest.items()},
@@ -148,30 +155,19 @@ class IndexState:
 
     @classmethod
     def from_json(cls, body: object) -> tuple[IndexState, int]:
-        """Rebuild a state from a snapshot; raise ValueError (or a subclass) on anything malformed."""
-        if not isinstance(body, dict) or body.get("format") != SNAPSHOT_FORMAT:
+        """Rebuild a state from a snapshot (this format or the one before); raise ValueError
+        (or a subclass) on anything malformed."""
+        if not isinstance(body, dict) or body.get("format") not in (1, SNAPSHOT_FORMAT):
             raise ValueError("not an index snapshot of a known format")
         generation = body.get("generation")
         if type(generation) is not int:
             raise ValueError("snapshot without a generation")
         state = cls()
-        entries, by_paper, bytes_by_tier = state.entries, state.by_paper, state.bytes_by_tier
-        for paper_id, version, last_access, title, tiers in body["entries"]:
-            # The cheap checks of `_key` inline: this loop is most of a start at 10,000 papers.
-            key = (paper_id if paper_id in by_paper else check_paper_id(paper_id), check_version(version))
-            if not isinstance(tiers, dict) or not tiers or key in entries:
-                raise ValueError("snapshot entry without tiers, or twice")
-            if title is not None and not isinstance(title, str):
-                raise ValueError(f"malformed title {title!r}")
-            entry = Entry(key[0], key[1], number(last_access), title)
-            entry.tiers = {tier: TierRecord.from_disk(key, tier, raw) for tier, raw in tiers.items()}
-            entries[key] = entry
-            versions = by_paper.get(key[0])
-            if versions is None:
-                versions = by_paper[key[0]] = set()
-            versions.add(key[1])
-            for tier, record in entry.tiers.items():
-                bytes_by_tier[tier] += record.size
+        if body["format"] == 1:
+            state._add_rows_of_format_1(body["entries"])
+        else:
+            state._add_rows(body["entries"])
+        by_paper = state.by_paper
         for paper_id, (version, marked_at) in body["latest"].items():
             paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
             state.latest[paper_id] = (check_version(version), number(marked_at))
@@ -180,6 +176,67 @@ class IndexState:
                 raise ValueError("malformed notes")
             state.notes[check_paper_id(paper_id)] = dict(notes)
         return state, generation
+
+    def _add_rows(self, rows: list[list[Any]]) -> None:
+        """Entries as a snapshot keeps them: [paper id, version, last access, title, then per
+        tier its name and its record's row (records.py)], least recently accessed first.
+
+        Written out for speed, as the first call of a process at 10,000 papers waits for it:
+        the ids are checked in one pass, each entry's other fields inline."""
+        width = RECORD_WIDTH + 1
+        entries, by_paper, totals, from_row = self.entries, self.by_paper, self.bytes_by_tier, TierRecord.from_row
+        check_paper_ids([row[0] for row in rows])
+        for row in rows:
+            paper_id, version, last_access, title = row[0], row[1], row[2], row[3]
+            key = (paper_id, version)
+            if type(version) is not int or not 0 < version <= MAX_VERSION or key in entries:
+                raise ValueError(f"a snapshot entry of a malformed version, or twice: {key!r}")
+            if title is not None and type(title) is not str:
+                raise ValueError(f"malformed title {title!r}")
+            entry = Entry(paper_id, version, last_access if type(last_access) is float else number(last_access), title)
+            tiers = entry.tiers
+            for at in range(4, len(row), width):
+                record = tiers[row[at]] = from_row(key, row[at], row[at + 1 : at + width])
+                totals[row[at]] += record.size
+            if not tiers or len(row) - 4 != width * len(tiers):
+                raise ValueError(f"a snapshot entry without tiers, or a tier twice: {key!r}")
+            entries[key] = entry
+            versions = by_paper.get(paper_id)
+            if versions is None:
+                by_paper[paper_id] = {version}
+            else:
+                versions.add(version)
+
+    def _add_rows_of_format_1(self, rows: list[list[Any]]) -> None:
+        """Entries as format 1 kept them, each tier record an object: an upgraded cache loads."""
+        for paper_id, version, last_access, title, tiers in rows:
+            key = self._key(paper_id, version)
+            whole = isinstance(tiers, dict)
+            records = {tier: TierRecord.from_disk(key, tier, raw) for tier, raw in tiers.items()} if whole else {}
+            self._add(key, last_access, title, records, whole)
+
+    def _key(self, paper_id: object, version: object) -> Key:
+        # The cheap checks of `records.key_of` inline: this runs for every entry of a snapshot.
+        if type(paper_id) is not str or paper_id not in self.by_paper:
+            paper_id = check_paper_id(paper_id)
+        return paper_id, check_version(version)
+
+    def _add(self, key: Key, last_access: object, title: object, tiers: dict[str, TierRecord], whole: bool) -> None:
+        """Add one snapshot entry (at the recent end); ValueError when it is malformed."""
+        if not whole or not tiers or key in self.entries:
+            raise ValueError("snapshot entry without tiers, or twice")
+        if title is not None and type(title) is not str:
+            raise ValueError(f"malformed title {title!r}")
+        entry = Entry(key[0], key[1], number(last_access), title)
+        entry.tiers = tiers
+        self.entries[key] = entry
+        versions = self.by_paper.get(key[0])
+        if versions is None:
+            versions = self.by_paper[key[0]] = set()
+        versions.add(key[1])
+        bytes_by_tier = self.bytes_by_tier
+        for tier, record in tiers.items():
+            bytes_by_tier[tier] += record.size
 
 
 class JournaledIndex:
@@ -198,6 +255,7 @@ class JournaledIndex:
         self._inode = -1
         self._offset = 0
         self._snapshot_bytes = 0
+        self._outdated = False  # the snapshot read is of an older format
 
     def refresh(self) -> None:
         """Catch up with what other processes wrote since this process last looked (and start
@@ -217,6 +275,10 @@ class JournaledIndex:
 
     def load(self) -> None:
         """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""
+        with _collector_paused():
+            self._load()
+
+    def _load(self) -> None:
         self._close_journal()
         snapshot = self._read_snapshot()
         header, lines_at, data = self._read_journal()
@@ -226,6 +288,8 @@ class JournaledIndex:
             if journal_generation == self.generation:
                 self._open_journal()
                 self._replay(data[lines_at:], lines_at)
+                if self._outdated:
+                    self._upgrade()
                 return
             if data and (journal_generation is None or journal_generation > self.generation):
                 logger.warning(
@@ -269,7 +333,7 @@ class JournaledIndex:
         self.state.apply(op)
 
     def compact_if_long(self) -> None:
-        if self._offset > max(COMPACT_MIN_BYTES, 2 * self._snapshot_bytes):
+        if self._offset > max(COMPACT_MIN_BYTES, self._snapshot_bytes // 8):
             self.compact()
 
     def compact(self) -> None:
@@ -288,6 +352,14 @@ class JournaledIndex:
 
     def close(self) -> None:
         self._close_journal()
+
+    def _upgrade(self) -> None:
+        """Write a snapshot of an older format anew, so only the first process after an upgrade
+        reads the slower format; on a full disk the old one serves until the next compaction."""
+        try:
+            self.compact()
+        except OSError as exc:
+            logger.warning("could not rewrite the cache index %s in the current format (%s)", self.snapshot_path, exc)
 
     def release(self) -> None:
         """Let go of the journal at the end of a lock hold where open files block a replace
@@ -326,8 +398,9 @@ class JournaledIndex:
         except FileNotFoundError:
             return None
         try:
-            state, generation = IndexState.from_json(json.loads(data))
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            body = json.loads(data)
+            state, generation = IndexState.from_json(body)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             aside = self.snapshot_path.with_name("index.json.corrupt")
             osfiles.FILES.replace(self.snapshot_path, aside)
             logger.warning(
@@ -338,6 +411,7 @@ class JournaledIndex:
             )
             return None
         self._snapshot_bytes = len(data)
+        self._outdated = body["format"] != SNAPSHOT_FORMAT
         return state, generation
 
     def _read_journal(self) -> tuple[dict[str, Any] | None, int, bytes]:
@@ -386,6 +460,26 @@ class JournaledIndex:
         if skipped:
             logger.warning("skipped %d unreadable line(s) in cache journal %s", skipped, self.journal_path)
             self.needs_reconcile = True
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a snapshot is read: every object made then is kept,
+    so its passes would find nothing, yet each walks the objects of the whole process (at
+    10,000 papers they cost more than reading the snapshot). A large mirror is then frozen
+    (gc.freeze: moved out of the collector's sight), else the first full pass after it, soon
+    and inside some call, walks it all again; it holds no cycles, so it is still freed when a
+    reload replaces it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        if gc.get_count()[0] >= FREEZE_AFTER:
+            gc.freeze()
+        gc.enable()
 
 
 def _parse_or_none(line: bytes) -> object:
