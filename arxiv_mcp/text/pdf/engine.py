@@ -49,12 +49,12 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fontcache import SharedFonts
 from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
+from .pypdf_compat import SharedFonts
 from .repair import rebuilt
 from .salvage import Salvage, mend_page_tree, salvageable
 from .spacing import CharSpacing, sets_char_spacing
@@ -318,7 +318,7 @@ def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) ->
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
 
     def read(page: Any) -> StyledText | None:
-        with SharedFonts().active():  # fonts built as for the first read, for this read only (fontcache)
+        with SharedFonts().active():  # fonts built as for the first read, for this read only (pypdf_compat)
             return _pypdf_page_text(page, budget, index, count)
 
     try:
