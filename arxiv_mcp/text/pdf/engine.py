@@ -34,11 +34,9 @@ pypdfium2 text loop over the same file.
 from __future__ import annotations
 
 import functools
-import io
 import itertools
 import logging
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -54,11 +52,13 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
+from .pdfium_compat import PDFIUM_LOCK
 from .pypdf_compat import SharedFonts
 from .repair import rebuilt
 from .salvage import Salvage, mend_page_tree, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
+from .watch import Watched, watching
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -111,6 +111,11 @@ def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
+    with watching(budget.check_opening):
+        return _extract_or_rebuild(data, engine, budget)
+
+
+def _extract_or_rebuild(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     try:
         return _extract_from(data, engine, budget)
     except _Damaged:
@@ -190,6 +195,14 @@ class _Budget:
                 f"try again later, or {_NEXT_STEP}"
             )
 
+    def check_opening(self) -> None:
+        """The check of the work between pages: opening, measuring or rebuilding the file (watch)."""
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise ExtractionError(
+                f"PDF extraction took too long (stopped while opening, measuring or rebuilding the file); "
+                f"try again later, or {_NEXT_STEP}"
+            )
+
     def operator_check(self, page_index: int, count: int) -> Callable[..., None]:
         """A pypdf visitor that checks the deadline every few hundred operators of a page."""
         # pypdf calls it for every operator: one next() of a cycle says when, no arithmetic
@@ -234,7 +247,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     from pypdf.errors import DependencyError
 
     try:
-        reader = PdfReader(io.BytesIO(data))
+        reader = PdfReader(Watched(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise ExtractionError(f"the PDF is encrypted with a password; {_NEXT_STEP}")
         mend_page_tree(reader)
@@ -340,8 +353,6 @@ def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
 
 # --- pdfium -------------------------------------------------------------------------------
 
-_PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
-
 
 @functools.cache
 def _import_pdfium() -> ModuleType | None:
@@ -363,7 +374,7 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
             f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
             "drawing instructions, too much for pdfium to parse at once"
         )
-    with _PDFIUM_LOCK:
+    with PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as exc:

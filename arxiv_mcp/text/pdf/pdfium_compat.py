@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import threading
 from typing import Any
 
 _NAME_SIZE = 128
+PDFIUM_LOCK = threading.Lock()
+"""Held around every use of pdfium (it is not thread-safe): text pages and figure renders."""
 
 
 class CharCalls:

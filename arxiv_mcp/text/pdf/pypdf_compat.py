@@ -36,6 +36,7 @@ from typing import Any
 
 import pypdf
 
+from .watch import Watched
 from .wordspace import amended
 
 TESTED_MAJORS = range(7, 8)
@@ -133,7 +134,7 @@ def measuring_reader(data: bytes, strict: bool = True) -> Any:
     """A pypdf reader of `data` with the measuring shortcuts in use (see _OneAtATime); with
     none, pypdf's own."""
     if not SHORTCUTS & _MEASURING:
-        return pypdf.PdfReader(io.BytesIO(data), strict=strict)
+        return pypdf.PdfReader(Watched(data), strict=strict)
     return _measuring_reader()(_InPlace(data), strict=strict)
 
 
@@ -157,7 +158,7 @@ def _measuring_reader() -> Any:
         to pypdf's own way, which also checks a stream that holds itself.
         """
 
-        def __init__(self, stream: io.BytesIO, strict: bool) -> None:
+        def __init__(self, stream: Watched, strict: bool) -> None:
             self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
             super().__init__(stream, strict=strict)
 
@@ -190,7 +191,7 @@ def _measuring_reader() -> Any:
     return _OneAtATime
 
 
-class _InPlace(io.BytesIO):
+class _InPlace(Watched):
     """The file's bytes for the measuring reader, never copied: pypdf sizes a stream through a
     view of its buffer when it offers one, and a view makes BytesIO copy the bytes it shares
     with `data` (a 4 MB paper: ~2 ms). Without it, pypdf seeks to the end instead."""

@@ -26,7 +26,6 @@ objects change; the file's bytes never do. The deadline is checked inside every 
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -35,6 +34,7 @@ from typing import Any, TypeVar
 from ...errors import ExtractionError
 from .pagetree import is_lost_page, mend_page_tree, raw_object
 from .repair import STREAM_KEYWORD, decoded
+from .watch import Watched
 from .work import resolved
 
 logger = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class Salvage:
         from pypdf import PdfReader
 
         if self._reader is None:
-            self._reader = PdfReader(io.BytesIO(self._data), strict=False)
+            self._reader = PdfReader(Watched(self._data), strict=False)
             mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
         try:
             page = self._reader.pages[index]

@@ -24,6 +24,7 @@ import re
 import zlib
 from typing import Any
 
+from ...errors import ArxivMcpError
 from .pypdf_compat import measuring_reader
 
 logger = logging.getLogger(__name__)
@@ -60,12 +61,19 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
     cannot be measured counts as heavy; a file pypdf cannot open at all raises
     UnmeasurableFile, except an encrypted one pypdf cannot open (pdfium cannot either, and
     says so). A strict reader measures first (see _reader); what it refuses, a lenient one.
+    The deadline is checked while the file is read (watch: every thousand seeks), and its
+    error (any ArxivMcpError: the deadline, a cancelled call) goes through. Linear in the file's objects and the pages' content bytes
+    (each form measured once per document).
     """
     try:
         reader, pages = _pages(data, strict=True)
+    except ArxivMcpError:
+        raise
     except Exception:
         try:
             reader, pages = _pages(data, strict=False)
+        except ArxivMcpError:
+            raise
         except Exception as exc:
             raise UnmeasurableFile(
                 f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
@@ -80,11 +88,15 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
         try:
             try:
                 work = page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw)
+            except ArxivMcpError:
+                raise
             except Exception:
                 if not reader.strict:
                     raise
                 lenient = lenient or list(_pages(data, strict=False)[1] or ())
                 work = page_work(lenient[index], PDFIUM_MAX_PAGE_WORK, {}, raw)
+        except ArxivMcpError:
+            raise
         except Exception as exc:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             work = PDFIUM_MAX_PAGE_WORK + 1
