@@ -53,12 +53,12 @@ from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pdfium_compat import PDFIUM_LOCK
-from .pypdf_compat import SharedFonts
+from .pypdf_compat import SharedFonts, opened_reader
 from .repair import rebuilt
 from .salvage import Salvage, mend_page_tree, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
-from .watch import Watched, watching
+from .watch import watching
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -243,11 +243,10 @@ def _check_pdf_header(data: bytes) -> None:
 
 def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
     """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
-    from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
     try:
-        reader = PdfReader(Watched(data))
+        reader = opened_reader(data)
         if reader.is_encrypted and not reader.decrypt(""):
             raise ExtractionError(f"the PDF is encrypted with a password; {_NEXT_STEP}")
         mend_page_tree(reader)

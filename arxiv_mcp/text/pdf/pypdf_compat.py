@@ -14,6 +14,10 @@ public API does all: the text is the same, slower, but for the word spaces words
   object, which the cache holds (so its id is not reused); a dictionary changed after its
   Font was built must be `forget`-ten (fonts' forget_wide_spaces does); the salvage reads,
   which change fonts as they go, each open a cache of their own.
+- The opened reader (`opened_reader`): a reader opened through watch.Watched (the deadline
+  seen while pypdf reads every object's header) then reads through a plain stream, as
+  `reader.stream` (a watched seek costs ~0.8 us, and reading a paper's pages seeks thousands
+  of times); for another pypdf it keeps reading through Watched.
 - The measuring reader (`measuring_reader`, for work): a PdfReader that parses one object of
   an object stream at a time ("objects_one_at_a_time": pypdf 7 parses every object of a
   stream it touches).
@@ -34,8 +38,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pypdf
-
 from .watch import Watched
 from .wordspace import amended
 
@@ -48,9 +50,18 @@ def _major(version: str) -> int:
     return int(head) if head.isdigit() else -1
 
 
-FITS = _major(pypdf.__version__) in TESTED_MAJORS
-SHORTCUTS: frozenset[str] = frozenset({"shared_fonts", "objects_one_at_a_time"}) if FITS else frozenset()
-"""The shortcuts in use (none for an untested pypdf); a benchmark may set it."""
+SHORTCUTS: frozenset[str] = frozenset({"shared_fonts", "objects_one_at_a_time"})
+"""The shortcuts in use when this pypdf fits (none for an untested one); a benchmark may set it."""
+
+
+@functools.cache
+def fits() -> bool:
+    """Whether the installed pypdf is of a major version the shortcuts were written against
+    (pypdf is imported only when a PDF is read: the server starts without it)."""
+    import pypdf
+
+    return _major(pypdf.__version__) in TESTED_MAJORS
+
 
 # --- fonts ----------------------------------------------------------------------------------
 
@@ -96,7 +107,7 @@ def _install() -> bool:
         return _installed[0]
     with _install_lock:
         if not _installed:
-            _installed.append(FITS and _hook())
+            _installed.append(fits() and _hook())
     return _installed[0]
 
 
@@ -130,12 +141,24 @@ def _hook() -> bool:
 # --- the measuring reader --------------------------------------------------------------
 
 
+def opened_reader(data: bytes, strict: bool = False, stream: Watched | None = None, make: Any = None) -> Any:
+    """A pypdf reader of `data` (`make`: its class), opened through `stream` (a Watched of
+    `data`), then reading through a plain stream when this pypdf fits (see above)."""
+    import pypdf
+
+    stream = stream if stream is not None else Watched(data)
+    reader = (make or pypdf.PdfReader)(stream, strict=strict)
+    if fits() and getattr(reader, "stream", None) is stream:
+        reader.stream = io.BytesIO(data)  # shares `data`'s bytes: no copy
+    return reader
+
+
 def measuring_reader(data: bytes, strict: bool = True) -> Any:
     """A pypdf reader of `data` with the measuring shortcuts in use (see _OneAtATime); with
     none, pypdf's own."""
-    if not SHORTCUTS & _MEASURING:
-        return pypdf.PdfReader(Watched(data), strict=strict)
-    return _measuring_reader()(_InPlace(data), strict=strict)
+    if not (fits() and SHORTCUTS & _MEASURING):
+        return opened_reader(data, strict)
+    return opened_reader(data, strict, _InPlace(data), _measuring_reader())
 
 
 _MEASURING = frozenset({"objects_one_at_a_time"})
