@@ -8,7 +8,7 @@ Each line is `engine path sha256` of `pdf_to_document(data, engine=...).to_json(
 error's type and message). A change that only makes a path faster (a shortcut into a
 dependency turned off, say) must leave every line as it was: `--compare` a saved run and it
 prints the lines that differ and exits 1 when any does. `--off shared_fonts`
-(or `--off all`) turns those shortcuts of pypdf_compat off for the run.
+(or `--off all`) turns those shortcuts of the compat modules off for the run.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from arxiv_mcp.text.pdf import pdf_to_document, pypdf_compat  # noqa: E402
+from arxiv_mcp.text.pdf import pdf_to_document, pdfium_compat, pypdf_compat  # noqa: E402
 
 # the shared fixtures beside the checkout (a worktree sits one level deeper)
 SHARED = next(
@@ -72,7 +72,8 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)  # pypdf's warnings about odd fonts would drown the lines
     off = {name for name in args.off.split(",") if name}
-    pypdf_compat.SHORTCUTS = frozenset() if "all" in off else pypdf_compat.SHORTCUTS - off
+    for module in (pypdf_compat, pdfium_compat):
+        module.SHORTCUTS = frozenset() if "all" in off else module.SHORTCUTS - off
     lines = hashes([path.resolve() for path in args.dirs] or DEFAULT_DIRS)
     if args.out:
         args.out.write_text("\n".join(lines) + "\n")

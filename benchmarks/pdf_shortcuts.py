@@ -1,12 +1,14 @@
-"""What each shortcut into pypdf's internals gains: each turned off and on, file by file.
+"""What each shortcut into pypdf's or pypdfium2's internals gains: each turned off and on, file by file.
 
 Usage: python benchmarks/pdf_shortcuts.py [dir ...] [--runs N]
 (default directories: doc_hashes' corpus, the test fixtures and the shared ones).
 
-The shortcuts live behind the compat fence (text/pdf/pypdf_compat.py, SHORTCUTS). For each
+The shortcuts live behind the compat fence (SHORTCUTS of text/pdf/pypdf_compat.py and
+pdfium_compat.py). For each
 file and shortcut, pdf_to_document runs with the shortcut on and off, alternately, N times
-each, in the engine whose path uses it ("shared_fonts": pypdf, the measuring reader's
-"objects_one_at_a_time": pdfium), beside the bare engine loop. Each figure is the least
+each, in the engine whose path uses it ("shared_fonts": pypdf; the measuring reader's
+"objects_one_at_a_time" and the character questions' "undeclared_calls": pdfium), beside
+the bare engine loop. Each figure is the least
 process CPU time of its runs: what the code costs with the least interference from other
 jobs (medians moved by 20% between two runs of one file on a loaded machine; minima by a
 few percent). The gain is (off - on) / off; the table gives every file, the whole corpus,
@@ -28,11 +30,11 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from arxiv_mcp.text.pdf import pdf_to_document, pypdf_compat  # noqa: E402
+from arxiv_mcp.text.pdf import pdf_to_document, pdfium_compat, pypdf_compat  # noqa: E402
 from benchmarks.doc_hashes import DEFAULT_DIRS, corpus  # noqa: E402
 from benchmarks.pdf_extraction import _first_read, bare_pdfium, bare_pypdf, pdfium_installed  # noqa: E402
 
-ENGINE_OF = {"shared_fonts": "pypdf", "objects_one_at_a_time": "pdfium"}
+ENGINE_OF = {"shared_fonts": "pypdf", "objects_one_at_a_time": "pdfium", "undeclared_calls": "pdfium"}
 BOUND = {"pypdf": 1.2, "pdfium": 2.0}
 BARE: dict[str, Callable[[bytes], None]] = {"pypdf": bare_pypdf, "pdfium": bare_pdfium}
 
@@ -47,18 +49,19 @@ def least_cpu(run: Callable[[], None]) -> float:
 def on_and_off(data: bytes, name: str, runs: int) -> tuple[float, float, float]:
     """The least CPU time of the engine with `name` on, off, and of the bare loop."""
     engine = ENGINE_OF[name]
-    saved = pypdf_compat.SHORTCUTS
+    module = pdfium_compat if name in pdfium_compat.SHORTCUTS else pypdf_compat
+    saved = module.SHORTCUTS
 
     def ours() -> None:
         _first_read()
         pdf_to_document(data, engine=engine)
 
     def off() -> None:
-        pypdf_compat.SHORTCUTS = saved - {name}
+        module.SHORTCUTS = saved - {name}
         try:
             ours()
         finally:
-            pypdf_compat.SHORTCUTS = saved
+            module.SHORTCUTS = saved
 
     times: dict[str, list[float]] = {"on": [], "off": [], "bare": []}
     for run in range(runs):
@@ -74,7 +77,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    names = [name for name in ENGINE_OF if name in pypdf_compat.SHORTCUTS]
+    names = [name for name in ENGINE_OF if name in pypdf_compat.SHORTCUTS | pdfium_compat.SHORTCUTS]
     if not pdfium_installed():
         names = [name for name in names if ENGINE_OF[name] != "pdfium"]
     files = corpus([path.resolve() for path in args.dirs] or DEFAULT_DIRS)

@@ -1,4 +1,4 @@
-"""pdfium's character questions (pdfium_compat), out-parameters made once, answer as the declared functions do."""
+"""pdfium's character questions asked without ctypes' conversions (pdfium_compat) answer as the declared functions do."""
 
 from __future__ import annotations
 
