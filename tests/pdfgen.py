@@ -185,3 +185,20 @@ def make_placed_pdf(pages: list[list[tuple[float, float, str, str]]]) -> bytes:
             for lines in pages
         ]
     )
+
+
+def many_objects_pdf(count: int, text: str = "A page of text among many objects.") -> bytes:
+    """One page of `text` among `count` small filler objects, with no cross-reference table
+    nor trailer offset: a reader must find every object by scanning (issue 34 point 5)."""
+    stream = b"BT /F1 12 Tf 72 700 Td " + _pdf_string(text) + b" Tj ET"
+    head = [
+        b"%PDF-1.4",
+        b"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj",
+        b"2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj",
+        b"3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >> endobj",
+        b"4 0 obj << /Length %d >> stream\n%s\nendstream endobj" % (len(stream), stream),
+        b"5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj",
+    ]
+    filler = b"\n".join(b"%d 0 obj << /N %d >> endobj" % (number, number) for number in range(6, 6 + count))
+    return b"\n".join(head) + b"\n" + filler + b"\ntrailer << /Root 1 0 R /Size %d >>\n%%%%EOF\n" % (6 + count)

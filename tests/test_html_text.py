@@ -664,3 +664,20 @@ def test_an_authored_page_keeps_its_dollars():
     body = "<p>Let $x^2$ cost $5 at most.</p>" + "<p>These notes hold more than a stub's text.</p>" * 20
     page = f"<html><body><h1>Notes</h1><h2>Prices</h2>{body}</body></html>"
     assert "Let $x^2$ cost $5 at most." in html_to_text(page, authored=True)
+
+
+def test_writing_a_page_of_many_blocks_checks_the_deadline_as_it_goes(monkeypatch):
+    from arxiv_mcp.text.html import page as html_page
+
+    seen: list[str] = []
+    monkeypatch.setattr(html_page.budget, "check", lambda doing, *advice: seen.append(doing))
+    paragraphs = "".join(
+        f'<div class="ltx_para"><p class="ltx_p">Paragraph {n} of the method.</p></div>' for n in range(9000)
+    )
+    page = (
+        '<html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>'
+        f'<section class="ltx_section"><h2 class="ltx_title ltx_title_section">1 Method</h2>{paragraphs}</section>'
+        "</article></body></html>"
+    )
+    assert "Paragraph 8999 of the method." in html_to_text(page)
+    assert seen.count("Writing the HTML page's document") == 2  # at 8,192 and 4,096 blocks left

@@ -1,4 +1,4 @@
-"""pdfium's character questions asked without ctypes' conversions (charcalls) answer as the declared functions do."""
+"""pdfium's character questions asked without ctypes' conversions (pdfium_compat) answer as the declared functions do."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from arxiv_mcp.text.pdf.charcalls import CharCalls, char_calls
+from arxiv_mcp.text.pdf.pdfium_compat import CharCalls, char_calls
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None, reason="pypdfium2 missing")
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"

@@ -53,16 +53,13 @@ import logging
 from ... import budget
 from ...errors import ArxivMcpError, ExtractionError
 from ..document import Document
+from .page import TOO_BIG_FOR_DEADLINE
 from .parser import PageParser
 from .stream import pieces
 
 __all__ = ["html_document", "html_to_text"]
 
 logger = logging.getLogger(__name__)
-
-_TOO_BIG_FOR_DEADLINE = (
-    "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S, or use download_paper for the PDF"
-)
 
 
 def html_to_text(html: str, *, authored: bool = False) -> str:
@@ -92,7 +89,7 @@ def html_document(html: str | bytes, *, authored: bool = False) -> Document:
 def _read(raw: bytes, encoding: str, authored: bool) -> Document:
     parser = PageParser(authored=authored)
     for piece in pieces(raw, encoding):  # fed in pieces, so the deadline is seen
-        budget.check("Extracting the HTML page", _TOO_BIG_FOR_DEADLINE)
+        budget.check("Extracting the HTML page", TOO_BIG_FOR_DEADLINE)
         parser.feed(piece)
     parser.close()
     return parser.finish()

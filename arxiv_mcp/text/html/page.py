@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ... import budget
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Reference, Table
 from ..shape import escape_line
 from .parts import Block, Inline
@@ -21,8 +22,15 @@ from .parts import Block, Inline
 _KINDS: dict[type, Kind] = {Figure: Kind.FIGURE, Table: Kind.TABLE, Equation: Kind.EQUATION, Reference: Kind.REFERENCE}
 
 
+_CHECK_EVERY = 4096
+TOO_BIG_FOR_DEADLINE = (
+    "the page is too big to read in time: raise ARXIV_MCP_DEADLINE_S, or use download_paper for the PDF"
+)
+
+
 def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]) -> Document:
-    """The document of a read page; `blocks` is consumed (emptied) as it is written."""
+    """The document of a read page; `blocks` is consumed (emptied) as it is written, in one
+    pass (linear in the blocks and their inline marks)."""
     builder = DocumentBuilder()
     builder.add_text(f"# {title}")
     for paragraph in author_paragraphs:
@@ -32,6 +40,8 @@ def write_document(title: str, author_paragraphs: list[str], blocks: list[Block]
     before_first_heading = True
     blocks.reverse()  # taken from the end, so each block is let go of once it is written
     while blocks:
+        if len(blocks) % _CHECK_EVERY == 0:  # the call's deadline, seen in a page of 200,000 blocks too
+            budget.check("Writing the HTML page's document", TOO_BIG_FOR_DEADLINE)
         block = blocks.pop()
         if block.kind == Block.HEADING:
             before_first_heading = False

@@ -1,7 +1,10 @@
 """PDF bytes -> the shared text shape, one `## Page N` block per page.
 
 `engine` chooses pypdf or pypdfium2 per page and writes the pages; `work` measures a page's
-drawing work before pdfium is asked to run it (one uninterruptible call); `glyphs` and
+drawing work before pdfium is asked to run it (one uninterruptible call); `watch` carries the
+call's deadline into the work between page checks (opening, measuring, rebuilding a file);
+`pypdf_compat` is the one place that reaches into pypdf's internals (by version, else its
+public API), `pdfium_compat` asks pdfium about characters through pypdfium2's public binding; `glyphs` and
 `fonts` read what pdfium knows of each character (accents, scripts, fixed-pitch runs, font
 size and weight); `layout` finds headings and removes page furniture; `order` moves the
 footnotes and floats that interrupt a paragraph after it; `structure` marks

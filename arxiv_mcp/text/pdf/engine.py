@@ -34,11 +34,9 @@ pypdfium2 text loop over the same file.
 from __future__ import annotations
 
 import functools
-import io
 import itertools
 import logging
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -49,17 +47,19 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fontcache import SharedFonts
 from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
+from .pdfium_compat import PDFIUM_LOCK
+from .pypdf_compat import SharedFonts, opened_reader
 from .repair import rebuilt
 from .salvage import Salvage, salvageable
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
+from .watch import watching
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
 logger = logging.getLogger(__name__)
@@ -109,6 +109,11 @@ def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
     _check_pdf_header(data)
+    with watching(budget.check_opening):
+        return _extract_or_rebuild(data, engine, budget)
+
+
+def _extract_or_rebuild(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     try:
         return _extract_from(data, engine, budget)
     except _Damaged:
@@ -182,6 +187,13 @@ class _Budget:
         if self.deadline is not None and self.clock() > self.deadline:
             raise ExtractionError(f"PDF extraction took too long (stopped {where} page {page_index + 1} of {count})")
 
+    def check_opening(self) -> None:
+        """The check of the work between pages: opening, measuring or rebuilding the file (watch)."""
+        if self.deadline is not None and self.clock() > self.deadline:
+            raise ExtractionError(
+                "PDF extraction took too long (stopped while opening, measuring or rebuilding the file)"
+            )
+
     def operator_check(self, page_index: int, count: int) -> Callable[..., None]:
         """A pypdf visitor that checks the deadline every few hundred operators of a page."""
         # pypdf calls it for every operator: one next() of a cycle says when, no arithmetic
@@ -222,11 +234,10 @@ def _check_pdf_header(data: bytes) -> None:
 
 def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
     """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
-    from pypdf import PdfReader
     from pypdf.errors import DependencyError
 
     try:
-        reader = PdfReader(io.BytesIO(data))
+        reader = opened_reader(data)
         if reader.is_encrypted and not reader.decrypt(""):
             raise ExtractionError("the PDF is encrypted with a password")
         mend_page_tree(reader)
@@ -307,7 +318,7 @@ def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) ->
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
 
     def read(page: Any) -> StyledText | None:
-        with SharedFonts().active():  # fonts built as for the first read, for this read only (fontcache)
+        with SharedFonts().active():  # fonts built as for the first read, for this read only (pypdf_compat)
             return _pypdf_page_text(page, budget, index, count)
 
     try:
@@ -328,8 +339,6 @@ def _heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
 
 
 # --- pdfium -------------------------------------------------------------------------------
-
-_PDFIUM_LOCK = threading.Lock()  # pdfium is not thread-safe
 
 
 @functools.cache
@@ -353,7 +362,7 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
             f"a page of the PDF asks for more than {PDFIUM_MAX_PAGE_WORK // 2**20} MB of "
             "drawing instructions, too much for pdfium to parse at once"
         )
-    with _PDFIUM_LOCK:
+    with PDFIUM_LOCK:
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as exc:

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
-from .charcalls import char_calls
-from .fontcache import forget
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
+from .pdfium_compat import char_calls
+from .pypdf_compat import forget
 
 LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
 BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less

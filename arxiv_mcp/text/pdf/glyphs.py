@@ -21,7 +21,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from .charcalls import char_calls
+from .pdfium_compat import char_calls
 
 SPACING_TO_COMBINING = {
     "\u00b4": "\u0301",  # acute

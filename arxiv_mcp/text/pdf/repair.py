@@ -12,8 +12,9 @@ become pages of their own (text, an empty page, or a page of an included PDF tha
 form: the form no object names that follows them, as pdfTeX writes it), and a page whose
 resources were lost gets its form the same way. Invariants: the result is a new byte string,
 never the input patched in place; an encrypted file is never rebuilt (its trailer holds the
-key's parameters); the work is about linear in the file's size (sorts aside), with at most
-MAX_OBJECTS objects.
+key's parameters); the work is linear in the file's size but for sorts of its objects
+(n log n), with at most MAX_OBJECTS objects, and its loops over objects check the
+deadline (watch.every) every few thousand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import zlib
 from typing import NamedTuple
 
 from .pagetree import LOST
+from .watch import every
 from .work import FLATE_ONLY, RESOURCES_REF
 
 MAX_OBJECTS = 500_000
@@ -69,10 +71,10 @@ def rebuilt(data: bytes) -> Rebuilt | None:
     objects, places = _objects(data)
     if not objects:
         return None
-    counts = [_COUNT.search(body) for body in objects.values() if _PAGE_TREE.search(body[:4096])]
+    counts = [_COUNT.search(body) for body in every(objects.values()) if _PAGE_TREE.search(body[:4096])]
     declared = max((int(count[1]) for count in counts if count), default=None)
     orphans = _orphan_contents(objects, places)
-    root = next((key for key, body in objects.items() if _CATALOG.search(body[:2048])), None)
+    root = next((key for key, body in every(objects.items()) if _CATALOG.search(body[:2048])), None)
     if orphans or root is None or not _whole_tree(objects, root):
         root = _new_catalog(objects, places, orphans, _tree_leaves(objects, root) if root else None)
         if root is None:
@@ -85,8 +87,8 @@ def _objects(data: bytes) -> tuple[dict[tuple[int, int], bytes], dict[tuple[int,
     objects: dict[tuple[int, int], bytes] = {}
     places: dict[tuple[int, int], float] = {}
     packed: list[tuple[int, bytes]] = []
-    matches = list(itertools.islice(_OBJECT.finditer(data), MAX_OBJECTS))
-    for number, match in enumerate(matches):
+    matches = list(every(itertools.islice(_OBJECT.finditer(data), MAX_OBJECTS)))
+    for number, match in every(enumerate(matches)):
         limit = matches[number + 1].start() if number + 1 < len(matches) else len(data)
         body = _body(data, match.end(), limit)
         if body is None or _XREF_STREAM.search(body[:1024]):
@@ -184,7 +186,7 @@ def _inflated_start(payload: bytes, limit: int) -> bytes:
 
 def _whole_tree(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) -> bool:
     """Whether the catalog's page tree is there down to every page found in the file."""
-    found = {key for key, body in objects.items() if _PAGE.search(body[:4096])}
+    found = {key for key, body in every(objects.items()) if _PAGE.search(body[:4096])}
     reached: set[tuple[int, int]] = set()
     pages = _PAGES_REF.search(objects[root])
     todo = [(int(pages[1]), int(pages[2]))] if pages else []
@@ -211,11 +213,11 @@ def _orphan_contents(
     its new page gets: the form it draws, if any (see _with_forms), and no fonts (the reader
     stands in for them). A page found whose resources were lost gets its form so too
     (`objects` changes)."""
-    named = {(int(ref[1]), int(ref[2])) for body in objects.values() for ref in _REF.finditer(_head(body))}
+    named = {(int(ref[1]), int(ref[2])) for body in every(objects.values()) for ref in _REF.finditer(_head(body))}
     texts: set[tuple[int, int]] = set()
     drawers: list[tuple[tuple[int, int], bytes]] = []  # contents that draw one form, and its name
     forms: list[tuple[int, int]] = []
-    for key, body in objects.items():
+    for key, body in every(objects.items()):
         if key in named or not body.startswith(b"<<") or b"\nstream\n" not in body:
             continue
         head = _head(body)
@@ -242,7 +244,7 @@ def _orphan_contents(
 def _lost_resources(objects: dict[tuple[int, int], bytes]) -> dict[tuple[int, int], tuple[int, int]]:
     """The contents (found) of each page found whose resources object was lost, and the page."""
     out = {}
-    for key, body in objects.items():
+    for key, body in every(objects.items()):
         resources = RESOURCES_REF.search(body) if _PAGE.search(body[:4096]) else None
         contents = _CONTENTS.search(body) if resources else None
         if resources and contents and (int(resources[1]), int(resources[2])) not in objects:
@@ -298,7 +300,7 @@ def _new_catalog(
     when it is left (see _in_tree_order), else in the order of their contents in the file; an
     orphaned content stream becomes a page of its own (US Letter, no resources: the reader
     stands in for its fonts)."""
-    pages = [key for key, body in objects.items() if _PAGE.search(body[:4096]) and b"/Contents" in body]
+    pages = [key for key, body in every(objects.items()) if _PAGE.search(body[:4096]) and b"/Contents" in body]
     if not pages and not orphans:
         return None
     top = max(number for number, _ in objects) + 1
@@ -452,12 +454,12 @@ def _with_parent(objects: dict[tuple[int, int], bytes], page: tuple[int, int], t
 def _written(objects: dict[tuple[int, int], bytes], root: tuple[int, int]) -> bytes:
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
     offsets: dict[int, tuple[int, int]] = {}
-    for (number, generation), body in sorted(objects.items()):
+    for (number, generation), body in every(sorted(objects.items())):
         offsets[number] = (len(out), generation)
         out += b"%d %d obj\n%s\nendobj\n" % (number, generation, body)
     size = max(offsets) + 1
     table = bytearray(b"xref\n0 %d\n0000000000 65535 f \n" % size)
-    for number in range(1, size):
+    for number in every(range(1, size)):
         offset, generation = offsets.get(number, (0, 65535))
         table += b"%010d %05d %s \n" % (offset, generation, b"n" if number in offsets else b"f")
     start = len(out)

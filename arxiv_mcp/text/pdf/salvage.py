@@ -26,7 +26,6 @@ objects change; the file's bytes never do. The deadline is checked inside every 
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from typing import Any, TypeVar
 
 from ...errors import ExtractionError
 from .pagetree import is_lost_page, mend_page_tree, raw_object
+from .pypdf_compat import opened_reader
 from .repair import STREAM_KEYWORD, decoded
 from .work import resolved
 
@@ -81,10 +81,9 @@ class Salvage:
     def read(self, index: int, read: Callable[[Any], T]) -> T:
         """`read` of page `index` as prepared above; raises what `read` last raised
         (at once when that is an ExtractionError: the deadline passed)."""
-        from pypdf import PdfReader
 
         if self._reader is None:
-            self._reader = PdfReader(io.BytesIO(self._data), strict=False)
+            self._reader = opened_reader(self._data)
             mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
         try:
             page = self._reader.pages[index]

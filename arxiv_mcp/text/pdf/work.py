@@ -19,14 +19,13 @@ are counted only when its upper bound (every byte a text byte) is over the limit
 
 from __future__ import annotations
 
-import functools
-import inspect
-import io
 import logging
 import re
 import zlib
-from collections.abc import Callable
 from typing import Any
+
+from ...errors import ArxivMcpError
+from .pypdf_compat import measuring_reader
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +61,19 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
     cannot be measured counts as heavy; a file pypdf cannot open at all raises
     UnmeasurableFile, except an encrypted one pypdf cannot open (pdfium cannot either, and
     says so). A strict reader measures first (see _reader); what it refuses, a lenient one.
+    The deadline is checked while the file is read (watch: every thousand seeks), and its
+    error (any ArxivMcpError: the deadline, a cancelled call) goes through. Linear in the file's objects and the pages' content bytes
+    (each form measured once per document).
     """
     try:
         reader, pages = _pages(data, strict=True)
+    except ArxivMcpError:
+        raise
     except Exception:
         try:
             reader, pages = _pages(data, strict=False)
+        except ArxivMcpError:
+            raise
         except Exception as exc:
             raise UnmeasurableFile(
                 f"the PDF is corrupt, truncated or damaged: its pages cannot be measured ({type(exc).__name__}: {exc})"
@@ -82,11 +88,15 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
         try:
             try:
                 work = page_work(pages[index], PDFIUM_MAX_PAGE_WORK, forms, raw)
+            except ArxivMcpError:
+                raise
             except Exception:
                 if not reader.strict:
                     raise
                 lenient = lenient or list(_pages(data, strict=False)[1] or ())
                 work = page_work(lenient[index], PDFIUM_MAX_PAGE_WORK, {}, raw)
+        except ArxivMcpError:
+            raise
         except Exception as exc:
             logger.info("could not measure page %d of the PDF: %s: %s", index + 1, type(exc).__name__, exc)
             work = PDFIUM_MAX_PAGE_WORK + 1
@@ -106,173 +116,11 @@ def _pages(data: bytes, strict: bool) -> tuple[Any, Any]:
 
 
 def _reader(data: bytes, strict: bool = True) -> Any:
-    """A pypdf reader that reads one object of an object stream at a time, and the objects of
-    the plain shapes (see plain) at once (see _OneAtATime)."""
+    """A pypdf reader for measuring (see pypdf_compat.measuring_reader)."""
     # A lenient reader first reads the header of every object the xref names, to drop wrong
     # entries (a tenth of a second on a paper of 6,000 objects); a strict one trusts a sound
     # xref, and heavy_pages reads leniently what it refuses.
-    return _measuring_reader()(_InPlace(data), strict=strict)
-
-
-@functools.cache
-def _measuring_reader() -> Any:
-    """The measuring reader's class, made once (a class made for every file cost its making,
-    and pypdf's lookups of its methods started anew on each)."""
-    from pypdf import PdfReader
-    from pypdf.generic import IndirectObject, read_object
-
-    from .plain import plain_indirect_dictionary, plain_packed_object  # imports pypdf: only when measuring
-
-    class _OneAtATime(PdfReader):
-        """pypdf's reader, but an object inside an object stream is parsed alone, and an
-        object of the plain shapes by one pattern.
-
-        pypdf 7 parses (and caches) every object of an object stream when one is asked for:
-        reading a compiled paper's page tree parsed all its fonts and widths, most of the time
-        of measuring it. The stream is decoded once and its index of offsets read once; any
-        surprise goes back to pypdf's own way, which also checks a stream that holds itself.
-        pypdf's parser reads a byte at a time: the page tree of a 45-page paper cost it 5 ms,
-        half of measuring the paper; its plain dictionaries are now parsed as pypdf would.
-        """
-
-        if _xref_reader_fits(PdfReader):  # another pypdf: its own way
-            _read_xref_subsections = _xref_subsections_at_once
-
-        def __init__(self, stream: io.BytesIO, strict: bool) -> None:
-            self._object_streams: dict[int, tuple[bytes, int, list[bytes]]] = {}
-            self._bytes = stream.getvalue()
-            super().__init__(stream, strict=strict)
-
-        def get_object(self, indirect_reference: Any) -> Any:
-            ref = (
-                IndirectObject(indirect_reference, 0, self)
-                if isinstance(indirect_reference, int)
-                else indirect_reference
-            )
-            key = (ref.generation, ref.idnum)
-            # pypdf's own way for an object it has, one in an object stream, a freed one, or in
-            # an encrypted file (its strings are to be decrypted) or one not yet known to be not
-            if (
-                key not in self.resolved_objects
-                and self.__dict__.get("_encryption", 0) is None
-                and not (ref.generation == 0 and ref.idnum in self.xref_objStm)
-            ):
-                offset = self.xref.get(ref.generation, {}).get(ref.idnum)
-                if offset is not None and not self.xref_free_entry.get(ref.generation, {}).get(ref.idnum, False):
-                    obj = plain_indirect_dictionary(self._bytes, offset, ref.idnum, ref.generation, self)
-                    if obj is not None:
-                        return self.cache_indirect_object(ref.generation, ref.idnum, obj)
-            return super().get_object(indirect_reference)
-
-        def _get_object_from_stream(self, indirect_reference: Any) -> Any:
-            try:
-                number, place = self.xref_objStm[indirect_reference.idnum]
-                data, first, header = self._object_stream(number)
-                if int(header[2 * place]) != indirect_reference.idnum:
-                    raise LookupError("the stream's index and the xref disagree")
-                at = first + int(header[2 * place + 1])
-                obj = plain_packed_object(data, at, self)
-                if obj is None:
-                    buffer = io.BytesIO(data)
-                    buffer.seek(at)
-                    obj = read_object(buffer, self)
-            except Exception:
-                return super()._get_object_from_stream(indirect_reference)
-            self.cache_indirect_object(0, indirect_reference.idnum, obj)
-            return obj
-
-        def _object_stream(self, number: int) -> tuple[bytes, int, list[bytes]]:
-            """The stream's data, where its objects start, and its index (number, offset, ...)."""
-            if number not in self._object_streams:
-                self._object_streams[number] = (b"", 0, [])  # met again while opened: pypdf's way
-                stream: Any = self.get_object(number)
-                data, first = stream.get_data(), int(stream["/First"])
-                self._object_streams[number] = (data, first, data[:first].split()[: 2 * int(stream["/N"])])
-            return self._object_streams[number]
-
-    return _OneAtATime
-
-
-class _InPlace(io.BytesIO):
-    """The file's bytes for the measuring reader, never copied: pypdf sizes a stream through a
-    view of its buffer when it offers one, and a view makes BytesIO copy the bytes it shares
-    with `data` (a 4 MB paper: ~2 ms). Without it, pypdf seeks to the end instead."""
-
-    @property
-    def getbuffer(self) -> Any:
-        raise AttributeError("getbuffer")
-
-
-@functools.cache
-def _xref_reader_fits(reader_class: type) -> bool:
-    """Whether pypdf's xref stream reading takes what _xref_subsections_at_once takes (pypdf
-    7 does); a pypdf that reads them otherwise keeps its own reading."""
-    method = getattr(reader_class, "_read_xref_subsections", None)
-    try:
-        names = list(inspect.signature(method).parameters) if callable(method) else []
-    except (TypeError, ValueError):
-        return False
-    return names == ["self", "idx_pairs", "get_entry", "used_before"]
-
-
-def _xref_subsections_at_once(
-    self: Any,
-    idx_pairs: list[int],
-    get_entry: Callable[[int], int | tuple[int, ...]],
-    used_before: Callable[[int, int | tuple[int, ...]], bool],
-) -> None:
-    """pypdf's reading of an xref stream's entries (PdfReader._read_xref_subsections), the
-    fields cut from the stream's bytes a column at a time: pypdf reads a field at a time
-    through a closure that reads its buffer, pads and unpacks (three calls an entry, ~3 us;
-    a paper's 4,000 entries were most of the time of opening it). The buffer and the field
-    widths are the closure's own. An entry of an unknown type (pypdf reads only its type), a
-    stream cut short, a missing field or any other shape is read pypdf's own way."""
-    from pypdf import PdfReader
-
-    code, closure = getattr(get_entry, "__code__", None), getattr(get_entry, "__closure__", None)
-    cells = dict(zip(code.co_freevars, closure)) if code is not None and closure else {}
-    stream: Any = cells["stream_data"].cell_contents if "stream_data" in cells else None
-    widths = cells["entry_sizes"].cell_contents if "entry_sizes" in cells else None
-    columns = _xref_columns(stream, widths, [(start, size) for start, size in self._pairs(idx_pairs)])
-    if columns is None:
-        PdfReader._read_xref_subsections(self, idx_pairs, get_entry, used_before)
-        return
-    numbers, kinds, firsts, seconds, end = columns
-    for number, kind, first, second in zip(numbers, kinds, firsts, seconds):
-        if kind == 1:
-            self.xref.setdefault(second, {})
-            if not used_before(number, second):
-                self.xref[second][number] = first
-        elif kind == 2 and not used_before(number, 0):
-            self.xref_objStm[number] = (first, second)
-    stream.seek(end)
-
-
-def _xref_columns(
-    stream: Any, widths: Any, pairs: list[tuple[int, int]]
-) -> tuple[list[int], list[int], list[int], list[int], int] | None:
-    """Each entry's number, type and two fields, and where the entries end; None unless every
-    field has a width (1 to 8 bytes), the stream holds every entry and each is of type 0-2."""
-    if not (isinstance(stream, io.BytesIO) and isinstance(widths, list) and len(widths) >= 3):
-        return None
-    w0, w1, w2 = widths[:3]
-    if not all(isinstance(width, int) and 0 < width <= 8 for width in (w0, w1, w2)) or not all(
-        isinstance(value, int) for pair in pairs for value in pair
-    ):
-        return None
-    data, at = stream.getvalue(), stream.tell()
-    row = w0 + w1 + w2
-    count = sum(max(size, 0) for _, size in pairs)
-    end = at + row * count
-    if end > len(data):
-        return None
-    kinds = [int.from_bytes(data[i : i + w0], "big") for i in range(at, end, row)]
-    if any(kind > 2 for kind in kinds):
-        return None
-    numbers = [number for start, size in pairs for number in range(start, start + size)]
-    firsts = [int.from_bytes(data[i : i + w1], "big") for i in range(at + w0, end, row)]
-    seconds = [int.from_bytes(data[i : i + w2], "big") for i in range(at + w0 + w1, end, row)]
-    return numbers, kinds, firsts, seconds, end
+    return measuring_reader(data, strict)
 
 
 def resolved(obj: object) -> Any:
