@@ -103,3 +103,12 @@ def test_without_natbibs_merging_a_starred_key_is_an_entry_of_its_own():
     doc = latex_to_document({"main.tex": source.encode()})
     assert [(r.label, r.key) for r in doc.records(Reference)] == [("1", "first"), ("2", "x")]
     assert "See [1, 2]." in doc.text  # REVTeX sorts a citation's numbers
+
+
+@pytest.mark.parametrize(("options", "entries"), [("numbers,merge", 2), ("numbers,elide", 2), ("numbers,mcite", 3)])
+def test_natbibs_merge_options_merge_and_its_mcite_option_only_reads_the_star(options: str, entries: int):
+    source = rf"""\documentclass{{article}}\usepackage[{options}]{{natbib}}\begin{{document}}See \cite{{a,*b}} and \cite{{c}}.
+\begin{{thebibliography}}{{9}}\bibitem{{a}} A.\bibitem{{b}} B.\bibitem{{c}} C.\end{{thebibliography}}\end{{document}}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert len(doc.records(Reference)) == entries
+    assert doc.text.startswith("See [1] and [2]." if entries == 2 else "See [1, 2] and [3].")
