@@ -3,7 +3,8 @@ inside a's, as one numbered entry, and every later entry is numbered as the PDF 
 
 The fixture (`fixtures/latex/revtex_merged/`) has the shape of arXiv:2207.10906, whose compiled
 PDF prints `[33] X. Li et al., ... (2017); Y. X. Guo et al., ... (2017); P. Cao et al., ...`
-for the .bbl's three \\bibitems: the truth below is what REVTeX prints for it, not our output.
+for the .bbl's three \\bibitems: the truth below is what REVTeX prints for it (less the final
+stop, which the reader leaves out of every apsrev entry), not our output.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def test_parts_merge_across_a_blank_line_and_a_citation_after_the_bibliography()
     references = doc.records(Reference)
     assert [(r.label, r.text) for r in references] == [
         ("1", "First, Journal 1 (2001)."),
+        # the `;` that ends a merged part of a .bbl entry; a hand-written entry keeps its own stop
         ("2", "Second, Journal 2 (2002).; Third, Journal 3 (2003)."),
         ("3", "Fourth, Journal 4 (2004)."),
     ]
