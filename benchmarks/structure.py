@@ -17,7 +17,8 @@ citations marked. "In the source" is counted from the file itself:
   script exits 1 when a page misses one.
 - LaTeX: `figure`/`table` environments (starred too) with a `\\caption`, numbered displays
   (`equation`, `align`, `gather`, `multline`, `eqnarray`, ... unstarred, one per row of an
-  alignment, less `\\nonumber`/`\\notag`), `\\bibitem`s of the `.bbl`/`thebibliography`.
+  alignment, less `\\nonumber`/`\\notag`), `\\bibitem`s of the `.bbl`/`thebibliography`
+  less the parts a REVTeX citation merges into the entry before them (`\\cite{a,*b}`).
 - PDF: distinct caption labels the text prints at a line's start ("Figure 3:", "Fig. 3.",
   "Table 2", "TABLE II") in pdftotext's text when poppler-utils is installed, else "-".
 Then, on a cached paper (the extracted document with most structure, and a synthetic one), the
@@ -104,7 +105,23 @@ def latex_truth(raw: bytes) -> dict[str, int] | None:
         "figures": sum(1 for kind, body in floats if kind == "figure" and "\\caption" in body),
         "tables": sum(1 for kind, body in floats if kind == "table" and "\\caption" in body),
         "equations": equations,
-        "references": len(re.findall(r"\\bibitem\b", bbl or tex)),
+        "references": len(re.findall(r"\\bibitem\b", bbl or tex)) - len(_merged_parts(tex, bbl or tex)),
+    }
+
+
+_STARRED_CITE_RE = re.compile(r"\\cite[a-z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{([^}]*\*[^}]*)\}")
+
+
+def _merged_parts(tex: str, bibliography: str) -> set[str]:
+    """The keys REVTeX 4.1+ prints inside the entry before them (`\\cite{a,*b}`: natbib's
+    merging), which the PDF does not number: starred in a citation, with a \\bibitem."""
+    if not re.search(r"\\documentclass\s*(?:\[[^\]]*\])?\s*\{revtex4-", tex):
+        return set()
+    starred = {key.strip()[1:] for m in _STARRED_CITE_RE.finditer(tex) for key in m.group(1).split(",")}
+    return {
+        key
+        for key in starred
+        if key.strip("*") and re.search(r"\\bibitem\s*(?:\[.*?\])?\s*\{" + re.escape(key) + r"\}", bibliography, re.S)
     }
 
 

@@ -22,7 +22,7 @@ from ..archive import SourceBundle, read_source
 from ..document import Document
 from . import pace
 from .babel import shorthands
-from .crossrefs import bounded_bibliographies
+from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import Definitions
 from .deluxetable import deluxe_tables
 from .document import Meta, render
@@ -119,6 +119,8 @@ def latex_to_document(
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
+    if meta.labels.merge:
+        meta.labels.starred = starred_citations(converter)
     converter.run()
     if not meta.authors and meta.document_class in CLASS_AUTHORS:
         meta.authors.append(CLASS_AUTHORS[meta.document_class])

@@ -10,8 +10,8 @@ from . import pace
 from .drafts import Draft, letter
 from .engine import Walk
 from .references import bib_label, cite_mark, entry_mark, ref_mark
-from .sinks import Block, TableSink
-from .specs import BIBLIOGRAPHY_ENVS
+from .sinks import Block, Sink, TableSink
+from .specs import BIBLIOGRAPHY_ENVS, CITE_COMMANDS
 from .tokens import BEGIN, CMD, END, LBRACE, MATH, PAR, RAW, RBRACE, TEXT, Token
 
 _SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
@@ -46,11 +46,36 @@ def bounded_bibliographies(toks: list[Token]) -> list[Token]:
     return out
 
 
-def cmd_cite(w: Walk, i: int, name: str) -> int:
+def _past_options(w: Walk, i: int) -> int:
+    """Past a citation's optional arguments (natbib's `[see][p. 3]`) at i."""
     for _ in range(2):
         opt = w.optional(i)
         if opt:
             i = opt[1] + 1
+    return i
+
+
+def starred_citations(w: Walk) -> set[str]:
+    """The keys the walk's citations star (`\\cite{a,*b}`), whose entries natbib's merging
+    prints in the entry before them (`references.Labels.merges`). Read before the walk, as
+    LaTeX reads them from its previous run: a citation may come after the bibliography. One
+    pass that skips each citation's arguments, as the walk does: linear in the tokens."""
+    starred: set[str] = set()
+    toks, k, steps = w.toks, 0, 0
+    while k < len(toks):
+        steps += 1
+        pace.tick(steps)
+        found = w.keys(_past_options(w, k + 1)) if toks[k][0] == CMD and toks[k][1] in CITE_COMMANDS else None
+        if found is None:
+            k += 1
+            continue
+        starred.update(key[1:] for key in found[0] if key.startswith("*") and len(key) > 1)
+        k = found[1]
+    return starred
+
+
+def cmd_cite(w: Walk, i: int, name: str) -> int:
+    i = _past_options(w, i)
     found = w.keys(i)
     if found is None:
         return i
@@ -114,19 +139,43 @@ def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
 
 
 def cmd_bibitem(w: Walk, i: int, name: str) -> int:
-    w.sink.par()
+    """An entry of the bibliography, in a paragraph of its own after its printed label. A part
+    natbib merges (`references.Labels.merges`: REVTeX's `\\cite{a,*b}`) starts no entry: it
+    goes on the entry before it after a `;`, as REVTeX prints `[33] X. Li et al., ... (2017);
+    Y. X. Guo et al., ...`, and is numbered and cited as that entry. Constant work past reading
+    its arguments, so a bibliography stays linear."""
     opt = w.optional(i)
     optional, parts = label_text(w, *opt) if opt else (None, [])
     found = w.keys(opt[1] + 1 if opt else i)
+    labels = w.meta.labels
+    entry = _open_entry(w.sink) if found and found[0] and labels.merges(found[0][0]) else None
+    if found and entry is not None:
+        labels.add_part(found[0][0], entry.label)
+        w.sink.write_close("; ")
+        return found[1]
+    w.sink.par()
     if found is None:
         return i
     count = w.numbers.count("bibitem")
     # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
     key = found[0][0] if found[0] else f"bibitem:{count}"
-    w.meta.labels.add_entry(key, bib_label(count, optional, parts))
+    labels.add_entry(key, bib_label(count, optional, parts))
     w.sink.write(entry_mark(key) + " ")
     w.sink.entry = Draft(Kind.REFERENCE, label=key)
     return found[1]
+
+
+def _open_entry(sink: Sink) -> Draft | None:
+    """The bibliography entry the sink is writing, or the one its last block is (a blank line
+    between two \\bibitems closed it: the paragraph goes on as a block of the same entry, which
+    `document.render` joins to it, so no text is copied twice); None after anything else: a
+    bibliography's first entry (after its heading) starts one, as natbib's does."""
+    if sink.entry is None:
+        last = sink.blocks[-1].record if sink.blocks and not any(part.strip() for part in sink.parts) else None
+        if not (isinstance(last, Draft) and last.kind is Kind.REFERENCE):
+            return None
+        sink.entry = last
+    return sink.entry if isinstance(sink.entry, Draft) else None
 
 
 def label_text(w: Walk, a: int, b: int) -> tuple[str, list[str]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..document import Document, DocumentBuilder
+from ..document import Document, DocumentBuilder, Kind
 from ..shape import escape_body
 from . import pace
 from .drafts import Draft, finish
@@ -125,7 +125,27 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
         blocks.append(Block("h", "## Abstract"))
         blocks.extend(abstract)
     blocks.extend(body)
-    return _Writer(meta.labels).write(blocks)
+    return _Writer(meta.labels).write(_entries_joined(blocks))
+
+
+def _entries_joined(blocks: list[Block]) -> list[Block]:
+    """Neighbouring blocks of one bibliography entry as one block: a merged part a blank line
+    parted from its entry (`crossrefs.cmd_bibitem`). Linear: each text is joined once."""
+    out: list[Block] = []
+    run: list[str] = []
+    for k, block in enumerate(blocks):
+        pace.tick(k)
+        entry = isinstance(block.record, Draft) and block.record.kind is Kind.REFERENCE
+        if run and entry and block.record is out[-1].record:
+            run.append(block.text)
+            continue
+        if len(run) > 1:
+            out[-1] = out[-1]._replace(text="".join(run))
+        out.append(block)
+        run = [block.text]
+    if len(run) > 1:
+        out[-1] = out[-1]._replace(text="".join(run))
+    return out
 
 
 class _Writer:

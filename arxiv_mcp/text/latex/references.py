@@ -74,10 +74,13 @@ class Labels:
     numeric: bool = True  # `source.citation_style`
     sort: bool = False  # natbib's `sort` option: a citation's entries in the bibliography's order
     compress: bool = False  # natbib's `compress`: runs of three or more numbers as a range
+    merge: bool = False  # REVTeX's (natbib's `merge`) \\cite{a,*b}: b's entry printed in a's
     refs: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (kind, number)
     bib: dict[str, BibLabel] = field(default_factory=dict)  # in the bibliography's order; see `add_entry`
     dated: bool = False  # some entry has a year (kept by `add_entry`, so no question scans the entries)
     order: dict[str, int] = field(default_factory=dict)  # key -> its place in the bibliography
+    starred: set[str] = field(default_factory=set)  # keys a citation stars, known before the walk
+    merged: dict[str, str] = field(default_factory=dict)  # a merged part's key -> its entry's key
 
     def add_entry(self, key: str, label: BibLabel) -> None:
         """Record an entry's label (the first one of a key wins, as LaTeX warns and keeps it);
@@ -87,6 +90,33 @@ class Labels:
         self.order[key] = len(self.bib)
         self.bib[key] = label
         self.dated = self.dated or bool(label.year)
+
+    def merges(self, key: str) -> bool:
+        """Whether the \\bibitem of `key` goes on the entry before it (natbib's merging: a key
+        some citation stars, in its first \\bibitem) rather than starting one."""
+        return self.merge and key in self.starred and key not in self.bib
+
+    def add_part(self, key: str, entry: str) -> None:
+        """Record a merged part: it prints, and is cited, as the entry `entry` (constant time)."""
+        head = self.merged.get(entry, entry)
+        self.merged[key] = head
+        self.bib[key] = self.bib[head]
+        self.order[key] = self.order[head]
+
+    def entries(self, keys: list[str]) -> list[str]:
+        """The entries a citation's keys name, in its order: a merged part's key names its
+        entry, and a starred part cited with its entry adds nothing (`\\cite{a,*b}` prints
+        a's number once). Linear in the keys."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for key in keys:
+            bare = key.lstrip("*")
+            entry = self.merged.get(bare, bare)
+            if bare != key and entry in seen:
+                continue
+            seen.add(entry)
+            out.append(entry)
+        return out
 
     def author_year(self) -> bool:
         """Constant time: asked once per entry and per citation."""
@@ -121,7 +151,7 @@ class Labels:
                 if any(plain):
                     yield "".join(plain), None
                 plain = []
-                yield printed, tuple(key.lstrip("*") for key in keys.split(",") if key)
+                yield printed, tuple(self.entries([key for key in keys.split(",") if key]))
             else:
                 plain.append(printed)
             plain.append(after)
@@ -153,7 +183,7 @@ class Labels:
         if command == "thanksref":  # svjour: the institutes' numbers as a superscript
             numbers = [self.refs[key][1] for key in keys if self.refs.get(key, ("", ""))[0] == "institute"]
             return f"$^{{{','.join(numbers)}}}$" if numbers else ""
-        keys = [key.lstrip("*") for key in keys]  # REVTeX's \\cite{a,*b}: b joins a's entry
+        keys = self.entries(keys)
         labels = [self.bib.get(key) for key in keys]
         if not keys:
             return ""

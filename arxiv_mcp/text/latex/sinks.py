@@ -83,6 +83,15 @@ class Sink:
         self.par()
         self.blocks.append(Block(kind, text, record))
 
+    def write_close(self, text: str) -> None:
+        """Write `text` right after what is written, the spaces between dropped (a merged part's
+        `;`); constant time amortized: each space-only part is dropped once."""
+        while self.parts and not self.parts[-1].strip():
+            self.parts.pop()
+        if self.parts:
+            self.parts[-1] = self.parts[-1].rstrip()
+        self.write(text)
+
     def flat(self, separator: str = " ") -> str:
         """All collected text on one line; `\\` line breaks become `separator`."""
         self.par()

@@ -437,14 +437,16 @@ _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|ch
 _CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
 
 
-def citation_style(preamble: str) -> tuple[bool, bool, bool]:
-    """(numeric, sort, compress): whether citations print as numbers even when the .bbl carries
-    author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and elsarticle's
-    defaults unless an author-year option), whether a citation's entries are sorted (natbib's
-    `sort`, REVTeX, the cite package) and whether runs print as ranges (`[2–7]`: natbib's
-    `compress`, REVTeX, cite, biblatex's numeric-comp)."""
+def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
+    """(numeric, sort, compress, merge): whether citations print as numbers even when the .bbl
+    carries author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and
+    elsarticle's defaults unless an author-year option), whether a citation's entries are sorted
+    (natbib's `sort`, REVTeX, the cite package), whether runs print as ranges (`[2–7]`: natbib's
+    `compress`, REVTeX, cite, biblatex's numeric-comp) and whether a starred key (`\\cite{a,*b}`)
+    merges its entry into the one before it (REVTeX 4.1 and later, natbib's `merge` and `elide`,
+    the mcite and mciteplus packages; natbib's `mcite` option only reads the star)."""
     numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
-    sort = compress = False
+    sort = compress = merge = False
     default: bool | None = None  # biblatex's, else elsarticle's
     for command, options, name in _loads(preamble):
         is_class = command in ("documentclass", "documentstyle")
@@ -452,16 +454,20 @@ def citation_style(preamble: str) -> tuple[bool, bool, bool]:
             numeric = True
             if name.startswith("revtex"):
                 sort = compress = True
+                merge = name.startswith("revtex4-")  # 4.1 on: REVTeX 3 and 4.0 predate natbib's merging
         elif name == "natbib":
             numeric = numeric or bool(re.search(r"\bnumbers\b", options))
             sort = sort or "sort" in options
             compress = compress or "compress" in options
+            merge = merge or bool(re.search(r"\b(?:merge|elide)\b", options))
+        elif name in ("mcite", "mciteplus"):
+            merge = True
         elif name == "cite":
             sort = compress = True
         elif name == "biblatex" or (is_class and name in ("elsarticle", "cas-sc", "cas-dc") and default is None):
             default = not _AUTHORYEAR_OPTION_RE.search(options)
             compress = compress or "-comp" in options
-    return numeric or bool(default), sort, compress
+    return numeric or bool(default), sort, compress, merge
 
 
 _DOI_DEFINITION_RE = re.compile(
