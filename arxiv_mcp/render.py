@@ -196,6 +196,36 @@ def neighbours(r: models.Neighbours) -> str:
     return "\n".join(lines)
 
 
+_ADVICE = {
+    "mismatch": "the id names another paper: cite the paper you meant (candidates) or fix the title",
+    "ambiguous": "several papers fit: add the first author or the year, or pick one of the candidates",
+    "not_found": "not found on arXiv: check it elsewhere (it may be a journal-only paper) or drop it",
+    "invalid": "not an arXiv id: correct it",
+    "not_checked": "not checked: call resolve_references again with the references in not_checked",
+}
+
+
+def resolution(r: models.Resolution) -> str:
+    """One line per reference, beginning with its verdict; then what to do about the doubtful ones."""
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in r.summary.items())
+    lines = [f"{len(r.items)} reference(s): {counts}; {r.requests} request(s) to arXiv"]
+    for n, item in enumerate(r.items, 1):
+        shown = " ".join(item.input.split())
+        shown = shown if len(shown) <= 90 else shown[:87] + "..."
+        named = f" arXiv:{item.arxiv_id} {item.title!r}" if item.arxiv_id else ""
+        lines.append(f"{item.verdict} [{n}]{named} <- {shown}")
+        if item.evidence.note:
+            lines.append(f"  {item.evidence.note}")
+        if item.candidates:
+            lines.append("  candidates: " + "; ".join(f"arXiv:{c.arxiv_id} {c.title!r}" for c in item.candidates))
+    doubtful = [v for v in _ADVICE if v in r.summary]
+    if doubtful:
+        lines.append("To do: " + " | ".join(f"{v}: {_ADVICE[v]}" for v in doubtful))
+    if any(i.bibtex for i in r.items):
+        lines.append("BibTeX for exact and likely references is in the structured content (bibtex).")
+    return "\n".join(lines)
+
+
 def trends(t: models.Trends) -> str:
     capped = f" (counted the first {t.papers_seen})" if t.capped else ""
     days = ", ".join(f"{d.date[5:]} {d.count}" for d in t.per_day)
@@ -259,6 +289,11 @@ _REVIEW_STEPS: tuple[tuple[str, str], ...] = (
         "   a paper is read, its own bibliography answers, with arXiv ids).",
     ),
     ("", "Group the findings into themes, agreements, disagreements and open problems."),
+    (
+        "resolve_references",
+        "Before you cite, resolve: resolve_references on your reference list; cite only what comes\n"
+        "   back exact or likely, and fix or drop mismatch, ambiguous and not_found entries.",
+    ),
     ("export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]; export_bibtex for the list."),
     ("-export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]."),
 )

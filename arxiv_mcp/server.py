@@ -410,7 +410,7 @@ def _defined_tools(
     svc: ArxivService, run: Callable[..., CallToolResult], stored: dict[str, dict[str, Any]] | None
 ) -> list[Tool]:
     tools = _Tools(stored)
-    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools):
+    for group in (_search_tools, _reading_tools, _session_tools, _cache_tools, _research_tools, _citation_tools):
         group(tools, svc, run)
     return tools.tools
 
@@ -683,6 +683,22 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
     ) -> Annotated[CallToolResult, models.Trends]:
         """Submissions per day in a category, and its most frequent title terms."""
         return run(_touching(svc, session_id, lambda: svc.category_trends(category, window_days)), render.trends, ctx)
+
+
+def _citation_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
+    @tools.add("Resolve references")
+    def resolve_references(
+        references: Annotated[
+            list[str] | None,
+            _bounded(bounds.REFERENCES, "Ids or citations, any style"),
+        ] = None,
+        text: Annotated[str | None, Field(description="A pasted bibliography (.bib, numbered list)")] = None,
+        session_id: PinningSessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.Resolution]:
+        """Before you cite, check references against arXiv: the paper each names, a verdict,
+        evidence, BibTeX."""
+        return run(lambda: svc.resolve_references(references, text, session_id), render.resolution, ctx)
 
 
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:

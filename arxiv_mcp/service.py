@@ -36,6 +36,7 @@ from .models import (
     PaperDetail,
     PaperSummary,
     PaperText,
+    Resolution,
     SearchResult,
     SessionInfo,
     Trends,
@@ -391,6 +392,38 @@ class ArxivService:
             missing_ids=[str(p) for p in asked if p.with_version(None) not in found],
             invalid_ids=invalid,
         )
+
+    def resolve_references(
+        self, references: list[str] | None = None, text: str | None = None, session_id: str | None = None
+    ) -> Resolution:
+        """Which arXiv paper each reference names, with a verdict and its evidence (research/resolve.py)."""
+        from .research import bibsplit
+        from .research.resolve import resolve
+
+        if (references is None) == (text is None):
+            raise InvalidInput(
+                "give exactly one of references (a list of 1-100 ids or citations) or text (a pasted bibliography)"
+            )
+        if text is not None:
+            entries = bibsplit.split(text)
+            if not 1 <= len(entries) <= bounds.REFERENCES.high:
+                raise InvalidInput(
+                    f"text holds {len(entries)} entries; give 1 to {bounds.REFERENCES.high} per call (split it)"
+                )
+        else:
+            entries = bounds.REFERENCES.check(references)
+        self._check_session(session_id)
+        result = resolve(entries, self.catalog, self._bibtex_entry)
+        for item in result.items:
+            held = self.catalog.latest_known(PaperId(item.arxiv_id)) if session_id and item.arxiv_id else None
+            if held is not None and item.verdict in ("exact", "likely"):
+                self._pin(session_id, held)
+        return result
+
+    def _bibtex_entry(self, paper: Paper) -> str:
+        from .research.bibtex import to_bibtex
+
+        return to_bibtex([paper], site_url=self.config.site_url)
 
     def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
         """References or citations. A paper whose text is cached answers for its references
