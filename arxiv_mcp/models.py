@@ -291,6 +291,9 @@ class Neighbour:
     arxiv_id: str | None
     year: int | None
     authors: list[str]
+    verdict: str | None = None
+    """With resolve=true, what resolve_references says of the entry (exact, likely, ...); an
+    entry that states an id keeps it, one found by title gets the id found (exact/likely)."""
 
 
 @dataclass

@@ -190,10 +190,19 @@ def neighbours(r: models.Neighbours) -> str:
     if r.direction == "bibliography":
         lines[0] += " (from the paper's own bibliography, in its order: no request made)"
     for n in r.neighbours:
-        ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
+        ident = _neighbour_id(n, r.direction)
         facts = "; ".join(fact for fact in (str(n.year or "n.d."), _authors(n.authors, 3)) if fact)
         lines.append(f"- {n.title or '(untitled)'} ({facts}) [{ident}]")
     return "\n".join(lines)
+
+
+def _neighbour_id(n: models.Neighbour, direction: str) -> str:
+    """What is known of an entry's arXiv id; an entry stating none may still be on arXiv."""
+    if n.arxiv_id:
+        return f"arXiv:{n.arxiv_id}" + (f", {n.verdict}" if n.verdict else "")
+    if n.verdict:
+        return f"no arXiv id stated; resolve: {n.verdict.replace('_', ' ')}"
+    return "no arXiv id stated" if direction == "bibliography" else "no arXiv id known"
 
 
 _ADVICE = {

@@ -654,12 +654,16 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
     def get_references(
         paper_id: PaperId,
         limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
+        resolve: Annotated[bool, Field(description="Find the arXiv papers of entries stating no id")] = False,
+        max_lookups: Annotated[int, _bounded(bounds.MAX_LOOKUPS, "Title searches resolve may make")] = 20,
         session_id: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers it cites, with arXiv ids: its bibliography once read, or Semantic Scholar."""
         return run(
-            _touching(svc, session_id, lambda: svc.neighbours(paper_id, "references", limit)), render.neighbours, ctx
+            _touching(svc, session_id, lambda: svc.neighbours(paper_id, "references", limit, resolve, max_lookups)),
+            render.neighbours,
+            ctx,
         )
 
     @tools.add("Get citations")

@@ -228,7 +228,9 @@ def _sentences(text: str) -> list[str]:
     for m in re.finditer(r"[.?!](?=\s+|$)", text):
         before = text[start : m.start()].split()
         last = before[-1].lower().strip("(") if before else ""
-        if m.group() == "." and (len(last) == 1 or last in _NOT_ENDING):
+        after = text[m.end() :].lstrip()[:1]
+        ends_list = last == "al" and after.isupper()  # `..., et al. Title ...`
+        if m.group() == "." and (len(last) == 1 or last in _NOT_ENDING) and not ends_list:
             continue
         piece = text[start : m.end() if m.group() != "." else m.start()].strip()
         if piece:
@@ -270,8 +272,9 @@ def _first_surname(authors: str) -> str | None:
     parts = [p.strip() for p in first.split(",") if p.strip()]
     if not parts:
         return None
-    inverted = len(parts) > 1 and _is_given(parts[1]) and not re.search(r"\b[A-Z]\.", parts[0])
-    return surname(parts[0] + ", " + parts[1] if inverted and len(parts[0].split()) <= 3 else parts[0])
+    head = [w for w in parts[0].split() if w.lower() not in _PARTICLES]
+    inverted = len(parts) > 1 and len(head) == 1 and _is_given(parts[1])
+    return surname(parts[0] + ", " + parts[1] if inverted else parts[0])
 
 
 def _is_given(text: str) -> bool:
@@ -300,5 +303,5 @@ def surname(name: str) -> str | None:
     if not last.strip() or last.strip()[0].islower() and last.split()[0].lower() not in _PARTICLES:
         return None
     key = [w for w in fold(last).replace("-", " ").split() if w not in _PARTICLES]
-    found = max(key, key=len) if key else None
+    found = next((w for w in reversed(key) if len(w) >= 2), None)
     return found if found and len(found) >= 2 and found not in _NOT_NAMES and found.isalpha() else None

@@ -69,6 +69,7 @@ class _Lookups:
     searches: dict[str, list[Paper]] = field(default_factory=dict)
     requests: int = 0
     stopped: str | None = None
+    max_searches: int | None = None
 
     def _may_ask(self) -> bool:
         left = budget.remaining()
@@ -105,7 +106,12 @@ class _Lookups:
             self._ask(fetch)
 
     def search(self, query: str) -> None:
-        if query in self.searches or not self._may_ask():
+        if query in self.searches:
+            return
+        if self.max_searches is not None and len(self.searches) >= self.max_searches:
+            self.stopped = self.stopped or f"max_lookups={self.max_searches} title searches were made"
+            return
+        if not self._may_ask():
             return
 
         def run() -> None:
@@ -131,10 +137,13 @@ def search_query(c: Citation) -> str | None:
     return words_clause("ti", " ".join(chosen))
 
 
-def resolve(texts: list[str], source: MetadataSource, bibtex: Callable[[Paper], str]) -> Resolution:
-    """A verdict for each of `texts`, in order; `bibtex` writes a paper's entry as export_bibtex does."""
+def resolve(
+    texts: list[str], source: MetadataSource, bibtex: Callable[[Paper], str], *, max_searches: int | None = None
+) -> Resolution:
+    """A verdict for each of `texts`, in order; `bibtex` writes a paper's entry as export_bibtex
+    does. Past `max_searches` title searches, the references that need one are not checked."""
     cites = [citations.parse(t) for t in texts]
-    look = _Lookups(source)
+    look = _Lookups(source, max_searches=max_searches)
     budget.report("looking up the stated ids", 0, len(cites))
     look.ids(list(dict.fromkeys(c.pid.with_version(None) for c in cites if c.pid)))
     for c in cites:
