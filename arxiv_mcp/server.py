@@ -654,8 +654,8 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
     def get_references(
         paper_id: PaperId,
         limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
-        resolve: Annotated[bool, Field(description="Find the arXiv papers of entries stating no id")] = False,
-        max_lookups: Annotated[int, _bounded(bounds.MAX_LOOKUPS, "Title searches resolve may make")] = 20,
+        resolve: Annotated[bool, Field(description="Find arXiv ids by title")] = False,
+        max_lookups: Annotated[int, _bounded(bounds.MAX_LOOKUPS, "Searches for resolve")] = 20,
         session_id: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
