@@ -53,7 +53,14 @@ _BIBITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{[^}]*\}")
 _MARKDOWN = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<target>[^)\s]+)\)")
 _QUOTED = re.compile(
     r"[\u201c\u201e\"\u00ab](?P<q>[^\u201c\u201d\"\u00bb]{8,}?)[\u201d\"\u00bb]|\u2018(?P<s>[^\u2019]{8,}?)\u2019"
+    r"|(?<![\w'])'(?P<a>[^']{8,}?)'(?!\w)"
 )
+_VANCOUVER_NAME = r"(?:[a-z]{1,3}\s)*[A-Z][^\s,.]+(?:[\s-][A-Z][^\s,.]+)?\s[A-Z]{1,3}"
+_VANCOUVER = re.compile(
+    rf"^(?P<authors>(?:{_VANCOUVER_NAME},\s)*{_VANCOUVER_NAME}(?:,\set\sal)?)\.\s+(?P<rest>.+)$",
+    re.S,
+)
+"""`Vaswani A, Shazeer N, Parmar N. Title. Journal. 2017;30.`: initials without stops."""
 _APA = re.compile(r"^(?P<authors>.*?)\s*\(\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.)\s*\)[.,:]?\s*(?P<rest>.+)$", re.S)
 _ACM = re.compile(r"^(?P<authors>.+?)\.\s+(?:19|20)\d\d[a-z]?\.\s+(?P<rest>.+)$", re.S)
 _URL = re.compile(r"(?:https?://|www\.)\S+")
@@ -209,11 +216,15 @@ def _authors_and_title(text: str) -> tuple[str, str]:
     """(the author part, the title) of a free-text citation."""
     quoted = _QUOTED.search(text)
     if quoted:
-        return text[: quoted.start()], quoted.group("q") or quoted.group("s") or ""
-    for style in (_APA, _ACM):
+        return text[: quoted.start()], quoted.group("q") or quoted.group("s") or quoted.group("a") or ""
+    for style in (_VANCOUVER, _APA, _ACM):
         m = style.match(text)
-        if m and _looks_like_authors(m.group("authors")):
-            return m.group("authors"), _sentences(m.group("rest"))[0]
+        if not m or (m.group("authors").strip(" .,") and not _looks_like_authors(m.group("authors"))):
+            continue
+        title = _sentences(m.group("rest"))[0]
+        if style is _VANCOUVER and _looks_like_authors(title):  # `Tom B. Brown, ...`: initials, not the end
+            continue
+        return m.group("authors"), title
     parts = _sentences(text)
     if len(parts) > 1 and _looks_like_authors(parts[0]):
         return parts[0], parts[1]
@@ -261,6 +272,7 @@ def _is_name_word(word: str) -> bool:
 
 def _clean_title(title: str) -> str | None:
     t = _TRAILERS.sub("", " ".join(title.split())).strip(" .,;:\u2026").removesuffix("...").strip()
+    t = t.strip("'\"\u201c\u201d\u2018\u2019 ,.")
     return t if len(t) >= 3 else None
 
 
@@ -294,7 +306,7 @@ def surname(name: str) -> str | None:
         last = name.split(",")[0]
     else:
         words = name.split()
-        tail = [w for w in words if not re.fullmatch(r"[A-Z]\.?(?:-[A-Z]\.?)*", w)]
+        tail = [w for w in words if not re.fullmatch(r"(?:[A-Z]\.?-?){1,3}", w)]
         last = tail[-1] if tail else words[-1]
         for i, w in enumerate(words[:-1]):
             if w.lower() in _PARTICLES:

@@ -38,8 +38,21 @@ def _same_word(a: str, b: str) -> bool:
 
 
 def _unmatched(these: list[str], those: list[str]) -> list[str]:
-    """Words of `these` (stopwords aside) that are no word of `those`."""
-    return [w for w in these if w not in STOPWORDS and not any(_same_word(w, o) for o in those)]
+    """Words of `these` (stopwords aside) left over when each is paired with a word of `those`
+    it spells, one to one: a word stated twice must be in the title twice."""
+    free = [o for o in those if o not in STOPWORDS]
+    left = []
+    for w in these:
+        if w in STOPWORDS:
+            continue
+        match = next((i for i, o in enumerate(free) if o == w), None)
+        if match is None:
+            match = next((i for i, o in enumerate(free) if _same_word(w, o)), None)
+        if match is None:
+            left.append(w)
+        else:
+            free.pop(match)
+    return left
 
 
 def _similarity(a: list[str], b: list[str]) -> float:
@@ -57,8 +70,17 @@ def _prefix(a: list[str], b: list[str]) -> bool:
 
 
 def title_fit(cited: str, actual: str) -> TitleFit:
-    """How `cited` fits the paper titled `actual`."""
-    a, b = words(cited), words(actual)
+    """How `cited` fits the paper titled `actual`, its hyphens read as joining words
+    (`pre-training` is `pretraining`) or as separating them (`word-representations`),
+    whichever fits better."""
+    joined = _fit(words(cited), words(actual), actual)
+    if joined.fit == "same":
+        return joined
+    spaced = _fit(words(cited.replace("-", " ")), words(actual.replace("-", " ")), actual)
+    return min(joined, spaced, key=lambda f: (FITS.index(f.fit), -f.similarity))
+
+
+def _fit(a: list[str], b: list[str], actual: str) -> TitleFit:
     if not a or not b:
         return TitleFit("different", 0.0)
     similarity = _similarity(a, b)
@@ -68,7 +90,7 @@ def title_fit(cited: str, actual: str) -> TitleFit:
         return TitleFit("same", similarity)
     if not foreign and len(missing) <= 1 and len(content) >= 4 and similarity >= 0.85:
         return TitleFit("close", similarity)
-    if _prefix(a, b) and len(content) >= 3 and len(a) >= 0.4 * len(b):
+    if _prefix(a, b) and (len(content) >= 3 or (len(content) == 2 and len(a) >= 4)) and len(a) >= 0.4 * len(b):
         return TitleFit("truncated", similarity)
     if ":" in actual:
         for side in actual.split(":", 1):

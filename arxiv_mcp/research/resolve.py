@@ -15,6 +15,7 @@ local mirror can answer instead of the API.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -126,7 +127,9 @@ def search_query(c: Citation) -> str | None:
     """The one fielded search for a citation's title (and first author), or None."""
     if not c.title:
         return None
-    chosen = [w for w in dict.fromkeys(words(c.title)) if w not in STOPWORDS and len(w) >= 2 and w.isascii()]
+    # arXiv's index splits words at hyphens and apostrophes (`non-stationary`, `Google's`)
+    spaced = re.sub(r"[-\u2010'\u2019]", " ", c.title)
+    chosen = [w for w in dict.fromkeys(words(spaced)) if w not in STOPWORDS and len(w) >= 2 and w.isascii()]
     if len(chosen) > MAX_TITLE_WORDS:
         keep = set(sorted(chosen, key=len, reverse=True)[:MAX_TITLE_WORDS])
         chosen = [w for w in chosen if w in keep]
