@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .. import budget
-from ..errors import Cancelled, UpstreamError
+from ..errors import Cancelled, InvalidInput, UpstreamError
 from ..ids import PaperId
 from ..models import Candidate, Evidence, Resolution, ResolvedReference, Verdict
 from ..upstream.atom import Paper
@@ -83,7 +83,7 @@ class _Lookups:
             work()
         except Cancelled:
             raise
-        except UpstreamError as exc:
+        except (UpstreamError, InvalidInput) as exc:  # arXiv refusing a request leaves its references unchecked
             self.stopped = str(exc)
 
     def ids(self, pids: list[PaperId]) -> None:
