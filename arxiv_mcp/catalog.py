@@ -1,9 +1,9 @@
 """Paper metadata, cache first: what the service and the reader both ask about a paper.
 
-It is the one metadata source (`research.resolve.MetadataSource`: `known`, `fetch`, `search`)
-the reference resolver asks, so a local mirror can stand in for it. One id_list request
-answers any number of ids; answers are cached per version (and as the
-latest when the id was bare). When arXiv is unreachable, expired metadata still answers:
+It is the one metadata source the reference resolver asks (`research.resolve.MetadataSource`:
+`known`, `absent`, `fetch`, `searched`, `search`), so a local mirror can stand in for it. One
+id_list request answers any number of ids; answers are cached per version (and as the latest
+when the id was bare). When arXiv is unreachable, expired metadata still answers:
 titles and authors do not change, and a stale answer is marked as such.
 """
 
@@ -75,22 +75,24 @@ class Catalog:
         """Those of `pids` arXiv said it does not have, within the last ABSENT_TTL_S."""
         return {p for p in pids if self.cache.get_search(_absent_key(p)) is not None}
 
-    def search(self, search_query: str, max_results: int) -> tuple[list[Paper], bool]:
-        """The best `max_results` papers for an arXiv query (relevance order), and whether a
-        request was made: an answer is kept as long as metadata is (titles do not move), and
-        its papers' metadata is cached, so a repeated check costs nothing."""
-        key = "titles:" + hashlib.sha256(f"{search_query}\n{max_results}".encode()).hexdigest()
-        kept = self.cache.get_search(key)
-        if kept is not None:
-            return [Paper.from_dict(d) for d in kept["papers"]], False
+    def searched(self, search_query: str, max_results: int) -> list[Paper] | None:
+        """A title search's answer kept from before, without a request; None when there is none."""
+        kept = self.cache.get_search(_search_key(search_query, max_results))
+        return None if kept is None else [Paper.from_dict(d) for d in kept["papers"]]
+
+    def search(self, search_query: str, max_results: int) -> list[Paper]:
+        """The best `max_results` papers for an arXiv query (relevance order), in one request.
+        The answer is kept as long as metadata is (titles do not move), and its papers'
+        metadata is cached, so a repeated check costs nothing."""
         feed = self.flights.do(
             ("titles", search_query, max_results),
             lambda: self.api.search(search_query, 0, max_results, "relevance", "descending"),
         )
         for paper in feed.papers:
             self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
-        self.cache.put_search(key, {"papers": [p.to_dict() for p in feed.papers]}, self.cache.meta_ttl_s)
-        return feed.papers, True
+        kept = {"papers": [p.to_dict() for p in feed.papers]}
+        self.cache.put_search(_search_key(search_query, max_results), kept, self.cache.meta_ttl_s)
+        return feed.papers
 
     def latest_known(self, pid: PaperId) -> Paper | None:
         """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
@@ -124,6 +126,10 @@ ABSENT_TTL_S = 3600.0
 
 def _absent_key(pid: PaperId) -> str:
     return f"absent:{pid}"
+
+
+def _search_key(search_query: str, max_results: int) -> str:
+    return "titles:" + hashlib.sha256(f"{search_query}\n{max_results}".encode()).hexdigest()
 
 
 def not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:

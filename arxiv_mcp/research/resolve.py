@@ -55,8 +55,12 @@ class MetadataSource(Protocol):
         """Those of `pids` known not to be on arXiv, without a request."""
         ...
 
-    def search(self, search_query: str, max_results: int) -> tuple[list[Paper], bool]:
-        """The best `max_results` papers for an arXiv query, and whether a request was made."""
+    def searched(self, search_query: str, max_results: int) -> list[Paper] | None:
+        """A search's answer when it is at hand without a request, else None."""
+        ...
+
+    def search(self, search_query: str, max_results: int) -> list[Paper]:
+        """The best `max_results` papers for an arXiv query: one request."""
         ...
 
 
@@ -71,6 +75,8 @@ class _Lookups:
     requests: int = 0
     stopped: str | None = None
     max_searches: int | None = None
+    sent: int = 0
+    """Title searches sent upstream (those answered from the cache are free)."""
 
     def _may_ask(self) -> bool:
         left = budget.remaining()
@@ -109,16 +115,20 @@ class _Lookups:
     def search(self, query: str) -> None:
         if query in self.searches:
             return
-        if self.max_searches is not None and len(self.searches) >= self.max_searches:
-            self.stopped = self.stopped or f"max_lookups={self.max_searches} title searches were made"
+        kept = self.source.searched(query, SEARCH_RESULTS)
+        if kept is not None:
+            self.searches[query] = kept
+            return
+        if self.max_searches is not None and self.sent >= self.max_searches:
+            self.stopped = self.stopped or f"max_lookups={self.max_searches} title searches were sent"
             return
         if not self._may_ask():
             return
 
         def run() -> None:
-            found, asked = self.source.search(query, SEARCH_RESULTS)
-            self.searches[query] = found
-            self.requests += int(asked)
+            self.searches[query] = self.source.search(query, SEARCH_RESULTS)
+            self.requests += 1
+            self.sent += 1
 
         self._ask(run)
 
@@ -144,7 +154,7 @@ def resolve(
     texts: list[str], source: MetadataSource, bibtex: Callable[[Paper], str], *, max_searches: int | None = None
 ) -> Resolution:
     """A verdict for each of `texts`, in order; `bibtex` writes a paper's entry as export_bibtex
-    does. Past `max_searches` title searches, the references that need one are not checked."""
+    does. Past `max_searches` title searches sent, the references that need one are not checked."""
     cites = [citations.parse(t) for t in texts]
     look = _Lookups(source, max_searches=max_searches)
     budget.report("looking up the stated ids", 0, len(cites))
