@@ -383,6 +383,6 @@ class Resolution:
     summary: dict[str, int]
     """How many references got each verdict."""
     requests: int = 0
-    """Requests sent to arXiv for this answer (0 when everything was cached)."""
+    """Requests this answer sent to arXiv, answered or not (0 when everything was cached)."""
     not_checked: list[str] = field(default_factory=list)
     """The inputs left unchecked: pass them as `references` to a new call."""

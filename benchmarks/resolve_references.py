@@ -62,12 +62,14 @@ async def economy(interval: float) -> None:
                         break
                     asked = got["not_checked"] or refs
                     run += 1
-        fake.fault("/api", "status", times=1000, status=503, retry_after="30")
         env["ARXIV_MCP_DEADLINE_S"] = "20"
-        async with _server({**env, "ARXIV_MCP_HOME": home + "/throttled"}) as server:
-            got, took = await _call(server, free[:10])
+        for wait in ("30", "5"):
+            fake.clear_faults()
+            fake.fault("/api", "status", times=1000, status=503, retry_after=wait)
+            async with _server({**env, "ARXIV_MCP_HOME": f"{home}/throttled{wait}"}) as server:
+                got, took = await _call(server, free[:10])
             print(
-                f"| 10 free-text entries, arXiv answering 503 + Retry-After: 30, deadline 20 s | "
+                f"| 10 free-text entries, arXiv answering 503 + Retry-After: {wait}, deadline 20 s | "
                 f"{got['requests']} | {took:.1f} | {got['summary']} |"
             )
 

@@ -106,8 +106,8 @@ class _Lookups:
                 return
 
             def fetch(chunk: list[PaperId] = chunk) -> None:
-                self.papers.update(self.source.fetch(chunk))
                 self.requests += 1
+                self.papers.update(self.source.fetch(chunk))
                 self.looked_up.update(chunk)
 
             self._ask(fetch)
@@ -126,9 +126,9 @@ class _Lookups:
             return
 
         def run() -> None:
-            self.searches[query] = self.source.search(query, SEARCH_RESULTS)
             self.requests += 1
             self.sent += 1
+            self.searches[query] = self.source.search(query, SEARCH_RESULTS)
 
         self._ask(run)
 
