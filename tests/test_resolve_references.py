@@ -115,15 +115,30 @@ async def test_fifty_ids_cost_one_request_and_nothing_the_second_time(connect, c
 
 async def test_free_text_searches_are_shared_and_cached(connect, cite_config, cite_fake):
     same = "Ho, J., Jain, A., & Abbeel, P. (2020). Denoising diffusion probabilistic models."
-    refs = [same, same, "Jonathan Ho, Ajay Jain, and Pieter Abbeel. 2020. Denoising Diffusion Probabilistic Models."]
+    refs = [
+        same,
+        same,
+        "Jonathan Ho, Ajay Jain, and Pieter Abbeel. 2020. Denoising Diffusion Probabilistic Models.",
+        "Ho et al. 2020 \u2014 \u201cDenoising diffusion probablistic models\u201d",
+    ]
     config = cite_config()
     cite_fake.clear_log()
     result = await _resolve(connect, config, references=refs)
-    assert [i["arxiv_id"] for i in result.structured_content["items"]] == ["2006.11239"] * 3
+    assert [i["arxiv_id"] for i in result.structured_content["items"]] == ["2006.11239"] * 4
     assert len(cite_fake.requests_to("/api")) == 1
     cite_fake.clear_log()
     await _resolve(connect, config, references=refs)
     assert cite_fake.requests_to("/api") == []
+
+
+async def test_a_title_without_author_is_not_settled_by_another_authors_search(connect, cite_config):
+    refs = [
+        "Okonkwo, M. (2024). Scalable bounds for graph colourings.",
+        "the paper \u201cScalable Bounds for Graph Colourings\u201d",
+    ]
+    items = (await _resolve(connect, cite_config(), references=refs)).structured_content["items"]
+    assert [i["verdict"] for i in items] == ["exact", "ambiguous"]
+    assert {c["arxiv_id"] for c in items[1]["candidates"]} == {"2402.01001", "2403.02002"}
 
 
 async def test_throttled_arxiv_leaves_references_not_checked_within_the_deadline(connect, cite_config, cite_fake):

@@ -161,13 +161,27 @@ def resolve(
     look.ids(list(dict.fromkeys(c.pid.with_version(None) for c in cites if c.pid)))
     for c in cites:
         query = search_query(c) if _needs_search(c, look) else None
-        if query:
+        if query and not _answered_before(c, query, look):
             budget.report("searching arXiv for titles", len(look.searches), len(cites))
             look.search(query)
     items = [_Judge(c, look, bibtex).item() for c in cites]
     summary: dict[str, int] = {v: n for v in VERDICTS if (n := sum(1 for i in items if i.verdict == v))}
     unchecked = [i.input for i in items if i.verdict == "not_checked"]
     return Resolution(items, summary, look.requests, unchecked)
+
+
+def _answered_before(c: Citation, query: str, look: _Lookups) -> bool:
+    """Whether a search made for another reference already found the paper `c` names (two
+    spellings of one citation): then its answer, with every rival it holds, answers `c` too.
+    Only when `c` names its first author: without one, rivals by other authors that the other
+    search (by its own author) could not see would go unnoticed."""
+    if c.first_author is None:
+        return False
+    for found in list(look.searches.values()):
+        if any(_score(c, p).acceptable for p in found):
+            look.searches[query] = found
+            return True
+    return False
 
 
 def _needs_search(c: Citation, look: _Lookups) -> bool:
