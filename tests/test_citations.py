@@ -26,6 +26,9 @@ TITLE = "Attention is all you need"
         "Vaswani A, Shazeer N, Parmar N. Attention is all you need. Adv Neural Inf Process Syst. 2017;30.",
         "Vaswani, A. et al. (2017) 'Attention is all you need', in Advances in Neural Information Processing Systems.",
         "Vaswani, A. et al. Attention is all you need. Adv. Neural Inf. Process. Syst. 30, 5998\u20136008 (2017).",
+        "Attention is all you need (Vaswani et al., 2017)",
+        "Attention is all you need by Vaswani et al. (2017)",
+        "Vaswani et al., 2017. Attention is all you need.",
     ],
 )
 def test_every_style_gives_title_first_author_and_year(text):
@@ -83,6 +86,7 @@ def test_tex_accents_unicode_braces_and_case_fold_alike():
         ("Efficient estimation of word representations in a vector space model", "different"),
         ("Efficient estimation of sentence representations in vector space", "different"),
         ("Fast estimation of word representations in vector space", "different"),
+        ("Efficient estimation of vector representations in word space", "different"),
     ],
 )
 def test_a_fabricated_word_never_passes_for_a_typo(cited, fit):

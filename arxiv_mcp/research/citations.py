@@ -61,6 +61,12 @@ _VANCOUVER = re.compile(
     re.S,
 )
 """`Vaswani A, Shazeer N, Parmar N. Title. Journal. 2017;30.`: initials without stops."""
+_TRAILING_AUTHORS = re.compile(
+    r"^(?P<title>[^()]{8,}?)\s+(?:by\s+(?P<by>[^()]{2,80}?),?\s*\(?(?:19|20)\d\d[a-z]?\)?"
+    r"|\((?P<paren>[^()]{2,80}?),?\s*(?:19|20)\d\d[a-z]?\))\.?$"
+)
+"""`Attention Is All You Need (Vaswani et al., 2017)`, `... by Vaswani et al. (2017)`: a title
+named first, its authors and year after it, as answers in chats write them."""
 _APA = re.compile(r"^(?P<authors>.*?)\s*\(\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.)\s*\)[.,:]?\s*(?P<rest>.+)$", re.S)
 _ACM = re.compile(r"^(?P<authors>.+?)\.\s+(?:19|20)\d\d[a-z]?\.\s+(?P<rest>.+)$", re.S)
 _URL = re.compile(r"(?:https?://|www\.)\S+")
@@ -217,6 +223,10 @@ def _authors_and_title(text: str) -> tuple[str, str]:
     quoted = _QUOTED.search(text)
     if quoted:
         return text[: quoted.start()], quoted.group("q") or quoted.group("s") or quoted.group("a") or ""
+    trailing = _TRAILING_AUTHORS.match(text)
+    named = trailing and (trailing.group("by") or trailing.group("paren"))
+    if trailing and named and _looks_like_authors(named):
+        return named, trailing.group("title")
     for style in (_VANCOUVER, _APA, _ACM):
         m = style.match(text)
         if not m or (m.group("authors").strip(" .,") and not _looks_like_authors(m.group("authors"))):
@@ -256,7 +266,8 @@ def _sentences(text: str) -> list[str]:
 def _looks_like_authors(text: str) -> bool:
     """Whether a part reads as a list of names: capitalised words, initials, commas, `and`,
     `et al.`, and few other words."""
-    words = [w.strip(".,;&()") for w in _ETAL.sub(" ", text).split()]
+    bare = re.sub(r"\(?\b(?:19|20)\d\d[a-z]?\b\)?", " ", _ETAL.sub(" ", text))
+    words = [w.strip(".,;&()") for w in bare.split()]
     words = [w for w in words if w and w.lower() not in ("and", "&")]
     if not words or len(words) > 60:
         return False
@@ -272,7 +283,7 @@ def _is_name_word(word: str) -> bool:
 
 def _clean_title(title: str) -> str | None:
     t = _TRAILERS.sub("", " ".join(title.split())).strip(" .,;:\u2026").removesuffix("...").strip()
-    t = t.strip("'\"\u201c\u201d\u2018\u2019 ,.")
+    t = re.sub(r"\s*\((?:19|20)\d\d[a-z]?\)$", "", t.strip("'\"\u201c\u201d\u2018\u2019 ,."))
     return t if len(t) >= 3 else None
 
 

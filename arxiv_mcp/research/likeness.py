@@ -37,22 +37,28 @@ def _same_word(a: str, b: str) -> bool:
     return min(len(a), len(b)) >= 4 and SequenceMatcher(None, a, b).ratio() >= _TYPO
 
 
-def _unmatched(these: list[str], those: list[str]) -> list[str]:
+def _pairs(these: list[str], those: list[str]) -> tuple[list[str], bool]:
     """Words of `these` (stopwords aside) left over when each is paired with a word of `those`
-    it spells, one to one: a word stated twice must be in the title twice."""
-    free = [o for o in those if o not in STOPWORDS]
-    left = []
+    it spells, one to one (a word stated twice must be in the title twice), and whether the
+    paired words come in the title's order (`reasoning latent` is not `latent reasoning`)."""
+    free = [(i, o) for i, o in enumerate(those) if o not in STOPWORDS]
+    left: list[str] = []
+    places: list[int] = []
     for w in these:
         if w in STOPWORDS:
             continue
-        match = next((i for i, o in enumerate(free) if o == w), None)
+        match = next((k for k, (_, o) in enumerate(free) if o == w), None)
         if match is None:
-            match = next((i for i, o in enumerate(free) if _same_word(w, o)), None)
+            match = next((k for k, (_, o) in enumerate(free) if _same_word(w, o)), None)
         if match is None:
             left.append(w)
         else:
-            free.pop(match)
-    return left
+            places.append(free.pop(match)[0])
+    return left, places == sorted(places)
+
+
+def _unmatched(these: list[str], those: list[str]) -> list[str]:
+    return _pairs(these, those)[0]
 
 
 def _similarity(a: list[str], b: list[str]) -> float:
@@ -84,7 +90,9 @@ def _fit(a: list[str], b: list[str], actual: str) -> TitleFit:
     if not a or not b:
         return TitleFit("different", 0.0)
     similarity = _similarity(a, b)
-    foreign, missing = _unmatched(a, b), _unmatched(b, a)
+    (foreign, in_order), missing = _pairs(a, b), _unmatched(b, a)
+    if not in_order:  # the same words in another order: another title, or a garbled one
+        return TitleFit("different", similarity)
     content = [w for w in a if w not in STOPWORDS]
     if not foreign and not missing and similarity >= 0.85:
         return TitleFit("same", similarity)
