@@ -34,7 +34,7 @@ def main(command: str) -> int:
     listed = call.get("structuredContent", {}).get("categories", [])
     problems = [
         f"exit status {talk.status}" if talk.status else "",
-        "" if len(tools) == 19 else f"{len(tools)} tools listed, expected 19",
+        "" if len(tools) == 20 else f"{len(tools)} tools listed, expected 20",
         "" if not call.get("isError") and any(c["id"] == "cs.AI" for c in listed) else f"list_categories: {call}",
     ]
     problems = [p for p in problems if p]

@@ -1,12 +1,15 @@
 """Paper metadata, cache first: what the service and the reader both ask about a paper.
 
-One id_list request answers any number of ids; answers are cached per version (and as the
-latest when the id was bare). When arXiv is unreachable, expired metadata still answers:
+It is the one metadata source the reference resolver asks (`research.resolve.MetadataSource`:
+`known`, `absent`, `fetch`, `searched`, `search`), so a local mirror can stand in for it. One
+id_list request answers any number of ids; answers are cached per version (and as the latest
+when the id was bare). When arXiv is unreachable, expired metadata still answers:
 titles and authors do not change, and a stale answer is marked as such.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from .cache.store import Cache
@@ -55,6 +58,9 @@ class Catalog:
                 found[pid] = max(exact, key=lambda c: c.version)
         for pid, paper in found.items():
             self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
+        for pid in pids:
+            if pid not in found and pid.version is None:
+                self.cache.put_search(_absent_key(pid), {"absent": True}, min(self.cache.meta_ttl_s, ABSENT_TTL_S))
         return found
 
     def cached(self, pid: PaperId, *, allow_stale: bool = False) -> Paper | None:
@@ -78,6 +84,33 @@ class Catalog:
                 raise
             found.update({p: hit for p, hit in stale.items() if hit})
         return found
+
+    def known(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """The fresh cached metadata of `pids`, no request."""
+        return {p: hit for p in pids if (hit := self.cached(p)) is not None}
+
+    def absent(self, pids: list[PaperId]) -> set[PaperId]:
+        """Those of `pids` arXiv said it does not have, within the last ABSENT_TTL_S."""
+        return {p for p in pids if self.cache.get_search(_absent_key(p)) is not None}
+
+    def searched(self, search_query: str, max_results: int) -> list[Paper] | None:
+        """A title search's answer kept from before, without a request; None when there is none."""
+        kept = self.cache.get_search(_search_key(search_query, max_results))
+        return None if kept is None else [Paper.from_dict(d) for d in kept["papers"]]
+
+    def search(self, search_query: str, max_results: int) -> list[Paper]:
+        """The best `max_results` papers for an arXiv query (relevance order), in one request.
+        The answer is kept as long as metadata is (titles do not move), and its papers'
+        metadata is cached, so a repeated check costs nothing."""
+        feed = self.flights.do(
+            ("titles", search_query, max_results),
+            lambda: self.api.search(search_query, 0, max_results, "relevance", "descending"),
+        )
+        for paper in feed.papers:
+            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
+        kept = {"papers": [p.to_dict() for p in feed.papers]}
+        self.cache.put_search(_search_key(search_query, max_results), kept, self.cache.meta_ttl_s)
+        return feed.papers
 
     def latest_known(self, pid: PaperId) -> Paper | None:
         """The paper's latest metadata from the cache, expired or not: good enough to order sources."""
@@ -103,6 +136,18 @@ class Catalog:
             latest = found[bare].version if bare in found else None
             raise NotFound(not_found(pid, self.cache.versions(pid.id), latest))
         return found[pid], False
+
+
+ABSENT_TTL_S = 3600.0
+"""How long "arXiv has no such paper" is believed: new papers appear daily."""
+
+
+def _absent_key(pid: PaperId) -> str:
+    return f"absent:{pid}"
+
+
+def _search_key(search_query: str, max_results: int) -> str:
+    return "titles:" + hashlib.sha256(f"{search_query}\n{max_results}".encode()).hexdigest()
 
 
 def not_found(pid: PaperId, cached_versions: list[int], latest: int | None = None) -> str:

@@ -267,6 +267,24 @@ def _check_yymm(text: str, yymm: str, *, new_style: bool) -> None:
         raise _invalid(text, f"old-style ids ran from 9108 to 0703; {yymm} is outside, use YYMM.NNNNN")
 
 
+FIVE_DIGITS_FROM = 1501
+"""New-style ids have four digits after the dot until December 2014 and five from January 2015."""
+
+
+def digit_count_problem(pid: PaperId) -> str | None:
+    """Why a parsed new-style id cannot exist by its digit count, or None. Kept apart from
+    `parse`, which leaves digit counts to arXiv (a lookup answers them): a citation checker
+    says so without a request."""
+    if pid.old_style:
+        return None
+    yymm, num = pid.id.split(".")
+    want = 5 if int(yymm) >= FIVE_DIGITS_FROM else 4
+    if len(num) == want:
+        return None
+    since = "from 2015 on" if want == 5 else "before 2015"
+    return f"ids {since} have {want} digits after the dot; {pid.id} has {len(num)}"
+
+
 def _version(raw: str | None, text: str) -> int | None:
     if raw is None:
         return None

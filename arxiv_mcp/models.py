@@ -327,6 +327,9 @@ class Neighbour:
     arxiv_id: str | None
     year: int | None
     authors: list[str]
+    verdict: str | None = None
+    """With resolve=true, what resolve_references says of the entry (exact, likely, ...); an
+    entry that states an id keeps it, one found by title gets the id found (exact/likely)."""
 
 
 @dataclass
@@ -511,3 +514,59 @@ class Announcements:
     """Answered from the feed kept since its last fetch: no request was made."""
     note: str | None = None
     notice: str = UNTRUSTED
+
+
+Verdict = Literal["exact", "likely", "mismatch", "ambiguous", "not_found", "invalid", "not_checked"]
+"""What resolve_references says of a reference (not_checked: the call ran out of time or arXiv
+would not answer before it was looked up)."""
+
+
+@dataclass
+class Candidate:
+    """A paper a reference may mean, with how well its title matches (0-1)."""
+
+    arxiv_id: str
+    title: str
+    score: float
+
+
+@dataclass
+class Evidence:
+    """Why a verdict was given."""
+
+    id_given: str | None = None
+    """The arXiv id the reference states, normalised (null when it states none)."""
+    title_similarity: float | None = None
+    """The stated title against the paper's (0-1); null when no title was stated."""
+    first_author_match: bool | None = None
+    """Whether the stated first author is the paper's; null when none was stated."""
+    year_difference: int | None = None
+    """Stated year minus the year of the paper's first version; null when no year was stated."""
+    note: str | None = None
+
+
+@dataclass
+class ResolvedReference:
+    input: str
+    verdict: Verdict
+    confidence: float
+    arxiv_id: str | None
+    """The paper the reference names on arXiv (the cited id for a mismatch)."""
+    title: str | None
+    authors: list[str]
+    year: int | None
+    evidence: Evidence
+    bibtex: str | None = None
+    """For exact and likely only: what export_bibtex gives for arxiv_id, byte for byte."""
+    candidates: list[Candidate] = field(default_factory=list)
+
+
+@dataclass
+class Resolution:
+    items: list[ResolvedReference]
+    summary: dict[str, int]
+    """How many references got each verdict."""
+    requests: int = 0
+    """Requests this answer sent to arXiv, answered or not (0 when everything was cached)."""
+    not_checked: list[str] = field(default_factory=list)
+    """The inputs left unchecked: pass them as `references` to a new call."""

@@ -201,9 +201,48 @@ def neighbours(r: models.Neighbours) -> str:
     if r.direction == "bibliography":
         lines[0] += " (from the paper's own bibliography, in its order: no request made)"
     for n in r.neighbours:
-        ident = f"arXiv:{n.arxiv_id}" if n.arxiv_id else "not on arXiv"
+        ident = _neighbour_id(n, r.direction)
         facts = "; ".join(fact for fact in (str(n.year or "n.d."), _authors(n.authors, 3)) if fact)
         lines.append(f"- {n.title or '(untitled)'} ({facts}) [{ident}]")
+    return "\n".join(lines)
+
+
+def _neighbour_id(n: models.Neighbour, direction: str) -> str:
+    """What is known of an entry's arXiv id; an entry stating none may still be on arXiv."""
+    if n.arxiv_id:
+        return f"arXiv:{n.arxiv_id}" + (f", {n.verdict}" if n.verdict else "")
+    if n.verdict:
+        return f"no arXiv id stated; resolve: {n.verdict.replace('_', ' ')}"
+    return "no arXiv id stated" if direction == "bibliography" else "no arXiv id known"
+
+
+_ADVICE = {
+    "mismatch": "the id names another paper: cite the paper you meant (candidates) or fix the title",
+    "ambiguous": "several papers fit: add the first author or the year, or pick one of the candidates",
+    "not_found": "not found on arXiv: check it elsewhere (it may be a journal-only paper) or drop it",
+    "invalid": "not an arXiv id: correct it",
+    "not_checked": "not checked: call resolve_references again with the references in not_checked",
+}
+
+
+def resolution(r: models.Resolution) -> str:
+    """One line per reference, beginning with its verdict; then what to do about the doubtful ones."""
+    counts = ", ".join(f"{n} {verdict}" for verdict, n in r.summary.items())
+    lines = [f"{len(r.items)} reference(s): {counts}; {r.requests} request(s) to arXiv"]
+    for n, item in enumerate(r.items, 1):
+        shown = " ".join(item.input.split())
+        shown = shown if len(shown) <= 90 else shown[:87] + "..."
+        named = f" arXiv:{item.arxiv_id} {item.title!r}" if item.arxiv_id else ""
+        lines.append(f"{item.verdict} [{n}]{named} <- {shown}")
+        if item.evidence.note:
+            lines.append(f"  {item.evidence.note}")
+        if item.candidates:
+            lines.append("  candidates: " + "; ".join(f"arXiv:{c.arxiv_id} {c.title!r}" for c in item.candidates))
+    doubtful = [v for v in _ADVICE if v in r.summary]
+    if doubtful:
+        lines.append("To do: " + " | ".join(f"{v}: {_ADVICE[v]}" for v in doubtful))
+    if any(i.bibtex for i in r.items):
+        lines.append("BibTeX for exact and likely references is in the structured content (bibtex).")
     return "\n".join(lines)
 
 
@@ -301,6 +340,11 @@ _REVIEW_STEPS: tuple[tuple[str, str], ...] = (
         "   a paper is read, its own bibliography answers, with arXiv ids).",
     ),
     ("", "Group the findings into themes, agreements, disagreements and open problems."),
+    (
+        "resolve_references",
+        "Before you cite, resolve: resolve_references on your reference list; cite only what comes\n"
+        "   back exact or likely, and fix or drop mismatch, ambiguous and not_found entries.",
+    ),
     ("export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]; export_bibtex for the list."),
     ("-export_bibtex", "Cite every claim with its arXiv id, like [arXiv:2401.12345]."),
 )

@@ -443,6 +443,7 @@ def _defined_tools(
         _research_tools,
         _mirror_tools,
         _announcement_tools,
+        _citation_tools,
     ):
         group(tools, svc, run)
     return tools.tools
@@ -695,22 +696,32 @@ def _research_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToo
         return run(lambda: svc.export_bibtex(paper_ids, session_id), render.bibtex, ctx)
 
     def neighbours(
-        direction: str, paper_id: str, limit: int, session_id: str | None, ctx: Context | None
+        direction: str,
+        paper_id: str,
+        limit: int,
+        session_id: str | None,
+        ctx: Context | None,
+        resolve: bool = False,
+        max_lookups: int = 20,
     ) -> CallToolResult:
         """The one call behind get_references and get_citations, either way along the graph."""
         return run(
-            _touching(svc, session_id, lambda: svc.neighbours(paper_id, direction, limit)), render.neighbours, ctx
+            _touching(svc, session_id, lambda: svc.neighbours(paper_id, direction, limit, resolve, max_lookups)),
+            render.neighbours,
+            ctx,
         )
 
     @tools.add("Get references")
     def get_references(
         paper_id: PaperId,
         limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
+        resolve: Annotated[bool, Field(description="Find arXiv ids by title")] = False,
+        max_lookups: Annotated[int, _bounded(bounds.MAX_LOOKUPS, "Searches for resolve")] = 20,
         session_id: SessionId = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, models.Neighbours]:
         """Papers it cites, with arXiv ids: its bibliography once read, or Semantic Scholar."""
-        return neighbours("references", paper_id, limit, session_id, ctx)
+        return neighbours("references", paper_id, limit, session_id, ctx, resolve, max_lookups)
 
     @tools.add("Get citations")
     def get_citations(
@@ -778,6 +789,22 @@ def _announcement_tools(tools: _Tools, svc: ArxivService, run: Callable[..., Cal
     ) -> Annotated[CallToolResult, models.Announcements]:
         """Papers arXiv announced today in categories (new, cross-list, replaced), unseen since a cursor."""
         return run(_touching(svc, session_id, lambda: svc.list_new(category, since, limit)), render.announcements, ctx)
+
+
+def _citation_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolResult]) -> None:
+    @tools.add("Resolve references")
+    def resolve_references(
+        references: Annotated[
+            list[str] | None,
+            _bounded(bounds.REFERENCES, "Ids or citations, any style"),
+        ] = None,
+        text: Annotated[str | None, Field(description="A pasted bibliography (.bib, numbered list)")] = None,
+        session_id: PinningSessionId = None,
+        ctx: Context | None = None,
+    ) -> Annotated[CallToolResult, models.Resolution]:
+        """Before you cite, check references against arXiv: the paper each names, a verdict,
+        evidence, BibTeX."""
+        return run(lambda: svc.resolve_references(references, text, session_id), render.resolution, ctx)
 
 
 def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[str]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
@@ -42,6 +41,7 @@ from .models import (
     PaperDetail,
     PaperSummary,
     PaperText,
+    Resolution,
     SearchResult,
     SessionInfo,
     Trends,
@@ -482,21 +482,62 @@ class ArxivService:
             invalid_ids=invalid,
         )
 
-    def neighbours(self, paper_id: str, direction: str, limit: int = 10) -> Neighbours:
+    def resolve_references(
+        self, references: list[str] | None = None, text: str | None = None, session_id: str | None = None
+    ) -> Resolution:
+        """Which arXiv paper each reference names, with a verdict and its evidence (research/resolve.py)."""
+        from .research import bibsplit
+        from .research.resolve import resolve
+
+        if (references is None) == (text is None):
+            raise InvalidInput(
+                "give exactly one of references (a list of 1-100 ids or citations) or text (a pasted bibliography)"
+            )
+        if text is not None:
+            entries = bibsplit.split(text)
+            if not 1 <= len(entries) <= bounds.REFERENCES.high:
+                raise InvalidInput(
+                    f"text holds {len(entries)} entries; give 1 to {bounds.REFERENCES.high} per call (split it)"
+                )
+        else:
+            entries = bounds.REFERENCES.check(references)
+        self._check_session(session_id)
+        result = resolve(entries, self.catalog, self._bibtex_entry)
+        for item in result.items:
+            held = self.catalog.latest_known(PaperId(item.arxiv_id)) if session_id and item.arxiv_id else None
+            if held is not None and item.verdict in ("exact", "likely"):
+                self._pin(session_id, held)
+        return result
+
+    def _bibtex_entry(self, paper: Paper) -> str:
+        from .research.bibtex import to_bibtex
+
+        return to_bibtex([paper], site_url=self.config.site_url)
+
+    def neighbours(
+        self, paper_id: str, direction: str, limit: int = 10, resolve: bool = False, max_lookups: int = 20
+    ) -> Neighbours:
         """References or citations. A paper whose text is cached answers for its references
         itself, from its own bibliography (no request, the paper's order, the arXiv ids its
-        entries state), with direction "bibliography"; Semantic Scholar answers the rest."""
+        entries state), with direction "bibliography"; Semantic Scholar answers the rest.
+        With `resolve`, the paper is read if it is not cached, and its entries are checked
+        through resolve_references' resolver: one batch for the stated ids, at most
+        `max_lookups` title searches for the others."""
         from .upstream import s2
 
         pid = parse(paper_id)
         if direction == "references":
             bounds.LIMIT.check(limit)
+            bounds.MAX_LOOKUPS.check(max_lookups)
+            if resolve:
+                self._read(paper_id, None)
             own = self._bibliography(pid, limit)
             if own is not None:
-                return own
+                return self._resolved(own, max_lookups) if resolve else own
         return s2.neighbours(self.http, self.config.s2_url, pid, direction, limit, cache=self.cache)
 
     def _bibliography(self, pid: PaperId, limit: int) -> Neighbours | None:
+        from .text.bibids import publication_year
         from .text.document import Reference
 
         versions = [pid.version] if pid.version is not None else sorted(self.cache.versions(pid.id), reverse=True)
@@ -504,9 +545,21 @@ class ArxivService:
             full = self.reader.cached(pid.with_version(version))
             entries = full.doc.records(Reference) if full is not None else []
             if entries:
-                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, _year(r.text), []) for r in entries]
+                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, publication_year(r.text), []) for r in entries]
                 return Neighbours(pid.id, "bibliography", found[:limit], len(found) > limit)
         return None
+
+    def _resolved(self, own: Neighbours, max_lookups: int) -> Neighbours:
+        """`own` with each entry's verdict, and the arXiv id found for those that state none."""
+        from .research.resolve import resolve
+
+        texts = [n.title or "" for n in own.neighbours]
+        result = resolve(texts, self.catalog, self._bibtex_entry, max_searches=max_lookups)
+        out = []
+        for n, item in zip(own.neighbours, result.items, strict=True):
+            found = item.arxiv_id if item.verdict in ("exact", "likely") else None
+            out.append(replace(n, arxiv_id=n.arxiv_id or found, verdict=item.verdict))
+        return replace(own, neighbours=out)
 
     def category_trends(self, category: str, window_days: int = 30) -> Trends:
         from .research.trends import category_trends, chart_uri, mirror_trends, trends_from_dict
@@ -650,12 +703,6 @@ def _shared_fields(paper: Paper) -> dict[str, Any]:
         "published": paper.published,
         "updated": paper.updated,
     }
-
-
-def _year(entry: str) -> int | None:
-    """The last plausible year an entry prints (its publication year, after any arXiv id)."""
-    years = [int(y) for y in re.findall(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)", entry)]
-    return years[-1] if years else None
 
 
 def _sentences(*notes: str | None) -> str:

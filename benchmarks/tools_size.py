@@ -1,6 +1,6 @@
 """How many bytes the tool list costs a client: the whole tools/list answer and each tool.
 
-Run: python benchmarks/tools_size.py [--limit 20000] [--groups]
+Run: python benchmarks/tools_size.py [--limit 22500] [--groups]
 
 Starts the real server (`python -m arxiv_mcp`, stdio, a throw-away cache home), asks it for
 tools/list as a client does, and measures compact UTF-8 JSON: the whole `result` object, then
@@ -23,14 +23,16 @@ sys.path.insert(0, str(ROOT))  # run as a script: tests.jsonrpc is the repositor
 
 from tests import jsonrpc  # noqa: E402
 
-DEFAULT_LIMIT = 20_000
+DEFAULT_LIMIT = 22_500
 """Issues 13 and 21: every tools/list a client reads goes into the model's context; keep it
 under this, whatever arguments are added. It was 17,000 until the issues asked for new
 tools: a tool an issue asks for raises it by what that tool costs, and nothing else does.
 Issue 33 raised it by the 1,255 bytes of compare_versions (its output schema gives its four
 lists as objects, as read_paper's items) and get_paper's `links` (100 bytes); issue 31 by
 `list_new` (1.5 KB, the leanest it can be with an output schema) and the mirror's fields on
-get_paper and category_trends (about 100 bytes; `mirror_status` is listed only with a mirror)."""
+get_paper and category_trends (about 100 bytes; `mirror_status` is listed only with a
+mirror); issue 30 by resolve_references (about 1,900 bytes with its output schema) and
+get_references' `resolve` and `max_lookups` (about 250)."""
 
 
 def size(value) -> int:

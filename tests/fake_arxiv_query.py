@@ -29,9 +29,13 @@ class QuerySyntaxError(ValueError):
     """The search_query cannot be parsed; the fake answers HTTP 400 like arXiv."""
 
 
+_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß": "ss", "æ": "ae", "Æ": "AE", "đ": "d"})
+"""Letters NFKD does not decompose, folded as search engines' ASCII folding does (Sørensen, Łukasz)."""
+
+
 def fold(text: str) -> str:
     """Lower-case and strip accents so 'Wübben' and 'wubben' compare equal."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 

@@ -121,7 +121,7 @@ def _tool_call(tool: str, *args: str) -> list[str]:
 def test_inspector_strict_finds_no_schema_portability_problem(inspector):
     got = inspector({"list": ["--method", "tools/list", "--strict", "--format", "json"]})
     assert "schemaFindings" not in got["list"], got["list"].get("schemaFindings")
-    assert len(got["list"]["result"]["tools"]) == 19
+    assert len(got["list"]["result"]["tools"]) == 20
 
 
 def test_inspector_shows_the_servers_own_error_text(fake, inspector):

@@ -83,13 +83,21 @@ def test_references_are_parsed(svc, corpus):
                 "arxiv_id": "1706.03762",
                 "year": 2017,
                 "authors": ["Ashish Vaswani", "Noam Shazeer"],
+                "verdict": None,
             },
-            {"title": "A book that is not on arXiv", "arxiv_id": None, "year": 1998, "authors": ["Judea Pearl"]},
+            {
+                "title": "A book that is not on arXiv",
+                "arxiv_id": None,
+                "year": 1998,
+                "authors": ["Judea Pearl"],
+                "verdict": None,
+            },
             {
                 "title": "The Large N Limit of Superconformal Field Theories",
                 "arxiv_id": "hep-th/9711200",
                 "year": 1997,
                 "authors": ["Juan Maldacena"],
+                "verdict": None,
             },
         ],
         "has_more": False,
@@ -165,8 +173,8 @@ def test_null_and_empty_entries_are_skipped(svc, corpus):
     corpus.fault(S2_PREFIX, "malformed", body=body)
     result = call(svc, "2401.00001", limit=3)
     assert result["neighbours"] == [
-        {"title": "Unresolved but titled", "arxiv_id": None, "year": None, "authors": []},
-        {"title": "Odd id", "arxiv_id": None, "year": None, "authors": ["A. B."]},
+        {"title": "Unresolved but titled", "arxiv_id": None, "year": None, "authors": [], "verdict": None},
+        {"title": "Odd id", "arxiv_id": None, "year": None, "authors": ["A. B."], "verdict": None},
     ]
     assert result["has_more"] is True
 

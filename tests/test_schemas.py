@@ -29,6 +29,7 @@ CALLS = [
     ("list_cached", {}),
     ("list_categories", {"group": "math"}),
     ("export_bibtex", {"paper_ids": ["2403.00003"]}),
+    ("resolve_references", {"references": ["2403.00003", "A. Lovelace. A paper that does not exist. 2024."]}),
     ("get_references", {"paper_id": "2403.00003"}),
     ("get_citations", {"paper_id": "2403.00003"}),
     ("category_trends", {"category": "cs.LG", "window_days": 3}),

@@ -47,7 +47,7 @@ async def test_groups_expose_their_tools_and_texts_name_only_those(connect, make
 
 
 def test_read_is_four_tools_and_every_tool_is_in_exactly_one_group():
-    assert len(TOOL_GROUPS["read"]) == 5 and len(ALL) == 20
+    assert len(TOOL_GROUPS["read"]) == 5 and len(ALL) == 21
     assert sum(len(names) for names in TOOL_GROUPS.values()) == len(ALL)
 
 

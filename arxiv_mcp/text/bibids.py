@@ -3,7 +3,8 @@
 One reading for every extractor, so an entry says the same ids whether it came from HTML,
 a `.bbl` or a PDF's reference list. An entry states an arXiv id by an `arXiv:` prefix
 (`arXiv:2401.12345v2`, `arXiv preprint arXiv:2401.12345`), an arxiv.org URL, an `eprint`
-field, arXiv's DOI (`10.48550/arXiv.2401.12345`) or an old-style id (`hep-th/9901001`); a bare
+field, arXiv's DOI (`10.48550/arXiv.2401.12345`), DBLP's `CoRR, abs/1409.0473` (CoRR is arXiv's
+computer science section) or an old-style id (`hep-th/9901001`); a bare
 `2401.12345` alone is not taken (page and report numbers look the same). Every candidate goes
 through `ids.parse`, so an id that cannot exist is never reported.
 """
@@ -18,16 +19,19 @@ from ..errors import InvalidInput
 _NEW_ID = ids.NEW_STYLE + ids.VERSION
 _OLD_ID = ids.OLD_STYLE + ids.VERSION
 _ARXIV_ID_RE = re.compile(
-    rf"(?:arxiv\s*[:.]?\s*(?:e-?print\s*)?(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|10\.48550/arxiv\.)"
+    rf"(?:arxiv\s*[:.]?\s*(?:e-?prints?\s*,?\s*)?(?:abs/)?|arxiv\.org/(?:abs|pdf|html)/|10\.48550/arxiv\.|corr\s*,?\s*abs/)"
     rf"(?P<id>{_NEW_ID}|{_OLD_ID})"
     rf"|(?<![\w/.])(?P<old>{_OLD_ID})(?![\w/])",
     re.IGNORECASE,
 )
-# Every match of _ARXIV_ID_RE holds "arxiv" or "/" and seven digits (its old id), read with
+# Every match of _ARXIV_ID_RE holds "arxiv", "corr" or "/" and seven digits (its old id), read with
 # the same flags: an entry holding neither is not scanned with the whole pattern, which is
 # tried at every letter of it (most entries of a paper's references have no arXiv id).
-_ARXIV_ID_HINT = re.compile(r"arxiv|/\d{7}", re.IGNORECASE)
+_ARXIV_ID_HINT = re.compile(r"arxiv|/\d{7}|corr", re.IGNORECASE)
 _DOI_RE = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>{}]+)", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d.\-\u2013/:])(?:19|20)\d\d(?![\d\-\u2013]|\.\d)")
+"""A year: not a piece of a number, an id, or a range (`pages 1957-1978`, `1957--1978`)."""
+_PARENTHESISED_YEAR = re.compile(r"\(((?:19|20)\d\d)[a-z]?\)")
 
 
 def arxiv_id_in(text: str) -> str | None:
@@ -45,6 +49,17 @@ def arxiv_id_in(text: str) -> str | None:
 def eprint_id(field: str) -> str | None:
     """An `eprint` field's id (`2401.12345`, `arXiv:2401.12345`, `hep-th/9901001`), or None."""
     return _parsed(field.strip())
+
+
+def publication_year(entry: str) -> int | None:
+    """The year an entry was published: `(2018)` when it puts one in brackets (APA), else the
+    last year it prints outside ids, DOIs and page ranges (`2020, 1957-1978` is 2020)."""
+    bare = _ARXIV_ID_RE.sub(" ", _DOI_RE.sub(" ", entry))
+    bracketed = _PARENTHESISED_YEAR.search(bare)
+    if bracketed:
+        return int(bracketed.group(1))
+    years = [int(m.group()) for m in _YEAR.finditer(bare)]
+    return years[-1] if years else None
 
 
 def doi_in(text: str) -> str | None:
