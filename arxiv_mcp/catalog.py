@@ -86,8 +86,10 @@ class Catalog:
         return found
 
     def known(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
-        """The fresh cached metadata of `pids`, no request."""
-        return {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        """The metadata of `pids` held here, no request: fresh in the cache, else in the mirror."""
+        found = {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        found.update(self.mirrored([p for p in pids if p not in found]))
+        return found
 
     def absent(self, pids: list[PaperId]) -> set[PaperId]:
         """Those of `pids` arXiv said it does not have, within the last ABSENT_TTL_S."""

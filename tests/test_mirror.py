@@ -305,6 +305,7 @@ async def test_every_answer_through_the_mcp_client(mirrored, oai_fake):
         found = await client.call_tool("search_papers", {"query": "graph neural", "category": "cs.LG"})
         paper = await client.call_tool("get_paper", {"paper_id": "2401.00001"})
         bib = await client.call_tool("export_bibtex", {"paper_ids": ["2401.00001", "2403.00004"]})
+        checked = await client.call_tool("resolve_references", {"references": ["arXiv:2401.00001", "2403.00004v1"]})
         trends = await client.call_tool("category_trends", {"category": "cs.LG", "window_days": 30})
         chart = await client.read_resource("arxiv://trends/cs.LG/30/chart")
         status = await client.call_tool("mirror_status", {})
@@ -317,6 +318,7 @@ async def test_every_answer_through_the_mcp_client(mirrored, oai_fake):
     assert detail["source"] == "mirror" and [v.split()[0] for v in detail["versions"]] == ["v1", "v2", "v3"]
     assert detail["versions"][0].endswith(" 101kb") and "Versions (local mirror" in paper.content[0].text
     assert bib.structured_content["count"] == 2
+    assert [i["verdict"] for i in checked.structured_content["items"]] == ["exact", "exact"]
     t = trends.structured_content
     in_window = [p for p in CORPUS if "cs.LG" in p.categories and p.published >= NOW - timedelta(days=29)]
     assert (t["source"], t["total_results"]) == ("mirror", len(in_window))
