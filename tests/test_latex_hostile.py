@@ -12,8 +12,6 @@ without failing the read, and keeps the call's deadline while converting.
 
 from __future__ import annotations
 
-import sys
-
 import anyio
 import pytest
 from mcp.client import Client
@@ -23,6 +21,7 @@ from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests import platforms
 from tests.conftest import paper
 from tests.fake_arxiv import eprint
+from tests.hostile import capped_server
 
 pytestmark = [pytest.mark.anyio, platforms.posix_rlimits]
 
@@ -30,17 +29,10 @@ MEMORY_CAP = 2 * 1024**3
 """Address space of the server process (RLIMIT_AS): a 20 MB source converts in about 600 MB."""
 GENEROUS_S = 120.0
 """Far beyond any expected time: only a call that never ends reaches it."""
-_CAPPED_SERVER = (
-    "import resource, runpy, sys; "
-    "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1]))); "
-    "sys.argv = ['arxiv_mcp']; "
-    "runpy.run_module('arxiv_mcp', run_name='__main__')"
-)
 
 
-def capped_server(fake, home, deadline_s: int) -> StdioServerParameters:
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(home), "ARXIV_MCP_DEADLINE_S": str(deadline_s)}
-    return StdioServerParameters(command=sys.executable, args=["-c", _CAPPED_SERVER, str(MEMORY_CAP)], env=env)
+def capped(fake, home, deadline_s: int) -> StdioServerParameters:
+    return capped_server(fake, home, deadline_s=deadline_s, memory_cap=MEMORY_CAP).params
 
 
 def tex(body: str, preamble: str = "") -> str:
@@ -88,7 +80,7 @@ def said(result) -> str:
 async def test_a_bibliography_too_long_reads_without_its_tail(fake, tmp_path):
     pid = "2403.00101"
     fake.add(paper(pid, "Long bibliography", source=eprint({"main.tex": tex(bibliography(MAX_ENTRIES + 250))})))
-    result = await read(capped_server(fake, tmp_path / "home", 60), pid)
+    result = await read(capped(fake, tmp_path / "home", 60), pid)
     assert not result.is_error, said(result)
     assert result.structured_content["method"] == "source"
     text = result.structured_content["text"]
@@ -104,7 +96,7 @@ async def test_a_source_too_large_for_the_deadline_stops_converting(fake, tmp_pa
     items = "".join(f"\\bibitem{{k{k}}} A{k}.\n" for k in range(1_200_000))
     body = f"\\section{{A}}\nText.\n\\begin{{thebibliography}}{{9}}\n{items}\\end{{thebibliography}}"
     fake.add(paper(pid, "Huge source", source=eprint({"main.tex": tex(body)})))
-    result = await read(capped_server(fake, tmp_path / "home", 2), pid)
+    result = await read(capped(fake, tmp_path / "home", 2), pid)
     assert result.is_error
     assert "Converting the paper's LaTeX source took longer than this call may take" in said(result), said(result)
     assert "ARXIV_MCP_DEADLINE_S" in said(result)
@@ -113,7 +105,7 @@ async def test_a_source_too_large_for_the_deadline_stops_converting(fake, tmp_pa
 async def test_numbers_of_100000_digits_read_as_text(fake, tmp_path):
     pid = "2403.00103"
     fake.add(paper(pid, "Huge numbers", source=eprint({"main.tex": NUMBERS})))
-    result = await read(capped_server(fake, tmp_path / "home", 60), pid)
+    result = await read(capped(fake, tmp_path / "home", 60), pid)
     assert not result.is_error, said(result)
     assert result.structured_content["method"] == "source"
     text = result.structured_content["text"]
