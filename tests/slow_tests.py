@@ -17,6 +17,7 @@ SLOW_MODULES = frozenset(
         "test_faults",
         "test_fuzz",
         "test_hostile",
+        "test_hostile_args_stdio",
         "test_http_isolation",
         "test_http_hardening",
         "test_http_load",
