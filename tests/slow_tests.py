@@ -18,6 +18,7 @@ SLOW_MODULES = frozenset(
         "test_fuzz",
         "test_hostile",
         "test_hostile_args_stdio",
+        "test_hostile_two_servers",
         "test_http_isolation",
         "test_http_hardening",
         "test_http_load",
