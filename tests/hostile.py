@@ -16,10 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.types import CallToolResult
 
 IDLE_WITHIN_S = 5.0
 """The acceptance's bound: the server's CPU time stands still within this of each answer."""
+PAST_DEADLINE_S = 5.0
+"""The acceptance's bound: each answer comes within the call's deadline and this."""
+PROC = Path("/proc/self/stat").exists()
+"""Whether a process's CPU time and peak RSS can be read (Linux)."""
 
 _LAUNCH = (
     "import os, resource, runpy, sys; "
@@ -37,9 +43,11 @@ def capped_command(memory_cap: int, pid_file: Path, *args: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CappedServer:
-    """A stdio server's parameters for the SDK's client, and where it writes its pid."""
+    """A stdio server's parameters for the SDK's client, its call deadline, and where it
+    writes its pid."""
 
     params: StdioServerParameters
+    deadline_s: float
     pid_file: Path
 
     def pid(self) -> int:
@@ -53,7 +61,7 @@ def capped_server(
     pid_file = home.parent / f"{name}.pid"
     settings = {**fake.env(), "ARXIV_MCP_HOME": str(home), "ARXIV_MCP_DEADLINE_S": str(deadline_s), **env}
     command, *args = capped_command(memory_cap, pid_file)
-    return CappedServer(StdioServerParameters(command=command, args=args, env=settings), pid_file)
+    return CappedServer(StdioServerParameters(command=command, args=args, env=settings), deadline_s, pid_file)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -90,3 +98,14 @@ async def timed(call: Awaitable[Any]) -> tuple[Any, Exception | None, float]:
     except Exception as exc:
         result, error = None, exc
     return result, error, time.monotonic() - started
+
+
+async def answer(client: Client, server: CappedServer, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    """The tool's result, checked to come within the deadline + 5 s and, where /proc tells, to
+    leave the server idle within 5 s."""
+    result, error, took = await timed(client.call_tool(tool, arguments))
+    assert error is None, error
+    assert took < server.deadline_s + PAST_DEADLINE_S, (tool, took)
+    assert not PROC or await idle_within(server.pid()), f"{tool} left the server busy"
+    assert isinstance(result, CallToolResult)
+    return result

@@ -19,7 +19,7 @@ from mcp.client import Client
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.research.library import INDEX_FILE
 from tests.conftest import html_paper
-from tests.hostile import CappedServer, capped_server, idle_within, peak_rss_mb, timed
+from tests.hostile import CappedServer, answer, capped_server, peak_rss_mb
 from tests.test_library_index import fill
 from tests.test_library_lies import far_postings, negative_ends, not_utf8, sealed, sound, unpack
 
@@ -41,15 +41,6 @@ def _server(fake, tmp_path: Path) -> CappedServer:
     return capped_server(fake, tmp_path / "home", deadline_s=DEADLINE_S, memory_cap=MEMORY_CAP)
 
 
-async def _answer(client: Client, pid: int, tool: str, arguments: dict):
-    """The tool's result, checked to come within the deadline + 5 s and leave the server idle."""
-    result, error, took = await timed(client.call_tool(tool, arguments))
-    assert error is None, error
-    assert took < DEADLINE_S + 5, (tool, took)
-    assert await idle_within(pid), f"{tool} left the server busy"
-    return result
-
-
 def _one_line(result) -> str:
     assert result.is_error
     text = result.content[0].text
@@ -65,13 +56,12 @@ async def test_a_selector_of_a_5000_digit_number_is_one_line_over_stdio(fake, tm
     server = _server(fake, tmp_path)
     said: dict[str, str] = {}
     async with Client(server.params) as client:
-        pid = server.pid()
-        assert not (await _answer(client, pid, "read_paper", {"paper_id": f"{PID}v1"})).is_error
+        assert not (await answer(client, server, "read_paper", {"paper_id": f"{PID}v1"})).is_error
         for form in FORMS:
             selector = {"paper_id": f"{PID}v1", "section": form.format(n=DIGITS)}
-            said[form] = _one_line(await _answer(client, pid, "read_paper", selector))
-        still = await _answer(client, pid, "read_paper", {"paper_id": f"{PID}v1", "section": "Method"})
-        peak = peak_rss_mb(pid)
+            said[form] = _one_line(await answer(client, server, "read_paper", selector))
+        still = await answer(client, server, "read_paper", {"paper_id": f"{PID}v1", "section": "Method"})
+        peak = peak_rss_mb(server.pid())
     assert {form: "digits" in text for form, text in said.items()} == dict.fromkeys(FORMS, True), said
     assert not still.is_error and "minimise it" in still.content[0].text
     assert peak < PEAK_RSS_MB, f"peak RSS {peak:.0f} MB"
@@ -81,12 +71,11 @@ async def test_offsets_and_megabyte_arguments_are_one_line_over_stdio(fake, tmp_
     fake.add(html_paper(PID, "Megabytes"))
     server = _server(fake, tmp_path)
     async with Client(server.params) as client:
-        pid = server.pid()
-        offset = _one_line(await _answer(client, pid, "list_cached", {"offset": 2**63}))
-        argument = _one_line(await _answer(client, pid, "get_paper", {"paper_id": MEGABYTE}))
-        assert not (await _answer(client, pid, "read_paper", {"paper_id": f"{PID}v1"})).is_error
-        selector = _one_line(await _answer(client, pid, "read_paper", {"paper_id": f"{PID}v1", "section": MEGABYTE}))
-        peak = peak_rss_mb(pid)
+        offset = _one_line(await answer(client, server, "list_cached", {"offset": 2**63}))
+        argument = _one_line(await answer(client, server, "get_paper", {"paper_id": MEGABYTE}))
+        assert not (await answer(client, server, "read_paper", {"paper_id": f"{PID}v1"})).is_error
+        selector = _one_line(await answer(client, server, "read_paper", {"paper_id": f"{PID}v1", "section": MEGABYTE}))
+        peak = peak_rss_mb(server.pid())
     assert offset.startswith("offset must be a whole number from 0 to 1000000"), offset
     assert "is not an arXiv id: it is far too long" in argument, argument
     assert "section is 1,000,000 characters long" in selector and 'section="outline"' in selector, selector
@@ -96,9 +85,9 @@ async def test_offsets_and_megabyte_arguments_are_one_line_over_stdio(fake, tmp_
 QUERIES = ["sparse attention", "graph kernel bound", "operator"]
 
 
-async def _searches(client: Client, pid: int) -> list[dict]:
+async def _searches(client: Client, server: CappedServer) -> list[dict]:
     return [
-        (await _answer(client, pid, "search_cached", {"query": q, "limit": 20})).structured_content for q in QUERIES
+        (await answer(client, server, "search_cached", {"query": q, "limit": 20})).structured_content for q in QUERIES
     ]
 
 
@@ -110,7 +99,7 @@ async def test_a_lying_library_index_is_rebuilt_over_stdio(fake, tmp_path):
         fill(cache, 30)
     server = _server(fake, tmp_path)
     async with Client(server.params) as client:
-        truth = await _searches(client, server.pid())
+        truth = await _searches(client, server)
     honest = (home / INDEX_FILE).read_bytes()
     for lie in (far_postings, not_utf8, negative_ends):
         parts = unpack(honest)
@@ -118,5 +107,5 @@ async def test_a_lying_library_index_is_rebuilt_over_stdio(fake, tmp_path):
         (home / INDEX_FILE).write_bytes(sealed(parts))
         assert not sound((home / INDEX_FILE).read_bytes(), QUERIES), lie.__name__
         async with Client(server.params) as client:
-            assert await _searches(client, server.pid()) == truth, lie.__name__
+            assert await _searches(client, server) == truth, lie.__name__
         assert sound((home / INDEX_FILE).read_bytes(), QUERIES), lie.__name__

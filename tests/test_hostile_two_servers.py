@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp.client import Client
+from mcp.types import CallToolResult
 
 from arxiv_mcp.cache.files import parse_file_name
 from arxiv_mcp.cache.store import Cache
@@ -31,7 +32,7 @@ from arxiv_mcp.research.library import INDEX_FILE
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
-from tests.hostile import CappedServer, capped_server, idle_within, timed
+from tests.hostile import CappedServer, answer, capped_server
 from tests.pdfgen import many_objects_pdf
 from tests.test_latex_hostile import bibliography, tex
 from tests.test_library_index import fill
@@ -53,20 +54,17 @@ def _servers(fake, home: Path, names: tuple[str, ...]) -> list[CappedServer]:
     return [capped_server(fake, home, deadline_s=DEADLINE_S, memory_cap=MEMORY_CAP, name=name) for name in names]
 
 
-async def _answer(client: Client, pid: int, tool: str, arguments: dict):
-    result, error, took = await timed(client.call_tool(tool, arguments))
-    assert error is None, error
-    assert took < DEADLINE_S + 5, (tool, arguments.get("paper_id"), took)
-    assert await idle_within(pid), f"{tool} left server {pid} busy"
+async def _answer(client: Client, server: CappedServer, tool: str, arguments: dict) -> CallToolResult:
+    result = await answer(client, server, tool, arguments)
     if result.is_error:
         said = result.content[0].text
         assert "\n" not in said.strip() and len(said.encode()) < 1024, said[:300]
     return result
 
 
-async def _searches(client: Client, pid: int) -> list[dict]:
+async def _searches(client: Client, server: CappedServer) -> list[dict]:
     return [
-        (await _answer(client, pid, "search_cached", {"query": q, "limit": 20})).structured_content for q in QUERIES
+        (await _answer(client, server, "search_cached", {"query": q, "limit": 20})).structured_content for q in QUERIES
     ]
 
 
@@ -115,9 +113,9 @@ async def test_two_servers_on_one_home_through_hostile_reads_lose_and_double_not
         fill(cache, 30)
     (first,) = _servers(fake, home, ("first",))
     async with Client(first.params) as client:
-        read = await _answer(client, first.pid(), "read_paper", {"paper_id": f"{NORMAL}v1", "page_size": 100_000})
+        read = await _answer(client, first, "read_paper", {"paper_id": f"{NORMAL}v1", "page_size": 100_000})
         assert not read.is_error
-        truth = await _searches(client, first.pid())
+        truth = await _searches(client, first)
     with Cache(home, max_papers=500) as cache:
         before = {f"{item.paper_id}v{item.version}": set(item.tiers) for item in cache.list_cached()}
         normal_text = cache.get_text(NORMAL, 1).text
@@ -127,13 +125,13 @@ async def test_two_servers_on_one_home_through_hostile_reads_lose_and_double_not
 
     a, b = _servers(fake, home, ("a", "b"))
     async with Client(a.params) as client_a, Client(b.params) as client_b:
-        clients = [(client_a, a.pid()), (client_b, b.pid())]
+        clients = [(client_a, a), (client_b, b)]
         assert await _at_once(*(partial(_searches, *each) for each in clients)) == [truth, truth]
         for hostile in (BIBLIOGRAPHY, OBJECTS):
             await _at_once(*(partial(_answer, *each, "read_paper", {"paper_id": f"{hostile}v1"}) for each in clients))
         fetched = Counter(request.path for request in fake.requests)
         fake.clear_log()
-        again = await _answer(client_a, a.pid(), "read_paper", {"paper_id": f"{NORMAL}v1", "page_size": 100_000})
+        again = await _answer(client_a, a, "read_paper", {"paper_id": f"{NORMAL}v1", "page_size": 100_000})
 
     assert fake.requests == [], "the paper read before was fetched again"
     assert again.structured_content["text"] == read.structured_content["text"]

@@ -8,6 +8,9 @@ without failing the read, and keeps the call's deadline while converting.
 - numbers of 100,000 digits (`\\num`, an exponent, a unit's power) and a label that is a digit
   but not a number (`²`) read as text;
 - any exception of a converter falls back to the next source (the PDF), as a damaged file does.
+
+Every answer comes within the deadline + 5 s and the server is idle within 5 s of it (on
+Linux, where its CPU time is read from /proc): no conversion outlives its call.
 """
 
 from __future__ import annotations
@@ -15,13 +18,12 @@ from __future__ import annotations
 import anyio
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests import platforms
 from tests.conftest import paper
 from tests.fake_arxiv import eprint
-from tests.hostile import capped_server
+from tests.hostile import CappedServer, answer, capped_server
 
 pytestmark = [pytest.mark.anyio, platforms.posix_rlimits]
 
@@ -31,8 +33,8 @@ GENEROUS_S = 120.0
 """Far beyond any expected time: only a call that never ends reaches it."""
 
 
-def capped(fake, home, deadline_s: int) -> StdioServerParameters:
-    return capped_server(fake, home, deadline_s=deadline_s, memory_cap=MEMORY_CAP).params
+def capped(fake, home, deadline_s: int) -> CappedServer:
+    return capped_server(fake, home, deadline_s=deadline_s, memory_cap=MEMORY_CAP)
 
 
 def tex(body: str, preamble: str = "") -> str:
@@ -56,17 +58,18 @@ NUMBERS = tex(
 )
 
 
-async def read(params: StdioServerParameters, pid: str):
-    """The first page's result, its text replaced by every page's text (read from the cache)."""
-    async with Client(params) as client:
+async def read(server: CappedServer, pid: str):
+    """The first page's result, its text replaced by every page's text (read from the cache);
+    each answer within the deadline + 5 s, the server idle within 5 s of it."""
+    async with Client(server.params) as client:
         with anyio.fail_after(GENEROUS_S):
-            first = await client.call_tool("read_paper", {"paper_id": pid + "v1", "page_size": 100_000})
+            first = await answer(client, server, "read_paper", {"paper_id": pid + "v1", "page_size": 100_000})
             if first.is_error:
                 return first
             texts = [first.structured_content["text"]]
             for page in range(2, first.structured_content["total_pages"] + 1):
-                more = await client.call_tool(
-                    "read_paper", {"paper_id": pid + "v1", "page": page, "page_size": 100_000}
+                more = await answer(
+                    client, server, "read_paper", {"paper_id": pid + "v1", "page": page, "page_size": 100_000}
                 )
                 texts.append(more.structured_content["text"])
     first.structured_content["text"] = "".join(texts)
