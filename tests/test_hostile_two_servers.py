@@ -32,7 +32,7 @@ from arxiv_mcp.research.library import INDEX_FILE
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
-from tests.hostile import CappedServer, answer, capped_server
+from tests.hostile import CappedServer, answer, capped_server, peak_rss_mb
 from tests.pdfgen import many_objects_pdf
 from tests.test_latex_hostile import bibliography, tex
 from tests.test_library_index import fill
@@ -46,6 +46,8 @@ pytestmark = [
 DEADLINE_S = 3
 MEMORY_CAP = 3 * 2**30
 """As for one server reading the PDF of many objects (`test_hostile_pdf_stdio.py`)."""
+PEAK_RSS_MB = 1024
+"""Each server's peak RSS: a third of the cap (340-380 MB measured for the server that reads the PDF)."""
 NORMAL, BIBLIOGRAPHY, OBJECTS = "2403.00071", "2403.00072", "2403.00073"
 QUERIES = ["sparse attention", "graph kernel bound", "operator"]
 
@@ -130,9 +132,11 @@ async def test_two_servers_on_one_home_through_hostile_reads_lose_and_double_not
         for hostile in (BIBLIOGRAPHY, OBJECTS):
             await _at_once(*(partial(_answer, *each, "read_paper", {"paper_id": f"{hostile}v1"}) for each in clients))
         fetched = Counter(request.path for request in fake.requests)
+        peaks = [peak_rss_mb(each.pid()) for each in (a, b)]
         fake.clear_log()
         again = await _answer(client_a, a, "read_paper", {"paper_id": f"{NORMAL}v1", "page_size": 100_000})
 
+    assert max(peaks) < PEAK_RSS_MB, peaks
     assert fake.requests == [], "the paper read before was fetched again"
     assert again.structured_content["text"] == read.structured_content["text"]
     assert fetched[f"/e-print/{BIBLIOGRAPHY}v1"] == 1, fetched  # kept before converting: the other reads it
