@@ -17,12 +17,15 @@ import requests
 from arxiv_mcp import http_sessions
 from tests import platforms
 from tests.conftest import html_paper
+from tests.hostile import PROC, peak_rss_mb
 from tests.test_http_hardening import _in, _json_of, _open_session
 from tests.test_http_transport import _call, serving
 
 PAPER = "2401.00010"
 MEMORY_CAP = None if platforms.WINDOWS else 2 * 2**30
 """The server's address space (RLIMIT_AS, which Windows lacks): 1,056 open sessions fit in it."""
+PEAK_RSS_MB = 500
+"""The server's peak RSS with 1,056 sessions open (115 MB measured)."""
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -46,6 +49,9 @@ def test_every_token_at_its_cap_still_leaves_room_for_the_last_one(fake, tmp_pat
         assert statuses == [200] * (32 * http_sessions.PER_CLIENT)
         assert _open_session(url, **bearer(greedy[0])).status_code == 429  # each at its own cap
         assert _open_session(url, **bearer(last)).status_code == 200, "shut out by the others"
+        if PROC:
+            peak = peak_rss_mb(int((tmp_path / f"server-{port}.pid").read_text()))
+            assert peak < PEAK_RSS_MB, f"peak RSS {peak:.0f} MB with 1,056 sessions open"
 
 
 def test_a_guessed_session_id_is_refused_to_every_other_token(fake, tmp_path):
