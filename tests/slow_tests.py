@@ -17,7 +17,7 @@ SLOW_MODULES = frozenset(
         "test_faults",
         "test_fuzz",
         "test_hostile",
-        "test_hostile_args_stdio",
+        "test_hostile_stdio",
         "test_hostile_two_servers",
         "test_http_isolation",
         "test_http_hardening",

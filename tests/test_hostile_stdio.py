@@ -1,4 +1,4 @@
-"""Issue 34's points 4, 6 and 7 black-box: the SDK client over stdio talks to a fresh
+"""Issue 34's points 1 (the HTML extractor), 4, 6 and 7 black-box: the SDK client over stdio talks to a fresh
 `python -m arxiv_mcp` under an address-space cap (`tests/hostile.py`). Each hostile call is
 answered in one line under 1 KB within the deadline + 5 s, and the server is idle (its CPU time
 still) within 5 s of each answer. The exhaustive sweeps are in process: `test_selector_forms.py`,
@@ -6,7 +6,8 @@ still) within 5 s of each answer. The exhaustive sweeps are in process: `test_se
 
 - selectors holding a number of 5,000 digits (past Python's int-string limit) in every form;
 - a `library.idx` whose checksum holds but whose postings, snippet sources or ends lie;
-- `list_cached(offset=2**63)`, a 1 MB selector and a 1 MB argument."""
+- `list_cached(offset=2**63)`, a 1 MB selector and a 1 MB argument;
+- an HTML page of 45 MB, more than a 3 s deadline can extract."""
 
 from __future__ import annotations
 
@@ -109,3 +110,15 @@ async def test_a_lying_library_index_is_rebuilt_over_stdio(fake, tmp_path):
         async with Client(server.params) as client:
             assert await _searches(client, server) == truth, lie.__name__
         assert sound((home / INDEX_FILE).read_bytes(), QUERIES), lie.__name__
+
+
+async def test_a_page_larger_than_the_deadline_can_extract_stops_over_stdio(fake, tmp_path):
+    fake.add(html_paper(PID, "A very long page"))
+    fake.fault("/html/", "huge_page", size=45 * 2**20)
+    server = capped_server(fake, tmp_path / "home", deadline_s=3, memory_cap=MEMORY_CAP)
+    async with Client(server.params) as client:
+        said = _one_line(await answer(client, server, "read_paper", {"paper_id": f"{PID}v1"}))
+        peak = peak_rss_mb(server.pid())
+    assert "took longer than this call may take" in said and "HTML" in said, said
+    assert [r.path for r in fake.requests] == [f"/html/{PID}v1"]  # out of time is not a broken source
+    assert peak < PEAK_RSS_MB, f"peak RSS {peak:.0f} MB"  # 170 MB measured
