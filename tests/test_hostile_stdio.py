@@ -11,7 +11,6 @@ still) within 5 s of each answer. The exhaustive sweeps are in process: `test_se
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,13 @@ from mcp.client import Client
 
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.research.library import INDEX_FILE
+from tests import platforms
 from tests.conftest import html_paper
 from tests.hostile import CappedServer, answer, capped_server, peak_rss_mb
 from tests.test_library_index import fill
 from tests.test_library_lies import far_postings, negative_ends, not_utf8, sealed, sound, unpack
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(sys.platform != "linux", reason="caps the server with setrlimit, reads its /proc entry"),
-]
+pytestmark = [pytest.mark.anyio, platforms.linux_proc]  # RLIMIT_AS, and the server's /proc entry
 
 DEADLINE_S = 10
 MEMORY_CAP = 2 * 2**30

@@ -14,7 +14,6 @@ same text without a request."""
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -30,6 +29,7 @@ from arxiv_mcp.cache.files import parse_file_name
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.research.library import INDEX_FILE
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
+from tests import platforms
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 from tests.hostile import CappedServer, answer, capped_server, peak_rss_mb
@@ -38,10 +38,7 @@ from tests.test_latex_hostile import bibliography, tex
 from tests.test_library_index import fill
 from tests.test_library_lies import far_postings, sealed, sound, unpack
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(sys.platform != "linux", reason="caps the servers with setrlimit, reads their /proc entries"),
-]
+pytestmark = [pytest.mark.anyio, platforms.linux_proc]  # RLIMIT_AS, and the server's /proc entry
 
 DEADLINE_S = 3
 MEMORY_CAP = 3 * 2**30
