@@ -54,12 +54,10 @@ class CappedServer:
         return int(self.pid_file.read_text())
 
 
-def capped_server(
-    fake: Any, home: Path, *, deadline_s: float, memory_cap: int, name: str = "server", **env: str
-) -> CappedServer:
+def capped_server(fake: Any, home: Path, *, deadline_s: float, memory_cap: int, name: str = "server") -> CappedServer:
     """A stdio server on `home` reading from `fake`; `name` tells apart servers on one home."""
     pid_file = home.parent / f"{name}.pid"
-    settings = {**fake.env(), "ARXIV_MCP_HOME": str(home), "ARXIV_MCP_DEADLINE_S": str(deadline_s), **env}
+    settings = {**fake.env(), "ARXIV_MCP_HOME": str(home), "ARXIV_MCP_DEADLINE_S": str(deadline_s)}
     command, *args = capped_command(memory_cap, pid_file)
     return CappedServer(StdioServerParameters(command=command, args=args, env=settings), deadline_s, pid_file)
 
