@@ -17,6 +17,8 @@ SLOW_MODULES = frozenset(
         "test_faults",
         "test_fuzz",
         "test_hostile",
+        "test_hostile_stdio",
+        "test_hostile_two_servers",
         "test_http_isolation",
         "test_http_hardening",
         "test_http_load",

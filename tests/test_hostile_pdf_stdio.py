@@ -11,19 +11,16 @@ from __future__ import annotations
 import base64
 import gzip
 import io
-import os
 import struct
 import sys
 import tarfile
-import time
 from pathlib import Path
 
-import anyio
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.conftest import html_paper, paper
+from tests.hostile import CappedServer, capped_server, cpu_seconds, idle_within, peak_rss_mb, timed
 from tests.pdfgen import assemble, many_objects_pdf
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -34,53 +31,10 @@ SHORT_DEADLINE_S = 2
 MEMORY_CAP = 3 * 2**30
 """The server's address space: room for Python, the SDK and pdfium, far below a 3 GB render."""
 PID = "2403.00041"
-_LAUNCH = (
-    "import os, resource, runpy, sys; "
-    "resource.setrlimit(resource.RLIMIT_AS, ({cap}, {cap})); "
-    "open(sys.argv[1], 'w').write(str(os.getpid())); "
-    "sys.argv = ['arxiv_mcp']; runpy.run_module('arxiv_mcp', run_name='__main__')"
-)
 
 
-def _server(fake, tmp_path: Path, deadline_s: float = DEADLINE_S) -> tuple[StdioServerParameters, Path]:
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home"), "ARXIV_MCP_DEADLINE_S": str(deadline_s)}
-    pid_file = tmp_path / "server.pid"
-    launch = _LAUNCH.format(cap=MEMORY_CAP)
-    return StdioServerParameters(command=sys.executable, args=["-c", launch, str(pid_file)], env=env), pid_file
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-async def _idle_within(pid: int, seconds: float = 5.0) -> bool:
-    """Whether the server's CPU time stands still for half a second within `seconds`."""
-    end = time.monotonic() + seconds
-    before = _cpu_seconds(pid)
-    while time.monotonic() < end:
-        await anyio.sleep(0.5)
-        now = _cpu_seconds(pid)
-        if now - before < 0.05:
-            return True
-        before = now
-    return False
-
-
-async def _timed(call):
-    started = time.monotonic()
-    try:
-        result, error = await call, None
-    except Exception as exc:  # a resource read that fails raises in the client
-        result, error = None, exc
-    return result, error, time.monotonic() - started
+def _server(fake, tmp_path: Path, deadline_s: float = DEADLINE_S) -> CappedServer:
+    return capped_server(fake, tmp_path / "home", deadline_s=deadline_s, memory_cap=MEMORY_CAP)
 
 
 def _figure_pdf(side_pt: int) -> bytes:
@@ -114,15 +68,15 @@ async def test_a_pdf_figure_with_a_huge_page_box_renders_within_the_pixel_budget
     )
     figure.images = {"x1.pdf": _figure_pdf(side_pt)}
     fake.add(figure)
-    params, pid_file = _server(fake, tmp_path)
-    async with Client(params) as client:
+    server = _server(fake, tmp_path)
+    async with Client(server.params) as client:
         read = await client.call_tool("read_paper", {"paper_id": f"{PID}v1"})
         assert not read.is_error
-        server = int(pid_file.read_text())
-        result, error, took = await _timed(client.read_resource(f"arxiv://paper/{PID}v1/figure/1"))
+        pid = server.pid()
+        result, error, took = await timed(client.read_resource(f"arxiv://paper/{PID}v1/figure/1"))
         assert took < DEADLINE_S + 5
-        assert await _idle_within(server)
-        peak = _peak_rss_mb(server)
+        assert await idle_within(pid)
+        peak = peak_rss_mb(pid)
     assert error is None, error
     (content,) = result.contents
     assert content.mime_type == "image/png"
@@ -169,21 +123,21 @@ async def test_a_gzip_bomb_eprint_costs_a_figure_read_once_and_within_the_deadli
     served = b"\x89PNG\r\n\x1a\nfrom the HTML page"
     bombed.images = {"x1.png": served}
     fake.add(bombed)
-    params, pid_file = _server(fake, tmp_path)
-    async with Client(params) as client:
+    server = _server(fake, tmp_path)
+    async with Client(server.params) as client:
         read = await client.call_tool("read_paper", {"paper_id": f"{PID}v1"})
         assert not read.is_error
         downloaded = await client.call_tool("download_paper", {"paper_id": f"{PID}v1", "fmt": "source"})
         assert not downloaded.is_error
-        server = int(pid_file.read_text())
+        pid = server.pid()
         timings, cpu = [], []
         for _ in range(2):
-            before = _cpu_seconds(server)
-            result, error, took = await _timed(client.read_resource(f"arxiv://paper/{PID}v1/figure/1"))
+            before = cpu_seconds(pid)
+            result, error, took = await timed(client.read_resource(f"arxiv://paper/{PID}v1/figure/1"))
             assert error is None, error
             timings.append(took)
-            assert await _idle_within(server)
-            cpu.append(_cpu_seconds(server) - before)
+            assert await idle_within(pid)
+            cpu.append(cpu_seconds(pid) - before)
     assert base64.b64decode(result.contents[0].blob) == served  # the e-print refused: the page's image
     assert max(timings) < DEADLINE_S + 5
     assert cpu[1] < cpu[0] / 2, cpu  # the refused e-print is not decompressed again
@@ -193,11 +147,11 @@ async def test_a_gzip_bomb_eprint_costs_a_figure_read_once_and_within_the_deadli
 @pytest.mark.skipif(sys.platform != "linux", reason="reads the server's /proc entry")
 async def test_a_pdf_of_two_million_objects_without_an_xref_keeps_the_deadline(fake, tmp_path):
     fake.add(paper(PID, "Many objects", pdf=many_objects_pdf(2 * 10**6)))
-    params, pid_file = _server(fake, tmp_path, SHORT_DEADLINE_S)
-    async with Client(params) as client:
-        server = int(pid_file.read_text())
-        result, error, took = await _timed(client.call_tool("read_paper", {"paper_id": f"{PID}v1"}))
-        assert await _idle_within(server)
+    server = _server(fake, tmp_path, SHORT_DEADLINE_S)
+    async with Client(server.params) as client:
+        pid = server.pid()
+        result, error, took = await timed(client.call_tool("read_paper", {"paper_id": f"{PID}v1"}))
+        assert await idle_within(pid)
     assert took < SHORT_DEADLINE_S + 2  # the lease's premise: no work outlives its call by over 2 s (6-10 s before)
     assert error is None and result is not None
     said = result.content[0].text if result.content else ""

@@ -3,7 +3,8 @@ loopback: what README's "Serve over streamable HTTP" promises must hold however 
 press on it. No client can shut out another, even when every other token holds all the
 sessions it may; a session id is its client's only, whichever token guesses it; an MCP session
 unused for ARXIV_MCP_SESSION_TTL_S closes and releases its pins, whoever holds the cache; and
-the per-client cap is per token however many tokens are configured."""
+the per-client cap is per token however many tokens are configured. The server runs under an
+address-space cap (issue 34's acceptance: under load, within bounded memory)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,17 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from arxiv_mcp import http_sessions
+from tests import platforms
 from tests.conftest import html_paper
+from tests.hostile import PROC, peak_rss_mb
 from tests.test_http_hardening import _in, _json_of, _open_session
 from tests.test_http_transport import _call, serving
 
 PAPER = "2401.00010"
+MEMORY_CAP = None if platforms.WINDOWS else 2 * 2**30
+"""The server's address space (RLIMIT_AS, which Windows lacks): 1,056 open sessions fit in it."""
+PEAK_RSS_MB = 500
+"""The server's peak RSS with 1,056 sessions open (115 MB measured)."""
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -31,7 +38,7 @@ def test_every_token_at_its_cap_still_leaves_room_for_the_last_one(fake, tmp_pat
     expired, 15 minutes later."""
     tokens = [secrets.token_urlsafe(24) for _ in range(33)]
     *greedy, last = tokens
-    with serving(fake, tmp_path, env={"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)}) as (port, _log):
+    with serving(fake, tmp_path, env={"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)}, memory_cap=MEMORY_CAP) as (port, _log):
         url = f"http://127.0.0.1:{port}/mcp"
 
         def fill(token: str) -> list[int]:
@@ -42,12 +49,15 @@ def test_every_token_at_its_cap_still_leaves_room_for_the_last_one(fake, tmp_pat
         assert statuses == [200] * (32 * http_sessions.PER_CLIENT)
         assert _open_session(url, **bearer(greedy[0])).status_code == 429  # each at its own cap
         assert _open_session(url, **bearer(last)).status_code == 200, "shut out by the others"
+        if PROC:
+            peak = peak_rss_mb(int((tmp_path / f"server-{port}.pid").read_text()))
+            assert peak < PEAK_RSS_MB, f"peak RSS {peak:.0f} MB with 1,056 sessions open"
 
 
 def test_a_guessed_session_id_is_refused_to_every_other_token(fake, tmp_path):
     tokens = [secrets.token_urlsafe(24) for _ in range(5)]
     owner, *others = tokens
-    with serving(fake, tmp_path, env={"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)}) as (port, _log):
+    with serving(fake, tmp_path, env={"ARXIV_MCP_HTTP_TOKEN": ",".join(tokens)}, memory_cap=MEMORY_CAP) as (port, _log):
         url = f"http://127.0.0.1:{port}/mcp"
         opened = _open_session(url, **bearer(owner))
         assert opened.status_code == 200, (opened.status_code, opened.text[:300])
@@ -70,7 +80,7 @@ def test_an_unused_session_closes_and_releases_its_pins(fake, tmp_path):
     fake.add(html_paper(PAPER, "Pinned, then forgotten"))
     token = secrets.token_urlsafe(24)
     env = {"ARXIV_MCP_HTTP_TOKEN": token, "ARXIV_MCP_SESSION_TTL_S": "2"}
-    with serving(fake, tmp_path, env=env) as (port, _log):
+    with serving(fake, tmp_path, env=env, memory_cap=MEMORY_CAP) as (port, _log):
         url = f"http://127.0.0.1:{port}/mcp"
 
         def call(name: str, arguments: dict) -> dict:

@@ -23,6 +23,7 @@ from arxiv_mcp.cli import _parser
 from arxiv_mcp.http_guard import allowed_hosts, is_loopback
 from tests import jsonrpc
 from tests.conftest import html_paper
+from tests.hostile import capped_command
 
 PAPER_ID = "2401.00010"
 LOOPBACK_HEX = {"0100007F", "00000000000000000000000001000000"}
@@ -65,16 +66,23 @@ def _wait_listening(
 
 
 @contextmanager
-def serving(fake, tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[tuple[int, Path]]:
+def serving(
+    fake, tmp_path: Path, *args: str, env: dict[str, str] | None = None, memory_cap: int | None = None
+) -> Iterator[tuple[int, Path]]:
     """A `python -m arxiv_mcp --transport http` process on a free port with `args` (such as
-    `--host`) and extra `env`; yields the port and its stderr log once it listens."""
+    `--host`) and extra `env`, under `memory_cap` bytes of address space if given (POSIX);
+    yields the port and its stderr log once it listens."""
     port = _free_port()
     full_env = jsonrpc.environment()
     full_env.update(fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"), **(env or {}))
     log = tmp_path / f"server-{port}.log"
+    server_args = ["--transport", "http", "--port", str(port), *args]
+    command = [sys.executable, "-m", "arxiv_mcp", *server_args]
+    if memory_cap is not None:
+        command = capped_command(memory_cap, tmp_path / f"server-{port}.pid", *server_args)
     with log.open("w") as stderr:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "arxiv_mcp", "--transport", "http", "--port", str(port), *args],
+            command,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,

@@ -8,21 +8,22 @@ without failing the read, and keeps the call's deadline while converting.
 - numbers of 100,000 digits (`\\num`, an exponent, a unit's power) and a label that is a digit
   but not a number (`²`) read as text;
 - any exception of a converter falls back to the next source (the PDF), as a damaged file does.
+
+Every answer comes within the deadline + 5 s and the server is idle within 5 s of it (on
+Linux, where its CPU time is read from /proc): no conversion outlives its call.
 """
 
 from __future__ import annotations
 
-import sys
-
 import anyio
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests import platforms
 from tests.conftest import paper
 from tests.fake_arxiv import eprint
+from tests.hostile import CappedServer, answer, capped_server
 
 pytestmark = [pytest.mark.anyio, platforms.posix_rlimits]
 
@@ -30,17 +31,10 @@ MEMORY_CAP = 2 * 1024**3
 """Address space of the server process (RLIMIT_AS): a 20 MB source converts in about 600 MB."""
 GENEROUS_S = 120.0
 """Far beyond any expected time: only a call that never ends reaches it."""
-_CAPPED_SERVER = (
-    "import resource, runpy, sys; "
-    "resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1]))); "
-    "sys.argv = ['arxiv_mcp']; "
-    "runpy.run_module('arxiv_mcp', run_name='__main__')"
-)
 
 
-def capped_server(fake, home, deadline_s: int) -> StdioServerParameters:
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(home), "ARXIV_MCP_DEADLINE_S": str(deadline_s)}
-    return StdioServerParameters(command=sys.executable, args=["-c", _CAPPED_SERVER, str(MEMORY_CAP)], env=env)
+def capped(fake, home, deadline_s: int) -> CappedServer:
+    return capped_server(fake, home, deadline_s=deadline_s, memory_cap=MEMORY_CAP)
 
 
 def tex(body: str, preamble: str = "") -> str:
@@ -64,17 +58,18 @@ NUMBERS = tex(
 )
 
 
-async def read(params: StdioServerParameters, pid: str):
-    """The first page's result, its text replaced by every page's text (read from the cache)."""
-    async with Client(params) as client:
+async def read(server: CappedServer, pid: str):
+    """The first page's result, its text replaced by every page's text (read from the cache);
+    each answer within the deadline + 5 s, the server idle within 5 s of it."""
+    async with Client(server.params) as client:
         with anyio.fail_after(GENEROUS_S):
-            first = await client.call_tool("read_paper", {"paper_id": pid + "v1", "page_size": 100_000})
+            first = await answer(client, server, "read_paper", {"paper_id": pid + "v1", "page_size": 100_000})
             if first.is_error:
                 return first
             texts = [first.structured_content["text"]]
             for page in range(2, first.structured_content["total_pages"] + 1):
-                more = await client.call_tool(
-                    "read_paper", {"paper_id": pid + "v1", "page": page, "page_size": 100_000}
+                more = await answer(
+                    client, server, "read_paper", {"paper_id": pid + "v1", "page": page, "page_size": 100_000}
                 )
                 texts.append(more.structured_content["text"])
     first.structured_content["text"] = "".join(texts)
@@ -88,7 +83,7 @@ def said(result) -> str:
 async def test_a_bibliography_too_long_reads_without_its_tail(fake, tmp_path):
     pid = "2403.00101"
     fake.add(paper(pid, "Long bibliography", source=eprint({"main.tex": tex(bibliography(MAX_ENTRIES + 250))})))
-    result = await read(capped_server(fake, tmp_path / "home", 60), pid)
+    result = await read(capped(fake, tmp_path / "home", 60), pid)
     assert not result.is_error, said(result)
     assert result.structured_content["method"] == "source"
     text = result.structured_content["text"]
@@ -104,7 +99,7 @@ async def test_a_source_too_large_for_the_deadline_stops_converting(fake, tmp_pa
     items = "".join(f"\\bibitem{{k{k}}} A{k}.\n" for k in range(1_200_000))
     body = f"\\section{{A}}\nText.\n\\begin{{thebibliography}}{{9}}\n{items}\\end{{thebibliography}}"
     fake.add(paper(pid, "Huge source", source=eprint({"main.tex": tex(body)})))
-    result = await read(capped_server(fake, tmp_path / "home", 2), pid)
+    result = await read(capped(fake, tmp_path / "home", 2), pid)
     assert result.is_error
     assert "Converting the paper's LaTeX source took longer than this call may take" in said(result), said(result)
     assert "ARXIV_MCP_DEADLINE_S" in said(result)
@@ -113,7 +108,7 @@ async def test_a_source_too_large_for_the_deadline_stops_converting(fake, tmp_pa
 async def test_numbers_of_100000_digits_read_as_text(fake, tmp_path):
     pid = "2403.00103"
     fake.add(paper(pid, "Huge numbers", source=eprint({"main.tex": NUMBERS})))
-    result = await read(capped_server(fake, tmp_path / "home", 60), pid)
+    result = await read(capped(fake, tmp_path / "home", 60), pid)
     assert not result.is_error, said(result)
     assert result.structured_content["method"] == "source"
     text = result.structured_content["text"]
