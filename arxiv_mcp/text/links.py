@@ -275,14 +275,17 @@ def _own_page(url: str, own_id: str | None) -> bool:
 def metadata_links(abstract: str, comment: str | None, own_id: str | None = None) -> list[Link]:
     """The code, data, model and project links the abstract and the comments field state."""
     found: list[Link] = []
+    seen: set[str] = set()  # a link the abstract states and the comments repeat is one link
     for where, text in (("abstract", abstract), ("comments", comment or "")):
         for start, end, url in urls_in(text):
-            if _own_page(url, own_id):
+            key = url.rstrip("/").casefold()
+            if key in seen or _own_page(url, own_id):
                 continue
             kind = kind_of(url, _cue(text, start))
             if kind != "other":
+                seen.add(key)
                 found.append(Link(url, kind, where, _sentence(text, start, end)))
-    return _once(found)
+    return found
 
 
 def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
