@@ -38,3 +38,30 @@ async def test_list_new_reads_categories_joined_by_commas_as_search_papers_does(
         result = await client.call_tool("list_new", {"category": category})
     assert not result.is_error, _said(result)
     assert [r.path for r in fake.requests] == ["/rss/cs.AI+cs.LG"]
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["mirror", "status"], ["mirror", "sync", "--sets", "y" * 100_000]], ids=["server", "status", "sync"]
+)
+def test_a_huge_setting_stops_start_up_with_one_short_line(fake, tmp_path, command):
+    """Found black-box: ARXIV_MCP_MIRROR (or --sets) of 100,000 characters stopped start-up
+    with a 300 KB line, the value echoed three times."""
+    import subprocess
+    import sys
+
+    from arxiv_mcp.errors import MAX_MESSAGE_BYTES
+    from tests import jsonrpc
+
+    env = jsonrpc.environment(**fake.env(), ARXIV_MCP_HOME=str(tmp_path / "home"), ARXIV_MCP_MIRROR="x" * 100_000)
+    done = subprocess.run(
+        [sys.executable, "-m", "arxiv_mcp", *command],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert len(done.stderr.encode()) <= MAX_MESSAGE_BYTES + len("arxiv-mcp: \n")
+    assert "100,000 characters" in done.stderr
