@@ -17,3 +17,28 @@ def test_a_link_the_abstract_and_the_comments_both_state_is_listed_once():
         ("code", "abstract", "https://github.com/acme/widget"),
         ("project", "abstract", "https://acme.github.io/widget/"),
     ]
+
+
+FILLER = "Filler words make the body long enough to count as a paper. " * 8
+_HTML = f"""<!DOCTYPE html><html><body><article class="ltx_document"><h1 class="ltx_title ltx_title_document">T</h1>
+<section class="ltx_section" id="S1"><h2 class="ltx_title ltx_title_section"><span class="ltx_tag">1 </span>Intro</h2>
+<div class="ltx_para"><p class="ltx_p">Haloes spin (<a class="ltx_ref" href="#bib.bib1">Bullock et al., 2001</a>). {FILLER}</p></div>
+<div class="ltx_para"><p class="ltx_p">The last sentence of the text says nothing of any link.</p></div></section>
+<section class="ltx_bibliography" id="bib"><h2 class="ltx_title ltx_title_bibliography">References</h2>
+<ul class="ltx_biblist">
+<li class="ltx_bibitem" id="bib.bib1"><span class="ltx_tag ltx_tag_bibitem">Bullock et al. (2001)</span>
+<span class="ltx_bibblock">Bullock J. S., Dekel A., 2001, <a class="ltx_ref ltx_href" href="http://dx.doi.org/10/drr2b7">ApJ</a>, 555, 240</span></li>
+</ul></section></article></body></html>"""
+
+
+def test_a_link_behind_a_short_word_stands_where_that_word_is():
+    """Found black-box on a real LaTeXML page (Cadiou et al. 2021): a bibliography entry's DOI
+    behind the journal's name `ApJ` (under four characters) was listed as a link of the text,
+    quoting the paper's last sentence as the one it stands in."""
+    from arxiv_mcp.text.extract import extract
+    from arxiv_mcp.text.links import document_links
+
+    found = {link.url: link for link in document_links(extract("html", _HTML.encode()))}
+    link = found["http://dx.doi.org/10/drr2b7"]
+    assert link.where == "bibliography"
+    assert "Dekel A., 2001, ApJ" in link.context and "last sentence" not in link.context

@@ -310,15 +310,16 @@ def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
 
 def _anchor_spans(doc: Document) -> Iterator[tuple[int, int, str]]:
     """Where each hidden link's words stand in the text (searched forward from the last one
-    found, so links on the same words map in order; else their first words anywhere); words
-    not found stand at the end."""
+    found, so links on the same words map in order; else their first words anywhere, unless
+    they are shorter than four characters, like `ApJ`, which stand anywhere); words not
+    found stand at the end."""
     cursor = 0
     for anchor in doc.anchors:
         at, length = -1, 0
         for words in (anchor.text, " ".join(anchor.text.split()[:3])):
-            if len(words) >= 4:
+            if words.strip():
                 at = doc.text.find(words, cursor)
-                at = doc.text.find(words) if at < 0 else at
+                at = doc.text.find(words) if at < 0 and len(words) >= 4 else at
                 length = len(words)
             if at >= 0:
                 break
