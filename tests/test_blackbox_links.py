@@ -42,3 +42,15 @@ def test_a_link_behind_a_short_word_stands_where_that_word_is():
     link = found["http://dx.doi.org/10/drr2b7"]
     assert link.where == "bibliography"
     assert "Dekel A., 2001, ApJ" in link.context and "last sentence" not in link.context
+
+
+def test_a_url_ending_a_sentence_is_not_joined_to_the_next_line():
+    """Found black-box on the real PDF 2304.02623: "Notion-AI, https://www.notion.so/." at a
+    line's end, then "collecting ...", was read as https://www.notion.so/.collecting."""
+    from arxiv_mcp.text.links import urls_in
+
+    text = "apps like mem, https://get.mem.ai and Notion-AI, https://www.notion.so/. collecting and reading papers"
+    assert [url for _, _, url in urls_in(text)] == ["https://get.mem.ai", "https://www.notion.so/"]
+    assert [url for _, _, url in urls_in("see https://www. nhtsa.gov/crash for data")] == [
+        "https://www.nhtsa.gov/crash"
+    ]

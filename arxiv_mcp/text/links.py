@@ -146,7 +146,7 @@ def _continues(url: str, piece: str) -> bool:
     tail = piece.rstrip(_TRAILING)
     if not tail or "://" in piece or piece.lower().startswith("www."):
         return False
-    if url.endswith(".") and "/" not in _path_of(url[:-1]) and _HOST_PIECE_RE.match(piece):
+    if url.endswith(".") and "/" not in url.split("://", 1)[-1] and _HOST_PIECE_RE.match(piece):
         return piece[0].islower()  # "https://www. nhtsa.gov/...": the host goes on
     if url[-1] in _TRAILING:
         return False
@@ -167,11 +167,6 @@ def _continues(url: str, piece: str) -> bool:
 
 _ARXIV_CUT_RE = re.compile(r"arxiv(?:\.org/abs/|\.)\d{4}\.(\d{1,4})$", re.IGNORECASE)
 _ABBREVIATIONS = frozenset(("e", "i", "cf", "etc", "vs", "al"))
-
-
-def _path_of(url: str) -> str:
-    rest = url.split("://", 1)[-1]
-    return rest.split("/", 1)[1] if "/" in rest else ""
 
 
 def _trimmed(url: str) -> str:
