@@ -309,10 +309,15 @@ class _Server(MCPServer):
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
 
+        from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
         from .figures import image_type
 
         self.register_once()
-        contents = await super().read_resource(uri, context)
+        try:
+            contents = await super().read_resource(uri, context)
+        except ResourceNotFoundError as exc:  # the SDK's line echoes the URI whole
+            raise ResourceNotFoundError(concise(str(exc))) from None
         if not isinstance(contents, list | tuple):
             return contents
         return [with_type(c, mime_type=image_type(c.content)) if isinstance(c.content, bytes) else c for c in contents]

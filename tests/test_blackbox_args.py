@@ -65,3 +65,19 @@ def test_a_huge_setting_stops_start_up_with_one_short_line(fake, tmp_path, comma
     assert len(done.stderr.strip().splitlines()) == 1
     assert len(done.stderr.encode()) <= MAX_MESSAGE_BYTES + len("arxiv-mcp: \n")
     assert "100,000 characters" in done.stderr
+
+
+@pytest.mark.anyio
+async def test_an_unknown_resource_of_100k_characters_is_not_echoed_whole(fake, connect):
+    """Found black-box: reading arxiv://trends/<100,000 x>/30/chart answered "Unknown
+    resource: ..." with the whole URI, 100,042 characters."""
+    from mcp import MCPError
+
+    from arxiv_mcp.errors import MAX_MESSAGE_BYTES
+
+    async with connect() as client:
+        with pytest.raises(MCPError) as err:
+            await client.read_resource("arxiv://trends/" + "x" * 100_000 + "/30/chart")
+    message = err.value.error.message
+    assert message.startswith("Unknown resource: arxiv://trends/xxx")
+    assert len(message.encode()) <= MAX_MESSAGE_BYTES
