@@ -45,7 +45,7 @@ from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
-from .tool_groups import exposed_tools, instructions
+from .tool_groups import TOOL_GROUPS, exposed_tools, instructions
 
 if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, ServiceOnFirstUse)
     from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
@@ -477,6 +477,8 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
             raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
+            if tool is None:
+                return _argument_error(_unknown_tool(str(params.get("name")), tools))
             raw = params.get("arguments")
             given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
@@ -490,6 +492,18 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
         return await call_next(ctx)
 
     return check
+
+
+def _unknown_tool(name: str, tools: dict[str, Tool]) -> str:
+    """Why `name` cannot be called here: a tool this server leaves out says how to get it."""
+    if name == "mirror_status":
+        return (
+            "mirror_status is listed only when ARXIV_MCP_MIRROR names the categories to mirror "
+            "(e.g. cs.LG,math.CO); this server keeps no mirror, so searches go to arXiv's API."
+        )
+    if any(name in group for group in TOOL_GROUPS.values()):
+        return f"{name} is not enabled on this server: its group is left out of ARXIV_MCP_TOOLS (--tools)."
+    return f"Unknown tool {name!r}; this server's tools: {', '.join(tools)}."
 
 
 def _touching(svc: ArxivService, session_id: str | None, work: Callable[[], Any]) -> Callable[[], Any]:

@@ -81,3 +81,33 @@ async def test_an_unknown_resource_of_100k_characters_is_not_echoed_whole(fake, 
     message = err.value.error.message
     assert message.startswith("Unknown resource: arxiv://trends/xxx")
     assert len(message.encode()) <= MAX_MESSAGE_BYTES
+
+
+@pytest.mark.anyio
+async def test_mirror_status_without_a_mirror_says_how_to_get_one(fake, connect):
+    """Found black-box: README and SKILL.md name mirror_status, and without ARXIV_MCP_MIRROR a
+    call answered only "Unknown tool: mirror_status"."""
+    async with connect() as client:
+        result = await client.call_tool("mirror_status", {})
+    text = _said(result)
+    assert result.is_error and "ARXIV_MCP_MIRROR" in text and "\n" not in text.strip()
+
+
+@pytest.mark.anyio
+async def test_an_unknown_tool_of_100k_characters_is_not_echoed_whole(fake, connect):
+    """Found black-box: tools/call of a 100,000-character name answered "Unknown tool: <the name>"."""
+    from arxiv_mcp.errors import MAX_MESSAGE_BYTES
+
+    async with connect() as client:
+        result = await client.call_tool("x" * 100_000, {})
+    text = _said(result)
+    assert result.is_error and text.startswith("Unknown tool")
+    assert len(text.encode()) <= MAX_MESSAGE_BYTES and "read_paper" in text
+
+
+@pytest.mark.anyio
+async def test_a_tool_of_a_group_left_out_says_so(fake, connect, make_config):
+    async with connect(make_config(ARXIV_MCP_TOOLS="read")) as client:
+        result = await client.call_tool("list_new", {"category": "cs.LG"})
+    assert result.is_error and "ARXIV_MCP_TOOLS" in _said(result)
+    assert not fake.requests
