@@ -276,6 +276,16 @@ def _argument_error(line: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={"kind": "InvalidInput"})
 
 
+def _prompt_error(problem: str, known: dict[str, list[str]]) -> Exception:
+    from mcp import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    listed = "; ".join(f"{name} ({', '.join(args)})" for name, args in known.items())
+    return MCPError(
+        code=INVALID_PARAMS, message=concise(f"{' '.join(problem.split())}. This server's prompts: {listed}.")
+    )
+
+
 class _Server(MCPServer):
     """MCPServer whose resources and prompt are registered by the first request for any of
     them (the SDK builds a pydantic model from each reader's signature: start-up need not pay
@@ -304,7 +314,16 @@ class _Server(MCPServer):
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         self.register_once()
-        return await super().get_prompt(name, arguments, context)
+        known = {p.name: [a.name for a in p.arguments or []] for p in await super().list_prompts()}
+        extra = [a for a in arguments or {} if name in known and a not in known[name]]
+        if name not in known or extra:  # the SDK answers either with no advice
+            raise _prompt_error(
+                f"Unknown prompt {name!r}" if name not in known else f"{name} has no argument {extra[0]!r}", known
+            )
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:  # a required argument missing
+            raise _prompt_error(str(exc), known) from None
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type

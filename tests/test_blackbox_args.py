@@ -111,3 +111,31 @@ async def test_a_tool_of_a_group_left_out_says_so(fake, connect, make_config):
         result = await client.call_tool("list_new", {"category": "cs.LG"})
     assert result.is_error and "ARXIV_MCP_TOOLS" in _said(result)
     assert not fake.requests
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("name", "arguments", "said"),
+    [
+        ("y" * 100_000, {}, "Unknown prompt"),
+        ("literature_review", {}, "topic"),
+        ("literature_review", {"topic": "graphs", "bogus": "1"}, "bogus"),
+    ],
+    ids=["unknown", "missing", "extra"],
+)
+async def test_a_prompt_asked_wrongly_gets_one_short_line(fake, connect, name, arguments, said):
+    """Found black-box: prompts/get of an unknown name, or without `topic`, answered
+    "Internal server error" in process and, over stdio, code 0 with the name echoed whole
+    (100 KB) and a traceback on stderr."""
+    from mcp import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    from arxiv_mcp.errors import MAX_MESSAGE_BYTES
+
+    async with connect() as client:
+        with pytest.raises(MCPError) as err:
+            await client.get_prompt(name, arguments)
+    assert err.value.error.code == INVALID_PARAMS
+    message = err.value.error.message
+    assert said in message and "literature_review" in message
+    assert len(message.encode()) <= MAX_MESSAGE_BYTES and "\n" not in message
