@@ -306,8 +306,8 @@ def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
 def _anchor_spans(doc: Document) -> Iterator[tuple[int, int, str]]:
     """Where each hidden link's words stand in the text (searched forward from the last one
     found, so links on the same words map in order; else their first words anywhere, unless
-    they are shorter than four characters, like `ApJ`, which stand anywhere); words not
-    found stand at the end."""
+    they are shorter than four characters, like `ApJ`, which are looked for only after the
+    last one found); words not found stand at the end."""
     cursor = 0
     for anchor in doc.anchors:
         at, length = -1, 0
