@@ -76,8 +76,10 @@ ABSTRACT_MAX_CHARS = Bound("abstract_max_chars", 0, unit="characters")
 MAX_HITS = Bound("max_hits", 1, 100)
 LIMIT = Bound("limit", 1, 100)
 WINDOW_DAYS = Bound("window_days", 1, 365, "days")
-FROM_VERSION = Bound("from_version", 1)
-TO_VERSION = Bound("to_version", 1)
+MAX_VERSION = 999
+"""The highest version an id may name (`ids.py` refuses `v1000` as implausible)."""
+FROM_VERSION = Bound("from_version", 1, MAX_VERSION)
+TO_VERSION = Bound("to_version", 1, MAX_VERSION)
 PAPER_IDS = CountBound("paper_ids", 1, 50, "ids")
 ID_LIST = CountBound("id_list", 0, 100, "ids")
 REFERENCES = CountBound("references", 1, 100, "references (ids or citations)")

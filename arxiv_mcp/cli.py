@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     from dataclasses import replace
 
     from .config import ConfigError, check_port, load, tool_groups
-    from .errors import ArxivMcpError
+    from .errors import ArxivMcpError, concise
 
     try:
         if args.port is not None and args.transport != "http":
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
 
         server = build_server(config)  # opens the cache home: one that cannot be written stops here
     except (ConfigError, ArxivMcpError) as exc:
-        print(f"arxiv-mcp: {exc}", file=sys.stderr)
+        print(f"arxiv-mcp: {concise(str(exc))}", file=sys.stderr)
         return 2
     if args.transport == "http":
         port = 8000 if args.port is None else args.port

@@ -29,6 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from .bounds import MAX_VERSION
 from .errors import InvalidInput
 
 NEW_STYLE = r"[0-9]{4}\.[0-9]{4,5}"
@@ -289,7 +290,7 @@ def _version(raw: str | None, text: str) -> int | None:
     if raw is None:
         return None
     v = int(raw)
-    if not 1 <= v <= 999:
+    if not 1 <= v <= MAX_VERSION:
         raise _invalid(text, "versions start at v1" if v == 0 else f"v{v} is not a plausible version")
     return v
 

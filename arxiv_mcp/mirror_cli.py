@@ -33,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     from . import render
     from .config import ConfigError, check_mirror_interval, load, mirror_names
-    from .errors import ArxivMcpError
+    from .errors import ArxivMcpError, concise
 
     args = _parser().parse_args(argv)
     try:
@@ -47,7 +47,7 @@ def main(argv: list[str]) -> int:
 
         service = ArxivService(config)
     except (ConfigError, ArxivMcpError) as exc:
-        print(f"arxiv-mcp: {exc}", file=sys.stderr)
+        print(f"arxiv-mcp: {concise(str(exc))}", file=sys.stderr)
         return 2
     if args.command == "status":
         print(render.mirror_status(service.mirror_status()))

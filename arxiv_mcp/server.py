@@ -45,7 +45,7 @@ from .config import Config, display_path, load
 from .errors import ArxivMcpError, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
-from .tool_groups import exposed_tools, instructions
+from .tool_groups import TOOL_GROUPS, exposed_tools, instructions
 
 if TYPE_CHECKING:  # imported when a tool is first called (see _FirstCall, ServiceOnFirstUse)
     from mcp.types import Completion, CompletionArgument, CompletionContext, PromptReference, ResourceTemplateReference
@@ -276,6 +276,16 @@ def _argument_error(line: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True, _meta={"kind": "InvalidInput"})
 
 
+def _prompt_error(problem: str, known: dict[str, list[str]]) -> Exception:
+    from mcp import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    listed = "; ".join(f"{name} ({', '.join(args)})" for name, args in known.items())
+    return MCPError(
+        code=INVALID_PARAMS, message=concise(f"{' '.join(problem.split())}. This server's prompts: {listed}.")
+    )
+
+
 class _Server(MCPServer):
     """MCPServer whose resources and prompt are registered by the first request for any of
     them (the SDK builds a pydantic model from each reader's signature: start-up need not pay
@@ -304,15 +314,29 @@ class _Server(MCPServer):
 
     async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Any = None) -> Any:
         self.register_once()
-        return await super().get_prompt(name, arguments, context)
+        known = {p.name: [a.name for a in p.arguments or []] for p in await super().list_prompts()}
+        extra = [a for a in arguments or {} if name in known and a not in known[name]]
+        if name not in known or extra:  # the SDK answers either with no advice
+            raise _prompt_error(
+                f"Unknown prompt {name!r}" if name not in known else f"{name} has no argument {extra[0]!r}", known
+            )
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:  # a required argument missing
+            raise _prompt_error(str(exc), known) from None
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
 
+        from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
         from .figures import image_type
 
         self.register_once()
-        contents = await super().read_resource(uri, context)
+        try:
+            contents = await super().read_resource(uri, context)
+        except ResourceNotFoundError as exc:  # the SDK's line echoes the URI whole
+            raise ResourceNotFoundError(concise(str(exc))) from None
         if not isinstance(contents, list | tuple):
             return contents
         return [with_type(c, mime_type=image_type(c.content)) if isinstance(c.content, bytes) else c for c in contents]
@@ -473,6 +497,8 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
             raise MCPError(code=INVALID_PARAMS, message=refusal)
         if ctx.method == "tools/call" and params is not None:
             tool = tools.get(str(params.get("name")))
+            if tool is None:
+                return _argument_error(_unknown_tool(str(params.get("name")), tools))
             raw = params.get("arguments")
             given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
@@ -486,6 +512,18 @@ def _argument_check(tools: dict[str, Tool]) -> Callable[..., Any]:
         return await call_next(ctx)
 
     return check
+
+
+def _unknown_tool(name: str, tools: dict[str, Tool]) -> str:
+    """Why `name` cannot be called here: a tool this server leaves out says how to get it."""
+    if name == "mirror_status":
+        return (
+            "mirror_status is listed only when ARXIV_MCP_MIRROR names the categories to mirror "
+            "(e.g. cs.LG,math.CO); this server keeps no mirror, so searches go to arXiv's API."
+        )
+    if any(name in group for group in TOOL_GROUPS.values()):
+        return f"{name} is not enabled on this server: its group is left out of ARXIV_MCP_TOOLS (--tools)."
+    return f"Unknown tool {name!r}; this server's tools: {', '.join(tools)}."
 
 
 def _touching(svc: ArxivService, session_id: str | None, work: Callable[[], Any]) -> Callable[[], Any]:

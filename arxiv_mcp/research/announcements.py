@@ -79,9 +79,10 @@ def keep_for(feed_day: str | None, when: datetime) -> float:
 
 
 def feed_name(category: str) -> str:
-    """`category` (one category or archive, or several joined by `+`) as arXiv's feed path:
-    each part spelt as arXiv spells it, duplicates dropped, sorted (the feed is the same)."""
-    parts = [p.strip() for p in category.split("+")] if isinstance(category, str) else []
+    """`category` (one category or archive, or several joined by `+`, or by commas as
+    search_papers takes them) as arXiv's feed path: each part spelt as arXiv spells it,
+    duplicates dropped, sorted (the feed is the same)."""
+    parts = [p.strip() for p in re.split(r"[+,]", category)] if isinstance(category, str) else []
     if not parts or any(not p for p in parts):
         raise InvalidInput(
             "category must be a category id or archive (cs.LG, math, hep-th), or several joined by + (cs.LG+stat.ML)"

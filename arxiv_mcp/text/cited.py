@@ -77,7 +77,11 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     if cited is None:
         return None
     printed = _as_printed(doc, selector)
-    return [printed] if printed else by_author_year(references, cited)
+    if printed:
+        return [printed]
+    found = by_author_year(references, cited)
+    # `Audibert et al. 2009` is the label `Audibert et al., 2009` but for its punctuation.
+    return [r for r in found if _bare(r.label) == _bare(selector)] or found
 
 
 def _as_printed(doc: Document, selector: str) -> Reference | None:
@@ -213,6 +217,11 @@ def _fold(text: str) -> str:
     """Case, accents and spacing folded: `Gödel` is `godel`."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(plain.casefold().split())
+
+
+def _bare(text: str) -> str:
+    """Folded, and only its words: `Smith et al. (2020)` is `smith et al 2020`."""
+    return " ".join(re.findall(r"\w+", _fold(text)))
 
 
 def _short(text: str) -> str:

@@ -146,7 +146,7 @@ def _continues(url: str, piece: str) -> bool:
     tail = piece.rstrip(_TRAILING)
     if not tail or "://" in piece or piece.lower().startswith("www."):
         return False
-    if url.endswith(".") and "/" not in _path_of(url[:-1]) and _HOST_PIECE_RE.match(piece):
+    if url.endswith(".") and "/" not in url.split("://", 1)[-1] and _HOST_PIECE_RE.match(piece):
         return piece[0].islower()  # "https://www. nhtsa.gov/...": the host goes on
     if url[-1] in _TRAILING:
         return False
@@ -167,11 +167,6 @@ def _continues(url: str, piece: str) -> bool:
 
 _ARXIV_CUT_RE = re.compile(r"arxiv(?:\.org/abs/|\.)\d{4}\.(\d{1,4})$", re.IGNORECASE)
 _ABBREVIATIONS = frozenset(("e", "i", "cf", "etc", "vs", "al"))
-
-
-def _path_of(url: str) -> str:
-    rest = url.split("://", 1)[-1]
-    return rest.split("/", 1)[1] if "/" in rest else ""
 
 
 def _trimmed(url: str) -> str:
@@ -275,14 +270,17 @@ def _own_page(url: str, own_id: str | None) -> bool:
 def metadata_links(abstract: str, comment: str | None, own_id: str | None = None) -> list[Link]:
     """The code, data, model and project links the abstract and the comments field state."""
     found: list[Link] = []
+    seen: set[str] = set()  # a link the abstract states and the comments repeat is one link
     for where, text in (("abstract", abstract), ("comments", comment or "")):
         for start, end, url in urls_in(text):
-            if _own_page(url, own_id):
+            key = url.rstrip("/").casefold()
+            if key in seen or _own_page(url, own_id):
                 continue
             kind = kind_of(url, _cue(text, start))
             if kind != "other":
+                seen.add(key)
                 found.append(Link(url, kind, where, _sentence(text, start, end)))
-    return _once(found)
+    return found
 
 
 def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
@@ -307,15 +305,16 @@ def document_links(doc: Document, own_id: str | None = None) -> list[Link]:
 
 def _anchor_spans(doc: Document) -> Iterator[tuple[int, int, str]]:
     """Where each hidden link's words stand in the text (searched forward from the last one
-    found, so links on the same words map in order; else their first words anywhere); words
-    not found stand at the end."""
+    found, so links on the same words map in order; else their first words anywhere, unless
+    they are shorter than four characters, like `ApJ`, which are looked for only after the
+    last one found); words not found stand at the end."""
     cursor = 0
     for anchor in doc.anchors:
         at, length = -1, 0
         for words in (anchor.text, " ".join(anchor.text.split()[:3])):
-            if len(words) >= 4:
+            if words.strip():
                 at = doc.text.find(words, cursor)
-                at = doc.text.find(words) if at < 0 else at
+                at = doc.text.find(words) if at < 0 and len(words) >= 4 else at
                 length = len(words)
             if at >= 0:
                 break

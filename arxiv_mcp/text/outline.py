@@ -32,10 +32,10 @@ _POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
 _PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.|chapters?|ch\.)\s*"
 _SEP = r"[.\-–]"
 _NUMBER_RE = re.compile(
-    rf"(?:(?i:{_PREFIX})(?P<any>(?:\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
+    rf"(?:(?i:{_PREFIX})(?P<any>(?:S?\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
     rf"|(?P<bare>\d+(?:{_SEP}(?:\d+|[A-Za-z]))*|[IVXLC]+(?:{_SEP}(?:\d+|[A-Z]))*|[A-Z](?:{_SEP}\d+)*))\.?"
 )
-"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`). Without a prefix only
+"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`, `Section S1`). Without a prefix only
 digits, capital Roman numerals or one capital letter count, so a heading name such as "civil"
 is never read as a number."""
 _NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
