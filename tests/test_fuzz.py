@@ -46,6 +46,7 @@ TOOLS = [
     "export_bibtex",
     "get_references",
     "get_citations",
+    "resolve_references",
     "category_trends",
     "list_new",
 ]

@@ -64,6 +64,10 @@ CALLS: dict[str, list[dict]] = {
     "export_bibtex": [{"paper_ids": [PID, "2403.09999"]}, {"paper_ids": []}],
     "get_references": [{"paper_id": PID}, {"paper_id": PID, "limit": 1000}],
     "get_citations": [{"paper_id": PID}, {"paper_id": "2403.09999"}, {"paper_id": OTHER}],
+    "resolve_references": [
+        {"references": [PID, "2403.09999", "Vaswani et al. Attention is all you need. 2017."]},
+        {"text": "[1] A. Turing. On computable numbers. 1936.", "session_id": SESSION},
+    ],
     "category_trends": [{"category": "cs.LG", "window_days": 30}, {"category": "nope.XX"}],
     "list_new": [{"category": "cs.LG"}, {"category": "cs.LG", "since": "not a cursor"}],
     "clear_cache": [{}, {"drop_pinned": True}],
