@@ -866,13 +866,6 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
         """A figure's image (PNG, JPEG, GIF, SVG; a PDF figure as PNG when it can be rendered)"""
         return _resource(lambda: svc.figure_image(paper_id, number), svc.config.deadline_s)
 
-    for uri, title, read in (
-        ("arxiv://categories", "arXiv categories", categories),
-        ("arxiv://paper/{paper_id}", "Paper card", paper),
-        ("arxiv://paper/{paper_id}/text", "Paper full text", paper_text),
-    ):
-        server.resource(uri, name=read.__name__, title=title, description=read.__doc__, mime_type="text/markdown")(read)
-
     def trends_chart(category: str, window_days: str) -> str:
         """An SVG chart of a category's submissions per day (its title and desc say the numbers)"""
         if not window_days.isdigit():
@@ -881,20 +874,15 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
             raise ResourceError(f"window_days {window_days!r} is not a whole number of days")
         return str(_resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s))
 
-    server.resource(
-        "arxiv://trends/{category}/{window_days}/chart",
-        name="trends_chart",
-        title="Category trend chart",
-        description=trends_chart.__doc__,
-        mime_type="image/svg+xml",
-    )(trends_chart)
-    server.resource(
-        "arxiv://paper/{paper_id}/figure/{number}",
-        name="paper_figure",
-        title="Paper figure",
-        description=paper_figure.__doc__,
-        mime_type="image/png",
-    )(paper_figure)
+    reads: tuple[tuple[str, str, Callable[..., str | bytes], str], ...] = (
+        ("arxiv://categories", "arXiv categories", categories, "text/markdown"),
+        ("arxiv://paper/{paper_id}", "Paper card", paper, "text/markdown"),
+        ("arxiv://paper/{paper_id}/text", "Paper full text", paper_text, "text/markdown"),
+        ("arxiv://trends/{category}/{window_days}/chart", "Category trend chart", trends_chart, "image/svg+xml"),
+        ("arxiv://paper/{paper_id}/figure/{number}", "Paper figure", paper_figure, "image/png"),
+    )
+    for uri, title, read, mime in reads:
+        server.resource(uri, name=read.__name__, title=title, description=read.__doc__, mime_type=mime)(read)
 
     @server.prompt(
         name="literature_review",
