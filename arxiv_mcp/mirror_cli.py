@@ -60,7 +60,9 @@ def main(argv: list[str]) -> int:
     try:
         note = service.mirror_sync(config.mirror, due_only=False, report=progress)
     except ArxivMcpError as exc:
-        print(f"arxiv-mcp: the harvest stopped: {exc} (the next sync resumes where it stopped)", file=sys.stderr)
+        print(
+            concise(f"arxiv-mcp: the harvest stopped: {exc} (the next sync resumes where it stopped)"), file=sys.stderr
+        )
         return 1
     print(note, file=sys.stderr)
     return 0 if not note.startswith("A mirror harvest is already running") else 1
