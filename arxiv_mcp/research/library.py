@@ -26,7 +26,6 @@ from ..cache.atomic import write_atomic
 from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
-from ..text.document import Document
 from .local_search import IndexLies, LocalIndex
 
 logger = logging.getLogger(__name__)
@@ -142,6 +141,8 @@ def _plain(payload: str | None) -> str:
     payload of an older extractor is plain text (indexed as is until it is re-made)."""
     if not payload:
         return ""
+    from ..text.document import Document  # only when texts are indexed, not for every search
+
     try:
         return Document.from_json(payload).text
     except ValueError:
