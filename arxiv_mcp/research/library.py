@@ -119,10 +119,15 @@ class Library:
         self._unsaved = 0
 
 
+_DIGESTS = (str, type(None))
+"""The types a signature's checksum takes (JSON's: no subclasses)."""
+
+
 def _signatures(extra: dict[str, Any]) -> dict[str, Signature]:
     found = {}
     for pid, (version, meta, text) in extra["signatures"].items():
-        if type(version) is not int or not all(h is None or isinstance(h, str) for h in (meta, text)):
+        # Once per paper when a process first searches: written out, no generator per paper.
+        if type(version) is not int or type(meta) not in _DIGESTS or type(text) not in _DIGESTS:
             raise ValueError(f"a malformed signature for {pid!r}")
         found[pid] = (version, meta, text)
     return found
