@@ -80,7 +80,9 @@ class _Part(Generic[T]):
         self.build = build
         self.name = build.__name__
 
-    def __get__(self, service: ArxivService, owner: type | None = None) -> T:
+    def __get__(self, service: ArxivService | None, owner: type | None = None) -> T:
+        if service is None:  # asked of the class: the descriptor, as a property would answer
+            return cast("T", self)
         with service.building:
             if self.name not in service.__dict__:
                 service.__dict__[self.name] = self.build(service)
