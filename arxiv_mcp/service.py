@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast, get_args
 from urllib.parse import quote
 
 from . import bounds, budget
 from .cache.listing import SORTS as CACHE_SORTS
 from .cache.store import Cache
 from .cache.warm import Proof
-from .catalog import Catalog, not_found
 from .config import Config, display_path
 from .errors import InvalidInput, NotFound, UpstreamError
 from .ids import PaperId, Urls, parse, parse_many
@@ -47,29 +48,51 @@ from .models import (
     Trends,
     VersionComparison,
 )
-from .reading import Reader, Text
 from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
-from .research.library import Library
-from .search import Hits, Searcher
-from .upstream.arxiv_api import ArxivApi
-from .upstream.atom import Paper
-from .upstream.http import HttpClient, Transport
-from .upstream.rate_limiter import RateLimiter, SingleFlight
 
 if TYPE_CHECKING:
+    from .catalog import Catalog
     from .mirror.harvest import PageReport
     from .mirror.source import MirrorSource
+    from .reading import Reader, Text
+    from .research.library import Library
+    from .search import Hits, Searcher
+    from .upstream.arxiv_api import ArxivApi
+    from .upstream.atom import Paper
+    from .upstream.http import HttpClient
+    from .upstream.rate_limiter import SingleFlight
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 TRENDS_TTL_S = 3600.0
 LIST_PAGE_CHARS = 9000
 """A list_cached page's budget, its text and structured content together."""
 
 
+class _Part(Generic[T]):
+    """A part of the service built by the first call that needs it, once (under the service's
+    lock: tools run in worker threads), so a cache-only tool never imports the readers, the
+    upstream clients or the library. Built, it is a plain instance attribute, as is a part
+    handed in (a test's `http`)."""
+
+    def __init__(self, build: Callable[[ArxivService], T]) -> None:
+        self.build = build
+        self.name = build.__name__
+
+    def __get__(self, service: ArxivService | None, owner: type | None = None) -> T:
+        if service is None:  # asked of the class: the descriptor, as a property would answer
+            return cast("T", self)
+        with service.building:
+            if self.name not in service.__dict__:
+                service.__dict__[self.name] = self.build(service)
+        return cast("T", service.__dict__[self.name])
+
+
 class ArxivService:
     def __init__(self, config: Config, *, http: HttpClient | None = None, cache: Cache | None = None):
         self.config = config
+        self.building = threading.RLock()
         self.cache = cache or Cache(
             config.home,
             max_papers=config.max_papers,
@@ -77,7 +100,20 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             session_ttl_s=config.session_ttl_s,
         )
-        self.http = http or HttpClient(
+        if http is not None:
+            self.http = http
+        self.urls = Urls(config.site_url, config.ar5iv_url)
+        self.mirror = _mirror_source(config)
+        self.texts: Rereads[tuple[PaperId, Text]] = Rereads(self.cache, TEXTS_KEPT)
+        self.pages: Rereads[PaperText] = Rereads(self.cache, PAGES_KEPT)
+
+    @_Part
+    def http(self) -> HttpClient:
+        from .upstream.http import HttpClient, Transport
+        from .upstream.rate_limiter import RateLimiter
+
+        config = self.config
+        return HttpClient(
             config,
             Transport(config),
             RateLimiter(
@@ -87,12 +123,31 @@ class ArxivService:
             ),
             RateLimiter(1.0, name="Semantic Scholar", state_file=config.home / "ratelimit-s2"),
         )
-        self.urls = Urls(config.site_url, config.ar5iv_url)
-        self.flights = SingleFlight(config.home / "locks")
-        self.api = ArxivApi(self.http, config.api_url)
-        self.mirror = _mirror_source(config)
-        self.catalog = Catalog(self.api, self.cache, self.flights, self.mirror)
-        self.reader = Reader(
+
+    @_Part
+    def flights(self) -> SingleFlight:
+        from .upstream.rate_limiter import SingleFlight
+
+        return SingleFlight(self.config.home / "locks")
+
+    @_Part
+    def api(self) -> ArxivApi:
+        from .upstream.arxiv_api import ArxivApi
+
+        return ArxivApi(self.http, self.config.api_url)
+
+    @_Part
+    def catalog(self) -> Catalog:
+        from .catalog import Catalog
+
+        return Catalog(self.api, self.cache, self.flights, self.mirror)
+
+    @_Part
+    def reader(self) -> Reader:
+        from .reading import Reader
+
+        config = self.config
+        return Reader(
             self.http,
             self.cache,
             self.catalog,
@@ -101,10 +156,18 @@ class ArxivService:
             meta_ttl_s=config.meta_ttl_s,
             pdf_engine=config.pdf_engine,
         )
-        self.texts: Rereads[tuple[PaperId, Text]] = Rereads(self.cache, TEXTS_KEPT)
-        self.pages: Rereads[PaperText] = Rereads(self.cache, PAGES_KEPT)
-        self.searcher = Searcher(self.api, self.cache, self.catalog, self.flights, self.http, config, self.mirror)
-        self.library = Library(self.cache)
+
+    @_Part
+    def searcher(self) -> Searcher:
+        from .search import Searcher
+
+        return Searcher(self.api, self.cache, self.catalog, self.flights, self.http, self.config, self.mirror)
+
+    @_Part
+    def library(self) -> Library:
+        from .research.library import Library
+
+        return Library(self.cache)
 
     # --- metadata -------------------------------------------------------------------------
 
@@ -358,6 +421,8 @@ class ArxivService:
     ) -> tuple[int, int, dict[PaperId, Paper]]:
         """The two versions to compare and the metadata of each (one request at most: the
         latest and the versions asked for go in one id_list)."""
+        from .catalog import not_found
+
         for bound, value in ((bounds.FROM_VERSION, from_version), (bounds.TO_VERSION, to_version)):
             if value is not None:
                 bound.check(value)

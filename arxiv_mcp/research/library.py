@@ -26,7 +26,6 @@ from ..cache.atomic import write_atomic
 from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
-from ..text.document import Document
 from .local_search import IndexLies, LocalIndex
 
 logger = logging.getLogger(__name__)
@@ -120,10 +119,15 @@ class Library:
         self._unsaved = 0
 
 
+_DIGESTS = (str, type(None))
+"""The types a signature's checksum takes (JSON's: no subclasses)."""
+
+
 def _signatures(extra: dict[str, Any]) -> dict[str, Signature]:
     found = {}
     for pid, (version, meta, text) in extra["signatures"].items():
-        if type(version) is not int or not all(h is None or isinstance(h, str) for h in (meta, text)):
+        # Once per paper when a process first searches: written out, no generator per paper.
+        if type(version) is not int or type(meta) not in _DIGESTS or type(text) not in _DIGESTS:
             raise ValueError(f"a malformed signature for {pid!r}")
         found[pid] = (version, meta, text)
     return found
@@ -142,6 +146,8 @@ def _plain(payload: str | None) -> str:
     payload of an older extractor is plain text (indexed as is until it is re-made)."""
     if not payload:
         return ""
+    from ..text.document import Document  # only when texts are indexed, not for every search
+
     try:
         return Document.from_json(payload).text
     except ValueError:

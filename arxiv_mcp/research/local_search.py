@@ -370,9 +370,9 @@ def _check_listing(ids: Any, terms: Any, ends: Any) -> None:
     if not (isinstance(ids, list) and isinstance(terms, list) and isinstance(ends, list)):
         raise ValueError("a header without its lists")
     live = [i for i in ids if i is not None]
-    if not all(isinstance(i, str) for i in live) or len(set(live)) != len(live):
+    if not set(map(type, live)) <= {str} or len(set(live)) != len(live):
         raise ValueError("paper ids that are not distinct strings")
-    if not all(isinstance(t, str) for t in terms) or len(set(terms)) != len(terms) or len(ends) != len(terms):
+    if not set(map(type, terms)) <= {str} or len(set(terms)) != len(terms) or len(ends) != len(terms):
         raise ValueError("postings do not match their terms")
     previous = 0
     for end in ends:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import logging
-import tarfile
 import zlib
 from collections.abc import Iterator
 
@@ -160,6 +159,8 @@ def _gunzip_head(data: bytes) -> bytes:
 
 def _check_tar(data: bytes) -> None:
     """Every member's data lies inside the file: a cut tar fails here, not when it is read."""
+    import tarfile  # the cache imports this module to name bodies; only an e-print check reads a tar
+
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
             for member in archive:
