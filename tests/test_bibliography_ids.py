@@ -5,15 +5,13 @@ arXiv"), resolve=true finds the arXiv papers of the others, and years are public
 from __future__ import annotations
 
 import gzip
-import io
-import tarfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from arxiv_mcp.text.bibids import arxiv_id_in, publication_year
-from tests.fake_arxiv import FakeArxiv
+from tests.fake_arxiv import FakeArxiv, eprint
 from tests.reference_papers import reference_papers
 
 pytestmark = pytest.mark.anyio
@@ -43,13 +41,7 @@ def _latex_source() -> bytes:
         b"\\bibliographystyle{plain}\\bibliography{ms}\\end{document}\n"
     )
     files = {"ms.tex": tex, "ms.bbl": (FIXTURES / "src" / "1706.03762_RECONSTRUCTED.bbl").read_bytes()}
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w:gz") as tar:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+    return eprint(files)
 
 
 def _corpus(form: str):
