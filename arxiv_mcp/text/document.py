@@ -43,6 +43,9 @@ class Kind(StrEnum):
     EQUATION = "equation"
     REFERENCE = "reference"
     PAGE = "page"
+    STATEMENT = "statement"
+    ALGORITHM = "algorithm"
+    FOOTNOTE = "footnote"
 
 
 @dataclass(frozen=True)
@@ -111,13 +114,78 @@ class Reference:
     doi: str | None = None
 
 
-Record = Heading | Figure | Table | Equation | Reference
+@dataclass(frozen=True)
+class Statement:
+    """A theorem-like block (theorem, lemma, definition, remark, ...) or a proof, as the paper
+    names and numbers it; its text is the block's span of the document."""
+
+    kind: str
+    """What it is, in one word of `STATEMENT_KINDS` (`theorem` for a `Thm.` or a `Satz`)."""
+    label: str
+    """As printed: `Theorem`, `Lemma`, `Main Theorem`, `Proof`."""
+    number: str | None = None
+    """As printed (`2.3`, `A.1`, `5`), None when unnumbered (`Proof`, `Remark`)."""
+    note: str | None = None
+    """The words printed in parentheses after the number: `Main`, `Cauchy-Schwarz`."""
+    proves: str | None = None
+    """For a proof: the label and number of the statement it proves (`Theorem 2.3`), when the
+    paper says or it directly follows one."""
+    anchor: str | None = None
+
+
+STATEMENT_KINDS = (
+    "theorem",
+    "lemma",
+    "proposition",
+    "corollary",
+    "definition",
+    "remark",
+    "example",
+    "claim",
+    "conjecture",
+    "assumption",
+    "hypothesis",
+    "problem",
+    "exercise",
+    "proof",
+)
+"""The kinds of theorem-like blocks readers ask for; a paper's own kind outside these (an
+`observation`, a `fact`) keeps its own word as `kind`."""
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """An algorithm or a code listing float: its caption and its body as code."""
+
+    label: str
+    """As printed: `Algorithm`, `Listing`, `Procedure`."""
+    number: str | None
+    caption: str
+    code: str
+    """The body, one line per printed line, as a code block shows it."""
+    anchor: str | None = None
+
+
+@dataclass(frozen=True)
+class Footnote:
+    """A footnote; its block stands right after the paragraph (or block) that carries its mark."""
+
+    mark: str
+    """As printed: `3`, `*`, `†`."""
+    text: str
+    anchor: str | None = None
+
+
+Record = Heading | Figure | Table | Equation | Reference | Statement | Algorithm | Footnote
 _RECORD_KINDS: dict[type, Kind] = {
     Heading: Kind.HEADING,
     Figure: Kind.FIGURE,
     Table: Kind.TABLE,
     Equation: Kind.EQUATION,
     Reference: Kind.REFERENCE,
+    Statement: Kind.STATEMENT,
+    Algorithm: Kind.ALGORITHM,
+    Footnote: Kind.FOOTNOTE,
 }
 
 
