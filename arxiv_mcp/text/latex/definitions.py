@@ -78,7 +78,7 @@ class Definitions:
         return {**self.the_counter, **self.numbered_within, **dict.fromkeys(self.without, "")}
 
     def read(self, toks: list[Token], *, preamble: bool) -> Definitions:
-        """Collect the definitions of `toks`: toggles anywhere, theorems and counters in the
+        """Collect the definitions of `toks`: toggles and theorems anywhere, counters in the
         preamble. Linear in the tokens: each is looked at once, and an argument is read over a
         bounded number of them."""
         for k, (kind, value) in enumerate(toks):
@@ -87,6 +87,8 @@ class Definitions:
                 continue
             if preamble:
                 self._preamble_definition(toks, k, value)
+            elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
+                self._theorem(toks, k + 1, value.endswith("*"))
             if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
                 name = _arguments(toks, k + 1, "m")
                 if name and name[0] and not any(c.isspace() for c in name[0]):
