@@ -207,3 +207,44 @@ def test_every_form_gives_the_item_or_an_error_naming_its_kind(paper, selector):
     else:
         assert isinstance(got, Selection), got
         assert all(word in got.text for word in expected), got.text[:2000]
+
+
+# --- LaTeX's own numbering ------------------------------------------------------------------
+
+
+def _latex(files: dict[str, str]) -> Document:
+    from arxiv_mcp.text.latex.convert import latex_to_document
+
+    return typed(latex_to_document({name: body.encode() for name, body in files.items()}))
+
+
+def test_a_theorem_kind_a_shipped_package_defines_is_numbered_as_latex_numbers_it():
+    doc = _latex(
+        {
+            "paper.tex": "\\documentclass{article}\\usepackage{macros}\\begin{document}"
+            "\\section{Intro}Text.\\section{Main}\\begin{theorem}A.\\end{theorem}"
+            "\\begin{lemma}[Key]B.\\end{lemma}\\begin{proof}C.\\end{proof}\\end{document}",
+            "macros.sty": "\\newtheorem{theorem}{Theorem}[section]\n\\newtheorem{lemma}[theorem]{Lemma}\n",
+        }
+    )
+    assert [(s.label, s.number, s.note, s.proves) for s in doc.records(Statement)] == [
+        ("Theorem", "2.1", None, None),
+        ("Lemma", "2.2", "Key", None),
+        ("Proof", None, None, "Lemma 2.2"),
+    ]
+
+
+def test_a_papers_own_environment_wrapping_a_theorem_kind_is_that_kind():
+    """quant-ph/9802040 defines its theorem kinds after \\begin{document} and wraps each in an
+    environment of the built-in name (`theorem` is its `THEOREM`, numbered within sections)."""
+    doc = _latex(
+        {
+            "paper.tex": "\\documentclass{article}\\begin{document}"
+            "\\newtheorem{THEOREM}{Theorem}[section]\n"
+            "\\newenvironment{theorem}{\\begin{THEOREM} \\hspace{-.85em} {\\bf :} }{\\end{THEOREM}}\n"
+            "\\newtheorem{FACT}[THEOREM]{Fact}\n"
+            "\\newenvironment{fact}{\\begin{FACT} \\hspace{-.85em} {\\bf :} }{\\end{FACT}}\n"
+            "\\section{Intro}\\begin{theorem}A.\\end{theorem}\\begin{fact}B.\\end{fact}\\end{document}",
+        }
+    )
+    assert [(s.label, s.number) for s in doc.records(Statement)] == [("Theorem", "1.1"), ("Fact", "1.2")]
