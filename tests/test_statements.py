@@ -248,3 +248,36 @@ def test_a_papers_own_environment_wrapping_a_theorem_kind_is_that_kind():
         }
     )
     assert [(s.label, s.number) for s in doc.records(Statement)] == [("Theorem", "1.1"), ("Fact", "1.2")]
+
+
+# --- footnotes a PDF reader types at its pages' feet -------------------------------------------
+
+
+def _pdf_like() -> Document:
+    """As the PDF reader writes a page: its text, then each foot line a `Footnote` block."""
+    builder = DocumentBuilder()
+    builder.add_text("## Page 1\n\n")
+    builder.heading(2, "1 Introduction")
+    builder.add_text("The data are public.3 We use them.")
+    builder.block(Kind.FOOTNOTE, "3 https://example.org/data", Footnote("3", "https://example.org/data"))
+    return typed(builder.build())
+
+
+def test_a_pdf_footnote_block_is_served_with_its_page_whatever_made_it():
+    doc = _pdf_like()
+    assert [f.mark for f in doc.records(Footnote)] == ["3"]
+    got = _view(doc, "footnote 3")
+    assert isinstance(got, Selection) and "Footnote 3: https://example.org/data" in got.text
+    assert "At the foot of Page 1; its mark follows (1 Introduction): …" in got.text
+    assert got.text.endswith("The data are public.3")
+    missing = _view(doc, "fn 4")
+    assert isinstance(missing, str) and "no footnote 4; it has footnote 3" in missing
+
+
+def test_find_names_a_statement_and_a_footnote_as_readers_do():
+    from arxiv_mcp.text.places import Places
+
+    doc = _doc("html")
+    places = Places(doc)
+    assert places.describe(doc.text.index("Every finite simple graph")) == "Theorem 1"
+    assert places.describe(doc.text.index("tuza-lean")) == "footnote 1"

@@ -301,10 +301,20 @@ def _attached(places: Places, block: Block) -> str:
         snippet = words if len(words) <= 300 else "…" + words[-299:]
         return f"Attached to ({heading or 'no section'}): {snippet} [^{_footnote(block).mark}]"
     page = next((b for b in reversed(doc.blocks[: places.block_index(block)]) if b.kind is Kind.PAGE), None)
-    if page is not None:
-        where = f" (section {heading!r})" if heading else ""
-        return f"At the foot of {doc.text[page.start : page.end].lstrip('# ').strip()}{where}"
-    return f"In section {heading!r}" if heading else "Before the first section"
+    if page is None:
+        return f"In section {heading!r}" if heading else "Before the first section"
+    where = f"At the foot of {doc.text[page.start : page.end].lstrip('# ').strip()}"
+    mark = _footnote(block).mark
+    printed = list(
+        re.finditer(
+            rf"(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:)])){re.escape(mark)}(?=\s|$)", doc.text[page.end : block.start]
+        )
+    )
+    if not printed:
+        return where + (f" (section {heading!r})" if heading else "")
+    at = page.end + printed[-1].end()
+    words = " ".join(doc.text[max(page.end, at - 300) : at].split())
+    return f"{where}; its mark follows ({places.section_name(at) or 'no section'}): …{words}"
 
 
 # --- lists ----------------------------------------------------------------------------------
