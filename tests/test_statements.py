@@ -281,3 +281,15 @@ def test_find_names_a_statement_and_a_footnote_as_readers_do():
     places = Places(doc)
     assert places.describe(doc.text.index("Every finite simple graph")) == "Theorem 1"
     assert places.describe(doc.text.index("tuza-lean")) == "footnote 1"
+
+
+def test_proof_of_a_statement_and_the_outline_counts():
+    doc = _doc("pdf")
+    got = _view(doc, "Proof of Theorem 1.8")
+    assert isinstance(got, Selection) and "The upper bound follows" in got.text
+    missing = _view(doc, "Proof of Theorem 1.1")
+    assert isinstance(missing, str) and "no proof of Theorem 1.1" in missing
+    outline = _view(doc, "outline")
+    assert (
+        isinstance(outline, Selection) and 'Also: 19 theorem-like blocks ("Theorem 2.3", "statements")' in outline.text
+    )

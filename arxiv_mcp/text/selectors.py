@@ -153,7 +153,10 @@ def counts_line(doc: Document) -> str:
         if asks
         else "This text marks none of them."
     )
-    return f'{said}. {how} A section: its printed number (section="4.2", "Appendix B"), its name, or [sN] as section:N.'
+    return (
+        f'{said}. {how}{statement_views.counts_words(doc)} A section: its printed number (section="4.2", '
+        '"Appendix B"), its name, or [sN] as section:N.'
+    )
 
 
 # --- lists ---------------------------------------------------------------------------------

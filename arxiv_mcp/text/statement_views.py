@@ -19,11 +19,12 @@ naming the kind and what the paper has of it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from ..errors import InvalidInput
 from . import heads, numbers, untyped
-from .document import Algorithm, Block, Footnote, Kind, Statement
+from .document import Algorithm, Block, Document, Footnote, Kind, Statement
 from .places import Places, section_words
 from .selection import FigureUri, Selection, mention_lines, mentions, named_section
 
@@ -49,7 +50,13 @@ _LIST_WORDS = {"algorithms": "Algorithm", "listings": "Listing", "footnotes": "f
 # --- theorem-like blocks --------------------------------------------------------------------
 
 
+_PROOF_OF_RE = re.compile(r"proofs?\s+of\s+(?P<of>.+)", re.IGNORECASE)
+
+
 def statement_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    proof_of = _PROOF_OF_RE.fullmatch(wanted)
+    if proof_of is not None:
+        return _proof_view(places, wanted, proof_of.group("of"))
     asked = heads.asked(wanted)
     if asked is None:
         return None
@@ -63,6 +70,28 @@ def statement_view(places: Places, wanted: str, figure_uri: FigureUri) -> Select
             return section
         raise InvalidInput(_missing_statement(places, kind, number, blocks))
     return _statement_view(places, found[0], len(found))
+
+
+def _proof_view(places: Places, wanted: str, of: str) -> Selection | None:
+    """`Proof of Theorem 2.3`: a section of that whole name, else the proof the paper marks for
+    Theorem 2.3 (shown with the statement), else an error naming both."""
+    asked = heads.asked(of)
+    if asked is None:
+        return None
+    section = named_section(places, wanted)
+    if section is not None:
+        return section
+    kind, number = asked
+    same_kind = [b for b in _blocks(places, Statement) if _statement(b).kind == kind]
+    found = numbers.matching(number, same_kind, lambda b: _statement(b).number)
+    if found and _proof_of(places, _statement(found[0])) is not None:
+        return _statement_view(places, found[0], len(found))
+    label = kind.capitalize()
+    have = "it has no such statement" if not found else f"it marks no proof of {label} {number}"
+    raise InvalidInput(
+        f'this paper has no "Proof of {label} {number}": {have}. '
+        f'find_in_paper(query="\\"{label} {number}\\"") finds where it is printed.'
+    )
 
 
 def _statement(block: Block) -> Statement:
@@ -378,6 +407,20 @@ def _none_listed(places: Places, what: str) -> str:
         f"this paper's text marks no {what}.{has} find_in_paper finds what it prints "
         '(section="outline" lists its sections).'
     )
+
+
+def counts_words(doc: Document) -> str:
+    """` Also: 12 theorem-like blocks ("Theorem 2.3", "statements"), ...`, for the outline's counts
+    line; empty for a paper that marks none."""
+    kinds = Counter(type(block.record) for block in doc.blocks if block.record is not None)
+    statements = sum(1 for s in doc.records(Statement) if s.kind != "proof")
+    parts = [
+        (statements, "theorem-like block", '"Theorem 2.3", "statements"'),
+        (kinds[Algorithm], "algorithm or listing", '"Algorithm 1", "algorithms"'),
+        (kinds[Footnote], "footnote", '"footnote 3", "footnotes"'),
+    ]
+    said = [f"{n} {noun}{'' if n == 1 else 's'} ({ask})" for n, noun, ask in parts if n]
+    return f" Also: {', '.join(said)}." if said else ""
 
 
 def _short(text: str) -> str:
