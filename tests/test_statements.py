@@ -293,3 +293,25 @@ def test_proof_of_a_statement_and_the_outline_counts():
     assert (
         isinstance(outline, Selection) and 'Also: 19 theorem-like blocks ("Theorem 2.3", "statements")' in outline.text
     )
+
+
+def test_latex_algorithms_and_listings_carry_their_caption_and_code():
+    doc = _latex(
+        {
+            "a.tex": "\\documentclass{article}\\begin{document}\\section{Code}Some text.\n"
+            "\\begin{lstlisting}[language=Python, caption={Training loop}, label=lst:train]\n"
+            "for x in data:\n    step(x)\n\\end{lstlisting}\n"
+            "\\begin{algorithm}\\caption{Other}\\begin{algorithmic}[1]\n\\State $x \\gets 0$\n"
+            "\\For{$i=1$ to $n$}\n\\State $x \\gets x + i$\n\\EndFor\n\\end{algorithmic}\\end{algorithm}\n"
+            "\\begin{listing}\\begin{minted}{python}\nprint(1)\n\\end{minted}\\caption{Hello}\\end{listing}\n"
+            "See Listing~\\ref{lst:train}.\\end{document}",
+        }
+    )
+    listing = _view(doc, "Listing 1")
+    assert isinstance(listing, Selection) and "Listing 1: Training loop" in listing.text
+    assert "```\nfor x in data:\n    step(x)\n```" in listing.text and "See Listing 1." in listing.text
+    algorithm = _view(doc, "Alg. 1")
+    assert isinstance(algorithm, Selection) and "Algorithm 1: Other" in algorithm.text
+    assert "$x \\gets x + i$" in algorithm.text
+    minted = _view(doc, "Listing 2")
+    assert isinstance(minted, Selection) and "Listing 2: Hello" in minted.text and "print(1)" in minted.text
