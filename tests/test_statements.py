@@ -315,3 +315,10 @@ def test_latex_algorithms_and_listings_carry_their_caption_and_code():
     assert "$x \\gets x + i$" in algorithm.text
     minted = _view(doc, "Listing 2")
     assert isinstance(minted, Selection) and "Listing 2: Hello" in minted.text and "print(1)" in minted.text
+
+
+def test_a_head_alone_opens_a_statement_only_before_display_math_or_a_list():
+    doc = _built("Theorem 4.", "$$x = y$$", "Lemma 5.", "We go on.")
+    assert [(s.label, s.number) for s in doc.records(Statement)] == [("Theorem", "4")]
+    got = _view(doc, "Theorem 4")
+    assert isinstance(got, Selection) and "Theorem 4.\n\n$$x = y$$" in got.text

@@ -43,6 +43,8 @@ WORDS: dict[str, str] = {
     "fact": "fact",
     "question": "question",
     "notation": "notation",
+    "property": "property",
+    "axiom": "axiom",
 }
 """Printed words and the abbreviations readers write, case folded, to their kind."""
 
@@ -65,6 +67,8 @@ PLURALS: dict[str, str] = {
     "observations": "observation",
     "facts": "fact",
     "questions": "question",
+    "properties": "property",
+    "axioms": "axiom",
 }
 
 _ABBREVIATIONS = frozenset(("thm", "lem", "prop", "cor", "def", "defn", "rem", "ex", "conj"))

@@ -57,14 +57,15 @@ def typed(doc: Document) -> Document:
 def _with_statements(text: str, blocks: list[Block]) -> Iterator[Block]:
     last: str | None = None  # `Theorem 2.3`: the last numbered statement, for the proof after it
     since = 0
-    for block in blocks:
+    for index, block in enumerate(blocks):
         if block.kind is Kind.HEADING:
             last = None
         if block.kind is not Kind.PARAGRAPH:
             yield block
             since += 1
             continue
-        for start, end, head in _pieces(text, block):
+        following = blocks[index + 1] if index + 1 < len(blocks) else None
+        for start, end, head in _pieces(text, block, _display(text, following)):
             if head is None:
                 yield Block(Kind.PARAGRAPH, start, end)
                 since += 1
@@ -79,9 +80,18 @@ def _with_statements(text: str, blocks: list[Block]) -> Iterator[Block]:
                 since += 1
 
 
-def _pieces(text: str, block: Block) -> Iterator[tuple[int, int, Head | None]]:
-    """The paragraph cut where a head starts inside it; each piece with its head (or None)."""
-    cuts = [(block.start, _head(text, block.start, block.end))]
+def _display(text: str, block: Block | None) -> bool:
+    """Whether `block` is display math or a list, which a statement may open with (LaTeXML
+    writes the run-in head of `\\begin{theorem}\\begin{itemize}` as a paragraph of its own)."""
+    if block is None:
+        return False
+    return block.kind in (Kind.LIST, Kind.EQUATION) or text.startswith("$$", block.start)
+
+
+def _pieces(text: str, block: Block, display_next: bool = False) -> Iterator[tuple[int, int, Head | None]]:
+    """The paragraph cut where a head starts inside it; each piece with its head (or None).
+    A paragraph that is a head alone is one only before display math or a list."""
+    cuts = [(block.start, _head(text, block.start, block.end, alone=display_next))]
     for match in _INNER_HEAD_RE.finditer(text, block.start, block.end):
         head = _head(text, match.end(), block.end)
         if head is None or (match.group(0)[0] != "\n" and head.number is None):
@@ -98,11 +108,11 @@ def _pieces(text: str, block: Block) -> Iterator[tuple[int, int, Head | None]]:
             yield start, end, head
 
 
-def _head(text: str, start: int, end: int) -> Head | None:
+def _head(text: str, start: int, end: int, alone: bool = False) -> Head | None:
     """The head at `start`, when words follow it in the paragraph (a line `Theorem 1.15.` that
-    ends a paragraph is the end of a sentence broken over lines)."""
+    ends a paragraph is the end of a sentence broken over lines), or `alone` allows none."""
     head = head_at(text[start:end])
-    if head is None or not text[start + head.end : end].strip():
+    if head is None or not (alone or text[start + head.end : end].strip()):
         return None
     return head
 
