@@ -322,3 +322,9 @@ def test_a_head_alone_opens_a_statement_only_before_display_math_or_a_list():
     assert [(s.label, s.number) for s in doc.records(Statement)] == [("Theorem", "4")]
     got = _view(doc, "Theorem 4")
     assert isinstance(got, Selection) and "Theorem 4.\n\n$$x = y$$" in got.text
+
+
+def test_a_statement_runs_up_to_its_proof():
+    doc = _built("Theorem 1.1 (Main). Define x. Then", "$$x = 1$$", "In particular, it holds.", "Proof. Direct. ∎")
+    got = _view(doc, "Theorem 1.1")
+    assert isinstance(got, Selection) and "$$x = 1$$\n\nIn particular, it holds.\n\nProof. Direct. ∎" in got.text

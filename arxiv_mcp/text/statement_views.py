@@ -111,8 +111,8 @@ def _statement_view(places: Places, block: Block, printed: int) -> Selection:
     lines = [title + (f", {section_words(heading)}" if heading else "")]
     if printed > 1:
         lines.append(f"(the paper prints {name} {printed} times; this is the first)")
-    lines += ["", _cut(_extent_text(places, block, proof=False), _STATEMENT_CHARS)]
     proof = _proof_of(places, statement)
+    lines += ["", _cut(_statement_text(places, block, proof), _STATEMENT_CHARS)]
     if proof is not None:
         lines += ["", _cut(_extent_text(places, proof, proof=True), _PROOF_CHARS)]
     elif statement.kind != "proof":
@@ -120,6 +120,22 @@ def _statement_view(places: Places, block: Block, printed: int) -> Selection:
     found = mentions(places, block, _mention_starts(places.doc.text, statement))
     lines += mention_lines(found)
     return Selection(name, "\n".join(lines))
+
+
+def _statement_text(places: Places, block: Block, proof: Block | None) -> str:
+    """The statement up to its proof when the proof follows it closely with nothing but
+    paragraphs, display math and lists between (a theorem's second paragraph is its own);
+    else as far as `_extent_text` sees it continue."""
+    if proof is not None and proof.start > block.start:
+        between = places.doc.blocks[places.block_index(block) + 1 : places.block_index(proof)]
+        closed = all(b.kind not in (Kind.HEADING, Kind.STATEMENT, Kind.REFERENCE) for b in between)
+        if closed and len(between) <= _CONTINUATION_BLOCKS:
+            return places.doc.text[block.start : between[-1].end] if between else _block_text(places, block)
+    return _extent_text(places, block, proof=False)
+
+
+def _block_text(places: Places, block: Block) -> str:
+    return places.doc.text[block.start : block.end]
 
 
 def _extent_text(places: Places, block: Block, proof: bool) -> str:
