@@ -101,12 +101,13 @@ class Head:
     """Where the head ends in the text it was read from."""
 
 
-def head_at(text: str, start: int = 0) -> Head | None:
-    """The head a paragraph starting at `start` opens with, or None. A label in lower case is a
+def head_at(text: str, start: int = 0, end: int | None = None) -> Head | None:
+    """The head a paragraph at `text[start:end]` opens with, or None (`Head.end` is an offset of
+    `text`; nothing is copied, so a pass over a long paragraph stays linear). A label in lower case is a
     sentence (`proof of concept.`), not a head; an unnumbered one other than a proof needs its
     stop right after the word (`Remark.`), and every head a stop (`.`, or `:` after a number
     or for a proof), so `Theorem 2 shows that` is a sentence."""
-    match = _HEAD_RE.match(text, start)
+    match = _HEAD_RE.match(text, start, len(text) if end is None else end)
     if match is None or not match.group("label")[0].isupper():
         return None
     label = " ".join(match.group("label").split())

@@ -147,7 +147,7 @@ def _extent_text(places: Places, block: Block, proof: bool) -> str:
     end = block.end
     previous = block
     for following in doc.blocks[index + 1 : index + 1 + (_PROOF_BLOCKS if proof else _CONTINUATION_BLOCKS)]:
-        if proof and _QED_RE.search(doc.text[block.start : end]):
+        if proof and _QED_RE.search(doc.text[previous.start : previous.end]):
             break
         if following.kind in (Kind.HEADING, Kind.STATEMENT, Kind.REFERENCE):
             break

@@ -38,6 +38,7 @@ _INNER_HEAD_RE = re.compile(r"(?:\n|(?<=[.!?])[ \t]+)(?=[A-Z])")
 """Where a head may start inside a paragraph: a line start (a PDF paragraph not broken there),
 or a numbered head right after a sentence (one a PDF ran into the paragraph before it)."""
 _SENTENCE_ENDS = frozenset(".!?:)]$∎□■")
+_WORD_RE = re.compile(r"\S")
 
 
 def typed(doc: Document) -> Document:
@@ -96,9 +97,9 @@ def _pieces(text: str, block: Block, display_next: bool = False) -> Iterator[tup
         head = _head(text, match.end(), block.end)
         if head is None or (match.group(0)[0] != "\n" and head.number is None):
             continue
-        before = text[block.start : match.start()].rstrip()
-        colon_line = match.group(0) == "\n" and head.number is not None and text[match.end() + head.end - 1] == ":"
-        if before and (before[-1] in _SENTENCE_ENDS or colon_line):  # `We show\nTheorem 1.14: ...`
+        before = _last_char(text, block.start, match.start())
+        colon_line = match.group(0) == "\n" and head.number is not None and text[head.end - 1] == ":"
+        if before and (before in _SENTENCE_ENDS or colon_line):  # `We show\nTheorem 1.14: ...`
             cuts.append((match.end(), head))
     for index, (start, head) in enumerate(cuts):
         end = cuts[index + 1][0] if index + 1 < len(cuts) else block.end
@@ -111,10 +112,17 @@ def _pieces(text: str, block: Block, display_next: bool = False) -> Iterator[tup
 def _head(text: str, start: int, end: int, alone: bool = False) -> Head | None:
     """The head at `start`, when words follow it in the paragraph (a line `Theorem 1.15.` that
     ends a paragraph is the end of a sentence broken over lines), or `alone` allows none."""
-    head = head_at(text[start:end])
-    if head is None or not (alone or text[start + head.end : end].strip()):
+    head = head_at(text, start, end)
+    if head is None or not (alone or _WORD_RE.search(text, head.end, end)):
         return None
     return head
+
+
+def _last_char(text: str, start: int, end: int) -> str:
+    """The last character of `text[start:end]` that is not a space ("" if none)."""
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return text[end - 1] if end > start else ""
 
 
 # --- footnotes ------------------------------------------------------------------------------
