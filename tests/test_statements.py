@@ -328,3 +328,21 @@ def test_a_statement_runs_up_to_its_proof():
     doc = _built("Theorem 1.1 (Main). Define x. Then", "$$x = 1$$", "In particular, it holds.", "Proof. Direct. ∎")
     got = _view(doc, "Theorem 1.1")
     assert isinstance(got, Selection) and "$$x = 1$$\n\nIn particular, it holds.\n\nProof. Direct. ∎" in got.text
+
+
+def test_a_latexml_listing_stays_lines_and_a_captioned_listing_float_is_a_listing():
+    body = "Some words here. " * 40
+    page = (
+        '<html><body><article class="ltx_document"><section class="ltx_section"><h2 class="ltx_title '
+        'ltx_title_section"><span class="ltx_tag ltx_tag_section">1 </span>Code</h2>'
+        f'<div class="ltx_para"><p class="ltx_p">{body}</p></div>'
+        '<div class="ltx_listing ltx_lstlisting ltx_listing"><div class="ltx_listingline">for x in y:</div>'
+        '<div class="ltx_listingline">f(x)</div></div>'
+        '<figure class="ltx_float ltx_lstlisting" id="lst1"><figcaption class="ltx_caption"><span class="ltx_tag '
+        'ltx_tag_float">Listing 1: </span>Training loop</figcaption><div class="ltx_listing ltx_lstlisting '
+        'ltx_listing"><div class="ltx_listingline">train()</div></div></figure></section></article></body></html>'
+    )
+    doc = extract("html", page.encode())
+    assert "for x in y:\nf(x)" in doc.text
+    got = _view(doc, "Listing 1")
+    assert isinstance(got, Selection) and "Listing 1: Training loop" in got.text and "```\ntrain()\n```" in got.text

@@ -79,7 +79,8 @@ class Floats:
 
     def start_float(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         table = "ltx_table" in classes
-        algorithm = not classes.isdisjoint(ALGORITHM_CLASSES)
+        # a float's class, not a listing's own (`<div class="ltx_listing ltx_lstlisting">`)
+        algorithm = not classes.isdisjoint(ALGORITHM_CLASSES) and (tag == "figure" or "ltx_float" in classes)
         if not (table or algorithm or "ltx_figure" in classes):
             return False
         flow = self._flow
