@@ -346,3 +346,9 @@ def test_a_latexml_listing_stays_lines_and_a_captioned_listing_float_is_a_listin
     assert "for x in y:\nf(x)" in doc.text
     got = _view(doc, "Listing 1")
     assert isinstance(got, Selection) and "Listing 1: Training loop" in got.text and "```\ntrain()\n```" in got.text
+
+
+@pytest.mark.parametrize("paper", sorted(_SOURCES))
+def test_the_typed_blocks_survive_the_cache_form(paper):
+    doc = _doc(paper)
+    assert Document.from_json(doc.to_json()) == doc
