@@ -16,6 +16,8 @@ answers it and the answers match on each aspect the kind has (a column each):
   a reference's label as the reading prints it (`12`, `Smith et al., 2020`);
 - words: a figure's or table's caption, its first 12 words (Jaccard >= 0.5);
 - entry: a reference's first word, and a four-digit year both readings print in it.
+Theorem-like blocks (`Theorem 3.1`: number and kind), algorithms (`Algorithm 1`: number and
+caption words) and footnotes (`footnote 2`: mark and its first 12 words) are asked the same way.
 An equation's body is not compared (a PDF carries the printed line, not LaTeX). Each
 disagreement is listed: the selector, and per reading what it answered (or its error).
 """
@@ -35,13 +37,23 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.append(str(REPO_ROOT))
 
 from arxiv_mcp.errors import InvalidInput  # noqa: E402
-from arxiv_mcp.text.document import Document, Equation, Figure, Heading, Reference, Table  # noqa: E402
+from arxiv_mcp.text.document import (  # noqa: E402
+    Algorithm,
+    Document,
+    Equation,
+    Figure,
+    Footnote,
+    Heading,
+    Reference,
+    Statement,
+    Table,
+)
 from arxiv_mcp.text.extract import extract  # noqa: E402
 from arxiv_mcp.text.selection import Selection  # noqa: E402
 from arxiv_mcp.text.selectors import select  # noqa: E402
 from benchmarks.text_quality import shared_dir  # noqa: E402
 
-KINDS = ("section", "figure", "table", "equation", "reference")
+KINDS = ("section", "figure", "table", "equation", "reference", "statement", "algorithm", "footnote")
 _WORD_RE = re.compile(r"[^\W_]+")
 _YEAR_RE = re.compile(r"(?<!\d)(?:1[89]|20)\d\d(?!\d)")
 
@@ -118,6 +130,14 @@ def selectors(doc: Document) -> Iterator[tuple[str, str]]:
     for reference in doc.records(Reference):
         label = reference.label.strip()
         yield "reference", f"[{label}]" if label.isdigit() else label
+    for statement in doc.records(Statement):
+        if statement.number and statement.kind != "proof":
+            yield "statement", f"{statement.label} {statement.number}"
+    for algorithm in doc.records(Algorithm):
+        if algorithm.number:
+            yield "algorithm", f"{algorithm.label} {algorithm.number}"
+    for footnote in doc.records(Footnote):
+        yield "footnote", f"footnote {footnote.mark}"
 
 
 def answer(doc: Document, kind: str, selector: str) -> Answer:
@@ -159,12 +179,33 @@ def _reference(chosen: Selection) -> Answer:
     return Answer(label=" ".join(reference.label.strip("[]").split()), entry=(first, years))
 
 
+def _statement(chosen: Selection) -> Answer:
+    """A theorem-like block: its printed number and its kind's word (`Theorem 3.1`); the
+    statement's words are not compared (LaTeX math against a PDF's printed symbols)."""
+    word, _, number = chosen.label.rpartition(" ")
+    return Answer(number, label=_words(word))
+
+
+def _algorithm(chosen: Selection) -> Answer:
+    head = chosen.text.split("\n", 1)[0]
+    name, _, caption = head.partition(": ")
+    return Answer(name.rpartition(" ")[2], words=_words(caption, 12))
+
+
+def _footnote(chosen: Selection) -> Answer:
+    head = chosen.text.split("\n", 1)[0]
+    return Answer(chosen.label.rpartition(" ")[2], words=_words(head.partition(": ")[2], 12))
+
+
 _KEYS: dict[str, Callable[[Selection], Answer]] = {
     "section": _section,
     "figure": _figure,
     "table": _table,
     "equation": _equation,
     "reference": _reference,
+    "statement": _statement,
+    "algorithm": _algorithm,
+    "footnote": _footnote,
 }
 
 

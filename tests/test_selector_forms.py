@@ -22,7 +22,9 @@ from arxiv_mcp.text.document import Document, Reference
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selection import Selection
 from arxiv_mcp.text.selectors import select
+from arxiv_mcp.text.statements import typed
 from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, PAPERS, UNTYPED, Truth
+from tests.statement_truth import PRINTED
 
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
 _DOCS: dict[str, Document] = {}
@@ -133,7 +135,12 @@ def _judge(name: str) -> tuple[list[str], list[str]]:
         for form in forms:
             if not any(form.endswith(f" {n}") for n in {**truth.figures, **truth.tables}):
                 refused(form, kind)
+    printed = PRINTED.get(name, {})
+    for form, fragment in printed.items():
+        expect(form, lambda s, f=fragment: f in s.text)
     for form, kind in UNTYPED.items():
+        if form in printed:
+            continue
         refused(form, kind)
         got = _view(doc, form)
         if isinstance(got, str) and "find_in_paper" not in got:
@@ -200,12 +207,12 @@ def test_a_theorem_is_never_answered_with_the_section_proving_it():
     doc = Document.from_text(doc.text + "\n\nBy Theorem 2.3 and Theorem 1, the claim follows.")
     said = _view(doc, "Theorem 2.3")
     assert isinstance(said, str) and "Theorem 2.3" in said and 'find_in_paper(query="\\"Theorem 2.3\\"")' in said
-    assert "names Theorem 2.3 and 1" in said
+    assert "names Theorem 2.3 but marks no block" in said
     missing = _view(doc, "Theorem 7")
-    assert isinstance(missing, str) and "names no Theorem 7; it names Theorem 2.3 and 1" in missing
+    assert isinstance(missing, str) and "no Theorem 7" in missing and "names Theorem 2.3 and 1" in missing
     assert isinstance(_view(doc, "Lemma 4.1"), str)
     assert _view(doc, "Proof of Theorem 2.3").label.endswith("Proof of Theorem 2.3")  # type: ignore[union-attr]
-    assert "does not carry theorems" in _view(doc, "theorems")  # type: ignore[operator]
+    assert "marks no theorems" in _view(doc, "theorems")  # type: ignore[operator]
 
 
 def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
@@ -304,15 +311,18 @@ def test_a_main_figure_is_no_supplementary_one():
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("Words [^1: a note] and [^2: b].", 'find_in_paper(query="\\"[^2:\\"")'),
-        ("Words [^a note] and [^b].", '2 unnumbered footnotes: find_in_paper(query="\\"[^\\"")'),
-        ("Words [^1: a note].", "marks footnotes 1, not 2"),
+        ("Words [^1: a note] and [^2: b].", "Footnote 2: b"),
+        ("Words [^a note] and [^b].", "Footnote 2: b"),
+        ("Words [^1: a note].", "no footnote 2; it has footnote 1"),
         ("Words.", "find_in_paper with the footnote's words"),
     ],
 )
 def test_a_footnote_is_found_by_its_mark_where_it_is_attached(text, said):
-    got = _view(Document.from_text("## 1 A\n\n" + text), "footnote 2")
-    assert isinstance(got, str) and said in got
+    got = _view(typed(Document.from_text("## 1 A\n\n" + text)), "footnote 2")
+    shown = got if isinstance(got, str) else got.text
+    assert said in shown
+    if not isinstance(got, str):
+        assert "Attached to (1 A): Words" in shown
 
 
 def _alpha() -> Document:

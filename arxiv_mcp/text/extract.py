@@ -18,7 +18,7 @@ from enum import StrEnum
 from ..errors import ArxivMcpError, ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 8
+EXTRACTOR_VERSION = 9
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,8 @@ def from_pdf(raw: bytes, deadline: float | None = None, engine: str = "auto") ->
 
 
 def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: str = "auto") -> Document:
-    """The document in `raw` as fetched from `source` (a `TextSource` or its name).
+    """The document in `raw` as fetched from `source` (a `TextSource` or its name), its
+    theorem-like blocks and inline footnotes typed (`statements.typed`: one pass for every source).
 
     Any failure of a converter on this paper's data (a hostile `\\num{...}` of 100,000 digits,
     a recursion, memory) is an ExtractionError, so the reader tries the next source as it does
@@ -129,7 +130,9 @@ def extract(source: str, raw: bytes, deadline: float | None = None, pdf_engine: 
     except ValueError:
         raise ExtractionError(f"unknown text source {source!r}") from None
     try:
-        return _extract(kind, raw, deadline, pdf_engine)
+        from .statements import typed
+
+        return typed(_extract(kind, raw, deadline, pdf_engine))
     except ArxivMcpError:
         raise
     except Exception as exc:

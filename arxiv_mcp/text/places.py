@@ -1,6 +1,6 @@
 """Where an offset of a document's text is: its section and the block it sits in, named as a
 reader would say it ("paragraph of section 3.2", "caption of Figure 3", "Table 2", "Eq. (7)",
-"reference [12]").
+"reference [12]", "Lemma 4.1", "Algorithm 1", "footnote 3").
 
 Pure look-ups over a `Document` and its outline (both sorted by offset, so each look-up is a
 bisection); the views and `find_in_paper` share them, so they name places alike.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from .document import Block, Document, Equation, Figure, Kind, Reference, Table
+from .document import Algorithm, Block, Document, Equation, Figure, Footnote, Kind, Reference, Statement, Table
 from .outline import Heading, outline
 
 
@@ -56,6 +56,10 @@ class Places:
             return f"Eq. ({record.number})"
         if isinstance(record, Reference):
             return f"reference {reference_label(record)}"
+        if isinstance(record, Statement | Algorithm):
+            return " ".join(part for part in (record.label, record.number) if part)
+        if isinstance(record, Footnote):
+            return f"footnote {record.mark}"
         kind = block.kind.value if block and block.kind is not Kind.PAGE else "paragraph"
         heading = self.section(offset)
         if heading is None:

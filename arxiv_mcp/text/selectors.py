@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
-from . import cited, items, links, numbers, untyped
+from . import cited, items, links, numbers, statement_views, untyped
 from .document import Document, Equation, Figure, Reference, Table
 from .outline import render_outline, select_section
 from .places import Places, reference_label, section_words
@@ -109,6 +109,7 @@ SELECTORS: tuple[tuple[str, Selector], ...] = (
     ("figure", items.figure_view),
     ("table", items.table_view),
     ("equation", items.equation_view),
+    *statement_views.VIEWS,
     ("untyped", _untyped_view),
     ("reference", _reference_view),
     ("section", _section_view),
@@ -152,7 +153,10 @@ def counts_line(doc: Document) -> str:
         if asks
         else "This text marks none of them."
     )
-    return f'{said}. {how} A section: its printed number (section="4.2", "Appendix B"), its name, or [sN] as section:N.'
+    return (
+        f'{said}. {how}{statement_views.counts_words(doc)} A section: its printed number (section="4.2", '
+        '"Appendix B"), its name, or [sN] as section:N.'
+    )
 
 
 # --- lists ---------------------------------------------------------------------------------

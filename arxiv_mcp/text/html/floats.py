@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..document import Figure, Subfigure, Table
+from ..document import Algorithm, Figure, Subfigure, Table
 from .flow import Flow
-from .parts import FLOAT, FLOAT_CAPTION, HEADING, TAP, Frame, Sink, collapse
+from .parts import FLOAT, FLOAT_CAPTION, HEADING, TAP, Block, Frame, Sink, collapse
 
 Attributes = dict[str, str | None]
 
@@ -31,11 +31,31 @@ _LETTER_RE = re.compile(r"^\(?([a-zA-Z]{1,2}|[ivx]{1,4})[).:]?$")
 _NUMBER_WORDS_RE = re.compile(r"^(?:appendix|section|chapter|part|§)\s*", re.IGNORECASE)
 
 
-class _Float:
-    __slots__ = ("table", "panel", "first", "tag", "caption", "images", "subfigures", "rows", "header_rows", "anchor")
+ALGORITHM_CLASSES = ("ltx_float_algorithm", "ltx_float_listing", "ltx_lstlisting")
+"""LaTeXML's algorithm and code listing floats (`algorithm`, minted's `listing`, a captioned
+`lstlisting`): their record is an `Algorithm`, the caption's tag its label, the lines their code."""
 
-    def __init__(self, table: bool, panel: bool, first: int, anchor: str | None) -> None:
+
+class _Float:
+    __slots__ = (
+        "table",
+        "algorithm",
+        "panel",
+        "first",
+        "tag",
+        "caption",
+        "caption_blocks",
+        "images",
+        "subfigures",
+        "rows",
+        "header_rows",
+        "anchor",
+    )
+
+    def __init__(self, table: bool, panel: bool, first: int, anchor: str | None, algorithm: bool = False) -> None:
         self.table = table
+        self.algorithm = algorithm
+        self.caption_blocks = (0, 0)
         self.panel = panel
         self.first = first
         self.anchor = anchor
@@ -59,12 +79,14 @@ class Floats:
 
     def start_float(self, tag: str, attributes: Attributes, classes: frozenset[str], sink: Sink) -> bool:
         table = "ltx_table" in classes
-        if not (table or "ltx_figure" in classes):
+        # a float's class, not a listing's own (`<div class="ltx_listing ltx_lstlisting">`)
+        algorithm = not classes.isdisjoint(ALGORITHM_CLASSES) and (tag == "figure" or "ltx_float" in classes)
+        if not (table or algorithm or "ltx_figure" in classes):
             return False
         flow = self._flow
         flow.block(tag)
         panel = "ltx_figure_panel" in classes or bool(self._floats)
-        state = _Float(table, panel, len(flow.blocks), attributes.get("id"))
+        state = _Float(table, panel, len(flow.blocks), attributes.get("id"), algorithm and not table)
         self._floats.append(state)
         flow.stack[-1].kind, flow.stack[-1].state = FLOAT, state
         return True
@@ -82,7 +104,11 @@ class Floats:
         if sink.kind == HEADING and not sink.number:
             self.tap(tag, self._heading_number)
             return True
-        if self._floats and not self._floats[-1].tag and not classes.isdisjoint(("ltx_tag_figure", "ltx_tag_table")):
+        if (
+            self._floats
+            and not self._floats[-1].tag
+            and not classes.isdisjoint(("ltx_tag_figure", "ltx_tag_table", "ltx_tag_float"))
+        ):
             self.tap(tag, self._float_tag)
             return True
         return False
@@ -132,6 +158,7 @@ class Floats:
         first = frame.state if isinstance(frame.state, int) else len(flow.blocks)
         if self._floats and not self._floats[-1].caption:
             self._floats[-1].caption = " ".join(block.text for block in flow.blocks[first:])
+            self._floats[-1].caption_blocks = (first, len(flow.blocks))
 
     def close_float(self, frame: Frame) -> None:
         flow = self._flow
@@ -148,6 +175,9 @@ class Floats:
             if state.table:
                 outer.rows.extend(state.rows)
             return
+        if state.algorithm:
+            self._close_algorithm(state, label, number, caption)
+            return
         if not number:
             return
         record: Figure | Table
@@ -155,6 +185,21 @@ class Floats:
             record = Table(label, number, caption, tuple(state.rows), state.header_rows, anchor=state.anchor)
         else:
             record = Figure(label, number, caption, tuple(state.subfigures), tuple(state.images), state.anchor)
+        flow.group(state.first, record)
+
+    def _close_algorithm(self, state: _Float, label: str, number: str, caption: str) -> None:
+        """An algorithm or listing float: its code is every block it wrote but its caption."""
+        if not label:
+            return
+        flow = self._flow
+        first, end = state.caption_blocks
+        code = [
+            block.text
+            for index, block in enumerate(flow.blocks[state.first :], state.first)
+            if not first <= index < end and block.kind in (Block.LINES, Block.PARA)
+        ]
+        word = label[: -len(number)].strip() if number and label.endswith(number) else label
+        record = Algorithm(word or "Algorithm", number or None, caption, "\n".join(code), state.anchor)
         flow.group(state.first, record)
 
     # --- taps -----------------------------------------------------------------------------

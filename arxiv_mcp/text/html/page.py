@@ -15,11 +15,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ... import budget
-from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Reference, Table
+from ..document import Algorithm, Document, DocumentBuilder, Equation, Figure, Kind, Reference, Table
 from ..shape import escape_line
 from .parts import Block, Inline
 
-_KINDS: dict[type, Kind] = {Figure: Kind.FIGURE, Table: Kind.TABLE, Equation: Kind.EQUATION, Reference: Kind.REFERENCE}
+_KINDS: dict[type, Kind] = {
+    Figure: Kind.FIGURE,
+    Table: Kind.TABLE,
+    Equation: Kind.EQUATION,
+    Reference: Kind.REFERENCE,
+    Algorithm: Kind.ALGORITHM,
+}
 
 
 _CHECK_EVERY = 4096

@@ -20,7 +20,7 @@ from ...errors import ExtractionError
 from ..bibids import arxiv_id_in
 from ..document import Document
 from .authors import AuthorBlock
-from .floats import Floats
+from .floats import ALGORITHM_CLASSES, Floats
 from .flow import Flow
 from .lists import Lists
 from .math import Math
@@ -169,7 +169,7 @@ class PageParser(HTMLParser):
             ((), ("ltx_bibitem",), sections.start_bib_item),
             ((), ("ltx_bibblock",), sections.start_bib_block),
             ((), ("ltx_tag_item",), lists.start_item_tag),
-            (("figure",), ("ltx_figure", "ltx_table"), floats.start_float),
+            (("figure",), ("ltx_figure", "ltx_table", *ALGORITHM_CLASSES), floats.start_float),
             (("figcaption",), (), floats.start_caption),
             ((), ("ltx_cite",), floats.start_cite),
             (("a",), (), self._start_link),

@@ -69,6 +69,11 @@ def bundle_to_document(bundle: SourceBundle) -> Document:
     return latex_to_document(bundle.files, members=bundle.members)
 
 
+_NEWTHEOREM_RE = re.compile(
+    r"\\newtheorem\*?[ \t]*\{[^{}\n]{1,60}\}(?:[ \t]*\[[^\]\n]{0,60}\])?[ \t]*\{[^{}\n]{1,60}\}(?:[ \t]*\[[^\]\n]{0,60}\])?"
+)
+
+
 def latex_to_text(files: dict[str, bytes], *, max_chars: int = 20_000_000) -> str:
     """Convert the files of a LaTeX source (name -> bytes) to clean text with headings."""
     return latex_to_document(files, max_chars=max_chars).text
@@ -115,7 +120,9 @@ def latex_to_document(
     tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
     body_tokens = bounded_bibliographies(expansion.tokens(tokens))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
-    defined = Definitions().read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
+    defined = Definitions().read(shipped_theorems, preamble=True)
+    defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)

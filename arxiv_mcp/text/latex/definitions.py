@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import pace
-from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token
+from .tokens import BEGIN, CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token
 
 # The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
 _BUILTIN_THEOREMS = {
@@ -78,7 +78,7 @@ class Definitions:
         return {**self.the_counter, **self.numbered_within, **dict.fromkeys(self.without, "")}
 
     def read(self, toks: list[Token], *, preamble: bool) -> Definitions:
-        """Collect the definitions of `toks`: toggles anywhere, theorems and counters in the
+        """Collect the definitions of `toks`: toggles and theorems anywhere, counters in the
         preamble. Linear in the tokens: each is looked at once, and an argument is read over a
         bounded number of them."""
         for k, (kind, value) in enumerate(toks):
@@ -87,6 +87,10 @@ class Definitions:
                 continue
             if preamble:
                 self._preamble_definition(toks, k, value)
+            elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
+                self._theorem(toks, k + 1, value.endswith("*"))
+            if value in ("newenvironment", "renewenvironment"):
+                self._theorem_wrapper(toks, k + 1)
             if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
                 name = _arguments(toks, k + 1, "m")
                 if name and name[0] and not any(c.isspace() for c in name[0]):
@@ -129,6 +133,22 @@ class Definitions:
         else:
             self.theorems[name] = TheoremKind(label, name, within)
 
+    def _theorem_wrapper(self, toks: list[Token], k: int) -> None:
+        """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: a paper's own name
+        for a theorem kind it defined is that kind (its label, counter and numbering), not the
+        built-in one of the same name."""
+        found = _arguments(toks, k, "m")
+        if not found or not found[0] or not _NAME_RE.fullmatch(found[0]):
+            return
+        k = _skip_space(toks, _after_group(toks, _skip_space(toks, k)))
+        while k < len(toks) and toks[k][0] == LBRACKET:  # [arguments][default]
+            k = _skip_space(toks, _after(toks, k, RBRACKET))
+        if k + 1 < len(toks) and toks[k][0] == LBRACE:
+            first = _skip_space(toks, k + 1)
+            kind, inner = toks[first] if first < len(toks) else ("", "")
+            if kind == BEGIN and inner in self.theorems and inner != found[0]:
+                self.theorems[found[0]] = self.theorems[inner]
+
     def _the_counter(self, toks: list[Token], k: int) -> None:
         """`\\renewcommand{\\thefigure}{\\thesection.\\arabic{figure}}`: figures numbered within
         sections, as \\numberwithin says (the reset is the paper's own)."""
@@ -159,6 +179,18 @@ def _skip_space(toks: list[Token], k: int) -> int:
     while k < len(toks) and toks[k][0] == TEXT and not toks[k][1].strip():
         k += 1
     return k
+
+
+def _after_group(toks: list[Token], k: int) -> int:
+    """The index after the `{...}` group opening at `k` (bounded like an argument)."""
+    return _after(toks, k, RBRACE)
+
+
+def _after(toks: list[Token], k: int, closing: str) -> int:
+    end = k + 1
+    while end < len(toks) and end - k <= _MAX_ARGUMENT_TOKENS and toks[end][0] != closing:
+        end += 1
+    return end + 1
 
 
 def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:

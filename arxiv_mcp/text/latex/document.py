@@ -9,9 +9,9 @@ the shared text shape: `# title`, the author line, the affiliations, the title-p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..document import Document, DocumentBuilder, Kind
+from ..document import Algorithm, Document, DocumentBuilder, Kind
 from ..shape import escape_body
 from . import pace
 from .drafts import Draft, finish
@@ -125,7 +125,21 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
         blocks.append(Block("h", "## Abstract"))
         blocks.extend(abstract)
     blocks.extend(body)
-    return _Writer(meta.labels).write(_entries_joined(blocks))
+    return _Writer(meta.labels).write(_listings_joined(_entries_joined(blocks)))
+
+
+def _listings_joined(blocks: list[Block]) -> list[Block]:
+    """A captioned `lstlisting` is its caption float (`listings.py`) and then its verbatim code:
+    one algorithm block, the code its record's."""
+    out: list[Block] = []
+    for block in blocks:
+        previous = out[-1].record if out else None
+        if block.kind == "verb" and isinstance(previous, Algorithm) and not previous.code:
+            record = replace(previous, code=block.text)
+            out[-1] = Block("algorithm", out[-1].text + "\n\n" + block.text, record)
+            continue
+        out.append(block)
+    return out
 
 
 def _entries_joined(blocks: list[Block]) -> list[Block]:
@@ -176,6 +190,12 @@ class _Writer:
             hashes, _, title = block.text.partition(" ")
             number = block.record if isinstance(block.record, str) else None
             self.builder.heading(len(hashes), self.labels.resolve(title), number)
+            return
+        if isinstance(block.record, Algorithm):
+            pieces = list(self.labels.pieces(escape_body(block.text)))
+            text = "".join(printed for printed, _ in pieces)
+            cites = [(printed, targets) for printed, targets in pieces if targets is not None]
+            self.builder.block(Kind.ALGORITHM, text, block.record, cites)
             return
         draft = block.record if isinstance(block.record, Draft) else None
         if draft is None:

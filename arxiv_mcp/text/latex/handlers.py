@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import crossrefs, engine, floats, front, sections, units
+from . import algorithms, crossrefs, engine, floats, front, sections, units
 from .engine import CommandHandler, EnvironmentHandler, Handlers
 from .macros import PROTECTED_MACROS
 from .specs import (
@@ -97,7 +97,7 @@ _ENVIRONMENTS: tuple[tuple[EnvironmentHandler, Iterable[str]], ...] = (
     (sections.env_acknowledgments, ("acknowledgments", "acknowledgements", "acks")),
     (floats.env_figure, FIGURE_ENVS),
     (floats.env_subfloat, ("subfigure", "subtable")),
-    (floats.env_algorithm_float, ("algorithm", "algorithm*", "listing")),
+    (algorithms.env_algorithm, ("algorithm", "algorithm*", "listing")),
     (crossrefs.env_subequations, ("subequations",)),
     (floats.env_table_float, TABLE_FLOATS),
     (floats.env_tabular, TABULAR_SPECS),
