@@ -26,6 +26,8 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Grindlay & Tang 2012": "New Horizons",
         "Los 2012": "Los, E. J. 2012",
         "Grindlay 2018": ("error", "Grindlay", "first author"),
+        "Grindlay et al. 2017": ("error", "Grindlay (2017)", "first author"),  # one author: never "et al."
+        "S1": ("error", 'section numbered "S1"', "section:1", "1, 2, 3, 4"),
         "Section 2": "Completion of the DASCH",
         "III-A": ("error", "section numbered", "1, 2, 3, 4"),
         "Theorem 2.3": ("error", "Theorem 2.3", "find_in_paper"),
@@ -105,4 +107,7 @@ async def test_issue_32_forms_over_stdio_on_real_papers(fake, served):
                     ok = not got.is_error and expected in text
                 if not ok:
                     failed[f"{pid} {selector[:40]}"] = text[:300]
+        raw = await client.call_tool("read_paper", {"paper_id": f"{HTML}v1", "section": "Remarks\x1b[2J\x07\u202e"})
     assert failed == {}
+    assert raw.is_error and 'no heading matches "Remarks[2J"' in _said(raw)
+    assert not any(ord(c) < 32 and c != "\n" or c == "\u202e" for c in _said(raw))

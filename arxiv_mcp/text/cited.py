@@ -41,11 +41,16 @@ _ARXIV_RE = re.compile(
     r"(?:arxiv\s*:?\s*)?(?P<id>\d{4}\.\d{4,5}|[a-z]+(?:-[a-z]+)?(?:\.[a-z]{2})?/\d{7})(?:v\d+)?", re.IGNORECASE
 )
 _AUTHOR_YEAR_RE = re.compile(
-    r"(?P<authors>[^\W\d_][^\d()\[\]]*?)[\s,]*\(?\s*(?P<year>(?:1[6-9]|20)\d\d)(?P<suffix>[a-z])?\s*\)?"
+    r"(?P<authors>[^\W\d_](?:[^\d()\[\]]|(?<=-)\d)*?)[\s,]*\(?\s*(?P<year>(?:1[6-9]|20)\d\d)(?P<suffix>[a-z])?\s*\)?"
 )
 _ET_AL_RE = re.compile(r"\bet\s*al\.?", re.IGNORECASE)
 _AUTHOR_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
 _FIRST_CHUNK_RE = re.compile(r"[,;&(]|\band\b|\s\d")
+_AUTHORS_END_RE = re.compile(r"(?<=[^\W\d_]{3})\.\s|[\"“(:]|(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
+"""Where an entry's author list ends: a sentence end after a word (not an initial), a quoted
+or bracketed title or year, or the year itself."""
+_INITIALS_RE = re.compile(r"(?:[^\W\d_]\.?(?:[\s\-]+|$))+")
+_AND_RE = re.compile(r"&|\band\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,8 @@ class AuthorYear:
     year: str
     suffix: str
     printed: str
+    et_al: bool = False
+    """Printed with "et al.": three authors or more."""
 
 
 def entries(doc: Document, selector: str) -> list[Reference] | None:
@@ -103,7 +110,8 @@ def author_year(selector: str) -> AuthorYear | None:
     surnames = tuple(s for s in (" ".join(p.split()) for p in _AUTHOR_SPLIT_RE.split(names)) if s)
     if not surnames or any(len(s.split()) > 4 or not s[0].isalpha() for s in surnames):
         return None
-    return AuthorYear(surnames, match.group("year"), match.group("suffix") or "", selector)
+    et_al = _ET_AL_RE.search(match.group("authors")) is not None
+    return AuthorYear(surnames, match.group("year"), match.group("suffix") or "", selector, et_al)
 
 
 def _inner(selector: str) -> tuple[str | None, bool]:
@@ -149,7 +157,8 @@ def _numeric_labels(inner: str) -> Iterator[str]:
 
 
 def _by_arxiv_id(references: list[Reference], arxiv_id: str) -> list[Reference]:
-    found = [r for r in references if r.arxiv_id and r.arxiv_id.casefold() == arxiv_id.casefold()]
+    """The entries stating `arxiv_id`, in any version (the selector's version is left out)."""
+    found = [r for r in references if r.arxiv_id and _unversioned(r.arxiv_id) == arxiv_id.casefold()]
     if found:
         return found
     stated = [f"{reference_label(r)} arXiv:{r.arxiv_id}" for r in references if r.arxiv_id]
@@ -159,8 +168,17 @@ def _by_arxiv_id(references: list[Reference], arxiv_id: str) -> list[Reference]:
     raise InvalidInput(f"no entry of this paper's bibliography states arXiv id {arxiv_id}. {have}")
 
 
+def _unversioned(arxiv_id: str) -> str:
+    return re.sub(r"v\d+$", "", arxiv_id.casefold())
+
+
 def by_author_year(references: list[Reference], cited: AuthorYear) -> list[Reference]:
+    """The entries `cited` names: of those by its first author and year, the ones whose number
+    of authors fits it ("et al." is three or more: never an entry of one or two; else as many as
+    it names, or, when none has that many, any whose authors include the ones it names)."""
     found = [r for r in references if _cites(r, cited)]
+    fitting = [r for r in found if _fits(author_count(r), cited)]
+    found = fitting if cited.et_al else fitting or found
     if found:
         return found
     if not references:
@@ -194,6 +212,35 @@ def _cites(reference: Reference, cited: AuthorYear) -> bool:
     in_entry = re.search(rf"(?<!\d){cited.year}(?!\d)", entry)
     authors = _fold(entry[: in_entry.start()] if in_entry else entry[:300]) + " " + _fold(head[: year.start()])
     return all(_has_word(authors, _fold(other)) for other in cited.surnames[1:])
+
+
+def _fits(count: int | None, cited: AuthorYear) -> bool:
+    if count is None:
+        return True
+    return count >= 3 if cited.et_al else count == len(cited.surnames)
+
+
+def author_count(reference: Reference) -> int | None:
+    """How many authors the entry has (3 standing for "three or more" where it prints "et al."),
+    read from an author-year label that says "et al." or "and", else from the entry's author
+    list (its initials not counted); None when the entry shows no author list."""
+    label = reference.label
+    year = re.search(r"(?:1[6-9]|20)\d\d", label)
+    if year and not label.strip("[] ").isdigit():
+        head = label[: year.start()]
+        if _ET_AL_RE.search(head) or _AND_RE.search(head):  # a bare name may be a label made up
+            return 3 if _ET_AL_RE.search(head) else 2  # from the first author (a PDF's)
+    end = _AUTHORS_END_RE.search(reference.text)
+    head = reference.text[: end.start()] if end else reference.text[:200]
+    if _ET_AL_RE.search(head):
+        return 3
+    and_at = _AND_RE.search(head)
+    if and_at:  # the list ends with the name after its "and" (a journal may follow a comma)
+        after = [c for c in re.split(r"\s*[,;]\s*", head[and_at.end() :]) if c.strip()]
+        head = head[: and_at.start()] + " and " + (after[0] if after else "")
+    names = [c.strip(" .") for c in _AUTHOR_SPLIT_RE.split(head)]
+    count = sum(1 for name in names if name and not _INITIALS_RE.fullmatch(name + "."))
+    return count or None
 
 
 def _authors_text(reference: Reference) -> str:

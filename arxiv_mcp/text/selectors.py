@@ -21,7 +21,7 @@ from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
 from . import cited, items, links, numbers, untyped
 from .document import Document, Equation, Figure, Reference, Table
-from .outline import render_outline, select_section
+from .outline import clean, render_outline, select_section
 from .places import Places, reference_label, section_words
 from .selection import MAX_MENTIONS, FigureUri, Selection, mention, mention_lines, named_section, none_marked
 
@@ -39,7 +39,7 @@ def select(doc: Document, selector: str, figure_uri: FigureUri, own_id: str | No
     """The view `selector` names: `links`, else the first kind of `SELECTORS` that reads it.
     `own_id`: the paper's id, so `links` leaves out the paper's own arXiv page (the one view
     that needs to know whose document it is, so it is read before the table)."""
-    wanted = " ".join(selector.split())
+    wanted = clean(selector)
     numbers.refuse_long_digits(wanted)
     if len(wanted) > _MAX_SELECTOR:
         raise InvalidInput(
