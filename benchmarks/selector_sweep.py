@@ -45,6 +45,14 @@ from arxiv_mcp.text.selectors import select  # noqa: E402
 from benchmarks.text_quality import shared_dir  # noqa: E402
 
 UNTYPED = ("Theorem 1", "Lemma 2.1", "Definition 3", "Algorithm 1", "footnote 1", "Thm. 2.3", "Prop 1")
+UNKNOWN_FORMS = (
+    ("figure", "Figures 1 and 2"),
+    ("figure", "Figure 3-5"),
+    ("table", "Tables 1 and 2"),
+    ("equation", "Eqs. (1)-(2)"),
+    ("section", "Sec. 3(b)"),
+)
+"""Forms no reader of ours knows: each an error naming the kind it reads as."""
 Check = Callable[[Selection], bool]
 _TOKEN_RE = re.compile(r"\d+|[^\W\d_]+")
 _ROMAN = {to_roman(n).casefold(): n for n in range(1, 40)}
@@ -83,7 +91,9 @@ def section_forms(number: str, roman_paper: bool = False) -> list[str]:
 
 def figure_forms(number: str) -> list[str]:
     forms = [f"Figure {number}", f"Fig. {number}", f"FIG. {number}", f"Figs. {number}", f"fig{number}"]
-    return forms + [f"Fig. {number}(a)", f"Figure {number} (left)", f"Fig. {number} (top)"]
+    forms += [f"Fig. {number}(a)", f"Figure {number} (left)", f"Fig. {number} (top)"]
+    supplementary = re.fullmatch(r"S(\d+)", number)
+    return forms + ([f"Supplementary Figure {supplementary.group(1)}"] if supplementary else [])
 
 
 def table_forms(number: str) -> list[str]:
@@ -201,6 +211,8 @@ def absent_forms(doc: Document, printed_labels: bool = True) -> Iterator[tuple[s
     if not any(_tokens(n)[:1] == ("s",) for n in printed["section"]):
         yield "section", "S1"
     yield from _absent_references(doc, printed_labels)
+    for kind, selector in UNKNOWN_FORMS:
+        yield kind, selector
     for selector in UNTYPED:
         yield "untyped", selector
 
@@ -309,9 +321,12 @@ _MARKUP_TAGS = {
 
 
 def markup_counts(page: str) -> dict[str, int]:
-    """How many figures, tables, numbered equations and entries a LaTeXML page's markup holds."""
+    """How many figures, tables, numbered equations and entries a LaTeXML page's markup holds
+    (an equation only with its math: a page may keep a number whose formula it lost)."""
     counts = {kind: len(pattern.findall(page)) for kind, pattern in _MARKUP_TAGS.items()}
-    counts["equation"] = len({m.group("n") for m in _MARKUP_TAGS["equation"].finditer(page)})
+    tables = [table.split("</table>", 1)[0] for table in page.split('<table class="ltx_equation')[1:]]
+    equations = [table for table in tables if "<math" in table]
+    counts["equation"] = len({m.group("n") for table in equations for m in _MARKUP_TAGS["equation"].finditer(table)})
     return counts
 
 
