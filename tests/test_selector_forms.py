@@ -592,3 +592,45 @@ def test_an_entry_counts_its_authors_from_its_list_not_its_initials():
     assert count("5", "T. Brown, B. Mann, et al. Language models are few-shot learners. 2020.") == 3
     assert count("Alata 2014", "Alata I., Cruz-Diaz G. A., Muñoz Caro G. M., Dartois E., 2014, A&A") == 4
     assert count("Smith and Jones, 2020", "Smith, J. and Jones, K. 2020. A title.") == 2
+
+
+def _made_up_labels() -> Document:
+    """A PDF's reading of an author-year bibliography: labels made up from the entry's words
+    (`GPT-4o 2024a` for OpenAI's entry), two entries sharing `Li 2021`, a citation printed
+    `Li et al., 2021` linked to that label."""
+    from arxiv_mcp.text.document import DocumentBuilder, Kind
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Introduction")
+    builder.add_text("As in ")
+    builder.cite("Li et al., 2021", ["Li 2021"])
+    builder.add_text(".")
+    builder.heading(2, "References")
+    for label, text in (
+        ("GPT-4o 2024a", "OpenAI. Hello GPT-4o, 2024a. URL https://openai.com/index/hello-gpt-4o/."),
+        ("SimpleQA 2024c", "OpenAI. Introducing SimpleQA, 2024c. URL https://openai.com/index/introducing-simpleqa/."),
+        ("Li 2021", "S. Li and T. Hoefler. Chimera: efficiently training large-scale neural networks, 2021."),
+        ("Li 2021", "W. Li, F. Qi, M. Sun, X. Yi, and J. Zhang. Ccpm: a chinese classical poetry dataset, 2021."),
+    ):
+        builder.block(Kind.REFERENCE, f"{label} {text}", Reference(label, text))
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "first_words"),
+    [
+        ("OpenAI, 2024a", "OpenAI. Hello"),  # the label names someone else: the entry's authors say who
+        ("(OpenAI, 2024c)", "OpenAI. Introducing"),
+        ("Li et al., 2021", "W. Li"),  # the printed citation's label is shared: the entry of 3+ authors
+        ("Li and Hoefler 2021", "S. Li"),
+    ],
+)
+def test_an_author_year_form_reads_the_entry_when_the_label_is_made_up(selector, first_words):
+    got = _view(_made_up_labels(), selector)
+    assert not isinstance(got, str), got
+    assert [r.text[: len(first_words)] for r in got.references] == [first_words]
+
+
+def test_a_title_word_is_no_author():
+    said = _view(_made_up_labels(), "Hello 2024a")
+    assert isinstance(said, str) and "has no reference" in said

@@ -83,7 +83,7 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     cited = author_year(selector)
     if cited is None:
         return None
-    printed = _as_printed(doc, selector)
+    printed = _as_printed(doc, selector, cited)
     if printed:
         return [printed]
     found = by_author_year(references, cited)
@@ -91,13 +91,18 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     return [r for r in found if _bare(r.label) == _bare(selector)] or found
 
 
-def _as_printed(doc: Document, selector: str) -> Reference | None:
-    """The entry a citation printed as `selector` names, when one names a single entry."""
+def _as_printed(doc: Document, selector: str, cited: AuthorYear) -> Reference | None:
+    """The entry a citation printed as `selector` names, when one names a single entry (of
+    entries sharing its target's label, as a PDF's made-up `Li 2021` may, the one whose authors
+    fit `cited`, if only one does)."""
     wanted = _fold(selector.strip("()[] "))
     for citation in doc.citations:
         if len(citation.targets) == 1 and _fold(doc.text[citation.start : citation.end].strip("()[] ")) == wanted:
             (target,) = citation.targets
-            return next((r for r in doc.records(Reference) if target in (r.key, r.label)), None)
+            named = [r for r in doc.records(Reference) if target in (r.key, r.label)]
+            if len(named) > 1:
+                named = [r for r in named if _cites(r, cited) and _fits(author_count(r), cited)]
+            return named[0] if len(named) == 1 else None
     return None
 
 
@@ -201,17 +206,37 @@ def by_first_author(references: list[Reference], surname: str) -> list[Reference
 
 def _cites(reference: Reference, cited: AuthorYear) -> bool:
     """The entry's first author and year are the citation's (read from an author-year label
-    when the paper prints one, else from the entry), and its other authors are among the entry's."""
+    when the paper prints one, else, or when the label names another first author, from the
+    entry: a PDF's labels are made up from the entry's words; a label of the same author and
+    another year is believed over a year the entry's text mentions), and its other authors are
+    among the entry's."""
     head = _authors_text(reference)
-    year = re.search(rf"(?<!\d){cited.year}(?P<suffix>[a-z]?)(?![\da-z])", head, re.IGNORECASE)
-    if year is None or (cited.suffix and year.group("suffix").casefold() != cited.suffix):
-        return False
-    if not _has_word(_fold(_first_chunk(head[: year.start()])), _fold(cited.surnames[0])):
+    year = _first_author_and_year(head, cited, head is reference.text)
+    if (
+        year is None
+        and head is not reference.text
+        and not _has_word(_fold(_first_chunk(head)), _fold(cited.surnames[0]))
+    ):
+        year = _first_author_and_year(reference.text, cited, True)
+    if year is None:
         return False
     entry = reference.text
     in_entry = re.search(rf"(?<!\d){cited.year}(?!\d)", entry)
-    authors = _fold(entry[: in_entry.start()] if in_entry else entry[:300]) + " " + _fold(head[: year.start()])
+    authors = _fold(entry[: in_entry.start()] if in_entry else entry[:300]) + " " + _fold(year.string[: year.start()])
     return all(_has_word(authors, _fold(other)) for other in cited.surnames[1:])
+
+
+def _first_author_and_year(head: str, cited: AuthorYear, entry: bool) -> re.Match[str] | None:
+    """Where `head` prints the citation's year, when its first name chunk before it (in an
+    `entry`, before its author list ends: a title's words are no author) is the citation's
+    first author."""
+    year = re.search(rf"(?<!\d){cited.year}(?P<suffix>[a-z]?)(?![\da-z])", head, re.IGNORECASE)
+    if year is None or (cited.suffix and year.group("suffix").casefold() != cited.suffix):
+        return None
+    names = head[: year.start()]
+    end = _AUTHORS_END_RE.search(names) if entry else None
+    names = names[: end.start()] if end else names
+    return year if _has_word(_fold(_first_chunk(names)), _fold(cited.surnames[0])) else None
 
 
 def _fits(count: int | None, cited: AuthorYear) -> bool:
