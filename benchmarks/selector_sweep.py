@@ -86,23 +86,31 @@ def section_forms(number: str, roman_paper: bool = False) -> list[str]:
         forms += [f"{head}{other}{tail}", f"Sec. {head}{other}{tail}"]
         if head.casefold() in _ROMAN and re.fullmatch(r"[A-Z]", tail):  # REVTeX's V.B is section 5.2
             forms.append(f"Section {_ROMAN[head.casefold()]}.{ord(tail) - ord('A') + 1}")
+            forms += [f"{head} {tail}", f"Sec. {head} {tail}", f"Sec. {head}{tail}"]  # as REVTeX's \ref prints it
     return forms
 
 
 def figure_forms(number: str) -> list[str]:
     forms = [f"Figure {number}", f"Fig. {number}", f"FIG. {number}", f"Figs. {number}", f"fig{number}"]
-    forms += [f"Fig. {number}(a)", f"Figure {number} (left)", f"Fig. {number} (top)"]
+    forms += [f"Fig. {number}(a)", f"Figure {number} (left)", f"Fig. {number} (top)", f"Fig. {number}."]
     supplementary = re.fullmatch(r"S(\d+)", number)
     return forms + ([f"Supplementary Figure {supplementary.group(1)}"] if supplementary else [])
 
 
 def table_forms(number: str) -> list[str]:
-    forms = [f"Table {number}", f"Tab. {number}", f"Table {number}(a)", f"TABLE {number}"]
+    forms = [f"Table {number}", f"Tab. {number}", f"Table {number}(a)", f"TABLE {number}", f"Table {number}."]
     return forms + ([f"TABLE {to_roman(int(number))}"] if number.isdigit() and 0 < int(number) < 40 else [])
 
 
 def equation_forms(number: str) -> list[str]:
-    return [f"({number})", f"Eq. ({number})", f"Eq. {number}", f"Equation {number}", f"eqn. ({number})"]
+    return [
+        f"({number})",
+        f"Eq. ({number})",
+        f"Eq. {number}",
+        f"Equation {number}",
+        f"eqn. ({number})",
+        f"Eq. {number}.",
+    ]
 
 
 _AUTHOR_YEAR_LABEL_RE = re.compile(

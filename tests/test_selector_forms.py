@@ -634,3 +634,34 @@ def test_an_author_year_form_reads_the_entry_when_the_label_is_made_up(selector,
 def test_a_title_word_is_no_author():
     said = _view(_made_up_labels(), "Hello 2024a")
     assert isinstance(said, str) and "has no reference" in said
+
+
+@pytest.mark.parametrize(
+    ("selector", "title"),
+    [
+        ("Sec. II A", "II.A Setup"),
+        ("II A", "II.A Setup"),
+        ("IIA", "II.A Setup"),
+        ("Sec. IIB", "II.B Runs"),
+        ("IV", "IV Four"),
+    ],
+)
+def test_revtex_cross_reference_forms_name_the_subsection(selector, title):
+    """REVTeX's `\\ref` prints a subsection `II A` (`Sec. II A`); `IV` stays section IV."""
+    doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"), ("II.B", "Runs"), ("IV", "Four"))
+    got = _view(doc, selector)
+    assert not isinstance(got, str), got
+    assert got.label.endswith(title)
+
+
+def test_a_revtex_form_the_paper_does_not_print_is_the_section_error():
+    doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"))
+    said = _view(doc, "Sec. III A")
+    assert isinstance(said, str) and 'no section numbered "III.A"' in said and "II.A" in said
+
+
+@pytest.mark.parametrize(("selector", "number"), [("Table S1.", "S1"), ("Fig. S2.", "S2"), ("Figure 1.", "1")])
+def test_a_trailing_period_is_punctuation(selector, number):
+    got = _view(_supplemented(), selector)
+    assert not isinstance(got, str), got
+    assert [i.number for i in [*got.figures, *got.tables]] == [number]

@@ -41,6 +41,7 @@ _NUMBER_RE = re.compile(
 a prefix only digits, capital Roman numerals or one capital letter (with digits: `S1`, `A2`)
 count, so a heading name such as "civil" is never read as a number."""
 _CONTROL_CATEGORIES = ("Cc", "Cf")
+_REVTEX_RE = re.compile(rf"(?:(?i:{_PREFIX}))?(?P<roman>[IVXLC]+)(?P<space>\s?)(?P<letter>[A-Z])\.?")
 _NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
 """A section word and a digit: a section number, in a form `_NUMBER_RE` may not know."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
@@ -146,7 +147,10 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
     numbers.refuse_long_digits(wanted)
     position = _POSITION_RE.fullmatch(wanted)
     number = _NUMBER_RE.fullmatch(wanted)
-    if position:
+    revtex = _revtex_number(wanted)
+    if revtex:
+        heading = _by_number(headings, wanted, revtex)
+    elif position:
         heading = _by_position(headings, int(next(n for n in position.groups() if n)))
     elif number and re.match(r"(?i)app(?:endix|\.)", wanted):
         heading = _by_appendix(headings, number.group("any"))
@@ -160,6 +164,19 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
                 _by_printed(headings, wanted)
             raise
     return heading, text[heading.start : heading.end]
+
+
+def _revtex_number(wanted: str) -> str | None:
+    """`II.A` for REVTeX's printed cross-reference `Sec. II A` (or `II A`, `IIA`): a Roman
+    numeral and a subsection's capital letter; None for anything else (`IV` stays IV)."""
+    match = _REVTEX_RE.fullmatch(wanted)
+    if not match:
+        return None
+    roman, letter = match.group("roman"), match.group("letter")
+    if not match.group("space"):  # `IIA`: the letter is the last capital, unless all of it is a numeral
+        if numbers.roman_value((roman + letter).casefold()) is not None:
+            return None
+    return f"{roman}.{letter}" if numbers.roman_value(roman.casefold()) is not None else None
 
 
 def _by_number(headings: list[Heading], wanted: str, number: str) -> Heading:
