@@ -49,6 +49,7 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Sec. III": "TESTING WITH THE CMB",
         "Figure 6": "reionization",
         "Fig. 2 (left)": "Universe",
+        "Figure 6.": "reionization",
         "Matos 2000": "[3]",
         "Hu et al. 2000": "Gruzinov",
         "Fig. S2": ("error", 'no figure "S2"', "Figure 1"),
@@ -59,6 +60,7 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Sec. IV-B": "IV.B Training",
         "IV.B": "IV.B Training",
         "Section 4.2": "IV.B Training",
+        "Sec. IV A": "IV.A Setup",  # as REVTeX's ref prints it
         "VIII-A": ("error", "section numbered", "IV.A"),
         "Table 2(a)": "Scores.",
         "Fig. 3 (left)": "Results by panel.",
