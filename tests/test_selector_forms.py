@@ -33,7 +33,8 @@ _DOCS: dict[str, Document] = {}
 def _doc(name: str) -> Document:
     if name not in _DOCS:
         truth = PAPERS[name]
-        _DOCS[name] = extract(truth.source, truth.path.read_bytes())
+        data = truth.path.read_bytes()
+        _DOCS[name] = extract(truth.source, gzip.decompress(data) if truth.path.name.endswith(".html.gz") else data)
     return _DOCS[name]
 
 
