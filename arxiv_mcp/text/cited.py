@@ -10,8 +10,10 @@ form names no entry: an entry is never guessed.
 
 An author-year citation names the entries whose first author has that surname and whose year
 is that year (and suffix, when given): read from an author-year label when the paper prints
-one, else from the entry's text (the first author is the entry's first name chunk, the year a
-whole four-digit token). Other named authors must appear among the entry's authors.
+one (else, or when the label names another first author, as a PDF's labels made up from the
+entry's words may, from the entry's author list), the year a whole four-digit token. Other
+named authors must appear among the entry's authors. "et al." names only entries of three
+authors or more; a form naming one or two authors prefers the entries with that many.
 """
 
 from __future__ import annotations

@@ -2,11 +2,13 @@
 
 A section is named three ways, never confused with one another:
 - by the number the paper prints (`4`, `4.2`, `Section 4`, `Sec. 4.2`, `§4.2`, `IV`, `IV.A`,
-  `Appendix B`, `B.1`): the heading printed with that number, or an error listing the numbers
-  the paper has (never another section);
+  REVTeX's `Sec. II A`, `Appendix B`, `B.1`, `B1`, a supplementary `S2`): the heading printed
+  with that number, or an error listing the numbers the paper has (never another section);
 - by its position in the outline, `section:N` (shown as `[sN]` in the outline, so it cannot
-  be read as the paper's own number);
-- by its name: any case, with or without its number, singular or plural words.
+  be read as the paper's own number; a capital `S2` is always a printed number);
+- by its name: any case, with or without its number, singular or plural words, or a part of
+  it from the start of a word.
+A selector's control and format characters are dropped before it is read (`clean`).
 Headings are the `#` lines of the shared text shape; a section ends where a heading of its
 level or higher starts, and page markers (`## Page N`) are neither headings nor ends.
 """
