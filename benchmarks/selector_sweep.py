@@ -182,6 +182,7 @@ def _reference_forms(doc: Document) -> Iterator[tuple[str, str, Check]]:
     if len(numeric) >= 3 and numeric[:3] == ["1", "2", "3"]:
         yield "reference", "[1, 3]", lambda s: _entry_labels(s) == ["1", "3"]
         yield "reference", "[1-3]", lambda s: _entry_labels(s) == ["1", "2", "3"]
+        yield "reference", "[1], [3]", lambda s: _entry_labels(s) == ["1", "3"]
 
 
 def _entry_labels(selection: Selection) -> list[str]:

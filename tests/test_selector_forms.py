@@ -61,6 +61,7 @@ def _reference_forms(truth: Truth) -> Iterator[tuple[str, frozenset[str]]]:
     if len(numeric) >= 2:
         a, b = numeric[0], numeric[1]
         yield f"[{a}, {b}]", frozenset({a, b})
+        yield f"[{a}], [{b}]", frozenset({a, b})
         span = frozenset(str(n) for n in range(int(a), int(b) + 1))
         for dash in "-–":
             yield f"[{a}{dash}{b}]", span

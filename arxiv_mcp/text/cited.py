@@ -1,7 +1,7 @@
 """Which bibliography entries a reader means, in every form papers print citations.
 
 `entries(doc, selector)` reads: a numeric label or list (`[12]`, `[12, 14]`, `[12-14]`,
-`ref 12`), a label as printed (`[Smi21]`, `Smith et al., 2020`), a cite key, an arXiv id the
+`[12], [14]`, `ref 12`), a label as printed (`[Smi21]`, `Smith et al., 2020`), a cite key, an arXiv id the
 entry states (`arXiv:2401.12345`), and an author-year citation (`(Austin et al., 2021)`,
 `Austin et al. (2021)`, `Austin and Smith, 2021`, `Austin & Smith 2021`, `Austin 2021a`). It
 returns None for a selector that is none of these, the entries named (one per entry, in the
@@ -31,6 +31,7 @@ _LISTED = 40
 _MAX_RANGE = 200
 _OUTLINE_RE = re.compile(r"\[s\d+\]")
 _BRACKET_RE = re.compile(r"\[\s*(?P<inner>[^\]]+?)\s*\]")
+_BRACKETS_RE = re.compile(r"(?:\[[^\[\]]+\]\s*[,;]?\s*){2,}")
 _REF_WORD_RE = re.compile(
     r"(?:ref(?:erence)?s?\.?)(?:\s*\[\s*(?P<bracketed>[^\]]+?)\s*\]|\s*(?P<numbers>\d+(?:\s*[-–—,]\s*\d+)*)"
     r"|\s+(?P<label>[\w.:+/-]+))",
@@ -127,6 +128,8 @@ def _inner(selector: str) -> tuple[str | None, bool]:
     bracket = _BRACKET_RE.fullmatch(selector)
     if bracket:
         return bracket.group("inner"), False
+    if _BRACKETS_RE.fullmatch(selector):  # `[12], [14]`, `[3][5]`: one list
+        return ", ".join(m.group("inner") for m in _BRACKET_RE.finditer(selector)), False
     word = _REF_WORD_RE.fullmatch(selector)
     if word:
         return word.group("bracketed") or word.group("numbers") or word.group("label"), bool(word.group("label"))
