@@ -667,3 +667,15 @@ def test_a_trailing_period_is_punctuation(selector, number):
     got = _view(_supplemented(), selector)
     assert not isinstance(got, str), got
     assert [i.number for i in [*got.figures, *got.tables]] == [number]
+
+
+def test_et_al_without_a_year_names_the_one_entry_it_fits_or_lists_them():
+    dasch = _doc("dasch")  # Lasker et al. (2008) is the one Lasker entry; Grindlay has three
+    got = _view(dasch, "(Lasker et al.)")
+    assert not isinstance(got, str) and _labels(got) == {"Lasker et al. (2008)"}
+    said = _view(dasch, "Grindlay et al.")
+    assert isinstance(said, str) and "without its year" in said and "Grindlay et al. (2012)" in said
+    said = _view(dasch, "Smith et al.")
+    assert isinstance(said, str) and 'no reference with first author "Smith"' in said
+    doc = _text_doc("## 1 Introduction", "## 2 Smith et al.")
+    assert _view(doc, "Smith et al.").label.endswith("2 Smith et al.")  # type: ignore[union-attr]

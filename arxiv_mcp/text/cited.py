@@ -6,7 +6,8 @@ entry states (`arXiv:2401.12345`), and an author-year citation (`(Austin et al.,
 `Austin et al. (2021)`, `Austin and Smith, 2021`, `Austin & Smith 2021`, `Austin 2021a`). It
 returns None for a selector that is none of these, the entries named (one per entry, in the
 order named) otherwise, and raises InvalidInput naming what the paper has when a citation
-form names no entry: an entry is never guessed.
+form names no entry: an entry is never guessed (`Vaswani et al.` without its year names the
+one entry of that first author and three authors or more, else is an error listing them).
 
 An author-year citation names the entries whose first author has that surname and whose year
 is that year (and suffix, when given): read from an author-year label when the paper prints
@@ -47,6 +48,9 @@ _AUTHOR_YEAR_RE = re.compile(
     r"(?P<authors>[^\W\d_](?:[^\d()\[\]]|(?<=-)\d)*?)[\s,]*\(?\s*(?P<year>(?:1[6-9]|20)\d\d)(?P<suffix>[a-z])?\s*\)?"
 )
 _ET_AL_RE = re.compile(r"\bet\s*al\.?", re.IGNORECASE)
+_NO_YEAR_RE = re.compile(
+    r"\(?(?P<name>[^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,2})\s+et\s*al\.?,?\)?", re.IGNORECASE
+)
 _AUTHOR_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
 _FIRST_CHUNK_RE = re.compile(r"[,;&(]|\band\b|\s\d")
 _AUTHORS_END_RE = re.compile(r"(?<=[^\W\d_]{3})\.\s|[\"“(:]|(?<!\d)(?:1[6-9]|20)\d\d(?!\d)")
@@ -85,13 +89,34 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
         return _by_arxiv_id(references, arxiv.group("id"))
     cited = author_year(selector)
     if cited is None:
-        return None
+        return _without_year(references, selector)
     printed = _as_printed(doc, selector, cited)
     if printed:
         return [printed]
     found = by_author_year(references, cited)
     # `Audibert et al. 2009` is the label `Audibert et al., 2009` but for its punctuation.
     return [r for r in found if _bare(r.label) == _bare(selector)] or found
+
+
+def _without_year(references: list[Reference], selector: str) -> list[Reference] | None:
+    """`Vaswani et al.`: the one entry of three authors or more by that first author; with
+    none or several, that kind's error listing the entries of that first author (never the
+    heading error). None for a selector of no such form."""
+    match = _NO_YEAR_RE.fullmatch(selector)
+    if match is None:
+        return None
+    name = match.group("name")
+    same = by_first_author(references, name)
+    fitting = [r for r in same if (count := author_count(r)) is None or count >= 3]
+    if len(fitting) == 1:
+        return fitting
+    if not same:
+        raise InvalidInput(_no_entry(references, f'reference with first author "{name}"'))
+    shown = "; ".join(f"{reference_label(r)} {_short(r.text)}" for r in same[:10])
+    raise InvalidInput(
+        f'"{selector}" reads as a citation without its year, and {len(fitting)} entries fit it: name one '
+        f'with its year ("{name} et al. 2020") or as its label prints it. Entries with first author {name}: {shown}.'
+    )
 
 
 def _as_printed(doc: Document, selector: str, cited: AuthorYear) -> Reference | None:

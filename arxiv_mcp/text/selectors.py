@@ -82,12 +82,11 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
     try:
         found = cited.entries(places.doc, wanted)
     except InvalidInput:
-        citation = cited.author_year(wanted)
-        if citation is not None:  # "COVID 2019" or "Observations in 2019" may name a heading
-            cites_author = cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
-            section = named_section(places, wanted, whole=bool(cites_author))
-            if section is not None:
-                return section
+        citation = cited.author_year(wanted)  # "COVID 2019" or "Observations in 2019" may name a heading
+        cites_author = citation is None or cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
+        section = named_section(places, wanted, whole=bool(cites_author))
+        if section is not None:
+            return section
         raise
     return None if found is None else _references(places, found)
 
