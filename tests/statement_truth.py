@@ -33,4 +33,6 @@ FIXTURES = Path(__file__).parent / "fixtures"
 PRINTED: dict[str, dict[str, str]] = {
     # 1605.03959's second \footnote (arxiv_v1.tex line 352)
     "logcft": {"footnote 2": "Conversely, it may be shown"},
+    # 1706.03762's ar5iv page: the second ltx_note of role footnote (section 6.1)
+    "attention": {"footnote 2": "2.8, 3.7, 6.0 and 9.5 TFLOPS"},
 }

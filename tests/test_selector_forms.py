@@ -10,12 +10,13 @@ representative set through the real MCP client.
 
 from __future__ import annotations
 
+import gzip
 import re
 from collections.abc import Iterator
 
 import pytest
 
-from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.errors import ExtractionError, InvalidInput
 from arxiv_mcp.models import SessionInfo
 from arxiv_mcp.render import session
 from arxiv_mcp.text.document import Document, Reference
@@ -23,7 +24,8 @@ from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selection import Selection
 from arxiv_mcp.text.selectors import select
 from arxiv_mcp.text.statements import typed
-from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, PAPERS, UNTYPED, Truth
+from benchmarks.selector_sweep import section_forms, sweep
+from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, FIXTURES, PAPERS, UNTYPED, Truth
 from tests.statement_truth import PRINTED
 
 _ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
@@ -33,7 +35,8 @@ _DOCS: dict[str, Document] = {}
 def _doc(name: str) -> Document:
     if name not in _DOCS:
         truth = PAPERS[name]
-        _DOCS[name] = extract(truth.source, truth.path.read_bytes())
+        data = truth.path.read_bytes()
+        _DOCS[name] = extract(truth.source, gzip.decompress(data) if truth.path.name.endswith(".html.gz") else data)
     return _DOCS[name]
 
 
@@ -48,20 +51,6 @@ def _view(doc: Document, selector: str) -> Selection | str:
 # --- the forms, from the truth -------------------------------------------------------------
 
 
-def _section_forms(number: str, roman_paper: bool) -> list[str]:
-    forms = [number, f"Section {number}", f"Sec. {number}", f"§{number}", f"sec {number}"]
-    if re.fullmatch(r"[A-Z]", number) and not (roman_paper and number in _ROMAN):  # REVTeX's I is no appendix
-        forms.append(f"Appendix {number}")
-    split = re.fullmatch(r"([^.-]+)([.-])(.+)", number)
-    if split:
-        head, sep, tail = split.groups()
-        other = "-" if sep == "." else "."
-        forms += [f"{head}{other}{tail}", f"Sec. {head}{other}{tail}"]
-        if head in _ROMAN and re.fullmatch(r"[A-Z]", tail):  # REVTeX's V.B is section 5.2
-            forms.append(f"Section {_ROMAN[head]}.{ord(tail) - ord('A') + 1}")
-    return forms
-
-
 def _reference_forms(truth: Truth) -> Iterator[tuple[str, frozenset[str]]]:
     labels = list(truth.references)
     for label in labels:
@@ -74,6 +63,7 @@ def _reference_forms(truth: Truth) -> Iterator[tuple[str, frozenset[str]]]:
     if len(numeric) >= 2:
         a, b = numeric[0], numeric[1]
         yield f"[{a}, {b}]", frozenset({a, b})
+        yield f"[{a}], [{b}]", frozenset({a, b})
         span = frozenset(str(n) for n in range(int(a), int(b) + 1))
         for dash in "-–":
             yield f"[{a}{dash}{b}]", span
@@ -111,7 +101,7 @@ def _judge(name: str) -> tuple[list[str], list[str]]:
 
     roman_paper = any(len(n) > 1 and n.split("-")[0] in _ROMAN for n in truth.sections)
     for number, word in truth.sections.items():
-        for form in _section_forms(number, roman_paper):
+        for form in section_forms(number, roman_paper):
             expect(form, lambda s, w=word, n=number: s.label.startswith("section:") and w in s.label and n in s.label)
     for number in truth.absent_sections:
         for form in (number, f"Section {number}", f"Sec. {number}"):
@@ -153,6 +143,39 @@ def test_every_selector_form_gives_the_item_or_an_error_naming_the_kind(name):
     wrong, missed = _judge(name)
     assert wrong == []  # 0 silent wrong answers
     assert missed == []
+
+
+_NOT_PAPERS = ("html/ar5iv_1001.5455_conversion_fatal_error.html", "html/authored_no_body.html")
+"""Fixture pages with no paper in them (a failed conversion, a page of front matter only)."""
+
+
+def _fixture_papers() -> list[tuple[str, str]]:
+    """Every paper of `tests/fixtures` a reader can read: HTML pages, e-prints and PDFs."""
+    found = [("html", p) for p in sorted((FIXTURES / "html").glob("*.html*")) if f"html/{p.name}" not in _NOT_PAPERS]
+    found += [("source", p) for p in sorted((FIXTURES / "src").glob("*.gz")) if "edgecase" not in p.name]
+    found += [("pdf", p) for p in sorted((FIXTURES / "pdf").glob("*.pdf"))]
+    return [(kind, str(path.relative_to(FIXTURES))) for kind, path in found]
+
+
+@pytest.mark.parametrize(("kind", "name"), _fixture_papers())
+def test_every_printed_item_in_every_form_and_every_near_miss(kind, name):
+    """The adversarial sweep of `benchmarks/selector_sweep.py` on each fixture paper: every item
+    the document lists, in every form, is that item; every near miss of a printed number (`1`
+    beside `11`, `VIII-A` beside `III-A`, `S1`, "et al." of a two-author entry) is an error."""
+    data = (FIXTURES / name).read_bytes()
+    if name.endswith(".gz") and kind == "html":
+        data = gzip.decompress(data)
+    doc = extract(kind, data)
+    asked, wrong, missed = sweep(doc, printed_labels=kind != "pdf")
+    assert wrong == []  # 0 silent wrong answers
+    assert missed == []
+    assert asked >= 20
+
+
+@pytest.mark.parametrize("name", _NOT_PAPERS)
+def test_the_pages_left_out_of_the_sweep_hold_no_paper(name):
+    with pytest.raises(ExtractionError):
+        extract("html", (FIXTURES / name).read_bytes())
 
 
 def test_the_sweep_tries_every_kind_of_form():
@@ -486,3 +509,183 @@ def test_an_appendix_number_names_an_appendix_never_a_section():
     assert _view(roman, "I").label.endswith("I Introduction")  # type: ignore[union-attr]
     plain = _numbered(("1", "Introduction"), ("2", "Methods"))
     assert 'no appendix numbered "B". Its section numbers: 1, 2' in _view(plain, "Appendix B")  # type: ignore[operator]
+
+
+# --- the defects found by the sweep over the shared corpus (benchmarks/selector_sweep.py) -----
+
+
+def test_a_capital_s_number_the_paper_does_not_print_is_no_outline_position():
+    doc = _numbered(("1", "Introduction"), ("2", "Methods"))
+    said = _view(doc, "S1")
+    assert isinstance(said, str) and 'no section numbered "S1"' in said and "Its section numbers: 1, 2" in said
+    assert "section:1" in said  # what the outline's [s1] is, for a reader who meant it
+    assert _view(doc, "[s1]").label.endswith("1 Introduction")  # type: ignore[union-attr]
+    assert _view(doc, "s2").label.endswith("2 Methods")  # type: ignore[union-attr]
+
+
+def test_a_letter_and_digits_is_a_printed_number_or_a_whole_name():
+    doc = _numbered(("1", "Introduction"), ("A", "Proofs"), ("A.1", "Lemmas"), ("2", "H2"))
+    assert _view(doc, "A1").label.endswith("A.1 Lemmas")  # type: ignore[union-attr]
+    assert _view(doc, "H2").label.endswith("2 H2")  # type: ignore[union-attr]
+    assert 'no section numbered "B2"' in _view(doc, "B2")  # type: ignore[operator]
+
+
+def test_a_name_matches_a_heading_from_the_start_of_a_word_only():
+    doc = _numbered(("1", "Introduction"), ("2", "Data availability"))
+    assert _view(doc, "intro").label.endswith("1 Introduction")  # type: ignore[union-attr]
+    assert "no heading matches" in _view(doc, "va")  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("raw", ["Intro\x1b[31mduction\x07", "Intro\u202eductio\u200bn", "\x00\x1b"])
+def test_control_characters_are_never_echoed(raw):
+    doc = _numbered(("1", "Introduction"), ("2", "Methods"))
+    got = _view(doc, raw)
+    if isinstance(got, str):
+        assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u202e\u200b" for c in got.replace("\n", ""))
+    else:
+        assert got.label.endswith("1 Introduction")
+    said = _view(doc, "Conclusions\x1b[2J\x07")
+    assert isinstance(said, str) and 'no heading matches "Conclusions[2J"' in said
+
+
+def _bandits() -> Document:
+    """Entries as 1704.02281 prints them (natbib author-year labels)."""
+    from arxiv_mcp.text.document import DocumentBuilder, Kind
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Introduction")
+    builder.add_text("Bandits.")
+    builder.heading(2, "References")
+    for label, text, arxiv_id in (
+        ("Bubeck and Cesa-Bianchi, 2012", "Sébastien Bubeck and Nicolo Cesa-Bianchi. Regret analysis. 2012.", None),
+        ("Bubeck et al., 2011", "Sébastien Bubeck, Rémi Munos, and Gilles Stoltz. Pure exploration. 2011.", None),
+        ("Los, 2012", "Los, E. Variable stars. 2012.", None),
+        ("GPT-4o, 2024a", "OpenAI. GPT-4o system card. 2024.", "2410.21276v2"),
+    ):
+        builder.block(Kind.REFERENCE, f"{label} {text}", Reference(label, text, None, arxiv_id))
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "label"),
+    [
+        ("Bubeck et al. 2011", "Bubeck et al., 2011"),
+        ("(Bubeck et al., 2011)", "Bubeck et al., 2011"),
+        ("Bubeck and Cesa-Bianchi 2012", "Bubeck and Cesa-Bianchi, 2012"),
+        ("Bubeck 2012", "Bubeck and Cesa-Bianchi, 2012"),  # the only Bubeck 2012: a name left out
+        ("(GPT-4o, 2024a)", "GPT-4o, 2024a"),
+        ("GPT-4o (2024a)", "GPT-4o, 2024a"),
+        ("2410.21276", "GPT-4o, 2024a"),
+        ("arXiv:2410.21276v2", "GPT-4o, 2024a"),
+    ],
+)
+def test_author_year_forms_name_the_entry_whose_authors_fit(selector, label):
+    got = _view(_bandits(), selector)
+    assert not isinstance(got, str), got
+    assert [r.label for r in got.references] == [label]
+
+
+@pytest.mark.parametrize("selector", ["Bubeck et al. 2012", "(Bubeck et al., 2012)", "Los et al. 2012"])
+def test_et_al_never_names_an_entry_of_one_or_two_authors(selector):
+    said = _view(_bandits(), selector)
+    assert isinstance(said, str) and "has no reference" in said and "Its entries with first author" in said
+
+
+def test_an_entry_counts_its_authors_from_its_list_not_its_initials():
+    from arxiv_mcp.text.cited import author_count
+
+    def count(label: str, text: str) -> int | None:
+        return author_count(Reference(label, text))
+
+    assert count("1", "Hu W., Barkana, R., & Gruzinov A. Phys. Rev. Lett. 85, 1158 (2000).") == 3
+    assert count("2", "Matos T., and Siddhartha Guzman F. Class. Quant. Grav. 17 (2000).") == 2
+    assert count("3", "A. Einstein, B. Podolsky, and N. Rosen, Phys. Rev. 47, 777 (1935).") == 3
+    assert count("4", "Dodelson S. Modern Cosmology (Academic Press, 2003).") == 1
+    assert count("5", "T. Brown, B. Mann, et al. Language models are few-shot learners. 2020.") == 3
+    assert count("Alata 2014", "Alata I., Cruz-Diaz G. A., Muñoz Caro G. M., Dartois E., 2014, A&A") == 4
+    assert count("Smith and Jones, 2020", "Smith, J. and Jones, K. 2020. A title.") == 2
+
+
+def _made_up_labels() -> Document:
+    """A PDF's reading of an author-year bibliography: labels made up from the entry's words
+    (`GPT-4o 2024a` for OpenAI's entry), two entries sharing `Li 2021`, a citation printed
+    `Li et al., 2021` linked to that label."""
+    from arxiv_mcp.text.document import DocumentBuilder, Kind
+
+    builder = DocumentBuilder()
+    builder.heading(2, "1 Introduction")
+    builder.add_text("As in ")
+    builder.cite("Li et al., 2021", ["Li 2021"])
+    builder.add_text(".")
+    builder.heading(2, "References")
+    for label, text in (
+        ("GPT-4o 2024a", "OpenAI. Hello GPT-4o, 2024a. URL https://openai.com/index/hello-gpt-4o/."),
+        ("SimpleQA 2024c", "OpenAI. Introducing SimpleQA, 2024c. URL https://openai.com/index/introducing-simpleqa/."),
+        ("Li 2021", "S. Li and T. Hoefler. Chimera: efficiently training large-scale neural networks, 2021."),
+        ("Li 2021", "W. Li, F. Qi, M. Sun, X. Yi, and J. Zhang. Ccpm: a chinese classical poetry dataset, 2021."),
+    ):
+        builder.block(Kind.REFERENCE, f"{label} {text}", Reference(label, text))
+    return builder.build()
+
+
+@pytest.mark.parametrize(
+    ("selector", "first_words"),
+    [
+        ("OpenAI, 2024a", "OpenAI. Hello"),  # the label names someone else: the entry's authors say who
+        ("(OpenAI, 2024c)", "OpenAI. Introducing"),
+        ("Li et al., 2021", "W. Li"),  # the printed citation's label is shared: the entry of 3+ authors
+        ("Li and Hoefler 2021", "S. Li"),
+    ],
+)
+def test_an_author_year_form_reads_the_entry_when_the_label_is_made_up(selector, first_words):
+    got = _view(_made_up_labels(), selector)
+    assert not isinstance(got, str), got
+    assert [r.text[: len(first_words)] for r in got.references] == [first_words]
+
+
+def test_a_title_word_is_no_author():
+    said = _view(_made_up_labels(), "Hello 2024a")
+    assert isinstance(said, str) and "has no reference" in said
+
+
+@pytest.mark.parametrize(
+    ("selector", "title"),
+    [
+        ("Sec. II A", "II.A Setup"),
+        ("II A", "II.A Setup"),
+        ("IIA", "II.A Setup"),
+        ("Sec. IIB", "II.B Runs"),
+        ("IV", "IV Four"),
+    ],
+)
+def test_revtex_cross_reference_forms_name_the_subsection(selector, title):
+    """REVTeX's `\\ref` prints a subsection `II A` (`Sec. II A`); `IV` stays section IV."""
+    doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"), ("II.B", "Runs"), ("IV", "Four"))
+    got = _view(doc, selector)
+    assert not isinstance(got, str), got
+    assert got.label.endswith(title)
+
+
+def test_a_revtex_form_the_paper_does_not_print_is_the_section_error():
+    doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"))
+    said = _view(doc, "Sec. III A")
+    assert isinstance(said, str) and 'no section numbered "III.A"' in said and "II.A" in said
+
+
+@pytest.mark.parametrize(("selector", "number"), [("Table S1.", "S1"), ("Fig. S2.", "S2"), ("Figure 1.", "1")])
+def test_a_trailing_period_is_punctuation(selector, number):
+    got = _view(_supplemented(), selector)
+    assert not isinstance(got, str), got
+    assert [i.number for i in [*got.figures, *got.tables]] == [number]
+
+
+def test_et_al_without_a_year_names_the_one_entry_it_fits_or_lists_them():
+    dasch = _doc("dasch")  # Lasker et al. (2008) is the one Lasker entry; Grindlay has three
+    got = _view(dasch, "(Lasker et al.)")
+    assert not isinstance(got, str) and _labels(got) == {"Lasker et al. (2008)"}
+    said = _view(dasch, "Grindlay et al.")
+    assert isinstance(said, str) and "without its year" in said and "Grindlay et al. (2012)" in said
+    said = _view(dasch, "Smith et al.")
+    assert isinstance(said, str) and 'no reference with first author "Smith"' in said
+    doc = _text_doc("## 1 Introduction", "## 2 Smith et al.")
+    assert _view(doc, "Smith et al.").label.endswith("2 Smith et al.")  # type: ignore[union-attr]

@@ -26,6 +26,8 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Grindlay & Tang 2012": "New Horizons",
         "Los 2012": "Los, E. J. 2012",
         "Grindlay 2018": ("error", "Grindlay", "first author"),
+        "Grindlay et al. 2017": ("error", "Grindlay (2017)", "first author"),  # one author: never "et al."
+        "S1": ("error", 'section numbered "S1"', "section:1", "1, 2, 3, 4"),
         "Section 2": "Completion of the DASCH",
         "III-A": ("error", "section numbered", "1, 2, 3, 4"),
         "Theorem 2.3": ("error", "Theorem 2.3", "find_in_paper"),
@@ -47,6 +49,7 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Sec. III": "TESTING WITH THE CMB",
         "Figure 6": "reionization",
         "Fig. 2 (left)": "Universe",
+        "Figure 6.": "reionization",
         "Matos 2000": "[3]",
         "Hu et al. 2000": "Gruzinov",
         "Fig. S2": ("error", 'no figure "S2"', "Figure 1"),
@@ -57,6 +60,7 @@ FORMS: dict[str, dict[str, str | tuple[str, ...]]] = {
         "Sec. IV-B": "IV.B Training",
         "IV.B": "IV.B Training",
         "Section 4.2": "IV.B Training",
+        "Sec. IV A": "IV.A Setup",  # as REVTeX's ref prints it
         "VIII-A": ("error", "section numbered", "IV.A"),
         "Table 2(a)": "Scores.",
         "Fig. 3 (left)": "Results by panel.",
@@ -105,4 +109,7 @@ async def test_issue_32_forms_over_stdio_on_real_papers(fake, served):
                     ok = not got.is_error and expected in text
                 if not ok:
                     failed[f"{pid} {selector[:40]}"] = text[:300]
+        raw = await client.call_tool("read_paper", {"paper_id": f"{HTML}v1", "section": "Remarks\x1b[2J\x07\u202e"})
     assert failed == {}
+    assert raw.is_error and 'no heading matches "Remarks[2J"' in _said(raw)
+    assert not any(ord(c) < 32 and c != "\n" or c == "\u202e" for c in _said(raw))

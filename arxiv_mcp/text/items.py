@@ -22,12 +22,12 @@ _PRINTED = r"(?P<n>(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*|[IVXLC]+)"
 _SUPPLEMENT_WORDS = r"supplementary|supplemental|suppl?\.?|extended\s+data"
 _SUPPLEMENT = rf"(?:(?P<supp>{_SUPPLEMENT_WORDS})\s+)?"
 _PART = r"(?:\(?(?P<sub>[a-z])\)?|\(?(?P<part>(?:top|bottom|upper|lower|left|right|middle|cent(?:er|re)|inset)(?:[\s-]+[a-z]+){0,2})\)?)?"
-_FIGURE_RE = re.compile(rf"{_SUPPLEMENT}(?:{labels.FIGURE_NAMED})\s*{_PRINTED}\s*{_PART}", re.IGNORECASE)
-_TABLE_RE = re.compile(rf"{_SUPPLEMENT}(?:{labels.TABLE_NAMED})\s*{_PRINTED}\s*{_PART}", re.IGNORECASE)
+_FIGURE_RE = re.compile(rf"{_SUPPLEMENT}(?:{labels.FIGURE_NAMED})\s*{_PRINTED}\s*{_PART}\.?", re.IGNORECASE)
+_TABLE_RE = re.compile(rf"{_SUPPLEMENT}(?:{labels.TABLE_NAMED})\s*{_PRINTED}\s*{_PART}\.?", re.IGNORECASE)
 _EQUATION_NUMBER = r"(?:[A-Z]{1,2}[.\-]?)?\d+(?:[.\-]\d+)*[a-z]?"
 _EQUATION_RE = re.compile(
     rf"(?:(?:eqn?s?|equations?)\.?\s*)?\(\s*(?P<p>{_EQUATION_NUMBER})\s*\)"
-    rf"|(?:eqn?s?|equations?)\.?\s*(?P<n>{_EQUATION_NUMBER})",
+    rf"|(?:eqn?s?|equations?)\.?\s*(?P<n>{_EQUATION_NUMBER})\.?",
     re.IGNORECASE,
 )
 _NUMBER_AHEAD = r"\.?\s*(?:[\d(]|(?-i:[A-Z]{1,4}\b|[A-Z][.\-]?\d))"

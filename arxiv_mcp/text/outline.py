@@ -2,11 +2,13 @@
 
 A section is named three ways, never confused with one another:
 - by the number the paper prints (`4`, `4.2`, `Section 4`, `Sec. 4.2`, `§4.2`, `IV`, `IV.A`,
-  `Appendix B`, `B.1`): the heading printed with that number, or an error listing the numbers
-  the paper has (never another section);
+  REVTeX's `Sec. II A`, `Appendix B`, `B.1`, `B1`, a supplementary `S2`): the heading printed
+  with that number, or an error listing the numbers the paper has (never another section);
 - by its position in the outline, `section:N` (shown as `[sN]` in the outline, so it cannot
-  be read as the paper's own number);
-- by its name: any case, with or without its number, singular or plural words.
+  be read as the paper's own number; a capital `S2` is always a printed number);
+- by its name: any case, with or without its number, singular or plural words, or a part of
+  it from the start of a word.
+A selector's control and format characters are dropped before it is read (`clean`).
 Headings are the `#` lines of the shared text shape; a section ends where a heading of its
 level or higher starts, and page markers (`## Page N`) are neither headings nor ends.
 """
@@ -14,6 +16,7 @@ level or higher starts, and page markers (`## Page N`) are neither headings nor 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -27,17 +30,20 @@ _LISTED_HEADINGS = 15
 _LISTED_CANDIDATES = 20
 _LISTED_NUMBERS = 40
 
-_POSITION_RE = re.compile(r"(?:section\s*:\s*|\[?s)(\d+)\]?", re.IGNORECASE)
-"""`section:N` (or `sN`, `[sN]` as the outline shows it): the N-th outline entry."""
+_POSITION_RE = re.compile(r"(?i:section\s*:\s*(?P<n>\d+)|\[s(?P<b>\d+)\])|s(?P<s>\d+)")
+"""`section:N` (or `[sN]` as the outline shows it, or a lower-case `sN`): the N-th outline
+entry. A capital `S2` is a printed number (a supplementary section), never a position."""
 _PREFIX = r"(?:sections?|sect?\.|sec|§|appendix|app\.|chapters?|ch\.)\s*"
 _SEP = r"[.\-–]"
 _NUMBER_RE = re.compile(
-    rf"(?:(?i:{_PREFIX})(?P<any>(?:S?\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
-    rf"|(?P<bare>\d+(?:{_SEP}(?:\d+|[A-Za-z]))*|[IVXLC]+(?:{_SEP}(?:\d+|[A-Z]))*|[A-Z](?:{_SEP}\d+)*))\.?"
+    rf"(?:(?i:{_PREFIX})(?P<any>(?:[A-Za-z]?\d+|[A-Za-z]|[IVXLCivxlc]+)(?:{_SEP}(?:\d+|[A-Za-z]))*)"
+    rf"|(?P<bare>\d+(?:{_SEP}(?:\d+|[A-Za-z]))*|[IVXLC]+(?:{_SEP}(?:\d+|[A-Z]))*|[A-Z]\d*(?:{_SEP}\d+)*))\.?"
 )
-"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`, `Section S1`). Without a prefix only
-digits, capital Roman numerals or one capital letter count, so a heading name such as "civil"
-is never read as a number."""
+"""A number as a reader writes it (`4.2`, `IV.A`, `III-A`, `Sec. V-B`, `Section S1`, `A1`). Without
+a prefix only digits, capital Roman numerals or one capital letter (with digits: `S1`, `A2`)
+count, so a heading name such as "civil" is never read as a number."""
+_CONTROL_CATEGORIES = ("Cc", "Cf")
+_REVTEX_RE = re.compile(rf"(?:(?i:{_PREFIX}))?(?P<roman>[IVXLC]+)(?P<space>\s?)(?P<letter>[A-Z])\.?")
 _NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
 """A section word and a digit: a section number, in a form `_NUMBER_RE` may not know."""
 _LEADING_NUMBER_RE = re.compile(r"^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+(?=\S)")
@@ -120,10 +126,17 @@ def render_outline(headings: list[Heading]) -> str:
     return "\n".join(f"[s{h.number}] {'  ' * (h.level - top)}{h.title} ({h.chars:,} chars)" for h in headings)
 
 
+def clean(selector: str | None) -> str:
+    """A selector as compared and echoed: blanks collapsed, control and format characters
+    (escapes, bidi overrides, zero-width marks) dropped, so an error never echoes them raw."""
+    kept = "".join(c for c in (selector or "") if c.isspace() or unicodedata.category(c) not in _CONTROL_CATEGORIES)
+    return " ".join(kept.split())
+
+
 def select_section(source: str | Document, selector: str, headings: list[Heading] | None = None) -> tuple[Heading, str]:
     """The heading `selector` names (a printed number, `section:N`, or a name) and its
     section's text; `headings` is the source's outline when the caller has it already."""
-    wanted = " ".join((selector or "").split())
+    wanted = clean(selector)
     if not wanted:
         raise InvalidInput('section is empty: pass a heading name, a section number, or "outline".')
     text = source.text if isinstance(source, Document) else source
@@ -136,15 +149,15 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
     numbers.refuse_long_digits(wanted)
     position = _POSITION_RE.fullmatch(wanted)
     number = _NUMBER_RE.fullmatch(wanted)
-    printed_s = numbers.matching(wanted, headings, lambda h: h.printed) if wanted[:1] == "S" else []
-    if printed_s:  # a supplementary section printed "S2" is that section, not the outline's [s2]
-        heading = min(printed_s, key=lambda h: h.level)
+    revtex = _revtex_number(wanted)
+    if revtex:
+        heading = _by_number(headings, wanted, revtex)
     elif position:
-        heading = _by_position(headings, int(position.group(1)))
+        heading = _by_position(headings, int(next(n for n in position.groups() if n)))
     elif number and re.match(r"(?i)app(?:endix|\.)", wanted):
         heading = _by_appendix(headings, number.group("any"))
     elif number:
-        heading = _by_printed(headings, number.group("any") or number.group("bare"))
+        heading = _by_number(headings, wanted, number.group("any") or number.group("bare"))
     else:
         try:
             heading = _by_name(headings, wanted)
@@ -153,6 +166,31 @@ def select_section(source: str | Document, selector: str, headings: list[Heading
                 _by_printed(headings, wanted)
             raise
     return heading, text[heading.start : heading.end]
+
+
+def _revtex_number(wanted: str) -> str | None:
+    """`II.A` for REVTeX's printed cross-reference `Sec. II A` (or `II A`, `IIA`): a Roman
+    numeral and a subsection's capital letter; None for anything else (`IV` stays IV)."""
+    match = _REVTEX_RE.fullmatch(wanted)
+    if not match:
+        return None
+    roman, letter = match.group("roman"), match.group("letter")
+    if not match.group("space"):  # `IIA`: the letter is the last capital, unless all of it is a numeral
+        if numbers.roman_value((roman + letter).casefold()) is not None:
+            return None
+    return f"{roman}.{letter}" if numbers.roman_value(roman.casefold()) is not None else None
+
+
+def _by_number(headings: list[Heading], wanted: str, number: str) -> Heading:
+    """The heading printed with `number`; a bare `S1` or `A2` the paper does not print may still
+    be a heading's whole name."""
+    try:
+        return _by_printed(headings, number)
+    except InvalidInput:
+        named = [h for h in headings if is_named(h, wanted)]
+        if len(named) == 1:
+            return named[0]
+        raise
 
 
 def _by_position(headings: list[Heading], number: int) -> Heading:
@@ -179,8 +217,10 @@ def _by_printed(headings: list[Heading], number: str, among: list[Heading] | Non
             'name, or section:N for the N-th entry of section="outline".'
         )
     shown = ", ".join(printed[:_LISTED_NUMBERS]) + (" …" if len(printed) > _LISTED_NUMBERS else "")
+    outline_s = re.fullmatch(r"S(\d+)", number)
+    hint = f" (the outline's [s{outline_s.group(1)}] is section:{outline_s.group(1)})" if outline_s else ""
     raise InvalidInput(
-        f'this paper has no {"section" if among is None else "appendix"} numbered "{number}". Its section '
+        f'this paper has no {"section" if among is None else "appendix"} numbered "{number}"{hint}. Its section '
         f"numbers: {shown}. Pass one of them, a heading name, or section:N for the N-th entry of "
         'section="outline".'
     )
@@ -199,7 +239,7 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
             for h, title, number in zip(headings, bare, numbers)
             if key == title or (numbered_key[0] is not None and numbered_key == (number, title))
         ],
-        [h for h, title in zip(headings, full) if key in title],
+        [h for h, title in zip(headings, full) if _at_word_start(key, title)],
     )
     for matches in tiers:
         if len(matches) == 1:
@@ -207,6 +247,17 @@ def _by_name(headings: list[Heading], wanted: str) -> Heading:
         if matches:
             raise InvalidInput(_ambiguous_message(wanted, matches))
     raise InvalidInput(_unknown_message(wanted, headings))
+
+
+def _at_word_start(key: str, title: str) -> bool:
+    """`key` is in `title` from the start of a word (`intro` in "1 Introduction"; `va` is not in
+    "Data availability")."""
+    start = title.find(key)
+    while start >= 0:
+        if start == 0 or not title[start - 1].isalnum():
+            return True
+        start = title.find(key, start + 1)
+    return False
 
 
 def _by_appendix(headings: list[Heading], number: str) -> Heading:

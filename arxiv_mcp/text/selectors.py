@@ -21,7 +21,7 @@ from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
 from . import cited, items, links, numbers, statement_views, untyped
 from .document import Document, Equation, Figure, Reference, Table
-from .outline import render_outline, select_section
+from .outline import clean, render_outline, select_section
 from .places import Places, reference_label, section_words
 from .selection import MAX_MENTIONS, FigureUri, Selection, mention, mention_lines, named_section, none_marked
 
@@ -39,7 +39,7 @@ def select(doc: Document, selector: str, figure_uri: FigureUri, own_id: str | No
     """The view `selector` names: `links`, else the first kind of `SELECTORS` that reads it.
     `own_id`: the paper's id, so `links` leaves out the paper's own arXiv page (the one view
     that needs to know whose document it is, so it is read before the table)."""
-    wanted = " ".join(selector.split())
+    wanted = clean(selector)
     numbers.refuse_long_digits(wanted)
     if len(wanted) > _MAX_SELECTOR:
         raise InvalidInput(
@@ -82,12 +82,11 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
     try:
         found = cited.entries(places.doc, wanted)
     except InvalidInput:
-        citation = cited.author_year(wanted)
-        if citation is not None:  # "COVID 2019" or "Observations in 2019" may name a heading
-            cites_author = cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
-            section = named_section(places, wanted, whole=bool(cites_author))
-            if section is not None:
-                return section
+        citation = cited.author_year(wanted)  # "COVID 2019" or "Observations in 2019" may name a heading
+        cites_author = citation is None or cited.by_first_author(places.doc.records(Reference), citation.surnames[0])
+        section = named_section(places, wanted, whole=bool(cites_author))
+        if section is not None:
+            return section
         raise
     return None if found is None else _references(places, found)
 
