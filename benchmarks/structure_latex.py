@@ -1,6 +1,6 @@
 """Structure the LaTeX converter finds in real e-prints, against what the sources and PDFs state.
 
-    python benchmarks/structure_latex.py [--shared DIR] [--only SUBSTRING]
+    python benchmarks/structure_latex.py [--shared DIR] [--only SUBSTRING] [--truth]
 
 For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in text_quality.py):
 - `fig`/`tab`: figures and tables listed, then `/` the captions the compiled PDF prints
@@ -12,11 +12,18 @@ For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in te
   that state one (an `eprint` field, an arXiv URL or `arXiv:` text, read by `bibids`);
 - `,,`: empty items in the author line; `tex/kw`: control words left in the text outside math,
   per 1000 words (the goal is <= 1).
+
+With `--truth`, each e-print of `structure_latex_truth.json` (the printed labels, written from
+the compiled PDFs' text; see its `about`) is scored instead: figures, tables and numbered
+equations listed with the number LaTeX prints (a float also with its caption's first words),
+`right/printed` per kind, `+N` for items listed that the paper does not print, and the share of
+e-prints where every one is right and nothing is extra.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -34,6 +41,9 @@ _BBL_ENTRY_RE = re.compile(r"\\bibitem(?![A-Za-z])|\\entry\{")
 _MATH_RE = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$", re.S)
 _COMMAND_RE = re.compile(r"\\[A-Za-z]{2,}")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
+_CAPTION_WORD_RE = re.compile(r"(?<![^\W\d_])[A-Za-z][a-z]{3,}(?![^\W\d_])")  # prose, not `MBC`, `mtHb`
+TRUTH = Path(__file__).resolve().parent / "structure_latex_truth.json"
+CAPTION_WORDS = 3  # the caption's first prose words, in order: PDF text and LaTeX spell math differently
 
 
 def pdf_captions(pdf: Path) -> tuple[int, int] | None:
@@ -99,12 +109,71 @@ def row(path: Path, compiled: Path) -> str:
     )
 
 
+def caption_words(caption: str) -> list[str]:
+    return [word.lower() for word in _CAPTION_WORD_RE.findall(re.sub(r"\$[^$]*\$|\\[A-Za-z]+", " ", caption))]
+
+
+def in_order(words: list[str], caption: list[str]) -> bool:
+    found = iter(caption)
+    return all(word in found for word in words)
+
+
+def matched(printed: list[tuple[str, str]], listed: list[tuple[str, str]]) -> tuple[int, int]:
+    """How many printed items the listed ones give with their number (and a caption that starts
+    with the printed caption's first words), and how many listed items are left over."""
+    left = list(listed)
+    right = 0
+    for number, caption in printed:
+        words = caption_words(caption)[:CAPTION_WORDS]
+        for k, (listed_number, listed_caption) in enumerate(left):
+            if listed_number == number and in_order(words, caption_words(listed_caption)):
+                right += 1
+                del left[k]
+                break
+    return right, len(left)
+
+
+def scored(entry: dict[str, object], corpus: Path) -> tuple[str, bool]:
+    """One e-print's row against its truth, and whether every item is right with none extra."""
+    from arxiv_mcp.text.document import Equation, Figure, Table
+    from arxiv_mcp.text.extract import from_source
+
+    document = from_source((corpus / str(entry["file"])).read_bytes())
+    listed = {
+        "figures": [(f.number, f.caption) for f in document.records(Figure)],
+        "tables": [(t.number, t.caption) for t in document.records(Table)],
+        "equations": [(e.number, "") for e in document.records(Equation)],
+    }
+    cells, perfect = [], True
+    for kind in ("figures", "tables", "equations"):
+        printed = [(str(item[0]), str(item[1])) if isinstance(item, list) else (str(item), "") for item in entry[kind]]  # type: ignore[attr-defined]
+        right, extra = matched(printed, listed[kind])
+        perfect = perfect and right == len(printed) and extra == 0
+        cells.append(f"{right:3}/{len(printed):3}{f' +{extra}' if extra else '':5}")
+    return f"{Path(str(entry['file'])).name:45} {' '.join(cells)} {'all' if perfect else '-':>4}", perfect
+
+
+def score_truth(corpus: Path, only: str) -> None:
+    entries = [e for e in json.loads(TRUTH.read_text(encoding="utf-8"))["papers"] if only in e["file"]]
+    print(f"{'file':45} {'figures':>12} {'tables':>12} {'equations':>12} {'all':>4}")
+    perfect = 0
+    for entry in entries:
+        line, right = scored(entry, corpus)
+        perfect += right
+        print(line, flush=True)
+    print(f"every item right on {perfect}/{len(entries)} e-prints ({100 * perfect / max(1, len(entries)):.0f}%)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", help="the shared/ directory")
     parser.add_argument("--only", default="", help="score only files whose name contains this")
+    parser.add_argument("--truth", action="store_true", help="score against structure_latex_truth.json")
     args = parser.parse_args()
     corpus = shared_dir(args.shared) / "fixtures" / "arxiv"
+    if args.truth:
+        score_truth(corpus, args.only)
+        return
     print(f"{'file':45} {'fig':>11} {'tab':>11} {'eq':>4} {'ref':>9} {'ids':>9} {',,':>3} {'tex/kw':>6}")
     for folder in (corpus / "real" / "src", corpus / "src"):
         for path in sorted(folder.glob("*")):

@@ -9,6 +9,7 @@ from ..document import Kind
 from . import pace
 from .drafts import Draft, letter
 from .engine import Walk
+from .numbering import STYLES, Shape
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, Sink, TableSink
 from .specs import BIBLIOGRAPHY_ENVS, CITE_COMMANDS
@@ -129,6 +130,63 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
     return i
 
 
+_COUNTERS = ("figure", "table", "equation")
+_UNITS = ("chapter", "section", "subsection", "subsubsection")
+
+
+def cmd_set_counter(w: Walk, i: int, name: str) -> int:
+    """\\setcounter{figure}{4} (the next figure is 5) and \\addtocounter{equation}{-1}, on
+    the numbered kinds and the section units."""
+    found = w.raw_text(i)
+    value = w.raw_text(found[1]) if found else None
+    if found is None or value is None:
+        return w.skip_spec(i, "mm")
+    counter, written = found[0].strip(), value[0].strip()
+    if (counter in _COUNTERS or counter in _UNITS) and re.fullmatch(r"-?\d{1,6}", written):
+        w.numbers.set(counter, int(written), add=name == "addtocounter")
+    return value[1]
+
+
+def cmd_renew_the(w: Walk, i: int, name: str) -> int:
+    """\\renewcommand{\\thefigure}{S\\arabic{figure}} (supplementary S1, appendix A1, 5.1a),
+    in the preamble or between floats: the counter prints so from there on. Any other
+    redefinition is skipped as before (`macros` applies it)."""
+    after = w.skip_spec(i, "moom")
+    k = w.skip_space(i)
+    braced = w.group(k)
+    named = w.toks[braced[0] + 1] if braced and braced[1] == braced[0] + 2 else w.toks[k] if k < len(w.toks) else None
+    if named is None or named[0] != CMD or named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+        return after
+    body = w.group(w.skip_space(braced[1] + 1 if braced else k + 1))
+    shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
+    if shape:
+        w.meta.shapes[named[1][3:]] = shape
+    return after
+
+
+def _shape(w: Walk, counter: str, start: int, end: int) -> Shape | None:
+    """The parts of a counter's printed form, or None for a form read otherwise (\\fnsymbol,
+    a macro of the paper's): exactly one count of `counter` in a style, text and units."""
+    parts: list[tuple[str, str]] = []
+    k = start
+    while k < end:
+        kind, value = w.toks[k]
+        argument = w.raw_text(k + 1) if kind == CMD and value in STYLES else None
+        if kind == TEXT:
+            parts += [("text", value.strip())] if value.strip() else []
+        elif argument is not None and argument[0].strip() in (counter, *_UNITS):
+            written = argument[0].strip()
+            parts.append(("count", value) if written == counter else ("unit", written))
+            k = argument[1]
+            continue
+        elif kind == CMD and value[3:] in _UNITS and value.startswith("the"):
+            parts.append(("unit", value[3:]))
+        else:
+            return None
+        k += 1
+    return tuple(parts) if sum(part == "count" for part, _ in parts) == 1 else None
+
+
 def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
     """amsmath's subequations: one step of the equation counter; a \\label right after the
     \\begin names the group (3), the equations inside print 3a, 3b."""
@@ -156,12 +214,31 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     w.sink.par()
     if found is None:
         return i
+    _start_entry(w, found[0][0] if found[0] else "", optional, parts)
+    return found[1]
+
+
+def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> None:
     count = w.numbers.count("bibitem")
     # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
-    key = found[0][0] if found[0] else f"bibitem:{count}"
-    labels.add_entry(key, bib_label(count, optional, parts))
+    key = key or f"bibitem:{count}"
+    w.meta.labels.add_entry(key, bib_label(count, optional, parts))
     w.sink.write(entry_mark(key) + " ")
     w.sink.entry = Draft(Kind.REFERENCE, label=key)
+
+
+def cmd_harvarditem(w: Walk, i: int, name: str) -> int:
+    """The harvard package's entry, \\harvarditem[short names]{names}{year}{key}: labelled by
+    names and year as its citations print them (the short names where given)."""
+    opt = w.optional(i)
+    names = w.raw_text(opt[1] + 1 if opt else i)
+    year = w.raw_text(names[1]) if names else None
+    found = w.keys(year[1]) if year else None
+    w.sink.par()
+    if names is None or year is None or found is None:
+        return i
+    short = label_text(w, *opt)[0] if opt else names[0]
+    _start_entry(w, found[0][0] if found[0] else "", None, [short, year[0]])
     return found[1]
 
 

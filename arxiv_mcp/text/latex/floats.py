@@ -77,13 +77,15 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
         w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
-    captions = [block.record for block in blocks if block.kind == "caption"]
+    captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
     if captions:
         last = captions[-1]
         last.subfigures = state.subs
         last.images = last.images or state.images
     grids = [block.record for block in blocks if block.kind == "table" and isinstance(block.record, Grid)]
-    blocks = [Block(b.kind, rendered_caption(b.record), b.record) if b.kind == "caption" else b for b in blocks]
+    blocks = [
+        Block(b.kind, rendered_caption(b.record), b.record) if b.kind == "caption" and b.record else b for b in blocks
+    ]
     if state.kind == "table" and len(captions) == 1:
         captions[0].grid = _joined(grids)
         state.outer.block("caption", _text(blocks), captions[0])
@@ -103,7 +105,10 @@ def cmd_caption(w: Walk, i: int, name: str) -> int:
     if state is not None and (state.sub is not None or name == "subcaption"):
         return subcaption(w, i, state)
     kind = state.kind if state else "figure"
-    return caption(w, i, kind, state.collect if state else w.sink, state)
+    target = state.collect if state else w.sink
+    if name == "caption*":  # caption's unnumbered caption: text, no label, no step
+        return w.capture(i, lambda sink: target.block("caption", sink.flat()))
+    return caption(w, i, kind, target, state)
 
 
 def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> int:

@@ -263,7 +263,10 @@ class _Tokenizer:
             end = self.search.find("$$", j + 2)
             if end < 0:
                 return j + 2
-            self.math(DMATH, src[j + 2 : end])
+            eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
+            self.math(DMATH, src[j + 2 : eqno.start() if eqno else end])
+            if eqno:
+                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(1)), (RBRACE, "")])
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
@@ -283,6 +286,7 @@ class _Tokenizer:
         self.toks.append((kind, latex))
 
     _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{([^{}\n]{0,40})\}")
+    _EQNO_RE = re.compile(r"\\l?eqno\s*\(?([^()$\\]{1,20}?)\)?\s*$")
     _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
 
     def display(self, env: str, inner: str) -> None:
@@ -295,8 +299,8 @@ class _Tokenizer:
         numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
         if not numbered or not wrapper or env.startswith("multline"):
             self.math(DMATH, inner, wrapper)
-            if numbered and not (self._NONUMBER_RE.search(inner) and not self._TAG_RE.search(inner)):
-                self.equation_number(inner)
+            if self._TAG_RE.search(inner) or (numbered and not self._NONUMBER_RE.search(inner)):
+                self.equation_number(inner)  # a starred display's \\tag is printed
             return
         columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
         prefix = columns.group() if columns else ""

@@ -1,0 +1,104 @@
+"""Numbers as LaTeX prints them where the paper changes them: counters set or printed its own
+way (`\\setcounter`, `\\renewcommand{\\thefigure}`), unnumbered captions, plain TeX's `\\eqno`,
+a starred display's `\\tag`, and the harvard package's bibliography entries.
+
+The S-numbering lines are the ones CreLox/CyanobacteriaBloom's readme.md (commit 50cc140f27da)
+gives for a manuscript's supplementary information; the rest are written in the form the
+packages document (amsmath's `\\tag`, caption's `\\caption*`, harvard's `\\harvarditem` as its
+agsm/dcu styles write .bbl files)."""
+
+from __future__ import annotations
+
+from arxiv_mcp.text.document import Equation, Figure, Reference, Table
+from arxiv_mcp.text.latex.convert import latex_to_document
+
+SUPPLEMENTARY = r"""\documentclass{article}
+\usepackage{amsmath}
+\begin{document}
+\section{Results}
+\begin{figure}\caption{Main figure}\end{figure}
+\begin{table}\caption{Main table}\begin{tabular}{c}a\\\end{tabular}\end{table}
+\begin{equation}x = 1\end{equation}
+\section*{Supplementary information}
+\setcounter{table}{0}
+\renewcommand{\thetable}{S\arabic{table}}
+\setcounter{figure}{0}
+\renewcommand{\thefigure}{S\arabic{figure}}
+\begin{figure}\caption{First supplementary figure}\end{figure}
+\begin{figure}\caption{Second supplementary figure}\end{figure}
+\begin{table}\caption{Supplementary table}\begin{tabular}{c}b\\\end{tabular}\end{table}
+\appendix
+\section{Derivation}
+\renewcommand{\theequation}{\thesection\arabic{equation}}
+\setcounter{equation}{0}
+\begin{equation}y = 2\end{equation}
+\begin{figure}\caption*{An unnumbered panel}\end{figure}
+\addtocounter{figure}{1}
+\begin{figure}\caption{After a skipped number}\end{figure}
+\end{document}
+"""
+
+
+def _document(tex: str):  # type: ignore[no-untyped-def]
+    return latex_to_document({"main.tex": tex.encode()})
+
+
+def test_supplementary_and_appendix_counters_print_as_the_paper_renews_and_sets_them():
+    document = _document(SUPPLEMENTARY)
+    figures = [(f.label, f.caption) for f in document.records(Figure)]
+    assert figures == [
+        ("Figure 1", "Main figure"),
+        ("Figure S1", "First supplementary figure"),
+        ("Figure S2", "Second supplementary figure"),
+        ("Figure S4", "After a skipped number"),
+    ]
+    assert [t.label for t in document.records(Table)] == ["Table 1", "Table S1"]
+    assert [e.number for e in document.records(Equation)] == ["1", "A1"]
+
+
+def test_an_unnumbered_caption_is_text_and_takes_no_number():
+    document = _document(SUPPLEMENTARY)
+    assert "An unnumbered panel" in document.text
+    assert all("unnumbered" not in f.caption for f in document.records(Figure))
+
+
+def test_a_preamble_renewal_numbers_from_the_start():
+    tex = r"""\documentclass{article}
+\renewcommand\thefigure{S\arabic{figure}}
+\renewcommand{\theequation}{\arabic{section}.\arabic{equation}}
+\begin{document}\section{A}\begin{figure}\caption{One}\end{figure}\begin{equation}a\end{equation}\end{document}"""
+    document = _document(tex)
+    assert [f.label for f in document.records(Figure)] == ["Figure S1"]
+    assert [e.number for e in document.records(Equation)] == ["1.1"]
+
+
+def test_a_renewal_the_converter_cannot_read_leaves_the_numbers_alone():
+    tex = r"""\documentclass{article}\begin{document}
+\renewcommand{\thefigure}{\fnsymbol{figure}}
+\begin{figure}\caption{One}\end{figure}\end{document}"""
+    assert [f.label for f in _document(tex).records(Figure)] == ["Figure 1"]
+
+
+def test_plain_tex_eqno_and_a_starred_displays_tag_are_numbered_as_printed():
+    tex = r"""\documentclass{article}\usepackage{amsmath}\begin{document}
+$$ E = mc^2 \eqno(1) $$
+$$ F = ma \eqno(2a)$$
+\begin{equation*} a = b \tag{3'} \end{equation*}
+\begin{align*} c &= d \end{align*}
+\begin{equation} e = f \end{equation}
+\end{document}"""
+    equations = _document(tex).records(Equation)
+    assert [e.number for e in equations] == ["1", "2a", "3'", "1"]
+    assert "eqno" not in equations[0].latex
+
+
+def test_harvard_entries_are_labelled_by_names_and_year():
+    tex = r"""\documentclass{article}\usepackage{harvard}\begin{document}
+As \citeasnoun{smith} and \cite{lee} show.
+\begin{thebibliography}{xx}
+\harvarditem{Smith}{2021}{smith} Smith, J. (2021), A paper.
+\harvarditem[Lee et~al.]{Lee, Kim and Park}{1999}{lee} Lee, A., Kim, B. and Park, C. (1999), Another.
+\end{thebibliography}\end{document}"""
+    references = _document(tex).records(Reference)
+    assert [r.label for r in references] == ["Smith, 2021", "Lee et al., 1999"]
+    assert [r.key for r in references] == ["smith", "lee"]
