@@ -102,3 +102,16 @@ As \citeasnoun{smith} and \cite{lee} show.
     references = _document(tex).records(Reference)
     assert [r.label for r in references] == ["Smith, 2021", "Lee et al., 1999"]
     assert [r.key for r in references] == ["smith", "lee"]
+
+
+def test_a_papers_own_float_macro_sets_numbered_figures_and_an_unbalanced_one_stays_unread():
+    tex = r"""\documentclass{article}
+\newcommand{\fig}[2]{\begin{figure}\includegraphics{#1}\caption{#2}\end{figure}}
+\newcommand{\openfig}[1]{\begin{figure}\caption{#1}}
+\begin{document}Text.\fig{a.png}{First}\fig{b.png}{Second}\openfig{kept as text}\end{document}"""
+    document = _document(tex)
+    assert [(f.label, f.caption, f.images) for f in document.records(Figure)] == [
+        ("Figure 1", "First", ("a.png",)),
+        ("Figure 2", "Second", ("b.png",)),
+    ]
+    assert "kept as text" in document.text
