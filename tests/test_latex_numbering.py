@@ -115,3 +115,20 @@ def test_a_papers_own_float_macro_sets_numbered_figures_and_an_unbalanced_one_st
         ("Figure 2", "Second", ("b.png",)),
     ]
     assert "kept as text" in document.text
+
+
+def test_a_float_kind_of_the_papers_counts_apart_under_its_own_name():
+    tex = r"""\documentclass{article}\usepackage{float,newfloat}
+\newfloat{scheme}{htbp}{los}\floatname{scheme}{Scheme}
+\DeclareFloatingEnvironment[fileext=lob,name=Box]{infobox}
+\begin{document}
+\begin{scheme}\caption{A reaction}\label{s:one}\end{scheme}
+\begin{figure}\caption{A plot}\end{figure}
+\begin{infobox}\caption{A note}\end{infobox}
+\begin{scheme}\caption{Another reaction}\end{scheme}
+See Scheme~\ref{s:one}.
+\end{document}"""
+    document = _document(tex)
+    assert [(f.label, f.caption) for f in document.records(Figure)] == [("Figure 1", "A plot")]
+    for printed in ("Scheme 1: A reaction", "Box 1: A note", "Scheme 2: Another reaction", "See Scheme 1."):
+        assert printed in document.text

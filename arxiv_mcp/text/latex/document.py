@@ -44,6 +44,7 @@ class Meta:
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
     within: dict[str, str] = field(default_factory=dict)
     shapes: dict[str, Shape] = field(default_factory=dict)  # counter -> how it prints (`numbering.Shape`)
+    new_floats: dict[str, str] = field(default_factory=dict)  # \\newfloat's environment -> its printed name
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict

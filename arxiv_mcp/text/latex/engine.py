@@ -229,6 +229,8 @@ class Walk:
                     self.handlers.commands["label"](self, k + 1, "label")
             return end + 1
         handler = self.handlers.environments.get(env)
+        if handler is None and env.rstrip("*") in self.meta.new_floats:
+            handler = self.handlers.environments.get("@newfloat")
         if handler is None and (env in self.theorems or env.rstrip("*") in self.theorems):
             handler = self.handlers.theorem
         if handler is not None:

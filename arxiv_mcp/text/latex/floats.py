@@ -21,11 +21,12 @@ from .tokens import CMD, TEXT
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
 _FILE_KEY_RE = re.compile(r"(?:file|figure)\s*=\s*([^,\s]+)")
+_FLOAT_NAME_RE = re.compile(r"(?:^|,)\s*name\s*=\s*([^,]+)")
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
-def env_figure(w: Walk, j: int, end: int, env: str) -> int:
-    state = Float("figure", w.sink)
+def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
+    state = Float(kind, w.sink)
     w.floats.append(state)
     target = w.push(Discard())
     w.later(end, lambda: close_float(w, target))
@@ -38,6 +39,35 @@ def env_table_float(w: Walk, j: int, end: int, env: str) -> int:
     w.push(state.collect)
     w.later(end, lambda: close_float(w, state.collect))
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
+
+
+def env_new_float(w: Walk, j: int, end: int, env: str) -> int:
+    """A float kind of the paper's (`\\newfloat{scheme}`, `\\DeclareFloatingEnvironment`): its
+    captions count apart under its own name (Scheme 1) and never as figures."""
+    return env_figure(w, j, end, env, env.rstrip("*"))
+
+
+def cmd_new_float(w: Walk, i: int, name: str) -> int:
+    """\\newfloat{env}{placement}{ext}[within], \\floatname{env}{Name} (float) and
+    \\DeclareFloatingEnvironment[name=Name,...]{env} (newfloat): the name its captions print."""
+    options = w.optional(i) if name == "DeclareFloatingEnvironment" else None
+    found = w.raw_text(options[1] + 1 if options else i)
+    if found is None:
+        return i
+    env = found[0].strip()
+    if name == "floatname":
+        printed = w.raw_text(found[1])
+        if printed is not None and env in w.meta.new_floats:
+            w.meta.new_floats[env] = " ".join(printed[0].split())
+        return printed[1] if printed else found[1]
+    named = _FLOAT_NAME_RE.search(label_text_of(w, options)) if options else None
+    if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
+        w.meta.new_floats[env] = named.group(1).strip() if named else env
+    return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
+
+
+def label_text_of(w: Walk, span: tuple[int, int]) -> str:
+    return "".join(value for _, value in w.toks[span[0] + 1 : span[1]])
 
 
 def env_algorithm_float(w: Walk, j: int, end: int, env: str) -> int:
@@ -117,7 +147,7 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
         w.current_label = (kind, number)
     else:
         number = w.step(kind)
-    name = kind.capitalize()
+    name = w.meta.new_floats.get(kind) or kind.capitalize()
     draft = Draft(_KINDS.get(kind, Kind.FIGURE), number, f"{w.meta.float_names.get(name, name)} {number}")
     if state is not None:
         state.number = number
