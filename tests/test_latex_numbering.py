@@ -132,3 +132,30 @@ See Scheme~\ref{s:one}.
     assert [(f.label, f.caption) for f in document.records(Figure)] == [("Figure 1", "A plot")]
     for printed in ("Scheme 1: A reaction", "Box 1: A note", "Scheme 2: Another reaction", "See Scheme 1."):
         assert printed in document.text
+
+
+def test_caption_label_formats_and_caption_types_print_as_the_caption_package_sets_them():
+    tex = r"""\documentclass{article}\usepackage{caption}
+\DeclareCaptionLabelFormat{supp}{#1 S#2}
+\DeclareCaptionLabelFormat{long}{\textbf{Supplementary #1~#2}}
+\captionsetup[figure]{labelformat=supp}
+\captionsetup[table]{labelformat=long, labelsep=colon}
+\begin{document}
+\begin{figure}\caption{A supplementary figure}\label{f}\end{figure}
+\begin{minipage}{5cm}\captionsetup{type=table}\caption{A side table}\begin{tabular}{c}a\\\end{tabular}\end{minipage}
+\begin{figure}\caption{Another figure}\end{figure}
+See Figure~S\ref{f}.
+\end{document}"""
+    document = _document(tex)
+    assert [(f.label, f.number) for f in document.records(Figure)] == [("Figure S1", "S1"), ("Figure S2", "S2")]
+    assert [(t.label, t.number) for t in document.records(Table)] == [("Supplementary Table 1", "1")]
+    assert "See Figure S1." in document.text  # \ref prints the counter, the label format only the caption
+
+
+def test_a_tables_own_number_holds_inside_it_only():
+    tex = r"""\documentclass{article}\begin{document}
+\begin{table}\caption{One}\begin{tabular}{c}a\\\end{tabular}\end{table}
+\begin{table}\renewcommand{\thetable}{1a}\caption{One, continued}\begin{tabular}{c}b\\\end{tabular}\end{table}
+\begin{table}\caption{Three}\begin{tabular}{c}c\\\end{tabular}\end{table}
+\end{document}"""
+    assert [t.label for t in _document(tex).records(Table)] == ["Table 1", "Table 1a", "Table 3"]

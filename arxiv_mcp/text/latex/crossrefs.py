@@ -4,6 +4,9 @@ What they write are placeholders that `references.Labels` resolves once the walk
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from ..document import Kind
 from . import pace
@@ -132,6 +135,8 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
 
 _COUNTERS = ("figure", "table", "equation")
 _UNITS = ("chapter", "section", "subsection", "subsubsection")
+_FLOAT_NAMES = {"figurename": "Figure", "tablename": "Table"}
+_ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a definition is in
 
 
 def cmd_set_counter(w: Walk, i: int, name: str) -> int:
@@ -155,18 +160,47 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
     k = w.skip_space(i)
     braced = w.group(k)
     named = w.toks[braced[0] + 1] if braced and braced[1] == braced[0] + 2 else w.toks[k] if k < len(w.toks) else None
-    if named is None or named[0] != CMD or named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+    if named is None or named[0] != CMD:
         return after
     body = w.group(w.skip_space(braced[1] + 1 if braced else k + 1))
+    if named[1] in _FLOAT_NAMES and body is not None:  # a table's own name, set where it stands
+        printed = w.raw_text(body[0])
+        if printed is not None and printed[0].strip():
+            names, kind = w.meta.float_names, _FLOAT_NAMES[named[1]]
+            _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
+            names[kind] = " ".join(printed[0].split())
+        return after
+    if named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+        return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
-    if shape:
-        w.meta.shapes[named[1][3:]] = shape
+    if shape is not None:
+        counter = named[1][3:]
+        _until_the_environment_ends(w, i, partial(_put, w.meta.shapes, counter, w.meta.shapes.get(counter)))
+        w.meta.shapes[counter] = shape
     return after
+
+
+def _put(table: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+
+
+def _until_the_environment_ends(w: Walk, i: int, restore: Callable[[], None]) -> None:
+    """A definition inside an environment (a table's own \\renewcommand{\\thetable}) holds to
+    its \\end, as TeX's grouping has it; at the top level, from there on."""
+    for k in range(i - 1, max(-1, i - _ENVIRONMENT_LOOKBACK), -1):
+        if w.toks[k][0] == BEGIN and w.match[k] > i:
+            if not w.pending or w.pending[-1][0] >= w.match[k]:  # the walk's actions stay in order
+                w.later(w.match[k], restore)
+            return
 
 
 def _shape(w: Walk, counter: str, start: int, end: int) -> Shape | None:
     """The parts of a counter's printed form, or None for a form read otherwise (\\fnsymbol,
-    a macro of the paper's): exactly one count of `counter` in a style, text and units."""
+    a macro of the paper's): text, units and at most one count of `counter` in a style (none:
+    the paper prints a fixed label, `\\renewcommand{\\thetable}{2a}`)."""
     parts: list[tuple[str, str]] = []
     k = start
     while k < end:
@@ -184,7 +218,7 @@ def _shape(w: Walk, counter: str, start: int, end: int) -> Shape | None:
         else:
             return None
         k += 1
-    return tuple(parts) if sum(part == "count" for part, _ in parts) == 1 else None
+    return tuple(parts) if sum(part == "count" for part, _ in parts) <= 1 else None
 
 
 def env_subequations(w: Walk, j: int, end: int, env: str) -> int:

@@ -45,6 +45,9 @@ class Meta:
     within: dict[str, str] = field(default_factory=dict)
     shapes: dict[str, Shape] = field(default_factory=dict)  # counter -> how it prints (`numbering.Shape`)
     new_floats: dict[str, str] = field(default_factory=dict)  # \\newfloat's environment -> its printed name
+    caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
+    label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
+    caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict

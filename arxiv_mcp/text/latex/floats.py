@@ -21,6 +21,7 @@ from .tokens import CMD, TEXT
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
 _FILE_KEY_RE = re.compile(r"(?:file|figure)\s*=\s*([^,\s]+)")
+_ATTACHED_RE = re.compile(r"[A-Za-z.-]+$")  # a format's text set against the number: `S` of `S#2`
 _FLOAT_NAME_RE = re.compile(r"(?:^|,)\s*name\s*=\s*([^,]+)")
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
@@ -134,7 +135,8 @@ def cmd_caption(w: Walk, i: int, name: str) -> int:
     state = w.floats[-1] if w.floats else None
     if state is not None and (state.sub is not None or name == "subcaption"):
         return subcaption(w, i, state)
-    kind = state.kind if state else "figure"
+    kind = w.meta.caption_type or (state.kind if state else "figure")
+    w.meta.caption_type = ""
     target = state.collect if state else w.sink
     if name == "caption*":  # caption's unnumbered caption: text, no label, no step
         return w.capture(i, lambda sink: target.block("caption", sink.flat()))
@@ -148,7 +150,8 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     else:
         number = w.step(kind)
     name = w.meta.new_floats.get(kind) or kind.capitalize()
-    draft = Draft(_KINDS.get(kind, Kind.FIGURE), number, f"{w.meta.float_names.get(name, name)} {number}")
+    printed, label = _labelled(w, kind, w.meta.float_names.get(name, name), number)
+    draft = Draft(_KINDS.get(kind, Kind.FIGURE), printed, label)
     if state is not None:
         state.number = number
         draft.images, state.images = state.images, []
@@ -159,6 +162,46 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
         target.block("caption", rendered_caption(draft), draft if kind in _KINDS else None)
 
     return w.capture(i, done)
+
+
+def _labelled(w: Walk, kind: str, name: str, number: str) -> tuple[str, str]:
+    """The number and label a caption prints: `Figure 3`, or as the paper's caption label
+    format says (`#1 S#2`: `Figure S3`, numbered S3; \\ref still prints 3)."""
+    formats = w.meta.label_formats
+    code = w.meta.caption_formats.get(formats.get(kind) or formats.get("", ""))
+    if not code:
+        return number, f"{name} {number}"
+    attached = _ATTACHED_RE.search(code.split("#2")[0].replace("#1", " "))
+    return (attached.group() if attached else "") + number, " ".join(
+        code.replace("#1", name).replace("#2", number).split()
+    )
+
+
+def cmd_caption_label_format(w: Walk, i: int, name: str) -> int:
+    """caption's \\DeclareCaptionLabelFormat{name}{code}, #1 the float's name, #2 its number."""
+    found = w.raw_text(i)
+    code = w.raw_text(found[1]) if found else None
+    if found is None or code is None:
+        return w.skip_spec(i, "mm")
+    if "#2" in code[0]:
+        w.meta.caption_formats[found[0].strip()] = code[0]
+    return code[1]
+
+
+def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
+    """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), and
+    `type=table` (a caption outside a float, or of another kind than its float)."""
+    opt = w.optional(i)
+    found = w.raw_text(opt[1] + 1 if opt else i)
+    if found is None:
+        return w.skip_spec(i, "om")
+    kind = label_text_of(w, opt).strip() if opt else ""
+    keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
+    if keys.get("labelformat") in w.meta.caption_formats:
+        w.meta.label_formats[kind] = keys["labelformat"]
+    if keys.get("type") in _KINDS:
+        w.meta.caption_type = keys["type"]
+    return found[1]
 
 
 def subcaption(w: Walk, i: int, state: Float) -> int:

@@ -73,6 +73,8 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
         ),
     ),
     (floats.cmd_captionof, ("captionof",)),
+    (floats.cmd_caption_label_format, ("DeclareCaptionLabelFormat",)),
+    (floats.cmd_caption_setup, ("captionsetup", "captionsetup*")),
     (floats.cmd_new_float, ("newfloat", "floatname", "DeclareFloatingEnvironment")),
     (sections.cmd_appendix, ("appendix",)),
     (crossrefs.cmd_href, ("href",)),
