@@ -159,3 +159,33 @@ def test_a_tables_own_number_holds_inside_it_only():
 \begin{table}\caption{Three}\begin{tabular}{c}c\\\end{tabular}\end{table}
 \end{document}"""
     assert [t.label for t in _document(tex).records(Table)] == ["Table 1", "Table 1a", "Table 3"]
+
+
+# From arXiv 0005057 (a report-class thesis) as docling-project/docling keeps it:
+# tests/data/latex/sources/0005057/diss.tex at e1cb2b234c48, lines 1893-1897 and 2140-2148 (math shortened).
+THESIS_PROOF_ENDS = r"""\documentclass[11pt,twoside,openright]{report}
+\usepackage{amsmath}
+\usepackage{amsthm}
+\begin{document}
+\chapter{Preliminaries}
+\begin{equation}
+  a = b
+\end{equation}
+    \begin{equation*}
+      \pDx{C} = \sup \Bset{\int_{\Rs} d^s x} \text{.}
+      \tag*{\qed}
+    \end{equation*}
+    \begin{multline*}
+      \bpDx{\ax ( C )} = \sup \Bset{\int_{\Rs} d^s y} \\
+      = \pDx{C}
+      \text{.} \tag*{\qed}
+    \end{multline*}
+\begin{equation}
+  c = d
+\end{equation}
+\end{document}
+"""
+
+
+def test_an_end_of_proof_mark_in_a_tag_numbers_no_equation():
+    assert [e.number for e in _document(THESIS_PROOF_ENDS).records(Equation)] == ["1.1", "1.2"]

@@ -116,6 +116,8 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         if found is None:
             return i
         tag, i = " ".join(found[0].split()), found[1]
+        if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
+            return i
     if tag is not None:
         number = tag
     elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
@@ -136,6 +138,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
 _COUNTERS = ("figure", "table", "equation")
 _UNITS = ("chapter", "section", "subsection", "subsubsection")
 _FLOAT_NAMES = {"figurename": "Figure", "tablename": "Table"}
+_MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 _ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a definition is in
 
 
