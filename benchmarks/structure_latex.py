@@ -1,6 +1,6 @@
 """Structure the LaTeX converter finds in real e-prints, against what the sources and PDFs state.
 
-    python benchmarks/structure_latex.py [--shared DIR] [--only SUBSTRING] [--truth]
+    python benchmarks/structure_latex.py [--shared DIR] [--only SUBSTRING] [--truth [--gathered DIR]]
 
 For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in text_quality.py):
 - `fig`/`tab`: figures and tables listed, then `/` the captions the compiled PDF prints
@@ -14,7 +14,9 @@ For each e-print of `<shared>/fixtures/arxiv/{real/src,src}/` (<shared> as in te
   per 1000 words (the goal is <= 1).
 
 With `--truth`, each e-print of `structure_latex_truth.json` (the printed labels, written from
-the compiled PDFs' text; see its `about`) is scored instead: figures, tables and numbered
+a PDF's text or, where no PDF is at hand, read from the source; see its `about`; the e-prints
+not in ../shared are gathered first: `python benchmarks/gather_corpus.py DIR --set latex-truth`
+and `--set unseen-source`, then `--gathered DIR`) is scored instead: figures, tables and numbered
 equations listed with the number LaTeX prints (a float also with its caption's first words),
 `right/printed` per kind, `+N` for items listed that the paper does not print, and the share of
 e-prints where every one is right and nothing is extra.
@@ -27,12 +29,16 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.append(str(REPO_ROOT))
 
 from benchmarks.text_quality import shared_dir  # noqa: E402
+
+if TYPE_CHECKING:
+    from arxiv_mcp.text.document import Document
 
 _PDF_CAPTION_RE = re.compile(r"^\s*(Figure|Fig\.|FIG\.|Table|TABLE)\s+([0-9]+|[IVX]+)\s*[:.|]", re.M)
 _FLOAT_ENV_RE = re.compile(r"\\begin\{(figure|table)\*?\}(.*?)\\end\{\1\*?\}", re.S)
@@ -133,12 +139,25 @@ def matched(printed: list[tuple[str, str]], listed: list[tuple[str, str]]) -> tu
     return right, len(left)
 
 
-def scored(entry: dict[str, object], corpus: Path) -> tuple[str, bool]:
+def converted(path: Path) -> Document:
+    """The e-print's Document: an archive as `from_source` reads it, a folder (docling keeps its
+    e-prints unpacked) as its files."""
+    from arxiv_mcp.text.extract import from_source
+    from arxiv_mcp.text.latex.convert import latex_to_document
+
+    if path.is_dir():
+        return latex_to_document({str(f.relative_to(path)): f.read_bytes() for f in path.rglob("*") if f.is_file()})
+    return from_source(path.read_bytes())
+
+
+def scored(entry: dict[str, object], folders: list[Path]) -> tuple[str, bool]:
     """One e-print's row against its truth, and whether every item is right with none extra."""
     from arxiv_mcp.text.document import Equation, Figure, Table
-    from arxiv_mcp.text.extract import from_source
 
-    document = from_source((corpus / str(entry["file"])).read_bytes())
+    found = [folder / str(entry["file"]) for folder in folders if (folder / str(entry["file"])).exists()]
+    if not found:
+        return f"{entry['file']:45} not here (benchmarks/gather_corpus.py --set latex-truth)", False
+    document = converted(found[0])
     listed = {
         "figures": [(f.number, f.caption) for f in document.records(Figure)],
         "tables": [(t.number, t.caption) for t in document.records(Table)],
@@ -150,18 +169,26 @@ def scored(entry: dict[str, object], corpus: Path) -> tuple[str, bool]:
         right, extra = matched(printed, listed[kind])
         perfect = perfect and right == len(printed) and extra == 0
         cells.append(f"{right:3}/{len(printed):3}{f' +{extra}' if extra else '':5}")
-    return f"{Path(str(entry['file'])).name:45} {' '.join(cells)} {'all' if perfect else '-':>4}", perfect
+    source = "pdf" if str(entry["truth"]).split()[0].endswith(".pdf") else "src"
+    return f"{Path(str(entry['file'])).name:45} {source} {' '.join(cells)} {'all' if perfect else '-':>4}", perfect
 
 
-def score_truth(corpus: Path, only: str) -> None:
+def score_truth(folders: list[Path], only: str) -> None:
     entries = [e for e in json.loads(TRUTH.read_text(encoding="utf-8"))["papers"] if only in e["file"]]
-    print(f"{'file':45} {'figures':>12} {'tables':>12} {'equations':>12} {'all':>4}")
-    perfect = 0
+    print(f"{'file':45} {'of':3} {'figures':>12} {'tables':>12} {'equations':>12} {'all':>4}")
+    perfect = {"pdf": [0, 0], "src": [0, 0]}
     for entry in entries:
-        line, right = scored(entry, corpus)
-        perfect += right
+        line, right = scored(entry, folders)
+        tally = perfect["pdf" if str(entry["truth"]).split()[0].endswith(".pdf") else "src"]
+        tally[0] += right
+        tally[1] += 1
         print(line, flush=True)
-    print(f"every item right on {perfect}/{len(entries)} e-prints ({100 * perfect / max(1, len(entries)):.0f}%)")
+    right, total = perfect["pdf"][0] + perfect["src"][0], len(entries)
+    print(
+        f"every item right on {right}/{total} e-prints ({100 * right / max(1, total):.0f}%): "
+        f"{perfect['pdf'][0]}/{perfect['pdf'][1]} whose truth is a PDF's print, "
+        f"{perfect['src'][0]}/{perfect['src'][1]} whose truth was read from the source"
+    )
 
 
 def main() -> None:
@@ -169,10 +196,11 @@ def main() -> None:
     parser.add_argument("--shared", help="the shared/ directory")
     parser.add_argument("--only", default="", help="score only files whose name contains this")
     parser.add_argument("--truth", action="store_true", help="score against structure_latex_truth.json")
+    parser.add_argument("--gathered", help="where gather_corpus.py put the manifest's latex-truth and unseen sets")
     args = parser.parse_args()
     corpus = shared_dir(args.shared) / "fixtures" / "arxiv"
     if args.truth:
-        score_truth(corpus, args.only)
+        score_truth([corpus, *([Path(args.gathered)] if args.gathered else [])], args.only)
         return
     print(f"{'file':45} {'fig':>11} {'tab':>11} {'eq':>4} {'ref':>9} {'ids':>9} {',,':>3} {'tex/kw':>6}")
     for folder in (corpus / "real" / "src", corpus / "src"):
