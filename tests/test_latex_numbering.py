@@ -189,3 +189,31 @@ THESIS_PROOF_ENDS = r"""\documentclass[11pt,twoside,openright]{report}
 
 def test_an_end_of_proof_mark_in_a_tag_numbers_no_equation():
     assert [e.number for e in _document(THESIS_PROOF_ENDS).records(Equation)] == ["1.1", "1.2"]
+
+
+# arXiv 2205.14864 (AASTeX 6.3, natbib author-year): the first lines of its paper.bbl, as
+# inspirehep/inspire-next keeps the e-print (tests/unit/workflows/fixtures/2205.14864.tar.gz at be983b0ad423).
+AASTEX_BBL = r"""\begin{thebibliography}{}
+\expandafter\ifx\csname natexlab\endcsname\relax\def\natexlab#1{#1}\fi
+\providecommand{\url}[1]{\href{#1}{#1}}
+\providecommand{\dodoi}[1]{doi:~\href{http://doi.org/#1}{\nolinkurl{#1}}}
+
+\bibitem[{Aab {et~al.}(2015{\natexlab{a}})}]{ThePierreAuger:2015rma}
+Aab, A., {et~al.} 2015{\natexlab{a}}, Nucl. Instrum. Meth. A, 798, 172,
+  \dodoi{10.1016/j.nima.2015.06.058}
+
+\bibitem[{Aab {et~al.}(2015{\natexlab{b}})}]{PierreAuger:2014ucz}
+---. 2015{\natexlab{b}}, Phys. Rev. D, 91, 032003
+\end{thebibliography}
+"""
+
+
+def test_a_natbib_bbl_prints_author_year_labels_and_no_control_word_names():
+    tex = r"""\documentclass[twocolumn]{aastex63}
+\begin{document}
+Data from the Observatory~\citep{ThePierreAuger:2015rma,PierreAuger:2014ucz}.
+\bibliography{references}
+\end{document}"""
+    document = latex_to_document({"paper.tex": tex.encode(), "paper.bbl": AASTEX_BBL.encode()})
+    assert [r.label for r in document.records(Reference)] == ["Aab et al., 2015a", "Aab et al., 2015b"]
+    assert "natexlab" not in document.text

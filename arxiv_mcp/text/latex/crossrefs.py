@@ -138,6 +138,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
 _COUNTERS = ("figure", "table", "equation")
 _UNITS = ("chapter", "section", "subsection", "subsubsection")
 _FLOAT_NAMES = {"figurename": "Figure", "tablename": "Table"}
+_CSNAME_TOKENS = 20  # a \csname's name is a word or two
 _MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 _ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a definition is in
 
@@ -253,6 +254,15 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
         return i
     _start_entry(w, found[0][0] if found[0] else "", optional, parts)
     return found[1]
+
+
+def cmd_csname(w: Walk, i: int, name: str) -> int:
+    """\\csname name\\endcsname builds a command's name, never text: natbib's .bbl files open
+    with `\\expandafter\\ifx\\csname natexlab\\endcsname\\relax`, which printed `natexlab`."""
+    for k in range(i, min(len(w.toks), i + _CSNAME_TOKENS)):
+        if w.toks[k] == (CMD, "endcsname"):
+            return k + 1
+    return i
 
 
 def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> None:

@@ -50,6 +50,7 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (sections.cmd_item, ("item", "item*")),
     (crossrefs.cmd_bibitem, ("bibitem",)),
     (crossrefs.cmd_harvarditem, ("harvarditem",)),
+    (crossrefs.cmd_csname, ("csname",)),
     (floats.cmd_caption, ("caption", "caption*", "subcaption")),
     (floats.cmd_subfloat, ("subfloat", "subfigure", "subtable")),
     (floats.cmd_graphics, ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile")),
