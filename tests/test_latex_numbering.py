@@ -217,3 +217,27 @@ Data from the Observatory~\citep{ThePierreAuger:2015rma,PierreAuger:2014ucz}.
     document = latex_to_document({"paper.tex": tex.encode(), "paper.bbl": AASTEX_BBL.encode()})
     assert [r.label for r in document.records(Reference)] == ["Aab et al., 2015a", "Aab et al., 2015b"]
     assert "natexlab" not in document.text
+
+
+def test_an_mnras_appendix_numbers_equations_figures_and_tables_within_its_section():
+    """mn2e.cls as arXiv 1603.04438v1 ships it (inspirehep/plotextractor, tests/data/1603.04438v1.tar.gz
+    at 3b5465dbbf3c): its \\appendix resets equation, figure and table per section and prints
+    them as \\thesection\\arabic{...}."""
+    tex = r"""\documentclass[useAMS,usenatbib]{mn2e}
+\begin{document}
+\section{Method}
+\begin{equation}a = b\end{equation}
+\begin{figure}\caption{Radio map}\end{figure}
+\appendix
+\section{Fitting}
+\begin{equation}c = d\end{equation}
+\begin{equation}e = f\end{equation}
+\begin{figure}\caption{Model fits}\end{figure}
+\begin{table}\caption{Parameters}\begin{tabular}{c}x\\\end{tabular}\end{table}
+\section{Data}
+\begin{equation}g = h\end{equation}
+\end{document}"""
+    document = _document(tex)
+    assert [e.number for e in document.records(Equation)] == ["1", "A1", "A2", "B1"]
+    assert [f.label for f in document.records(Figure)] == ["Figure 1", "Figure A1"]
+    assert [t.label for t in document.records(Table)] == ["Table A1"]

@@ -39,12 +39,18 @@ STYLES: dict[str, Callable[[int], str]] = {
 }
 
 
+APPENDIX_WITHIN_SECTION = ("mn2e", "mnras")  # their \\appendix: \\theequation is \\thesection\\arabic{equation}
+
+
 class Numbers:
     """The section counters (chapter or section down to subsubsection), whether the appendix
     has begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
 
-    def __init__(self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape]):
+    def __init__(
+        self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str = ""
+    ):
         self.has_chapters = has_chapters
+        self.document_class = document_class
         self.style = style  # "revtex", "ieee" or "": `convert._numbering`
         self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
         self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
@@ -56,8 +62,14 @@ class Numbers:
         return CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
 
     def start_appendix(self) -> None:
+        """The sections are lettered from here; MNRAS's classes number an appendix's equations,
+        figures and tables within its section, without a stop: (A1), Figure B2."""
         self.appendix = True
         self.counters = [0, 0, 0, 0]
+        if self.document_class in APPENDIX_WITHIN_SECTION:
+            for counter in ("equation", "figure", "table"):
+                self.within[counter] = "section"
+                self.shapes[counter] = (("unit", "section"), ("count", "arabic"))
 
     def heading(self, base: str, numbered: bool) -> tuple[int, str]:
         """A heading's level in `#`s and the number it prints ("" for none)."""
