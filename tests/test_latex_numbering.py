@@ -241,3 +241,23 @@ def test_an_mnras_appendix_numbers_equations_figures_and_tables_within_its_secti
     assert [e.number for e in document.records(Equation)] == ["1", "A1", "A2", "B1"]
     assert [f.label for f in document.records(Figure)] == ["Figure 1", "Figure A1"]
     assert [t.label for t in document.records(Table)] == ["Table A1"]
+
+
+def test_numbering_within_sections_from_the_appendix_on():
+    tex = r"""\documentclass{article}\usepackage{amsmath,chngcntr}
+\begin{document}
+\section{Results}
+\begin{equation}a\end{equation}
+\begin{equation}b\end{equation}
+\appendix
+\numberwithin{equation}{section}
+\counterwithin{figure}{section}
+\section{Proofs}
+\begin{equation}c\end{equation}
+\begin{figure}\caption{A bound}\end{figure}
+\section{Data}
+\begin{equation}d\end{equation}
+\end{document}"""
+    document = _document(tex)
+    assert [e.number for e in document.records(Equation)] == ["1", "2", "A.1", "B.1"]
+    assert [f.label for f in document.records(Figure)] == ["Figure A.1"]

@@ -156,6 +156,25 @@ def cmd_set_counter(w: Walk, i: int, name: str) -> int:
     return value[1]
 
 
+def cmd_number_within(w: Walk, i: int, name: str) -> int:
+    """\\numberwithin{equation}{section} (or \\counterwithin) in the body, often after
+    \\appendix: from there on the counter resets with the unit and prints `A.1`. The starred
+    \\counterwithin* only resets, and \\counterwithout undoes it."""
+    star = i < len(w.toks) and w.toks[i] == (TEXT, "*")
+    found = w.raw_text(i + star)
+    unit = w.raw_text(found[1]) if found and name != "counterwithout" else None
+    if found is None:
+        return i
+    counter = found[0].strip()
+    if counter in _COUNTERS and not star:
+        if unit is not None and unit[0].strip() in _UNITS:
+            w.numbers.within[counter] = unit[0].strip()
+        elif name == "counterwithout":
+            w.numbers.within[counter] = ""
+        w.meta.shapes.pop(counter, None)
+    return unit[1] if unit else found[1]
+
+
 def cmd_renew_the(w: Walk, i: int, name: str) -> int:
     """\\renewcommand{\\thefigure}{S\\arabic{figure}} (supplementary S1, appendix A1, 5.1a),
     in the preamble or between floats: the counter prints so from there on. Any other

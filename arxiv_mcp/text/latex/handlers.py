@@ -84,6 +84,7 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (crossrefs.cmd_label, ("label",)),
     (crossrefs.cmd_step_equation, ("@stepequation", "@tagequation")),
     (crossrefs.cmd_set_counter, ("setcounter", "addtocounter")),
+    (crossrefs.cmd_number_within, ("numberwithin", "counterwithin", "counterwithout")),
     (crossrefs.cmd_renew_the, ("renewcommand", "renewcommand*")),
     (engine.cmd_first_of_two, ("texorpdfstring", "@firstoftwo")),
     (engine.cmd_if_then_else, ("ifthenelse",)),
