@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import crossrefs, engine, floats, front, sections, units
+from . import counters, crossrefs, engine, floats, front, sections, units
 from .engine import CommandHandler, EnvironmentHandler, Handlers
 from .macros import PROTECTED_MACROS
 from .specs import (
@@ -83,9 +83,9 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (crossrefs.cmd_eprint, ("eprint",)),
     (crossrefs.cmd_label, ("label",)),
     (crossrefs.cmd_step_equation, ("@stepequation", "@tagequation")),
-    (crossrefs.cmd_set_counter, ("setcounter", "addtocounter")),
-    (crossrefs.cmd_number_within, ("numberwithin", "counterwithin", "counterwithout")),
-    (crossrefs.cmd_renew_the, ("renewcommand", "renewcommand*")),
+    (counters.cmd_set_counter, ("setcounter", "addtocounter")),
+    (counters.cmd_number_within, ("numberwithin", "counterwithin", "counterwithout")),
+    (counters.cmd_renew_the, ("renewcommand", "renewcommand*")),
     (engine.cmd_first_of_two, ("texorpdfstring", "@firstoftwo")),
     (engine.cmd_if_then_else, ("ifthenelse",)),
     (engine.cmd_if_toggle, ("iftoggle", "ifbool")),
