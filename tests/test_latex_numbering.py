@@ -261,3 +261,25 @@ def test_numbering_within_sections_from_the_appendix_on():
     document = _document(tex)
     assert [e.number for e in document.records(Equation)] == ["1", "2", "A.1", "B.1"]
     assert [f.label for f in document.records(Figure)] == ["Figure A.1"]
+
+
+def test_captions_typed_by_hand_are_captions_with_the_typed_number():
+    tex = r"""\documentclass{article}\title{Old style}\begin{document}\maketitle
+Text.
+\begin{figure}\centering\includegraphics{a.eps}\\ {\bf Figure 1.} A typed caption.\end{figure}
+\begin{table}\begin{tabular}{c}x\\\end{tabular}\\ Table 1. A typed table caption.\end{table}
+\begin{figure}\includegraphics{drawing.eps}\end{figure}
+\topinsert\vskip 2in\centerline{Fig. 2: A plain TeX figure.}\endinsert
+\begin{figure}\caption{A real caption}\end{figure}
+Figure 3. shows nothing: prose is never a caption.
+\end{document}"""
+    document = _document(tex)
+    figures = [(f.label, f.number, f.caption, f.images) for f in document.records(Figure)]
+    assert figures == [
+        ("Figure 1", "1", "A typed caption.", ("a.eps",)),
+        ("Fig. 2", "2", "A plain TeX figure.", ()),
+        ("Figure 1", "1", "A real caption", ()),  # LaTeX steps no counter for a typed caption
+    ]
+    assert [(t.label, t.caption, t.rows) for t in document.records(Table)] == [
+        ("Table 1", "A typed table caption.", (("x",),))
+    ]

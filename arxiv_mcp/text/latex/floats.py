@@ -18,18 +18,20 @@ from .engine import Walk
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import CMD, TEXT
+from .typed import TypedText, typed_caption
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
 _FILE_KEY_RE = re.compile(r"(?:file|figure)\s*=\s*([^,\s]+)")
 _ATTACHED_RE = re.compile(r"[A-Za-z.-]+$")  # a format's text set against the number: `S` of `S#2`
 _FLOAT_NAME_RE = re.compile(r"(?:^|,)\s*name\s*=\s*([^,]+)")
+MAX_INSERT = 20_000  # tokens a plain-TeX insert may hold before its \\endinsert
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
 def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
     state = Float(kind, w.sink)
     w.floats.append(state)
-    target = w.push(Discard())
+    target = w.push(TypedText())
     w.later(end, lambda: close_float(w, target))
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
@@ -109,6 +111,8 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
     captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
+    if not captions and state.kind in _KINDS:
+        captions = _typed(state, blocks, body)
     if captions:
         last = captions[-1]
         last.subfigures = state.subs
@@ -126,6 +130,36 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
             draft.grid = grid
     for block in blocks:
         state.outer.block(*block)
+
+
+def _typed(state: Float, blocks: list[Block], body: Sink | None) -> list[Draft]:
+    """A float with no \\caption: a caption typed at the start of the figure's text, or as a
+    table float's paragraph, becomes its caption block (in `blocks`); none, nothing changes."""
+    found = typed_caption(body.text()) if isinstance(body, TypedText) else None
+    at = len(blocks)
+    for k, block in enumerate(blocks if found is None else ()):
+        if block.kind == "p" and (found := typed_caption(block.text)) is not None:
+            at = k
+            del blocks[k]
+            break
+    if found is None or (found[0] != state.kind and state.kind == "table"):
+        return []
+    state.kind = found[0]
+    draft = Draft(_KINDS[found[0]], found[2], found[1], caption=found[3], images=state.images)
+    blocks.insert(at, Block("caption", rendered_caption(draft), draft))
+    return [draft]
+
+
+def cmd_insert(w: Walk, i: int, name: str) -> int:
+    """Plain TeX's floats, \\topinsert (\\midinsert, \\pageinsert) ... \\endinsert: a
+    figure (or, by its typed caption, a table) whose caption the authors typed."""
+    end = next((k for k in range(i, min(len(w.toks), i + MAX_INSERT)) if w.toks[k] == (CMD, "endinsert")), -1)
+    if end < 0:
+        return i
+    w.floats.append(Float("figure", w.sink))
+    body = w.push(TypedText())
+    w.later(end, lambda: close_float(w, body))
+    return i
 
 
 def cmd_caption(w: Walk, i: int, name: str) -> int:
