@@ -79,16 +79,17 @@ def test_a_renewal_the_converter_cannot_read_leaves_the_numbers_alone():
     assert [f.label for f in _document(tex).records(Figure)] == ["Figure 1"]
 
 
-def test_plain_tex_eqno_and_a_starred_displays_tag_are_numbered_as_printed():
+def test_plain_tex_eqno_eqalignno_and_a_starred_displays_tag_are_numbered_as_printed():
     tex = r"""\documentclass{article}\usepackage{amsmath}\begin{document}
 $$ E = mc^2 \eqno(1) $$
 $$ F = ma \eqno(2a)$$
+$$\eqalignno{p &= mv & (2b) \cr L &= r \times p \cr}$$
 \begin{equation*} a = b \tag{3'} \end{equation*}
 \begin{align*} c &= d \end{align*}
 \begin{equation} e = f \end{equation}
 \end{document}"""
     equations = _document(tex).records(Equation)
-    assert [e.number for e in equations] == ["1", "2a", "3'", "1"]
+    assert [e.number for e in equations] == ["1", "2a", "2b", "3'", "1"]
     assert "eqno" not in equations[0].latex
 
 

@@ -263,6 +263,8 @@ class _Tokenizer:
             end = self.search.find("$$", j + 2)
             if end < 0:
                 return j + 2
+            if self.plain_alignment(src[j + 2 : end]):
+                return end + 2
             eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
             self.math(DMATH, src[j + 2 : eqno.start() if eqno else end])
             if eqno:
@@ -274,6 +276,23 @@ class _Tokenizer:
             return j + 1
         self.math(MATH, src[j + 1 : end])
         return end + 1
+
+    _ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
+    _ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
+
+    def plain_alignment(self, display: str) -> bool:
+        """Plain TeX's `$$\\eqalignno{a &= b & (1) \\cr ...}$$`: one display per numbered row,
+        each numbered as written; False when the display is not one."""
+        found = self._ALIGNNO_RE.search(display)
+        close = group_end(display, found.end() - 1, len(display)) if found else -1
+        if found is None or close < 0:
+            return False
+        for row in display[found.end() : close].split("\\cr"):
+            number = self._ROW_NUMBER_RE.search(row)
+            self.math(DMATH, row[: number.start()] if number else row, "aligned")
+            if number:
+                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, number.group(1)), (RBRACE, "")])
+        return True
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
