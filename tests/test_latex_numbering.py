@@ -284,3 +284,22 @@ Figure 3. shows nothing: prose is never a caption.
     assert [(t.label, t.caption, t.rows) for t in document.records(Table)] == [
         ("Table 1", "A typed table caption.", (("x",),))
     ]
+
+
+def test_ieee_eqnarray_rows_are_numbered_like_an_eqnarrays():
+    tex = r"""\documentclass[conference]{IEEEtran}\usepackage{IEEEtrantools}
+\begin{document}
+\begin{IEEEeqnarray}{rCl}
+a &=& b \IEEEnonumber\\
+  &=& c \label{eq:c}\\
+d &=& e
+\end{IEEEeqnarray}
+\begin{IEEEeqnarray*}{c} f \end{IEEEeqnarray*}
+\begin{equation} g \end{equation}
+By \eqref{eq:c}.
+\end{document}"""
+    document = _document(tex)
+    equations = document.records(Equation)
+    assert [e.number for e in equations] == ["1", "2", "3"]
+    assert "rCl" not in equations[0].latex
+    assert "By (1)." in document.text

@@ -76,6 +76,8 @@ _MATH_ENVS = {
     "multline*": "gathered",
     "dmath": "",
     "dmath*": "",
+    "IEEEeqnarray": "aligned",  # IEEEtrantools': its column spec ({rCl}) is left out
+    "IEEEeqnarray*": "aligned",
 }
 MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
@@ -202,7 +204,7 @@ class _Tokenizer:
     def __init__(self, src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()):
         self.src = src
         self.aliases = aliases
-        names = "|".join(["nonumber", "notag", *(re.escape(name) for name in nonumber)])
+        names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
         self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
         self.toks: list[Token] = []
@@ -315,6 +317,8 @@ class _Tokenizer:
         go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
         alignment numbering no row stays one display."""
         wrapper = _MATH_ENVS[env]
+        if env.startswith("IEEEeqnarray"):
+            inner = self._COLUMNS_RE.sub("", inner, count=1)
         numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
         if not numbered or not wrapper or env.startswith("multline"):
             self.math(DMATH, inner, wrapper)
