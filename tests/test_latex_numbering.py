@@ -303,3 +303,10 @@ By \eqref{eq:c}.
     assert [e.number for e in equations] == ["1", "2", "3"]
     assert "rCl" not in equations[0].latex
     assert "By (1)." in document.text
+
+
+def test_caption_setup_names_the_floats():
+    tex = r"""\documentclass{article}\usepackage{caption}
+\captionsetup[figure]{name=Fig.,labelsep=period}
+\begin{document}\begin{figure}\caption{A plot}\end{figure}\end{document}"""
+    assert [f.label for f in _document(tex).records(Figure)] == ["Fig. 1"]

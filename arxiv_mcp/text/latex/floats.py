@@ -13,6 +13,7 @@ import re
 from functools import partial
 
 from ..document import Kind
+from .crossrefs import label_text
 from .drafts import Draft, Float, SubDraft, letter, rendered_caption
 from .engine import Walk
 from .sinks import Block, Discard, Grid, Sink, TableSink
@@ -63,14 +64,10 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
         if printed is not None and env in w.meta.new_floats:
             w.meta.new_floats[env] = " ".join(printed[0].split())
         return printed[1] if printed else found[1]
-    named = _FLOAT_NAME_RE.search(label_text_of(w, options)) if options else None
+    named = _FLOAT_NAME_RE.search(label_text(w, *options)[0]) if options else None
     if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
         w.meta.new_floats[env] = named.group(1).strip() if named else env
     return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
-
-
-def label_text_of(w: Walk, span: tuple[int, int]) -> str:
-    return "".join(value for _, value in w.toks[span[0] + 1 : span[1]])
 
 
 def env_algorithm_float(w: Walk, j: int, end: int, env: str) -> int:
@@ -223,18 +220,20 @@ def cmd_caption_label_format(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
-    """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), and
-    `type=table` (a caption outside a float, or of another kind than its float)."""
+    """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), its
+    `name=`, and `type=table` (a caption outside a float, or of another kind than its float)."""
     opt = w.optional(i)
     found = w.raw_text(opt[1] + 1 if opt else i)
     if found is None:
         return w.skip_spec(i, "om")
-    kind = label_text_of(w, opt).strip() if opt else ""
+    kind = label_text(w, *opt)[0].strip() if opt else ""
     keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
     if keys.get("labelformat") in w.meta.caption_formats:
         w.meta.label_formats[kind] = keys["labelformat"]
     if keys.get("type") in _KINDS:
         w.meta.caption_type = keys["type"]
+    if kind in _KINDS and keys.get("name"):  # \\captionsetup[figure]{name=Fig.}
+        w.meta.float_names[kind.capitalize()] = keys["name"]
     return found[1]
 
 
