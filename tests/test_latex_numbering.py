@@ -192,6 +192,31 @@ def test_an_end_of_proof_mark_in_a_tag_numbers_no_equation():
     assert [e.number for e in _document(THESIS_PROOF_ENDS).records(Equation)] == ["1.1", "1.2"]
 
 
+# The same thesis, lines 4658-4662 and 7074-7078: an estimate restated later under its first number.
+THESIS_RESTATED = r"""\documentclass[11pt,twoside,openright]{report}
+\usepackage{amsmath}
+\begin{document}
+\chapter{Particle Weights}
+      \begin{equation}
+        \label{eq-Delta-boundedness}
+        \norm{\EwDprime \pi_w ( A ) \EwDprime} \leqslant c \cdot
+        \norm{\EDbar A \EDbar}
+      \end{equation}
+\chapter{Disintegration}
+    \begin{equation}
+      \label{eq-Delta-boundedness-again}
+      \norm{\EwDprime \pi_w ( A ) \EwDprime} \leqslant c \cdot
+      \norm{\EDbar A \EDbar} \tag{\ref{eq-Delta-boundedness}}
+    \end{equation}
+\begin{equation} x \end{equation}
+\end{document}
+"""
+
+
+def test_a_tag_naming_another_equation_prints_its_number_and_steps_nothing():
+    assert [e.number for e in _document(THESIS_RESTATED).records(Equation)] == ["1.1", "1.1", "2.1"]
+
+
 # arXiv 2205.14864 (AASTeX 6.3, natbib author-year): the first lines of its paper.bbl, as
 # inspirehep/inspire-next keeps the e-print (tests/unit/workflows/fixtures/2205.14864.tar.gz at be983b0ad423).
 AASTEX_BBL = r"""\begin{thebibliography}{}

@@ -112,6 +112,8 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         if found is None:
             return i
         tag, i = " ".join(found[0].split()), found[1]
+        # `\tag{\ref{eq:a}'}` prints the number of the equation it names: (4.7')
+        tag = _TAG_REF_RE.sub(lambda m: w.meta.labels.refs.get(m.group(1), ("", m.group(1)))[1], tag)
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
     if tag is not None:
@@ -132,6 +134,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
 
 
 _CSNAME_TOKENS = 20  # a \csname's name is a word or two
+_TAG_REF_RE = re.compile(r"\\(?:eq)?ref\{([^{}]+)\}")
 _MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 
 

@@ -306,7 +306,7 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
-    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{([^{}\n]{0,40})\}")
+    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
     _EQNO_RE = re.compile(r"\\l?eqno\s*\(?([^()$\\]{1,20}?)\)?\s*$")
     _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
 
