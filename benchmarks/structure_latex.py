@@ -150,14 +150,11 @@ def converted(path: Path) -> Document:
     return from_source(path.read_bytes())
 
 
-def scored(entry: dict[str, object], folders: list[Path]) -> tuple[str, bool]:
+def scored(entry: dict[str, object], path: Path) -> tuple[str, bool]:
     """One e-print's row against its truth, and whether every item is right with none extra."""
     from arxiv_mcp.text.document import Equation, Figure, Table
 
-    found = [folder / str(entry["file"]) for folder in folders if (folder / str(entry["file"])).exists()]
-    if not found:
-        return f"{entry['file']:45} not here (benchmarks/gather_corpus.py --set latex-truth)", False
-    document = converted(found[0])
+    document = converted(path)
     listed = {
         "figures": [(f.number, f.caption) for f in document.records(Figure)],
         "tables": [(t.number, t.caption) for t in document.records(Table)],
@@ -177,18 +174,25 @@ def score_truth(folders: list[Path], only: str) -> None:
     entries = [e for e in json.loads(TRUTH.read_text(encoding="utf-8"))["papers"] if only in e["file"]]
     print(f"{'file':45} {'of':3} {'figures':>12} {'tables':>12} {'equations':>12} {'all':>4}")
     perfect = {"pdf": [0, 0], "src": [0, 0]}
+    missing = []
     for entry in entries:
-        line, right = scored(entry, folders)
+        found = [folder / str(entry["file"]) for folder in folders if (folder / str(entry["file"])).exists()]
+        if not found:
+            missing.append(str(entry["file"]))
+            continue
+        line, right = scored(entry, found[0])
         tally = perfect["pdf" if str(entry["truth"]).split()[0].endswith(".pdf") else "src"]
         tally[0] += right
         tally[1] += 1
         print(line, flush=True)
-    right, total = perfect["pdf"][0] + perfect["src"][0], len(entries)
+    right, total = perfect["pdf"][0] + perfect["src"][0], perfect["pdf"][1] + perfect["src"][1]
     print(
         f"every item right on {right}/{total} e-prints ({100 * right / max(1, total):.0f}%): "
         f"{perfect['pdf'][0]}/{perfect['pdf'][1]} whose truth is a PDF's print, "
         f"{perfect['src'][0]}/{perfect['src'][1]} whose truth was read from the source"
     )
+    if missing:
+        print(f"{len(missing)} not scored, not here (gather_corpus.py --set latex-truth / unseen-source): {missing}")
 
 
 def main() -> None:
