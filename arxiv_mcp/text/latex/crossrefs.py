@@ -133,7 +133,6 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
     return i
 
 
-_CSNAME_TOKENS = 20  # a \csname's name is a word or two
 _TAG_REF_RE = re.compile(r"\\(?:eq)?ref\{([^{}]+)\}")
 _MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 
@@ -169,15 +168,6 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     return found[1]
 
 
-def cmd_csname(w: Walk, i: int, name: str) -> int:
-    """\\csname name\\endcsname builds a command's name, never text: natbib's .bbl files open
-    with `\\expandafter\\ifx\\csname natexlab\\endcsname\\relax`, which printed `natexlab`."""
-    for k in range(i, min(len(w.toks), i + _CSNAME_TOKENS)):
-        if w.toks[k] == (CMD, "endcsname"):
-            return k + 1
-    return i
-
-
 def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> None:
     count = w.numbers.count("bibitem")
     # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
@@ -200,6 +190,18 @@ def cmd_harvarditem(w: Walk, i: int, name: str) -> int:
     short = label_text(w, *opt)[0] if opt else names[0]
     _start_entry(w, found[0][0] if found[0] else "", None, [short, year[0]])
     return found[1]
+
+
+_CSNAME_TOKENS = 20  # a \csname's name is a word or two
+
+
+def cmd_csname(w: Walk, i: int, name: str) -> int:
+    """\\csname name\\endcsname builds a command's name, never text: natbib's .bbl files open
+    with `\\expandafter\\ifx\\csname natexlab\\endcsname\\relax`, which printed `natexlab`."""
+    for k in range(i, min(len(w.toks), i + _CSNAME_TOKENS)):
+        if w.toks[k] == (CMD, "endcsname"):
+            return k + 1
+    return i
 
 
 def _open_entry(sink: Sink) -> Draft | None:

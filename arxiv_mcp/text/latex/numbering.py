@@ -47,7 +47,7 @@ class Numbers:
     has begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
 
     def __init__(
-        self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str = ""
+        self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
     ):
         self.has_chapters = has_chapters
         self.document_class = document_class

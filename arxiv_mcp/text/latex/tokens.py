@@ -323,7 +323,7 @@ class _Tokenizer:
         if not numbered or not wrapper or env.startswith("multline"):
             self.math(DMATH, inner, wrapper)
             if self._TAG_RE.search(inner) or (numbered and not self._NONUMBER_RE.search(inner)):
-                self.equation_number(inner)  # a starred display's \\tag is printed
+                self.equation_number(inner)  # a starred display's \tag is printed
             return
         columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
         prefix = columns.group() if columns else ""
