@@ -112,6 +112,10 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         if found is None:
             return i
         tag, i = " ".join(found[0].split()), found[1]
+        # `\tag{\ref{eq:a}'}` prints the number of the equation it names: (4.7')
+        tag = _TAG_REF_RE.sub(lambda m: w.meta.labels.refs.get(m.group(1), ("", m.group(1)))[1], tag)
+        if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
+            return i
     if tag is not None:
         number = tag
     elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
@@ -127,6 +131,10 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         blocks[-1] = Block("math", text, draft)
         w.anchor = (w.current_label, draft)
     return i
+
+
+_TAG_REF_RE = re.compile(r"\\(?:eq)?ref\{([^{}]+)\}")
+_MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 
 
 def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
@@ -156,13 +164,44 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     w.sink.par()
     if found is None:
         return i
+    _start_entry(w, found[0][0] if found[0] else "", optional, parts)
+    return found[1]
+
+
+def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> None:
     count = w.numbers.count("bibitem")
     # `\\bibitem[]{}` (author-year lists that no \\cite names) is an entry all the same
-    key = found[0][0] if found[0] else f"bibitem:{count}"
-    labels.add_entry(key, bib_label(count, optional, parts))
+    key = key or f"bibitem:{count}"
+    w.meta.labels.add_entry(key, bib_label(count, optional, parts))
     w.sink.write(entry_mark(key) + " ")
     w.sink.entry = Draft(Kind.REFERENCE, label=key)
+
+
+def cmd_harvarditem(w: Walk, i: int, name: str) -> int:
+    """The harvard package's entry, \\harvarditem[short names]{names}{year}{key}: labelled by
+    names and year as its citations print them (the short names where given)."""
+    opt = w.optional(i)
+    names = w.raw_text(opt[1] + 1 if opt else i)
+    year = w.raw_text(names[1]) if names else None
+    found = w.keys(year[1]) if year else None
+    w.sink.par()
+    if names is None or year is None or found is None:
+        return i
+    short = label_text(w, *opt)[0] if opt else names[0]
+    _start_entry(w, found[0][0] if found[0] else "", None, [short, year[0]])
     return found[1]
+
+
+_CSNAME_TOKENS = 20  # a \csname's name is a word or two
+
+
+def cmd_csname(w: Walk, i: int, name: str) -> int:
+    """\\csname name\\endcsname builds a command's name, never text: natbib's .bbl files open
+    with `\\expandafter\\ifx\\csname natexlab\\endcsname\\relax`, which printed `natexlab`."""
+    for k in range(i, min(len(w.toks), i + _CSNAME_TOKENS)):
+        if w.toks[k] == (CMD, "endcsname"):
+            return k + 1
+    return i
 
 
 def _open_entry(sink: Sink) -> Draft | None:

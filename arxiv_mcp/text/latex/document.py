@@ -16,6 +16,7 @@ from ..shape import escape_body
 from . import pace
 from .drafts import Draft, finish
 from .graphics import Graphics
+from .numbering import Shape
 from .references import Labels
 from .sinks import Block
 
@@ -42,6 +43,11 @@ class Meta:
     after_affiliation: bool = False
     files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
     within: dict[str, str] = field(default_factory=dict)
+    shapes: dict[str, Shape] = field(default_factory=dict)  # counter -> how it prints (`numbering.Shape`)
+    new_floats: dict[str, str] = field(default_factory=dict)  # \\newfloat's environment -> its printed name
+    caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
+    label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
+    caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict

@@ -119,7 +119,7 @@ class Walk:
         self.in_author = 0  # depth of \\author arguments being read
         self.sub_equations: list[Any] | None = None  # [the group's number, equations so far] in subequations
         has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
-        self.numbers = Numbers(has_chapters, meta.numbering, meta.within)
+        self.numbers = Numbers(has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class)
         self.lists: list[list[Any]] = []  # [kind, items so far] of each open list
         self.floats: list[Float] = []  # the figures and tables being read, innermost last
         self.institutes = 0
@@ -229,6 +229,8 @@ class Walk:
                     self.handlers.commands["label"](self, k + 1, "label")
             return end + 1
         handler = self.handlers.environments.get(env)
+        if handler is None and env.rstrip("*") in self.meta.new_floats:
+            handler = self.handlers.environments.get("@newfloat")
         if handler is None and (env in self.theorems or env.rstrip("*") in self.theorems):
             handler = self.handlers.theorem
         if handler is not None:

@@ -13,21 +13,26 @@ import re
 from functools import partial
 
 from ..document import Kind
+from .crossrefs import label_text
 from .drafts import Draft, Float, SubDraft, letter, rendered_caption
 from .engine import Walk
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import CMD, TEXT
+from .typed import TypedText, typed_caption
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
 _FILE_KEY_RE = re.compile(r"(?:file|figure)\s*=\s*([^,\s]+)")
+_ATTACHED_RE = re.compile(r"[A-Za-z.-]+$")  # a format's text set against the number: `S` of `S#2`
+_FLOAT_NAME_RE = re.compile(r"(?:^|,)\s*name\s*=\s*([^,]+)")
+MAX_INSERT = 20_000  # tokens a plain-TeX insert may hold before its \\endinsert
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
-def env_figure(w: Walk, j: int, end: int, env: str) -> int:
-    state = Float("figure", w.sink)
+def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
+    state = Float(kind, w.sink)
     w.floats.append(state)
-    target = w.push(Discard())
+    target = w.push(TypedText())
     w.later(end, lambda: close_float(w, target))
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
@@ -38,6 +43,31 @@ def env_table_float(w: Walk, j: int, end: int, env: str) -> int:
     w.push(state.collect)
     w.later(end, lambda: close_float(w, state.collect))
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
+
+
+def env_new_float(w: Walk, j: int, end: int, env: str) -> int:
+    """A float kind of the paper's (`\\newfloat{scheme}`, `\\DeclareFloatingEnvironment`): its
+    captions count apart under its own name (Scheme 1) and never as figures."""
+    return env_figure(w, j, end, env, env.rstrip("*"))
+
+
+def cmd_new_float(w: Walk, i: int, name: str) -> int:
+    """\\newfloat{env}{placement}{ext}[within], \\floatname{env}{Name} (float) and
+    \\DeclareFloatingEnvironment[name=Name,...]{env} (newfloat): the name its captions print."""
+    options = w.optional(i) if name == "DeclareFloatingEnvironment" else None
+    found = w.raw_text(options[1] + 1 if options else i)
+    if found is None:
+        return i
+    env = found[0].strip()
+    if name == "floatname":
+        printed = w.raw_text(found[1])
+        if printed is not None and env in w.meta.new_floats:
+            w.meta.new_floats[env] = " ".join(printed[0].split())
+        return printed[1] if printed else found[1]
+    named = _FLOAT_NAME_RE.search(label_text(w, *options)[0]) if options else None
+    if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
+        w.meta.new_floats[env] = named.group(1).strip() if named else env
+    return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
 
 
 def env_algorithm_float(w: Walk, j: int, end: int, env: str) -> int:
@@ -77,13 +107,17 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
         w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
-    captions = [block.record for block in blocks if block.kind == "caption"]
+    captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
+    if not captions and state.kind in _KINDS:
+        captions = _typed(state, blocks, body)
     if captions:
         last = captions[-1]
         last.subfigures = state.subs
         last.images = last.images or state.images
     grids = [block.record for block in blocks if block.kind == "table" and isinstance(block.record, Grid)]
-    blocks = [Block(b.kind, rendered_caption(b.record), b.record) if b.kind == "caption" else b for b in blocks]
+    blocks = [
+        Block(b.kind, rendered_caption(b.record), b.record) if b.kind == "caption" and b.record else b for b in blocks
+    ]
     if state.kind == "table" and len(captions) == 1:
         captions[0].grid = _joined(grids)
         state.outer.block("caption", _text(blocks), captions[0])
@@ -95,6 +129,36 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
         state.outer.block(*block)
 
 
+def _typed(state: Float, blocks: list[Block], body: Sink | None) -> list[Draft]:
+    """A float with no \\caption: a caption typed at the start of the figure's text, or as a
+    table float's paragraph, becomes its caption block (in `blocks`); none, nothing changes."""
+    found = typed_caption(body.text()) if isinstance(body, TypedText) else None
+    at = len(blocks)
+    for k, block in enumerate(blocks if found is None else ()):
+        if block.kind == "p" and (found := typed_caption(block.text)) is not None:
+            at = k
+            del blocks[k]
+            break
+    if found is None or (found[0] != state.kind and state.kind == "table"):
+        return []
+    state.kind = found[0]
+    draft = Draft(_KINDS[found[0]], found[2], found[1], caption=found[3], images=state.images)
+    blocks.insert(at, Block("caption", rendered_caption(draft), draft))
+    return [draft]
+
+
+def cmd_insert(w: Walk, i: int, name: str) -> int:
+    """Plain TeX's floats, \\topinsert (\\midinsert, \\pageinsert) ... \\endinsert: a
+    figure (or, by its typed caption, a table) whose caption the authors typed."""
+    end = next((k for k in range(i, min(len(w.toks), i + MAX_INSERT)) if w.toks[k] == (CMD, "endinsert")), -1)
+    if end < 0:
+        return i
+    w.floats.append(Float("figure", w.sink))
+    body = w.push(TypedText())
+    w.later(end, lambda: close_float(w, body))
+    return i
+
+
 def cmd_caption(w: Walk, i: int, name: str) -> int:
     opt = w.optional(i)
     if opt:
@@ -102,8 +166,12 @@ def cmd_caption(w: Walk, i: int, name: str) -> int:
     state = w.floats[-1] if w.floats else None
     if state is not None and (state.sub is not None or name == "subcaption"):
         return subcaption(w, i, state)
-    kind = state.kind if state else "figure"
-    return caption(w, i, kind, state.collect if state else w.sink, state)
+    kind = w.meta.caption_type or (state.kind if state else "figure")
+    w.meta.caption_type = ""
+    target = state.collect if state else w.sink
+    if name == "caption*":  # caption's unnumbered caption: text, no label, no step
+        return w.capture(i, lambda sink: target.block("caption", sink.flat()))
+    return caption(w, i, kind, target, state)
 
 
 def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> int:
@@ -112,8 +180,9 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
         w.current_label = (kind, number)
     else:
         number = w.step(kind)
-    name = kind.capitalize()
-    draft = Draft(_KINDS.get(kind, Kind.FIGURE), number, f"{w.meta.float_names.get(name, name)} {number}")
+    name = w.meta.new_floats.get(kind) or kind.capitalize()
+    printed, label = _labelled(w, kind, w.meta.float_names.get(name, name), number)
+    draft = Draft(_KINDS.get(kind, Kind.FIGURE), printed, label)
     if state is not None:
         state.number = number
         draft.images, state.images = state.images, []
@@ -124,6 +193,48 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
         target.block("caption", rendered_caption(draft), draft if kind in _KINDS else None)
 
     return w.capture(i, done)
+
+
+def _labelled(w: Walk, kind: str, name: str, number: str) -> tuple[str, str]:
+    """The number and label a caption prints: `Figure 3`, or as the paper's caption label
+    format says (`#1 S#2`: `Figure S3`, numbered S3; \\ref still prints 3)."""
+    formats = w.meta.label_formats
+    code = w.meta.caption_formats.get(formats.get(kind) or formats.get("", ""))
+    if not code:
+        return number, f"{name} {number}"
+    attached = _ATTACHED_RE.search(code.split("#2")[0].replace("#1", " "))
+    return (attached.group() if attached else "") + number, " ".join(
+        code.replace("#1", name).replace("#2", number).split()
+    )
+
+
+def cmd_caption_label_format(w: Walk, i: int, name: str) -> int:
+    """caption's \\DeclareCaptionLabelFormat{name}{code}, #1 the float's name, #2 its number."""
+    found = w.raw_text(i)
+    code = w.raw_text(found[1]) if found else None
+    if found is None or code is None:
+        return w.skip_spec(i, "mm")
+    if "#2" in code[0]:
+        w.meta.caption_formats[found[0].strip()] = code[0]
+    return code[1]
+
+
+def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
+    """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), its
+    `name=`, and `type=table` (a caption outside a float, or of another kind than its float)."""
+    opt = w.optional(i)
+    found = w.raw_text(opt[1] + 1 if opt else i)
+    if found is None:
+        return w.skip_spec(i, "om")
+    kind = label_text(w, *opt)[0].strip() if opt else ""
+    keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
+    if keys.get("labelformat") in w.meta.caption_formats:
+        w.meta.label_formats[kind] = keys["labelformat"]
+    if keys.get("type") in _KINDS:
+        w.meta.caption_type = keys["type"]
+    if kind in _KINDS and keys.get("name"):  # \\captionsetup[figure]{name=Fig.}
+        w.meta.float_names[kind.capitalize()] = keys["name"]
+    return found[1]
 
 
 def subcaption(w: Walk, i: int, state: Float) -> int:

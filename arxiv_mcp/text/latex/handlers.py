@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import algorithms, crossrefs, engine, floats, front, sections, units
+from . import algorithms, counters, crossrefs, engine, floats, front, sections, units
 from .engine import CommandHandler, EnvironmentHandler, Handlers
 from .macros import PROTECTED_MACROS
 from .specs import (
@@ -49,6 +49,8 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (front.cmd_footnote, ("footnote", "footnote*", "footnotetext")),
     (sections.cmd_item, ("item", "item*")),
     (crossrefs.cmd_bibitem, ("bibitem",)),
+    (crossrefs.cmd_harvarditem, ("harvarditem",)),
+    (crossrefs.cmd_csname, ("csname",)),
     (floats.cmd_caption, ("caption", "caption*", "subcaption")),
     (floats.cmd_subfloat, ("subfloat", "subfigure", "subtable")),
     (floats.cmd_graphics, ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile")),
@@ -72,12 +74,19 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
         ),
     ),
     (floats.cmd_captionof, ("captionof",)),
+    (floats.cmd_insert, ("topinsert", "midinsert", "pageinsert")),
+    (floats.cmd_caption_label_format, ("DeclareCaptionLabelFormat",)),
+    (floats.cmd_caption_setup, ("captionsetup", "captionsetup*")),
+    (floats.cmd_new_float, ("newfloat", "floatname", "DeclareFloatingEnvironment")),
     (sections.cmd_appendix, ("appendix",)),
     (crossrefs.cmd_href, ("href",)),
     (crossrefs.cmd_doi, ("doi",)),
     (crossrefs.cmd_eprint, ("eprint",)),
     (crossrefs.cmd_label, ("label",)),
     (crossrefs.cmd_step_equation, ("@stepequation", "@tagequation")),
+    (counters.cmd_set_counter, ("setcounter", "addtocounter")),
+    (counters.cmd_number_within, ("numberwithin", "counterwithin", "counterwithout")),
+    (counters.cmd_renew_the, ("renewcommand", "renewcommand*")),
     (engine.cmd_first_of_two, ("texorpdfstring", "@firstoftwo")),
     (engine.cmd_if_then_else, ("ifthenelse",)),
     (engine.cmd_if_toggle, ("iftoggle", "ifbool")),
@@ -96,6 +105,7 @@ _ENVIRONMENTS: tuple[tuple[EnvironmentHandler, Iterable[str]], ...] = (
     (front.env_keywords, ("keywords", "IEEEkeywords")),
     (sections.env_acknowledgments, ("acknowledgments", "acknowledgements", "acks")),
     (floats.env_figure, FIGURE_ENVS),
+    (floats.env_new_float, ("@newfloat",)),
     (floats.env_subfloat, ("subfigure", "subtable")),
     (algorithms.env_algorithm, ("algorithm", "algorithm*", "listing")),
     (crossrefs.env_subequations, ("subequations",)),

@@ -39,7 +39,7 @@ MAX_MACRO_BODY = 200
 
 _SPACES_RE = re.compile(r"\s*")
 UNSAFE_BODY_RE = re.compile(
-    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
+    r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input(?![A-Za-z])|include(?![A-Za-z])|catcode|csname|let(?![A-Za-z]))"
     r"|(?<!\\)#"
 )
 

@@ -7,22 +7,53 @@ that step a counter and the walk that asks for a unit's number share one account
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..roman import to_roman
 from .specs import CHAPTER_LEVELS, HEADING_LEVELS
+
+Shape = tuple[tuple[str, str], ...]
+"""How a counter prints when the paper says (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`):
+parts in order, each `("text", "S")`, `("count", style)` with a style of `STYLES`, or `("unit",
+"section")` for the number of that unit."""
 
 
 def letter_of(number: int) -> str:
     return chr(ord("A") + number - 1) if 1 <= number <= 26 else str(number)
 
 
+def _lower_roman(count: int) -> str:
+    return to_roman(count).lower()
+
+
+def _lower_letter(count: int) -> str:
+    return letter_of(count).lower()
+
+
+STYLES: dict[str, Callable[[int], str]] = {
+    "arabic": str,
+    "Roman": to_roman,
+    "roman": _lower_roman,
+    "Alph": letter_of,
+    "alph": _lower_letter,
+}
+
+
+APPENDIX_WITHIN_SECTION = ("mn2e", "mnras")  # their \\appendix: \\theequation is \\thesection\\arabic{equation}
+
+
 class Numbers:
     """The section counters (chapter or section down to subsubsection), whether the appendix
     has begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
 
-    def __init__(self, has_chapters: bool, style: str, within: dict[str, str]):
+    def __init__(
+        self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
+    ):
         self.has_chapters = has_chapters
+        self.document_class = document_class
         self.style = style  # "revtex", "ieee" or "": `convert._numbering`
         self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
+        self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
         self.counters = [0, 0, 0, 0]
         self.appendix = False
         self.counts: dict[str, int] = {}
@@ -31,8 +62,14 @@ class Numbers:
         return CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
 
     def start_appendix(self) -> None:
+        """The sections are lettered from here; MNRAS's classes number an appendix's equations,
+        figures and tables within its section, without a stop: (A1), Figure B2."""
         self.appendix = True
         self.counters = [0, 0, 0, 0]
+        if self.document_class in APPENDIX_WITHIN_SECTION:
+            for counter in ("equation", "figure", "table"):
+                self.within[counter] = "section"
+                self.shapes[counter] = (("unit", "section"), ("count", "arabic"))
 
     def heading(self, base: str, numbered: bool) -> tuple[int, str]:
         """A heading's level in `#`s and the number it prints ("" for none)."""
@@ -85,8 +122,24 @@ class Numbers:
         REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
         unit, stop = self.counter_unit(counter)
         count = self.counts.get(f"{counter}:{unit}", 0) + ahead
+        shape = self.shapes.get(counter)
+        if shape:
+            return "".join(
+                STYLES[value](count) if part == "count" else self.unit_number(value) if part == "unit" else value
+                for part, value in shape
+            )
         shown = to_roman(count) if counter == "table" and self.style else str(count)
         return f"{unit}{stop}{shown}" if unit else shown
+
+    def set(self, counter: str, value: int, add: bool = False) -> None:
+        """\\setcounter (or, `add`, \\addtocounter) on a counter: a unit's (section) or a
+        numbered kind's in its current unit; the next step prints one more."""
+        level = self.levels().get(counter)
+        if level is not None:
+            self.counters[level] = max(0, self.counters[level] * add + value)
+            return
+        key = f"{counter}:{self.counter_unit(counter)[0]}"
+        self.counts[key] = max(0, self.counts.get(key, 0) * add + value)
 
     def advance(self, counter: str) -> str:
         """Step `counter` in its unit; the number it now prints."""

@@ -63,8 +63,24 @@ def _decidable(body: str) -> bool:
 
 
 def _safe(body: str) -> bool:
-    """Safe as a zero-argument body is, once its `#n` parameters are out (`##` is not one)."""
-    return "##" not in body and not UNSAFE_BODY_RE.search(_PARAMETER_RE.sub("", body))
+    """Safe as a zero-argument body is, once its `#n` parameters are out (`##` is not one) and a
+    float it sets whole is out (`\\newcommand{\\fig}[2]{\\begin{figure}...\\end{figure}}`:
+    papers' own float macros)."""
+    return "##" not in body and not UNSAFE_BODY_RE.search(_whole_floats_out(_PARAMETER_RE.sub("", body)))
+
+
+_FLOAT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{((?:figure|table|center|minipage|tabular|subfigure)\*?)\}")
+
+
+def _whole_floats_out(body: str) -> str:
+    """`body` without its float delimiters when each one opened is closed, in order; else as is."""
+    open_envs: list[str] = []
+    for found in _FLOAT_DELIMITER_RE.finditer(body):
+        if found.group(1) == "begin":
+            open_envs.append(found.group(2))
+        elif not open_envs or open_envs.pop() != found.group(2):
+            return body
+    return body if open_envs else _FLOAT_DELIMITER_RE.sub(" ", body)
 
 
 _DEFINER_BEFORE_RE = re.compile(

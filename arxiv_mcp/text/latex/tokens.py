@@ -76,6 +76,8 @@ _MATH_ENVS = {
     "multline*": "gathered",
     "dmath": "",
     "dmath*": "",
+    "IEEEeqnarray": "aligned",  # IEEEtrantools': its column spec ({rCl}) is left out
+    "IEEEeqnarray*": "aligned",
 }
 MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
@@ -202,7 +204,7 @@ class _Tokenizer:
     def __init__(self, src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()):
         self.src = src
         self.aliases = aliases
-        names = "|".join(["nonumber", "notag", *(re.escape(name) for name in nonumber)])
+        names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
         self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
         self.toks: list[Token] = []
@@ -263,7 +265,12 @@ class _Tokenizer:
             end = self.search.find("$$", j + 2)
             if end < 0:
                 return j + 2
-            self.math(DMATH, src[j + 2 : end])
+            if self.plain_alignment(src[j + 2 : end]):
+                return end + 2
+            eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
+            self.math(DMATH, src[j + 2 : eqno.start() if eqno else end])
+            if eqno:
+                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(1)), (RBRACE, "")])
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
@@ -271,6 +278,23 @@ class _Tokenizer:
             return j + 1
         self.math(MATH, src[j + 1 : end])
         return end + 1
+
+    _ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
+    _ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
+
+    def plain_alignment(self, display: str) -> bool:
+        """Plain TeX's `$$\\eqalignno{a &= b & (1) \\cr ...}$$`: one display per numbered row,
+        each numbered as written; False when the display is not one."""
+        found = self._ALIGNNO_RE.search(display)
+        close = group_end(display, found.end() - 1, len(display)) if found else -1
+        if found is None or close < 0:
+            return False
+        for row in display[found.end() : close].split("\\cr"):
+            number = self._ROW_NUMBER_RE.search(row)
+            self.math(DMATH, row[: number.start()] if number else row, "aligned")
+            if number:
+                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, number.group(1)), (RBRACE, "")])
+        return True
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
@@ -282,7 +306,8 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
-    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{([^{}\n]{0,40})\}")
+    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
+    _EQNO_RE = re.compile(r"\\l?eqno\s*\(?([^()$\\]{1,20}?)\)?\s*$")
     _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
 
     def display(self, env: str, inner: str) -> None:
@@ -292,11 +317,13 @@ class _Tokenizer:
         go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
         alignment numbering no row stays one display."""
         wrapper = _MATH_ENVS[env]
+        if env.startswith("IEEEeqnarray"):
+            inner = self._COLUMNS_RE.sub("", inner, count=1)
         numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
         if not numbered or not wrapper or env.startswith("multline"):
             self.math(DMATH, inner, wrapper)
-            if numbered and not (self._NONUMBER_RE.search(inner) and not self._TAG_RE.search(inner)):
-                self.equation_number(inner)
+            if self._TAG_RE.search(inner) or (numbered and not self._NONUMBER_RE.search(inner)):
+                self.equation_number(inner)  # a starred display's \tag is printed
             return
         columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
         prefix = columns.group() if columns else ""

@@ -1,0 +1,122 @@
+"""Counters as the paper sets and prints them, where it says so in the body or the preamble:
+\\setcounter and \\addtocounter, \\numberwithin and \\counterwithin, and a renewed
+\\thefigure (`S1`, `A1`, a table's own `2a`) or \\tablename. A definition inside an
+environment holds to its \\end, as TeX's grouping has it; one the walk cannot read (a macro of
+the paper's, \\fnsymbol) changes nothing, so the numbers stay LaTeX's defaults."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from .engine import Walk
+from .numbering import STYLES, Shape
+from .tokens import BEGIN, CMD, TEXT
+
+_COUNTERS = ("figure", "table", "equation")
+_UNITS = ("chapter", "section", "subsection", "subsubsection")
+_FLOAT_NAMES = {"figurename": "Figure", "tablename": "Table"}
+_ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a definition is in
+
+
+def cmd_set_counter(w: Walk, i: int, name: str) -> int:
+    """\\setcounter{figure}{4} (the next figure is 5) and \\addtocounter{equation}{-1}, on
+    the numbered kinds and the section units."""
+    found = w.raw_text(i)
+    value = w.raw_text(found[1]) if found else None
+    if found is None or value is None:
+        return w.skip_spec(i, "mm")
+    counter, written = found[0].strip(), value[0].strip()
+    if (counter in _COUNTERS or counter in _UNITS) and re.fullmatch(r"-?\d{1,6}", written):
+        w.numbers.set(counter, int(written), add=name == "addtocounter")
+    return value[1]
+
+
+def cmd_number_within(w: Walk, i: int, name: str) -> int:
+    """\\numberwithin{equation}{section} (or \\counterwithin) in the body, often after
+    \\appendix: from there on the counter resets with the unit and prints `A.1`. The starred
+    \\counterwithin* only resets, and \\counterwithout undoes it."""
+    star = i < len(w.toks) and w.toks[i] == (TEXT, "*")
+    found = w.raw_text(i + star)
+    unit = w.raw_text(found[1]) if found and name != "counterwithout" else None
+    if found is None:
+        return i
+    counter = found[0].strip()
+    if counter in _COUNTERS and not star:
+        if unit is not None and unit[0].strip() in _UNITS:
+            w.numbers.within[counter] = unit[0].strip()
+        elif name == "counterwithout":
+            w.numbers.within[counter] = ""
+        w.meta.shapes.pop(counter, None)
+    return unit[1] if unit else found[1]
+
+
+def cmd_renew_the(w: Walk, i: int, name: str) -> int:
+    """\\renewcommand{\\thefigure}{S\\arabic{figure}} (supplementary S1, appendix A1, 5.1a),
+    in the preamble or between floats: the counter prints so from there on. Any other
+    redefinition is skipped as before (`macros` applies it)."""
+    after = w.skip_spec(i, "moom")
+    k = w.skip_space(i)
+    braced = w.group(k)
+    named = w.toks[braced[0] + 1] if braced and braced[1] == braced[0] + 2 else w.toks[k] if k < len(w.toks) else None
+    if named is None or named[0] != CMD:
+        return after
+    body = w.group(w.skip_space(braced[1] + 1 if braced else k + 1))
+    if named[1] in _FLOAT_NAMES and body is not None:  # a table's own name, set where it stands
+        printed = w.raw_text(body[0])
+        if printed is not None and printed[0].strip():
+            names, kind = w.meta.float_names, _FLOAT_NAMES[named[1]]
+            _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
+            names[kind] = " ".join(printed[0].split())
+        return after
+    if named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+        return after
+    shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
+    if shape is not None:
+        counter = named[1][3:]
+        _until_the_environment_ends(w, i, partial(_put, w.meta.shapes, counter, w.meta.shapes.get(counter)))
+        w.meta.shapes[counter] = shape
+    return after
+
+
+def _put(table: dict[str, Any], key: str, value: Any) -> None:
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+
+
+def _until_the_environment_ends(w: Walk, i: int, restore: Callable[[], None]) -> None:
+    """A definition inside an environment (a table's own \\renewcommand{\\thetable}) holds to
+    its \\end, as TeX's grouping has it; at the top level, from there on."""
+    for k in range(i - 1, max(-1, i - _ENVIRONMENT_LOOKBACK), -1):
+        if w.toks[k][0] == BEGIN and w.match[k] > i:
+            if not w.pending or w.pending[-1][0] >= w.match[k]:  # the walk's actions stay in order
+                w.later(w.match[k], restore)
+            return
+
+
+def _shape(w: Walk, counter: str, start: int, end: int) -> Shape | None:
+    """The parts of a counter's printed form, or None for a form read otherwise (\\fnsymbol,
+    a macro of the paper's): text, units and at most one count of `counter` in a style (none:
+    the paper prints a fixed label, `\\renewcommand{\\thetable}{2a}`)."""
+    parts: list[tuple[str, str]] = []
+    k = start
+    while k < end:
+        kind, value = w.toks[k]
+        argument = w.raw_text(k + 1) if kind == CMD and value in STYLES else None
+        if kind == TEXT:
+            parts += [("text", value.strip())] if value.strip() else []
+        elif argument is not None and argument[0].strip() in (counter, *_UNITS):
+            written = argument[0].strip()
+            parts.append(("count", value) if written == counter else ("unit", written))
+            k = argument[1]
+            continue
+        elif kind == CMD and value[3:] in _UNITS and value.startswith("the"):
+            parts.append(("unit", value[3:]))
+        else:
+            return None
+        k += 1
+    return tuple(parts) if sum(part == "count" for part, _ in parts) <= 1 else None

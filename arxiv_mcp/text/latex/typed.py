@@ -1,0 +1,48 @@
+"""Captions the authors typed by hand instead of `\\caption`: `{\\bf Figure 1.} A plot.` in a
+figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`.
+LaTeX numbers nothing there; the number is the one typed, read only at the start of a float's
+text, so prose that mentions a figure is never taken for a caption."""
+
+from __future__ import annotations
+
+import re
+
+from .sinks import Discard
+
+MAX_TYPED = 4000  # characters of a figure's body kept to look for a typed caption
+_TYPED_RE = re.compile(
+    r"\A\s*(?P<name>Fig(?:ure)?\.?|FIG(?:URE)?\.?|Table|TABLE)\s*(?P<number>[0-9]{1,3}[a-z]?|[IVX]{1,6})"
+    r"\s*[.:|]\s*(?P<caption>\S.*)",
+    re.S,
+)
+
+
+class TypedText(Discard):
+    """A figure's body: drawing, not text (nothing of it is printed), but its first characters
+    are kept to find a typed caption."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.typed: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        if self.size < MAX_TYPED:
+            self.typed.append(text)
+            self.size += len(text)
+
+    def newline(self) -> None:
+        self.write(" ")
+
+    def text(self) -> str:
+        return " ".join("".join(self.typed).split())
+
+
+def typed_caption(text: str) -> tuple[str, str, str, str] | None:
+    """(kind, label as typed, number, caption) of a caption typed at the start of `text`."""
+    found = _TYPED_RE.match(text)
+    if found is None:
+        return None
+    name = found.group("name")
+    kind = "table" if name.lower() == "table" else "figure"
+    return kind, f"{name} {found.group('number')}", found.group("number"), " ".join(found.group("caption").split())
