@@ -399,8 +399,13 @@ class ArxivService:
         asked = parse(paper_id)
         pid = asked.with_version(None)
         self._check_session(session_id)
-        # A versioned id names the later version ("what changed up to v3?") unless to_version does.
-        first, last, papers = self._version_pair(pid, from_version, to_version or asked.version)
+        # A versioned id names the version read before ("what changed since v1?"), so from_version.
+        if asked.version is not None and from_version not in (None, asked.version):
+            raise InvalidInput(
+                f"{asked} names v{asked.version} and from_version v{from_version}: give the bare id {pid.id} "
+                "with from_version and to_version"
+            )
+        first, last, papers = self._version_pair(pid, from_version or asked.version, to_version)
         sides = []
         for number in (first, last):
             versioned = pid.with_version(number)
@@ -410,11 +415,23 @@ class ArxivService:
                 if versions.is_withdrawn(papers.get(versioned)):
                     raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
                 raise
-            raw = self.reader.cached_raw(versioned, str(full.source))
-            sides.append(
-                versions.Side(number, papers.get(versioned), full, str(full.source), raw.bytes if raw else None)
-            )
+            size = self._raw_bytes(versioned, str(full.source))
+            sides.append(versions.Side(number, papers.get(versioned), full, str(full.source), size))
         return versions.compare(pid.id, sides[0], sides[1])
+
+    def _raw_bytes(self, pid: PaperId, source: str) -> int | None:
+        """The size of the cached file a text was read from, as the cache's index records it:
+        reading and checking a PDF or an e-print to say its size would cost more than the
+        comparison (a PDF may have come as the e-print of a PDF-only paper)."""
+        from .text import formats
+        from .text.extract import TextSource
+
+        assert pid.version is not None
+        for kind in (source, TextSource.SOURCE) if source == TextSource.PDF else (source,):
+            record = self.cache.raw_record(pid.id, pid.version, kind)
+            if record is not None and (kind == source or record.content_type == formats.PDF):
+                return record.size
+        return None
 
     def _version_pair(
         self, pid: PaperId, from_version: int | None, to_version: int | None
@@ -445,6 +462,8 @@ class ArxivService:
         if missing:
             raise NotFound(f"{pid.id} has no v{missing[0]}: its versions are v1 to v{count}")
         first, last = from_version or 1, to_version or count
+        if first == last and to_version is None:
+            raise InvalidInput(f"v{first} is the latest version of {pid.id}: there is no later one to compare it with")
         if first == last:
             raise InvalidInput(f"from_version and to_version are both v{first}: name two different versions")
         return first, last, papers

@@ -259,6 +259,16 @@ class Cache(CacheOverview, WarmChecks):
         record = opened[1]
         return CachedRaw(self._papers / record.file_name(key, kind), record.size, record.content_type or "")
 
+    def raw_record(self, paper_id: str, version: int, kind: str) -> TierRecord | None:
+        """What the index records of a raw file (its size, its content type), the file unread:
+        for a caller that states its size, where reading and checking it would cost more than
+        the text read from it."""
+        key = (check_paper_id(paper_id), check_version(version))
+        _check_kind(kind)
+        with self._locked():
+            entry = self._state.entries.get(key)
+            return entry.tiers.get(kind) if entry else None
+
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
         key = (check_paper_id(paper_id), check_version(version))
