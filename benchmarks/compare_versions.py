@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from arxiv_mcp import reading  # noqa: E402
 from arxiv_mcp.config import load  # noqa: E402
 from arxiv_mcp.rereads import PAGES_KEPT, TEXTS_KEPT, Rereads  # noqa: E402
-from arxiv_mcp.research import textdiff  # noqa: E402
+from arxiv_mcp.research import skeleton, textdiff  # noqa: E402
 from arxiv_mcp.service import ArxivService  # noqa: E402
 from arxiv_mcp.text import formats, selectors  # noqa: E402
 from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource, extract  # noqa: E402
@@ -126,6 +126,7 @@ def _fresh(service: ArxivService) -> None:
     reading._TEXTS.clear()
     selectors._KEPT.clear()
     textdiff._sentences.cache_clear()
+    skeleton._title.cache_clear()
     service.texts, service.pages = Rereads(service.cache, TEXTS_KEPT), Rereads(service.cache, PAGES_KEPT)
 
 
