@@ -8,7 +8,7 @@ import pytest
 
 from arxiv_mcp.models import AuthorInfo
 from arxiv_mcp.research import versions
-from arxiv_mcp.research.textdiff import number_changes, sentence_changes, word_diff
+from arxiv_mcp.research.textdiff import number_changes, sentence_changes, sentences, word_diff
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.upstream.atom import Paper
 from tests.conftest import paper
@@ -91,6 +91,18 @@ def test_text_helpers_report_only_what_differs():
     ) == (
         "to [-two experts-] {+one expert+} keeps quality while [-halving-] {+cutting+} compute."
     )  # each word once, however close the changes
+
+
+@pytest.mark.parametrize("blank", [" ", "\n\n"])
+def test_sentences_split_the_same_with_or_without_blank_lines(blank):
+    text = f"We train  it.\nThe loss (in eq. x) falls!  [4] agrees?{blank}2 runs. e.g. this\tstays. “Quoted” ends"
+    assert sentences(text) == [
+        "We train it.",
+        "The loss (in eq. x) falls!",
+        "[4] agrees?",
+        "2 runs. e.g. this stays.",
+        "“Quoted” ends",
+    ]
 
 
 # --- through the real MCP client ---------------------------------------------------------------
