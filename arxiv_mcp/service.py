@@ -51,6 +51,7 @@ from .models import (
 from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
 
 if TYPE_CHECKING:
+    from .cache.records import TierRecord
     from .catalog import Catalog
     from .mirror.harvest import PageReport
     from .mirror.source import MirrorSource
@@ -406,32 +407,23 @@ class ArxivService:
                 "with from_version and to_version"
             )
         first, last, papers = self._version_pair(pid, from_version or asked.version, to_version)
-        sides = []
+        texts = {}
         for number in (first, last):
             versioned = pid.with_version(number)
             try:
-                _, full, _ = self._read(versioned.versioned, session_id)
+                texts[number] = self._read(versioned.versioned, session_id)[1]
             except NotFound as exc:
                 if versions.is_withdrawn(papers.get(versioned)):
                     raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
                 raise
-            size = self._raw_bytes(versioned, str(full.source))
-            sides.append(versions.Side(number, papers.get(versioned), full, str(full.source), size))
-        return versions.compare(pid.id, sides[0], sides[1])
-
-    def _raw_bytes(self, pid: PaperId, source: str) -> int | None:
-        """The size of the cached file a text was read from, as the cache's index records it:
-        reading and checking a PDF or an e-print to say its size would cost more than the
-        comparison (a PDF may have come as the e-print of a PDF-only paper)."""
-        from .text import formats
-        from .text.extract import TextSource
-
-        assert pid.version is not None
-        for kind in (source, TextSource.SOURCE) if source == TextSource.PDF else (source,):
-            record = self.cache.raw_record(pid.id, pid.version, kind)
-            if record is not None and (kind == source or record.content_type == formats.PDF):
-                return record.size
-        return None
+        raw = self.cache.raw_records(pid.id, [first, last])
+        before, after = (
+            versions.Side(
+                n, papers.get(pid.with_version(n)), full, str(full.source), _raw_bytes(raw[n], str(full.source))
+            )
+            for n, full in texts.items()
+        )
+        return versions.compare(pid.id, before, after)
 
     def _version_pair(
         self, pid: PaperId, from_version: int | None, to_version: int | None
@@ -813,3 +805,17 @@ def _version(pid: PaperId) -> int:
     """The version of an id the reader resolved: always set, whatever the id's type says."""
     assert pid.version is not None
     return pid.version
+
+
+def _raw_bytes(records: dict[str, TierRecord], source: str) -> int | None:
+    """The size of the cached file a text was read from, as the cache's index records it:
+    reading and checking a PDF or an e-print to say its size would cost more than the
+    comparison (a PDF may have come as the e-print of a PDF-only paper)."""
+    from .text import formats
+    from .text.extract import TextSource
+
+    record = records.get(source)
+    if record is None and source == TextSource.PDF:
+        record = records.get(TextSource.SOURCE)
+        record = record if record is not None and record.content_type == formats.PDF else None
+    return record.size if record else None
