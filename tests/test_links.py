@@ -134,6 +134,8 @@ The paper itself is <a href="https://arxiv.org/abs/2403.05555">https://arxiv.org
 
 def test_href_targets_and_html_anchors_are_read():
     assert [(a.url, a.text) for a in tex_anchors({"main.tex": _TEX})] == [("https://a.github.io/demo", "online")]
+    bbl = b"in\\ \\href {https://doi.org/10.1/x}\n  {\\emph {\\bibinfo {booktitle} {{7th Conference}}}}\\ (2016)"
+    assert [(a.url, a.text) for a in tex_anchors({"main.bbl": bbl})] == [("https://doi.org/10.1/x", "7th Conference")]
     assert [(a.url, a.text) for a in html_anchors(_HTML.encode())] == [("https://a.github.io/demo", "online")]
 
 
