@@ -67,11 +67,23 @@ class Catalog:
         hit = self.cache.get_meta(pid.id, pid.version, allow_stale=allow_stale)
         return Paper.from_dict(hit.record) if hit else None
 
+    def _cached_many(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
+        """The fresh cached metadata of `pids`; a bare id's latest version named too is the
+        same cached file, read once."""
+        found: dict[PaperId, Paper] = {}
+        for pid in sorted(pids, key=lambda p: p.version is not None):  # bare ids first
+            latest = found.get(pid.with_version(None))
+            if latest is not None and latest.version == pid.version:
+                found[pid] = latest
+            elif (hit := self.cached(pid)) is not None:
+                found[pid] = hit
+        return found
+
     def papers(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """Metadata of many: fresh cache, then one request for the rest; when arXiv cannot be
         reached, expired copies, but only if every one is cached (an id left out would read
         as "not on arXiv", a lie when arXiv was not asked)."""
-        found = {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        found = self._cached_many(pids)
         found.update(self.mirrored([p for p in pids if p not in found]))
         todo = [p for p in pids if p not in found]
         if not todo:
@@ -87,7 +99,7 @@ class Catalog:
 
     def known(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """The metadata of `pids` held here, no request: fresh in the cache, else in the mirror."""
-        found = {p: hit for p in pids if (hit := self.cached(p)) is not None}
+        found = self._cached_many(pids)
         found.update(self.mirrored([p for p in pids if p not in found]))
         return found
 

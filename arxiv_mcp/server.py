@@ -638,7 +638,9 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
     @tools.add("Compare versions")
     def compare_versions(
         paper_id: PaperId,
-        from_version: Annotated[int | None, _bounded(bounds.FROM_VERSION, "Earlier version (default 1)")] = None,
+        from_version: Annotated[
+            int | None, _bounded(bounds.FROM_VERSION, "Earlier version (default: the id's, else 1)")
+        ] = None,
         to_version: Annotated[int | None, _bounded(bounds.TO_VERSION, "Later version (default latest)")] = None,
         session_id: PinningSessionId = None,
         ctx: Context | None = None,

@@ -51,6 +51,7 @@ from .models import (
 from .rereads import PAGES_KEPT, TEXTS_KEPT, Rereads
 
 if TYPE_CHECKING:
+    from .cache.records import TierRecord
     from .catalog import Catalog
     from .mirror.harvest import PageReport
     from .mirror.source import MirrorSource
@@ -399,22 +400,30 @@ class ArxivService:
         asked = parse(paper_id)
         pid = asked.with_version(None)
         self._check_session(session_id)
-        # A versioned id names the later version ("what changed up to v3?") unless to_version does.
-        first, last, papers = self._version_pair(pid, from_version, to_version or asked.version)
-        sides = []
+        # A versioned id names the version read before ("what changed since v1?"), so from_version.
+        if asked.version is not None and from_version not in (None, asked.version):
+            raise InvalidInput(
+                f"{asked} names v{asked.version} and from_version v{from_version}: give the bare id {pid.id} "
+                "with from_version and to_version"
+            )
+        first, last, papers = self._version_pair(pid, from_version or asked.version, to_version)
+        texts = {}
         for number in (first, last):
             versioned = pid.with_version(number)
             try:
-                _, full, _ = self._read(versioned.versioned, session_id)
+                texts[number] = self._read(versioned.versioned, session_id)[1]
             except NotFound as exc:
                 if versions.is_withdrawn(papers.get(versioned)):
                     raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
                 raise
-            raw = self.reader.cached_raw(versioned, str(full.source))
-            sides.append(
-                versions.Side(number, papers.get(versioned), full, str(full.source), raw.bytes if raw else None)
+        raw = self.cache.raw_records(pid.id, [first, last])
+        before, after = (
+            versions.Side(
+                n, papers.get(pid.with_version(n)), full, str(full.source), _raw_bytes(raw[n], str(full.source))
             )
-        return versions.compare(pid.id, sides[0], sides[1])
+            for n, full in texts.items()
+        )
+        return versions.compare(pid.id, before, after)
 
     def _version_pair(
         self, pid: PaperId, from_version: int | None, to_version: int | None
@@ -445,6 +454,8 @@ class ArxivService:
         if missing:
             raise NotFound(f"{pid.id} has no v{missing[0]}: its versions are v1 to v{count}")
         first, last = from_version or 1, to_version or count
+        if first == last and to_version is None:
+            raise InvalidInput(f"v{first} is the latest version of {pid.id}: there is no later one to compare it with")
         if first == last:
             raise InvalidInput(f"from_version and to_version are both v{first}: name two different versions")
         return first, last, papers
@@ -794,3 +805,17 @@ def _version(pid: PaperId) -> int:
     """The version of an id the reader resolved: always set, whatever the id's type says."""
     assert pid.version is not None
     return pid.version
+
+
+def _raw_bytes(records: dict[str, TierRecord], source: str) -> int | None:
+    """The size of the cached file a text was read from, as the cache's index records it:
+    reading and checking a PDF or an e-print to say its size would cost more than the
+    comparison (a PDF may have come as the e-print of a PDF-only paper)."""
+    from .text import formats
+    from .text.extract import TextSource
+
+    record = records.get(source)
+    if record is None and source == TextSource.PDF:
+        record = records.get(TextSource.SOURCE)
+        record = record if record is not None and record.content_type == formats.PDF else None
+    return record.size if record else None

@@ -32,13 +32,17 @@ _ID_RE = re.compile(r"(\d{4}\.\d{4,5})")
 
 
 def key(url: str) -> str:
-    """A URL as compared: scheme, `www.` and a trailing slash aside, the host in lower case."""
+    """A URL as compared: scheme, `www.`, a trailing slash, a repository's `.git` and an
+    anchor inside the page (`#readme`) aside, the host in lower case."""
     full = url if "://" in url else "http://" + url
     parts = urlsplit(full)
     host = (parts.hostname or "").removeprefix("www.")
     rest = full.split("://", 1)[1]
     rest = rest[rest.find("/") :] if "/" in rest else ""
-    return (host + rest).rstrip("/")
+    rest, _, fragment = rest.partition("#")
+    if fragment.startswith(("/", "!")):  # a one-page site's route names another page
+        rest += "#" + fragment
+    return (host + rest).rstrip("/").removesuffix(".git").rstrip("/")
 
 
 def score(found: dict[str, str], truth: dict[str, str]) -> tuple[int, int, int, int, int, int]:

@@ -8,7 +8,7 @@ import pytest
 
 from arxiv_mcp.text.anchors import html_anchors, tex_anchors
 from arxiv_mcp.text.extract import extract
-from arxiv_mcp.text.links import document_links, kind_of, metadata_links, urls_in
+from arxiv_mcp.text.links import document_links, kind_of, link_key, metadata_links, urls_in
 from tests.conftest import paper
 from tests.pdfgen import make_pdf
 
@@ -69,6 +69,8 @@ def test_a_url_at_a_sentence_end_is_not_joined_to_the_next_word():
         ("https://team.github.io/blog/post", "", "other"),
         ("https://www.kaggle.com/c/comp/discussion/1", "", "other"),
         ("https://icst2021.example.org/", "Quality of Software Systems -", "other"),
+        ("http://www-sn.example.gov/", "Individual color figures, supplementary tables, and preprint at", "data"),
+        ("https://youtu.be/abc", "Please see our supplementary video at", "other"),
     ],
 )
 def test_kinds_come_from_the_host_then_the_words_before(url, cue, kind):
@@ -87,6 +89,23 @@ def test_get_papers_links_are_the_code_data_model_and_project_ones_of_abstract_a
         ("data", "abstract", "https://huggingface.co/datasets/x/y"),
         ("project", "comments", "https://foo.github.io/bar"),
     ]
+
+
+def test_the_forms_of_one_url_are_one_link():
+    found = metadata_links(
+        "Code: https://github.com/a/b.git, also https://github.com/a/b#readme and http://www.github.com/a/b/.",
+        "The code of https://github.com/a/c, not https://github.com/a/b/tree/dev.",
+    )
+    assert [link.url for link in found] == [
+        "https://github.com/a/b.git",
+        "https://github.com/a/c",
+        "https://github.com/a/b/tree/dev",
+    ]
+    assert link_key("https://a.org/#/data") != link_key("https://a.org/#/models")  # a one-page site's routes
+    assert link_key("https://a.org/x#usage") == link_key("HTTPS://WWW.A.ORG/x/")
+    doc = extract("html", _HTML.replace("online</a>,", "online</a> (https://A.github.io/demo/#top),").encode())
+    demo = [link for link in document_links(doc, PID) if "github.io" in link.url]
+    assert [(link.url, link.where) for link in demo] == [("https://a.github.io/demo", "text")]
 
 
 _TEX = rb"""\documentclass{article}
@@ -115,6 +134,8 @@ The paper itself is <a href="https://arxiv.org/abs/2403.05555">https://arxiv.org
 
 def test_href_targets_and_html_anchors_are_read():
     assert [(a.url, a.text) for a in tex_anchors({"main.tex": _TEX})] == [("https://a.github.io/demo", "online")]
+    bbl = b"in\\ \\href {https://doi.org/10.1/x}\n  {\\emph {\\bibinfo {booktitle} {{7th Conference}}}}\\ (2016)"
+    assert [(a.url, a.text) for a in tex_anchors({"main.bbl": bbl})] == [("https://doi.org/10.1/x", "7th Conference")]
     assert [(a.url, a.text) for a in html_anchors(_HTML.encode())] == [("https://a.github.io/demo", "online")]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from arxiv_mcp.models import AuthorInfo
 from arxiv_mcp.research import versions
-from arxiv_mcp.research.textdiff import number_changes, sentence_changes, word_diff
+from arxiv_mcp.research.textdiff import number_changes, sentence_changes, sentences, word_diff
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.upstream.atom import Paper
 from tests.conftest import paper
@@ -93,6 +93,18 @@ def test_text_helpers_report_only_what_differs():
     )  # each word once, however close the changes
 
 
+@pytest.mark.parametrize("blank", [" ", "\n\n"])
+def test_sentences_split_the_same_with_or_without_blank_lines(blank):
+    text = f"We train  it.\nThe loss (in eq. x) falls!  [4] agrees?{blank}2 runs. e.g. this\tstays. “Quoted” ends"
+    assert sentences(text) == [
+        "We train it.",
+        "The loss (in eq. x) falls!",
+        "[4] agrees?",
+        "2 runs. e.g. this stays.",
+        "“Quoted” ends",
+    ]
+
+
 # --- through the real MCP client ---------------------------------------------------------------
 
 
@@ -127,7 +139,8 @@ async def test_compare_versions_through_the_mcp_client(fake, connect, form_v1, f
         cold = await client.call_tool("compare_versions", {"paper_id": PID})
         asked_cold = [r.path for r in fake.requests]
         fake.clear_log()
-        warm = await client.call_tool("compare_versions", {"paper_id": f"{PID}v2", "from_version": 1})
+        # a versioned id names the version compared from: "what changed since v1?"
+        warm = await client.call_tool("compare_versions", {"paper_id": f"{PID}v1"})
         assert [r.path for r in fake.requests] == []  # warm: no request at all
     result = cold.structured_content
     assert not cold.is_error and result == warm.structured_content
@@ -138,6 +151,7 @@ async def test_compare_versions_through_the_mcp_client(fake, connect, form_v1, f
     assert changed["title"]["diff"] == "Sparse Routing for [-Small-] {+Tiny+} Language Models"
     assert "to [-two experts-] {+one expert+} keeps" in changed["abstract"]["diff"]
     assert cold.content[0].text.startswith(f"{PID} v1 (")
+    assert all(v["file_bytes"] > 0 for v in result["versions"])  # each file's size, as the cache's index has it
     reads = [p for p in asked_cold if not p.startswith("/api/")]
     assert len([p for p in asked_cold if p.startswith("/api/")]) == 1  # both versions' metadata in one request
     if form_v1 == form_v2 == "html":
@@ -153,15 +167,19 @@ async def test_versions_that_do_not_exist_or_cannot_compare_get_one_line(fake, c
     async with connect() as client:
         single = await client.call_tool("compare_versions", {"paper_id": "2403.00001"})
         missing = await client.call_tool("compare_versions", {"paper_id": PID, "to_version": 5})
-        same = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 2})
+        same = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 2, "to_version": 2})
+        latest = await client.call_tool("compare_versions", {"paper_id": f"{PID}v2"})
+        both = await client.call_tool("compare_versions", {"paper_id": f"{PID}v2", "from_version": 1})
         fake.clear_log()
         unknown = await client.call_tool("compare_versions", {"paper_id": "2403.09999"})
         assert len(fake.requests) == 1  # one id_list request says the paper is not there
     assert single.is_error and "has one version (v1)" in single.content[0].text
     assert missing.is_error and f"{PID} has no v5: its versions are v1 to v2" in missing.content[0].text
     assert same.is_error and "both v2" in same.content[0].text
+    assert latest.is_error and f"v2 is the latest version of {PID}" in latest.content[0].text
+    assert both.is_error and f"{PID}v2 names v2 and from_version v1: give the bare id" in both.content[0].text
     assert unknown.is_error and "arXiv has no paper 2403.09999" in unknown.content[0].text
-    for result in (single, missing, same, unknown):
+    for result in (single, missing, same, latest, both, unknown):
         assert "\n" not in result.content[0].text.strip()
 
 

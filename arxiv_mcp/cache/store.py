@@ -259,6 +259,18 @@ class Cache(CacheOverview, WarmChecks):
         record = opened[1]
         return CachedRaw(self._papers / record.file_name(key, kind), record.size, record.content_type or "")
 
+    def raw_records(self, paper_id: str, versions: list[int]) -> dict[int, dict[str, TierRecord]]:
+        """What the index records of each version's raw files (size, content type), by kind,
+        the files unread and all in one look: for a caller that states their sizes, where
+        reading and checking them would cost more than the texts read from them."""
+        keys = [(check_paper_id(paper_id), check_version(version)) for version in versions]
+        with self._locked():
+            entries = [self._state.entries.get(key) for key in keys]
+            return {
+                key[1]: {kind: record for kind, record in entry.tiers.items() if kind in RAW_KINDS} if entry else {}
+                for key, entry in zip(keys, entries)
+            }
+
     def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
         key = (check_paper_id(paper_id), check_version(version))

@@ -16,6 +16,7 @@ What is kept is shared between calls and threads: callers must not mutate it.
 from __future__ import annotations
 
 import bisect
+import functools
 import logging
 import re
 import threading
@@ -63,8 +64,8 @@ class Section:
 
     __slots__ = ("number", "title", "key", "raw", "_running", "_span", "_unmarked", "_body")
 
-    def __init__(self, number: str | None, title: str, raw: str, running: RunningText, span: tuple[int, int]):
-        self.number, self.title, self.key, self.raw = number, title, fold(title), raw
+    def __init__(self, number: str | None, title: str, key: str, raw: str, running: RunningText, span: tuple[int, int]):
+        self.number, self.title, self.key, self.raw = number, title, key, raw
         self._running, self._span, self._unmarked = running, span, False
         self._body: str | None = None
 
@@ -84,6 +85,14 @@ class Section:
 
 def fold(title: str) -> str:
     return " ".join(_PUNCTUATION_RE.sub(" ", title.casefold()).split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _title(line: str, numbered: bool) -> tuple[str, str]:
+    """A heading line's title (its printed number left out) and its folded key: kept, since
+    most headings of the other version are the same lines."""
+    title = (_LEADING_NUMBER_RE.sub("", line) if numbered else line).strip()
+    return title, fold(title)
 
 
 class Skeleton:
@@ -122,11 +131,11 @@ class Skeleton:
             headings = headings[1:]
         ends = [start for start, _, _ in headings[1:]] + [len(text)]
         found = []
-        for (start, _, title), end in zip(headings, ends):
+        for (start, _, line), end in zip(headings, ends):
             number = self._printed[start]
-            title = _LEADING_NUMBER_RE.sub("", title) if number else title
+            title, key = _title(line, bool(number))
             own = text.find("\n", start, end) + 1 or end
-            found.append(Section(number, title.strip(), text[own:end], self._running, (own, end)))
+            found.append(Section(number, title, key, text[own:end], self._running, (own, end)))
         return found
 
     def stored(self, kind: Kind) -> list[Any]:

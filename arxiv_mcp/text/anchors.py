@@ -21,8 +21,10 @@ _ANCHOR_RE = re.compile(r"<a\b([^>]{0,2000})>(.{0,4000}?)</a\s*>", re.IGNORECASE
 _HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 _TAG_RE = re.compile(r"<[^>]*>")
 _ABSOLUTE_RE = re.compile(r"(?:https?|ftp)://\S+", re.IGNORECASE)
+_BRACED = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
+"""A group three deep (`{\\emph {\\bibinfo {booktitle} {{Title}}}}`, as REVTeX's .bbl writes)."""
 _TEX_HREF_RE = re.compile(
-    r"\\href\s*\{\s*(\\doibase\s*)?([^{}\s]{1,2000})\s*\}\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\}){0,2000})\}"
+    r"\\href\s*\{\s*(\\doibase\s*)?([^{}\s]{1,2000})\s*\}\s*\{((?:[^{}]|" + _BRACED + r"){0,2000})\}"
 )
 """`\\href{url}{words}`; REVTeX's `\\href {\\doibase 10.1103/X} {...}` is a DOI link."""
 _TEX_COMMENT_RE = re.compile(r"(?<!\\)%[^\n]*")

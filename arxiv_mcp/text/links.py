@@ -11,7 +11,8 @@ request. Invariants:
 - the kind comes from the host first (GitHub is code, Hugging Face datasets are data), then,
   for hosts that say nothing, from the words just before the URL ("code is available at");
   a bibliography entry's words never make a link code or data;
-- each URL is listed once per place (text, footnote, bibliography), where it first stands.
+- each URL is listed once per place (text, footnote, bibliography), where it first stands;
+  the forms of one URL (`…/b`, `…/b/`, `…/b.git`, `…/b#readme`, http or https) are one URL.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ _CUES = (
     ("project", re.compile(r"\b(?:project (?:page|website|site)|home ?page|web ?site|webpage|demo)\b", re.I)),
     ("code", re.compile(r"\b(?:code|implementations?|repositor(?:y|ies)|source files)\b", re.I)),
     ("model", re.compile(r"\b(?:checkpoints?|model weights|pre-?trained models?|weights)\b", re.I)),
-    ("data", re.compile(r"\b(?:data ?sets?|data|corpus|corpora|benchmark)\b", re.I)),
+    ("data", re.compile(r"\b(?:data ?sets?|data|corpus|corpora|benchmark|supplementa(?:ry|l) tables?)\b", re.I)),
 )
 _FOOTNOTE_RE = re.compile(r"\[\^(?:\d+:\s*)?")
 
@@ -273,7 +274,7 @@ def metadata_links(abstract: str, comment: str | None, own_id: str | None = None
     seen: set[str] = set()  # a link the abstract states and the comments repeat is one link
     for where, text in (("abstract", abstract), ("comments", comment or "")):
         for start, end, url in urls_in(text):
-            key = url.rstrip("/").casefold()
+            key = link_key(url)
             if key in seen or _own_page(url, own_id):
                 continue
             kind = kind_of(url, _cue(text, start))
@@ -375,11 +376,23 @@ def _sentence(text: str, start: int, end: int) -> str:
     return sentence[:_CONTEXT_CHARS]
 
 
+def link_key(url: str) -> str:
+    """What makes written URLs one link: the scheme, `www.`, case, a trailing `/`, a
+    repository's `.git` and an anchor inside the page (`#readme`) aside; a fragment that is
+    a one-page site's route (`#/data`, `#!/x`) stays."""
+    rest = url.split("://", 1)[-1]
+    rest, _, fragment = rest.partition("#")
+    if fragment.startswith(("/", "!")):
+        rest += "#" + fragment
+    rest = rest.casefold().removeprefix("www.").rstrip("/")
+    return rest.removesuffix(".git").rstrip("/")
+
+
 def _once(links: list[Link]) -> list[Link]:
     seen: set[tuple[str, str]] = set()
     kept = []
     for link in links:
-        key = (link.url.rstrip("/").casefold(), link.where)
+        key = (link_key(link.url), link.where)
         if key not in seen:
             seen.add(key)
             kept.append(link)
