@@ -23,21 +23,28 @@ from ..document import Document
 from . import pace
 from .babel import shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
-from .definitions import Definitions
+from .definitions import (
+    Definition,
+    Definitions,
+    Written,
+    defined_float_names,
+    definitions,
+    doi_prefix,
+    environment_aliases,
+    written,
+)
 from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Definition, Expansion, defined_names, definitions, text_macros
+from .macros import Expansion, text_macros
 from .references import Labels
 from .source import (
     Assembler,
     citation_style,
     decode,
-    doi_prefix,
-    environment_aliases,
     find_main,
     float_names,
     package_sources,
@@ -85,12 +92,13 @@ def latex_to_document(
     pace.check()
     preamble, body = split_document(source)
     body = deluxe_tables(listing_captions(shorthands(body, preamble)))
-    aliases = environment_aliases(source)
     packages = package_sources(files, source)
     defining = packages + "\n" + source
-    found = definitions(defining, PROTECTED)
+    shipped, written_here = written(packages), written(source)  # the definitions, read once
+    aliases = environment_aliases(written_here)
+    found = definitions(shipped + written_here, PROTECTED)
     used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
-    own = defined_names(source)
+    own = frozenset(one.name for one in written_here)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
         if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
@@ -101,7 +109,7 @@ def latex_to_document(
     templates = Templates(template_definitions(found, own), expansion)
     pace.check()
 
-    meta = _document_meta(preamble, packages, defining, source)
+    meta = _document_meta(preamble, packages, shipped, written_here)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
@@ -142,7 +150,7 @@ def _document_class(preamble: str) -> tuple[str, str]:
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str, defining: str, source: str) -> Meta:
+def _document_meta(preamble: str, packages: str, shipped: list[Written], written_here: list[Written]) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
     document_class, numbering = _document_class(preamble)
     return Meta(
@@ -151,8 +159,10 @@ def _document_meta(preamble: str, packages: str, defining: str, source: str) -> 
         labels=Labels(*citation_style(preamble + "\n" + packages)),
         document_class=document_class,
         numbering=numbering,
-        float_names=float_names(packages, source, document_class),
-        doi_prefix=doi_prefix(defining),
+        float_names=float_names(
+            defined_float_names(shipped), defined_float_names(written_here), preamble, document_class
+        ),
+        doi_prefix=doi_prefix(shipped + written_here),
     )
 
 

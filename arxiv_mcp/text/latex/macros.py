@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .source import RESERVED_NAMES
+from .definitions import RESERVED_NAMES, Definition
 from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
@@ -27,7 +27,7 @@ from .specs import (
     PAR_COMMANDS,
     SKIP_SPECS,
 )
-from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, match_end, tokenize
+from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, tokenize
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,6 @@ log = logging.getLogger(__name__)
 # User text macros: one level, zero arguments, short bodies
 # ---------------------------------------------------------------------------------------------
 
-MAX_MACRO_BODY = 200
-
-_SPACES_RE = re.compile(r"\s*")
 UNSAFE_BODY_RE = re.compile(
     r"\\(?:begin|end|[gex]?def|(?:re)?newcommand|providecommand|input|include|catcode|csname|let(?![A-Za-z]))"
     r"|(?<!\\)#"
@@ -127,126 +124,6 @@ def _make_macro(body: str) -> Macro | None:
         xspace=xspace,
         cost=len(body) + 1,
     )
-
-
-@dataclass(frozen=True)
-class Definition:
-    """One definition as written: how many arguments, the first one's default if it is optional."""
-
-    nargs: int
-    default: str | None
-    body: str
-
-
-_DEFINITION_RE = re.compile(
-    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
-)
-
-
-def defined_names(source: str) -> frozenset[str]:
-    """The names `source` defines (\\def, \\newcommand, ...), whatever their definitions."""
-    return frozenset(m.group(2) or m.group(3) for m in _DEFINITION_RE.finditer(source))
-
-
-def definitions(source: str, protected: frozenset[str]) -> dict[str, Definition | None]:
-    """Every macro definition by name, as the last valid one has it (None: unusable).
-
-    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A \\def with delimited parameters, or a body too long, makes the name unusable.
-    Names in `protected` mean something to the converter, so their redefinitions are never collected.
-    """
-    found: dict[str, Definition | None] = {}
-    for m in _DEFINITION_RE.finditer(source):
-        kind, name = m.group(1), m.group(2) or m.group(3)
-        if name in protected or (kind.startswith(("new", "provide", "New", "Provide")) and name in found):
-            continue
-        if kind.endswith("DocumentCommand"):
-            nargs, default, start = _document_parameters(source, m.end())
-        elif kind.endswith("command") or kind == "DeclareRobustCommand":
-            nargs, default, start = _command_parameters(source, m.end())
-        else:
-            nargs, default, start = _def_parameters(source, m.end())
-        end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        found[name] = Definition(nargs, default, source[start + 1 : end]) if end > 0 and nargs >= 0 else None
-    for name, definition in found.items():
-        if definition is not None and (plain := _plain_branch(definition.body, found)) is not None:
-            found[name] = Definition(definition.nargs, definition.default, plain)
-    return found
-
-
-# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
-# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
-# take, so the macro reads as its plain branch (the use papers make of it most), inlined when that
-# is one macro without arguments, so its \xspace puts back the space the name ate.
-_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
-_CONTROL_WORD_RE = re.compile(r"\\([A-Za-z@]+)")
-
-
-def _plain_branch(body: str, found: dict[str, Definition | None]) -> str | None:
-    m = _OPTION_TEST_RE.fullmatch(body)
-    if m is None:
-        return None
-    word = _CONTROL_WORD_RE.fullmatch(m.group(1))
-    inner = found.get(word.group(1)) if word else None
-    return inner.body if inner is not None and not inner.nargs else m.group(1)
-
-
-_ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")
-
-
-def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
-    """`[2][default]` after a \\newcommand's name: (arguments, default or None, where the body starts)."""
-    m = _ARGUMENT_COUNT_RE.match(source, pos)
-    if not m:
-        return 0, None, match_end(_SPACES_RE, source, pos)
-    nargs, pos = int(m.group(1)), m.end()
-    default = None
-    if nargs and source.startswith("[", pos):
-        close = bracket_end(source, pos, MAX_MACRO_BODY)
-        if close < 0:
-            return -1, None, pos
-        default, pos = source[pos + 1 : close], close + 1
-    return nargs, default, match_end(_SPACES_RE, source, pos)
-
-
-_XPARSE_SPEC_RE = re.compile(r"\s*(?:O\s*\{([^{}]*)\})?((?:\s*m)*)\s*")
-
-
-def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
-    """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
-    with a default; any other kind (starred, delimited, optional without default) does not work here."""
-    pos = match_end(_SPACES_RE, source, pos)
-    close = tokens.group_end(source, pos, MAX_MACRO_BODY) if source.startswith("{", pos) else -1
-    spec = _XPARSE_SPEC_RE.fullmatch(source, pos + 1, close) if close > 0 else None
-    if spec is None:
-        return -1, None, pos
-    nargs = spec.group(2).count("m") + (spec.group(1) is not None)
-    return nargs, spec.group(1), match_end(_SPACES_RE, source, close + 1)
-
-
-_DEF_PARAMETERS_RE = re.compile(r"((?:[ \t]*#[1-9])+)[ \t]*")
-
-
-def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
-    """`#1#2` after a \\def's name: plain parameters count; delimited ones (`#1.`) do not work here."""
-    m = _DEF_PARAMETERS_RE.match(source, pos)
-    params = "".join(m.group(1).split()) if m else ""
-    if params != "".join(f"#{k}" for k in range(1, len(params) // 2 + 1)):
-        return -1, None, pos
-    return len(params) // 2, None, match_end(_SPACES_RE, source, m.end() if m else pos)
-
-
-def bracket_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `]` closing the `[` at open_at, outside braces, or -1 past `limit` chars."""
-    depth = 0
-    for k in range(open_at + 1, min(len(text), open_at + limit + 2)):
-        c = text[k]
-        depth += (c == "{") - (c == "}")
-        if c == "]" and depth == 0 and text[k - 1] != "\\":
-            return k
-    return -1
 
 
 def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:

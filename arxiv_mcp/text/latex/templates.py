@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 from . import tokens
-from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Definition, Expansion, bracket_end, replace_ensuremath
+from .definitions import Definition, bracket_end
+from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Expansion, replace_ensuremath
 from .specs import PACKAGE_TEMPLATES
 from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
 
