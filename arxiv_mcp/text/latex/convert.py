@@ -21,7 +21,7 @@ from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
 from . import pace
-from .babel import shorthands
+from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import (
     Definition,
@@ -91,7 +91,8 @@ def latex_to_document(
     source = Assembler(files, max_chars).assemble(main)
     pace.check()
     preamble, body = split_document(source)
-    body = deluxe_tables(listing_captions(shorthands(body, preamble)))
+    babel = languages(preamble)
+    body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages = package_sources(files, source)
     defining = packages + "\n" + source
     shipped, written_here = written(packages), written(source)  # the definitions, read once
@@ -109,18 +110,16 @@ def latex_to_document(
     templates = Templates(template_definitions(found, own), expansion)
     pace.check()
 
-    meta = _document_meta(preamble, packages, shipped, written_here)
+    meta = _document_meta(preamble, babel, packages, shipped, written_here)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    expanded_preamble = templates.expand(shorthands(preamble, preamble))
-    preamble_tokens = expansion.tokens(
-        math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)
-    )
+    expanded_preamble = templates.expand(shorthands(preamble, babel))
+    preamble_tokens = expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units))
     pace.check()
     expanded = templates.expand(body)
     pace.check()
-    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
+    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units)
     body_tokens = bounded_bibliographies(expansion.tokens(tokens))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     defined = Definitions().read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
@@ -150,7 +149,9 @@ def _document_class(preamble: str) -> tuple[str, str]:
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str, shipped: list[Written], written_here: list[Written]) -> Meta:
+def _document_meta(
+    preamble: str, babel: list[str], packages: str, shipped: list[Written], written_here: list[Written]
+) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
     document_class, numbering = _document_class(preamble)
     return Meta(
@@ -159,9 +160,7 @@ def _document_meta(preamble: str, packages: str, shipped: list[Written], written
         labels=Labels(*citation_style(preamble + "\n" + packages)),
         document_class=document_class,
         numbering=numbering,
-        float_names=float_names(
-            defined_float_names(shipped), defined_float_names(written_here), preamble, document_class
-        ),
+        float_names=float_names(defined_float_names(shipped), defined_float_names(written_here), babel, document_class),
         doi_prefix=doi_prefix(shipped + written_here),
     )
 

@@ -323,14 +323,14 @@ def split_document(source: str) -> tuple[str, str]:
 
 
 def float_names(
-    packages: Iterable[tuple[str, str]], own: Iterable[tuple[str, str]], preamble: str, document_class: str
+    packages: Iterable[tuple[str, str]], own: Iterable[tuple[str, str]], languages: list[str], document_class: str
 ) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
     (`specs.CLASS_FLOAT_NAMES`), then the main babel language's, then the first definition in the packages and class the e-print
     ships (a class defines one per language option, English first: svjour3's `Fig.` before
     `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
-    names.update(caption_names(preamble))  # babel's, set at \\begin{document}
+    names.update(caption_names(languages))  # babel's, set at \\begin{document}
     shipped: dict[str, str] = {}
     for name, printed in packages:
         shipped.setdefault(name, printed)
