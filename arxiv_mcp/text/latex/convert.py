@@ -6,8 +6,9 @@ math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Docume
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
-tokenizes, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
+float, `definitions` reads the paper's definitions once, `tokens` tokenizes (expanding the
+macros with arguments, `templates`, where it reads them), `macros` splices the text macros into
+the tokens, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
 tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -114,12 +115,11 @@ def latex_to_document(
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    expanded_preamble = templates.expand(shorthands(preamble, babel))
-    preamble_tokens = expansion.tokens(math_quantities(tokenize(expanded_preamble, aliases), meta.units))
+    # the tokenizer expands the paper's macros with arguments where it reads them
+    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, templates=templates)
+    preamble_tokens = expansion.tokens(math_quantities(preamble_tokens, meta.units))
     pace.check()
-    expanded = templates.expand(body)
-    pace.check()
-    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units)
+    tokens = math_quantities(tokenize(body, aliases, nonumber, templates), meta.units)
     body_tokens = bounded_bibliographies(expansion.tokens(tokens))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     defined = Definitions().read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)

@@ -1,12 +1,12 @@
-"""User macros: the definitions a paper makes, collected from its source and spliced into its tokens.
+"""User text macros: the paper's zero-argument definitions (`definitions.written`) spliced into its tokens.
 
 Paper source is untrusted data, so nothing is ever executed and expansion is bounded: a short
 zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in, as tokens in
 text and as LaTeX inside math; a spliced body is scanned again at most MAX_MACRO_DEPTH times
 (`\\bpr` -> `\\PB` -> `B`, as unit and particle packages nest them), so a recursive definition
 stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION). Definitions
-with arguments are collected here too and expanded in the source by `templates`, under the
-same depth and budget.
+with arguments are expanded as the tokenizer reads them (`templates`), under the same depth and
+budget.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .specs import (
     PAR_COMMANDS,
     SKIP_SPECS,
 )
-from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token, tokenize
+from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
         return None
     body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
-    text = tokenize(replace_ensuremath(body, _inline_math), {})
+    text = tokens.tokenize(replace_ensuremath(body, _inline_math), {})
     if not _balanced_tokens(text):
         return None
     xspace = bool(text) and text[-1] == (CMD, "xspace")
@@ -140,22 +140,7 @@ def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
 # ---------------------------------------------------------------------------------------------
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-MAX_MACRO_DEPTH = 3  # a spliced body is scanned for macros again at most this many times
 
-_DEFINERS = {
-    "def",
-    "gdef",
-    "edef",
-    "xdef",
-    "let",
-    "newcommand",
-    "newcommand*",
-    "renewcommand",
-    "renewcommand*",
-    "providecommand",
-    "providecommand*",
-    "DeclareRobustCommand",
-}
 _XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
 # Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
 # applied (`handlers.PROTECTED` adds the names with a handler).
@@ -200,9 +185,9 @@ class Expansion:
         for k, (kind, value) in enumerate(toks):
             pace.tick(k)
             macro = self.macros.get(value) if kind == CMD else None
-            if macro is not None and self.affordable(macro.cost) and not _being_defined(toks, k):
+            if macro is not None and self.affordable(macro.cost) and not tokens.being_defined(toks, k):
                 self.budget -= macro.cost
-                body = self.tokens(macro.text, depth + 1) if depth < MAX_MACRO_DEPTH else list(macro.text)
+                body = self.tokens(macro.text, depth + 1) if depth < tokens.MAX_MACRO_DEPTH else list(macro.text)
                 self.splice(out, macro, body, toks[k + 1] if k + 1 < len(toks) else None)
             elif (kind == MATH or kind == DMATH) and "\\" in value:
                 out.append((kind, self.math_tokens(value, depth)))
@@ -230,7 +215,11 @@ class Expansion:
         if macro is None or not self.affordable(macro.cost):
             return m.group()
         self.budget -= macro.cost
-        body = self.math_tokens(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
+        body = (
+            self.math_tokens(macro.math, depth + 1)
+            if depth < tokens.MAX_MACRO_DEPTH and "\\" in macro.math
+            else macro.math
+        )
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
         return glue + body
 
@@ -241,24 +230,12 @@ _NESTED_UPRIGHT_RE = re.compile(r"\\(text|mathrm|textrm)\s*\{([^{}]*)\\(?:text|m
 def flatten_upright(latex: str) -> str:
     """Upright text nested in upright text (a unit macro inside another: `\\text{T\\text{eV}}`)
     is one run of it (`\\text{TeV}`), as printed."""
-    for _ in range(MAX_MACRO_DEPTH):
+    for _ in range(tokens.MAX_MACRO_DEPTH):
         flat = _NESTED_UPRIGHT_RE.sub(r"\\\1{\2\3\4}", latex)
         if flat == latex:
             return flat
         latex = flat
     return latex
-
-
-def _being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
-    """The macro name right after \\def, \\newcommand{ ... or \\let is its definition, not a use."""
-    j = k - 1
-    while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:
-        j -= 1
-    if j >= 0 and toks[j][0] == LBRACE:
-        j -= 1
-    if j >= 0 and toks[j][0] == CMD and toks[j][1] in _DEFINERS:
-        return True
-    return (CMD, "let") in toks[max(0, k - 4) : k]
 
 
 def _xspace_adds_space(following: Token | None) -> bool:
