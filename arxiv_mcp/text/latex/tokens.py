@@ -9,7 +9,6 @@ same definitions before its rows and labels are read.
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -461,11 +460,12 @@ class _Tokenizer:
         """The body of the use at `j`, read as tokens where the use stands (its own macros
         expanded, MAX_MACRO_DEPTH deep as `templates` says), and where the source goes on.
         Math never touches other math (`$a$$b$` would read as display math)."""
-        reader = copy.copy(self)
-        reader.src, reader.search, reader.toks, reader.depth = body, _Searcher(body), [], self.depth + 1
-        if self.depth >= MAX_MACRO_DEPTH:
-            reader.templates = None
-        toks = reader.run()
+        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until
+        self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
+        if self.depth > MAX_MACRO_DEPTH:
+            self.templates = None
+        toks = self.run()
+        self.src, self.search, self.toks, self.depth, self.templates, self.math_until = outer
         if self.depth == 0:  # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
             toks, end = _spaced(toks, self.src, end, nargs)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
