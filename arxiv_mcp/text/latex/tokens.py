@@ -82,10 +82,8 @@ _MATH_ENVS = {
     "dmath": "",
     "dmath*": "",
 }
-MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-VERBATIM_ENVIRONMENTS = frozenset(_VERBATIM_ENVS)
 _STARRABLE = {
     "part",
     "chapter",
