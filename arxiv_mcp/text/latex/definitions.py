@@ -229,7 +229,7 @@ class Definition:
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|def|gdef)(?![A-Za-z@])\*?[ \t]*"
+    r"|DeclareMathOperator|def|gdef)(?![A-Za-z@])(\*?)[ \t]*"
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
 )
 
@@ -250,7 +250,7 @@ def written(source: str) -> list[Written]:
     found: list[Written] = []
     for k, m in enumerate(_DEFINITION_RE.finditer(source)):
         pace.tick(k)
-        definer, name = m.group(1), m.group(2) or m.group(3)
+        definer, name = m.group(1), m.group(3) or m.group(4)
         if definer.endswith("DocumentCommand"):
             nargs, default, start = _document_parameters(source, m.end())
         elif definer.endswith("command") or definer == "DeclareRobustCommand":
@@ -258,8 +258,11 @@ def written(source: str) -> list[Written]:
         else:
             nargs, default, start = _def_parameters(source, m.end())
         end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+        body = source[start + 1 : end]
+        if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
+            body = f"\\operatorname{m.group(2)}{{{body}}}"
         usable = end > 0 and nargs >= 0
-        found.append(Written(definer, name, Definition(nargs, default, source[start + 1 : end]) if usable else None))
+        found.append(Written(definer, name, Definition(nargs, default, body) if usable else None))
     return found
 
 

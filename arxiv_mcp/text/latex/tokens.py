@@ -231,6 +231,7 @@ DEFINERS = {
     "providecommand",
     "providecommand*",
     "DeclareRobustCommand",
+    "DeclareMathOperator",
     "NewDocumentCommand",
     "RenewDocumentCommand",
     "ProvideDocumentCommand",
