@@ -271,12 +271,11 @@ class _Tokenizer:
         aliases: dict[str, tuple[str, str]],
         nonumber: Iterable[str] = (),
         templates: Templates | None = None,
-        depth: int = 0,
     ):
         self.src = src
         self.aliases = aliases
         self.templates = templates
-        self.depth = depth  # of a macro's body being read: 0 for the source itself
+        self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         names = "|".join(["nonumber", "notag", *(re.escape(name) for name in nonumber)])
         self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
