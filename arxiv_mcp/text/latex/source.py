@@ -237,7 +237,7 @@ class Assembler:
     def _expand(self, name: str, stack: tuple[str, ...]) -> str:
         text = self._text(name)
         if len(stack) > 1:
-            text = _document_body_if_any(text)
+            text = split_document(text)[1]  # an included complete document gives its body
         out: list[str] = []
         pos = 0
         for m in _INPUT_RE.finditer(text):
@@ -299,14 +299,6 @@ class Assembler:
                 self.bbl_done = True
                 return name
         return None
-
-
-def _document_body_if_any(text: str) -> str:
-    start = text.find("\\begin{document}")
-    if start < 0:
-        return text
-    end = text.find("\\end{document}", start)
-    return text[start + len("\\begin{document}") : end if end >= 0 else len(text)]
 
 
 def split_document(source: str) -> tuple[str, str]:
