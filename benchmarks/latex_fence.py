@@ -3,6 +3,7 @@ refactor changes nothing (or to list exactly what it changes).
 
     python benchmarks/latex_fence.py record FILE.json [--shared DIR] [--inputs FILE.pkl]
     python benchmarks/latex_fence.py compare FILE.json [--shared DIR] [--inputs FILE.pkl] [--show DIR]
+    python benchmarks/latex_fence.py dump DIR [--shared DIR] [--inputs FILE.pkl]
 
 Sources: the e-prints of `tests/fixtures/src/` and `<shared>/fixtures/arxiv/{src,real/src}/`
 (<shared> as in text_quality.py), plus, with --inputs, every source the tests convert: run
@@ -11,7 +12,9 @@ Sources: the e-prints of `tests/fixtures/src/` and `<shared>/fixtures/arxiv/{src
 
 to record them (this module is also a pytest plugin that wraps `latex_to_document`). Each
 source's text and document JSON (or its error) is hashed with sha256; `compare` lists the
-sources whose hash changed, and with --show writes their new output there to diff by hand.
+sources whose hash changed, and with --show writes their new output there to diff by hand;
+`dump` writes every source's output to DIR (one file each), so two checkouts' dumps can be
+compared with `diff -r`.
 """
 
 from __future__ import annotations
@@ -81,10 +84,16 @@ def outputs(shared: Path, inputs: Path | None) -> Iterator[tuple[str, str]]:
             yield f"test-source-{_key(files)[:12]}", f"ERROR {type(exc).__name__}: {exc}"
 
 
+def _readable(out: str) -> str:
+    """The text, then the document JSON one field a line, so `diff` shows what changed."""
+    text, _, document = out.partition("\0")
+    return text + ("\n=== document ===\n" + json.dumps(json.loads(document), indent=1) if document else "")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=("record", "compare"))
-    parser.add_argument("hashes", type=Path)
+    parser.add_argument("mode", choices=("record", "compare", "dump"))
+    parser.add_argument("hashes", type=Path, help="the hashes' file (record, compare) or the dump's folder")
     parser.add_argument("--shared", help="the shared/ directory (default: see text_quality.py)")
     parser.add_argument("--inputs", type=Path, help="the sources the tests convert, recorded as above")
     parser.add_argument("--show", type=Path, help="with compare: write the changed outputs here")
@@ -93,6 +102,12 @@ def main() -> int:
         label: (hashlib.sha256(out.encode("utf-8", "surrogatepass")).hexdigest(), out)
         for label, out in outputs(shared_dir(args.shared), args.inputs)
     }
+    if args.mode == "dump":
+        args.hashes.mkdir(parents=True, exist_ok=True)
+        for label, (_, out) in made.items():
+            (args.hashes / label.replace("/", "_")).write_text(_readable(out), encoding="utf-8", errors="surrogatepass")
+        print(f"{len(made)} sources dumped")
+        return 0
     if args.mode == "record":
         args.hashes.write_text(json.dumps({label: digest for label, (digest, _) in made.items()}, indent=1))
         print(f"{len(made)} sources recorded")

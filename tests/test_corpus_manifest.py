@@ -18,7 +18,7 @@ def test_every_entry_names_a_commit_a_size_and_a_sha256_once():
     for entry in files:
         assert re.fullmatch(r"[0-9a-f]{40}", entry["commit"]) and re.fullmatch(r"[0-9a-f]{64}", entry["sha256"])
         assert entry["bytes"] > 0 and re.fullmatch(r"[\w.-]+/[\w.-]+", entry["repo"])
-    assert {e["set"] for e in files} == {"developer", "unseen-pdf", "unseen-source"}
+    assert {e["set"] for e in files} == {"developer", "latex-truth", "unseen-pdf", "unseen-source"}
 
 
 def test_a_name_outside_the_output_folder_is_refused(tmp_path):

@@ -22,8 +22,8 @@ _GERMAN_RE = re.compile(r'(?<!\\)"(s|`|\'|-|=|~|<|>)')
 _GERMAN = {"s": "\u00df", "`": "\u201e", "'": "\u201c", "-": "", "=": "-", "~": "-", "<": "\u00ab", ">": "\u00bb"}
 
 
-def _options(preamble: str) -> list[str]:
-    """babel's options in order; when babel names no language, the class's options, which babel
+def languages(preamble: str) -> list[str]:
+    """babel's options in order (read once per paper); when babel names no language, the class's options, which babel
     reads too (`\\documentclass[spanish]{article}\\usepackage{babel}`). Empty without babel."""
     if not _BABEL_RE.search(preamble):
         return []
@@ -34,13 +34,9 @@ def _options(preamble: str) -> list[str]:
     return options
 
 
-def languages(preamble: str) -> set[str]:
-    return set(_options(preamble))
-
-
-def shorthands(source: str, preamble: str) -> str:
-    """`source` with the shorthands of the babel languages the preamble loads spelled out."""
-    loaded = languages(preamble)
+def shorthands(source: str, options: list[str]) -> str:
+    """`source` with the shorthands of the babel languages loaded (`languages`) spelled out."""
+    loaded = set(options)
     # `'a` is á only with the activeacute option (without it TeX prints an apostrophe, and
     # Catalan's `l'any` keeps it); spanish's `~n` and `"u` are on unless its options turn them off
     if loaded & {"spanish", "catalan", "galician"} and "activeacute" in loaded:
@@ -85,10 +81,9 @@ _ENGLISH = ("american", "british", "canadian", "australian", "newzealand")
 _CLASS_OPTIONS_RE = re.compile(r"\\documentclass[ \t]*\[([^\]]{0,500})\]")
 
 
-def caption_names(preamble: str) -> dict[str, str]:
+def caption_names(options: list[str]) -> dict[str, str]:
     """Figure and table names of the main language (babel's last option, or the class's last
-    language option when babel has none); empty for English or a language not listed."""
-    options = _options(preamble)
+    language option when babel has none: `languages`); empty for English or a language not listed."""
     main = [o for o in options if o in _CAPTION_NAMES or o.endswith("english") or o in _ENGLISH]
     if not main or main[-1] not in _CAPTION_NAMES:
         return {}

@@ -6,8 +6,9 @@ math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Docume
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `macros`/`templates` expand the paper's own definitions with their bounds, `tokens`
-tokenizes, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
+float, `definitions` reads the paper's definitions once, `tokens` tokenizes (expanding the
+macros with arguments, `templates`, where it reads them), `macros` splices the text macros into
+the tokens, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
 tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -21,23 +22,30 @@ from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
 from . import pace
-from .babel import shorthands
+from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
-from .definitions import Definitions
+from .definitions import (
+    Definition,
+    Definitions,
+    Written,
+    defined_float_names,
+    definitions,
+    doi_prefix,
+    environment_aliases,
+    written,
+)
 from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Definition, Expansion, defined_names, definitions, text_macros
+from .macros import Expansion, text_macros
 from .references import Labels
 from .source import (
     Assembler,
     citation_style,
     decode,
-    doi_prefix,
-    environment_aliases,
     find_main,
     float_names,
     package_sources,
@@ -89,13 +97,15 @@ def latex_to_document(
     source = Assembler(files, max_chars).assemble(main)
     pace.check()
     preamble, body = split_document(source)
-    body = deluxe_tables(listing_captions(shorthands(body, preamble)))
-    aliases = environment_aliases(source)
+    babel = languages(preamble)
+    body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages = package_sources(files, source)
     defining = packages + "\n" + source
-    found = definitions(defining, PROTECTED)
+    shipped, written_here = written(packages), written(source)  # the definitions, read once
+    aliases = environment_aliases(written_here)
+    found = definitions(shipped + written_here, PROTECTED)
     used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
-    own = defined_names(source)
+    own = frozenset(one.name for one in written_here)
     for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
         if name in used and found.get(name) is None:
             found[name] = Definition(0, None, unit)
@@ -106,18 +116,15 @@ def latex_to_document(
     templates = Templates(template_definitions(found, own), expansion)
     pace.check()
 
-    meta = _document_meta(preamble, packages, defining, source)
+    meta = _document_meta(preamble, babel, packages, shipped, written_here)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    expanded_preamble = templates.expand(shorthands(preamble, preamble))
-    preamble_tokens = expansion.tokens(
-        math_quantities(tokenize(expanded_preamble, aliases), meta.units, expanded_preamble)
-    )
+    # the tokenizer expands the paper's macros with arguments where it reads them
+    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, templates=templates)
+    preamble_tokens = expansion.tokens(math_quantities(preamble_tokens, meta.units))
     pace.check()
-    expanded = templates.expand(body)
-    pace.check()
-    tokens = math_quantities(tokenize(expanded, aliases, nonumber), meta.units, expanded)
+    tokens = math_quantities(tokenize(body, aliases, nonumber, templates), meta.units)
     body_tokens = bounded_bibliographies(expansion.tokens(tokens))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
@@ -149,7 +156,9 @@ def _document_class(preamble: str) -> tuple[str, str]:
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str, defining: str, source: str) -> Meta:
+def _document_meta(
+    preamble: str, babel: list[str], packages: str, shipped: list[Written], written_here: list[Written]
+) -> Meta:
     """The document-wide settings the preamble, the class and the paper's definitions decide."""
     document_class, numbering = _document_class(preamble)
     return Meta(
@@ -158,8 +167,8 @@ def _document_meta(preamble: str, packages: str, defining: str, source: str) -> 
         labels=Labels(*citation_style(preamble + "\n" + packages)),
         document_class=document_class,
         numbering=numbering,
-        float_names=float_names(packages, source, document_class),
-        doi_prefix=doi_prefix(defining),
+        float_names=float_names(defined_float_names(shipped), defined_float_names(written_here), babel, document_class),
+        doi_prefix=doi_prefix(shipped + written_here),
     )
 
 

@@ -1,20 +1,25 @@
-"""What the paper defines for the walk, read from its tokens: theorem-like environments,
-counters numbered within a unit, etoolbox's toggles.
+"""What the paper defines, read once each: its macros from the source's text, and for the walk,
+from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
 
-One pass over the tokens the converter walks anyway (the preamble's, then the body's), so the
-paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}` gives the name
-the macro prints). Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the
-counter it steps, shared or its own, and the unit it is numbered within), for the walk to
-number the blocks and for a later model of theorem blocks to build on.
+The source's definitions (`\\newcommand`, `\\def`, xparse's, ...) are read in one scan
+(`written`), in order, and everything that depends on them is a view of that list: the macros
+(`definitions`), the environment aliases the tokenizer needs (`\\beq`), the float names captions
+print, the DOI prefix. The rest is one pass over the tokens the converter walks anyway (the
+preamble's, then the body's), so the paper's own macros are already expanded in them
+(`\\newtheorem{thm}{\\thmname}` gives the name the macro prints). Each `\\newtheorem` is kept as
+data (`TheoremKind`: its printed label, the counter it steps, shared or its own, and the unit it
+is numbered within), for the walk to number the blocks and for a later model of theorem blocks
+to build on.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from . import pace
-from .tokens import BEGIN, CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token
+from . import pace, tokens
+from .tokens import BEGIN, CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
 
 # The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
 _BUILTIN_THEOREMS = {
@@ -214,3 +219,213 @@ def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
         out.append("".join(value for _, value in toks[k + 1 : end]).strip())
         k = end + 1
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The macros the source defines, read once from its text
+# ---------------------------------------------------------------------------------------------
+
+MAX_MACRO_BODY = 200
+# Names the converter gives a meaning of their own: never taken as a user's environment alias.
+RESERVED_NAMES = {
+    "begin",
+    "end",
+    "item",
+    "input",
+    "include",
+    "section",
+    "subsection",
+    "subsubsection",
+    "chapter",
+    "paragraph",
+    "caption",
+    "title",
+    "author",
+    "cite",
+    "ref",
+    "label",
+    "footnote",
+    "par",
+}
+_SPACES_RE = re.compile(r"\s*")
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One definition as written: how many arguments, the first one's default if it is optional."""
+
+    nargs: int
+    default: str | None
+    body: str
+
+
+_DEFINITION_RE = re.compile(
+    r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
+    r"|DeclareMathOperator|def|gdef)(?![A-Za-z@])(\*?)[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
+)
+
+
+@dataclass(frozen=True)
+class Written:
+    """One definition as the source writes it: the definer (`newcommand`, `def`, ...), the name,
+    and what it defines (None: not usable here: delimited parameters, a body too long)."""
+
+    definer: str
+    name: str
+    definition: Definition | None
+
+
+def written(source: str) -> list[Written]:
+    """Every definition `source` writes, in order: the one reading of the source's definitions,
+    which the macros, the environment aliases, the float names and the DOI prefix are read from."""
+    found: list[Written] = []
+    for k, m in enumerate(_DEFINITION_RE.finditer(source)):
+        pace.tick(k)
+        definer, name = m.group(1), m.group(3) or m.group(4)
+        if definer.endswith("DocumentCommand"):
+            nargs, default, start = _document_parameters(source, m.end())
+        elif definer.endswith("command") or definer == "DeclareRobustCommand":
+            nargs, default, start = _command_parameters(source, m.end())
+        else:
+            nargs, default, start = _def_parameters(source, m.end())
+        end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+        body = source[start + 1 : end]
+        if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
+            body = f"\\operatorname{m.group(2)}{{{body}}}"
+        usable = end > 0 and nargs >= 0
+        found.append(Written(definer, name, Definition(nargs, default, body) if usable else None))
+    return found
+
+
+def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, Definition | None]:
+    """Every macro definition by name, as the last valid one has it (None: unusable).
+
+    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
+    \\def do. A \\def with delimited parameters, or a body too long, makes the name unusable.
+    Names in `protected` mean something to the converter, so their redefinitions are never collected.
+    """
+    macros: dict[str, Definition | None] = {}
+    for one in found:
+        if one.name in protected or (
+            one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros
+        ):
+            continue
+        macros[one.name] = one.definition
+    for name, definition in macros.items():
+        if definition is not None and (plain := _plain_branch(definition.body, macros)) is not None:
+            macros[name] = Definition(definition.nargs, definition.default, plain)
+    return macros
+
+
+_ALIAS_BODY_RE = re.compile(r"[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*")
+
+
+def environment_aliases(found: list[Written]) -> dict[str, tuple[str, str]]:
+    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
+    aliases: dict[str, tuple[str, str]] = {}
+    for one in found:
+        body = one.definition.body if one.definition is not None and not one.definition.nargs else ""
+        alias = _ALIAS_BODY_RE.fullmatch(body) if one.definer in _ALIAS_DEFINERS else None
+        if alias and one.name.isalpha() and one.name not in RESERVED_NAMES:
+            aliases[one.name] = (alias.group(1), alias.group(2))
+    return aliases
+
+
+_ALIAS_DEFINERS = ("newcommand", "renewcommand", "providecommand", "def", "gdef")  # float names: not \\gdef
+_FLOAT_NAME_RE = re.compile(r"[^{}\\\n]{1,20}")
+
+
+def defined_float_names(found: list[Written]) -> Iterator[tuple[str, str]]:
+    """(float, the name its captions print) of each \\figurename or \\tablename defined, in order."""
+    for one in found:
+        float_name = one.name[: -len("name")].capitalize() if one.name in ("figurename", "tablename") else ""
+        body = one.definition.body if one.definition is not None else ""
+        if float_name and one.definer in _ALIAS_DEFINERS[:-1] and _FLOAT_NAME_RE.fullmatch(body):
+            yield float_name, " ".join(body.split())
+
+
+_DOI_RESOLVER_RE = re.compile(r"https?://(?:dx\.)?doi\.org/")
+
+
+def doi_prefix(found: list[Written]) -> str:
+    """What \\doi{X} prints before X: the resolver URL when the paper's style defines \\doi with
+    one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
+    for one in found:
+        resolver = _DOI_RESOLVER_RE.search(one.definition.body) if one.name == "doi" and one.definition else None
+        if resolver:
+            return resolver.group()
+    return "doi:"
+
+
+# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
+# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
+# take, so the macro reads as its plain branch (the use papers make of it most), inlined when that
+# is one macro without arguments, so its \xspace puts back the space the name ate.
+_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
+_CONTROL_WORD_RE = re.compile(r"\\([A-Za-z@]+)")
+
+
+def _plain_branch(body: str, found: dict[str, Definition | None]) -> str | None:
+    m = _OPTION_TEST_RE.fullmatch(body)
+    if m is None:
+        return None
+    word = _CONTROL_WORD_RE.fullmatch(m.group(1))
+    inner = found.get(word.group(1)) if word else None
+    return inner.body if inner is not None and not inner.nargs else m.group(1)
+
+
+_ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")
+
+
+def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """`[2][default]` after a \\newcommand's name: (arguments, default or None, where the body starts)."""
+    m = _ARGUMENT_COUNT_RE.match(source, pos)
+    if not m:
+        return 0, None, match_end(_SPACES_RE, source, pos)
+    nargs, pos = int(m.group(1)), m.end()
+    default = None
+    if nargs and source.startswith("[", pos):
+        close = bracket_end(source, pos, MAX_MACRO_BODY)
+        if close < 0:
+            return -1, None, pos
+        default, pos = source[pos + 1 : close], close + 1
+    return nargs, default, match_end(_SPACES_RE, source, pos)
+
+
+_XPARSE_SPEC_RE = re.compile(r"\s*(?:O\s*\{([^{}]*)\})?((?:\s*m)*)\s*")
+
+
+def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
+    with a default; any other kind (starred, delimited, optional without default) does not work here."""
+    pos = match_end(_SPACES_RE, source, pos)
+    close = tokens.group_end(source, pos, MAX_MACRO_BODY) if source.startswith("{", pos) else -1
+    spec = _XPARSE_SPEC_RE.fullmatch(source, pos + 1, close) if close > 0 else None
+    if spec is None:
+        return -1, None, pos
+    nargs = spec.group(2).count("m") + (spec.group(1) is not None)
+    return nargs, spec.group(1), match_end(_SPACES_RE, source, close + 1)
+
+
+_DEF_PARAMETERS_RE = re.compile(r"((?:[ \t]*#[1-9])+)[ \t]*")
+
+
+def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
+    """`#1#2` after a \\def's name: plain parameters count; delimited ones (`#1.`) do not work here."""
+    m = _DEF_PARAMETERS_RE.match(source, pos)
+    params = "".join(m.group(1).split()) if m else ""
+    if params != "".join(f"#{k}" for k in range(1, len(params) // 2 + 1)):
+        return -1, None, pos
+    return len(params) // 2, None, match_end(_SPACES_RE, source, m.end() if m else pos)
+
+
+def bracket_end(text: str, open_at: int, limit: int) -> int:
+    """Index of the `]` closing the `[` at open_at, outside braces, or -1 past `limit` chars."""
+    depth = 0
+    for k in range(open_at + 1, min(len(text), open_at + limit + 2)):
+        c = text[k]
+        depth += (c == "{") - (c == "}")
+        if c == "]" and depth == 0 and text[k - 1] != "\\":
+            return k
+    return -1

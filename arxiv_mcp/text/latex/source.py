@@ -1,9 +1,8 @@
-"""The LaTeX source as one text: which file is main, \\input inlined, comments gone, and what it defines.
+"""The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
 Everything here reads source text, before tokenising: the main-file choice, include inlining from
-the archive's own files, comment stripping, the document split, and the definitions collected from
-the whole source (environment aliases, float names, how citations print; the definitions the
-walk reads from tokens are `definitions.py`'s, user text macros `macros.py`'s).
+the archive's own files, comment stripping, the document split, the packages the e-print ships,
+the float names and how citations print (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ...errors import ExtractionError
 from . import pace
@@ -238,7 +237,7 @@ class Assembler:
     def _expand(self, name: str, stack: tuple[str, ...]) -> str:
         text = self._text(name)
         if len(stack) > 1:
-            text = _document_body_if_any(text)
+            text = split_document(text)[1]  # an included complete document gives its body
         out: list[str] = []
         pos = 0
         for m in _INPUT_RE.finditer(text):
@@ -302,14 +301,6 @@ class Assembler:
         return None
 
 
-def _document_body_if_any(text: str) -> str:
-    start = text.find("\\begin{document}")
-    if start < 0:
-        return text
-    end = text.find("\\end{document}", start)
-    return text[start + len("\\begin{document}") : end if end >= 0 else len(text)]
-
-
 def split_document(source: str) -> tuple[str, str]:
     start = source.find("\\begin{document}")
     if start < 0:
@@ -319,64 +310,23 @@ def split_document(source: str) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Definitions: environment aliases, theorem names
+# What captions print before their number
 # ---------------------------------------------------------------------------------------------
 
-# Names the converter gives a meaning of their own: never taken as a user's environment alias.
-RESERVED_NAMES = {
-    "begin",
-    "end",
-    "item",
-    "input",
-    "include",
-    "section",
-    "subsection",
-    "subsubsection",
-    "chapter",
-    "paragraph",
-    "caption",
-    "title",
-    "author",
-    "cite",
-    "ref",
-    "label",
-    "footnote",
-    "par",
-}
-_ALIAS_RE = re.compile(
-    r"\\(?:re)?(?:newcommand|providecommand|def|gdef)\*?[ \t]*(?:\{[ \t]*)?\\([A-Za-z]+)[ \t]*(?:\}[ \t]*)?"
-    r"\{[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*\}"
-)
-_FLOAT_NAME_RE = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand|def)\*?[ \t]*(?:\{[ \t]*)?\\(figure|table)name(?![A-Za-z@])[ \t]*(?:\}[ \t]*)?"
-    r"\{([^{}\\\n]{1,20})\}"
-)
 
-
-def float_names(packages: str, source: str, document_class: str) -> dict[str, str]:
+def float_names(
+    packages: Iterable[tuple[str, str]], own: Iterable[tuple[str, str]], languages: list[str], document_class: str
+) -> dict[str, str]:
     """What captions print before their number, by float ("Figure", "Table"): the class's
     (`specs.CLASS_FLOAT_NAMES`), then the main babel language's, then the first definition in the packages and class the e-print
     ships (a class defines one per language option, English first: svjour3's `Fig.` before
     `Abb.`), then the paper's own last \\figurename/\\tablename definition."""
     names = dict(CLASS_FLOAT_NAMES.get(document_class, {}))
-    names.update(caption_names(split_document(source)[0]))  # babel's, set at \\begin{document}
+    names.update(caption_names(languages))  # babel's, set at \\begin{document}
     shipped: dict[str, str] = {}
-    for m in _FLOAT_NAME_RE.finditer(packages):
-        shipped.setdefault(m.group(1).capitalize(), " ".join(m.group(2).split()))
-    names.update(shipped)
-    for m in _FLOAT_NAME_RE.finditer(source):
-        names[m.group(1).capitalize()] = " ".join(m.group(2).split())
-    return names
-
-
-def environment_aliases(source: str) -> dict[str, tuple[str, str]]:
-    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
-    aliases: dict[str, tuple[str, str]] = {}
-    for m in _ALIAS_RE.finditer(source):
-        name = m.group(1)
-        if name not in RESERVED_NAMES:
-            aliases[name] = (m.group(2), m.group(3))
-    return aliases
+    for name, printed in packages:
+        shipped.setdefault(name, printed)
+    return names | shipped | dict(own)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,16 +418,3 @@ def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
             default = not _AUTHORYEAR_OPTION_RE.search(options)
             compress = compress or "-comp" in options
     return numeric or bool(default), sort, compress, merge
-
-
-_DOI_DEFINITION_RE = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|def)\*?[ \t]*(?:\{[ \t]*)?\\doi(?![A-Za-z@])"
-    r"[^\n]{0,200}?(https?://(?:dx\.)?doi\.org/)"
-)
-
-
-def doi_prefix(source: str) -> str:
-    """What \\doi{X} prints before X: the resolver URL when the paper's style defines \\doi with
-    one (splncs04, llncs: `https://doi.org/X`), else `doi:`."""
-    m = _DOI_DEFINITION_RE.search(source)
-    return m.group(1) if m else "doi:"

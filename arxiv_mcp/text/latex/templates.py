@@ -1,4 +1,8 @@
-"""User macros with arguments: expanded in the LaTeX source itself, before it is tokenized.
+"""User macros with arguments: expanded where they are read, the source read once.
+
+In text the tokenizer meets a use and asks `Templates.in_text` for its body, which it reads as
+tokens in the use's place; in math (which the tokenizer keeps as LaTeX) `Templates.expand`
+rewrites the math's LaTeX before the tokenizer reads its rows, numbers and labels.
 
 A definition with parameters (`\\newcommand{\\sig}[2][x]{\\sigma_{#1#2}}`, `\\def\\reef#1{(\\ref{#1})}`,
 `\\NewDocumentCommand{\\q}{m}{...}`) is a template: each use's arguments (a braced group, else one
@@ -17,9 +21,10 @@ from __future__ import annotations
 import re
 
 from . import tokens
-from .macros import MAX_MACRO_DEPTH, UNSAFE_BODY_RE, Definition, Expansion, bracket_end, replace_ensuremath
+from .definitions import Definition, bracket_end
+from .macros import UNSAFE_BODY_RE, Expansion, replace_ensuremath
 from .specs import PACKAGE_TEMPLATES
-from .tokens import MATH_ENVIRONMENTS, VERBATIM_ENVIRONMENTS
+from .tokens import MAX_MACRO_DEPTH
 
 MAX_ARGUMENT = 2_000
 
@@ -83,69 +88,59 @@ def _whole_floats_out(body: str) -> str:
     return body if open_envs else _FLOAT_DELIMITER_RE.sub(" ", body)
 
 
-_DEFINER_BEFORE_RE = re.compile(
-    r"\\(?:[gex]?def|let|(?:re)?newcommand|providecommand|DeclareRobustCommand|[A-Z][a-z]+DocumentCommand)"
-    r"\*?[ \t]*\{?[ \t]*\Z"
-)
-
-
-_ENVIRONMENTS = "|".join(re.escape(name) for name in sorted(MATH_ENVIRONMENTS, key=len, reverse=True))
-
-
 # Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
-_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?|\\(begin|end)[ \t]*\{(?:" + _ENVIRONMENTS + r")\}"
-
-
-# Verbatim text shows macros as written: an environment is passed over up to its \end, \verb up to
-# its delimiter on the same line.
-_VERBATIM = (
-    r"|\\begin\{(?P<env>"
-    + "|".join(re.escape(name) for name in sorted(VERBATIM_ENVIRONMENTS, key=len, reverse=True))
-    + r")\}|\\verb\*?(?P<delimiter>[^A-Za-z\s*])[^\n]{0,1000}?(?P=delimiter)"
-)
+_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?"
 
 
 class Templates:
-    """Expands template uses in LaTeX source, spending the shared expansion budget."""
+    """Expands template uses, spending the shared expansion budget: in text where the tokenizer
+    reads one (`in_text`), in math over the math's LaTeX (`expand`)."""
 
     def __init__(self, found: dict[str, Definition], expansion: Expansion):
         self.found = found
         self.expansion = expansion
         names = "|".join(re.escape(name) for name in sorted(found, key=len, reverse=True))
-        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])" + _VERBATIM) if found else None
+        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])") if found else None
+
+    def in_text(self, src: str, pos: int, name: str) -> tuple[str, int, int] | None:
+        """The use of `name` in text whose arguments start at `pos`: the body with them in
+        place, where the use ends and how many arguments it took; None when it is not a use
+        or the budget is spent."""
+        use = self.one(src, pos, name, False) if self.expansion.budget > 0 else None
+        return (*use, self.found[name].nargs) if use is not None else None
+
+    def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:
+        use = self.use(src, pos, self.found[name], math)
+        if use is None:
+            # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
+            # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
+            self.expansion.budget -= MAX_ARGUMENT if "{" in src[pos : pos + 40] else 1
+            return None
+        if not self.expansion.affordable(len(use[0]) + 1):
+            return None
+        self.expansion.budget -= len(use[0]) + 1
+        return use
 
     def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+        """`src` (math's LaTeX) with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep."""
         if self.scan is None:
             return src
         out: list[str] = []
         pos = 0
         tail = ""  # the end of the output so far
-        skip = 0  # the end of the arguments already expanded, or of a verbatim environment
         for m in self.scan.finditer(src):
-            if m.start() < max(pos, skip):
+            if m.start() < pos:
                 continue
-            name = m.group(2)
-            if m.group("env"):  # an unclosed one runs to the end, as in TeX
-                close = src.find(f"\\end{{{m.group('env')}}}", m.end())
-                skip = close if close >= 0 else len(src)
-            elif name is None and not m.group("delimiter"):
-                math = _math_after(m.group(), m.group(1), math)
+            name = m.group(1)
             if name is None:
+                math = _math_after(m.group(), math)
                 continue
-            if _DEFINER_BEFORE_RE.search(src, max(0, m.start() - 40), m.start()):
-                continue
-            use = self.use(src, m.end(), self.found[name], math)
+            if self.expansion.budget <= 0:
+                break
+            use = self.one(src, m.end(), name, math)
             if use is None:
-                # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
-                # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
-                self.expansion.budget -= MAX_ARGUMENT if "{" in src[m.end() : m.end() + 40] else 1
-                if self.expansion.budget <= 0:
-                    break
-                continue
-            if not self.expansion.affordable(len(use[0]) + 1):
                 continue
             body, end = use
-            self.expansion.budget -= len(body) + 1
             body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
             if depth == 0:
                 body, end = _spaced(body, src, end, self.found[name].nargs)
@@ -245,13 +240,10 @@ def _holds(m: re.Match[str], math: bool) -> bool:
     return {"<": left < right, "=": left == right, ">": left > right}[m.group("op")]
 
 
-_XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")
-
-
 def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
     """A fully expanded use: TeX drops the spaces after a control word, \\xspace puts one back."""
-    if _XSPACE_RE.search(body):
-        return _XSPACE_RE.sub("", body), end
+    if tokens.XSPACE_RE.search(body):
+        return tokens.XSPACE_RE.sub("", body), end
     return body, tokens.match_end(tokens.AFTER_WORD_RE, src, end) if not nargs else end
 
 
@@ -272,9 +264,7 @@ def _in_mode(body: str, math: bool) -> str:
     return replace_ensuremath(body, lambda inner: f"${inner}$")
 
 
-def _math_after(delimiter: str, environment: str | None, math: bool) -> bool:
-    if environment is not None:
-        return environment == "begin"
+def _math_after(delimiter: str, math: bool) -> bool:
     if delimiter in ("\\(", "\\["):
         return True
     if delimiter in ("\\)", "\\]"):

@@ -2,13 +2,17 @@
 
 One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
 and control symbols become text, and every other control word is a CMD token for the converter.
+A use of the paper's macros with arguments (`Templates`) is expanded where it is read: its body
+is read as tokens in its place (MAX_MACRO_DEPTH deep), and the LaTeX of math is rewritten by the
+same definitions before its rows and labels are read.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 from . import pace
 from .specs import SIZE_SWITCHES
@@ -18,6 +22,7 @@ LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", 
 
 Token = tuple[str, str]
 
+MAX_MACRO_DEPTH = 3  # a macro's body is read for macros again at most this many times
 AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
 
 _ACCENTS = {
@@ -79,10 +84,8 @@ _MATH_ENVS = {
     "IEEEeqnarray": "aligned",  # IEEEtrantools': its column spec ({rCl}) is left out
     "IEEEeqnarray*": "aligned",
 }
-MATH_ENVIRONMENTS = frozenset(_MATH_ENVS)
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-VERBATIM_ENVIRONMENTS = frozenset(_VERBATIM_ENVS)
 _STARRABLE = {
     "part",
     "chapter",
@@ -200,10 +203,82 @@ def _accented(accent: str, base: str) -> str:
     return unicodedata.normalize("NFC", base + _ACCENTS[accent])
 
 
+class Templates(Protocol):
+    """The paper's macros with arguments (`templates.Templates`), which the tokenizer expands
+    where it reads a use, so the source is read once."""
+
+    @property
+    def found(self) -> Mapping[str, object]:
+        """The macros' definitions, by name."""
+
+    def in_text(self, src: str, pos: int, name: str) -> tuple[str, int, int] | None:
+        """The use of `name` whose arguments start at `pos`: its body, where it ends, how many
+        arguments it took."""
+
+    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+        """Math with the uses in it expanded."""
+
+
+# The names after which a control word is being defined, not used
+DEFINERS = {
+    "def",
+    "gdef",
+    "edef",
+    "xdef",
+    "let",
+    "newcommand",
+    "newcommand*",
+    "renewcommand",
+    "renewcommand*",
+    "providecommand",
+    "providecommand*",
+    "DeclareRobustCommand",
+    "DeclareMathOperator",
+    "NewDocumentCommand",
+    "RenewDocumentCommand",
+    "ProvideDocumentCommand",
+    "DeclareDocumentCommand",
+}
+
+
+def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
+    """The macro name at `k`, right after \\def, \\newcommand{ ... or \\let, is its definition, not a use."""
+    j = k - 1
+    while j >= 0 and toks[j][0] == TEXT and not toks[j][1].strip() and k - j < 4:
+        j -= 1
+    if j >= 0 and toks[j][0] == LBRACE:
+        j -= 1
+    if j >= 0 and toks[j][0] == CMD and toks[j][1] in DEFINERS:
+        return True
+    return (CMD, "let") in toks[max(0, k - 4) : k]
+
+
+XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")  # heppennames spells it \\Xspace
+_XSPACES = ((CMD, "xspace"), (CMD, "Xspace"))
+
+
+def _spaced(toks: list[Token], src: str, end: int, nargs: int) -> tuple[list[Token], int]:
+    """A use read whole: TeX drops the spaces after a control word, \\xspace (anywhere in what
+    the use expands to) puts one back."""
+    if any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
+        kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
+        return [t for t in kept if t not in _XSPACES], end
+    return toks, match_end(AFTER_WORD_RE, src, end) if not nargs else end
+
+
 class _Tokenizer:
-    def __init__(self, src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()):
+    def __init__(
+        self,
+        src: str,
+        aliases: dict[str, tuple[str, str]],
+        nonumber: Iterable[str] = (),
+        templates: Templates | None = None,
+    ):
         self.src = src
         self.aliases = aliases
+        self.templates = templates
+        self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
+        self.math_until = -1  # where a macro's body ending in math ends
         names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
         self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
@@ -268,7 +343,7 @@ class _Tokenizer:
             if self.plain_alignment(src[j + 2 : end]):
                 return end + 2
             eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
-            self.math(DMATH, src[j + 2 : eqno.start() if eqno else end])
+            self.math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end]))
             if eqno:
                 self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(1)), (RBRACE, "")])
             return end + 2
@@ -276,7 +351,7 @@ class _Tokenizer:
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
-        self.math(MATH, src[j + 1 : end])
+        self.math(MATH, self.in_math(src[j + 1 : end]))
         return end + 1
 
     _ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
@@ -291,10 +366,13 @@ class _Tokenizer:
             return False
         for row in display[found.end() : close].split("\\cr"):
             number = self._ROW_NUMBER_RE.search(row)
-            self.math(DMATH, row[: number.start()] if number else row, "aligned")
+            self.math(DMATH, self.in_math(row[: number.start()] if number else row), "aligned")
             if number:
                 self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, number.group(1)), (RBRACE, "")])
         return True
+
+    def in_math(self, latex: str) -> str:
+        return self.templates.expand(latex, True, self.depth) if self.templates is not None else latex
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
@@ -379,6 +457,10 @@ class _Tokenizer:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
+        if self.templates is not None and name in self.templates.found and not being_defined(self.toks, len(self.toks)):
+            use = self.templates.in_text(src, k, name)
+            if use is not None:
+                return self.expanded(j, *use)
         if name in ("begin", "end"):
             env = self._ENV_NAME_RE.match(src, k)
             if not env:
@@ -399,6 +481,29 @@ class _Tokenizer:
         self.toks.append((CMD, name))
         return match_end(AFTER_WORD_RE, src, k)
 
+    def expanded(self, j: int, body: str, end: int, nargs: int) -> int:
+        """The body of the use at `j`, read as tokens where the use stands (its own macros
+        expanded, MAX_MACRO_DEPTH deep as `templates` says), and where the source goes on.
+        Math never touches other math (`$a$$b$` would read as display math)."""
+        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until
+        self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
+        if self.depth > MAX_MACRO_DEPTH:
+            self.templates = None
+        toks = self.run()
+        self.src, self.search, self.toks, self.depth, self.templates, self.math_until = outer
+        if self.depth == 0:  # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
+            toks, end = _spaced(toks, self.src, end, nargs)
+        before = self.src[j - 1 : j] == "$" or self.math_until == j
+        if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
+            self.toks.append((TEXT, " "))
+        self.toks.extend(toks)
+        if body.endswith("$") and self.src.startswith("$", end):
+            self.toks.append((TEXT, " "))
+        self.math_until = end if body.endswith("$") else -1
+        # as in TeX, the spaces after a control word ending what the use expands to are not text
+        ends_in_word = bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES  # \\xspace: its own rule
+        return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
+
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
 
     _SYMBOL_ACCENT_RE = re.compile(
@@ -418,7 +523,7 @@ class _Tokenizer:
             end = self.search.find(close, j + 2)
             if end < 0:
                 return j + 2
-            self.math(MATH if c == "(" else DMATH, src[j + 2 : end])
+            self.math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end]))
             return end + 2
         accent = self._SYMBOL_ACCENT_RE.match(src, j)
         if accent:
@@ -440,7 +545,7 @@ class _Tokenizer:
                 return k
             inner = src[k:end]
             if env in _MATH_ENVS:
-                self.display(env, inner)
+                self.display(env, self.in_math(inner))
             elif env in _VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
@@ -542,10 +647,13 @@ def _verbatim_body(env: str, inner: str) -> str:
     return inner.strip("\n")
 
 
-def tokenize(src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = ()) -> list[Token]:
+def tokenize(
+    src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = (), templates: Templates | None = None
+) -> list[Token]:
     """`nonumber`: the paper's own names for \\nonumber (`\\def\\nn{\\nonumber}`), which decide
-    which rows of an alignment are numbered before its macros are expanded."""
-    return _Tokenizer(src, aliases, nonumber).run()
+    which rows of an alignment are numbered before its macros are expanded; `templates`: the
+    macros with arguments, expanded as they are read."""
+    return _Tokenizer(src, aliases, nonumber, templates).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:

@@ -319,12 +319,12 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
     return "".join(out)
 
 
-def math_quantities(toks: list[Token], declared: dict[str, str], source: str) -> list[Token]:
-    """The tokens of `source` with every math span's quantities as printed (`quantities_in_math`);
-    linear in the tokens and the math's length."""
-    if not _MATH_QUANTITY_RE.search(source):
-        return toks
+def math_quantities(toks: list[Token], declared: dict[str, str]) -> list[Token]:
+    """The tokens with every math span's quantities as printed (`quantities_in_math`); linear in
+    the tokens and the math's length (the math is read here, not the source again)."""
     return [
-        (kind, quantities_in_math(value, declared)) if kind in (MATH, DMATH) and "\\" in value else (kind, value)
+        (kind, quantities_in_math(value, declared))
+        if kind in (MATH, DMATH) and _MATH_QUANTITY_RE.search(value)
+        else (kind, value)
         for kind, value in toks
     ]
