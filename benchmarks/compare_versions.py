@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from arxiv_mcp import reading  # noqa: E402
 from arxiv_mcp.cache.readmemo import ReadMemo  # noqa: E402
 from arxiv_mcp.config import load  # noqa: E402
+from arxiv_mcp.ids import PaperId  # noqa: E402
 from arxiv_mcp.rereads import PAGES_KEPT, TEXTS_KEPT, Rereads  # noqa: E402
 from arxiv_mcp.research import textdiff  # noqa: E402
 from arxiv_mcp.service import ArxivService  # noqa: E402
@@ -79,7 +80,7 @@ def _service(home: str, v1: bytes, v2: bytes) -> ArxivService:
     for version, raw in ((1, v1), (2, v2)):
         doc = extract(TextSource.SOURCE, raw)
         service.cache.put_text(
-            PID, version, doc.to_json(), method=TextSource.SOURCE, extractor_version=EXTRACTOR_VERSION
+            PaperId(PID, version), doc.to_json(), method=TextSource.SOURCE, extractor_version=EXTRACTOR_VERSION
         )
         meta = {
             "id": PID,
@@ -92,7 +93,7 @@ def _service(home: str, v1: bytes, v2: bytes) -> ArxivService:
             "published": "2024-12-27T00:00:00Z",
             "updated": f"2025-0{version}-18T00:00:00Z",
         }
-        service.cache.put_meta(PID, version, meta, latest=version == 2)
+        service.cache.put_meta(PaperId(PID, version), meta, latest=version == 2)
     return service
 
 
