@@ -275,7 +275,7 @@ class JournaledIndex:
 
     def load(self) -> None:
         """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""
-        with _collector_paused():
+        with collector_paused():
             self._load()
 
     def _load(self) -> None:
@@ -463,8 +463,9 @@ class JournaledIndex:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while a snapshot is read: every object made then is kept,
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a snapshot (or another large derived file, the
+    library's index) is read: every object made then is kept,
     so its passes would find nothing, yet each walks the objects of the whole process (at
     10,000 papers they cost more than reading the snapshot). A large mirror is then frozen
     (gc.freeze: moved out of the collector's sight), else the first full pass after it, soon

@@ -23,6 +23,7 @@ import threading
 from typing import Any
 
 from ..cache.atomic import write_atomic
+from ..cache.index import collector_paused
 from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
@@ -97,8 +98,9 @@ class Library:
             logger.warning("could not read the library index %s (%s); rebuilding it", self.path, exc)
             return
         try:
-            index, extra = LocalIndex.from_bytes(data)
-            indexed = _signatures(extra)
+            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
+                index, extra = LocalIndex.from_bytes(data)
+                indexed = _signatures(extra)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             logger.warning("the library index %s is unreadable (%s); rebuilding it from the papers", self.path, exc)
             self._unsaved = SAVE_AFTER  # the rebuilt index replaces the file at once
