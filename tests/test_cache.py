@@ -487,7 +487,20 @@ def _assert_nothing_lost(home: Path, clock: Clock, expected: dict) -> Cache:
 
 
 @pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "empty", "missing", "wrong shape", "planted", "bad id", "cut short"]
+    "damage",
+    [
+        "garbage",
+        "truncated",
+        "empty",
+        "missing",
+        "wrong shape",
+        "planted",
+        "bad id",
+        "cut short",
+        "two ids in one",
+        "two checksums in one",
+        "bad checksum",
+    ],
 )
 def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damage):
     expected = _fill(home, clock)
@@ -505,7 +518,17 @@ def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damag
         snapshot.write_text(json.dumps({"format": 1, "generation": 3, "entries": [["../x", 1, 0, None, {}]]}))
     else:  # a row naming a file outside the cache, or of a malformed id, or cut short
         row = ["2401.00001", 1, 0, None, "pdf", 5, None, "../../x", "application/pdf", None, None, None]
-        rows = {"planted": [row], "bad id": [["../x", *row[1:]]], "cut short": [row[:7]]}[damage]
+        # Ids and checksums are checked many in one pass, joined by newlines: one holding a
+        # newline must not pass for two.
+        meta = ["meta", 5, None, None, None, 1.0, None, None]
+        rows = {
+            "planted": [row],
+            "bad id": [["../x", *row[1:]]],
+            "cut short": [row[:7]],
+            "two ids in one": [["2401.00001\n2401.00002", 1, 0.0, None, *meta]],
+            "two checksums in one": [["2401.00001", 1, 0.0, None, "meta", 5, "a" * 64 + "\n" + "b" * 64, *meta[3:]]],
+            "bad checksum": [["2401.00001", 1, 0.0, None, "meta", 5, "A" * 64, *meta[3:]]],
+        }[damage]
         snapshot.write_text(json.dumps({"format": 2, "generation": 3, "entries": rows}))
     _assert_nothing_lost(home, clock, expected)
     if damage not in ("missing", "empty"):

@@ -51,7 +51,7 @@ def check_paper_ids(paper_ids: list[str]) -> None:
         joined = "\n".join(paper_ids)
     except TypeError:
         raise ValueError("a paper id that is not a string") from None
-    if paper_ids and _IDS.fullmatch(joined + "\n") is None:
+    if paper_ids and (_IDS.fullmatch(joined + "\n") is None or joined.count("\n") != len(paper_ids) - 1):
         raise ValueError("not normalised versionless arXiv ids")
 
 

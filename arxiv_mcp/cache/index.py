@@ -28,9 +28,22 @@ from typing import Any
 
 from . import osfiles
 from .atomic import write_atomic
-from .files import MAX_VERSION, TIERS, check_paper_id, check_paper_ids, check_version
+from .files import MAX_VERSION, RAW_KINDS, TIERS, check_paper_id, check_paper_ids, check_version
 from .oslock import read_at
-from .records import RECORD_WIDTH, Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
+from .records import (
+    RECORD_WIDTH,
+    Drop,
+    Key,
+    Note,
+    Operation,
+    Put,
+    TierRecord,
+    Touch,
+    check_digests,
+    decode,
+    encode,
+    number,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +198,7 @@ class IndexState:
         the ids are checked in one pass, each entry's other fields inline."""
         width = RECORD_WIDTH + 1
         entries, by_paper, totals, from_row = self.entries, self.by_paper, self.bytes_by_tier, TierRecord.from_row
+        made, digests = TierRecord._make, []
         check_paper_ids([row[0] for row in rows])
         for row in rows:
             paper_id, version, last_access, title = row[0], row[1], row[2], row[3]
@@ -196,8 +210,15 @@ class IndexState:
             entry = Entry(paper_id, version, last_access if type(last_access) is float else number(last_access), title)
             tiers = entry.tiers
             for at in range(4, len(row), width):
-                record = tiers[row[at]] = from_row(key, row[at], row[at + 1 : at + width])
-                totals[row[at]] += record.size
+                tier, fields = row[at], row[at + 1 : at + width]
+                if tier in _PLAIN_TIERS and _plain_row(fields):
+                    # As from_row would make it (nothing to normalise), its checksum checked below.
+                    record = tiers[tier] = made(fields)
+                    if fields[1] is not None:
+                        digests.append(fields[1])
+                else:
+                    record = tiers[tier] = from_row(key, tier, fields)
+                totals[tier] += record.size
             if not tiers or len(row) - 4 != width * len(tiers):
                 raise ValueError(f"a snapshot entry without tiers, or a tier twice: {key!r}")
             entries[key] = entry
@@ -206,6 +227,7 @@ class IndexState:
                 by_paper[paper_id] = {version}
             else:
                 versions.add(version)
+        check_digests(digests)
 
     def _add_rows_of_format_1(self, rows: list[list[Any]]) -> None:
         """Entries as format 1 kept them, each tier record an object: an upgraded cache loads."""
@@ -237,6 +259,28 @@ class IndexState:
         bytes_by_tier = self.bytes_by_tier
         for tier, record in tiers.items():
             bytes_by_tier[tier] += record.size
+
+
+_PLAIN_TIERS = frozenset(TIERS) - frozenset(RAW_KINDS)
+"""The tiers whose record names no file of its own (metadata, text): most of a snapshot's."""
+
+
+def _plain_row(fields: list[Any]) -> bool:
+    """Whether a metadata or text record's row is already in the form `TierRecord.from_row`
+    makes of it (every field of its type or null, no file name or content type), so the row
+    itself can be the record; its checksum, if any, is still to be checked."""
+    size, digest, name, content_type, fetched_at, method, version = fields
+    return (
+        len(fields) == RECORD_WIDTH
+        and type(size) is int
+        and size >= 0
+        and (digest is None or type(digest) is str)
+        and name is None
+        and content_type is None
+        and (fetched_at is None or type(fetched_at) is float)
+        and (method is None or type(method) is str)
+        and (version is None or type(version) is int)
+    )
 
 
 class JournaledIndex:

@@ -21,6 +21,7 @@ import unicodedata
 import zlib
 from array import array
 from collections import Counter
+from collections.abc import KeysView
 from typing import Any
 
 from .. import bounds
@@ -126,6 +127,10 @@ class LocalIndex:
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._slot_of
+
+    def ids(self) -> KeysView[str]:
+        """The ids of the papers indexed (a live view: compare it, do not keep it)."""
+        return self._slot_of.keys()
 
     def title(self, doc_id: str) -> str:
         """The indexed title of a paper, whitespace collapsed ("" when unknown)."""
