@@ -180,10 +180,18 @@ class IndexState:
             state._add_rows_of_format_1(body["entries"])
         else:
             state._add_rows(body["entries"])
-        by_paper = state.by_paper
+        by_paper, latest = state.by_paper, state.latest
         for paper_id, (version, marked_at) in body["latest"].items():
-            paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
-            state.latest[paper_id] = (check_version(version), number(marked_at))
+            if (
+                paper_id in by_paper
+                and type(version) is int
+                and 0 < version <= MAX_VERSION
+                and type(marked_at) is float
+            ):
+                latest[paper_id] = (version, marked_at)  # checked as below, inline: one per paper
+            else:
+                paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
+                latest[paper_id] = (check_version(version), number(marked_at))
         for paper_id, notes in body["notes"].items():
             if not isinstance(notes, dict):
                 raise ValueError("malformed notes")
