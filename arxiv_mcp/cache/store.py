@@ -21,6 +21,11 @@ never, the entry just inserted only as a last resort.
 
 Every tier's size and sha256 are in the index, so a file that no longer matches is dropped,
 not served. A write the disk refuses is one CacheWriteFailed that names the cause and the fix.
+
+Callers name a paper or a paper version by an `ids.PaperId`, valid by construction (made by
+`ids.parse` at the tool's boundary, or checked when made from parts): file names are built
+from it without checking it again. What the cache reads back from disk (file names, index
+lines, snapshot rows) it checks itself. What it knows of a paper as a whole is paper.py's.
 """
 
 from __future__ import annotations
