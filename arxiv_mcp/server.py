@@ -203,9 +203,9 @@ def _progress_for(ctx: Context | None) -> budget.Progress | None:
     if ctx is None:
         return None
 
-    import anyio.from_thread
-
     def report(message: str, done: float, total: float | None) -> None:
+        import anyio.from_thread  # here, not per call: most calls report nothing
+
         try:
             anyio.from_thread.run(ctx.report_progress, done, total, message)
         except Exception:  # progress is a courtesy: a closed stream must not fail the tool
@@ -503,6 +503,7 @@ def _argument_check(
     """The check refusing a tools/call whose raw arguments do not fit the schema, with one
     line (`arguments.problem`), before the SDK's validation drops unknown names or answers
     with a pydantic dump: the refusal, or the request to pass on (its nulls left out)."""
+    from . import arguments  # once, when the server is built: not an import statement per call
 
     def check(ctx: ServerRequestContext[Any, Any]) -> ServerRequestContext[Any, Any] | CallToolResult:
         params = ctx.params
@@ -522,8 +523,6 @@ def _argument_check(
             raw = params.get("arguments")
             given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
-                from . import arguments
-
                 line = arguments.problem(tool.name, tool.parameters, given)
                 if line:
                     return _argument_error(line)
