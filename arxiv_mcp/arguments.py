@@ -9,6 +9,7 @@ argument and what it accepts. Ranges are the service's to check (`bounds.py`).
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -62,8 +63,6 @@ def without_nulls(arguments: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unknown(tool: str, name: str, valid: list[str]) -> str:
-    import difflib  # only for an unknown name: the server imports this module at start-up
-
     ours = next((alias for alias in ALIASES.get(name, ()) if alias in valid), None)
     ours = ours or next(iter(difflib.get_close_matches(name, valid, n=1, cutoff=0.6)), None)
     guess = f" (did you mean {ours}?)" if ours else ""

@@ -503,7 +503,6 @@ def _argument_check(
     """The check refusing a tools/call whose raw arguments do not fit the schema, with one
     line (`arguments.problem`), before the SDK's validation drops unknown names or answers
     with a pydantic dump: the refusal, or the request to pass on (its nulls left out)."""
-    from . import arguments  # once, when the server is built: not an import statement per call
 
     def check(ctx: ServerRequestContext[Any, Any]) -> ServerRequestContext[Any, Any] | CallToolResult:
         params = ctx.params
@@ -523,6 +522,8 @@ def _argument_check(
             raw = params.get("arguments")
             given: Any = raw or {}
             if tool is not None and isinstance(given, dict):
+                from . import arguments  # not at start-up (tests/test_tool_schemas.py)
+
                 line = arguments.problem(tool.name, tool.parameters, given)
                 if line:
                     return _argument_error(line)
