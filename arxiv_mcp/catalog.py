@@ -57,14 +57,14 @@ class Catalog:
             if exact:
                 found[pid] = max(exact, key=lambda c: c.version)
         for pid, paper in found.items():
-            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=pid.version is None)
+            self.cache.put_meta(paper.pid, paper.to_dict(), latest=pid.version is None)
         for pid in pids:
             if pid not in found and pid.version is None:
                 self.cache.put_search(_absent_key(pid), {"absent": True}, min(self.cache.meta_ttl_s, ABSENT_TTL_S))
         return found
 
     def cached(self, pid: PaperId, *, allow_stale: bool = False) -> Paper | None:
-        hit = self.cache.get_meta(pid.id, pid.version, allow_stale=allow_stale)
+        hit = self.cache.get_meta(pid, allow_stale=allow_stale)
         return Paper.from_dict(hit.record) if hit else None
 
     def _cached_many(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
@@ -121,7 +121,7 @@ class Catalog:
             lambda: self.api.search(search_query, 0, max_results, "relevance", "descending"),
         )
         for paper in feed.papers:
-            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
+            self.cache.put_meta(paper.pid, paper.to_dict(), latest=True)
         kept = {"papers": [p.to_dict() for p in feed.papers]}
         self.cache.put_search(_search_key(search_query, max_results), kept, self.cache.meta_ttl_s)
         return feed.papers
@@ -148,7 +148,7 @@ class Catalog:
             raise
         if pid not in found:
             latest = found[bare].version if bare in found else None
-            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest))
+            raise NotFound(not_found(pid, self.cache.versions(pid), latest))
         return found[pid], False
 
 

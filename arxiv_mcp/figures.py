@@ -99,7 +99,7 @@ class FigureImages:
 
     def _from_eprint(self, pid: PaperId, refs: list[str]) -> bytes | None:
         assert pid.version is not None
-        raw = self.cache.get_raw(pid.id, pid.version, "source")
+        raw = self.cache.get_raw(pid, "source")
         members = [ref for ref in refs if not urlsplit(ref).scheme and not ref.startswith("/")]
         if raw is None or not members:
             return None
@@ -118,7 +118,7 @@ class FigureImages:
 
     def _kept(self, pid: PaperId, number: str) -> bytes | None:
         assert pid.version is not None
-        raw = self.cache.get_raw(pid.id, pid.version, TIER)
+        raw = self.cache.get_raw(pid, TIER)
         if raw is None:
             return None
         try:
@@ -156,7 +156,7 @@ class FigureImages:
         """Add the image to this version's `figures` tar (rewritten whole: a paper has tens of
         images at most, and a tar is read back member by member)."""
         assert pid.version is not None
-        kept = self.cache.get_raw(pid.id, pid.version, TIER)
+        kept = self.cache.get_raw(pid, TIER)
         members: dict[str, bytes] = {}
         if kept is not None:
             try:
@@ -165,7 +165,7 @@ class FigureImages:
                 members = {}
         members[number] = data
         try:
-            self.cache.put_raw(pid.id, pid.version, TIER, _tar(members), "application/x-tar")
+            self.cache.put_raw(pid, TIER, _tar(members), "application/x-tar")
         except (CacheFull, CacheWriteFailed) as exc:
             log.warning("the image of figure %s of %s was not cached: %s", number, pid, exc)
 

@@ -88,12 +88,33 @@ ACCEPTED_FORMS = (
 )
 
 
+NORMAL_ID = re.compile(f"{NEW_STYLE}|{OLD_STYLE}")
+"""An id as `parse` writes it (lower case, no version): the only form a PaperId holds."""
+KEY_MAX_VERSION = 9999
+"""The highest version a PaperId may carry (four digits, as the cache's file names allow);
+`parse` refuses anything past bounds.MAX_VERSION, far below."""
+
+
 @dataclass(frozen=True)
 class PaperId:
-    """A normalised arXiv id: `id` never carries the version; `version` is None for "latest"."""
+    """A normalised arXiv id: `id` never carries the version; `version` is None for "latest".
+
+    It is the validated key every lower layer takes (the cache names its files after it): a
+    PaperId is checked once, when made, so whoever holds one holds a valid id and version.
+    `parse` and `with_version` make theirs without the check, from parts already checked."""
 
     id: str
     version: int | None = None
+
+    def __post_init__(self) -> None:
+        check_key(self.id, self.version)
+
+    @classmethod
+    def _checked(cls, paper_id: str, version: int | None) -> PaperId:
+        """A PaperId of parts its maker has checked already (no second check)."""
+        made = object.__new__(cls)
+        made.__dict__.update(id=paper_id, version=version)
+        return made
 
     @property
     def old_style(self) -> bool:
@@ -111,10 +132,27 @@ class PaperId:
         return self.versioned
 
     def with_version(self, version: int | None) -> PaperId:
-        return PaperId(self.id, version)
+        """The same paper at `version` (None: its latest); only the version is checked."""
+        return PaperId._checked(self.id, None if version is None else check_version(version))
 
     def __str__(self) -> str:
         return self.versioned
+
+
+def check_key(paper_id: object, version: object) -> None:
+    """Raise ValueError unless `paper_id` is a normalised versionless id and `version` None or
+    a version number: what a PaperId made from outside `parse` must hold."""
+    if type(paper_id) is not str or NORMAL_ID.fullmatch(paper_id) is None:
+        raise ValueError(f"not a normalised versionless arXiv id: {paper_id!r}")
+    if version is not None:
+        check_version(version)
+
+
+def check_version(version: object) -> int:
+    """`version` if it is a version number a PaperId may carry; ValueError otherwise."""
+    if type(version) is not int or not 1 <= version <= KEY_MAX_VERSION:
+        raise ValueError(f"not an arXiv version number (1..{KEY_MAX_VERSION}): {version!r}")
+    return version
 
 
 class BadId(InvalidInput):
@@ -237,7 +275,7 @@ def parse(text: str) -> PaperId:
     m = _NEW.fullmatch(low)
     if m:
         _check_yymm(text, m.group("yymm"), new_style=True)
-        return PaperId(f"{m.group('yymm')}.{m.group('num')}", _version(m.group("v"), text))
+        return PaperId._checked(f"{m.group('yymm')}.{m.group('num')}", _version(m.group("v"), text))
     m = _OLD.fullmatch(low)
     if m:
         return _old_style(text, m)
@@ -255,7 +293,7 @@ def _old_style(text: str, m: re.Match[str]) -> PaperId:
     if subj and not any(is_legacy_subject_class(archive, c) for c in (subj.upper(), subj)):
         raise _invalid(text, f"{m.group('subj')!r} is not a subject class of {archive}")
     _check_yymm(text, m.group("num")[:4], new_style=False)
-    return PaperId(f"{archive}/{m.group('num')}", _version(m.group("v"), text))
+    return PaperId._checked(f"{archive}/{m.group('num')}", _version(m.group("v"), text))
 
 
 def _check_yymm(text: str, yymm: str, *, new_style: bool) -> None:

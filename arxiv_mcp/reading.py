@@ -31,11 +31,13 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from . import budget, source_misses
 from .cache.disk import CacheWriteFailed
+from .cache.paper import PaperRecord
 from .cache.store import Cache, CachedRaw, CacheFull
 from .cache.warm import TextOrigin
 from .catalog import Catalog, not_found
@@ -285,21 +287,24 @@ class Reader:
         """The text of `pid` and the version it is (the latest for a bare id)."""
         if pid.version is not None:
             return pid, self.cached(pid) or self._read_version(pid)
-        latest = self.catalog.cached(pid)
-        if latest is not None:
-            pid = pid.with_version(latest.version)
-            full = self.cached(pid)
-            if full is None:
-                return pid, self._text(pid, latest)
-            mark = self.cache.latest_until(pid.id) if full.until is not None else None
-            return pid, full.expiring(mark[1] if mark is not None and mark[0] == latest.version else None)
-        seen = self._seen(pid)
+        known = self.cache.paper(pid)
+        if known.fresh_latest is not None:  # the metadata named the latest version lately
+            full = self.cached(pid.with_version(known.fresh_latest))
+            if full is not None:
+                assert known.latest is not None
+                return pid.with_version(known.fresh_latest), full.expiring(known.latest[1])
+            latest = self.catalog.cached(pid)
+            if latest is not None:
+                return pid.with_version(latest.version), self._text(pid.with_version(latest.version), latest)
+        seen = self._seen(pid, known)
         if seen is not None:
             return seen
         try:
-            return self.flights.do(("latest", pid.id), lambda: self._seen(pid) or self._fetch_latest(pid))
+            return self.flights.do(
+                ("latest", pid.id), lambda: self._seen(pid, self.cache.paper(pid)) or self._fetch_latest(pid)
+            )
         except UpstreamError:
-            version = (self.cache.get_note(pid.id, LATEST_SEEN) or {}).get("version")
+            version = (self.cache.get_note(pid, LATEST_SEEN) or {}).get("version")
             full = self.cached(pid.with_version(version)) if version else None
             if full is None:
                 raise
@@ -318,12 +323,12 @@ class Reader:
             assert latest is not None
             return pid.with_version(latest.version), latest
         if latest is not None and pid.version > latest.version:
-            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest.version))
+            raise NotFound(not_found(pid, self.cache.versions(pid), latest.version))
         return pid, latest
 
-    def _seen(self, pid: PaperId) -> tuple[PaperId, Text] | None:
+    def _seen(self, pid: PaperId, known: PaperRecord) -> tuple[PaperId, Text] | None:
         """The cached text of the version a recent bare-id read found to be the latest."""
-        seen = self.cache.get_note(pid.id, LATEST_SEEN)
+        seen = known.note(LATEST_SEEN)
         if not seen or time.time() - seen["at"] >= self.meta_ttl_s:
             return None
         full = self.cached(pid.with_version(seen["version"]))
@@ -352,7 +357,7 @@ class Reader:
         except UpstreamError:
             return None
         if pid.version > latest.version:
-            raise NotFound(not_found(pid, self.cache.versions(pid.id), latest.version))
+            raise NotFound(not_found(pid, self.cache.versions(pid), latest.version))
         return latest
 
     def _fetch_latest(self, pid: PaperId) -> tuple[PaperId, Text]:
@@ -366,7 +371,7 @@ class Reader:
             if version is not None:
                 pid = pid.with_version(version)
                 full = self._text(pid, None, {TextSource.HTML: probe})
-                self.cache.put_note(pid.id, LATEST_SEEN, {"version": version, "at": time.time()})
+                self.cache.put_note(pid, LATEST_SEEN, {"version": version, "at": time.time()})
                 return pid, full.expiring(None)
             prefetched[TextSource.HTML] = probe
         pid, latest = self.resolve(pid)
@@ -388,7 +393,7 @@ class Reader:
 
     def cached(self, pid: PaperId) -> Text | None:
         assert pid.version is not None
-        cached = self.cache.get_text(pid.id, pid.version)
+        cached = self.cache.get_text(pid)
         if cached is None:
             return None
         try:
@@ -408,15 +413,15 @@ class Reader:
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
-        self.cache.put_text(pid.id, pid.version, doc.to_json(), method=source, extractor_version=EXTRACTOR_VERSION)
+        self.cache.put_text(pid, doc.to_json(), method=source, extractor_version=EXTRACTOR_VERSION)
         return Text(doc, "cache", source)
 
     def cached_raw(self, pid: PaperId, source: str) -> CachedRaw | None:
         """The raw file `source` reads; a PDF may have come as the e-print of a PDF-only paper."""
         assert pid.version is not None
-        raw = self.cache.get_raw(pid.id, pid.version, source)
+        raw = self.cache.get_raw(pid, source)
         if raw is None and source == TextSource.PDF:
-            raw = self.cache.get_raw(pid.id, pid.version, TextSource.SOURCE)
+            raw = self.cache.get_raw(pid, TextSource.SOURCE)
             if raw is not None and raw.content_type != formats.PDF:
                 return None
         return raw
@@ -427,7 +432,9 @@ class Reader:
             return _Versions(latest.version, latest.published, latest.updated)
         return _Versions(None, _id_date(pid), "")
 
-    def order(self, pid: PaperId, latest: Paper | None) -> list[TextSource]:
+    def order(self, pid: PaperId, latest: Paper | None, known: PaperRecord | None = None) -> list[TextSource]:
+        """The sources to try for `pid` (versioned), in turn, less those known to be missing
+        (`known`: the paper as the cache knows it, read now when not given)."""
         assert pid.version is not None
         info = self._versions(pid, latest)
         if info.before_html_era(pid.version):
@@ -436,7 +443,7 @@ class Reader:
                 order.insert(0, TextSource.AR5IV)
         else:
             order = [TextSource.HTML, TextSource.SOURCE, TextSource.PDF]
-        failed = source_misses.load(self.cache.get_note(pid.id, source_misses.NOTE))
+        failed = source_misses.load((known or self.cache.paper(pid)).note(source_misses.NOTE))
         return [m for m in order if not self._known_missing(m, pid.version, failed, info)]
 
     @staticmethod
@@ -459,12 +466,12 @@ class Reader:
 
     def _remember_missing(self, pid: PaperId, method: TextSource, reason: str, for_s: float | None = None) -> None:
         """Note that `method` has nothing for this version (for `for_s` seconds, or for good)."""
-        failed = source_misses.load(self.cache.get_note(pid.id, source_misses.NOTE))
+        failed = source_misses.load(self.cache.get_note(pid, source_misses.NOTE))  # as it is now
         now = time.time()
         version = None if method.per_paper else pid.version
         miss = SourceMiss(method, version, reason[:200], now, None if for_s is None else now + for_s)
         failed[miss.key] = miss
-        self.cache.put_note(pid.id, source_misses.NOTE, source_misses.dump(failed))
+        self.cache.put_note(pid, source_misses.NOTE, source_misses.dump(failed))
 
     def _text(self, pid: PaperId, latest: Paper | None, prefetched: Prefetched | None = None) -> Text:
         """Text of `pid` (which carries a version) from the first source that has it."""
@@ -475,7 +482,8 @@ class Reader:
         hit = self.cached(pid)  # another caller may have finished it meanwhile
         if hit:
             return hit
-        order = self.order(pid, latest)
+        known = self.cache.paper(pid)
+        order = self.order(pid, latest, known)
         tried: list[str] = []
         no_text: NoTextLayer | None = None
         for i, method in enumerate(order):
@@ -504,7 +512,7 @@ class Reader:
             note = missing or self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
             return Text(doc, used, used, note)
-        raise _nothing_read(pid, tried, no_text, self.cache.versions(pid.id), latest)
+        raise _nothing_read(pid, tried, no_text, list(known.versions), latest)
 
     def _body(self, pid: PaperId, method: TextSource, prefetched: Prefetched) -> tuple[bytes | None, str, bool]:
         """(body, why it is missing, whether it is already stored) of one source; a body with a
@@ -558,8 +566,7 @@ class Reader:
         hit = self.cached_raw(pid, kind)
         if hit:
             return hit
-        url = self.urls.pdf(pid) if kind == "pdf" else self.urls.source(pid)
-        resp = self.http.get(url)
+        resp = self.http.get(_URL_OF[kind](self.urls, pid))
         if resp.status == 404:
             raise NotFound(f"arXiv has no {kind} for {pid} (HTTP 404); check the id and version with get_paper")
         if resp.status != 200:
@@ -567,11 +574,7 @@ class Reader:
                 f"arXiv answered HTTP {resp.status} for the {kind} of {pid}; try again later", status=resp.status
             )
         try:
-            if kind == "pdf":
-                formats.check_pdf(resp.content)
-                content_type = formats.PDF
-            else:
-                content_type = formats.eprint_type(resp.content)
+            content_type = _TYPE_OF[kind](resp.content)
         except formats.NotReady as exc:
             raise _Unusable(f"The {kind} of {pid} is not ready: {exc}; try again in a few minutes") from exc
         except ExtractionError as exc:
@@ -581,7 +584,7 @@ class Reader:
                 resp.content if formats.is_pdf(resp.content) else None,
             ) from exc
         try:
-            return self.cache.put_raw(pid.id, pid.version, kind, resp.content, content_type)
+            return self.cache.put_raw(pid, kind, resp.content, content_type)
         except CacheWriteFailed as exc:
             raise _Unstored(exc, resp.content) from exc
 
@@ -591,26 +594,42 @@ class Reader:
         needs: a page the cache cannot hold is only logged."""
         assert pid.version is not None, "text is kept per exact version"
         try:
-            self.cache.put_text(pid.id, pid.version, doc.to_json(), method=used, extractor_version=EXTRACTOR_VERSION)
+            self.cache.put_text(pid, doc.to_json(), method=used, extractor_version=EXTRACTOR_VERSION)
         except CacheWriteFailed as exc:
             log.warning("the text of %s was not cached: %s", pid, exc)
             return f"This text could not be cached, so the next read fetches it again. {exc}"
         if page is not None:
             try:
-                self.cache.put_raw(pid.id, pid.version, page[0], page[1], formats.HTML)
+                self.cache.put_raw(pid, page[0], page[1], formats.HTML)
             except (CacheFull, CacheWriteFailed) as exc:
                 log.warning("the %s page of %s was not cached: %s", page[0], pid, exc)
         return None
 
     def _download(self, pid: PaperId, method: TextSource) -> tuple[bytes | None, str]:
         """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""
-        url = self.urls.html(pid) if method is TextSource.HTML else self.urls.ar5iv(pid)
-        resp = self.http.get(url, follow_redirects=method.follows_redirects)
+        resp = self.http.get(_URL_OF[method](self.urls, pid), follow_redirects=method.follows_redirects)
         if 300 <= resp.status < 400:
             return None, "no rendering (redirected)"
         if resp.status != 200:
             return None, f"HTTP {resp.status}"
         return resp.content, ""
+
+
+def _checked_pdf(body: bytes) -> str:
+    formats.check_pdf(body)
+    return formats.PDF
+
+
+_URL_OF: dict[str, Callable[[Urls, PaperId], str]] = {
+    TextSource.HTML: Urls.html,
+    TextSource.AR5IV: Urls.ar5iv,
+    TextSource.PDF: Urls.pdf,
+    TextSource.SOURCE: Urls.source,
+}
+"""Where each source is fetched from."""
+_TYPE_OF: dict[str, Callable[[bytes], str]] = {TextSource.PDF: _checked_pdf, TextSource.SOURCE: formats.eprint_type}
+"""A downloaded file's content type, once its bytes are checked to be a whole file of that
+kind (formats.NotReady or ExtractionError otherwise)."""
 
 
 def what_failed(exc: Exception) -> str:

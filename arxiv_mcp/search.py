@@ -151,7 +151,7 @@ class Searcher:
         )
         feed, sent, note = self._strict_or_relaxed(composed, params, ttl)
         for paper in feed.papers:
-            self.cache.put_meta(paper.id, paper.version, paper.to_dict(), latest=True)
+            self.cache.put_meta(paper.pid, paper.to_dict(), latest=True)
         note = _join_notes(note, _skipped_note(feed)) if feed.total_results else _no_hits_note(composed)
         if ttl > 0:
             self.cache.put_search(

@@ -304,7 +304,7 @@ class ArxivService:
             proof = self.cache.proof(full.origin, since, full.until)
             self.texts.keep(paper_id, (pid, full), proof)
         if session_id:
-            self.cache.pin(session_id, pid.id, _version(pid))
+            self.cache.pin(session_id, pid)
         return pid, full, proof
 
     def read_paper(
@@ -322,7 +322,7 @@ class ArxivService:
         if kept is not None:  # this very page, and the cache proves nothing changed (rereads.py)
             self._check_session(session_id)
             if session_id:
-                self.cache.pin(session_id, kept[0].paper_id, kept[0].version)
+                self.cache.pin(session_id, PaperId(kept[0].paper_id, kept[0].version))
             return kept[0]
         from .text import selectors
         from .text.view import Pages
@@ -416,7 +416,7 @@ class ArxivService:
                 if versions.is_withdrawn(papers.get(versioned)):
                     raise NotFound(f"{versioned} was withdrawn, so it has no text to compare: {exc}") from exc
                 raise
-        raw = self.cache.raw_records(pid.id, [first, last])
+        raw = self.cache.raw_records([pid.with_version(first), pid.with_version(last)])
         before, after = (
             versions.Side(
                 n, papers.get(pid.with_version(n)), full, str(full.source), _raw_bytes(raw[n], str(full.source))
@@ -444,7 +444,7 @@ class ArxivService:
             latest = self.paper(pid)[0]  # an expired copy, or the error
         else:
             if pid not in papers:  # arXiv answered without it: no such paper
-                raise NotFound(not_found(pid, self.cache.versions(pid.id)))
+                raise NotFound(not_found(pid, self.cache.versions(pid)))
             latest = papers[pid]
         count = latest.version
         papers.setdefault(pid.with_version(count), latest)
@@ -473,7 +473,7 @@ class ArxivService:
             budget.report(f"downloading {pid} ({fmt})", 0, 1)
         raw = self.reader.raw(pid, fmt)
         if session_id:
-            self.cache.pin(session_id, pid.id, _version(pid))
+            self.cache.pin(session_id, pid)
         return Download(
             paper_id=pid.id,
             version=_version(pid),
@@ -495,7 +495,7 @@ class ArxivService:
 
     def _pin(self, session_id: str | None, paper: Paper) -> None:
         if session_id:
-            self.cache.pin(session_id, paper.id, paper.version)
+            self.cache.pin(session_id, paper.pid)
 
     def start_session(self, session_id: str | None = None) -> SessionInfo:
         return self.cache.start_session(session_id)
@@ -616,7 +616,7 @@ class ArxivService:
         from .text.bibids import publication_year
         from .text.document import Reference
 
-        versions = [pid.version] if pid.version is not None else sorted(self.cache.versions(pid.id), reverse=True)
+        versions = [pid.version] if pid.version is not None else sorted(self.cache.versions(pid), reverse=True)
         for version in versions[:1]:
             full = self.reader.cached(pid.with_version(version))
             entries = full.doc.records(Reference) if full is not None else []

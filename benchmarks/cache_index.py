@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arxiv_mcp.cache import atomic  # noqa: E402
 from arxiv_mcp.cache import store as cache_module  # noqa: E402
 from arxiv_mcp.cache.store import Cache  # noqa: E402
+from arxiv_mcp.ids import PaperId  # noqa: E402
 
 
 def _record(number: int) -> dict:
@@ -63,7 +64,7 @@ def _build(cache: Cache, size: int) -> None:
     cache_module.stage = functools.partial(atomic.stage, durable=False)
     try:
         for number in range(size):
-            cache.put_meta(_paper_id(number), 1, _record(number), latest=False)
+            cache.put_meta(PaperId(_paper_id(number), 1), _record(number), latest=False)
     finally:
         cache_module.stage = durable_stage
 

@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from arxiv_mcp import reading  # noqa: E402
 from arxiv_mcp.config import load  # noqa: E402
+from arxiv_mcp.ids import PaperId  # noqa: E402
 from arxiv_mcp.rereads import PAGES_KEPT, TEXTS_KEPT, Rereads  # noqa: E402
 from arxiv_mcp.research import skeleton, textdiff  # noqa: E402
 from arxiv_mcp.service import ArxivService  # noqa: E402
@@ -82,10 +83,10 @@ def _env(home: str) -> dict[str, str]:
 def _service(home: str, v1: bytes, v2: bytes) -> ArxivService:
     service = ArxivService(load(_env(home)))
     for version, raw in ((1, v1), (2, v2)):
-        service.cache.put_raw(PID, version, TextSource.SOURCE, raw, formats.TAR)
+        service.cache.put_raw(PaperId(PID, version), TextSource.SOURCE, raw, formats.TAR)
         doc = extract(TextSource.SOURCE, raw)
         service.cache.put_text(
-            PID, version, doc.to_json(), method=TextSource.SOURCE, extractor_version=EXTRACTOR_VERSION
+            PaperId(PID, version), doc.to_json(), method=TextSource.SOURCE, extractor_version=EXTRACTOR_VERSION
         )
         meta = {
             "id": PID,
@@ -98,7 +99,7 @@ def _service(home: str, v1: bytes, v2: bytes) -> ArxivService:
             "published": "2024-12-27T00:00:00Z",
             "updated": f"2025-0{version}-18T00:00:00Z",
         }
-        service.cache.put_meta(PID, version, meta, latest=version == 2)
+        service.cache.put_meta(PaperId(PID, version), meta, latest=version == 2)
     return service
 
 
@@ -133,10 +134,11 @@ def _fresh(service: ArxivService) -> None:
 _CHILD = """
 import sys, time
 from arxiv_mcp.config import load
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.service import ArxivService
 call, imports, pid = sys.argv[1], sys.argv[2] == "counted", sys.argv[3]
 service = ArxivService(load(dict(zip(sys.argv[4::2], sys.argv[5::2]))))
-service.cache.versions("0704.0001")  # the cache opened, as by any earlier call
+service.cache.versions(PaperId("0704.0001"))  # the cache opened, as by any earlier call
 if not imports:
     import arxiv_mcp.research.versions, arxiv_mcp.text.selectors, arxiv_mcp.text.view
 start, cpu = time.perf_counter(), time.process_time()

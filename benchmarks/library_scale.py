@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from arxiv_mcp.cache import atomic  # noqa: E402
 from arxiv_mcp.cache import store as cache_module  # noqa: E402
 from arxiv_mcp.cache.store import Cache  # noqa: E402
+from arxiv_mcp.ids import PaperId  # noqa: E402
 from arxiv_mcp.research.library import Library  # noqa: E402
 
 TEXT_EVERY = 5
@@ -61,10 +62,10 @@ def build(home: Path, size: int, seed: int = 0) -> None:
     try:
         with Cache(home, max_papers=size + 1000, max_bytes=2**40) as cache:
             for number in range(size):
-                cache.put_meta(paper_id(number), 1, record(rng, number), latest=True)
+                cache.put_meta(PaperId(paper_id(number), 1), record(rng, number), latest=True)
                 if number % TEXT_EVERY == 0:
                     text = _words(rng, TEXT_CHARS // 6)
-                    cache.put_text(paper_id(number), 1, text, method="html", extractor_version=1)
+                    cache.put_text(PaperId(paper_id(number), 1), text, method="html", extractor_version=1)
             Library(cache).search("model", 10)
     finally:
         cache_module.stage = durable_stage

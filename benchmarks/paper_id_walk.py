@@ -8,7 +8,9 @@ the cache). Only arxiv_mcp's own frames count; a frame's caller is the nearest a
 above it (stdlib frames in between are passed over).
 - a visit to module M: a call into M from a frame of another module;
 - a climb: a call into a module of a higher layer than its caller's (README's "Where things
-  are", read by tests/test_layers.py): a lower layer calling back up through a callback.
+  are", read by tests/test_layers.py): a lower layer calling back up through a callback;
+- the cache asked: calls into `arxiv_mcp.cache` from outside it, by method (`paper` is the
+  one record of what the cache knows of the paper).
 Issue 35's targets: under 10 visits to `reading` and under 15 climbs.
 """
 
@@ -25,21 +27,27 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from arxiv_mcp.cache.store import Cache  # noqa: E402
 from arxiv_mcp.config import load  # noqa: E402
 from arxiv_mcp.service import ArxivService  # noqa: E402
 from tests.conftest import html_paper  # noqa: E402
 from tests.fake_arxiv import FakeArxiv  # noqa: E402
 from tests.test_layers import layer_of  # noqa: E402
 
+CACHE_METHODS = frozenset(name for name in dir(Cache) if not name.startswith("_"))
 PACKAGE_DIR = str(REPO_ROOT / "arxiv_mcp") + os.sep
 PID, OTHER = "2403.00001", "2403.00002"
 WATCHED = ("arxiv_mcp.reading", "arxiv_mcp.cache.store")
 ID_CHECKS = {
     "parse": "arxiv_mcp.ids",
+    "check_key": "arxiv_mcp.ids",
     "check_paper_id": "arxiv_mcp.cache.files",
-    "check_version": "arxiv_mcp.cache.files",
+    "check_version": "arxiv_mcp.ids",
 }
-"""The functions that read or re-check a paper id, and their modules."""
+"""The functions that read or re-check a paper id, and their modules: `parse` at the tool's
+boundary, `check_key` when a PaperId is made from parts (`PaperId(...)`), `check_paper_id` of
+an id string (the cache checks those it reads from disk), `check_version` of a version alone
+(`PaperId.with_version`: the id is not checked again)."""
 
 
 def _module(frame: FrameType) -> str | None:
@@ -58,6 +66,8 @@ class Walk:
         self.visits: Counter[str] = Counter()
         self.climbs: Counter[str] = Counter()
         self.checks: Counter[str] = Counter()
+        self.asked: Counter[str] = Counter()
+        """The cache's methods called from outside the cache, by name."""
         self.layers = layer_of()
 
     def trace(self, frame: FrameType, event: str, arg: Any) -> None:
@@ -75,6 +85,12 @@ class Walk:
         if caller is None or caller == callee:
             return None
         self.visits[callee] += 1
+        if (
+            frame.f_code.co_name in CACHE_METHODS
+            and callee.startswith("arxiv_mcp.cache.")
+            and not caller.startswith("arxiv_mcp.cache.")
+        ):
+            self.asked[frame.f_code.co_name] += 1
         if self.layers[callee] < self.layers[caller]:
             self.climbs[f"{caller} -> {callee}"] += 1
         return None
@@ -90,6 +106,8 @@ class Walk:
         watched = ", ".join(f"{m.removeprefix('arxiv_mcp.')} {self.visits[m]}" for m in WATCHED)
         checked = ", ".join(f"{name} {self.checks[name]}" for name in ID_CHECKS)
         lines = [f"{title}: visits {watched}; {sum(self.climbs.values())} climbs; id checks: {checked}"]
+        asked = ", ".join(f"{name} {count}" for name, count in sorted(self.asked.items()))
+        lines.append(f"  the cache asked {sum(self.asked.values())} times: {asked}")
         lines.append("  most visited:")
         lines += [f"  {count:4d}  {module}" for module, count in self.visits.most_common(12)]
         lines += [f"  climb {count:3d}  {edge}" for edge, count in self.climbs.most_common(6)]

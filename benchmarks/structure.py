@@ -41,6 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arxiv_mcp.ids import PaperId  # noqa: E402
 from arxiv_mcp.text.document import Document, Equation, Figure, Heading, Reference, Table  # noqa: E402
 from arxiv_mcp.text.extract import EXTRACTOR_VERSION, TextSource, extract  # noqa: E402
 from benchmarks import html_truth  # noqa: E402
@@ -202,7 +203,9 @@ def _cached_env(home: str, doc: Document) -> dict[str, str]:
     env = {"ARXIV_MCP_HOME": home, "ARXIV_MCP_API_URL": "http://127.0.0.1:9/api/query"}
     env |= {"ARXIV_MCP_SITE_URL": "http://127.0.0.1:9", "ARXIV_MCP_S2_URL": "http://127.0.0.1:9/s2"}
     service = ArxivService(load(env))
-    service.cache.put_text("2401.00001", 1, doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION)
+    service.cache.put_text(
+        PaperId("2401.00001", 1), doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION
+    )
     service.cache.close()
     return env
 

@@ -17,8 +17,10 @@ from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import store as cache_module
+from arxiv_mcp.cache.paper import PaperRecord
 from arxiv_mcp.cache.records import Put
 from arxiv_mcp.cache.store import Cache, CacheFull
+from arxiv_mcp.ids import PaperId
 from tests.pdfgen import gzip_of_size, pdf_of_size
 
 PDF = pdf_of_size(5000)  # whole files: recovery adopts only those (recovery.check_whole)
@@ -60,11 +62,11 @@ def tiers_of(cache: Cache) -> dict[str, list[str]]:
 
 def put_paper(cache: Cache, clock: Clock, number: int, *, text: str | None = None, pdf: bytes | None = None) -> str:
     paper_id = f"2401.{number:05d}"
-    cache.put_meta(paper_id, 1, {"title": f"Paper {number}"}, latest=True)
+    cache.put_meta(PaperId(paper_id, 1), {"title": f"Paper {number}"}, latest=True)
     if text is not None:
-        cache.put_text(paper_id, 1, text, method="html", extractor_version=2)
+        cache.put_text(PaperId(paper_id, 1), text, method="html", extractor_version=2)
     if pdf is not None:
-        cache.put_raw(paper_id, 1, "pdf", pdf, "application/pdf")
+        cache.put_raw(PaperId(paper_id, 1), "pdf", pdf, "application/pdf")
     clock.advance(1)
     return paper_id
 
@@ -74,20 +76,23 @@ def put_paper(cache: Cache, clock: Clock, number: int, *, text: str | None = Non
 
 def test_tiers_round_trip_and_live_inside_home(home, clock):
     cache = open_cache(home, clock)
-    cache.put_meta("hep-th/9901001", 2, {"title": "Old  scheme\npaper", "authors": ["A"]}, latest=False)
-    cache.put_text("hep-th/9901001", 2, "Body text é", method="source", extractor_version=3)
-    pdf = cache.put_raw("hep-th/9901001", 2, "pdf", PDF, "application/pdf")
-    source = cache.put_raw("hep-th/9901001", 2, "source", TGZ, "application/x-eprint-tar")
+    cache.put_meta(PaperId("hep-th/9901001", 2), {"title": "Old  scheme\npaper", "authors": ["A"]}, latest=False)
+    cache.put_text(PaperId("hep-th/9901001", 2), "Body text é", method="source", extractor_version=3)
+    pdf = cache.put_raw(PaperId("hep-th/9901001", 2), "pdf", PDF, "application/pdf")
+    source = cache.put_raw(PaperId("hep-th/9901001", 2), "source", TGZ, "application/x-eprint-tar")
 
-    assert cache.get_meta("hep-th/9901001", 2).record == {"title": "Old  scheme\npaper", "authors": ["A"]}
-    text = cache.get_text("hep-th/9901001", 2)
+    assert cache.get_meta(PaperId("hep-th/9901001", 2)).record == {"title": "Old  scheme\npaper", "authors": ["A"]}
+    text = cache.get_text(PaperId("hep-th/9901001", 2))
     assert (text.text, text.method, text.extractor_version) == ("Body text é", "source", 3)
     assert pdf.path.read_bytes() == PDF and pdf.bytes == 5000
-    assert cache.get_raw("hep-th/9901001", 2, "source") == source
+    assert cache.get_raw(PaperId("hep-th/9901001", 2), "source") == source
     assert source.path.name == "hep-th_9901001v2.source.gz" and source.content_type == "application/x-eprint-tar"
     assert pdf.path.parent == source.path.parent == home / "papers"
-    assert cache.get_text("hep-th/9901001", 1) is None and cache.get_raw("hep-th/9901001", 2, "pdf") is not None
-    assert cache.versions("hep-th/9901001") == [2] and cache.versions("2401.00001") == []
+    assert (
+        cache.get_text(PaperId("hep-th/9901001", 1)) is None
+        and cache.get_raw(PaperId("hep-th/9901001", 2), "pdf") is not None
+    )
+    assert cache.versions(PaperId("hep-th/9901001")) == [2] and cache.versions(PaperId("2401.00001")) == []
     [item] = cache.list_cached()
     assert item.title == "Old scheme paper" and item.tiers == ["meta", "text", "pdf", "source"]
     assert cache.verify() == []
@@ -95,8 +100,8 @@ def test_tiers_round_trip_and_live_inside_home(home, clock):
 
 def test_source_of_another_format_replaces_the_old_file(home, clock):
     cache = open_cache(home, clock)
-    first = cache.put_raw("2401.00001", 1, "source", TGZ, "application/gzip")
-    second = cache.put_raw("2401.00001", 1, "source", PDF, "application/pdf")
+    first = cache.put_raw(PaperId("2401.00001", 1), "source", TGZ, "application/gzip")
+    second = cache.put_raw(PaperId("2401.00001", 1), "source", PDF, "application/pdf")
     assert not first.path.exists() and second.path.read_bytes() == PDF
     assert cache.stats().bytes_by_tier["source"] == len(PDF)
     assert open_cache(home, clock).verify() == []
@@ -108,19 +113,19 @@ def test_source_of_another_format_replaces_the_old_file(home, clock):
 def test_count_bound_evicts_least_recently_accessed(home, clock):
     cache = open_cache(home, clock, max_papers=3)
     first, second, third = (put_paper(cache, clock, n) for n in (1, 2, 3))
-    assert cache.get_meta(first, 1) is not None  # first is now the most recent
+    assert cache.get_meta(PaperId(first, 1)) is not None  # first is now the most recent
     put_paper(cache, clock, 4)
     assert ids(cache) == ["2401.00004v1", "2401.00001v1", "2401.00003v1"]
-    assert cache.get_meta(second, 1) is None and not (home / "papers" / f"{second}v1.meta.json").exists()
+    assert cache.get_meta(PaperId(second, 1)) is None and not (home / "papers" / f"{second}v1.meta.json").exists()
     assert cache.stats().papers == 3
 
 
 def test_each_version_counts_as_a_paper(home, clock):
     cache = open_cache(home, clock, max_papers=2)
     for version in (1, 2, 3):
-        cache.put_meta("2401.00001", version, {"title": "t"}, latest=True)
+        cache.put_meta(PaperId("2401.00001", version), {"title": "t"}, latest=True)
         clock.advance(1)
-    assert cache.versions("2401.00001") == [2, 3]
+    assert cache.versions(PaperId("2401.00001")) == [2, 3]
 
 
 def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
@@ -128,7 +133,7 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     cache = open_cache(home, clock, max_bytes=10**6)
     for number in (1, 2, 3):
         put_paper(cache, clock, number, text=text, pdf=PDF)
-    assert cache.get_meta("2401.00001", 1) is not None  # paper 2 is now the least recently used
+    assert cache.get_meta(PaperId("2401.00001", 1)) is not None  # paper 2 is now the least recently used
     per_meta = cache.stats().bytes_by_tier["meta"] // 3
     per_text = cache.stats().bytes_by_tier["text"] // 3
     full = cache.stats().bytes
@@ -159,7 +164,7 @@ def test_pinned_papers_are_exempt_from_both_bounds(home, clock):
     cache = open_cache(home, clock, max_papers=2, max_bytes=12_000)
     session = cache.start_session("work").session_id
     oldest = put_paper(cache, clock, 1, pdf=PDF)
-    cache.pin(session, oldest, 1)
+    cache.pin(session, PaperId(oldest, 1))
     put_paper(cache, clock, 2, pdf=PDF)
     put_paper(cache, clock, 3, pdf=PDF)
     assert tiers_of(cache) == {"2401.00003v1": ["meta", "pdf"], "2401.00001v1": ["meta", "pdf"]}
@@ -173,23 +178,23 @@ def test_just_inserted_entry_goes_only_as_last_resort(home, clock):
     cache = open_cache(home, clock, max_papers=1, max_bytes=7000)
     session = cache.start_session().session_id
     kept = put_paper(cache, clock, 1, pdf=PDF)
-    cache.pin(session, kept, 1)
+    cache.pin(session, PaperId(kept, 1))
     put_paper(cache, clock, 2)  # all others pinned: the new entry cannot stay
     assert ids(cache) == ["2401.00001v1"]
     cache.max_papers = 5
     with pytest.raises(CacheFull, match="end_session"):
-        cache.put_raw("2401.00002", 1, "pdf", PDF, "application/pdf")
+        cache.put_raw(PaperId("2401.00002", 1), "pdf", PDF, "application/pdf")
     assert not (home / "papers" / "2401.00002v1.pdf").exists()
     with pytest.raises(CacheFull, match="ARXIV_MCP_MAX_DISK_MB"):
-        cache.put_raw("2401.00003", 1, "pdf", b"%PDF" + b"z" * 8000, "application/pdf")
-    assert cache.versions("2401.00003") == [] and os.listdir(home / "tmp") == []
+        cache.put_raw(PaperId("2401.00003", 1), "pdf", b"%PDF" + b"z" * 8000, "application/pdf")
+    assert cache.versions(PaperId("2401.00003")) == [] and os.listdir(home / "tmp") == []
 
 
 def test_just_inserted_raw_outlives_older_papers_text(home, clock):
     cache = open_cache(home, clock, max_bytes=6000)
     put_paper(cache, clock, 1, text="t" * 600)
     put_paper(cache, clock, 2, text="t" * 600)
-    cache.put_raw("2401.00003", 1, "pdf", PDF, "application/pdf")
+    cache.put_raw(PaperId("2401.00003", 1), "pdf", PDF, "application/pdf")
     left = tiers_of(cache)
     assert left["2401.00003v1"] == ["pdf"], "the new PDF goes only as a last resort"
     assert left["2401.00001v1"] == ["meta"] and left["2401.00002v1"] == ["meta", "text"], "older text goes first"
@@ -200,34 +205,34 @@ def test_pin_before_put_protects_the_insert(home, clock):
     cache = open_cache(home, clock, max_papers=1)
     cache.start_session("s")
     put_paper(cache, clock, 1)
-    cache.pin("s", "2401.00002", 1)
+    cache.pin("s", PaperId("2401.00002", 1))
     put_paper(cache, clock, 2)
     assert ids(cache) == ["2401.00002v1"]
 
 
 def test_unversioned_metadata_expires_after_the_ttl(home, clock):
     cache = open_cache(home, clock, meta_ttl_s=100)
-    cache.put_meta("2401.00001", 3, {"title": "v3"}, latest=True)
-    cache.put_meta("2401.00001", 1, {"title": "v1"}, latest=False)
+    cache.put_meta(PaperId("2401.00001", 3), {"title": "v3"}, latest=True)
+    cache.put_meta(PaperId("2401.00001", 1), {"title": "v1"}, latest=False)
     clock.advance(99)
-    latest = cache.get_meta("2401.00001", None)
+    latest = cache.get_meta(PaperId("2401.00001"))
     assert latest.record == {"title": "v3"} and not latest.stale
     clock.advance(2)
-    assert cache.get_meta("2401.00001", None) is None
-    stale = cache.get_meta("2401.00001", None, allow_stale=True)
+    assert cache.get_meta(PaperId("2401.00001")) is None
+    stale = cache.get_meta(PaperId("2401.00001"), allow_stale=True)
     assert stale.record == {"title": "v3"} and stale.stale and stale.fetched_at == clock.now - 101
     clock.advance(10**9)
-    assert cache.get_meta("2401.00001", 3).record == {"title": "v3"}, "versioned metadata never expires"
-    assert cache.get_meta("2401.00001", 1).stale is False
-    assert cache.get_meta("2401.00002", None, allow_stale=True) is None
-    cache.put_meta("2401.00001", 4, {"title": "v4"}, latest=True)
-    assert cache.get_meta("2401.00001", None).record == {"title": "v4"}
+    assert cache.get_meta(PaperId("2401.00001", 3)).record == {"title": "v3"}, "versioned metadata never expires"
+    assert cache.get_meta(PaperId("2401.00001", 1)).stale is False
+    assert cache.get_meta(PaperId("2401.00002"), allow_stale=True) is None
+    cache.put_meta(PaperId("2401.00001", 4), {"title": "v4"}, latest=True)
+    assert cache.get_meta(PaperId("2401.00001")).record == {"title": "v4"}
 
 
 def test_latest_marker_survives_a_restart(home, clock):
-    open_cache(home, clock, meta_ttl_s=100).put_meta("2401.00001", 2, {"title": "x"}, latest=True)
+    open_cache(home, clock, meta_ttl_s=100).put_meta(PaperId("2401.00001", 2), {"title": "x"}, latest=True)
     clock.advance(50)
-    assert open_cache(home, clock, meta_ttl_s=100).get_meta("2401.00001", None).record == {"title": "x"}
+    assert open_cache(home, clock, meta_ttl_s=100).get_meta(PaperId("2401.00001", None)).record == {"title": "x"}
 
 
 # ----- sessions --------------------------------------------------------------------------------
@@ -238,8 +243,8 @@ def test_two_sessions_share_one_copy_and_ending_one_keeps_the_others_pins(home, 
     cache.start_session("alice")
     cache.start_session("bob")
     paper = put_paper(cache, clock, 1, text="shared")
-    cache.pin("alice", paper, 1)
-    cache.pin("bob", paper, 1)
+    cache.pin("alice", PaperId(paper, 1))
+    cache.pin("bob", PaperId(paper, 1))
     assert cache.list_cached()[0].pinned_by == ["alice", "bob"]
     assert len(list((home / "papers").iterdir())) == 2  # one meta and one text file, not per session
     ended = cache.end_session("alice")
@@ -256,7 +261,7 @@ def test_sessions_survive_a_restart(home, clock):
     cache = open_cache(home, clock, max_papers=1)
     generated = cache.start_session().session_id
     paper = put_paper(cache, clock, 1)
-    cache.pin(generated, paper, 1)
+    cache.pin(generated, PaperId(paper, 1))
     cache.close()
 
     restarted = open_cache(home, clock, max_papers=1)
@@ -273,7 +278,7 @@ def test_an_untouched_session_is_closed_after_its_ttl(home, clock):
     cache.start_session("old")
     cache.start_session("busy")
     paper = put_paper(cache, clock, 1)
-    cache.pin("old", paper, 1)
+    cache.pin("old", PaperId(paper, 1))
     clock.advance(600)
     cache.session_status("busy")
     clock.advance(600)
@@ -291,7 +296,7 @@ def test_session_errors(home, clock):
         with pytest.raises(errors.NotFound, match="start_session"):
             call("never")
     with pytest.raises(errors.NotFound):
-        cache.pin("never", "2401.00001", 1)
+        cache.pin("never", PaperId("2401.00001", 1))
     for bad in ("", "a" * 65, "no spaces", "../x", None):
         with pytest.raises(errors.InvalidInput):
             cache.start_session(bad) if bad is not None else cache.session_status(bad)
@@ -309,8 +314,8 @@ def test_list_stats_and_clear(home, clock):
     cache.start_session("s")
     for number in (1, 2, 3):
         put_paper(cache, clock, number, text="x" * 10)
-    cache.pin("s", "2401.00002", 1)
-    cache.get_text("2401.00001", 1)
+    cache.pin("s", PaperId("2401.00002", 1))
+    cache.get_text(PaperId("2401.00001", 1))
     listed = cache.list_cached()
     assert [f"{item.paper_id}v{item.version}" for item in listed] == ["2401.00001v1", "2401.00003v1", "2401.00002v1"]
     assert [item.pinned_by for item in listed] == [[], [], ["s"]]
@@ -334,16 +339,16 @@ def test_list_stats_and_clear(home, clock):
 def test_notes_live_and_die_with_the_paper(home, clock):
     cache = open_cache(home, clock, max_papers=1)
     put_paper(cache, clock, 1)
-    cache.put_note("2401.00001", "failed_sources", {"1": ["html"]})
-    assert cache.get_note("2401.00001", "failed_sources") == {"1": ["html"]}
-    assert open_cache(home, clock, max_papers=1).get_note("2401.00001", "failed_sources") == {"1": ["html"]}
-    cache.put_note("2401.00001", "failed_sources", None)
-    assert cache.get_note("2401.00001", "failed_sources") is None
-    cache.put_note("2401.00001", "k", 1)
+    cache.put_note(PaperId("2401.00001"), "failed_sources", {"1": ["html"]})
+    assert cache.get_note(PaperId("2401.00001"), "failed_sources") == {"1": ["html"]}
+    assert open_cache(home, clock, max_papers=1).get_note(PaperId("2401.00001"), "failed_sources") == {"1": ["html"]}
+    cache.put_note(PaperId("2401.00001"), "failed_sources", None)
+    assert cache.get_note(PaperId("2401.00001"), "failed_sources") is None
+    cache.put_note(PaperId("2401.00001"), "k", 1)
     put_paper(cache, clock, 2)
-    assert cache.get_note("2401.00001", "k") is None
+    assert cache.get_note(PaperId("2401.00001"), "k") is None
     with pytest.raises(ValueError):
-        cache.put_note("2401.00002", "k", object())
+        cache.put_note(PaperId("2401.00002"), "k", object())
 
 
 def test_search_answers_expire_and_are_bounded(home, clock, monkeypatch):
@@ -363,7 +368,7 @@ def test_iter_documents_reads_lazily_and_leaves_the_order(home, clock):
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1, text="first text")
     put_paper(cache, clock, 2)
-    cache.put_raw("2401.00003", 1, "pdf", PDF, "application/pdf")
+    cache.put_raw(PaperId("2401.00003", 1), "pdf", PDF, "application/pdf")
     before = ids(cache)
     documents = {(p, v): (meta, text) for p, v, meta, text in cache.iter_documents()}
     assert documents == {
@@ -384,15 +389,15 @@ def test_hits_write_nothing_until_their_accesses_are_journaled_together(home, cl
     put_paper(cache, clock, 3)
     snapshot = os.stat(home / "index.json")
     journal_size = os.path.getsize(home / "journal.jsonl")
-    assert cache.get_meta("2401.00001", 1) is not None
+    assert cache.get_meta(PaperId("2401.00001", 1)) is not None
     clock.advance(1)
-    assert cache.get_meta("2401.00002", 1) is not None
+    assert cache.get_meta(PaperId("2401.00002", 1)) is not None
     assert os.path.getsize(home / "journal.jsonl") == journal_size, "a warm read writes nothing"
     assert ids(cache)[:2] == ["2401.00002v1", "2401.00001v1"], "this process sees its reads at once"
     other = open_cache(home, clock)
     assert ids(other)[0] == "2401.00003v1", "others see them once journaled"
     clock.advance(access_module.ACCESS_FLUSH_S)
-    cache.versions("2401.00001")
+    cache.versions(PaperId("2401.00001"))
     after = os.stat(home / "index.json")
     assert (after.st_ino, after.st_mtime_ns) == (snapshot.st_ino, snapshot.st_mtime_ns)
     added = (home / "journal.jsonl").read_bytes()[journal_size:].splitlines()
@@ -404,10 +409,10 @@ def test_batched_accesses_go_before_the_next_change_and_at_close(home, clock):
     cache = open_cache(home, clock, max_papers=3)
     for number in (1, 2, 3):
         put_paper(cache, clock, number)
-    cache.get_meta("2401.00001", 1)
+    cache.get_meta(PaperId("2401.00001", 1))
     put_paper(cache, clock, 4)  # evicts 2, not the just-read 1, in every process's order
     assert ids(open_cache(home, clock)) == ids(cache) == ["2401.00004v1", "2401.00001v1", "2401.00003v1"]
-    cache.get_meta("2401.00003", 1)
+    cache.get_meta(PaperId("2401.00003", 1))
     cache.close()
     assert ids(open_cache(home, clock))[0] == "2401.00003v1", "close journals what is pending"
 
@@ -421,12 +426,12 @@ def test_two_caches_on_one_home_see_each_others_changes(home, clock, monkeypatch
         put_paper(one if number % 2 else two, clock, number, text=f"text {number}")
     assert json.loads((home / "index.json").read_bytes())["generation"] > generation, "compaction happened"
     assert ids(one) == ids(two) == ["2401.00007v1", "2401.00006v1", "2401.00005v1", "2401.00004v1"]
-    two.get_text("2401.00004", 1)
+    two.get_text(PaperId("2401.00004", 1))
     clock.advance(access_module.ACCESS_FLUSH_S)
-    two.versions("2401.00004")  # accesses are journaled in batches (access.py)
+    two.versions(PaperId("2401.00004"))  # accesses are journaled in batches (access.py)
     assert ids(one)[0] == "2401.00004v1"
     one.start_session("s")
-    two.pin("s", "2401.00005", 1)
+    two.pin("s", PaperId("2401.00005", 1))
     assert one.session_status("s").pinned == ["2401.00005v1"]
     assert one.verify() == two.verify() == []
 
@@ -439,9 +444,9 @@ def test_threads_share_one_cache(home, clock):
         try:
             for number in range(30):
                 paper_id = f"2402.{worker:02d}{number:03d}"
-                cache.put_meta(paper_id, 1, {"title": paper_id}, latest=True)
-                cache.put_text(paper_id, 1, paper_id * 5, method="pdf", extractor_version=1)
-                got = cache.get_text(paper_id, 1)
+                cache.put_meta(PaperId(paper_id, 1), {"title": paper_id}, latest=True)
+                cache.put_text(PaperId(paper_id, 1), paper_id * 5, method="pdf", extractor_version=1)
+                got = cache.get_text(PaperId(paper_id, 1))
                 assert got is None or got.text == paper_id * 5
         except Exception as exc:  # reported below; a thread's exception would be lost
             failures.append(exc)
@@ -458,10 +463,10 @@ def _fill(home: Path, clock: Clock) -> dict:
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1, text="one", pdf=PDF)
     put_paper(cache, clock, 2, text="two")
-    cache.put_raw("hep-th/9901001", 3, "source", TGZ, "application/gzip")
-    cache.put_meta("2401.00002", 2, {"title": "Paper 2, v2"}, latest=True)
+    cache.put_raw(PaperId("hep-th/9901001", 3), "source", TGZ, "application/gzip")
+    cache.put_meta(PaperId("2401.00002", 2), {"title": "Paper 2, v2"}, latest=True)
     cache.start_session("s")
-    cache.pin("s", "2401.00001", 1)
+    cache.pin("s", PaperId("2401.00001", 1))
     cache.close()
     return tiers_of(open_cache(home, clock))
 
@@ -469,17 +474,33 @@ def _fill(home: Path, clock: Clock) -> dict:
 def _assert_nothing_lost(home: Path, clock: Clock, expected: dict) -> Cache:
     cache = open_cache(home, clock)
     assert tiers_of(cache) == expected
-    assert cache.get_text("2401.00001", 1).text == "one" and cache.get_text("2401.00001", 1).method == "html"
-    assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == PDF
-    assert cache.get_raw("hep-th/9901001", 3, "source").content_type == "application/gzip"
-    assert cache.get_meta("2401.00002", None).record == {"title": "Paper 2, v2"}
+    assert (
+        cache.get_text(PaperId("2401.00001", 1)).text == "one"
+        and cache.get_text(PaperId("2401.00001", 1)).method == "html"
+    )
+    assert cache.get_raw(PaperId("2401.00001", 1), "pdf").path.read_bytes() == PDF
+    assert cache.get_raw(PaperId("hep-th/9901001", 3), "source").content_type == "application/gzip"
+    assert cache.get_meta(PaperId("2401.00002")).record == {"title": "Paper 2, v2"}
     assert cache.session_status("s").pinned == ["2401.00001v1"]
     assert cache.verify() == []
     return cache
 
 
 @pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "empty", "missing", "wrong shape", "planted", "bad id", "cut short"]
+    "damage",
+    [
+        "garbage",
+        "truncated",
+        "empty",
+        "missing",
+        "wrong shape",
+        "planted",
+        "bad id",
+        "cut short",
+        "two ids in one",
+        "two checksums in one",
+        "bad checksum",
+    ],
 )
 def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damage):
     expected = _fill(home, clock)
@@ -497,7 +518,17 @@ def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damag
         snapshot.write_text(json.dumps({"format": 1, "generation": 3, "entries": [["../x", 1, 0, None, {}]]}))
     else:  # a row naming a file outside the cache, or of a malformed id, or cut short
         row = ["2401.00001", 1, 0, None, "pdf", 5, None, "../../x", "application/pdf", None, None, None]
-        rows = {"planted": [row], "bad id": [["../x", *row[1:]]], "cut short": [row[:7]]}[damage]
+        # Ids and checksums are checked many in one pass, joined by newlines: one holding a
+        # newline must not pass for two.
+        meta = ["meta", 5, None, None, None, 1.0, None, None]
+        rows = {
+            "planted": [row],
+            "bad id": [["../x", *row[1:]]],
+            "cut short": [row[:7]],
+            "two ids in one": [["2401.00001\n2401.00002", 1, 0.0, None, *meta]],
+            "two checksums in one": [["2401.00001", 1, 0.0, None, "meta", 5, "a" * 64 + "\n" + "b" * 64, *meta[3:]]],
+            "bad checksum": [["2401.00001", 1, 0.0, None, "meta", 5, "A" * 64, *meta[3:]]],
+        }[damage]
         snapshot.write_text(json.dumps({"format": 2, "generation": 3, "entries": rows}))
     _assert_nothing_lost(home, clock, expected)
     if damage not in ("missing", "empty"):
@@ -530,7 +561,7 @@ def _tiers_of_format_1(row: list) -> dict:
 def test_journal_garbage_is_skipped_and_nothing_is_lost(home, clock):
     expected = _fill(home, clock)
     cache = open_cache(home, clock)
-    cache.put_text("2401.00002", 2, "late", method="pdf", extractor_version=1)
+    cache.put_text(PaperId("2401.00002", 2), "late", method="pdf", extractor_version=1)
     expected["2401.00002v2"] = ["meta", "text"]
     lines = (home / "journal.jsonl").read_bytes().splitlines(keepends=True)
     lines.insert(1, b"{not json\n")
@@ -538,18 +569,18 @@ def test_journal_garbage_is_skipped_and_nothing_is_lost(home, clock):
     lines[-1] = b'{"o":"drop","k":["2401.00001",1],"t":null}\n'  # lost the text put, replaced by a lie
     (home / "journal.jsonl").write_bytes(b"".join(lines))
     reopened = _assert_nothing_lost(home, clock, {k: expected[k] for k in expected})
-    assert reopened.get_text("2401.00002", 2).text == "late"
+    assert reopened.get_text(PaperId("2401.00002", 2)).text == "late"
 
 
 def test_a_torn_journal_tail_is_cut_and_its_file_adopted(home, clock):
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1)
-    cache.put_text("2401.00001", 1, "whole", method="html", extractor_version=1)
+    cache.put_text(PaperId("2401.00001", 1), "whole", method="html", extractor_version=1)
     journal = home / "journal.jsonl"
     data = journal.read_bytes()
     journal.write_bytes(data[: len(data) - 15])  # the text's line is torn, its file is whole
     reopened = open_cache(home, clock)
-    assert reopened.get_text("2401.00001", 1).text == "whole"
+    assert reopened.get_text(PaperId("2401.00001", 1)).text == "whole"
     assert journal.read_bytes().endswith(b"\n") and reopened.verify() == []
     put_paper(reopened, clock, 2)
     assert open_cache(home, clock).verify() == [] and len(ids(reopened)) == 2
@@ -582,16 +613,16 @@ def test_a_file_renamed_but_not_recorded_is_adopted_and_checked(home, clock, mon
     # replaces an indexed one, and a new paper's metadata.
     monkeypatch.setattr(cache._index, "append", die_before_recording)
     with pytest.raises(Crash):
-        cache.put_text("2401.00002", 1, "newer, longer", method="pdf", extractor_version=9)
+        cache.put_text(PaperId("2401.00002", 1), "newer, longer", method="pdf", extractor_version=9)
     with pytest.raises(Crash):
-        cache.put_meta("2401.00007", 1, {"title": "x"}, latest=False)
+        cache.put_meta(PaperId("2401.00007", 1), {"title": "x"}, latest=False)
     monkeypatch.undo()
     papers = home / "papers"
     (papers / "2401.00008v1.text.json").write_text('{"paper_id": "2401.00008", "vers')  # damaged: not adopted
     (papers / "notes.txt").write_text("a user's file is left alone")
 
     reopened = open_cache(home, clock)
-    assert reopened.get_text("2401.00002", 1).text == "newer, longer"
+    assert reopened.get_text(PaperId("2401.00002", 1)).text == "newer, longer"
     assert tiers_of(reopened) == {**expected, "2401.00007v1": ["meta"]}
     assert ids(reopened)[-1] == "2401.00007v1", "adopted files are the first candidates for eviction"
     assert not (papers / "2401.00008v1.text.json").exists() and (papers / "notes.txt").exists()
@@ -604,7 +635,7 @@ def test_the_lock_file_says_when_its_last_holder_finished(home, clock):
     with pytest.raises(errors.NotFound):
         cache.session_status("none")
     with pytest.raises(ValueError):
-        cache.get_text("../x", 1)
+        cache.get_text(PaperId("../x", 1))
     assert (home / ".lock").read_bytes()[:1] == b"0", "refused input leaves no mark of an interruption"
     (home / ".lock").write_bytes(b"1" + b"x" * 80)  # a holder died mid-update
     (home / "papers" / "2401.00001v1.meta.json").unlink()
@@ -616,8 +647,8 @@ def test_a_crash_inside_compaction_loses_nothing(home, clock, monkeypatch):
     cache = open_cache(home, clock)
     for number in range(1, 5):
         put_paper(cache, clock, number, text=f"text {number}")
-    cache.put_note("2401.00002", "failed", ["html"])
-    cache.get_meta("2401.00001", 1)
+    cache.put_note(PaperId("2401.00002"), "failed", ["html"])
+    cache.get_meta(PaperId("2401.00001", 1))
     real_write = cache_index.write_atomic
     writes = []
 
@@ -634,7 +665,7 @@ def test_a_crash_inside_compaction_loses_nothing(home, clock, monkeypatch):
     monkeypatch.undo()
     reopened = open_cache(home, clock)
     assert ids(reopened) == ["2401.00005v1", "2401.00001v1", "2401.00004v1", "2401.00003v1", "2401.00002v1"]
-    assert reopened.get_note("2401.00002", "failed") == ["html"], "the journal was not replayed twice or lost"
+    assert reopened.get_note(PaperId("2401.00002"), "failed") == ["html"], "the journal was not replayed twice or lost"
     assert reopened.verify() == []
 
 
@@ -662,23 +693,23 @@ def test_a_damaged_file_is_dropped_not_served(home, clock):
     put_paper(cache, clock, 1, text="fine")
     path = home / "papers" / "2401.00001v1.text.json"
     path.write_bytes(b"x" * path.stat().st_size)
-    assert cache.get_text("2401.00001", 1) is None
+    assert cache.get_text(PaperId("2401.00001", 1)) is None
     assert tiers_of(cache) == {"2401.00001v1": ["meta"]} and cache.verify() == []
     (home / "papers" / "2401.00001v1.meta.json").unlink()
-    assert cache.get_meta("2401.00001", 1) is None and cache.stats().papers == 0
+    assert cache.get_meta(PaperId("2401.00001", 1)) is None and cache.stats().papers == 0
 
 
 def test_a_text_damaged_after_a_read_is_not_served_from_memory(home, clock):
     cache = open_cache(home, clock)
     put_paper(cache, clock, 1, text="fine")
-    first = cache.get_text("2401.00001", 1)
-    assert first is not None and cache.get_text("2401.00001", 1) == first  # the second from the memo
+    first = cache.get_text(PaperId("2401.00001", 1))
+    assert first is not None and cache.get_text(PaperId("2401.00001", 1)) == first  # the second from the memo
     path = home / "papers" / "2401.00001v1.text.json"
     before = path.stat()
     time.sleep(0.1)  # file times move by the kernel's tick (a few ms): a change must come a tick later
     path.write_bytes(b"x" * before.st_size)
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size and time: ctime still moves
-    assert cache.get_text("2401.00001", 1) is None
+    assert cache.get_text(PaperId("2401.00001", 1)) is None
     assert tiers_of(cache) == {"2401.00001v1": ["meta"]}
 
 
@@ -721,14 +752,14 @@ def test_hostile_ids_are_refused_and_nothing_is_written_outside_home(tmp_path, c
     home = tmp_path / "home"
     cache = open_cache(home, clock)
     calls = [
-        lambda: cache.put_meta(paper_id, 1, {}, latest=True),
-        lambda: cache.put_text(paper_id, 1, "t", method="html", extractor_version=1),
-        lambda: cache.put_raw(paper_id, 1, "pdf", PDF, "application/pdf"),
-        lambda: cache.get_meta(paper_id, None),
-        lambda: cache.get_text(paper_id, 1),
-        lambda: cache.get_raw(paper_id, 1, "pdf"),
-        lambda: cache.versions(paper_id),
-        lambda: cache.put_note(paper_id, "k", 1),
+        lambda: cache.put_meta(PaperId(paper_id, 1), {}, latest=True),
+        lambda: cache.put_text(PaperId(paper_id, 1), "t", method="html", extractor_version=1),
+        lambda: cache.put_raw(PaperId(paper_id, 1), "pdf", PDF, "application/pdf"),
+        lambda: cache.get_meta(PaperId(paper_id)),
+        lambda: cache.get_text(PaperId(paper_id, 1)),
+        lambda: cache.get_raw(PaperId(paper_id, 1), "pdf"),
+        lambda: cache.versions(PaperId(paper_id)),
+        lambda: cache.put_note(PaperId(paper_id), "k", 1),
     ]
     for call in calls:
         with pytest.raises(ValueError):
@@ -741,16 +772,59 @@ def test_hostile_ids_are_refused_and_nothing_is_written_outside_home(tmp_path, c
 def test_bad_versions_and_kinds_are_refused(home, clock, version):
     cache = open_cache(home, clock)
     with pytest.raises(ValueError):
-        cache.put_meta("2401.00001", version, {}, latest=False)
+        cache.put_meta(PaperId("2401.00001", version), {}, latest=False)
     with pytest.raises(ValueError):
-        cache.put_raw("2401.00001", 1, "../pdf", PDF, "application/pdf")
+        cache.put_raw(PaperId("2401.00001", 1), "../pdf", PDF, "application/pdf")
     with pytest.raises(errors.InvalidInput):
-        cache.pin("../../x", "2401.00001", 1)
+        cache.pin("../../x", PaperId("2401.00001", 1))
+
+
+@pytest.mark.parametrize("key", ["2401.00001", ("2401.00001", 1), ("../x", 1), None])
+def test_a_cache_key_is_a_paper_id_and_nothing_else(home, clock, key):
+    """Only an ids.PaperId, valid by construction, names a cache file: a string or a tuple
+    (which nothing checked) is refused before anything is read or written."""
+    cache = open_cache(home, clock)
+    for call in (
+        lambda: cache.get_text(key),
+        lambda: cache.put_text(key, "t", method="html", extractor_version=1),
+        lambda: cache.put_raw(key, "pdf", PDF, "application/pdf"),
+        lambda: cache.get_meta(key),
+    ):
+        with pytest.raises((ValueError, AttributeError)):
+            call()
+    assert os.listdir(home / "papers") == []
+
+
+def test_a_tier_needs_a_version(home, clock):
+    cache = open_cache(home, clock)
+    with pytest.raises(ValueError, match="one version"):
+        cache.put_text(PaperId("2401.00001"), "t", method="html", extractor_version=1)
+    with pytest.raises(ValueError, match="one version"):
+        cache.get_raw(PaperId("2401.00001"), "pdf")
+
+
+def test_the_paper_record_is_what_the_cache_knows_of_a_paper_at_once(home, clock):
+    cache = open_cache(home, clock, meta_ttl_s=100)
+    pid = PaperId("2401.00001")
+    assert cache.paper(pid) == PaperRecord(at=clock.now)
+    cache.put_meta(pid.with_version(1), {"title": "v1"}, latest=False)
+    cache.put_meta(pid.with_version(3), {"title": "v3"}, latest=True)
+    cache.put_note(pid, "k", {"a": 1})
+    known = cache.paper(pid.with_version(1))  # a key's version does not matter: the paper's facts
+    assert known.versions == (1, 3) and known.latest == (3, clock.now + 100) and known.fresh_latest == 3
+    assert known.note("k") == {"a": 1} and known.note("other") is None
+    with pytest.raises(TypeError):
+        known.notes["k"] = 2  # type: ignore[index]
+    clock.advance(100)
+    later = cache.paper(pid)
+    assert later.latest == known.latest and later.fresh_latest is None
+    assert cache.get_meta(pid) is None, "fresh_latest expires as the bare id's metadata does"
+    assert cache.paper(PaperId("2401.00002")).versions == ()
 
 
 def test_valid_id_forms_are_accepted(home, clock):
     cache = open_cache(home, clock)
     for paper_id in ("2401.12345", "0704.0001", "hep-th/9901001", "math.GT/0309136", "cond-mat/0001001"):
-        cache.put_meta(paper_id, 1, {"title": paper_id}, latest=True)
+        cache.put_meta(PaperId(paper_id, 1), {"title": paper_id}, latest=True)
     assert len(cache.list_cached()) == 5 and open_cache(home, clock).verify() == []
     assert len(ids(open_cache(home, clock))) == 5

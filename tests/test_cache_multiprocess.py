@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from tests import platforms
 
 REPO = Path(__file__).resolve().parent.parent
@@ -43,6 +44,7 @@ WRITER = textwrap.dedent(
 
     from arxiv_mcp.cache import index as cache_index
     from arxiv_mcp.cache.store import Cache
+    from arxiv_mcp.ids import PaperId
 
     home, logs, writer, seed, ops = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     pins = int(sys.argv[8])
@@ -72,26 +74,26 @@ WRITER = textwrap.dedent(
         tag = f"{writer}:{seed}:{seq}"
         if seq % 100 == 0 and seq // 100 < pins:
             paper_id, version = f"2404.{seed % 1000:03d}{seq // 100:02d}", 1
-            cache.pin(session, paper_id, version)
-            cache.put_meta(paper_id, version, {"title": tag, "check": tag}, latest=True)
+            cache.pin(session, PaperId(paper_id, version))
+            cache.put_meta(PaperId(paper_id, version), {"title": tag, "check": tag}, latest=True)
             record(op="pin", key=f"{paper_id}v{version}", session=session)
             continue
         paper_id, version = f"2403.{rng.randrange(30):05d}", rng.randint(1, 2)
         tier = rng.choice(["meta", "text", "text", "pdf", "source"])
         started = time.time()
         if tier == "meta":
-            cache.put_meta(paper_id, version, {"title": tag, "check": tag, "pad": "m" * rng.randrange(400)}, latest=rng.random() < 0.5)
+            cache.put_meta(PaperId(paper_id, version), {"title": tag, "check": tag, "pad": "m" * rng.randrange(400)}, latest=rng.random() < 0.5)
         elif tier == "text":
             body = (tag + "|" + "t" * rng.randrange(200, 6000)).encode()
-            cache.put_text(paper_id, version, sealed(body).decode(), method="html", extractor_version=1)
+            cache.put_text(PaperId(paper_id, version), sealed(body).decode(), method="html", extractor_version=1)
         else:
             head = b"%PDF-1.5 " if tier == "pdf" else b"\\x1f\\x8b\\x08 "
             body = head + tag.encode() + rng.randbytes(rng.randrange(1000, 15000))
-            cache.put_raw(paper_id, version, tier, sealed(body), "application/octet-stream")
+            cache.put_raw(PaperId(paper_id, version), tier, sealed(body), "application/octet-stream")
         record(op="put", key=f"{paper_id}v{version}", tier=tier, start=started)
         probe, probe_version = f"2403.{rng.randrange(30):05d}", rng.randint(1, 2)
-        text = cache.get_text(probe, probe_version)
-        raw = cache.get_raw(probe, probe_version, "pdf")
+        text = cache.get_text(PaperId(probe, probe_version))
+        raw = cache.get_raw(PaperId(probe, probe_version), "pdf")
         try:
             raw_data = raw.path.read_bytes() if raw else None
         except FileNotFoundError:  # evicted by another process since: allowed
@@ -167,7 +169,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
     logger.setLevel(logging.INFO)
     try:
         cache = Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES)
-        cache.versions("2403.00001")  # the first call loads, recovers and applies the bounds
+        cache.versions(PaperId("2403.00001"))  # the first call loads, recovers and applies the bounds
     finally:
         logger.removeHandler(own)
         logger.setLevel(previous_level)
@@ -203,7 +205,7 @@ def open_and_check(home: Path, logs: Path) -> Cache:
         assert text is None or _sealed(text.encode())
     for item in present.values():
         for kind in ("pdf", "source"):
-            raw = cache.get_raw(item.paper_id, item.version, kind)
+            raw = cache.get_raw(PaperId(item.paper_id, item.version), kind)
             assert raw is None or _sealed(raw.path.read_bytes())
     return cache
 

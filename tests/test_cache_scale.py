@@ -12,6 +12,7 @@ from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.config import load
 from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.service import LIST_PAGE_CHARS, ArxivService
 
 
@@ -24,9 +25,9 @@ def fill(cache: Cache, count: int, *, title_chars: int = 40) -> list[str]:
     ids = []
     for number in range(1, count + 1):
         paper_id = f"2401.{number:05d}"
-        cache.put_meta(paper_id, 1, {"title": f"Paper {number} " + "x" * title_chars}, latest=True)
+        cache.put_meta(PaperId(paper_id, 1), {"title": f"Paper {number} " + "x" * title_chars}, latest=True)
         if number % 3 == 0:
-            cache.put_text(paper_id, 1, "word " * number, method="html", extractor_version=1)
+            cache.put_text(PaperId(paper_id, 1), "word " * number, method="html", extractor_version=1)
         ids.append(paper_id)
     return ids
 
@@ -68,8 +69,8 @@ def test_sorts_and_pinned_only(service):
     assert [p.paper_id for p in by_id.papers] == ["2401.00001", "2401.00002", "2401.00003"]
     assert by_id.next_offset == 3
     svc.start_session("s")
-    svc.cache.pin("s", "2401.00004", 1)
-    svc.cache.pin("s", "2401.00009", 1)
+    svc.cache.pin("s", PaperId("2401.00004", 1))
+    svc.cache.pin("s", PaperId("2401.00009", 1))
     pinned = svc.list_cached(pinned_only=True)
     assert {p.paper_id for p in pinned.papers} == {"2401.00004", "2401.00009"}
     assert (pinned.matched, pinned.total, pinned.next_offset) == (2, 12, None)
@@ -137,8 +138,8 @@ def test_only_whole_raw_files_are_adopted_when_the_index_is_lost(home):
     with Cache(home) as cache:
         adopted = {f"{p.paper_id}v{p.version}" for p in cache.list_cached()}
         assert adopted == {"2401.00001v1", "2401.00002v1", "2401.00003v1", "2401.00004v1"}
-        assert cache.get_raw("2401.00001", 1, "pdf").path.read_bytes() == pdf
-        assert cache.get_raw("2401.00011", 1, "pdf") is None
+        assert cache.get_raw(PaperId("2401.00001", 1), "pdf").path.read_bytes() == pdf
+        assert cache.get_raw(PaperId("2401.00011", 1), "pdf") is None
         assert not any((home / "papers" / name).exists() for name in cut), "cut files are removed, not kept"
         assert cache.verify() == []
 
@@ -168,8 +169,8 @@ def test_a_search_hit_without_metadata_still_reads_as_a_line(service):
 
     svc = service()
     titled = Document.from_text("# Walrus Colonies on Drifting Ice\n\nWe count walruses.").to_json()
-    svc.cache.put_text("2401.00077", 1, titled, method="html", extractor_version=1)
-    svc.cache.put_text("2401.00078", 1, "walrus colonies seen from orbit", method="pdf", extractor_version=1)
+    svc.cache.put_text(PaperId("2401.00077", 1), titled, method="html", extractor_version=1)
+    svc.cache.put_text(PaperId("2401.00078", 1), "walrus colonies seen from orbit", method="pdf", extractor_version=1)
     hits = render.library(svc.search_cached("walrus")).splitlines()[1:3]
     assert any(h.startswith("- 2401.00077v1 Walrus Colonies on Drifting Ice (score ") for h in hits), hits
     assert any(h.startswith("- 2401.00078v1 (no title cached) (score ") for h in hits), hits

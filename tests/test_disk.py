@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from tests import jsonrpc, platforms
 from tests.conftest import html_paper, paper
 from tests.pdfgen import make_pdf, pdf_of_size
@@ -117,9 +118,9 @@ def test_disk_problems_name_the_cause_and_the_fix():
 def _fill(home: Path) -> Cache:
     cache = Cache(home, max_bytes=10**6)
     for n in range(1, 4):
-        cache.put_meta(f"2403.0000{n}", 1, {"title": f"Paper {n}"}, latest=True)
-        cache.put_text(f"2403.0000{n}", 1, f"text {n} " * 2000, method="html", extractor_version=1)
-        cache.put_raw(f"2403.0000{n}", 1, "pdf", pdf_of_size(30_009, n), "application/pdf")
+        cache.put_meta(PaperId(f"2403.0000{n}", 1), {"title": f"Paper {n}"}, latest=True)
+        cache.put_text(PaperId(f"2403.0000{n}", 1), f"text {n} " * 2000, method="html", extractor_version=1)
+        cache.put_raw(PaperId(f"2403.0000{n}", 1), "pdf", pdf_of_size(30_009, n), "application/pdf")
     return cache
 
 
@@ -139,7 +140,7 @@ def test_a_lost_journal_or_index_does_not_forget_the_files(tmp_path, caplog, los
     stats = cache.stats()
     assert (stats.papers, stats.bytes) == (3, before), "every file is counted again"
     assert [r for r in caplog.records if r.levelno == logging.WARNING], "the loss is logged"
-    assert cache.get_text("2403.00002", 1).text.startswith("text 2 ")
+    assert cache.get_text(PaperId("2403.00002", 1)).text.startswith("text 2 ")
     assert cache.verify() == []
     cache.close()
     small = Cache(home, max_bytes=80_000)

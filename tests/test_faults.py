@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.service import ArxivService
 from arxiv_mcp.text.extract import extract
 from tests import platforms
@@ -166,15 +167,15 @@ def assert_cache_whole(svc: ArxivService, fake_paper) -> None:
         "source": fake_paper.source,
         "html": fake_paper.html.encode() if isinstance(fake_paper.html, str) else None,
     }
-    for version in cache.versions(PID):
+    for version in cache.versions(PaperId(PID)):
         for kind, data in genuine.items():
-            raw = cache.get_raw(PID, version, kind)
+            raw = cache.get_raw(PaperId(PID, version), kind)
             if raw is not None:
                 assert raw.path.read_bytes() == data, f"{kind} in the cache is not the genuine file"
-        text = cache.get_text(PID, version)
+        text = cache.get_text(PaperId(PID, version))
         if text is not None:
             assert text.text == extract(text.method, genuine[text.method]).to_json()
-        meta = cache.get_meta(PID, version)
+        meta = cache.get_meta(PaperId(PID, version))
         if meta is not None:
             assert meta.record["title"] == fake_paper.title
     for search in (cache.home / "searches").iterdir():
@@ -375,10 +376,10 @@ def test_a_reader_killed_at_random_points_leaves_a_whole_bounded_cache(fake, mak
         by_id = {p.id: p for p in papers}
         for entry in cache.list_cached():
             fake_paper = by_id[entry.paper_id]
-            raw = cache.get_raw(fake_paper.id, 1, "pdf")
+            raw = cache.get_raw(PaperId(fake_paper.id, 1), "pdf")
             if raw is not None:
                 assert raw.path.read_bytes() == fake_paper.pdf
-            text = cache.get_text(fake_paper.id, 1)
+            text = cache.get_text(PaperId(fake_paper.id, 1))
             if text is not None:
                 assert text.text == extract("html", fake_paper.html.encode()).to_json()
     svc = ArxivService(config)

@@ -6,6 +6,7 @@ import pytest
 
 from arxiv_mcp.bounds import MAX_HITS, PAGE_SIZE
 from arxiv_mcp.errors import InvalidInput
+from arxiv_mcp.ids import PaperId
 from tests.conftest import html_paper, in_threads, paper
 from tests.fake_arxiv import STUB, eprint
 from tests.pdfgen import make_pdf
@@ -251,7 +252,7 @@ async def test_better_extractor_remakes_cached_text_without_a_request(fake, make
     again = svc.read_paper("2403.00012v1")
     assert again.cached and again.method == again.source_method == "html" and "Transformers" in again.text
     assert fake.requests == []
-    assert svc.cache.get_text("2403.00012", 1).extractor_version == fulltext.EXTRACTOR_VERSION
+    assert svc.cache.get_text(PaperId("2403.00012", 1)).extractor_version == fulltext.EXTRACTOR_VERSION
 
 
 async def test_an_unreadable_html_page_is_looked_at_again_a_week_later(fake, make_config, monkeypatch):

@@ -27,6 +27,7 @@ from mcp.types import CallToolResult
 
 from arxiv_mcp.cache.files import parse_file_name
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.research.library import INDEX_FILE
 from arxiv_mcp.text.latex.crossrefs import MAX_ENTRIES
 from tests import platforms
@@ -117,7 +118,7 @@ async def test_two_servers_on_one_home_through_hostile_reads_lose_and_double_not
         truth = await _searches(client, first)
     with Cache(home, max_papers=500) as cache:
         before = {f"{item.paper_id}v{item.version}": set(item.tiers) for item in cache.list_cached()}
-        normal_text = cache.get_text(NORMAL, 1).text
+        normal_text = cache.get_text(PaperId(NORMAL, 1)).text
     parts = unpack((home / INDEX_FILE).read_bytes())
     far_postings(parts)
     (home / INDEX_FILE).write_bytes(sealed(parts))
@@ -144,7 +145,7 @@ async def test_two_servers_on_one_home_through_hostile_reads_lose_and_double_not
         assert cache.verify() == []
         after = {f"{item.paper_id}v{item.version}": set(item.tiers) for item in cache.list_cached()}
         _files_once_and_indexed(home, cache)
-        assert cache.get_text(NORMAL, 1).text == normal_text
+        assert cache.get_text(PaperId(NORMAL, 1)).text == normal_text
     assert {key: tiers - after.get(key, set()) for key, tiers in before.items()} == dict.fromkeys(before, set())
     assert list((home / "tmp").iterdir()) == []
     assert sound((home / INDEX_FILE).read_bytes(), QUERIES)

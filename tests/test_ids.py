@@ -179,3 +179,21 @@ def test_a_batch_keeps_the_valid_ids_and_lists_the_others():
     assert len(bad) == 2 and bad[0].startswith("'nope': ") and "month 13" in bad[1]
     with pytest.raises(InvalidInput, match="nope"):
         parse_many(["nope"])
+
+
+@pytest.mark.parametrize(
+    ("paper_id", "version"),
+    [("../x", 1), ("2401.12345v2", None), ("2401.12345/../../x", 1), ("HEP-TH/9901001", 1), ("2401.12345", 0)],
+)
+def test_a_paper_id_made_from_parts_is_checked_when_made(paper_id, version):
+    """A PaperId is the key the cache names files after: one made outside `parse` is checked."""
+    with pytest.raises(ValueError):
+        PaperId(paper_id, version)
+
+
+def test_parse_and_with_version_make_the_same_keys_as_the_constructor():
+    pid = parse("arXiv:2401.12345v2")
+    assert pid == PaperId("2401.12345", 2) and hash(pid) == hash(PaperId("2401.12345", 2))
+    assert pid.with_version(None) == PaperId("2401.12345") and pid.with_version(7).version == 7
+    with pytest.raises(ValueError):
+        pid.with_version(0)

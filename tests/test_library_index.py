@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.research import library as library_module
 from arxiv_mcp.research.library import INDEX_FILE, Library
 from tests import platforms
@@ -32,9 +33,9 @@ def put(cache: Cache, number: int, *, text_words: int = 0, salt: int = 0) -> str
         "abstract": " ".join(words[:25]),
         "authors": [{"name": f"Author {number % 5}"}],
     }
-    cache.put_meta(paper_id, 1, record, latest=True)
+    cache.put_meta(PaperId(paper_id, 1), record, latest=True)
     if text_words:
-        cache.put_text(paper_id, 1, " ".join(words * (text_words // 40)), method="html", extractor_version=1)
+        cache.put_text(PaperId(paper_id, 1), " ".join(words * (text_words // 40)), method="html", extractor_version=1)
     return paper_id
 
 
@@ -94,7 +95,7 @@ def test_changes_by_another_process_are_followed(home, tmp_path, monkeypatch):
         results(reader)
         put(two, 31, text_words=400)  # added
         put(two, 6, text_words=400, salt=5)  # re-extracted with other words
-        two.put_text("2401.00009", 1, "quantum chromodynamics " * 50, method="pdf", extractor_version=2)
+        two.put_text(PaperId("2401.00009", 1), "quantum chromodynamics " * 50, method="pdf", extractor_version=2)
         two.clear()  # everything goes...
         fill(two, 12)  # ...and a smaller library comes back
         put(two, 40, text_words=800)

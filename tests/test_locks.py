@@ -211,13 +211,14 @@ WINDOWS_LIKE = textwrap.dedent(
             importlib.import_module(name)
     from arxiv_mcp.cache.oslock import LOCKER
     from arxiv_mcp.cache.store import Cache
+    from arxiv_mcp.ids import PaperId
     from arxiv_mcp.upstream.rate_limiter import RateLimiter
 
     home = sys.argv[1]
     with Cache(home) as cache:
-        cache.put_meta("2401.00001", 1, {"id": "2401.00001", "title": "On Windows"}, latest=True)
+        cache.put_meta(PaperId("2401.00001", 1), {"id": "2401.00001", "title": "On Windows"}, latest=True)
     with Cache(home) as cache:
-        assert cache.get_meta("2401.00001", 1).record["title"] == "On Windows"
+        assert cache.get_meta(PaperId("2401.00001", 1)).record["title"] == "On Windows"
     limiter = RateLimiter(0.2, state_file=__import__("pathlib").Path(home) / "ratelimit-arxiv")
     first, second = limiter.acquire(), limiter.acquire()
     assert second - first >= 0.2 - 1e-6

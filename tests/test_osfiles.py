@@ -23,6 +23,7 @@ from arxiv_mcp.cache import osfiles
 from arxiv_mcp.cache import store as cache_store
 from arxiv_mcp.cache.atomic import TMP_SUFFIX, clean_stale_tmp, write_atomic
 from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
 from tests import platforms
 
 
@@ -93,22 +94,22 @@ def _two_processes_at_work(home: Path, monkeypatch, *, compacting: bool = True) 
 
     def read_after_the_other_wrote(self, opened, key, tier, decode):
         if self is second and tier == "meta":
-            first.put_meta(key[0], key[1], {"title": "Rewritten"}, latest=True)
+            first.put_meta(PaperId(key[0], key[1]), {"title": "Rewritten"}, latest=True)
         return read_whole(self, opened, key, tier, decode)
 
     monkeypatch.setattr(Cache, "_read_whole", read_after_the_other_wrote)
     try:
-        first.put_meta("2401.00001", 1, {"title": "One"}, latest=True)
+        first.put_meta(PaperId("2401.00001", 1), {"title": "One"}, latest=True)
         second.start_session("s")
-        assert second.get_meta("2401.00001", 1) is not None
-        first.pin("s", "2401.00001", 1)
-        second.put_text("2401.00001", 1, "text " * 100, method="html", extractor_version=2)
-        assert first.get_text("2401.00001", 1) is not None
+        assert second.get_meta(PaperId("2401.00001", 1)) is not None
+        first.pin("s", PaperId("2401.00001", 1))
+        second.put_text(PaperId("2401.00001", 1), "text " * 100, method="html", extractor_version=2)
+        assert first.get_text(PaperId("2401.00001", 1)) is not None
         first.put_search("q", {"hits": []}, 60.0)
         assert second.get_search("q") == {"hits": []}
         second.end_session("s")
-        second.put_raw("2401.00001", 1, "pdf", b"%PDF-1.4 x", "application/pdf")
-        assert first.get_raw("2401.00001", 1, "pdf") is not None
+        second.put_raw(PaperId("2401.00001", 1), "pdf", b"%PDF-1.4 x", "application/pdf")
+        assert first.get_raw(PaperId("2401.00001", 1), "pdf") is not None
         assert first.clear().evicted == ["2401.00001v1"]  # removes files the other process read
     finally:
         first.close()
@@ -217,7 +218,7 @@ def test_the_journal_and_sessions_are_opened_binary(monkeypatch, tmp_path):
     cache = Cache(tmp_path / "cache")
     try:
         cache.start_session("s")
-        cache.put_meta("2401.00001", 1, {"title": "One"}, latest=True)
+        cache.put_meta(PaperId("2401.00001", 1), {"title": "One"}, latest=True)
     finally:
         cache.close()
     assert seen["journal.jsonl"] and seen["sessions.json"]

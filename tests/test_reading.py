@@ -7,6 +7,7 @@ import gzip
 import pytest
 
 from arxiv_mcp.errors import NotFound
+from arxiv_mcp.ids import parse
 from arxiv_mcp.reading import Text
 from arxiv_mcp.text.document import DAMAGED, Document
 from arxiv_mcp.text.extract import TextSource
@@ -167,3 +168,25 @@ def test_the_damage_note_is_found_behind_long_notes():
     doc = Document("Body text", notes={"stamp": "x" * 5000, DAMAGED: "page 2 could not be read"})
     assert _damage_from_payload(doc) == "page 2 could not be read"
     assert _damage_from_payload(Document("Body text", notes={"stamp": "arXiv:2401.00001v1"})) is None
+
+
+# --- one record per read (issue 35.4) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("named_by", ["metadata", "its HTML"])
+def test_a_warm_bare_id_read_asks_the_cache_for_the_paper_once(fake, service, monkeypatch, named_by):
+    """What the reader knows of a paper (versions, latest mark, notes) comes back as one
+    record: a warm read of a bare id asks for it once, then for the text, and reads neither the
+    metadata file nor a note on its own."""
+    fake.add(html_paper("2404.00007", "A walrus paper", versions=2))
+    if named_by == "metadata":
+        service.get_paper("2404.00007")  # marks v2 as the latest
+    service.reader.read(parse("2404.00007"))  # the cold read (the HTML names v2 when nothing else does)
+    asked: list[str] = []
+    for name in ("paper", "get_text", "get_meta", "get_note", "versions"):
+        method = getattr(service.cache, name)
+        monkeypatch.setattr(service.cache, name, lambda *a, _m=method, _n=name, **k: asked.append(_n) or _m(*a, **k))
+    fake.clear_log()
+    pid, text = service.reader.read(parse("2404.00007"))
+    assert (pid.versioned, text.method) == ("2404.00007v2", "cache")
+    assert asked == ["paper", "get_text"] and upstream(fake) == []

@@ -26,6 +26,7 @@ from arxiv_mcp.cache import osfiles
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.errors import NotFound
 from arxiv_mcp.forms import AnswerForms
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.service import ArxivService
 from tests.conftest import html_paper, in_threads
 
@@ -67,7 +68,7 @@ def warm(service: ArxivService, paper_id: str = PID, **kw):
 
 def other_process(home: Path, body: str, *env_pairs: tuple[str, str], max_papers: int = 200) -> None:
     """Run `body` in a new Python process with `cache` open on `home`."""
-    script = "from pathlib import Path\nfrom arxiv_mcp.cache.store import Cache\n"
+    script = "from pathlib import Path\nfrom arxiv_mcp.cache.store import Cache\nfrom arxiv_mcp.ids import PaperId\n"
     script += f"cache = Cache(Path({str(home)!r}), max_papers={max_papers})\n"
     script += textwrap.dedent(body) + "\ncache.close()\n"
     env = {**os.environ, "PYTHONPATH": str(REPO), **dict(env_pairs)}
@@ -106,7 +107,7 @@ def test_a_page_read_again_after_another_process_rewrote_the_text_is_the_new_tex
         from arxiv_mcp.text.document import Document
         from arxiv_mcp.text.extract import EXTRACTOR_VERSION
         doc = Document.from_text({NEW_TEXT!r}).to_json()
-        cache.put_text({PID!r}, {version}, doc, method="html", extractor_version=EXTRACTOR_VERSION)
+        cache.put_text(PaperId({PID!r}, {version}), doc, method="html", extractor_version=EXTRACTOR_VERSION)
         """,
     )
     assert NEW_TEXT in service.read_paper(PID).text
@@ -121,10 +122,10 @@ def test_a_bare_id_read_again_after_another_process_marked_a_newer_version_reads
         f"""
         from arxiv_mcp.text.document import Document
         from arxiv_mcp.text.extract import EXTRACTOR_VERSION
-        record = dict(cache.get_meta({PID!r}, 1).record, version=2)
-        cache.put_meta({PID!r}, 2, record, latest=True)
+        record = dict(cache.get_meta(PaperId({PID!r}, 1)).record, version=2)
+        cache.put_meta(PaperId({PID!r}, 2), record, latest=True)
         doc = Document.from_text({NEW_TEXT!r}).to_json()
-        cache.put_text({PID!r}, 2, doc, method="html", extractor_version=EXTRACTOR_VERSION)
+        cache.put_text(PaperId({PID!r}, 2), doc, method="html", extractor_version=EXTRACTOR_VERSION)
         """,
     )
     again = service.read_paper(PID)
@@ -144,7 +145,9 @@ def test_a_page_read_again_after_another_process_cleared_the_cache_is_fetched_ag
 def test_a_page_read_again_after_another_process_evicted_the_paper_is_fetched_again(fake, service):
     fake.add(html_paper(PID, "Aardvarks"))
     warm(service)
-    other_process(service.cache.home, 'cache.put_meta("2401.00009", 1, {"title": "newest"}, latest=True)', max_papers=1)
+    other_process(
+        service.cache.home, 'cache.put_meta(PaperId("2401.00009", 1), {"title": "newest"}, latest=True)', max_papers=1
+    )
     fake.clear_log()
     again = service.read_paper(PID)
     assert not again.cached and upstream(fake) == [f"/html/{PID}"]
@@ -223,7 +226,7 @@ def test_pages_read_again_count_as_accesses_for_eviction(fake, make_config):
         service.read_paper(others[0])
         service.read_paper(PID)  # from memory: the most recent access now
         service.read_paper(others[1])  # one of the two others goes: not the one just read
-        assert service.cache.versions(PID) == [1] and service.cache.versions(others[0]) == []
+        assert service.cache.versions(PaperId(PID)) == [1] and service.cache.versions(PaperId(others[0])) == []
     finally:
         service.cache.close()
 
@@ -277,7 +280,7 @@ def test_a_read_during_which_the_index_changed_is_not_kept(fake, service):
     def read_while_another_writes(pid):
         got = read(pid)
         with Cache(service.cache.home) as other:  # what it changed may be what this read chose
-            other.put_meta("2401.00009", 1, {"title": "meanwhile"}, latest=True)
+            other.put_meta(PaperId("2401.00009", 1), {"title": "meanwhile"}, latest=True)
         return got
 
     service.reader.read = read_while_another_writes

@@ -7,6 +7,7 @@ import time
 import pytest
 from mcp.types import PromptReference, ResourceTemplateReference
 
+from arxiv_mcp.ids import PaperId
 from tests.conftest import html_paper, paper
 
 pytestmark = pytest.mark.anyio
@@ -102,8 +103,7 @@ def test_search_cached_is_fast_at_1000_papers(make_config, monkeypatch):
     for i in range(1000):
         title = f"{words[i % 10]} {words[(i * 3) % 10]} study {i}"
         svc.cache.put_meta(
-            f"2401.{i:05d}",
-            1,
+            PaperId(f"2401.{i:05d}", 1),
             {
                 "id": f"2401.{i:05d}",
                 "version": 1,

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from arxiv_mcp.errors import ExtractionError, InvalidInput
+from arxiv_mcp.ids import PaperId
 from arxiv_mcp.text import selectors
 from arxiv_mcp.text.document import (
     Document,
@@ -161,7 +162,7 @@ def test_find_names_the_block_of_each_hit():
 
 
 def _cache_document(service, doc: Document) -> None:
-    service.cache.put_text(PID, 1, doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION)
+    service.cache.put_text(PaperId(PID, 1), doc.to_json(), method=TextSource.HTML, extractor_version=EXTRACTOR_VERSION)
 
 
 @pytest.fixture
@@ -204,11 +205,11 @@ def test_a_cached_document_that_does_not_parse_is_remade_from_the_raw_file(fake,
     fake.add(html_paper(PID, "Sparse graphs"))
     first = service.read_paper(f"{PID}v1")
     asked = len(fake.requests)
-    service.cache.put_text(PID, 1, "{not a document", method="html", extractor_version=EXTRACTOR_VERSION)
+    service.cache.put_text(PaperId(PID, 1), "{not a document", method="html", extractor_version=EXTRACTOR_VERSION)
     again = service.read_paper(f"{PID}v1")
     assert (again.text, again.method, again.cached) == (first.text, "html", True)
     assert len(fake.requests) == asked
-    assert Document.from_json(service.cache.get_text(PID, 1).text).text == first.text
+    assert Document.from_json(service.cache.get_text(PaperId(PID, 1)).text).text == first.text
 
 
 # --- figure images ---------------------------------------------------------------------------
@@ -242,7 +243,7 @@ async def test_a_figure_image_from_the_html_costs_one_request_once(fake, connect
     assert base64.b64decode(first.contents[0].blob) == _png() == base64.b64decode(again.contents[0].blob)
     assert first.contents[0].mime_type == "image/png"
     assert [r.path for r in fake.requests] == [f"/html/{PID}v1/x1.png"]
-    assert service.cache.get_raw(PID, 1, "figures") is not None
+    assert service.cache.get_raw(PaperId(PID, 1), "figures") is not None
 
 
 def test_an_oxide_pages_image_is_fetched_where_the_page_names_it(fake, service):
@@ -270,7 +271,9 @@ def test_a_figure_image_from_the_cached_eprint_costs_no_request(fake, service):
     fake.add(html_paper(PID, "Sparse graphs"))
     _cache_document(service, _figure_document("figs/plot"))
     pdf = default_pdf(html_paper(PID, "Sparse graphs"))
-    service.cache.put_raw(PID, 1, "source", _eprint({"main.tex": b"x", "figs/plot.pdf": pdf}), "application/gzip")
+    service.cache.put_raw(
+        PaperId(PID, 1), "source", _eprint({"main.tex": b"x", "figs/plot.pdf": pdf}), "application/gzip"
+    )
     got = service.figure_image(f"{PID}v1", "2")
     try:
         import pypdfium2  # noqa: F401
@@ -500,7 +503,7 @@ def test_a_panel_image_from_the_cached_eprint(fake, service):
     _cache_document(service, b.build())
     right = _png() + b"right"
     service.cache.put_raw(
-        PID, 1, "source", _eprint({"figs/left.png": _png(), "figs/right.png": right}), "application/gzip"
+        PaperId(PID, 1), "source", _eprint({"figs/left.png": _png(), "figs/right.png": right}), "application/gzip"
     )
     assert service.figure_image(f"{PID}v1", "4b") == right
     assert service.figure_image(f"{PID}v1", "4") == _png()

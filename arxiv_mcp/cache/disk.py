@@ -9,8 +9,13 @@ the lock and the store both build on it.
 from __future__ import annotations
 
 import errno
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .. import errors
+
+logger = logging.getLogger(__name__)
 
 
 class CacheWriteFailed(errors.ArxivMcpError):
@@ -41,3 +46,12 @@ def disk_problem(exc: OSError) -> str:
 def write_failure(exc: OSError) -> CacheWriteFailed:
     """A write under the cache home that the disk refused, as one error a person can act on."""
     return CacheWriteFailed(f"The cache folder (ARXIV_MCP_HOME) refused a write: {disk_problem(exc)}.")
+
+
+@contextmanager
+def best_effort(what: str) -> Iterator[None]:
+    """For copies of answers already in hand: a refused write is a warning, not a failed call."""
+    try:
+        yield
+    except CacheWriteFailed as exc:
+        logger.warning("%s was not cached: %s", what, exc)

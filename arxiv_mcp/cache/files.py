@@ -24,11 +24,10 @@ RAW_KINDS = ("pdf", "source", "html", "ar5iv", "figures")
 """Raw files: the PDF, the e-print, and the HTML pages text was extracted from (kept so a
 better extractor can re-make the text without a new request); `figures` is a tar of the
 figure images fetched for a version (`figures.py`)."""
-MAX_VERSION = 9999
+MAX_VERSION = ids.KEY_MAX_VERSION
 MAX_TITLE_CHARS = 300
 """A title as the index keeps it (for list_cached), whitespace collapsed."""
 
-_ID = re.compile(f"{ids.NEW_STYLE}|{ids.OLD_STYLE}")
 _IDS = re.compile(f"(?:(?:{ids.NEW_STYLE}|{ids.OLD_STYLE})\n)*")  # one per line, for a batch
 _FILE_NAME = re.compile(
     rf"(?P<stem>{ids.NEW_STYLE}|{ids.OLD_STYLE.replace('/', '_')})"  # an old id's slash is `_` in a name
@@ -39,8 +38,9 @@ _SOURCE_SUFFIXES = {GZIP: ".gz", TAR: ".tar", PDF: ".pdf", TEX: ".tex", HTML: ".
 
 
 def check_paper_id(paper_id: object) -> str:
-    """Return `paper_id` if it is a normalised versionless arXiv id; raise ValueError otherwise."""
-    if not isinstance(paper_id, str) or not _ID.fullmatch(paper_id):
+    """Return `paper_id` if it is a normalised versionless arXiv id; raise ValueError otherwise.
+    For what the cache reads from disk (names, index lines): callers pass ids.PaperId keys."""
+    if not isinstance(paper_id, str) or not ids.NORMAL_ID.fullmatch(paper_id):
         raise ValueError(f"not a normalised versionless arXiv id: {paper_id!r}")
     return paper_id
 
@@ -51,14 +51,11 @@ def check_paper_ids(paper_ids: list[str]) -> None:
         joined = "\n".join(paper_ids)
     except TypeError:
         raise ValueError("a paper id that is not a string") from None
-    if paper_ids and _IDS.fullmatch(joined + "\n") is None:
+    if paper_ids and (_IDS.fullmatch(joined + "\n") is None or joined.count("\n") != len(paper_ids) - 1):
         raise ValueError("not normalised versionless arXiv ids")
 
 
-def check_version(version: object) -> int:
-    if type(version) is not int or not 1 <= version <= MAX_VERSION:
-        raise ValueError(f"not an arXiv version number (1..{MAX_VERSION}): {version!r}")
-    return version
+check_version = ids.check_version
 
 
 def versioned_id(paper_id: str, version: int) -> str:

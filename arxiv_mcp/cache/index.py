@@ -28,9 +28,22 @@ from typing import Any
 
 from . import osfiles
 from .atomic import write_atomic
-from .files import MAX_VERSION, TIERS, check_paper_id, check_paper_ids, check_version
+from .files import MAX_VERSION, RAW_KINDS, TIERS, check_paper_id, check_paper_ids, check_version
 from .oslock import read_at
-from .records import RECORD_WIDTH, Drop, Key, Note, Operation, Put, TierRecord, Touch, decode, encode, number
+from .records import (
+    RECORD_WIDTH,
+    Drop,
+    Key,
+    Note,
+    Operation,
+    Put,
+    TierRecord,
+    Touch,
+    check_digests,
+    decode,
+    encode,
+    number,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -167,10 +180,18 @@ class IndexState:
             state._add_rows_of_format_1(body["entries"])
         else:
             state._add_rows(body["entries"])
-        by_paper = state.by_paper
+        by_paper, latest = state.by_paper, state.latest
         for paper_id, (version, marked_at) in body["latest"].items():
-            paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
-            state.latest[paper_id] = (check_version(version), number(marked_at))
+            if (
+                paper_id in by_paper
+                and type(version) is int
+                and 0 < version <= MAX_VERSION
+                and type(marked_at) is float
+            ):
+                latest[paper_id] = (version, marked_at)  # checked as below, inline: one per paper
+            else:
+                paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
+                latest[paper_id] = (check_version(version), number(marked_at))
         for paper_id, notes in body["notes"].items():
             if not isinstance(notes, dict):
                 raise ValueError("malformed notes")
@@ -185,6 +206,7 @@ class IndexState:
         the ids are checked in one pass, each entry's other fields inline."""
         width = RECORD_WIDTH + 1
         entries, by_paper, totals, from_row = self.entries, self.by_paper, self.bytes_by_tier, TierRecord.from_row
+        made, digests = TierRecord._make, []
         check_paper_ids([row[0] for row in rows])
         for row in rows:
             paper_id, version, last_access, title = row[0], row[1], row[2], row[3]
@@ -196,8 +218,15 @@ class IndexState:
             entry = Entry(paper_id, version, last_access if type(last_access) is float else number(last_access), title)
             tiers = entry.tiers
             for at in range(4, len(row), width):
-                record = tiers[row[at]] = from_row(key, row[at], row[at + 1 : at + width])
-                totals[row[at]] += record.size
+                tier, fields = row[at], row[at + 1 : at + width]
+                if tier in _PLAIN_TIERS and _plain_row(fields):
+                    # As from_row would make it (nothing to normalise), its checksum checked below.
+                    record = tiers[tier] = made(fields)
+                    if fields[1] is not None:
+                        digests.append(fields[1])
+                else:
+                    record = tiers[tier] = from_row(key, tier, fields)
+                totals[tier] += record.size
             if not tiers or len(row) - 4 != width * len(tiers):
                 raise ValueError(f"a snapshot entry without tiers, or a tier twice: {key!r}")
             entries[key] = entry
@@ -206,6 +235,7 @@ class IndexState:
                 by_paper[paper_id] = {version}
             else:
                 versions.add(version)
+        check_digests(digests)
 
     def _add_rows_of_format_1(self, rows: list[list[Any]]) -> None:
         """Entries as format 1 kept them, each tier record an object: an upgraded cache loads."""
@@ -237,6 +267,28 @@ class IndexState:
         bytes_by_tier = self.bytes_by_tier
         for tier, record in tiers.items():
             bytes_by_tier[tier] += record.size
+
+
+_PLAIN_TIERS = frozenset(TIERS) - frozenset(RAW_KINDS)
+"""The tiers whose record names no file of its own (metadata, text): most of a snapshot's."""
+
+
+def _plain_row(fields: list[Any]) -> bool:
+    """Whether a metadata or text record's row is already in the form `TierRecord.from_row`
+    makes of it (every field of its type or null, no file name or content type), so the row
+    itself can be the record; its checksum, if any, is still to be checked."""
+    size, digest, name, content_type, fetched_at, method, version = fields
+    return (
+        len(fields) == RECORD_WIDTH
+        and type(size) is int
+        and size >= 0
+        and (digest is None or type(digest) is str)
+        and name is None
+        and content_type is None
+        and (fetched_at is None or type(fetched_at) is float)
+        and (method is None or type(method) is str)
+        and (version is None or type(version) is int)
+    )
 
 
 class JournaledIndex:
@@ -275,7 +327,7 @@ class JournaledIndex:
 
     def load(self) -> None:
         """Read the snapshot and replay its journal; flag a reconcile when either is damaged."""
-        with _collector_paused():
+        with collector_paused():
             self._load()
 
     def _load(self) -> None:
@@ -463,8 +515,9 @@ class JournaledIndex:
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while a snapshot is read: every object made then is kept,
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while a snapshot (or another large derived file, the
+    library's index) is read: every object made then is kept,
     so its passes would find nothing, yet each walks the objects of the whole process (at
     10,000 papers they cost more than reading the snapshot). A large mirror is then frozen
     (gc.freeze: moved out of the collector's sight), else the first full pass after it, soon

@@ -21,13 +21,17 @@ never, the entry just inserted only as a last resort.
 
 Every tier's size and sha256 are in the index, so a file that no longer matches is dropped,
 not served. A write the disk refuses is one CacheWriteFailed that names the cause and the fix.
+
+Callers name a paper or a paper version by an `ids.PaperId`, valid by construction (made by
+`ids.parse` at the tool's boundary, or checked when made from parts): file names are built
+from it without checking it again. What the cache reads back from disk (file names, index
+lines, snapshot rows) it checks itself. What it knows of a paper as a whole is paper.py's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -37,19 +41,18 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .. import errors
+from ..ids import PaperId
 from ..models import SessionInfo
 from . import osfiles
 from .access import AccessLog
 from .answers import AnswerStore
 from .atomic import clean_stale_tmp, discard, stage
-from .disk import CacheWriteFailed, write_failure
+from .disk import best_effort, write_failure
 from .eviction import evict
 from .filelock import BOOT_ID, ProcessLock
 from .files import (
     RAW_KINDS,
     TIERS,
-    check_paper_id,
-    check_version,
     decode_meta,
     decode_text,
     digest,
@@ -63,16 +66,14 @@ from .home import prepare as prepare_home
 from .home import unusable as home_unusable
 from .index import JournaledIndex
 from .overview import CacheOverview
+from .paper import PaperFacts
 from .readmemo import ReadMemo
-from .records import Drop, Key, Note, Put, TierRecord
+from .records import Drop, Key, Put, TierRecord
 from .recovery import reconcile
 from .sessions import SessionStore
 from .warm import TextOrigin, WarmChecks
 
 logger = logging.getLogger(__name__)
-
-MAX_NOTE_BYTES = 16384
-
 
 Opened = tuple[BinaryIO, TierRecord]
 """An open tier file and its index record."""
@@ -105,7 +106,7 @@ class CachedRaw:
     content_type: str
 
 
-class Cache(CacheOverview, WarmChecks):
+class Cache(CacheOverview, PaperFacts, WarmChecks):
     def __init__(
         self,
         home: Path,
@@ -176,11 +177,9 @@ class Cache(CacheOverview, WarmChecks):
 
     # ----- metadata, text, raw files -------------------------------------------------------
 
-    def get_meta(self, paper_id: str, version: int | None, *, allow_stale: bool = False) -> CachedMeta | None:
-        """Metadata of a version, or (version None) of the version last marked latest within the TTL."""
-        paper_id = check_paper_id(paper_id)
-        if version is not None:
-            check_version(version)
+    def get_meta(self, pid: PaperId, *, allow_stale: bool = False) -> CachedMeta | None:
+        """Metadata of a version, or (a bare id) of the version last marked latest within the TTL."""
+        paper_id, version = _paper_id(pid), pid.version
         with self._locked():
             stale = False
             if version is None:
@@ -197,24 +196,24 @@ class Cache(CacheOverview, WarmChecks):
         body = self._read_whole(opened, (paper_id, version), "meta", decode_meta)
         return None if body is None else CachedMeta(body["record"], body["fetched_at"], stale)
 
-    def put_meta(self, paper_id: str, version: int, record: dict[str, Any], *, latest: bool) -> None:
+    def put_meta(self, pid: PaperId, record: dict[str, Any], *, latest: bool) -> None:
         """Store metadata; `latest` also marks this version as the paper's latest as of now.
 
         A copy of an answer already in hand: when the disk refuses it, a warning is logged and
         the call that fetched it carries on (it is fetched again next time).
         """
-        key = (check_paper_id(paper_id), check_version(version))
+        key = _key(pid)
         if not isinstance(record, dict):
             raise ValueError("record must be a dict")
         now = self._clock()
         payload = _json_bytes(encode_meta, key[0], key[1], record, now, now if latest else None)
         tier_record = TierRecord(len(payload), digest(payload), fetched_at=now)
         put = Put(key, "meta", tier_record, now, title_of(record), now if latest else None)
-        with _best_effort(f"metadata of {versioned_id(*key)}"):
+        with best_effort(f"metadata of {versioned_id(*key)}"):
             self._commit(put, payload, file_name(*key, "meta"))
 
-    def get_text(self, paper_id: str, version: int) -> CachedText | None:
-        key = (check_paper_id(paper_id), check_version(version))
+    def get_text(self, pid: PaperId) -> CachedText | None:
+        key = _key(pid)
         with self._locked():
             opened = self._open_tier(key, "text")
         if opened is None:
@@ -236,19 +235,19 @@ class Cache(CacheOverview, WarmChecks):
             self._texts.put(key, opened[1], stamp, body)
         return body
 
-    def put_text(self, paper_id: str, version: int, text: str, *, method: str, extractor_version: int) -> None:
+    def put_text(self, pid: PaperId, text: str, *, method: str, extractor_version: int) -> None:
         """Store extracted text; CacheWriteFailed when the disk refuses it (the caller still has the text)."""
-        key = (check_paper_id(paper_id), check_version(version))
+        key = _key(pid)
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
         payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
         record = TierRecord(len(payload), digest(payload), method=method, extractor_version=extractor_version)
         self._commit(Put(key, "text", record, self._clock()), payload, file_name(*key, "text"))
 
-    def get_raw(self, paper_id: str, version: int, kind: str) -> CachedRaw | None:
+    def get_raw(self, pid: PaperId, kind: str) -> CachedRaw | None:
         """Where a raw file lives, once its bytes are checked against the index (a truncated or
         altered file is dropped and None returned, so the caller fetches it again)."""
-        key = (check_paper_id(paper_id), check_version(version))
+        key = _key(pid)
         _check_kind(kind)
         with self._locked():
             opened = self._open_tier(key, kind)
@@ -259,11 +258,11 @@ class Cache(CacheOverview, WarmChecks):
         record = opened[1]
         return CachedRaw(self._papers / record.file_name(key, kind), record.size, record.content_type or "")
 
-    def raw_records(self, paper_id: str, versions: list[int]) -> dict[int, dict[str, TierRecord]]:
+    def raw_records(self, pids: list[PaperId]) -> dict[int, dict[str, TierRecord]]:
         """What the index records of each version's raw files (size, content type), by kind,
         the files unread and all in one look: for a caller that states their sizes, where
         reading and checking them would cost more than the texts read from them."""
-        keys = [(check_paper_id(paper_id), check_version(version)) for version in versions]
+        keys = [_key(pid) for pid in pids]
         with self._locked():
             entries = [self._state.entries.get(key) for key in keys]
             return {
@@ -271,9 +270,9 @@ class Cache(CacheOverview, WarmChecks):
                 for key, entry in zip(keys, entries)
             }
 
-    def put_raw(self, paper_id: str, version: int, kind: str, data: bytes, content_type: str) -> CachedRaw:
+    def put_raw(self, pid: PaperId, kind: str, data: bytes, content_type: str) -> CachedRaw:
         """Store a PDF or source file and return where it lives; CacheFull if it cannot be kept."""
-        key = (check_paper_id(paper_id), check_version(version))
+        key = _key(pid)
         _check_kind(kind)
         if not isinstance(data, (bytes, bytearray, memoryview)) or not isinstance(content_type, str):
             raise ValueError("data must be bytes and content_type a str")
@@ -292,35 +291,7 @@ class Cache(CacheOverview, WarmChecks):
             )
         return CachedRaw(self._papers / name, len(data), content_type)
 
-    def versions(self, paper_id: str) -> list[int]:
-        """Versions of a paper with anything cached."""
-        paper_id = check_paper_id(paper_id)
-        with self._locked():
-            return sorted(self._state.by_paper.get(paper_id, ()))
-
-    # ----- per-paper notes and search answers ------------------------------------------------
-
-    def get_note(self, paper_id: str, key: str) -> Any | None:
-        paper_id = check_paper_id(paper_id)
-        with self._locked():
-            return self._state.notes.get(paper_id, {}).get(key)
-
-    def put_note(self, paper_id: str, key: str, value: Any) -> None:
-        """Keep a small JSON value with a paper (None deletes it); gone when the paper is evicted.
-
-        A hint for later calls: when the disk refuses it, a warning is logged and nothing else fails.
-        """
-        paper_id = check_paper_id(paper_id)
-        if not isinstance(key, str) or not 1 <= len(key) <= 64:
-            raise ValueError("a note key is a string of 1 to 64 characters")
-        try:
-            size = len(json.dumps(value))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"a note value must be JSON: {exc}") from None
-        if size > MAX_NOTE_BYTES:
-            raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
-        with _best_effort(f"a note on {paper_id}"), self._locked():
-            self._index.append(Note(paper_id, key, value))
+    # ----- search answers ---------------------------------------------------------------------
 
     def get_search(self, key: str) -> dict[str, Any] | None:
         """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
@@ -329,7 +300,7 @@ class Cache(CacheOverview, WarmChecks):
     def put_search(self, key: str, value: dict[str, Any], ttl_s: float) -> None:
         """Keep an answer for `ttl_s` seconds (see answers.py). When the disk refuses it, a
         warning is logged and the answer is simply not remembered."""
-        with _best_effort("a search answer"):
+        with best_effort("a search answer"):
             self._answers.put(key, value, ttl_s)
 
     # ----- sessions ------------------------------------------------------------------------
@@ -353,9 +324,9 @@ class Cache(CacheOverview, WarmChecks):
         with self._locked():
             return self._sessions.status(session_id, self._clock())
 
-    def pin(self, session_id: str, paper_id: str, version: int) -> None:
+    def pin(self, session_id: str, pid: PaperId) -> None:
         """Keep a paper version from eviction while the session is open (it may be cached later)."""
-        key = (check_paper_id(paper_id), check_version(version))
+        key = _key(pid)
         with self._locked():
             self._sessions.pin(session_id, key, self._clock())
 
@@ -526,20 +497,27 @@ def _open_for_reading(path: Path) -> BinaryIO:
         return io.BytesIO(handle.read())
 
 
-@contextmanager
-def _best_effort(what: str) -> Iterator[None]:
-    """For copies of answers already in hand: a refused write is a warning, not a failed call."""
-    try:
-        yield
-    except CacheWriteFailed as exc:
-        logger.warning("%s was not cached: %s", what, exc)
-
-
 def _json_bytes(encode: Callable[..., bytes], *args: Any) -> bytes:
     try:
         return encode(*args)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"not storable as JSON: {exc}") from None
+
+
+def _paper_id(pid: PaperId) -> str:
+    """The id of a key. A PaperId is valid by construction (ids.py): its type is all there is
+    left to check, so nothing a caller passes can name a path outside the cache."""
+    if type(pid) is not PaperId:
+        raise ValueError(f"a cache key is an ids.PaperId, not {pid!r}")
+    return pid.id
+
+
+def _key(pid: PaperId) -> Key:
+    """The index key of a paper version: tiers are kept per exact version."""
+    paper_id = _paper_id(pid)
+    if pid.version is None:
+        raise ValueError(f"a cache tier belongs to one version; {pid} names none")
+    return paper_id, pid.version
 
 
 def _check_kind(kind: str) -> None:

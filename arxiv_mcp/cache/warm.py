@@ -69,7 +69,6 @@ class WarmChecks:
     """The part of `store.Cache` that proves warm reads (Cache inherits it)."""
 
     # What Cache provides (see store.py).
-    meta_ttl_s: float
     _index: JournaledIndex
     _access: AccessLog
     _clock: Callable[[], float]
@@ -100,12 +99,6 @@ class WarmChecks:
         if self._access.due(now):
             self._flush_soon()
         return True
-
-    def latest_until(self, paper_id: str) -> tuple[int, float] | None:
-        """The version marked as a paper's latest and when that mark stops being fresh."""
-        with self._locked():
-            mark = self._index.state.latest.get(paper_id)
-        return None if mark is None else (mark[0], mark[1] + self.meta_ttl_s)
 
     def _flush_soon(self) -> None:
         """Journal the batched accesses if the lock is free now (a budget of no time: another

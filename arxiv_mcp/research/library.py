@@ -23,6 +23,7 @@ import threading
 from typing import Any
 
 from ..cache.atomic import write_atomic
+from ..cache.index import collector_paused
 from ..cache.listing import Signature
 from ..cache.store import Cache
 from ..models import LibraryHit
@@ -66,11 +67,11 @@ class Library:
         if not self._loaded:
             self._load()
         wanted = self.cache.library_listing()
-        gone = set(self._indexed) - set(wanted)
+        gone = self._indexed.keys() - wanted.keys()  # set operations on the views: C speed
         for pid in gone:
             self.index.remove(pid)
             del self._indexed[pid]
-        changed = {(pid, sig[0]) for pid, sig in wanted.items() if self._indexed.get(pid) != sig}
+        changed = {(pid, sig[0]) for pid, sig in wanted.items() - self._indexed.items()}
         for pid, _version, record, text in self.cache.iter_documents(changed) if changed else ():
             record = record or {}
             plain = _plain(text)
@@ -97,13 +98,14 @@ class Library:
             logger.warning("could not read the library index %s (%s); rebuilding it", self.path, exc)
             return
         try:
-            index, extra = LocalIndex.from_bytes(data)
-            indexed = _signatures(extra)
+            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
+                index, extra = LocalIndex.from_bytes(data)
+                indexed = _signatures(extra)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             logger.warning("the library index %s is unreadable (%s); rebuilding it from the papers", self.path, exc)
             self._unsaved = SAVE_AFTER  # the rebuilt index replaces the file at once
             return
-        if len(indexed) != len(index) or not all(pid in index for pid in indexed):
+        if indexed.keys() != index.ids():
             logger.warning("the library index %s does not match its own listing; rebuilding it", self.path)
             self._unsaved = SAVE_AFTER
             return

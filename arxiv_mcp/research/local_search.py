@@ -8,6 +8,7 @@ paper only its title and abstract survive, as the source of result snippets.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import heapq
 import json
@@ -20,6 +21,7 @@ import unicodedata
 import zlib
 from array import array
 from collections import Counter
+from collections.abc import KeysView
 from typing import Any
 
 from .. import bounds
@@ -125,6 +127,10 @@ class LocalIndex:
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self._slot_of
+
+    def ids(self) -> KeysView[str]:
+        """The ids of the papers indexed (a live view: compare it, do not keep it)."""
+        return self._slot_of.keys()
 
     def title(self, doc_id: str) -> str:
         """The indexed title of a paper, whitespace collapsed ("" when unknown)."""
@@ -348,7 +354,7 @@ class LocalIndex:
                 numbers.byteswap()
             arrays.append(numbers)
             at += 4 * count
-        sources = bytes(body[at:])
+        sources = body[at:]  # a view of the file's bytes: 10,000 abstracts are not copied
         _check_sources(slots, arrays[-2], sources)
         index = cls()
         *index._lengths, source_ends, index._base = arrays
@@ -381,11 +387,16 @@ def _check_listing(ids: Any, terms: Any, ends: Any) -> None:
         previous = end
 
 
-def _check_sources(slots: int, source_ends: array[int], sources: bytes) -> None:
+_CHECKED_CHUNK = 1 << 20
+"""Bytes of snippet sources decoded at a time to check them: a whole decode would allocate a
+string as large as all the abstracts (in a new process, its pages cost more than decoding)."""
+
+
+def _check_sources(slots: int, source_ends: array[int], sources: bytes | memoryview) -> None:
     """The snippet sources end where their ends say, in order, as whole UTF-8 (each slot's own
-    bytes decode): one C-speed decode and one pass over the slots. (The postings are checked
-    term by term as a search first reads them, `_runs`: all of them at load would cost more
-    than the load itself.)"""
+    bytes decode): a C-speed decode, chunk by chunk, and one pass over the slots. (The postings
+    are checked term by term as a search first reads them, `_runs`: all of them at load would
+    cost more than the load itself.)"""
     if (source_ends[-1] if slots else 0) != len(sources):
         raise ValueError("the snippet sources are not the length their ends say")
     previous = 0
@@ -393,8 +404,11 @@ def _check_sources(slots: int, source_ends: array[int], sources: bytes) -> None:
         if end < previous or (end < len(sources) and 0x80 <= sources[end] < 0xC0):
             raise ValueError("snippet sources out of order or cut inside a character")
         previous = end
+    decoder = codecs.getincrementaldecoder("utf-8")()
     try:
-        sources.decode("utf-8")
+        for start in range(0, len(sources), _CHECKED_CHUNK):
+            decoder.decode(sources[start : start + _CHECKED_CHUNK])
+        decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         raise ValueError("snippet sources that are not UTF-8") from None
 
@@ -404,7 +418,7 @@ class _Sources:
     one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends): a
     search decodes only the papers it shows, so a load does not parse 10,000 abstracts."""
 
-    def __init__(self, blob: bytes = b"", ends: array[int] | None = None):
+    def __init__(self, blob: bytes | memoryview = b"", ends: array[int] | None = None):
         self._blob = blob
         self._ends = ends if ends is not None else array("I")
         self._more: list[tuple[str, str]] = []
@@ -417,7 +431,7 @@ class _Sources:
         if slot in self._cleared:
             return "", ""
         start = self._ends[slot - 1] if slot else 0
-        title, _, abstract = self._blob[start : self._ends[slot]].decode().partition("\0")
+        title, _, abstract = str(self._blob[start : self._ends[slot]], "utf-8").partition("\0")
         return title, abstract
 
     def append(self, title: str, abstract: str) -> None:
