@@ -32,6 +32,7 @@ from .definitions import (
     definitions,
     doi_prefix,
     environment_aliases,
+    environments,
     written,
 )
 from .deluxetable import deluxe_tables
@@ -51,11 +52,15 @@ from .source import (
     package_sources,
     split_document,
 )
-from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 from .units import declared_units, math_quantities
 
+# Environments the walk gives a meaning of its own: a paper's definition of one is not applied
+_KNOWN_ENVIRONMENTS = frozenset(
+    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
+)
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
@@ -113,7 +118,10 @@ def latex_to_document(
         if name in used and name not in own:
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
-    templates = Templates(template_definitions(found, own), expansion)
+    own_environments = {
+        name: d for name, d in environments(shipped + written_here).items() if name not in _KNOWN_ENVIRONMENTS
+    }
+    templates = Templates(template_definitions(found, own), expansion, own_environments)
     pace.check()
 
     meta = _document_meta(preamble, babel, packages, shipped, written_here)

@@ -252,18 +252,21 @@ _SPACES_RE = re.compile(r"\s*")
 
 @dataclass(frozen=True)
 class Definition:
-    """One definition as written: how many arguments, the first one's default if it is optional."""
+    """One definition as written: how many arguments, the first one's default if it is optional;
+    an environment's (`\\newenvironment`) `body` is what its \\begin prints and `end` its \\end's."""
 
     nargs: int
     default: str | None
     body: str
+    end: str = ""
 
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|DeclareMathOperator|def|gdef)(?![A-Za-z@])(\*?)[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
+    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment)(?![A-Za-z@])(\*?)[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@])|\{[ \t]*([A-Za-z@]+\*?)[ \t]*\})"
 )
+_ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
 
 
 @dataclass(frozen=True)
@@ -282,7 +285,12 @@ def written(source: str) -> list[Written]:
     found: list[Written] = []
     for k, m in enumerate(_DEFINITION_RE.finditer(source)):
         pace.tick(k)
-        definer, name = m.group(1), m.group(3) or m.group(4)
+        definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
+        if (definer in _ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
+            continue
+        if definer in _ENVIRONMENT_DEFINERS:
+            found.append(Written(definer, name, _environment(source, m.end())))
+            continue
         if definer.endswith("DocumentCommand"):
             nargs, default, start = _document_parameters(source, m.end())
         elif definer.endswith("command") or definer == "DeclareRobustCommand":
@@ -298,6 +306,27 @@ def written(source: str) -> list[Written]:
     return found
 
 
+def _environment(source: str, pos: int) -> Definition | None:
+    """`[1][default]{begin}{end}` after a \\newenvironment's name; None when not usable here."""
+    nargs, default, start = _command_parameters(source, pos)
+    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
+    start_end = match_end(_SPACES_RE, source, begin_end + 1)
+    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
+    if begin_end < 0 or end_end < 0:
+        return None
+    return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end])
+
+
+def environments(found: list[Written]) -> dict[str, Definition]:
+    """The environments the source defines, by name, as LaTeX keeps them: \\newenvironment does
+    not replace an earlier one, \\renewenvironment does; an unusable one is left out."""
+    defined: dict[str, Definition | None] = {}
+    for one in found:
+        if one.definer == "renewenvironment" or (one.definer == "newenvironment" and one.name not in defined):
+            defined[one.name] = one.definition
+    return {name: definition for name, definition in defined.items() if definition is not None}
+
+
 def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, Definition | None]:
     """Every macro definition by name, as the last valid one has it (None: unusable).
 
@@ -307,8 +336,10 @@ def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, De
     """
     macros: dict[str, Definition | None] = {}
     for one in found:
-        if one.name in protected or (
-            one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros
+        if (
+            one.definer in _ENVIRONMENT_DEFINERS
+            or one.name in protected
+            or (one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros)
         ):
             continue
         macros[one.name] = one.definition
