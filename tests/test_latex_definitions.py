@@ -156,3 +156,12 @@ def test_recursive_and_nested_environments_stay_bounded():
     body = r"\begin{loop}a\end{loop} " * 200 + r"\begin{two}\begin{one}b\end{one}\end{two} end"
     text = own(body, preamble)  # `loop` is read MAX_MACRO_DEPTH deep, then left as it is
     assert text.endswith("\n[[[b]]] end\n") and len(text) < 10_000 and set(text[: text.index("[")]) <= set("xa \n")
+
+
+def test_an_eqno_prints_the_papers_counter_as_the_paper_renews_it():
+    preamble = r"\newcounter{u}[section]\renewcommand{\theu}{\Roman{u}}\newenvironment{eqn}{\refstepcounter{u}$$}{\eqno(\theu)$$}"
+    body = r"\section{A}\begin{eqn}x\end{eqn}\begin{eqn}y\end{eqn} [\theu]"
+    source = f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["I", "II"]
+    assert document.text.endswith("$$y$$\n\n[II]\n")

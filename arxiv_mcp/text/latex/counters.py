@@ -71,7 +71,7 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
             _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
             names[kind] = " ".join(printed[0].split())
         return after
-    if named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+    if not named[1].startswith("the") or (named[1][3:] not in _COUNTERS and named[1][3:] not in w.meta.counters):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:
