@@ -118,9 +118,8 @@ def latex_to_document(
         if name in used and name not in own:
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
-    own_environments = {
-        name: d for name, d in environments(shipped + written_here).items() if name not in _KNOWN_ENVIRONMENTS
-    }
+    defined_environments = environments(shipped + written_here)
+    own_environments = {name: d for name, d in defined_environments.items() if name not in _KNOWN_ENVIRONMENTS}
     templates = Templates(template_definitions(found, own), expansion, own_environments)
     pace.check()
 
@@ -138,6 +137,7 @@ def latex_to_document(
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)
     defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    defined.wrapped(defined_environments)
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)

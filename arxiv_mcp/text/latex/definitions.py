@@ -15,11 +15,11 @@ to build on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from . import pace, tokens
-from .tokens import BEGIN, CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
+from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
 
 # The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
 _BUILTIN_THEOREMS = {
@@ -45,6 +45,7 @@ _COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
 _LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
 _NUMBERED = ("figure", "table", "equation")
 _UNITS = ("chapter", "section", "subsection")
+_OPENS_RE = re.compile(r"\s*\\begin\s*\{([A-Za-z]+\*?)\}")
 _MAX_ARGUMENT_TOKENS = 8  # a definition's name or label is a few words; longer is something else
 
 
@@ -94,8 +95,6 @@ class Definitions:
                 self._preamble_definition(toks, k, value)
             elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
                 self._theorem(toks, k + 1, value.endswith("*"))
-            if value in ("newenvironment", "renewenvironment"):
-                self._theorem_wrapper(toks, k + 1)
             if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
                 name = _arguments(toks, k + 1, "m")
                 if name and name[0] and not any(c.isspace() for c in name[0]):
@@ -138,21 +137,15 @@ class Definitions:
         else:
             self.theorems[name] = TheoremKind(label, name, within)
 
-    def _theorem_wrapper(self, toks: list[Token], k: int) -> None:
+    def wrapped(self, environments: Mapping[str, Definition]) -> Definitions:
         """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: a paper's own name
         for a theorem kind it defined is that kind (its label, counter and numbering), not the
-        built-in one of the same name."""
-        found = _arguments(toks, k, "m")
-        if not found or not found[0] or not _NAME_RE.fullmatch(found[0]):
-            return
-        k = _skip_space(toks, _after_group(toks, _skip_space(toks, k)))
-        while k < len(toks) and toks[k][0] == LBRACKET:  # [arguments][default]
-            k = _skip_space(toks, _after(toks, k, RBRACKET))
-        if k + 1 < len(toks) and toks[k][0] == LBRACE:
-            first = _skip_space(toks, k + 1)
-            kind, inner = toks[first] if first < len(toks) else ("", "")
-            if kind == BEGIN and inner in self.theorems and inner != found[0]:
-                self.theorems[found[0]] = self.theorems[inner]
+        built-in one of the same name. Read after the theorems, as LaTeX opens the body at a use."""
+        for name, definition in environments.items():
+            inner = _OPENS_RE.match(definition.body)
+            if inner and inner.group(1) in self.theorems and inner.group(1) != name and _NAME_RE.fullmatch(name):
+                self.theorems[name] = self.theorems[inner.group(1)]
+        return self
 
     def _the_counter(self, toks: list[Token], k: int) -> None:
         """`\\renewcommand{\\thefigure}{\\thesection.\\arabic{figure}}`: figures numbered within
@@ -184,18 +177,6 @@ def _skip_space(toks: list[Token], k: int) -> int:
     while k < len(toks) and toks[k][0] == TEXT and not toks[k][1].strip():
         k += 1
     return k
-
-
-def _after_group(toks: list[Token], k: int) -> int:
-    """The index after the `{...}` group opening at `k` (bounded like an argument)."""
-    return _after(toks, k, RBRACE)
-
-
-def _after(toks: list[Token], k: int, closing: str) -> int:
-    end = k + 1
-    while end < len(toks) and end - k <= _MAX_ARGUMENT_TOKENS and toks[end][0] != closing:
-        end += 1
-    return end + 1
 
 
 def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
