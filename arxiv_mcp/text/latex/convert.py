@@ -70,9 +70,6 @@ def source_to_text(data: bytes) -> str:
     return bundle_to_document(read_source(data)).text
 
 
-_COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
-
-
 def bundle_to_document(bundle: SourceBundle) -> Document:
     """The document of an e-print's usable files: LaTeX, or the authors' own HTML page."""
     if bundle.kind == "pdf":
@@ -109,13 +106,13 @@ def latex_to_document(
     shipped, written_here = written(packages), written(source)  # the definitions, read once
     aliases = environment_aliases(written_here)
     found = definitions(shipped + written_here, PROTECTED)
-    used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
     own = frozenset(one.name for one in written_here)
-    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
-        if name in used and found.get(name) is None:
+    # a unit or particle package not shipped (a shipped package may use them: `\jpsi` is `\PJgy`)
+    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():
+        if found.get(name) is None:
             found[name] = Definition(0, None, unit)
     for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
-        if name in used and name not in own:
+        if name not in own:
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
     defined_environments = environments(shipped + written_here)
