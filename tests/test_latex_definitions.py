@@ -144,8 +144,9 @@ def test_a_papers_counter_prints_in_each_style_and_steps_where_the_source_says()
     body = (
         r"\section{A}\stepcounter{step}\stepcounter{step}[\arabic{step} \roman{step} \Alph{step} \thestep]"
         r" \refstepcounter{part}\label{p}[\thepart] \section{B}\stepcounter{part}[\thepart, \ref{p}, \arabic{page}]"
+        r" \setcounter{step}{7}\addtocounter{step}{2}\stepcounter{step}[\thestep]"
     )
-    assert own(body, preamble) == "## 1 A\n\n[2 ii B 2] [1.1]\n\n## 2 B\n\n[2.1, 1.1, ]\n"
+    assert own(body, preamble) == "## 1 A\n\n[2 ii B 2] [1.1]\n\n## 2 B\n\n[2.1, 1.1, ] [10]\n"
 
 
 def test_recursive_and_nested_environments_stay_bounded():
