@@ -135,7 +135,8 @@ class Templates:
 
     def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
         """Where each \\begin of the paper's environments in `src` is closed: its \\begin's
-        index -> where its \\end starts and ends, nested ones matched; one pass with a stack."""
+        index -> where its \\end starts and ends, nested ones matched (an \\end that does not close
+        the innermost open one is passed over); one pass with a stack."""
         ends: dict[int, tuple[int, int]] = {}
         stack: list[tuple[str, int]] = []
         for k, m in enumerate(self.delimiters.finditer(src) if self.delimiters is not None else ()):
@@ -144,8 +145,6 @@ class Templates:
                 stack.append((m.group(2), m.start()))
             elif stack and stack[-1][0] == m.group(2):
                 ends[stack.pop()[1]] = (m.start(), m.end())
-            else:  # an \\end no open \\begin waits for (or not the innermost's): the opens stay
-                continue
         return ends
 
     def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:

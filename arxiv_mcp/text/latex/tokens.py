@@ -502,8 +502,8 @@ class _Tokenizer:
     def own_environment(self, j: int, env: str, k: int) -> int | None:
         """The paper's own environment at `j` read as LaTeX reads it: what its \\begin prints,
         what it holds, what its \\end prints, as one text (a display its \\begin opens and its
-        \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one, or
-        the same environment opens again inside (read as before)."""
+        \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one (no
+        \\end closes it, an argument is missing, the budget is spent): read as before."""
         if self.templates is None or env not in self.templates.environments or env in _READ_HERE:
             return None
         if self.own_ends is None:
@@ -527,9 +527,8 @@ class _Tokenizer:
             self.templates = None
         toks = self.run()
         self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends = outer
-        if (
-            self.depth == 0 and spaced
-        ):  # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
+        # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
+        if self.depth == 0 and spaced:
             toks, end = _spaced(toks, self.src, end, nargs)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
@@ -538,10 +537,9 @@ class _Tokenizer:
         if body.endswith("$") and self.src.startswith("$", end):
             self.toks.append((TEXT, " "))
         self.math_until = end if body.endswith("$") else -1
-        # as in TeX, the spaces after a control word ending what the use expands to are not text
-        ends_in_word = (
-            spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
-        )  # \\xspace: its own rule
+        # as in TeX, the spaces after a control word ending what the use expands to are not
+        # text (\\xspace: its own rule)
+        ends_in_word = spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
         return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
