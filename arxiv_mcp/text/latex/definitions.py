@@ -3,13 +3,14 @@ from its tokens, theorem-like environments, counters numbered within a unit, eto
 
 The source's definitions (`\\newcommand`, `\\def`, xparse's, ...) are read in one scan
 (`written`), in order, and everything that depends on them is a view of that list: the macros
-(`definitions`), the environment aliases the tokenizer needs (`\\beq`), the float names captions
-print, the DOI prefix. The rest is one pass over the tokens the converter walks anyway (the
-preamble's, then the body's), so the paper's own macros are already expanded in them
-(`\\newtheorem{thm}{\\thmname}` gives the name the macro prints). Each `\\newtheorem` is kept as
-data (`TheoremKind`: its printed label, the counter it steps, shared or its own, and the unit it
-is numbered within), for the walk to number the blocks and for a later model of theorem blocks
-to build on.
+(`definitions`), the paper's own environments (`environments`: what \\newenvironment's \\begin and
+\\end print, and which theorem kind one wraps), the environment aliases the tokenizer needs
+(`\\beq`), the float names captions print, the DOI prefix. The rest is one pass over the
+tokens the converter walks anyway (the preamble's, then the body's), so the paper's own macros
+are already expanded in them (`\\newtheorem{thm}{\\thmname}` gives the name the macro prints).
+Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the counter it steps,
+shared or its own, and the unit it is numbered within), for the walk to number the blocks and
+for a later model of theorem blocks to build on.
 """
 
 from __future__ import annotations
@@ -291,9 +292,11 @@ def _environment(source: str, pos: int) -> Definition | None:
     """`[1][default]{begin}{end}` after a \\newenvironment's name; None when not usable here."""
     nargs, default, start = _command_parameters(source, pos)
     begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
+    if begin_end < 0:
+        return None
     start_end = match_end(_SPACES_RE, source, begin_end + 1)
     end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
-    if begin_end < 0 or end_end < 0:
+    if end_end < 0:
         return None
     return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end])
 
