@@ -12,10 +12,10 @@ or plain numeric ones) is converted by `latex_to_document`, and the CPU seconds 
   (the text says so), so the cost past that size is tokenizing the source, still linear;
 - `uncapped`: MAX_ENTRIES lifted, every entry converted: the converter's own growth.
 
-Linear growth shows as a flat `us/entry` column. `--shapes` converts 16 other shapes of input
+Linear growth shows as a flat `us/entry` column. `--shapes` converts 19 other shapes of input
 (macro uses, labels and references, equations, table cells, footnotes, items, figures, theorems,
 nested braces, siunitx quantities, one citation of every entry, one merging every entry (natbib's
-`merge`), math spans, unmatched dollars, comment lines) at n and 4n items and prints the ratio
+`merge`), math spans, unmatched dollars, comment lines, the paper's own environments: used, unclosed, nested) at n and 4n items and prints the ratio
 of the CPU times: about 4 is linear. Before the fix (labels scanned every entry per entry)
 16,000 numeric entries took 90 s under the profiler, 20,000 about 47 s plain.
 """
@@ -59,7 +59,8 @@ def paper(entries: int, style: str) -> bytes:
 _HEAD = (
     "\\documentclass{article}\\usepackage{siunitx}\\usepackage[merge]{natbib}"
     "\\newcommand{\\x}[1]{#1 and #1}\\newcommand{\\y}{why}"
-    "\\newtheorem{thm}{Theorem}\\begin{document}\\section{A}\n"
+    "\\newtheorem{thm}{Theorem}\\newcounter{u}[section]\\newenvironment{eqn}{\\refstepcounter{u}$$}{\\eqno(\\theu)$$}"
+    "\\newenvironment{box}[1]{[#1: \\begin{eqn}}{\\end{eqn}]}\\begin{document}\\section{A}\n"
 )
 SHAPES: dict[str, Callable[[int], str]] = {
     "template uses": lambda n: "".join(f"\\x{{a{k}}} " for k in range(n)),
@@ -99,6 +100,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "math spans": lambda n: "".join(f"$x_{{{k}}}$ " for k in range(n)),
     "dollar unmatched": lambda n: "$ a " * n,
     "comment lines": lambda n: "".join(f"a % c{k}\n" for k in range(n)),
+    "own environments": lambda n: "".join(f"\\begin{{box}}{{b{k}}}x_{k}\\end{{box}}\n" for k in range(n)),
+    "own env. unclosed": lambda n: "\\begin{box}{b} " * n,
+    "own env. nested": lambda n: "\\begin{box}{b}" * n + "x" + "\\end{box}" * n,
 }
 
 
@@ -123,7 +127,7 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--style", choices=("author-year", "numeric"), default="author-year")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--shapes", action="store_true", help="the ratio n -> 4n over 16 other input shapes")
+    parser.add_argument("--shapes", action="store_true", help="the ratio n -> 4n over 19 other input shapes")
     parser.add_argument("--n", type=int, default=5000)
     args = parser.parse_args()
     if args.shapes:

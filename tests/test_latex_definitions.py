@@ -4,7 +4,8 @@ theorem-like environments kept as data, counters numbered within a unit, etoolbo
 
 from __future__ import annotations
 
-from arxiv_mcp.text.latex.convert import latex_to_text
+from arxiv_mcp.text.document import Kind
+from arxiv_mcp.text.latex.convert import latex_to_document, latex_to_text
 from arxiv_mcp.text.latex.definitions import (
     Definition,
     Definitions,
@@ -89,3 +90,79 @@ def test_a_macro_in_text_after_a_lone_dollar_is_read_as_text():
         r"\place{Sezione di Bologna $^{a}$}\end{document}"
     )
     assert latex_to_text({"main.tex": tex.encode()}) == "It costs 5$ here.\n\n(Sezione di Bologna $^{a}$)\n"
+
+
+def own(body: str, preamble: str) -> str:
+    source = f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    return latex_to_text({"main.tex": source.encode()})
+
+
+def test_a_papers_environment_prints_its_begin_and_end_around_what_it_holds():
+    preamble = (
+        r"\newenvironment{proofof}[1]{\par\noindent\textbf{Proof of #1.} }{\hfill$\square$\par}"
+        r"\newenvironment{note}[1][Note]{\textit{#1:} }{}"
+        r"\newenvironment{wrapped}{\begin{note}[Aside]}{\end{note}}"
+    )
+    body = r"\begin{proofof}{Lemma 2}Easy.\end{proofof} \begin{note}Look.\end{note} \begin{wrapped}Here.\end{wrapped}"
+    assert own(body, preamble) == "Proof of Lemma 2. Easy. $\\square$\n\nNote: Look. Aside: Here.\n"
+
+
+def test_an_environment_the_walk_knows_keeps_its_own_meaning():
+    preamble = r"\renewenvironment{abstract}{ABS}{END}\newenvironment{proof}{PROOF}{QED}\newenvironment{x}{\def\y{}}{}"
+    body = r"\begin{abstract}Short.\end{abstract}\begin{proof}Done.\end{proof}\begin{x}Kept.\end{x}"
+    text = own(body, preamble)
+    assert "ABS" not in text and "PROOF" not in text and "Proof. Done." in text and "Kept." in text
+
+
+# e-print 0106220's own numbering: its theorem-like blocks and its equations step one counter
+# its \newenvironment{Eqn} prints with \eqno, and which each section resets
+SHARED_COUNTER = r"""\newcounter{Universal}[section]
+\renewcommand{\theUniversal}{\thesection.\arabic{Universal}}
+\newenvironment{Italic}{\refstepcounter{Universal} \par
+\noindent {\bf (\theUniversal)}\ \it}{\par}
+\newenvironment{Thm}{\begin{Italic}{\sc Theorem: }}{\end{Italic}}
+\newenvironment{Eqn}{\refstepcounter{Universal} $$} {\eqno \mathrm{
+(\theUniversal)} $$}"""
+
+
+def test_a_display_an_environment_opens_and_closes_is_numbered_on_the_papers_counter():
+    body = (
+        r"\section{One} \begin{Thm} All is well. \end{Thm} \begin{Eqn} \label{a} x = y^2 \end{Eqn}"
+        r" By (\ref{a}). \section{Two} \begin{Eqn} z \end{Eqn} \begin{Thm} Again. \end{Thm}"
+    )
+    files = {
+        "main.tex": f"\\documentclass{{article}}\n{SHARED_COUNTER}\n\\begin{{document}}\n{body}\n\\end{{document}}".encode()
+    }
+    document = latex_to_document(files)
+    assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["1.2", "2.1"]
+    assert "(1.1) Theorem: All is well." in document.text and "$$x = y^2$$\n\nBy (1.2)." in document.text
+    assert "(2.2) Theorem: Again." in document.text
+
+
+def test_a_papers_counter_prints_in_each_style_and_steps_where_the_source_says():
+    preamble = r"\newcounter{step}\newcounter{part}[section]"
+    body = (
+        r"\section{A}\stepcounter{step}\stepcounter{step}[\arabic{step} \roman{step} \Alph{step} \thestep]"
+        r" \refstepcounter{part}\label{p}[\thepart] \section{B}\stepcounter{part}[\thepart, \ref{p}, \arabic{page}]"
+        r" \setcounter{step}{7}\addtocounter{step}{2}\stepcounter{step}[\thestep]"
+    )
+    assert own(body, preamble) == "## 1 A\n\n[2 ii B 2] [1.1]\n\n## 2 B\n\n[2.1, 1.1, ] [10]\n"
+
+
+def test_recursive_and_nested_environments_stay_bounded():
+    preamble = (
+        r"\newenvironment{loop}{\begin{loop}x}{\end{loop}}"
+        r"\newenvironment{two}{\begin{one}\begin{one}}{\end{one}\end{one}}\newenvironment{one}{[}{]}"
+    )
+    body = r"\begin{loop}a\end{loop} " * 200 + r"\begin{two}\begin{one}b\end{one}\end{two} end"
+    text = own(body, preamble)  # `loop` is read MAX_MACRO_DEPTH deep, then left as it is
+    assert text.endswith("\n[[[b]]] end\n") and len(text) < 10_000 and set(text[: text.index("[")]) <= set("xa \n")
+
+
+def test_an_eqno_prints_the_papers_counter_as_the_paper_renews_it():
+    preamble = r"\newcounter{u}[section]\renewcommand{\theu}{\Roman{u}}\newenvironment{eqn}{\refstepcounter{u}$$}{\eqno(\theu)$$}"
+    body = r"\section{A}\begin{eqn}x\end{eqn}\begin{eqn}y\end{eqn} [\theu]"
+    source = f"\\documentclass{{article}}\n{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n"
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["I", "II"]
+    assert document.text.endswith("$$y$$\n\n[II]\n")

@@ -32,6 +32,7 @@ from .definitions import (
     definitions,
     doi_prefix,
     environment_aliases,
+    environments,
     written,
 )
 from .deluxetable import deluxe_tables
@@ -51,11 +52,15 @@ from .source import (
     package_sources,
     split_document,
 )
-from .specs import CLASS_AUTHORS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
 from .templates import Templates, template_definitions
 from .tokens import tokenize
 from .units import declared_units, math_quantities
 
+# Environments the walk gives a meaning of its own: a paper's definition of one is not applied
+_KNOWN_ENVIRONMENTS = frozenset(
+    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
+)
 _NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
@@ -63,9 +68,6 @@ _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\]
 def source_to_text(data: bytes) -> str:
     """An e-print's bytes -> text; a PDF-only source raises so the caller uses the PDF path."""
     return bundle_to_document(read_source(data)).text
-
-
-_COMMAND_NAME_RE = re.compile(r"\\([A-Za-z]+)")
 
 
 def bundle_to_document(bundle: SourceBundle) -> Document:
@@ -104,16 +106,18 @@ def latex_to_document(
     shipped, written_here = written(packages), written(source)  # the definitions, read once
     aliases = environment_aliases(written_here)
     found = definitions(shipped + written_here, PROTECTED)
-    used = set(_COMMAND_NAME_RE.findall(defining))  # a shipped package may use them (`\jpsi` is `\PJgy`)
     own = frozenset(one.name for one in written_here)
-    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():  # a unit or particle package not shipped
-        if name in used and found.get(name) is None:
+    # a unit or particle package not shipped (a shipped package may use them: `\jpsi` is `\PJgy`)
+    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():
+        if found.get(name) is None:
             found[name] = Definition(0, None, unit)
     for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
-        if name in used and name not in own:
+        if name not in own:
             found[name] = Definition(0, None, journal)
     expansion = Expansion(text_macros(found))
-    templates = Templates(template_definitions(found, own), expansion)
+    defined_environments = environments(shipped + written_here)
+    own_environments = {name: d for name, d in defined_environments.items() if name not in _KNOWN_ENVIRONMENTS}
+    templates = Templates(template_definitions(found, own), expansion, own_environments)
     pace.check()
 
     meta = _document_meta(preamble, babel, packages, shipped, written_here)
@@ -130,6 +134,7 @@ def latex_to_document(
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)
     defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    defined.wrapped(defined_environments)
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)

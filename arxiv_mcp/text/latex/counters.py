@@ -23,13 +23,15 @@ _ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a defin
 
 def cmd_set_counter(w: Walk, i: int, name: str) -> int:
     """\\setcounter{figure}{4} (the next figure is 5) and \\addtocounter{equation}{-1}, on
-    the numbered kinds and the section units."""
+    the numbered kinds, the section units and the paper's own counters."""
     found = w.raw_text(i)
     value = w.raw_text(found[1]) if found else None
     if found is None or value is None:
         return w.skip_spec(i, "mm")
     counter, written = found[0].strip(), value[0].strip()
-    if (counter in _COUNTERS or counter in _UNITS) and re.fullmatch(r"-?\d{1,6}", written):
+    if (counter in _COUNTERS or counter in _UNITS or counter in w.meta.counters) and re.fullmatch(
+        r"-?\d{1,6}", written
+    ):
         w.numbers.set(counter, int(written), add=name == "addtocounter")
     return value[1]
 
@@ -71,7 +73,7 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
             _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
             names[kind] = " ".join(printed[0].split())
         return after
-    if named[1][3:] not in _COUNTERS or not named[1].startswith("the"):
+    if not named[1].startswith("the") or (named[1][3:] not in _COUNTERS and named[1][3:] not in w.meta.counters):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:

@@ -3,23 +3,24 @@ from its tokens, theorem-like environments, counters numbered within a unit, eto
 
 The source's definitions (`\\newcommand`, `\\def`, xparse's, ...) are read in one scan
 (`written`), in order, and everything that depends on them is a view of that list: the macros
-(`definitions`), the environment aliases the tokenizer needs (`\\beq`), the float names captions
-print, the DOI prefix. The rest is one pass over the tokens the converter walks anyway (the
-preamble's, then the body's), so the paper's own macros are already expanded in them
-(`\\newtheorem{thm}{\\thmname}` gives the name the macro prints). Each `\\newtheorem` is kept as
-data (`TheoremKind`: its printed label, the counter it steps, shared or its own, and the unit it
-is numbered within), for the walk to number the blocks and for a later model of theorem blocks
-to build on.
+(`definitions`), the paper's own environments (`environments`: what \\newenvironment's \\begin and
+\\end print, and which theorem kind one wraps), the environment aliases the tokenizer needs
+(`\\beq`), the float names captions print, the DOI prefix. The rest is one pass over the
+tokens the converter walks anyway (the preamble's, then the body's), so the paper's own macros
+are already expanded in them (`\\newtheorem{thm}{\\thmname}` gives the name the macro prints).
+Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the counter it steps,
+shared or its own, and the unit it is numbered within), for the walk to number the blocks and
+for a later model of theorem blocks to build on.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from . import pace, tokens
-from .tokens import BEGIN, CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
+from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
 
 # The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
 _BUILTIN_THEOREMS = {
@@ -45,6 +46,7 @@ _COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
 _LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
 _NUMBERED = ("figure", "table", "equation")
 _UNITS = ("chapter", "section", "subsection")
+_OPENS_RE = re.compile(r"\s*\\begin\s*\{([A-Za-z]+\*?)\}")
 _MAX_ARGUMENT_TOKENS = 8  # a definition's name or label is a few words; longer is something else
 
 
@@ -94,8 +96,6 @@ class Definitions:
                 self._preamble_definition(toks, k, value)
             elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
                 self._theorem(toks, k + 1, value.endswith("*"))
-            if value in ("newenvironment", "renewenvironment"):
-                self._theorem_wrapper(toks, k + 1)
             if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
                 name = _arguments(toks, k + 1, "m")
                 if name and name[0] and not any(c.isspace() for c in name[0]):
@@ -138,21 +138,15 @@ class Definitions:
         else:
             self.theorems[name] = TheoremKind(label, name, within)
 
-    def _theorem_wrapper(self, toks: list[Token], k: int) -> None:
+    def wrapped(self, environments: Mapping[str, Definition]) -> Definitions:
         """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: a paper's own name
         for a theorem kind it defined is that kind (its label, counter and numbering), not the
-        built-in one of the same name."""
-        found = _arguments(toks, k, "m")
-        if not found or not found[0] or not _NAME_RE.fullmatch(found[0]):
-            return
-        k = _skip_space(toks, _after_group(toks, _skip_space(toks, k)))
-        while k < len(toks) and toks[k][0] == LBRACKET:  # [arguments][default]
-            k = _skip_space(toks, _after(toks, k, RBRACKET))
-        if k + 1 < len(toks) and toks[k][0] == LBRACE:
-            first = _skip_space(toks, k + 1)
-            kind, inner = toks[first] if first < len(toks) else ("", "")
-            if kind == BEGIN and inner in self.theorems and inner != found[0]:
-                self.theorems[found[0]] = self.theorems[inner]
+        built-in one of the same name. Read after the theorems, as LaTeX opens the body at a use."""
+        for name, definition in environments.items():
+            inner = _OPENS_RE.match(definition.body)
+            if inner and inner.group(1) in self.theorems and inner.group(1) != name and _NAME_RE.fullmatch(name):
+                self.theorems[name] = self.theorems[inner.group(1)]
+        return self
 
     def _the_counter(self, toks: list[Token], k: int) -> None:
         """`\\renewcommand{\\thefigure}{\\thesection.\\arabic{figure}}`: figures numbered within
@@ -184,18 +178,6 @@ def _skip_space(toks: list[Token], k: int) -> int:
     while k < len(toks) and toks[k][0] == TEXT and not toks[k][1].strip():
         k += 1
     return k
-
-
-def _after_group(toks: list[Token], k: int) -> int:
-    """The index after the `{...}` group opening at `k` (bounded like an argument)."""
-    return _after(toks, k, RBRACE)
-
-
-def _after(toks: list[Token], k: int, closing: str) -> int:
-    end = k + 1
-    while end < len(toks) and end - k <= _MAX_ARGUMENT_TOKENS and toks[end][0] != closing:
-        end += 1
-    return end + 1
 
 
 def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
@@ -252,18 +234,21 @@ _SPACES_RE = re.compile(r"\s*")
 
 @dataclass(frozen=True)
 class Definition:
-    """One definition as written: how many arguments, the first one's default if it is optional."""
+    """One definition as written: how many arguments, the first one's default if it is optional;
+    an environment's (`\\newenvironment`) `body` is what its \\begin prints and `end` its \\end's."""
 
     nargs: int
     default: str | None
     body: str
+    end: str = ""
 
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|DeclareMathOperator|def|gdef)(?![A-Za-z@])(\*?)[ \t]*"
-    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@]))"
+    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment)(?![A-Za-z@])(\*?)[ \t]*"
+    r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@])|\{[ \t]*([A-Za-z@]+\*?)[ \t]*\})"
 )
+_ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
 
 
 @dataclass(frozen=True)
@@ -282,7 +267,12 @@ def written(source: str) -> list[Written]:
     found: list[Written] = []
     for k, m in enumerate(_DEFINITION_RE.finditer(source)):
         pace.tick(k)
-        definer, name = m.group(1), m.group(3) or m.group(4)
+        definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
+        if (definer in _ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
+            continue
+        if definer in _ENVIRONMENT_DEFINERS:
+            found.append(Written(definer, name, _environment(source, m.end())))
+            continue
         if definer.endswith("DocumentCommand"):
             nargs, default, start = _document_parameters(source, m.end())
         elif definer.endswith("command") or definer == "DeclareRobustCommand":
@@ -298,6 +288,29 @@ def written(source: str) -> list[Written]:
     return found
 
 
+def _environment(source: str, pos: int) -> Definition | None:
+    """`[1][default]{begin}{end}` after a \\newenvironment's name; None when not usable here."""
+    nargs, default, start = _command_parameters(source, pos)
+    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
+    if begin_end < 0:
+        return None
+    start_end = match_end(_SPACES_RE, source, begin_end + 1)
+    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
+    if end_end < 0:
+        return None
+    return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end])
+
+
+def environments(found: list[Written]) -> dict[str, Definition]:
+    """The environments the source defines, by name, as LaTeX keeps them: \\newenvironment does
+    not replace an earlier one, \\renewenvironment does; an unusable one is left out."""
+    defined: dict[str, Definition | None] = {}
+    for one in found:
+        if one.definer == "renewenvironment" or (one.definer == "newenvironment" and one.name not in defined):
+            defined[one.name] = one.definition
+    return {name: definition for name, definition in defined.items() if definition is not None}
+
+
 def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, Definition | None]:
     """Every macro definition by name, as the last valid one has it (None: unusable).
 
@@ -307,8 +320,10 @@ def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, De
     """
     macros: dict[str, Definition | None] = {}
     for one in found:
-        if one.name in protected or (
-            one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros
+        if (
+            one.definer in _ENVIRONMENT_DEFINERS
+            or one.name in protected
+            or (one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros)
         ):
             continue
         macros[one.name] = one.definition

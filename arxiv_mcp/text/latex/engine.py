@@ -75,6 +75,8 @@ _DIMENSION_RE = re.compile(
 
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
+KINDS = ("figure", "table", "equation")  # the numbered kinds a \\the prints
+UNITS = ("chapter", "section", "subsection", "subsubsection")
 
 
 CommandHandler = Callable[["Walk", int, str], int]
@@ -201,6 +203,10 @@ class Walk:
         handler = self.handlers.commands.get(name)
         if handler is not None:
             return handler(self, i + 1, name)
+        shown = self.printed(name[3:]) if name.startswith("the") else None
+        if shown is not None:  # `\\theUniversal`: the number the counter prints now
+            self.sink.write(shown)
+            return i + 1
         if name in SYMBOLS:  # in an author list, `A \\quad B` spaces names apart: a separator
             self.sink.write(", " if self.in_author and name in _NAME_SPACING else SYMBOLS[name])
             return i + 1
@@ -311,6 +317,15 @@ class Walk:
         self.current_label = (counter, number)
         self.anchor = None
         return number
+
+    def printed(self, counter: str) -> str | None:
+        """What `\\the<counter>` prints now: a section unit's number, a numbered kind's or a
+        counter of the paper's (`own_counters`); None for any other counter (`page`)."""
+        if counter in UNITS:
+            return self.numbers.unit_number(counter)
+        if counter in self.meta.counters or counter in KINDS:
+            return self.numbers.next_number(counter, ahead=0)
+        return None
 
     # -- argument readers -----------------------------------------------------------------------
 

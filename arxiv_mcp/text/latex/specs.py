@@ -177,9 +177,6 @@ SKIP_SPECS = {
     "tikzstyle": "m=o",  # the old \\tikzstyle{proc}=[draw, circle]
     "pgfplotsset": "m",
     "usetikzlibrary": "m",
-    "newcounter": "mo",
-    "stepcounter": "m",
-    "refstepcounter": "m",
     "hyphenation": "m",
     "DeclareMathOperator": "mm",
     "addbibresource": "om",

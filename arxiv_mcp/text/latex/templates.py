@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from . import tokens
+from . import pace, tokens
 from .definitions import Definition, bracket_end
 from .macros import UNSAFE_BODY_RE, Expansion, replace_ensuremath
 from .specs import PACKAGE_TEMPLATES
@@ -88,6 +88,15 @@ def _whole_floats_out(body: str) -> str:
     return body if open_envs else _FLOAT_DELIMITER_RE.sub(" ", body)
 
 
+def _safe_environment(definition: Definition) -> bool:
+    """Safe as a template is, where its \\begin and \\end may open and close environments
+    (`\\newenvironment{Thm}{\\begin{Italic}...}{\\end{Italic}}`)."""
+    return all(
+        "##" not in body and all(m.group().startswith(("\\begin", "\\end")) for m in UNSAFE_BODY_RE.finditer(body))
+        for body in (_PARAMETER_RE.sub("", definition.body), definition.end)
+    )
+
+
 # Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
 _DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?"
 
@@ -96,9 +105,12 @@ class Templates:
     """Expands template uses, spending the shared expansion budget: in text where the tokenizer
     reads one (`in_text`), in math over the math's LaTeX (`expand`)."""
 
-    def __init__(self, found: dict[str, Definition], expansion: Expansion):
+    def __init__(self, found: dict[str, Definition], expansion: Expansion, environments: dict[str, Definition]):
         self.found = found
         self.expansion = expansion
+        self.environments = {name: d for name, d in environments.items() if _safe_environment(d)}
+        names = "|".join(re.escape(name) for name in sorted(self.environments, key=len, reverse=True))
+        self.delimiters = re.compile(rf"\\(begin|end)[ \t]*\{{[ \t]*({names})[ \t]*\}}") if names else None
         names = "|".join(re.escape(name) for name in sorted(found, key=len, reverse=True))
         self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])") if found else None
 
@@ -108,6 +120,32 @@ class Templates:
         or the budget is spent."""
         use = self.one(src, pos, name, False) if self.expansion.budget > 0 else None
         return (*use, self.found[name].nargs) if use is not None else None
+
+    def environment(self, src: str, pos: int, name: str) -> tuple[str, int, str] | None:
+        """The paper's environment `name` whose \\begin's arguments start at `pos`: what its
+        \\begin prints with them in place, where they end, and what its \\end prints; None when
+        it is not a use or the budget is spent."""
+        definition = self.environments[name]
+        cost = len(definition.body) + len(definition.end) + 1
+        use = self.use(src, pos, definition, False) if self.expansion.affordable(cost) else None
+        if use is None:
+            return None
+        self.expansion.budget -= cost
+        return use[0], use[1], definition.end
+
+    def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
+        """Where each \\begin of the paper's environments in `src` is closed: its \\begin's
+        index -> where its \\end starts and ends, nested ones matched (an \\end that does not close
+        the innermost open one is passed over); one pass with a stack."""
+        ends: dict[int, tuple[int, int]] = {}
+        stack: list[tuple[str, int]] = []
+        for k, m in enumerate(self.delimiters.finditer(src) if self.delimiters is not None else ()):
+            pace.tick(k)
+            if m.group(1) == "begin":
+                stack.append((m.group(2), m.start()))
+            elif stack and stack[-1][0] == m.group(2):
+                ends[stack.pop()[1]] = (m.start(), m.end())
+        return ends
 
     def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:
         use = self.use(src, pos, self.found[name], math)

@@ -86,6 +86,7 @@ _MATH_ENVS = {
 }
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+_READ_HERE = {*_MATH_ENVS, *_VERBATIM_ENVS, "comment"}  # environments the tokenizer reads itself
 _STARRABLE = {
     "part",
     "chapter",
@@ -218,6 +219,17 @@ class Templates(Protocol):
     def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
         """Math with the uses in it expanded."""
 
+    @property
+    def environments(self) -> Mapping[str, object]:
+        """The paper's own environments (`\\newenvironment`), by name."""
+
+    def environment(self, src: str, pos: int, name: str) -> tuple[str, int, str] | None:
+        """A use of the environment `name` whose arguments start at `pos`: what its \\begin
+        prints, where its arguments end, what its \\end prints."""
+
+    def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
+        """Where each \\begin of those environments in `src` is closed (its \\end's start and end)."""
+
 
 # The names after which a control word is being defined, not used
 DEFINERS = {
@@ -279,6 +291,7 @@ class _Tokenizer:
         self.templates = templates
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
+        self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
         names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
         self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
@@ -345,7 +358,8 @@ class _Tokenizer:
             eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
             self.math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end]))
             if eqno:
-                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(1)), (RBRACE, "")])
+                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(2)), (RBRACE, "")])
+                self.labels(src[j + 2 : eqno.start()])
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
@@ -385,7 +399,10 @@ class _Tokenizer:
         self.toks.append((kind, latex))
 
     _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
-    _EQNO_RE = re.compile(r"\\l?eqno\s*\(?([^()$\\]{1,20}?)\)?\s*$")
+    # `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
+    _EQNO_RE = re.compile(
+        r"\\l?eqno\s*(?:\\(?:mathrm|rm|hbox|text|textrm)\s*)?(\{)?\s*\(?\s*([^()$\\{}]{1,20}?|\\the[A-Za-z]+)\s*\)?\s*(?(1)\})\s*$"
+    )
     _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
 
     def display(self, env: str, inner: str) -> None:
@@ -465,7 +482,8 @@ class _Tokenizer:
             env = self._ENV_NAME_RE.match(src, k)
             if not env:
                 return match_end(AFTER_WORD_RE, src, k)
-            return self.environment(name, env.group(1), env.end())
+            own = self.own_environment(j, env.group(1), env.end()) if name == "begin" else None
+            return own if own is not None else self.environment(name, env.group(1), env.end())
         if name in self.aliases and not src.startswith("*", k):
             kind, alias = self.aliases[name]
             return self.environment(kind, alias, k)
@@ -481,17 +499,36 @@ class _Tokenizer:
         self.toks.append((CMD, name))
         return match_end(AFTER_WORD_RE, src, k)
 
-    def expanded(self, j: int, body: str, end: int, nargs: int) -> int:
+    def own_environment(self, j: int, env: str, k: int) -> int | None:
+        """The paper's own environment at `j` read as LaTeX reads it: what its \\begin prints,
+        what it holds, what its \\end prints, as one text (a display its \\begin opens and its
+        \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one (no
+        \\end closes it, an argument is missing, the budget is spent): read as before."""
+        if self.templates is None or env not in self.templates.environments or env in _READ_HERE:
+            return None
+        if self.own_ends is None:
+            self.own_ends = self.templates.environment_ends(self.src)
+        end, after = self.own_ends.get(j, (-1, -1))
+        use = self.templates.environment(self.src, k, env) if end >= 0 else None
+        if use is None or use[1] > end:
+            return None
+        begin, start, finish = use
+        return self.expanded(j, begin + self.src[start:end] + finish, after, 0, spaced=False)
+
+    def expanded(self, j: int, body: str, end: int, nargs: int, spaced: bool = True) -> int:
         """The body of the use at `j`, read as tokens where the use stands (its own macros
         expanded, MAX_MACRO_DEPTH deep as `templates` says), and where the source goes on.
-        Math never touches other math (`$a$$b$` would read as display math)."""
-        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until
+        Math never touches other math (`$a$$b$` would read as display math). `spaced`: a
+        macro's use, after which TeX drops the spaces (an environment's \\end is not one)."""
+        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends
         self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
+        self.own_ends = None
         if self.depth > MAX_MACRO_DEPTH:
             self.templates = None
         toks = self.run()
-        self.src, self.search, self.toks, self.depth, self.templates, self.math_until = outer
-        if self.depth == 0:  # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
+        self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends = outer
+        # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
+        if self.depth == 0 and spaced:
             toks, end = _spaced(toks, self.src, end, nargs)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
@@ -500,8 +537,9 @@ class _Tokenizer:
         if body.endswith("$") and self.src.startswith("$", end):
             self.toks.append((TEXT, " "))
         self.math_until = end if body.endswith("$") else -1
-        # as in TeX, the spaces after a control word ending what the use expands to are not text
-        ends_in_word = bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES  # \\xspace: its own rule
+        # as in TeX, the spaces after a control word ending what the use expands to are not
+        # text (\\xspace: its own rule)
+        ends_in_word = spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
         return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
