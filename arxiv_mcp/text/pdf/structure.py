@@ -40,19 +40,14 @@ from .. import labels
 from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
+from .chain import longest_chain
 from .layout import heading_number
 from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 
 # --- captions -------------------------------------------------------------------------------
 
-_NUMBER = r"(?:\d{1,3}(?:\.\d{1,2})?[a-z]?|[A-Z]\.?\d{1,3}|[IVXL]{1,6})"
-_CAPTION = re.compile(
-    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))"
-    r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
-)
-_LONE_LABEL = re.compile(
-    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))\.?$"
-)
+_CAPTION = re.compile(labels.PRINTED_LABEL + r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$")
+_LONE_LABEL = re.compile(labels.PRINTED_LABEL + r"\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
 _MAX_CAPTION_LINES = 14
@@ -349,9 +344,7 @@ def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] 
     return None
 
 
-_GLUED = re.compile(
-    rf"(?<=\s)(?P<label>(?P<name>Figure|Fig\.|FIG\.|Table|TABLE)\s?(?P<number>{_NUMBER}))[:|]\s*(?P<caption>\S.*)$"
-)
+_GLUED = re.compile(r"(?<=\s)" + labels.PRINTED_LABEL + r"[:|]\s*(?P<caption>\S.*)$")
 
 
 def _glued_caption(line: str) -> re.Match[str] | None:
@@ -462,7 +455,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
             continue
         key = tuple(int(part) for part in match["number"].split("."))
         candidates.append((index, key, match["number"] + match["sub"]))
-    for index, _, number in _longest_chain(candidates):
+    for index, _, number in _equation_chain(candidates):
         latex = _EQUATION.fullmatch(lines[index])["body"]  # type: ignore[index]
         if len(latex.strip(" ,.;")) < 3 and index:  # the number alone: the equation is the line above
             latex = f"{lines[index - 1]} {latex}"
@@ -482,42 +475,30 @@ def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bo
 _CHAIN_WINDOW = 200  # an equation follows one of the last _CHAIN_WINDOW candidates (bounds the search)
 
 
-def _longest_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
-    """The longest run of candidates, in order, each following the one before (_next_equation);
-    repeats of a number (not a sub-letter) are left out."""
-    best: list[int] = []
-    link: list[int] = []
+def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
+    """The longest run of candidates, in order, each following the one before (_next_equation),
+    of two at least; repeats of a number (not a sub-letter) are left out."""
+    keys = [key for _, key, _ in candidates]
     seen: dict[tuple[int, ...], list[int]] = {}  # the indexes of the candidates of each number
-    for index, (_, key, _) in enumerate(candidates):
-        score, before = (1 if _next_equation(None, key) else 0), -1
-        for previous in _may_precede(key, seen, max(0, index - _CHAIN_WINDOW), index):
-            if best[previous] and _next_equation(candidates[previous][1], key) and best[previous] + 1 > score:
-                score, before = best[previous] + 1, previous
-        best.append(score)
-        link.append(before)
+    for index, key in enumerate(keys):
         seen.setdefault(key, []).append(index)
-    if not best or max(best) < 2:
-        return []
-    end = max(range(len(best)), key=best.__getitem__)
-    chain = []
-    while end >= 0:
-        chain.append(candidates[end])
-        end = link[end]
+
+    def earlier(index: int) -> Iterable[int]:
+        """The candidates before `index` in the window that its number may follow: those of its
+        own number and of the number before it, but any for a section's first one ((3.1) after
+        (2.7)). Testing each candidate against every one in the window cost a paper with a
+        hundred numbered equations thousands of tests; a number has at most two to look up."""
+        key, low = keys[index], max(0, index - _CHAIN_WINDOW)
+        if len(key) > 1 and key[-1] == 1:
+            return range(low, index)
+        numbers = (key, (*key[:-1], key[-1] - 1))
+        return sorted(i for number in numbers for i in seen.get(number, ()) if low <= i < index)
+
+    chain = longest_chain(keys, _next_equation, earlier)
     kept: dict[str, tuple[int, tuple[int, ...], str]] = {}
-    for candidate in reversed(chain):
-        kept.setdefault(candidate[2], candidate)
+    for index in chain if len(chain) >= 2 else ():
+        kept.setdefault(candidates[index][2], candidates[index])
     return list(kept.values())
-
-
-def _may_precede(key: tuple[int, ...], seen: dict[tuple[int, ...], list[int]], low: int, index: int) -> Iterable[int]:
-    """The candidates in [low, index), in order, that `key` may follow: those of its own number
-    and of the number before it, but any for a section's first one ((3.1) after (2.7)).
-
-    Testing each candidate against every one in the window cost a paper with a hundred
-    numbered equations thousands of tests; a number has at most two to look up."""
-    if len(key) > 1 and key[-1] == 1:
-        return range(low, index)
-    return sorted(i for number in (key, (*key[:-1], key[-1] - 1)) for i in seen.get(number, ()) if i >= low)
 
 
 # --- references -----------------------------------------------------------------------------
