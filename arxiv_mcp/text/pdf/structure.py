@@ -21,6 +21,10 @@ through a `DocumentBuilder`, line for line, marking what the page prints:
   in sequence, or author-year entries (each starts at a blank line or an author's name
   after an entry's end). Entries never span a page marker: an entry broken by a page is one
   record, its first part the block. Ids come from `bibids`.
+- Footnotes: at a page's end (where `order` puts those a paragraph ran past), a run of
+  lines each footnote of which opens with its mark (`7`, `∗`) and a capitalised word or a URL,
+  the mark printed raised earlier on the page ("model.7"): `Footnote` blocks with the mark
+  as printed; a collaboration's list of institutes under its marks is none.
 - Citations `[12]`, `[3-5]`, `[3, 7]`, and author-year ones (`Smith et al., 2020`), in
   paragraphs and captions name the entries with those labels.
 The text is the engine's, read as paragraphs: the lines of a paragraph (and of a caption or
@@ -38,7 +42,7 @@ from dataclasses import dataclass
 
 from .. import labels
 from ..bibids import arxiv_id_in, doi_in
-from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
+from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
@@ -97,9 +101,8 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     references = _reference_range(lines)
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    marks = sorted(
-        [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
-    )
+    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
+    marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
@@ -499,6 +502,51 @@ def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[
     for index in chain if len(chain) >= 2 else ():
         kept.setdefault(candidates[index][2], candidates[index])
     return list(kept.values())
+
+
+# --- footnotes ------------------------------------------------------------------------------
+
+
+def _footnotes(lines: list[str], references: tuple[int, int] | None) -> Iterator[_Mark]:
+    """The footnotes at each page's end (order moved there those a paragraph ran past): a run of
+    lines to the page's end, each footnote opening with its mark and a capitalised word or a URL,
+    its mark printed raised earlier on the page ("model.7", "Smith∗", "Aider1")."""
+    page = 0
+    for index in [*(i for i, line in enumerate(lines) if line.startswith("## Page ")), len(lines)]:
+        if not (references and references[0] <= index and page < references[1]):
+            yield from _page_footnotes(lines, page, index)
+        page = index + 1
+
+
+def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
+    starts: list[int] = []
+    for index in range(end - 1, start, -1):
+        line = lines[index]
+        if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > _MAX_FOOTNOTE_LINES:
+            break
+        if FOOTNOTE_START.match(line) or _URL_NOTE.match(line):
+            starts.append(index)
+    body = "\n".join(lines[start : starts[-1]]) if starts else ""
+    ends = [end, *starts]
+    for first, last in zip(reversed(starts), reversed(ends[:-1])):
+        mark = _FOOTNOTE_MARK.match(lines[first])[0]  # type: ignore[index]
+        if not re.search(rf"[^\W\d_][.,;:)\u2019\u201d]?{re.escape(mark)}(?![\d.,]?\d)", body):
+            continue
+        text = _joined([line for line in lines[first:last] if line])[len(mark) :].strip()
+        if _AFFILIATION.match(text):
+            continue
+        while last > first and not lines[last - 1]:
+            last -= 1
+        yield _Mark(first, last, Kind.FOOTNOTE, Footnote(mark, text))
+
+
+_MAX_FOOTNOTE_LINES = 8  # a footnote runs over a few lines; a page's last paragraph is not one
+_FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
+# a collaboration's list of institutes, each under the mark its authors carry, is no footnote
+_AFFILIATION = re.compile(
+    r"(?:[A-Z][\w.-]*,? ){0,3}(?:Universit|Institut|Department|Dipartimento|Laborator|College|School)"
+)
+_URL_NOTE = re.compile(f"(?:{_FOOTNOTE_MARK.pattern}) ?https?://")
 
 
 # --- references -----------------------------------------------------------------------------
