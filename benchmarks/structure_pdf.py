@@ -7,9 +7,13 @@ For each PDF compiled here from a known e-print (`real/compiled_pdf_MADE_HERE/X.
 figure or table float outside its subfigures (`subfigure` environments, `\\subfloat`,
 `\\subcaptionbox`), an entry a `\\bibitem` (or biblatex `\\entry`) of the `.bbl` (else of the
 `.tex`). Found: the distinct (figure or table, number) pairs and the reference entries of
-`pdf_to_document`. Real arXiv PDFs (`real/pdf/`, no source at hand) get their counts alone.
-Columns: figures+tables found/true (share), entries found/true (off by), equations found,
-entries with an arXiv id or a DOI, citations marked, headings with a printed number.
+`pdf_to_document`. Real arXiv PDFs (`real/pdf/`, `pdf/`, no source at hand): the truth of
+their captions is the labels with a number that poppler's `pdftotext` prints at a line's
+start followed by `:`, `|` or a stop and a capital (`Figure 3: ...`, `FIG. 2. The ...`), as
+distinct (figure or table, number) pairs, when pdftotext is installed; their entries are
+counted alone. Columns: figures+tables found/true (share: of the true ones, those found),
+entries found/true (off by), equations found, entries with an arXiv id or a DOI, citations
+marked, headings with a printed number, footnotes.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import argparse
 import io
 import os
 import re
+import shutil
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -26,7 +32,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.append(str(REPO_ROOT))
 
-from arxiv_mcp.text.document import Equation, Figure, Heading, Reference, Table  # noqa: E402
+from arxiv_mcp.text import labels  # noqa: E402
+from arxiv_mcp.text.document import Equation, Figure, Footnote, Heading, Reference, Table  # noqa: E402
 from arxiv_mcp.text.pdf import pdf_to_document  # noqa: E402
 
 _FLOAT = re.compile(
@@ -65,23 +72,44 @@ def truth(source: Path) -> tuple[int, int]:
     return captions, entries
 
 
-def _row(name: str, engine: str, pdf: Path, true: tuple[int, int] | None) -> str:
+_PRINTED_CAPTION = re.compile(rf"^\s*{labels.PRINTED_LABEL}\s*(?:[:|]|\.\s+[A-Z(])", re.M)
+
+
+def printed_captions(pdf: Path) -> set[tuple[str, str]] | None:
+    """The (figure or table, number) pairs whose caption pdftotext prints; None without it."""
+    if shutil.which("pdftotext") is None:
+        return None
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=False).stdout.decode(
+        "utf-8", "replace"
+    )
+    return {(_kind(m["name"]), m["number"]) for m in _PRINTED_CAPTION.finditer(text)}
+
+
+def _kind(name: str) -> str:
+    return "table" if name.lower().startswith("tab") else "figure"
+
+
+def _row(name: str, engine: str, pdf: Path, true: tuple[int, int] | None, printed: set[tuple[str, str]] | None) -> str:
     document = pdf_to_document(pdf.read_bytes(), engine=engine)
     floats = {("figure", f.number) for f in document.records(Figure)} | {
         ("table", t.number) for t in document.records(Table)
     }
+    if true is None and printed is not None:
+        true = (len(printed), 0)
+        floats &= printed
     references = document.records(Reference)
     with_id = sum(1 for r in references if r.arxiv_id or r.doi)
     numbered = sum(1 for h in document.records(Heading) if h.number)
     if true:
         share = f"{min(len(floats), true[0]) / true[0]:.2f}" if true[0] else "  - "
         off = f"{(len(references) - true[1]) / true[1]:+.0%}" if true[1] else "  - "
-        found = f"{len(floats):3}/{true[0]:<3} {share:>5} {len(references):4}/{true[1]:<4} {off:>5}"
+        entries = f"{len(references):4}/{true[1]:<4}" if true[1] else f"{len(references):4}/-   "
+        found = f"{len(floats):3}/{true[0]:<3} {share:>5} {entries} {off:>5}"
     else:
         found = f"{len(floats):3}/-   {'':>5} {len(references):4}/-    {'':>5}"
     return (
         f"{engine:6} {name[:30]:30} {found} {len(document.records(Equation)):4} {with_id:5} "
-        f"{len(document.citations):5} {numbered:5}"
+        f"{len(document.citations):5} {numbered:5} {len(document.records(Footnote)):5}"
     )
 
 
@@ -92,14 +120,16 @@ def main() -> None:
     args = parser.parse_args()
     real = _shared(args.shared) / "fixtures" / "arxiv" / "real"
     engines = ("pypdf", "pdfium") if args.engine == "both" else (args.engine,)
-    print(f"{'engine':6} {'file':30} {'floats':>7} {'share':>5} {'entries':>9} {'off':>5}   eqs   ids cites nums")
+    print(
+        f"{'engine':6} {'file':30} {'floats':>7} {'share':>5} {'entries':>9} {'off':>5}   eqs   ids cites  nums notes"
+    )
     for engine in engines:
         for pdf in sorted((real / "compiled_pdf_MADE_HERE").glob("*.pdf")):
             source = next(iter(sorted((real / "src").glob(pdf.stem + ".tar*"))), None)
             true = truth(source) if source else None
-            print(_row(pdf.name, engine, pdf, true))
-        for pdf in sorted((real / "pdf").glob("*.pdf")):
-            print(_row(pdf.name, engine, pdf, None))
+            print(_row(pdf.name, engine, pdf, true, None))
+        for pdf in sorted([*(real / "pdf").glob("*.pdf"), *(real.parent / "pdf").glob("*.pdf")]):
+            print(_row(pdf.name, engine, pdf, None, printed_captions(pdf)))
 
 
 if __name__ == "__main__":

@@ -356,6 +356,24 @@ def test_a_footnote_under_the_last_paragraph_of_a_page_is_a_paragraph_of_its_own
     assert "counts.\n\u2217Corresponding author" in text
 
 
+def test_a_figure_after_the_references_is_a_figure_not_part_of_the_last_entry():
+    lines = [
+        "## Page 1",
+        "## References",
+        "",
+        "[1] A. Walrus. Counting herds from orbit. Journal of Ice, 2020.",
+        "[2] B. Seal. Herds on the drifting ice. Journal of Ice, 2021.",
+        "",
+        "## Page 2",
+        "Figure 3: Herds seen from orbit in the first winter of the survey.",
+    ]
+    document = pdf_document("\n".join(lines))
+    assert [figure.number for figure in document.records(Figure)] == ["3"]
+    assert [entry.text for entry in document.records(Reference)][
+        -1
+    ] == "B. Seal. Herds on the drifting ice. Journal of Ice, 2021."
+
+
 def test_footnotes_at_a_pages_end_are_footnote_blocks_with_their_marks():
     lines = [
         "## Page 1",

@@ -98,7 +98,7 @@ class _Mark:
 def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     """The document of a PDF text in the shared shape (see the module docstring)."""
     lines = text.split("\n")
-    references = _reference_range(lines)
+    references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
     found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
@@ -564,6 +564,24 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     if start is not None:
         return start, len(lines)
     return _unheaded_references(lines)
+
+
+def _before_captions(lines: list[str], span: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The references up to the first caption after them (`Figure 3: ...`, a label, its number
+    and a colon or a bar, which no entry opens with): an appendix without a heading found
+    (the Transformer paper's attention figures) follows them, not part of the last entry."""
+    if span is None:
+        return None
+    start, end = span
+    for index in range(start, end):
+        line = lines[index]
+        opened = _CAPTION.match(line) if "Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line else None
+        if opened is not None and _STRONG_SEPARATOR.match(line, opened.end("label")):
+            return (start, index) if index > start else None
+    return span
+
+
+_STRONG_SEPARATOR = re.compile(r"\s*[:|]")
 
 
 def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
