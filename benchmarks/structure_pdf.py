@@ -10,8 +10,9 @@ figure or table float outside its subfigures (`subfigure` environments, `\\subfl
 `pdf_to_document`. Real arXiv PDFs (`real/pdf/`, `pdf/`, no source at hand): the truth of
 their captions is the labels with a number that poppler's `pdftotext` prints at a line's
 start followed by `:`, `|` or a stop and a capital (`Figure 3: ...`, `FIG. 2. The ...`), as
-distinct (figure or table, number) pairs, when pdftotext is installed; their entries are
-counted alone. Columns: figures+tables found/true (share: of the true ones, those found),
+distinct (figure or table, number) pairs, and of their entries the last of the labels
+`[1]`, `[2]`, ... pdftotext prints at line starts (none for another style), when pdftotext
+is installed. Columns: figures+tables found/true (share: of the true ones, those found),
 entries found/true (off by), equations found, entries with an arXiv id or a DOI, citations
 marked, headings with a printed number, footnotes.
 """
@@ -75,28 +76,39 @@ def truth(source: Path) -> tuple[int, int]:
 _PRINTED_CAPTION = re.compile(rf"^\s*{labels.PRINTED_LABEL}\s*(?:[:|]|\.\s+[A-Z(])", re.M)
 
 
-def printed_captions(pdf: Path) -> set[tuple[str, str]] | None:
-    """The (figure or table, number) pairs whose caption pdftotext prints; None without it."""
+_BRACKETED_ENTRY = re.compile(r"^\s*\[(\d{1,4})\]", re.M)
+
+
+def printed(pdf: Path) -> tuple[set[tuple[str, str]], int] | None:
+    """What pdftotext prints of the PDF (None without it): the (figure or table, number) pairs
+    of its captions, and its bracketed bibliography's last label ([1], [2], ... [N] at line
+    starts, counted on while each follows the one before; 0 for another style)."""
     if shutil.which("pdftotext") is None:
         return None
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=False).stdout.decode(
-        "utf-8", "replace"
-    )
-    return {(_kind(m["name"]), m["number"]) for m in _PRINTED_CAPTION.finditer(text)}
+    run = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=False)
+    text = run.stdout.decode("utf-8", "replace")
+    captions = {(_kind(m["name"]), m["number"]) for m in _PRINTED_CAPTION.finditer(text)}
+    last = 0
+    for match in _BRACKETED_ENTRY.finditer(text):
+        number = int(match[1])
+        last = number if number == last + 1 else 1 if number == 1 else last
+    return captions, last if last >= 5 else 0
 
 
 def _kind(name: str) -> str:
     return "table" if name.lower().startswith("tab") else "figure"
 
 
-def _row(name: str, engine: str, pdf: Path, true: tuple[int, int] | None, printed: set[tuple[str, str]] | None) -> str:
+def _row(
+    name: str, engine: str, pdf: Path, true: tuple[int, int] | None, seen: tuple[set[tuple[str, str]], int] | None
+) -> str:
     document = pdf_to_document(pdf.read_bytes(), engine=engine)
     floats = {("figure", f.number) for f in document.records(Figure)} | {
         ("table", t.number) for t in document.records(Table)
     }
-    if true is None and printed is not None:
-        true = (len(printed), 0)
-        floats &= printed
+    if true is None and seen is not None:
+        true = (len(seen[0]), seen[1])
+        floats &= seen[0]
     references = document.records(Reference)
     with_id = sum(1 for r in references if r.arxiv_id or r.doi)
     numbered = sum(1 for h in document.records(Heading) if h.number)
@@ -129,7 +141,7 @@ def main() -> None:
             true = truth(source) if source else None
             print(_row(pdf.name, engine, pdf, true, None))
         for pdf in sorted([*(real / "pdf").glob("*.pdf"), *(real.parent / "pdf").glob("*.pdf")]):
-            print(_row(pdf.name, engine, pdf, None, printed_captions(pdf)))
+            print(_row(pdf.name, engine, pdf, None, printed(pdf)))
 
 
 if __name__ == "__main__":
