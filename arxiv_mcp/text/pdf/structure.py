@@ -509,8 +509,9 @@ def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[
 
 def _footnotes(lines: list[str], references: tuple[int, int] | None) -> Iterator[_Mark]:
     """The footnotes at each page's end (order moved there those a paragraph ran past): a run of
-    lines to the page's end, each footnote opening with its mark and a capitalised word or a URL,
-    its mark printed raised earlier on the page ("model.7", "Smith∗", "Aider1")."""
+    lines to the page's end, each footnote opening with its mark (on a line of its own, as
+    pdfium may give it) and a capitalised word or a URL, its mark printed raised earlier on the
+    page ("model.7", "Smith∗", "Aider1")."""
     page = 0
     for index in [*(i for i, line in enumerate(lines) if line.startswith("## Page ")), len(lines)]:
         if not (references and references[0] <= index and page < references[1]):
@@ -524,7 +525,9 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
         line = lines[index]
         if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > _MAX_FOOTNOTE_LINES:
             break
-        if FOOTNOTE_START.match(line) or _URL_NOTE.match(line):
+        following = lines[index + 1] if index + 1 < end else ""
+        alone = _FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
+        if FOOTNOTE_START.match(line) or _URL_NOTE.match(line) or alone:
             starts.append(index)
     body = "\n".join(lines[start : starts[-1]]) if starts else ""
     ends = [end, *starts]
@@ -544,7 +547,7 @@ _MAX_FOOTNOTE_LINES = 8  # a footnote runs over a few lines; a page's last parag
 _FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
 # a collaboration's list of institutes, each under the mark its authors carry, is no footnote
 _AFFILIATION = re.compile(
-    r"(?:[A-Z][\w.-]*,? ){0,3}(?:Universit|Institut|Department|Dipartimento|Laborator|College|School)"
+    r"(?:[A-Z][\w.-]*,? ){0,5}(?:Universit|Institut|Department|Dipartimento|Laborator|College|School)"
 )
 _URL_NOTE = re.compile(f"(?:{_FOOTNOTE_MARK.pattern}) ?https?://")
 
