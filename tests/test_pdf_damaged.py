@@ -21,7 +21,7 @@ import pytest
 from pypdf import PageObject, PdfReader
 
 from arxiv_mcp.errors import ExtractionError
-from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text
+from arxiv_mcp.text.pdf import FAILED_PAGE_NOTE, pdf_to_document, pdf_to_text, pypdf_compat
 from arxiv_mcp.text.pdf import engine as pdf_engine
 from arxiv_mcp.text.pdf.repair import MAX_UNPACKED, rebuilt
 from tests.conftest import paper
@@ -287,6 +287,16 @@ def test_a_key_a_damaged_byte_hides_from_pypdf_is_read_from_the_objects_bytes(da
     data = FILES[name].read_bytes()
     intact = _page_chars(data, engine)
     assert pages_read(intact, intact) <= pages_read(_page_chars(replaced(data, old, new), engine), intact)
+
+
+@pytest.mark.parametrize("damage", HIDDEN_KEYS)
+def test_with_an_untested_pypdf_the_hidden_keys_are_read_through_the_public_api(damage, monkeypatch):
+    # pypdf_compat's fallback: object offsets from the file's bytes, the page list as pypdf made it
+    name, old, new = HIDDEN_KEYS[damage]
+    data = FILES[name].read_bytes()
+    intact = _page_chars(data, "pypdf")
+    monkeypatch.setattr(pypdf_compat, "fits", lambda: False)
+    assert pages_read(intact, intact) <= pages_read(_page_chars(replaced(data, old, new), "pypdf"), intact)
 
 
 def _stream(number: int, data: bytes, keys: bytes = b"") -> bytes:

@@ -46,6 +46,16 @@ def test_the_measuring_reader_reads_each_packed_object_alone_as_pypdf_reads_it(n
     assert all(_same(reader.get_object(number), expected.get_object(number)) for _, number in packed)
 
 
+@pytest.mark.parametrize("name", ["pdftex_walruses.pdf", "0908.0054v1.pdf"])
+def test_object_offsets_found_in_the_bytes_are_the_readers_own(name, monkeypatch):
+    data = (_FIXTURES / name).read_bytes()
+    reader = pypdf.PdfReader(BytesIO(data))
+    assert pypdf_compat.object_offsets(reader, data) is reader.xref
+    monkeypatch.setattr(pypdf_compat, "fits", lambda: False)
+    found = pypdf_compat.object_offsets(reader, data)
+    assert {g: {n: o for n, o in objects.items() if o} for g, objects in reader.xref.items() if objects} == found
+
+
 def test_without_the_shortcut_the_measuring_reader_is_pypdfs_own(monkeypatch):
     monkeypatch.setattr(pypdf_compat, "SHORTCUTS", frozenset())
     assert type(pdf_work._reader(make_pdf(["x"]))) is pypdf.PdfReader

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.document import Equation, Figure, Footnote, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import order, pdf_to_document, pdf_to_text, structure
@@ -354,6 +354,64 @@ def test_a_footnote_under_the_last_paragraph_of_a_page_is_a_paragraph_of_its_own
         "figure 3.\n7 The herds of the first winter were counted by hand, from the aircraft, by two observers" in text
     )
     assert "counts.\n\u2217Corresponding author" in text
+
+
+def test_a_figure_after_the_references_is_a_figure_not_part_of_the_last_entry():
+    lines = [
+        "## Page 1",
+        "## References",
+        "",
+        "[1] A. Walrus. Counting herds from orbit. Journal of Ice, 2020.",
+        "[2] B. Seal. Herds on the drifting ice. Journal of Ice, 2021.",
+        "",
+        "## Page 2",
+        "Figure 3: Herds seen from orbit in the first winter of the survey.",
+    ]
+    document = pdf_document("\n".join(lines))
+    assert [figure.number for figure in document.records(Figure)] == ["3"]
+    assert [entry.text for entry in document.records(Reference)][
+        -1
+    ] == "B. Seal. Herds on the drifting ice. Journal of Ice, 2021."
+
+
+def test_footnotes_at_a_pages_end_are_footnote_blocks_with_their_marks():
+    lines = [
+        "## Page 1",
+        "The herds we counted from orbit are larger than the counts made from aircraft,7 and",
+        "the first winter's herds were counted twice.\u2217",
+        "8 More herds were seen in the north than in the south of the coast.",
+        "7 The herds of the first winter were counted by hand, from the aircraft, by two",
+        "observers who did not see each other's counts.",
+        "\u2217Corresponding author: walrus@example.org",
+        "15 University of Bern, CH-3012 Bern, Switzerland",
+        "## Page 2",
+        "The herds of the second winter were larger, as the counts show.9",
+        "9",
+        "Counted from the aircraft alone.",
+    ]
+    document = pdf_document("\n".join(lines))
+    notes = document.records(Footnote)
+    assert [(note.mark, note.text) for note in notes] == [
+        (
+            "7",
+            "The herds of the first winter were counted by hand, from the aircraft, by two observers who did not"
+            " see each other's counts.",
+        ),
+        ("\u2217", "Corresponding author: walrus@example.org"),
+        ("9", "Counted from the aircraft alone."),  # its mark on a line of its own, as pdfium may give it
+    ]  # "8" is printed raised nowhere above, and an institute under its mark is no footnote
+    block = next(block for block in document.blocks if block.kind is Kind.FOOTNOTE)
+    assert document.text[block.start : block.end].startswith("7 The herds of the first winter")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_footnote_a_paragraph_ran_past_is_a_footnote_block_at_its_pages_end(engine):
+    page = [
+        (x, y, text.replace("deep networks,", "deep networks,1"), style) for x, y, text, style in _two_column_page()
+    ]
+    document = pdf_to_document(make_placed_pdf([page]), engine=engine)
+    (note,) = document.records(Footnote)
+    assert (note.mark, note.text) == ("1", "The first winter was counted by hand, and twice.")
 
 
 @pytest.mark.parametrize("engine", ENGINES)

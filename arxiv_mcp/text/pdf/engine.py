@@ -240,7 +240,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
         reader = opened_reader(data)
         if reader.is_encrypted and not reader.decrypt(""):
             raise ExtractionError("the PDF is encrypted with a password")
-        mend_page_tree(reader)
+        mend_page_tree(data, reader)
         pages = reader.pages
         count = len(pages)
     except ExtractionError:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from ... import ids
 from .. import labels
 from ..shape import heading
+from .chain import longest_chain
 
 # --- furniture ------------------------------------------------------------------------------
 
@@ -489,26 +490,16 @@ def _rekey_roman(candidates: list[_Candidate]) -> list[_Candidate]:
 
 
 def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
-    """The longest run of candidates, in document order, whose numbers follow one another."""
-    best: list[tuple[int, int]] = []  # (length, emphasized count) of the best chain ending here
-    before: list[int] = []
-    for index, candidate in enumerate(candidates):
-        score, link = ((1, candidate.emphasized), -1) if _follows(None, candidate.key) else ((0, 0), -1)
-        for previous in range(max(0, index - _WINDOW), index):
-            if best[previous][0] and _follows(candidates[previous].key, candidate.key):
-                extended = (best[previous][0] + 1, best[previous][1] + candidate.emphasized)
-                if extended >= score:
-                    score, link = extended, previous
-        best.append(score)
-        before.append(link)
-    if not best or max(best)[0] == 0:
-        return []
-    end = max(range(len(best)), key=lambda i: best[i])
-    chain = []
-    while end >= 0:
-        chain.append(candidates[end])
-        end = before[end]
-    return chain[::-1] if len(chain) >= 2 or chain[0].emphasized else []
+    """The longest run of candidates, in document order, whose numbers follow one another
+    (more of them in a heading font among runs as long); a lone one only in a heading font."""
+    found = longest_chain(
+        [c.key for c in candidates],
+        _follows,
+        lambda index: range(max(0, index - _WINDOW), index),
+        [c.emphasized for c in candidates],
+    )
+    chain = [candidates[index] for index in found]
+    return chain if len(chain) >= 2 or (chain and chain[0].emphasized) else []
 
 
 def _write(

@@ -18,6 +18,7 @@ import logging
 import re
 from typing import Any
 
+from .pypdf_compat import object_offsets, read_pages_again
 from .work import resolved
 
 logger = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ _RAW_KEYS = {  # a key's value as a reference or an array of references
 _RAW_REF = re.compile(rb"(\d{1,7})\s+(\d{1,5})\s+R(?![^\s/\[\]<>()])")
 
 
-def mend_page_tree(reader: Any) -> None:
+def mend_page_tree(data: bytes, reader: Any) -> None:
     """Read again, from the file's bytes, the keys a damaged byte hid from pypdf in a page tree
     node (/Kids) or a page (/Contents, /Resources): pypdf stops parsing a dictionary at a token
     it cannot read, where pdfium skips the token. When the tree holds fewer pages than its root
@@ -42,17 +43,17 @@ def mend_page_tree(reader: Any) -> None:
     At most MAX_TREE_NODES nodes are walked and MAX_REREADS objects read again."""
     rereads = [MAX_REREADS]
     try:
-        if _mend_tree_nodes(reader, rereads):
-            reader.flattened_pages = None
+        if _mend_tree_nodes(data, reader, rereads):
+            read_pages_again(reader)
         for page in reader.pages:
             if ("/Contents" not in page or "/Resources" not in page) and rereads[0] > 0:
-                _reread_keys(reader, page, ("/Contents", "/Resources"), rereads)
+                _reread_keys(data, reader, page, ("/Contents", "/Resources"), rereads)
     except Exception as exc:  # a tree too broken to walk: read what pypdf found
         logger.info("the PDF's page tree cannot be mended: %s: %s", type(exc).__name__, exc)
-        reader.flattened_pages = None
+        read_pages_again(reader)
 
 
-def _mend_tree_nodes(reader: Any, rereads: list[int]) -> bool:
+def _mend_tree_nodes(data: bytes, reader: Any, rereads: list[int]) -> bool:
     """Whether the tree holds fewer pages than it declares, and so was mended as above."""
     from pypdf.generic import NameObject
 
@@ -63,7 +64,7 @@ def _mend_tree_nodes(reader: Any, rereads: list[int]) -> bool:
     while todo and seen < MAX_TREE_NODES:
         node, seen = todo.pop(), seen + 1
         if "/Kids" not in node and node.get("/Type") != "/Page" and rereads[0] > 0:
-            _reread_keys(reader, node, ("/Kids",), rereads)
+            _reread_keys(data, reader, node, ("/Kids",), rereads)
         kind = "/Pages" if "/Kids" in node else "/Page"
         if node is not root and node.get("/Type") not in ("/Page", "/Pages"):
             node[NameObject("/Type")] = NameObject(kind)
@@ -95,12 +96,12 @@ def is_lost_page(page: Any) -> bool:
     return LOST in page
 
 
-def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[int]) -> None:
+def _reread_keys(data: bytes, reader: Any, node: Any, keys: tuple[str, ...], rereads: list[int]) -> None:
     """Give `node` each of `keys` it lacks whose references its object's bytes hold."""
     from pypdf.generic import ArrayObject, IndirectObject, NameObject
 
     rereads[0] -= 1
-    raw = raw_object(reader, node)
+    raw = raw_object(data, reader, node)
     for key in keys:
         found = _RAW_KEYS[key].search(raw) if key not in node else None
         refs = (
@@ -110,20 +111,14 @@ def _reread_keys(reader: Any, node: Any, keys: tuple[str, ...], rereads: list[in
             node[NameObject(key)] = ArrayObject(refs) if found[1].startswith(b"[") else refs[0]  # type: ignore[index]
 
 
-def raw_object(reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
-    """The bytes of `node`'s object in the file, up to its `endobj` (b"" when it is packed in
-    an object stream, or the table points elsewhere)."""
+def raw_object(data: bytes, reader: Any, node: Any, limit: int = MAX_RAW_OBJECT) -> bytes:
+    """The bytes of `node`'s object in `data` (the file `reader` reads), up to its `endobj`
+    (b"" when it is packed in an object stream, or the table points elsewhere)."""
     ref = getattr(node, "indirect_reference", None)
-    offset = None if ref is None else reader.xref.get(ref.generation, {}).get(ref.idnum)
+    offset = None if ref is None else object_offsets(reader, data).get(ref.generation, {}).get(ref.idnum)
     if ref is None or not offset:
         return b""
-    stream = reader.stream
-    here = stream.tell()
-    try:
-        stream.seek(offset)
-        raw: bytes = stream.read(limit)
-    finally:
-        stream.seek(here)
+    raw = data[offset : offset + limit]
     head = re.match(rb"\s*(\d+)\s+(\d+)\s+obj\b", raw)
     if head is None or (int(head[1]), int(head[2])) != (ref.idnum, ref.generation):
         return b""

@@ -21,6 +21,12 @@ public API does all: the text is the same, slower, but for the word spaces words
 - The measuring reader (`measuring_reader`, for work): a PdfReader that parses one object of
   an object stream at a time ("objects_one_at_a_time": pypdf 7 parses every object of a
   stream it touches).
+- The page list read again (`read_pages_again`, for pagetree): the reader's list of pages
+  (`flattened_pages`, an attribute pypdf declares on its documents, not a private one) set to
+  None, so a mended tree is walked anew; a pypdf without it keeps the pages it found.
+- Where each object starts (`object_offsets`, for work and pagetree): the reader's own table
+  (`reader.xref`, read when it opened the file); for another pypdf, the `N G obj` heads found
+  in the file's bytes, the latest of each object (an update's), as a reader takes them.
 
 SHORTCUTS names the shortcuts in use; benchmarks/pdf_shortcuts.py turns each off and on.
 Every shortcut gives the very objects pypdf's own way gives (tests/test_pdf_measuring.py,
@@ -33,7 +39,9 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -136,6 +144,42 @@ def _hook() -> bool:
 
     page_module.Font = _Sharing  # type: ignore[attr-defined]
     return True
+
+
+# --- where objects start ---------------------------------------------------------------
+
+Offsets = dict[int, dict[int, int]]
+"""generation -> object number -> the byte offset of the object's `N G obj` head."""
+
+
+def object_offsets(reader: Any, data: bytes) -> Offsets:
+    """Where each object outside an object stream starts in `data`, the bytes `reader` reads."""
+    xref = getattr(reader, "xref", None) if fits() else None
+    if isinstance(xref, dict):
+        return xref
+    found = _found_offsets.get(reader)
+    if found is None or found[0] is not data:
+        found = _found_offsets[reader] = (data, _offsets_in(data))
+    return found[1]
+
+
+def read_pages_again(reader: Any) -> None:
+    """Make `reader` walk its page tree again at the next `reader.pages` (see above)."""
+    if hasattr(reader, "flattened_pages"):
+        reader.flattened_pages = None
+
+
+_found_offsets: weakref.WeakKeyDictionary[Any, tuple[bytes, Offsets]] = weakref.WeakKeyDictionary()
+
+
+_OBJECT_HEAD = re.compile(rb"(?<![0-9])(\d{1,10})\s+(\d{1,5})\s+obj\b")
+
+
+def _offsets_in(data: bytes) -> Offsets:
+    offsets: Offsets = {}
+    for head in _OBJECT_HEAD.finditer(data):
+        offsets.setdefault(int(head[2]), {})[int(head[1])] = head.start()
+    return offsets
 
 
 # --- the measuring reader --------------------------------------------------------------

@@ -84,12 +84,12 @@ class Salvage:
 
         if self._reader is None:
             self._reader = opened_reader(self._data)
-            mend_page_tree(self._reader)  # as the first reader was: the same index, the same page
+            mend_page_tree(self._data, self._reader)  # as the first reader was: the same index, the same page
         try:
             page = self._reader.pages[index]
             if is_lost_page(page):
                 raise LostPage("its object in the file was lost")
-            _reread_contents(self._reader, page)
+            _reread_contents(self._data, self._reader, page)
             return _read_salvaged(page, read)
         except LostPage:
             raise  # the reader stays: nothing in it failed
@@ -98,14 +98,14 @@ class Salvage:
             raise
 
 
-def _reread_contents(reader: Any, page: Any) -> None:
+def _reread_contents(data: bytes, reader: Any, page: Any) -> None:
     """The page's contents read again from the file's bytes when pypdf read its object as a
     dictionary without a stream (a damaged byte in the stream's dictionary, say an opened
     array, hid the `stream` keyword; pdfium reads on), inflated as far as they go."""
     contents = resolved(page.get("/Contents"))
     if not isinstance(contents, dict) or hasattr(contents, "get_data"):
         return
-    raw = raw_object(reader, contents, MAX_CUT_CONTENT)
+    raw = raw_object(data, reader, contents, MAX_CUT_CONTENT)
     start = STREAM_KEYWORD.search(raw)
     if start is not None:
         end = raw.find(b"endstream", start.end())

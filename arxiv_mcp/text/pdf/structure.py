@@ -21,6 +21,10 @@ through a `DocumentBuilder`, line for line, marking what the page prints:
   in sequence, or author-year entries (each starts at a blank line or an author's name
   after an entry's end). Entries never span a page marker: an entry broken by a page is one
   record, its first part the block. Ids come from `bibids`.
+- Footnotes: at a page's end (where `order` puts those a paragraph ran past), a run of
+  lines each footnote of which opens with its mark (`7`, `∗`) and a capitalised word or a URL,
+  the mark printed raised earlier on the page ("model.7"): `Footnote` blocks with the mark
+  as printed; a collaboration's list of institutes under its marks is none.
 - Citations `[12]`, `[3-5]`, `[3, 7]`, and author-year ones (`Smith et al., 2020`), in
   paragraphs and captions name the entries with those labels.
 The text is the engine's, read as paragraphs: the lines of a paragraph (and of a caption or
@@ -38,21 +42,16 @@ from dataclasses import dataclass
 
 from .. import labels
 from ..bibids import arxiv_id_in, doi_in
-from ..document import Document, DocumentBuilder, Equation, Figure, Kind, Record, Reference, Table
+from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
+from .chain import longest_chain
 from .layout import heading_number
 from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 
 # --- captions -------------------------------------------------------------------------------
 
-_NUMBER = r"(?:\d{1,3}(?:\.\d{1,2})?[a-z]?|[A-Z]\.?\d{1,3}|[IVXL]{1,6})"
-_CAPTION = re.compile(
-    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))"
-    r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$"
-)
-_LONE_LABEL = re.compile(
-    rf"(?P<label>(?P<name>{labels.FIGURE_PRINTED}|{labels.TABLE_PRINTED})\s?(?P<number>{_NUMBER}))\.?$"
-)
+_CAPTION = re.compile(labels.PRINTED_LABEL + r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$")
+_LONE_LABEL = re.compile(labels.PRINTED_LABEL + r"\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
 _MAX_CAPTION_LINES = 14
@@ -99,12 +98,11 @@ class _Mark:
 def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     """The document of a PDF text in the shared shape (see the module docstring)."""
     lines = text.split("\n")
-    references = _reference_range(lines)
+    references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    marks = sorted(
-        [*_captions(lines, references, full), *_equations(lines, references), *entries], key=lambda mark: mark.start
-    )
+    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
+    marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
@@ -349,9 +347,7 @@ def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] 
     return None
 
 
-_GLUED = re.compile(
-    rf"(?<=\s)(?P<label>(?P<name>Figure|Fig\.|FIG\.|Table|TABLE)\s?(?P<number>{_NUMBER}))[:|]\s*(?P<caption>\S.*)$"
-)
+_GLUED = re.compile(r"(?<=\s)" + labels.PRINTED_LABEL + r"[:|]\s*(?P<caption>\S.*)$")
 
 
 def _glued_caption(line: str) -> re.Match[str] | None:
@@ -462,7 +458,7 @@ def _equations(lines: list[str], references: tuple[int, int] | None) -> Iterator
             continue
         key = tuple(int(part) for part in match["number"].split("."))
         candidates.append((index, key, match["number"] + match["sub"]))
-    for index, _, number in _longest_chain(candidates):
+    for index, _, number in _equation_chain(candidates):
         latex = _EQUATION.fullmatch(lines[index])["body"]  # type: ignore[index]
         if len(latex.strip(" ,.;")) < 3 and index:  # the number alone: the equation is the line above
             latex = f"{lines[index - 1]} {latex}"
@@ -482,42 +478,78 @@ def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bo
 _CHAIN_WINDOW = 200  # an equation follows one of the last _CHAIN_WINDOW candidates (bounds the search)
 
 
-def _longest_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
-    """The longest run of candidates, in order, each following the one before (_next_equation);
-    repeats of a number (not a sub-letter) are left out."""
-    best: list[int] = []
-    link: list[int] = []
+def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
+    """The longest run of candidates, in order, each following the one before (_next_equation),
+    of two at least; repeats of a number (not a sub-letter) are left out."""
+    keys = [key for _, key, _ in candidates]
     seen: dict[tuple[int, ...], list[int]] = {}  # the indexes of the candidates of each number
-    for index, (_, key, _) in enumerate(candidates):
-        score, before = (1 if _next_equation(None, key) else 0), -1
-        for previous in _may_precede(key, seen, max(0, index - _CHAIN_WINDOW), index):
-            if best[previous] and _next_equation(candidates[previous][1], key) and best[previous] + 1 > score:
-                score, before = best[previous] + 1, previous
-        best.append(score)
-        link.append(before)
+    for index, key in enumerate(keys):
         seen.setdefault(key, []).append(index)
-    if not best or max(best) < 2:
-        return []
-    end = max(range(len(best)), key=best.__getitem__)
-    chain = []
-    while end >= 0:
-        chain.append(candidates[end])
-        end = link[end]
+
+    def earlier(index: int) -> Iterable[int]:
+        """The candidates before `index` in the window that its number may follow: those of its
+        own number and of the number before it, but any for a section's first one ((3.1) after
+        (2.7)). Testing each candidate against every one in the window cost a paper with a
+        hundred numbered equations thousands of tests; a number has at most two to look up."""
+        key, low = keys[index], max(0, index - _CHAIN_WINDOW)
+        if len(key) > 1 and key[-1] == 1:
+            return range(low, index)
+        numbers = (key, (*key[:-1], key[-1] - 1))
+        return sorted(i for number in numbers for i in seen.get(number, ()) if low <= i < index)
+
+    chain = longest_chain(keys, _next_equation, earlier)
     kept: dict[str, tuple[int, tuple[int, ...], str]] = {}
-    for candidate in reversed(chain):
-        kept.setdefault(candidate[2], candidate)
+    for index in chain if len(chain) >= 2 else ():
+        kept.setdefault(candidates[index][2], candidates[index])
     return list(kept.values())
 
 
-def _may_precede(key: tuple[int, ...], seen: dict[tuple[int, ...], list[int]], low: int, index: int) -> Iterable[int]:
-    """The candidates in [low, index), in order, that `key` may follow: those of its own number
-    and of the number before it, but any for a section's first one ((3.1) after (2.7)).
+# --- footnotes ------------------------------------------------------------------------------
 
-    Testing each candidate against every one in the window cost a paper with a hundred
-    numbered equations thousands of tests; a number has at most two to look up."""
-    if len(key) > 1 and key[-1] == 1:
-        return range(low, index)
-    return sorted(i for number in (key, (*key[:-1], key[-1] - 1)) for i in seen.get(number, ()) if i >= low)
+
+def _footnotes(lines: list[str], references: tuple[int, int] | None) -> Iterator[_Mark]:
+    """The footnotes at each page's end (order moved there those a paragraph ran past): a run of
+    lines to the page's end, each footnote opening with its mark (on a line of its own, as
+    pdfium may give it) and a capitalised word or a URL, its mark printed raised earlier on the
+    page ("model.7", "Smith∗", "Aider1")."""
+    page = 0
+    for index in [*(i for i, line in enumerate(lines) if line.startswith("## Page ")), len(lines)]:
+        if not (references and references[0] <= index and page < references[1]):
+            yield from _page_footnotes(lines, page, index)
+        page = index + 1
+
+
+def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
+    starts: list[int] = []
+    for index in range(end - 1, start, -1):
+        line = lines[index]
+        if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > _MAX_FOOTNOTE_LINES:
+            break
+        following = lines[index + 1] if index + 1 < end else ""
+        alone = _FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
+        if FOOTNOTE_START.match(line) or _URL_NOTE.match(line) or alone:
+            starts.append(index)
+    body = "\n".join(lines[start : starts[-1]]) if starts else ""
+    ends = [end, *starts]
+    for first, last in zip(reversed(starts), reversed(ends[:-1])):
+        mark = _FOOTNOTE_MARK.match(lines[first])[0]  # type: ignore[index]
+        if not re.search(rf"[^\W\d_][.,;:)\u2019\u201d]?{re.escape(mark)}(?![\d.,]?\d)", body):
+            continue
+        text = _joined([line for line in lines[first:last] if line])[len(mark) :].strip()
+        if _AFFILIATION.match(text):
+            continue
+        while last > first and not lines[last - 1]:
+            last -= 1
+        yield _Mark(first, last, Kind.FOOTNOTE, Footnote(mark, text))
+
+
+_MAX_FOOTNOTE_LINES = 8  # a footnote runs over a few lines; a page's last paragraph is not one
+_FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
+# a collaboration's list of institutes, each under the mark its authors carry, is no footnote
+_AFFILIATION = re.compile(
+    r"(?:[A-Z][\w.-]*,? ){0,5}(?:Universit|Institut|Department|Dipartimento|Laborator|College|School)"
+)
+_URL_NOTE = re.compile(f"(?:{_FOOTNOTE_MARK.pattern}) ?https?://")
 
 
 # --- references -----------------------------------------------------------------------------
@@ -535,6 +567,24 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     if start is not None:
         return start, len(lines)
     return _unheaded_references(lines)
+
+
+def _before_captions(lines: list[str], span: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The references up to the first caption after them (`Figure 3: ...`, a label, its number
+    and a colon or a bar, which no entry opens with): an appendix without a heading found
+    (the Transformer paper's attention figures) follows them, not part of the last entry."""
+    if span is None:
+        return None
+    start, end = span
+    for index in range(start, end):
+        line = lines[index]
+        opened = _CAPTION.match(line) if "Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line else None
+        if opened is not None and _STRONG_SEPARATOR.match(line, opened.end("label")):
+            return (start, index) if index > start else None
+    return span
+
+
+_STRONG_SEPARATOR = re.compile(r"\s*[:|]")
 
 
 def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:

@@ -25,7 +25,7 @@ import zlib
 from typing import Any
 
 from ...errors import ArxivMcpError
-from .pypdf_compat import measuring_reader
+from .pypdf_compat import Offsets, measuring_reader, object_offsets
 
 logger = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ def heavy_pages(data: bytes, max_pages: int) -> frozenset[int]:
         return frozenset()  # encrypted (pdfium says so), or refused by the page count
     heavy = set()
     forms: dict[object, int] = {}
-    raw = RawForms(data, reader.xref)
+    raw = RawForms(data, object_offsets(reader, data))
     lenient: list[Any] = []
     for index in range(len(pages)):
         try:
@@ -178,7 +178,7 @@ def _drawn_names(data: bytes) -> dict[bytes, int]:
 
 # Parsing each form's dictionary with pypdf costs about a millisecond, and a paper with
 # thousands of small plot forms spent seconds there before pdfium ran. Stream objects are
-# never inside object streams, so a form is plain bytes at the offset pypdf's xref gives;
+# never inside object streams, so a form is plain bytes at the offset the file's table gives (pypdf_compat.object_offsets);
 # a form of the common shapes (a /Length given or an integer object, FlateDecode or no
 # filter, `endstream` right after its data, what it draws named in its own /Resources, given
 # or a plain object, with a direct /XObject dictionary) is measured from those bytes, and any
@@ -208,13 +208,13 @@ _NESTED_DICT = re.compile(rb"((?:[^<>()%]++|" + _INNER_DICT.pattern + rb")*+)>>"
 class RawForms:
     """Forms of one document measured from its bytes; None from `work` means "ask pypdf"."""
 
-    def __init__(self, data: bytes, xref: dict[int, dict[int, int]], exact: bool = False) -> None:
-        self._data, self._xref, self._exact = data, xref, exact
+    def __init__(self, data: bytes, offsets: Offsets, exact: bool = False) -> None:
+        self._data, self._offsets, self._exact = data, offsets, exact
         self._done: dict[tuple[int, int], int | None] = {}
 
     def exactly(self) -> RawForms:
         """The same forms, with text objects counted rather than bounded."""
-        return RawForms(self._data, self._xref, exact=True)
+        return RawForms(self._data, self._offsets, exact=True)
 
     def work(self, idnum: int, generation: int, limit: int, depth: int = 0) -> int | None:
         key = (idnum, generation)
@@ -232,7 +232,7 @@ class RawForms:
     def _stream(self, key: tuple[int, int]) -> tuple[bytes, int, int, int] | None:
         """The stream object's dictionary (its own keys and values), where the dictionary
         starts and ends, and where its data starts; None if it is not a plain stream there."""
-        offset = self._xref.get(key[1], {}).get(key[0])
+        offset = self._offsets.get(key[1], {}).get(key[0])
         head = None if offset is None else _OBJECT_HEAD.match(self._data, offset)
         if head is None or (int(head[1]), int(head[2])) != key:
             return None
@@ -282,14 +282,14 @@ class RawForms:
         if found is None or found[2] is None:
             return None if found is None else int(found[1])
         key = (int(found[1]), int(found[2]))
-        offset = self._xref.get(key[1], {}).get(key[0])
+        offset = self._offsets.get(key[1], {}).get(key[0])
         number = None if offset is None else _INTEGER_OBJECT.match(self._data, offset)
         return None if number is None or (int(number[1]), int(number[2])) != key else int(number[3])
 
     def _dictionary(self, ref: re.Match[bytes]) -> bytes | None:
         """The bytes of the plain dictionary object `ref` names (None: not at its xref offset)."""
         key = (int(ref[1]), int(ref[2]))
-        offset = self._xref.get(key[1], {}).get(key[0])
+        offset = self._offsets.get(key[1], {}).get(key[0])
         head = None if offset is None else _OBJECT_HEAD.match(self._data, offset)
         if head is None or (int(head[1]), int(head[2])) != key:
             return None
