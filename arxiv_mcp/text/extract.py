@@ -18,7 +18,7 @@ from enum import StrEnum
 from ..errors import ArxivMcpError, ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 10
+EXTRACTOR_VERSION = 11
 
 log = logging.getLogger(__name__)
 

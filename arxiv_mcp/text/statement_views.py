@@ -367,7 +367,7 @@ def _attached(places: Places, block: Block) -> str:
 
 def list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
     name = wanted.casefold()
-    kind = heads.PLURALS.get(name)
+    kind = heads.PLURALS.get(name) or (name if name in heads.PLURALS.values() else None)  # "theorem" too
     if kind is None and name not in ("results", "statements") and name not in _LIST_WORDS:
         return None
     section = named_section(places, wanted)  # a section named "Results" or "Examples" is that section
