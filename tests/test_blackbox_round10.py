@@ -24,6 +24,8 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
+from arxiv_mcp.research import item_diff
+from arxiv_mcp.text.document import Reference
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selectors import select
 from tests.conftest import paper
@@ -132,3 +134,28 @@ async def test_a_selector_a_client_sent_as_json_says_to_quote_it(fake, connect, 
     assert got.is_error
     assert f"quote it so it is sent as text, e.g. {quoted}" in _said(got)
     assert not fake.requests  # refused before any read
+
+
+def test_an_entry_read_from_two_sources_is_changed_not_added_and_removed():
+    """compare_versions of quant-ph/9802040 with v1 read from its e-print and v3 from the PDF
+    compiled from it said "1 reference(s) added ([Ya79]); 1 reference(s) removed ([Ya79])":
+    the two readings of `\\bibitem[Ya79]` (13.tex line 1173) differ by the TeX of "11th" and
+    a broken page range, just under the text match. The entries are the source's and the
+    PDF's text as read."""
+    latex = Reference(
+        "Ya79",
+        'A. C.-C. Yao, “Some complexity questions related to distributive computing", Proceedings of '
+        "$11^{\\rm th}$ STOC, pp. 209-213, 1979.",
+        key="Ya79",
+    )
+    pdf = Reference(
+        "Ya79",
+        "A. C.-C. Yao, “Some complexity questions related to distributive computing”, Proceedings of 11th "
+        "STOC, pp. 209- 213, 1979.",
+    )
+    changes = item_diff._references("reference", [latex], [pdf])
+    assert [(c.status, c.label) for c in changes] == [("changed", "[Ya79]")]
+    renumbered = item_diff._references(
+        "reference", [Reference("8", "A. Author. One work, 2001.")], [Reference("8", "B. Writer. Another, 2002.")]
+    )
+    assert sorted(c.status for c in renumbered) == ["added", "removed"]  # a number is not a name
