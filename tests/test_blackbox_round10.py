@@ -30,6 +30,7 @@ from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selectors import select
 from tests.conftest import paper
 from tests.fake_arxiv import NO_PDF
+from tests.pdfgen import make_pdf
 from tests.statement_truth import FIXTURES
 
 PID = "2402.09802"
@@ -159,3 +160,41 @@ def test_an_entry_read_from_two_sources_is_changed_not_added_and_removed():
         "reference", [Reference("8", "A. Author. One work, 2001.")], [Reference("8", "B. Writer. Another, 2002.")]
     )
     assert sorted(c.status for c in renumbered) == ["added", "removed"]  # a number is not a name
+
+
+_AUTHOR_YEAR_PDF = [
+    "\n".join(
+        ["1 Introduction"]
+        + [
+            "Thresholding bandits were studied by Audibert and Bubeck (2009) and by Audibert et al. (2009),",
+            "in enough words to make this a paper of its own and not a stub, with more words on the line.",
+        ]
+        * 3
+    ),
+    "\n".join(
+        [
+            "References",
+            "Jean-Yves Audibert and Sebastien Bubeck. Minimax policies for adversarial and stochastic",
+            "bandits. In COLT, pages 217-226, 2009.",
+            "Jean-Yves Audibert, Remi Munos, and Csaba Szepesvari. Exploration-exploitation tradeoff",
+            "using variance estimates in multi-armed bandits. Theoretical Computer Science, 410(19), 2009.",
+        ]
+    ),
+]
+"""Two entries of arXiv:1704.02281's bibliography (ijcai17.bbl, `audibert2009minimax` and
+`audibert2009exploration`), accents dropped for the test font, set as an author-year PDF
+prints them: no label, so the PDF reader names both `Audibert 2009`."""
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("selector", ["Audibert 2009", "[Audibert 2009]"])
+async def test_a_pdf_label_two_entries_share_names_both(fake, connect, selector):
+    """The compiled PDF of 1704.02281: "Audibert 2009" gave `Audibert and Bubeck` alone, while
+    its e-print gave both 2009 entries by Audibert (a silent half answer)."""
+    fake.add(paper(PID, "Thresholding bandits", pdf=make_pdf(_AUTHOR_YEAR_PDF)))
+    async with connect() as client:
+        got = await client.call_tool("read_paper", {"paper_id": PID, "section": selector})
+        one = await client.call_tool("read_paper", {"paper_id": PID, "section": "Audibert et al. (2009)"})
+    assert not got.is_error, _said(got)
+    assert "Minimax policies" in _said(got) and "Exploration-exploitation" in _said(got)
+    assert "Exploration-exploitation" in _said(one) and "Minimax policies" not in _said(one)
