@@ -24,6 +24,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
+from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.research import item_diff
 from arxiv_mcp.text.document import Reference
 from arxiv_mcp.text.extract import extract
@@ -198,3 +199,13 @@ async def test_a_pdf_label_two_entries_share_names_both(fake, connect, selector)
     assert not got.is_error, _said(got)
     assert "Minimax policies" in _said(got) and "Exploration-exploitation" in _said(got)
     assert "Exploration-exploitation" in _said(one) and "Minimax policies" not in _said(one)
+
+
+def test_a_selector_copied_with_typeset_ligatures_is_read_as_spelled():
+    """Copied from a PDF viewer, "ﬁgure 1" (U+FB01) answered "no heading matches" and
+    "Deﬁnition 1" did not name its kind. The e-print of arXiv:1704.02281 (see
+    `statement_truth.py`) prints Figure 1 and no definitions."""
+    doc = extract("source", (FIXTURES / "src" / "1704.02281_EXCERPT.tar.gz").read_bytes())
+    assert select(doc, "\ufb01gure 1", lambda number: f"arxiv://paper/x/figure/{number}").label == "Figure 1"
+    with pytest.raises(InvalidInput, match="no Definition 1; it marks no definitions"):
+        select(doc, "De\ufb01nition 1", lambda number: f"arxiv://paper/x/figure/{number}")
