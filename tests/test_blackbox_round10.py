@@ -62,6 +62,8 @@ async def test_a_proof_headed_on_its_own_line_is_the_theorems_proof(served):
     async with Client(served) as client:
         theorem = await _read(client, "Theorem 1.7")
         proof = await _read(client, "Proof of Theorem 1.6")
+        proofs = await _read(client, "proofs")
+    assert "Proof [of Theorem 1.6] (section 2): The upper bounds follows" in _said(proofs)
     assert not theorem.is_error, _said(theorem)
     assert "no proof of it is marked" not in _said(theorem)
     assert "Proof of Theorem 1.7" in _said(theorem)
