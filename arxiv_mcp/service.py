@@ -406,7 +406,9 @@ class ArxivService:
                 f"{asked} names v{asked.version} and from_version v{from_version}: give the bare id {pid.id} "
                 "with from_version and to_version"
             )
-        first, last, papers = self._version_pair(pid, from_version or asked.version, to_version)
+        first, last, papers = self._version_pair(
+            pid, asked.version if from_version is None else from_version, to_version
+        )
         texts = {}
         for number in (first, last):
             versioned = pid.with_version(number)

@@ -227,3 +227,15 @@ def test_a_papers_own_definition_of_a_name_we_know_wins():
     text = extract("source", tex.encode()).text
     assert "\\AND" not in text and "AND" in text
     assert "and , more" not in text
+
+
+@pytest.mark.anyio
+async def test_from_version_zero_is_refused_like_to_version_zero(fake, connect):
+    """compare_versions(from_version=0) compared v1 with v2 as if no version were given (0 read
+    as "not given"), while to_version=0 and from_version=-1 were refused."""
+    fake.add(paper(PID, "Two versions", versions=2, source=_EPRINT.read_bytes(), pdf=NO_PDF))
+    async with connect() as client:
+        zero = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 0})
+    assert zero.is_error
+    assert "from_version must be a whole number from 1 to" in _said(zero) and "got 0" in _said(zero)
+    assert not fake.requests
