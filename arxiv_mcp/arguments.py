@@ -137,6 +137,8 @@ def _json_for_text(prop: dict[str, Any], value: Any) -> str:
     (the Inspector CLI sends section=[12] as a list, section=4.10 as the number 4.1)."""
     if _kind(prop) != "string" or not isinstance(value, (list, int, float)) or isinstance(value, bool):
         return ""
+    if isinstance(value, float):  # 4.10 arrived as 4.1: an example made from it would name 4.1
+        return ": quote it so it is sent as text (as a number it loses its trailing zeros)"
     return f": quote it so it is sent as text, e.g. {json.dumps(json.dumps(value))}"
 
 

@@ -128,15 +128,18 @@ def test_a_compiled_pdfs_footnote_at_its_page_foot_is_footnote_1():
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize(("sent", "quoted"), [([12], '"[12]"'), (4.1, '"4.1"')])
-async def test_a_selector_a_client_sent_as_json_says_to_quote_it(fake, connect, sent, quoted):
+@pytest.mark.parametrize(
+    ("sent", "hint"),
+    [([12], 'text, e.g. "[12]"'), (4.1, "text (as a number it loses its trailing zeros)")],
+)
+async def test_a_selector_a_client_sent_as_json_says_to_quote_it(fake, connect, sent, hint):
     """The MCP Inspector CLI reads `section=[12]` as JSON and sends a list (and `4.10` as the
     number 4.1): the refusal listed "[12]" among the forms it accepts and said no more."""
     fake.add(paper(PID, "Quantum vs. Classical Communication", source=_EPRINT.read_bytes(), pdf=NO_PDF))
     async with connect() as client:
         got = await client.call_tool("read_paper", {"paper_id": PID, "section": sent})
     assert got.is_error
-    assert f"quote it so it is sent as text, e.g. {quoted}" in _said(got)
+    assert f"quote it so it is sent as {hint}" in _said(got)
     assert not fake.requests  # refused before any read
 
 
