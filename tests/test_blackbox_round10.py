@@ -26,7 +26,8 @@ from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.research import item_diff
-from arxiv_mcp.text.document import Reference
+from arxiv_mcp.text import statements
+from arxiv_mcp.text.document import Document, Reference, Statement
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selectors import select
 from tests.conftest import paper
@@ -272,3 +273,27 @@ def test_a_pdf_entry_by_a_corporate_author_is_named_by_that_author():
     )
     doc = extract("pdf", make_pdf([body, refs]))
     assert [r.label for r in doc.records(Reference)] == ["DeepSeek-AI 2024a", "DeepSeek-AI 2024b"]
+
+
+_LEMMA_RUN_INTO_ITS_PROOF = (
+    "## 4 Weak solution\n\n"
+    "Lemma 4.1. For each k = 1, 2, ..., problem (4.8) admits a unique global strong solution w = wk of "
+    "class wk ∈ C([0, ∞); L2σ (Ω)) ∩ C((0, ∞); D2(A)) ∩ C1 ((0, ∞); L2σ (Ω)) subject to limt→0 "
+    "kwk(t) − w0k2 = 0, which satisfies (4.9) for all t > 0 with (4.10), where Ueε0\n"
+    "is the function given by Lemma 3.2 for some ε0 > 0. Proof. We fix T ∈ (1, ∞) arbitrarily, and let "
+    "us construct a solution on (0, T]. We first establish the local existence of solutions.\n"
+)
+"""Lemma 4.1 of arXiv:1704.00452v1 as our PDF reader reads the arXiv PDF
+(`../shared/fixtures/arxiv/real/pdf/1704.00452.pdf`, inspirehep/inspire-next, p. 21: its
+display math shortened to its equation numbers): the PDF prints "Proof." at a line start,
+and the reader ran it into the lemma's last line."""
+
+
+def test_a_proof_run_into_its_lemma_after_a_sentence_is_split_off():
+    """ "Lemma 4.1" said "(no proof of it is marked in the paper's text)" and showed the proof
+    as part of the lemma's statement."""
+    doc = statements.typed(Document.from_text(_LEMMA_RUN_INTO_ITS_PROOF))
+    found = [(s.label, s.number, s.proves) for s in doc.records(Statement)]
+    assert found == [("Lemma", "4.1", None), ("Proof", None, "Lemma 4.1")]
+    view = select(doc, "Lemma 4.1", lambda number: f"arxiv://paper/x/figure/{number}").text
+    assert "no proof of it is marked" not in view and "\n\nProof. We fix T" in view
