@@ -297,3 +297,19 @@ def test_a_proof_run_into_its_lemma_after_a_sentence_is_split_off():
     assert found == [("Lemma", "4.1", None), ("Proof", None, "Lemma 4.1")]
     view = select(doc, "Lemma 4.1", lambda number: f"arxiv://paper/x/figure/{number}").text
     assert "no proof of it is marked" not in view and "\n\nProof. We fix T" in view
+
+
+@pytest.mark.anyio
+async def test_a_query_as_long_as_a_document_is_refused_in_one_line(fake, connect):
+    """find_in_paper with a 4,000,000-character query searched for it and answered a line of
+    4,000,161 characters, the query echoed whole (search_cached echoed it too)."""
+    fake.add(paper(PID, "Quantum vs. Classical Communication", source=_EPRINT.read_bytes(), pdf=NO_PDF))
+    async with connect() as client:
+        find = await client.call_tool("find_in_paper", {"paper_id": PID, "query": "x " * 600})
+        cached = await client.call_tool("search_cached", {"query": "x " * 600})
+        assert not fake.requests  # refused before any read
+        fine = await client.call_tool("find_in_paper", {"paper_id": PID, "query": "set disjointness"})
+    for got in (find, cached):
+        assert got.is_error and len(_said(got)) < 200
+        assert "query is 1,200 characters long; at most 1,000" in _said(got)
+    assert not fine.is_error
