@@ -2,9 +2,10 @@
 
 Figures, tables and equations are matched by printed number (a table's cells compared cell
 by cell, or row by row when a PDF's rows are approximate), references by their text (a
-bibliography renumbers when an entry is added; an entry whose text changed a little, or
-that keeps its printed name such as `Ya79`, is "changed"). When the two texts come from different sources and one marks none of a kind,
-that kind is not compared: its items would all read as added or removed.
+bibliography renumbers when an entry is added; an entry whose text changed a little, or that
+keeps its printed name such as `Ya79`, is "changed"). When the two texts come from different
+sources and one marks none of a kind, that kind is not compared: its items would all read as
+added or removed.
 """
 
 from __future__ import annotations
