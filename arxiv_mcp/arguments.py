@@ -10,6 +10,7 @@ argument and what it accepts. Ranges are the service's to check (`bounds.py`).
 from __future__ import annotations
 
 import difflib
+import json
 from typing import Any
 
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -51,7 +52,7 @@ def problem(tool: str, schema: dict[str, Any], arguments: dict[str, Any]) -> str
             return f"{tool} needs {name}: {_accepts(name, properties[name])}."
     for name, value in arguments.items():
         if value is not None and not _fits(properties[name], value):
-            hint = _number_for_id(name, value)
+            hint = _number_for_id(name, value) or _json_for_text(properties[name], value)
             return f"{name} must be {_accepts(name, properties[name])}; got {_shown(value)}{hint}."
     return None
 
@@ -129,6 +130,16 @@ def _number_for_id(name: str, value: Any) -> str:
     if name in _ID_NAMES and any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in numbers):
         return ': quote ids, e.g. "2401.00010" (as a number it loses its trailing zeros)'
     return ""
+
+
+def _json_for_text(prop: dict[str, Any], value: Any) -> str:
+    """A text argument that arrived as a list or number: a client read what was typed as JSON
+    (the Inspector CLI sends section=[12] as a list, section=4.10 as the number 4.1)."""
+    if _kind(prop) != "string" or not isinstance(value, (list, int, float)) or isinstance(value, bool):
+        return ""
+    if isinstance(value, float):  # 4.10 arrived as 4.1: an example made from it would name 4.1
+        return ": quote it so it is sent as text (as a number it loses its trailing zeros)"
+    return f": quote it so it is sent as text, e.g. {json.dumps(json.dumps(value))}"
 
 
 def _shown(value: Any) -> str:

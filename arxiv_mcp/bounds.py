@@ -66,6 +66,23 @@ class CountBound:
         return ({"minItems": self.low} if self.low else {}) | {"maxItems": self.high}
 
 
+@dataclass(frozen=True)
+class TextBound:
+    """A text argument of at most `high` characters: what a reader types to look for, never
+    a document (a 4 MB query was searched for and echoed back whole)."""
+
+    name: str
+    high: int
+
+    def check(self, value: str) -> str:
+        if len(value) > self.high:
+            raise InvalidInput(
+                f"{self.name} is {len(value):,} characters long; at most {self.high:,}: keep the distinctive "
+                'words or a short "quoted phrase".'
+            )
+        return value
+
+
 PAGE = Bound("page", 1)
 PAGE_SIZE = Bound("page_size", 1000, 100_000, "characters")
 START = Bound("start", 0)
@@ -84,3 +101,5 @@ PAPER_IDS = CountBound("paper_ids", 1, 50, "ids")
 ID_LIST = CountBound("id_list", 0, 100, "ids")
 REFERENCES = CountBound("references", 1, 100, "references (ids or citations)")
 MAX_LOOKUPS = Bound("max_lookups", 0, 100)
+FIND_QUERY = TextBound("query", 1000)
+"""find_in_paper's and search_cached's words: a phrase, never a page."""

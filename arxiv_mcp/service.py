@@ -361,6 +361,7 @@ class ArxivService:
         bounds.MAX_HITS.check(max_hits)
         if not query or not query.strip():
             raise InvalidInput('query is empty: give words or a "quoted phrase" to look for')
+        bounds.FIND_QUERY.check(query)
         pid, full = self._text(paper_id, session_id)
         hits, total = textview.find(full.doc, query, max_hits=max_hits, page_size=page_size)
         return FindResult(
@@ -406,7 +407,9 @@ class ArxivService:
                 f"{asked} names v{asked.version} and from_version v{from_version}: give the bare id {pid.id} "
                 "with from_version and to_version"
             )
-        first, last, papers = self._version_pair(pid, from_version or asked.version, to_version)
+        first, last, papers = self._version_pair(
+            pid, asked.version if from_version is None else from_version, to_version
+        )
         texts = {}
         for number in (first, last):
             versioned = pid.with_version(number)
@@ -730,6 +733,7 @@ class ArxivService:
     def search_cached(self, query: str, limit: int = 10) -> LibrarySearch:
         if not query or not query.strip():
             raise InvalidInput("query is empty: give words to look for in the cached papers")
+        bounds.FIND_QUERY.check(query)
         hits = self.library.search(query, limit)
         return LibrarySearch(
             query=query,

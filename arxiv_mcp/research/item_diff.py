@@ -2,9 +2,10 @@
 
 Figures, tables and equations are matched by printed number (a table's cells compared cell
 by cell, or row by row when a PDF's rows are approximate), references by their text (a
-bibliography renumbers when an entry is added; an entry whose text changed a little is
-"changed"). When the two texts come from different sources and one marks none of a kind,
-that kind is not compared: its items would all read as added or removed.
+bibliography renumbers when an entry is added; an entry whose text changed a little, or that
+keeps its printed name such as `Ya79`, is "changed"). When the two texts come from different
+sources and one marks none of a kind, that kind is not compared: its items would all read as
+added or removed.
 """
 
 from __future__ import annotations
@@ -135,7 +136,9 @@ def _references(kind: str, old: list[Reference], new: list[Reference]) -> list[I
     changes: list[ItemChange] = []
     for entry in came:
         twin = max(gone, key=lambda r: textdiff.similarity(r.text, entry.text), default=None)
-        if twin is not None and textdiff.similarity(twin.text, entry.text) >= 0.8:
+        named = next((r for r in gone if _named_alike(r, entry)), None)
+        twin = twin if twin is not None and textdiff.similarity(twin.text, entry.text) >= 0.8 else named
+        if twin is not None:
             gone.remove(twin)
             diff = textdiff.word_diff(twin.text, entry.text)
             changes.append(ItemChange(kind, "changed", f"[{entry.label}]", short(twin.text), short(entry.text), [diff]))
@@ -143,3 +146,10 @@ def _references(kind: str, old: list[Reference], new: list[Reference]) -> list[I
             changes.append(ItemChange(kind, "added", f"[{entry.label}]", after=short(entry.text)))
     changes += [ItemChange(kind, "removed", f"[{r.label}]", before=short(r.text)) for r in gone]
     return changes
+
+
+def _named_alike(old: Reference, new: Reference) -> bool:
+    """Two entries with the same printed name (`Ya79`, `Smith et al., 2020`) are one entry
+    whose text reads differently (another source, a corrected page range); a number is not a
+    name, as a bibliography renumbers when an entry is added."""
+    return not old.label.isdigit() and flat(old.label).casefold() == flat(new.label).casefold()

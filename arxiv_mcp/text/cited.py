@@ -77,7 +77,7 @@ def entries(doc: Document, selector: str) -> list[Reference] | None:
     references = doc.records(Reference)
     by_key = [r for r in references if r.key == selector or (not r.label.isdigit() and _same_label(r, selector))]
     if by_key:
-        return by_key[:1]
+        return _one_or_namesakes(by_key, selector)
     inner, loose = _inner(selector)
     if inner is not None and (loose or _OUTLINE_RE.fullmatch(selector)):
         if not any(_same_label(r, inner) or r.key == inner for r in references):
@@ -161,6 +161,14 @@ def _inner(selector: str) -> tuple[str | None, bool]:
     return None, False
 
 
+def _one_or_namesakes(matched: list[Reference], selector: str) -> list[Reference]:
+    """The entry a key names, else every entry printed under that label: a PDF's author-year
+    bibliography labels `Audibert and Bubeck, 2009` and `Audibert et al., 2009` both
+    `Audibert 2009`, and the first alone would be a silent half answer."""
+    keyed = [r for r in matched if r.key == selector]
+    return keyed[:1] or matched
+
+
 def _same_label(reference: Reference, label: str) -> bool:
     return _fold(reference.label.strip("[] ")) == _fold(label.strip())
 
@@ -168,7 +176,7 @@ def _same_label(reference: Reference, label: str) -> bool:
 def _by_labels(references: list[Reference], inner: str, selector: str) -> list[Reference]:
     whole = [r for r in references if _same_label(r, inner) or r.key == inner]
     if whole:
-        return whole[:1]
+        return _one_or_namesakes(whole, inner)
     labels = list(_numeric_labels(inner)) if _NUMERIC_RE.fullmatch(inner) else [p.strip() for p in inner.split(",")]
     found = [next((r for r in references if _same_label(r, label) or r.key == label), None) for label in labels]
     if len(labels) > 1 and all(found):

@@ -77,13 +77,13 @@ NUMBER = r"[A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z](?:\.\d+)*|[IVX]+"
 _HEAD_RE = re.compile(
     rf"(?P<label>(?i:{_PRINTED_WORDS}))(?![\w-])"
     rf"(?:[ \t]+(?P<number>{NUMBER}))?"
-    r"(?:[ \t]+of[ \t]+(?P<of>(?i:[a-z]+\.?)[ \t]*~?(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z]))(?=[ \t]*(?:[.:]|\n)))?"
+    r"(?:[ \t]+of[ \t]+(?P<of>(?i:[a-z]+\.?)[ \t]*~?(?:[A-Z]?\d+(?:\.\d+)*[a-z]?|[A-Z]))(?=[ \t]*(?:[.:]|\n|$)))?"
     r"(?:[ \t]*\((?P<note>[^()\n]{1,160})\))?"
-    r"(?:[ \t]*(?P<stop>[.:])(?=\s|$)|(?<=[\dA-Z])[ \t]*(?=\n))"
+    r"(?:[ \t]*(?P<stop>[.:])(?=\s|$)|(?<=[\dA-Z])[ \t]*(?=\n|$))"
 )
 _READER_WORDS = "|".join(sorted(WORDS, key=len, reverse=True))
 _ASKED_RE = re.compile(
-    rf"(?P<word>{_READER_WORDS})(?:\.\s*|\s+|(?=\d))(?P<number>{NUMBER})\s*(?:\([^()]*\))?",
+    rf"(?P<word>{_READER_WORDS})(?:\.\s*|\s+|(?=\d))(?P<number>{NUMBER})\s*(?:\([^()]*\))?[.:]?",
     re.IGNORECASE,
 )
 

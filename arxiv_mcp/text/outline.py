@@ -43,6 +43,9 @@ _NUMBER_RE = re.compile(
 a prefix only digits, capital Roman numerals or one capital letter (with digits: `S1`, `A2`)
 count, so a heading name such as "civil" is never read as a number."""
 _CONTROL_CATEGORIES = ("Cc", "Cf")
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+"""A selector copied from a PDF viewer carries its typeset ligatures (`Deﬁnition 2.1`,
+`ﬁgure 3`); our text spells them out."""
 _REVTEX_RE = re.compile(rf"(?:(?i:{_PREFIX}))?(?P<roman>[IVXLC]+)(?P<space>\s?)(?P<letter>[A-Z])\.?")
 _NUMBERED_RE = re.compile(rf"(?i:{_PREFIX})\S*\d")
 """A section word and a digit: a section number, in a form `_NUMBER_RE` may not know."""
@@ -128,8 +131,10 @@ def render_outline(headings: list[Heading]) -> str:
 
 def clean(selector: str | None) -> str:
     """A selector as compared and echoed: blanks collapsed, control and format characters
-    (escapes, bidi overrides, zero-width marks) dropped, so an error never echoes them raw."""
+    (escapes, bidi overrides, zero-width marks) dropped, so an error never echoes them raw;
+    typeset ligatures spelled out."""
     kept = "".join(c for c in (selector or "") if c.isspace() or unicodedata.category(c) not in _CONTROL_CATEGORIES)
+    kept = kept.translate(_LIGATURES)
     return " ".join(kept.split())
 
 

@@ -367,7 +367,7 @@ def _attached(places: Places, block: Block) -> str:
 
 def list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
     name = wanted.casefold()
-    kind = heads.PLURALS.get(name)
+    kind = heads.PLURALS.get(name) or (name if name in heads.PLURALS.values() else None)  # "theorem" too
     if kind is None and name not in ("results", "statements") and name not in _LIST_WORDS:
         return None
     section = named_section(places, wanted)  # a section named "Results" or "Examples" is that section
@@ -396,7 +396,10 @@ def _statement_line(places: Places, block: Block) -> str:
     where = f" ({section_words(heading)})" if heading else ""
     text = places.doc.text[block.start : block.end]
     printed = heads.head_at(text)
-    return f"{head}{where}: {_short(text[printed.end :] if printed else text)}"
+    body = text[printed.end :] if printed else text
+    if not body.strip():  # `Proof of Theorem 1.6` on its own line: its words follow it
+        body = _extent_text(places, block, proof=True)[len(text) :]
+    return f"{head}{where}: {_short(body)}"
 
 
 def _list_algorithms_or_footnotes(places: Places, name: str) -> Selection:

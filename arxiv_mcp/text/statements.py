@@ -95,8 +95,8 @@ def _pieces(text: str, block: Block, display_next: bool = False) -> Iterator[tup
     cuts = [(block.start, _head(text, block.start, block.end, alone=display_next))]
     for match in _INNER_HEAD_RE.finditer(text, block.start, block.end):
         head = _head(text, match.end(), block.end)
-        if head is None or (match.group(0)[0] != "\n" and head.number is None):
-            continue
+        if head is None or (match.group(0)[0] != "\n" and head.number is None and head.kind != "proof"):
+            continue  # `… > 0. Proof. We fix T` (a PDF that ran the proof into its lemma) is a head
         before = _last_char(text, block.start, match.start())
         colon_line = match.group(0) == "\n" and head.number is not None and text[head.end - 1] == ":"
         if before and (before in _SENTENCE_ENDS or colon_line):  # `We show\nTheorem 1.14: ...`
@@ -111,9 +111,11 @@ def _pieces(text: str, block: Block, display_next: bool = False) -> Iterator[tup
 
 def _head(text: str, start: int, end: int, alone: bool = False) -> Head | None:
     """The head at `start`, when words follow it in the paragraph (a line `Theorem 1.15.` that
-    ends a paragraph is the end of a sentence broken over lines), or `alone` allows none."""
+    ends a paragraph is the end of a sentence broken over lines), or `alone` allows none. A
+    proof that names what it proves may stand alone: `{\\bf Proof of Theorem 1.6}` is a
+    paragraph of its own in LaTeX, its proof in the paragraphs after it."""
     head = head_at(text, start, end)
-    if head is None or not (alone or _WORD_RE.search(text, head.end, end)):
+    if head is None or not (alone or head.of is not None or _WORD_RE.search(text, head.end, end)):
         return None
     return head
 
