@@ -1,4 +1,5 @@
-"""Which tests are slow: `python -m pytest -m "not slow"` is the quick subset (46 s on 2 busy cores).
+"""Which tests are slow: `python -m pytest -m "not slow"` is the quick subset (31-33 s on 2 cores at
+load 2, on two workers).
 
 Slow means over ~0.3 s each on 2 cores, measured with `--durations=0` over the whole suite
 (11.5 minutes on 2 busy cores, almost all of it waiting: server processes, real CLIs, retry
