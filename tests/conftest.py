@@ -85,6 +85,14 @@ def connect(make_config):
     return open_client
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto` (pyproject's addopts): no workers for a run that names its modules or tests,
+    where starting them costs more than they save (2.5x the CPU of one small module); for the
+    whole suite or a subset by -m/-k, xdist's own count (a worker per core)."""
+    return 0 if config.args_source is pytest.Config.ArgsSource.ARGS else None
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tests (tests/slow_tests.py) so `-m "not slow"` is the quick subset."""
     from tests.slow_tests import is_slow
