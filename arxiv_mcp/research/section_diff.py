@@ -24,18 +24,17 @@ def section_changes(before: Skeleton, after: Skeleton) -> list[SectionChange]:
     pairs = _match_sections(old, new)
     paired_old = set(pairs.values())
     changes: list[SectionChange] = []
-    placed: set[int] = set()
+    placed = 0  # every removed section before this index is placed
     for j, section in enumerate(new):
         if j in pairs:
             matched = pairs[j]
-            for i in range(matched):  # removed sections before this one's match stand where they stood
-                if i not in paired_old and i not in placed:
-                    changes.append(_removed(old[i]))
-                    placed.add(i)
+            # removed sections before this one's match stand where they stood
+            changes += [_removed(old[i]) for i in range(placed, matched) if i not in paired_old]
+            placed = max(placed, matched)
             changes.append(_section_change(old[matched], section))
         else:
             changes.append(SectionChange("added", None, section.number, None, section.title, added=_first(section)))
-    changes += [_removed(old[i]) for i in range(len(old)) if i not in paired_old and i not in placed]
+    changes += [_removed(old[i]) for i in range(placed, len(old)) if i not in paired_old]
     return changes
 
 

@@ -219,3 +219,13 @@ def of(source: Document | Text) -> Skeleton:
         made = of_document(source.doc)
     with _KEPT_LOCK:
         return _KEPT.setdefault(source, made)
+
+
+def of_pair(before: Document | Text, after: Document | Text) -> tuple[Skeleton, Skeleton]:
+    """The skeletons of two versions: one for both when their documents are the very same
+    object (a version re-uploaded unchanged, whose payload reading.py parses once), made once."""
+    old = of(before)
+    same = before is after or (
+        isinstance(before, Text) and isinstance(after, Text) and before.document_or_json() is after.document_or_json()
+    )
+    return (old, old) if same else (old, of(after))
