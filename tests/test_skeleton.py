@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -80,3 +81,9 @@ def test_unreadable_records_are_left_out_not_a_crash() -> None:
     broken = skeleton.of_json(doc.text, raw)
     assert broken.stored(ITEM_KINDS[0]) and broken.records(ITEM_KINDS[0]) == []
     assert _seen(broken, False) == _seen(skeleton.of(doc), False)
+
+
+@pytest.mark.parametrize("title", [f"2.{chr(code)}A b{chr(code)}" for code in range(128)] + ["Über–Straße: ΣΑΣ"])
+def test_a_title_folds_as_the_substitution_folds_it(title: str) -> None:
+    punctuation = re.compile(r"[^\w\s]")
+    assert skeleton.fold(title) == " ".join(punctuation.sub(" ", title.casefold()).split())
