@@ -32,9 +32,9 @@ def section_changes(before: Skeleton, after: Skeleton) -> list[SectionChange]:
     for j, section in enumerate(new):
         if j in pairs:
             matched = pairs[j]
-            # removed sections before this one's match stand where they stood
-            changes += [_removed(old[i]) for i in range(placed, matched) if i not in paired_old]
-            placed = max(placed, matched)
+            if matched > placed:  # removed sections before this one's match stand where they stood
+                changes += [_removed(old[i]) for i in range(placed, matched) if i not in paired_old]
+            placed = max(placed, matched + 1)
             changes.append(_section_change(old[matched], section))
         else:
             changes.append(SectionChange("added", None, section.number, None, section.title, added=_first(section)))
