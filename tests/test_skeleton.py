@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -55,6 +56,22 @@ def test_a_skeleton_is_kept_with_its_text_and_only_with_it() -> None:
     assert skeleton.of(_cached(doc, "html")) is not skeleton.of(text)  # a new read: made again
 
 
+def test_two_reads_of_one_payload_share_a_skeleton_and_compare_as_two() -> None:
+    doc = _doc("html", V1)
+    payload = doc.to_json()
+    reading._PARSED.clear()
+    reading._TEXTS.clear()
+    first, second = Text.cached(payload, TextSource.HTML), Text.cached(payload, TextSource.HTML)
+    old, new = skeleton.of_pair(first, second)
+    assert old is new  # the same parse, made once
+    other = _cached(_doc("html", V2), "html")
+    assert skeleton.of_pair(first, other)[1] is not old
+    shared = versions.compare(PID, versions.Side(1, None, first, "html"), versions.Side(2, None, second, "html"))
+    apart = versions.compare(PID, versions.Side(1, None, doc, "html"), versions.Side(2, None, _doc("html", V1), "html"))
+    assert shared == apart
+    assert {s["status"] for s in shared.sections} == {"unchanged"} and not shared.items
+
+
 def test_unreadable_records_are_left_out_not_a_crash() -> None:
     doc = _doc("html", V1)
     raw = json.loads(doc.to_json())
@@ -64,3 +81,9 @@ def test_unreadable_records_are_left_out_not_a_crash() -> None:
     broken = skeleton.of_json(doc.text, raw)
     assert broken.stored(ITEM_KINDS[0]) and broken.records(ITEM_KINDS[0]) == []
     assert _seen(broken, False) == _seen(skeleton.of(doc), False)
+
+
+@pytest.mark.parametrize("title", [f"2.{chr(code)}A b{chr(code)}" for code in range(128)] + ["Über–Straße: ΣΑΣ"])
+def test_a_title_folds_as_the_substitution_folds_it(title: str) -> None:
+    punctuation = re.compile(r"[^\w\s]")
+    assert skeleton.fold(title) == " ".join(punctuation.sub(" ", title.casefold()).split())

@@ -8,7 +8,7 @@ import pytest
 
 from arxiv_mcp.models import AuthorInfo
 from arxiv_mcp.research import versions
-from arxiv_mcp.research.textdiff import number_changes, sentence_changes, sentences, word_diff
+from arxiv_mcp.research.textdiff import flat, number_changes, sentence_changes, sentences, word_diff
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.upstream.atom import Paper
 from tests.conftest import paper
@@ -103,6 +103,14 @@ def test_sentences_split_the_same_with_or_without_blank_lines(blank):
         "2 runs. e.g. this stays.",
         "“Quoted” ends",
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "a b\nc", "\na b", "a b\n", "a\n\nb", "a \nb", "a\tb", "a\rb", "a\x1cb", "a\x0bb", "a\xa0b", "é b\nc"],
+)
+def test_flat_collapses_every_blank_as_split_does(text):
+    assert flat(text) == " ".join(text.split())
 
 
 # --- through the real MCP client ---------------------------------------------------------------

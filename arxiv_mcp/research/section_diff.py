@@ -9,6 +9,8 @@ are added or removed, each removed one listed where it stood. Equal texts give "
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..models import SectionChange
 from . import textdiff
 from .skeleton import Section, Skeleton
@@ -16,6 +18,8 @@ from .textdiff import short
 
 _MATCH_BY_NUMBER = 0.5
 _MATCH_BY_TEXT = 0.6
+_EXACT = (attrgetter("number", "key"), attrgetter("key"))
+"""The exact passes' keys: printed number and title, then title alone."""
 
 
 def section_changes(before: Skeleton, after: Skeleton) -> list[SectionChange]:
@@ -24,18 +28,17 @@ def section_changes(before: Skeleton, after: Skeleton) -> list[SectionChange]:
     pairs = _match_sections(old, new)
     paired_old = set(pairs.values())
     changes: list[SectionChange] = []
-    placed: set[int] = set()
+    placed = 0  # every removed section before this index is placed
     for j, section in enumerate(new):
         if j in pairs:
             matched = pairs[j]
-            for i in range(matched):  # removed sections before this one's match stand where they stood
-                if i not in paired_old and i not in placed:
-                    changes.append(_removed(old[i]))
-                    placed.add(i)
+            if matched > placed:  # removed sections before this one's match stand where they stood
+                changes += [_removed(old[i]) for i in range(placed, matched) if i not in paired_old]
+            placed = max(placed, matched + 1)
             changes.append(_section_change(old[matched], section))
         else:
             changes.append(SectionChange("added", None, section.number, None, section.title, added=_first(section)))
-    changes += [_removed(old[i]) for i in range(len(old)) if i not in paired_old and i not in placed]
+    changes += [_removed(old[i]) for i in range(placed, len(old)) if i not in paired_old]
     return changes
 
 
@@ -51,16 +54,20 @@ def _match_sections(old: list[Section], new: list[Section]) -> dict[int, int]:
     """new index -> old index, in four passes (see the module's docstring)."""
     pairs: dict[int, int] = {}
     used: set[int] = set()
-    for same in (lambda s: (s.number, s.key), lambda s: s.key):  # exact passes: looked up, not scanned
+    for same in _EXACT:  # looked up, not scanned
+        if _all_paired(pairs, used, old, new):
+            return pairs
         waiting: dict[object, list[int]] = {}
-        for i, section in enumerate(old):
+        for i, key in enumerate(map(same, old)):
             if i not in used:
-                waiting.setdefault(same(section), []).append(i)
-        for j, section in enumerate(new):
-            free = waiting.get(same(section))
-            if j not in pairs and free:
+                waiting.setdefault(key, []).append(i)
+        for j, key in enumerate(map(same, new)):
+            free = waiting.get(key)
+            if free and j not in pairs:
                 pairs[j] = free.pop(0)
                 used.add(pairs[j])
+    if _all_paired(pairs, used, old, new):
+        return pairs
     for by_number in (True, False):
         threshold = _MATCH_BY_NUMBER if by_number else _MATCH_BY_TEXT
         for j, section in enumerate(new):
@@ -76,6 +83,12 @@ def _match_sections(old: list[Section], new: list[Section]) -> dict[int, int]:
                 pairs[j] = best
                 used.add(best)
     return pairs
+
+
+def _all_paired(pairs: dict[int, int], used: set[int], old: list[Section], new: list[Section]) -> bool:
+    """No pass can pair more (most revisions, after the first pass): every section of one
+    side is paired."""
+    return len(pairs) == len(new) or len(used) == len(old)
 
 
 def _section_change(old: Section, new: Section) -> SectionChange:

@@ -21,6 +21,8 @@ Written to start with the blank (each alternative does) so the scan skips other 
 _FLAT_END_RE = re.compile(r" (?<=[.!?] )(?=[A-Z(\[\\$\"'“0-9])")
 """`_SENTENCE_END_RE`'s first alternative in a text whose blanks are single spaces."""
 _BLANK_LINE_RE = re.compile(r"\n\s*\n")
+_OTHER_ASCII_BLANKS = "".join(c for c in map(chr, range(128)) if c.isspace() and c not in " \n")
+"""What `str.split` splits ASCII at, besides spaces and line breaks."""
 _WORD_RE = re.compile(r"\S+")
 _NUMBER_RE = re.compile(r"[-+−]?\d+(?:[.,]\d+)*%?")
 _EDGE_PUNCTUATION = ".,;:()[]{}\"'“”"
@@ -34,7 +36,14 @@ MAX_NUMBERS = 8
 
 
 def flat(text: str) -> str:
-    """Whitespace collapsed: two texts that differ only in line breaks are the same text."""
+    """Whitespace collapsed: two texts that differ only in line breaks are the same text. Most
+    of a paper's running text is ASCII whose only blanks are single spaces and line breaks:
+    there, replacing the line breaks is the same text at a sixth of the cost of a split."""
+    if text.isascii():
+        joined = text.replace("\n", " ")
+        if "  " not in joined and joined[:1] != " " and joined[-1:] != " ":
+            if not any(blank in text for blank in _OTHER_ASCII_BLANKS):
+                return joined
     return " ".join(text.split())
 
 

@@ -58,7 +58,7 @@ def is_withdrawn(paper: Paper | None) -> bool:
 
 def compare(paper_id: str, before: Side, after: Side) -> VersionComparison:
     metadata = metadata_changes(before.paper, after.paper)
-    old, new = skeleton.of(before.doc), skeleton.of(after.doc)
+    old, new = skeleton.of_pair(before.doc, after.doc)
     sections = section_changes(old, new)
     items, unmarked = item_changes(old, new, before.method == after.method)
     facts = [_facts(before), _facts(after)]
