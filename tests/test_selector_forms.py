@@ -2,8 +2,8 @@
 from the papers' sources (`selector_truth.py`), never by our output.
 
 A form of an item the paper prints must give that item (a miss otherwise); a form of an item it
-does not print, and a kind the document does not type yet (theorems, algorithms, footnotes),
-must give an error naming the kind. An answer that is not the item asked for is a silent wrong
+does not print, and a theorem, algorithm or footnote it does not mark, must give an error
+naming the kind. An answer that is not the item asked for is a silent wrong
 answer: there must be none. The sweep runs in process; `test_selector_forms_stdio.py` drives a
 representative set through the real MCP client.
 """
@@ -238,7 +238,7 @@ def test_a_theorem_is_never_answered_with_the_section_proving_it():
     assert "marks no theorems" in _view(doc, "theorems")  # type: ignore[operator]
 
 
-def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
+def test_a_list_name_of_a_statement_kind_reads_a_section_of_that_name():
     doc = _text_doc("## 1 Introduction", "## 2 Examples")
     assert _view(doc, "examples").label.endswith("2 Examples")  # type: ignore[union-attr]
 
@@ -246,6 +246,40 @@ def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
 def test_a_page_is_not_a_section():
     said = _view(_text_doc("## 1 Introduction"), "page 3")
     assert isinstance(said, str) and "page=3" in said
+    assert _view(_text_doc("## 1 Introduction", "## 2 Page 3"), "Page 3").label.endswith("2 Page 3")  # type: ignore[union-attr]
+
+
+def test_results_with_neither_statements_nor_such_a_section_says_so():
+    said = _view(_text_doc("## 1 Introduction", "## 2 Method"), "results")
+    assert isinstance(said, str) and "no section named Results" in said and 'section="outline"' in said
+    assert _view(_text_doc("## 1 Introduction", "## 2 Experimental Results"), "results").label.endswith("Results")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "algorithm",
+        "listing",
+        "footnote",
+        "Theorem 2-3",
+        "Theorem XL",
+        "theorems 2",
+        "props 1",
+        "Algorithm I",
+        "Alg 2-3",
+        "footnote II",
+        "footnote 2 (x)",
+        "footnote 2.1",
+        "note 1",
+        "footnote (1)",
+        "Problem 1",
+    ],
+)
+def test_no_error_says_a_kind_the_document_types_is_not_typed(selector):
+    """Theorems, algorithms, listings and footnotes are typed: no form of them may say the
+    paper's structure "does not carry" them, and none falls through to the headings' error."""
+    said = _view(_text_doc("## 1 Introduction", "## 2 Method"), selector)
+    assert isinstance(said, str) and "as items yet" not in said and "no heading matches" not in said, said
 
 
 @pytest.mark.parametrize(

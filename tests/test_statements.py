@@ -81,6 +81,9 @@ def test_a_sentence_is_no_head(sentence):
         ("Corollary 3.8", "corollary", "3.8"),
         ("Theorem 2 (Main)", "theorem", "2"),
         ("lemma4.1", "lemma", "4.1"),
+        ("Theorems 2", "theorem", "2"),
+        ("lemmata 3", "lemma", "3"),
+        ("thms 1.2", "theorem", "1.2"),
     ],
 )
 def test_a_reader_names_a_statement_in_every_form(selector, kind, number):
@@ -185,6 +188,11 @@ _TRUTH: dict[tuple[str, str], tuple[str, ...]] = {
     ("html", "footnote 1"): ("tuza-lean", "formalized in Lean 4 with Mathlib. [^1]"),
     ("html", "Lemma 2.3"): ("error", "Lemma 2.3", "find_in_paper"),
     ("html", "Def. 2.1"): ("error", "Definition 2.1"),
+    ("html", "note 1"): ("tuza-lean",),  # the word readers write for a footnote, as "fn 1"
+    ("html", "footnote (1)"): ("tuza-lean",),  # its mark as printed in parentheses
+    ("html", "lemmata 2.1"): ("maximum packing",),  # a plural and a number, as "footnotes 2" reads
+    ("html", "thms 1"): ("Every finite simple graph",),
+    ("html", "Theorem 2-3"): ("error", "Theorem 2-3", "form this reader does not know", "Theorem 1"),
     # arXiv:2410.00260v2 as arXiv's latexml-oxide writes it
     ("oxide", "Algorithm 1"): ("Seed guided automated data curation", "```", "Initialize Vector Database"),
     ("oxide", "Alg. 1"): ("Seed guided automated data curation",),
@@ -193,6 +201,13 @@ _TRUTH: dict[tuple[str, str], tuple[str, ...]] = {
     ("oxide", "Listing 2"): ("error", "Listing 2"),
     ("oxide", "footnote 1"): ("These authors contributed equally",),
     ("oxide", "Theorem 2.3"): ("error", "Theorem 2.3"),
+    ("oxide", "algorithm"): ("1 algorithms", "Algorithm 1: Seed guided"),  # a singular list name
+    ("oxide", "footnote"): ("2 footnotes", "[^1] These authors contributed equally"),
+    ("oxide", "Algorithm 1 (Seed guided)"): ("Seed guided automated data curation",),
+    ("oxide", "Alg 2-3"): ("error", "Algorithm 2-3", "form this reader does not know", "It has Algorithm 1."),
+    ("oxide", "footnote 2.1"): ("error", "footnote 2.1", "It has footnote 1 and 7."),
+    # 2410.00260v2 has no section named Results and no theorem-like block
+    ("oxide", "results"): ("error", "no section named Results", 'section="outline"'),
 }
 
 
