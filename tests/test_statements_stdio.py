@@ -33,12 +33,15 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "Lemma 2.1": ("maximum packing", "Proof. Suppose that"),
         "Prop 1": ("error", "Proposition 1", "Lemma 2.1"),
         "footnote 1": ("tuza-lean",),
+        "note 1": ("tuza-lean",),
         "lemmas": ("Lemma 2.1 ", "Lemma 2.2 "),
     },
     OXIDE: {
         "Algorithm 1": ("Seed guided automated data curation", "Initialize Vector Database"),
         "Algorithm 3": ("error", "Algorithm 3", "Algorithm 1"),
         "Corollary 3.8": ("error", "Corollary 3.8"),
+        "results": ("error", "no section named Results", 'section="outline"'),
+        "footnote": ("2 footnotes", "These authors contributed equally"),
     },
 }
 

@@ -84,9 +84,9 @@ _HEAD_RE = re.compile(
 READER: dict[str, str] = WORDS | PLURALS | {"thms": "theorem", "props": "proposition", "defs": "definition"}
 """What a reader writes before a number: a printed word, an abbreviation, or a plural
 (`Theorems 2`, as `footnotes 2` and `algorithms 1` read too)."""
-READER_WORDS = "|".join(sorted(READER, key=len, reverse=True))
+_READER_WORDS = "|".join(sorted(READER, key=len, reverse=True))
 _ASKED_RE = re.compile(
-    rf"(?P<word>{READER_WORDS})(?:\.\s*|\s+|(?=\d))(?P<number>{NUMBER})\s*(?:\([^()]*\))?[.:]?",
+    rf"(?P<word>{_READER_WORDS})(?:\.\s*|\s+|(?=\d))(?P<number>{NUMBER})\s*(?:\([^()]*\))?[.:]?",
     re.IGNORECASE,
 )
 

@@ -4,11 +4,12 @@
 Every view is a pure function of a `Document`, read in one pass over its blocks (no
 extraction, no request), so a structural view of a cached paper costs about what a page
 does. `links` lists the text's URLs by kind (`links.py`); any other selector is read by the
-first kind of `SELECTORS` that reads it, in order: `outline`,
-a list name (`figures`, `tables`, `equations`, `references`), a figure, a table, an equation,
-a theorem-like block, an algorithm, listing or footnote (`statement_views.py`), a page (its
-error: `page=` reads pages), a bibliography entry in any printed citation form, then a section (a printed number, `section:N`, or a name). A
-label the paper does not have is an error that lists the labels it has.
+first kind of `SELECTORS` that reads it, in order: `outline`, a list name (`figures`,
+`tables`, `equations`, `references`), a figure, a table, an equation, a theorem-like block, an
+algorithm, listing or footnote and their lists (`statement_views.py`), a page (its error:
+`page=` reads pages), a bibliography entry in any printed citation form, then a section (a
+printed number, `section:N`, or a name). A label the paper does not have is an error that
+lists the labels it has.
 """
 
 from __future__ import annotations

@@ -5,15 +5,17 @@ footnote (the blocks `statements.py` and the extractors type), and the lists of 
   printed (its head paragraph, with the display equations and the paragraph pieces that
   continue it), its proof when the paper marks one for it, and the passages naming it.
 - `"Algorithm 1"`, `"Alg. 2"`, `"Listing 2"`: the caption and the body as a code block.
-- `"footnote 3"`, `"fn 3"`, `"footnote *"`, `"[^3]"`: its text and where it is attached (the
-  paragraph carrying its mark, or the page whose foot it stands at).
+- `"footnote 3"`, `"fn 3"`, `"note 3"`, `"footnote (3)"`, `"footnote *"`, `"[^3]"`: its text
+  and where it is attached (the paragraph carrying its mark, or the page whose foot it stands at).
 - `"theorems"`, `"lemmas"`, ... `"proofs"`, `"statements"`, `"algorithms"`, `"listings"`,
-  `"footnotes"`: one line each. `"results"` lists the statements unless the paper has a
-  section of that whole name (most papers' "Results" is a section).
+  `"footnotes"` (or the singular): one line each. `"results"` lists the statements unless the
+  paper has a section of that whole name (most papers' "Results" is a section); with neither,
+  a section whose name holds it, else its error.
 
 A selector of one of these kinds never reads as a heading's part (a subsection "Proof of
 Theorem 2.3" is not Theorem 2.3): it is the item, a heading of that whole name, or an error
-naming the kind and what the paper has of it.
+naming the kind and what the paper has of it, also for a number in a form no view reads
+(`"Theorem 2-3"`, `"footnote 2.1"`: `unknown_form_view`).
 """
 
 from __future__ import annotations
