@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def _said(result) -> str:
-    return result.content[0].text if result.content else ""
+from tests.selecting import said
 
 
 @pytest.mark.anyio
@@ -16,7 +14,7 @@ def _said(result) -> str:
 async def test_compare_versions_refuses_a_huge_version_in_one_line(fake, connect, argument, value):
     async with connect() as client:
         result = await client.call_tool("compare_versions", {"paper_id": "2401.00001", argument: value})
-    text = _said(result)
+    text = said(result)
     assert result.is_error
     assert "Error executing tool" not in text
     assert text.startswith(f"{argument} must be a whole number from 1 to ")
@@ -36,7 +34,7 @@ async def test_list_new_reads_categories_joined_by_commas_as_search_papers_does(
     fake.feeds["cs.AI+cs.LG"] = feed_xml("cs.AI+cs.LG", eastern_day(datetime.now(UTC)), [FeedItem("2612.00001")])
     async with connect() as client:
         result = await client.call_tool("list_new", {"category": category})
-    assert not result.is_error, _said(result)
+    assert not result.is_error, said(result)
     assert [r.path for r in fake.requests] == ["/rss/cs.AI+cs.LG"]
 
 
@@ -89,7 +87,7 @@ async def test_mirror_status_without_a_mirror_says_how_to_get_one(fake, connect)
     call answered only "Unknown tool: mirror_status"."""
     async with connect() as client:
         result = await client.call_tool("mirror_status", {})
-    text = _said(result)
+    text = said(result)
     assert result.is_error and "ARXIV_MCP_MIRROR" in text and "\n" not in text.strip()
 
 
@@ -100,7 +98,7 @@ async def test_an_unknown_tool_of_100k_characters_is_not_echoed_whole(fake, conn
 
     async with connect() as client:
         result = await client.call_tool("x" * 100_000, {})
-    text = _said(result)
+    text = said(result)
     assert result.is_error and text.startswith("Unknown tool")
     assert len(text.encode()) <= MAX_MESSAGE_BYTES and "read_paper" in text
 
@@ -109,7 +107,7 @@ async def test_an_unknown_tool_of_100k_characters_is_not_echoed_whole(fake, conn
 async def test_a_tool_of_a_group_left_out_says_so(fake, connect, make_config):
     async with connect(make_config(ARXIV_MCP_TOOLS="read")) as client:
         result = await client.call_tool("list_new", {"category": "cs.LG"})
-    assert result.is_error and "ARXIV_MCP_TOOLS" in _said(result)
+    assert result.is_error and "ARXIV_MCP_TOOLS" in said(result)
     assert not fake.requests
 
 

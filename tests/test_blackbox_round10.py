@@ -18,11 +18,8 @@ The truth is the TeX (and the PDF compiled from it): Theorem 1.6 is `\\label{dis
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.research import item_diff
@@ -33,6 +30,7 @@ from arxiv_mcp.text.selectors import select
 from tests.conftest import paper
 from tests.fake_arxiv import NO_PDF
 from tests.pdfgen import make_pdf
+from tests.selecting import said, stdio_server
 from tests.statement_truth import FIXTURES
 
 PID = "2402.09802"
@@ -42,12 +40,7 @@ _EPRINT = FIXTURES / "src" / "9802040_proof_heads_EXCERPT.gz"
 @pytest.fixture
 def served(fake, tmp_path):
     fake.add(paper(PID, "Quantum vs. Classical Communication", source=_EPRINT.read_bytes(), pdf=NO_PDF))
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
-    return StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
-
-
-def _said(result) -> str:
-    return result.content[0].text if result.content else ""
+    return stdio_server(fake, tmp_path / "home")
 
 
 async def _read(client: Client, section: str):
@@ -64,13 +57,13 @@ async def test_a_proof_headed_on_its_own_line_is_the_theorems_proof(served):
         theorem = await _read(client, "Theorem 1.7")
         proof = await _read(client, "Proof of Theorem 1.6")
         proofs = await _read(client, "proofs")
-    assert "Proof [of Theorem 1.6] (section 2): The upper bounds follows" in _said(proofs)
-    assert not theorem.is_error, _said(theorem)
-    assert "no proof of it is marked" not in _said(theorem)
-    assert "Proof of Theorem 1.7" in _said(theorem)
-    assert "the Deutsch-Jozsa algorithm" in _said(theorem)  # the proof's first paragraph (line 752)
-    assert not proof.is_error, _said(proof)
-    assert "Kalyanasundaram and Schnitger" in _said(proof)  # the proof of 1.6's second paragraph
+    assert "Proof [of Theorem 1.6] (section 2): The upper bounds follows" in said(proofs)
+    assert not theorem.is_error, said(theorem)
+    assert "no proof of it is marked" not in said(theorem)
+    assert "Proof of Theorem 1.7" in said(theorem)
+    assert "the Deutsch-Jozsa algorithm" in said(theorem)  # the proof's first paragraph (line 752)
+    assert not proof.is_error, said(proof)
+    assert "Kalyanasundaram and Schnitger" in said(proof)  # the proof of 1.6's second paragraph
 
 
 @pytest.mark.anyio
@@ -81,11 +74,11 @@ async def test_theorem_forms_as_typed_name_the_block(served):
     async with Client(served) as client:
         listed = await _read(client, "theorem")
         stopped = await _read(client, "Theorem 1.8.")
-    assert not listed.is_error, _said(listed)
-    assert "Theorem 1.1 (section 1.1)" in _said(listed) and "Theorem 1.8 (section 1.2)" in _said(listed)
-    assert not stopped.is_error, _said(stopped)
-    assert _said(stopped).split("]", 1)[0].endswith("Theorem 1.8")
-    assert "balanced depth-$d$ $AC^0$ formula" in _said(stopped)
+    assert not listed.is_error, said(listed)
+    assert "Theorem 1.1 (section 1.1)" in said(listed) and "Theorem 1.8 (section 1.2)" in said(listed)
+    assert not stopped.is_error, said(stopped)
+    assert said(stopped).split("]", 1)[0].endswith("Theorem 1.8")
+    assert "balanced depth-$d$ $AC^0$ formula" in said(stopped)
 
 
 HOSTILE = [
@@ -111,10 +104,10 @@ async def test_hostile_selectors_get_an_error_and_the_server_stays(served):
         answers = {s[:40]: await _read(client, s) for s in HOSTILE}
         after = await _read(client, "Thm. 1.6")
         nul = await _read(client, "Theorem \x00 1.7")  # a control character is dropped, the rest read
-    wrong = {s: _said(r)[:200] for s, r in answers.items() if not r.is_error or not _said(r).strip()}
+    wrong = {s: said(r)[:200] for s, r in answers.items() if not r.is_error or not said(r).strip()}
     assert wrong == {}
-    assert not after.is_error and "Theorem 1.6" in _said(after)
-    assert not nul.is_error and _said(nul).split("]", 1)[0].endswith("Theorem 1.7")
+    assert not after.is_error and "Theorem 1.6" in said(after)
+    assert not nul.is_error and said(nul).split("]", 1)[0].endswith("Theorem 1.7")
 
 
 def test_a_compiled_pdfs_footnote_at_its_page_foot_is_footnote_1():
@@ -139,7 +132,7 @@ async def test_a_selector_a_client_sent_as_json_says_to_quote_it(fake, connect, 
     async with connect() as client:
         got = await client.call_tool("read_paper", {"paper_id": PID, "section": sent})
     assert got.is_error
-    assert f"quote it so it is sent as {hint}" in _said(got)
+    assert f"quote it so it is sent as {hint}" in said(got)
     assert not fake.requests  # refused before any read
 
 
@@ -201,9 +194,9 @@ async def test_a_pdf_label_two_entries_share_names_both(fake, connect, selector)
     async with connect() as client:
         got = await client.call_tool("read_paper", {"paper_id": PID, "section": selector})
         one = await client.call_tool("read_paper", {"paper_id": PID, "section": "Audibert et al. (2009)"})
-    assert not got.is_error, _said(got)
-    assert "Minimax policies" in _said(got) and "Exploration-exploitation" in _said(got)
-    assert "Exploration-exploitation" in _said(one) and "Minimax policies" not in _said(one)
+    assert not got.is_error, said(got)
+    assert "Minimax policies" in said(got) and "Exploration-exploitation" in said(got)
+    assert "Exploration-exploitation" in said(one) and "Minimax policies" not in said(one)
 
 
 def test_a_selector_copied_with_typeset_ligatures_is_read_as_spelled():
@@ -240,7 +233,7 @@ async def test_from_version_zero_is_refused_like_to_version_zero(fake, connect):
     async with connect() as client:
         zero = await client.call_tool("compare_versions", {"paper_id": PID, "from_version": 0})
     assert zero.is_error
-    assert "from_version must be a whole number from 1 to" in _said(zero) and "got 0" in _said(zero)
+    assert "from_version must be a whole number from 1 to" in said(zero) and "got 0" in said(zero)
     assert not fake.requests
 
 
@@ -309,6 +302,6 @@ async def test_a_query_as_long_as_a_document_is_refused_in_one_line(fake, connec
         assert not fake.requests  # refused before any read
         fine = await client.call_tool("find_in_paper", {"paper_id": PID, "query": "set disjointness"})
     for got in (find, cached):
-        assert got.is_error and len(_said(got)) < 200
-        assert "query is 1,200 characters long; at most 1,000" in _said(got)
+        assert got.is_error and len(said(got)) < 200
+        assert "query is 1,200 characters long; at most 1,000" in said(got)
     assert not fine.is_error

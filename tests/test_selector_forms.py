@@ -2,8 +2,8 @@
 from the papers' sources (`selector_truth.py`), never by our output.
 
 A form of an item the paper prints must give that item (a miss otherwise); a form of an item it
-does not print, and a kind the document does not type yet (theorems, algorithms, footnotes),
-must give an error naming the kind. An answer that is not the item asked for is a silent wrong
+does not print, and a theorem, algorithm or footnote it does not mark, must give an error
+naming the kind. An answer that is not the item asked for is a silent wrong
 answer: there must be none. The sweep runs in process; `test_selector_forms_stdio.py` drives a
 representative set through the real MCP client.
 """
@@ -16,15 +16,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from arxiv_mcp.errors import ExtractionError, InvalidInput
+from arxiv_mcp.errors import ExtractionError
 from arxiv_mcp.models import SessionInfo
 from arxiv_mcp.render import session
 from arxiv_mcp.text.document import Document, Reference
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.selection import Selection
-from arxiv_mcp.text.selectors import select
 from arxiv_mcp.text.statements import typed
 from benchmarks.selector_sweep import section_forms, sweep
+from tests.selecting import view_or_error
 from tests.selector_truth import ABSENT_EQUATIONS, ABSENT_FIGURES, ABSENT_TABLES, FIXTURES, PAPERS, UNTYPED, Truth
 from tests.statement_truth import PRINTED
 
@@ -38,14 +38,6 @@ def _doc(name: str) -> Document:
         data = truth.path.read_bytes()
         _DOCS[name] = extract(truth.source, gzip.decompress(data) if truth.path.name.endswith(".html.gz") else data)
     return _DOCS[name]
-
-
-def _view(doc: Document, selector: str) -> Selection | str:
-    """The selection, or the error's line."""
-    try:
-        return select(doc, selector, lambda number: f"arxiv://paper/x/figure/{number}")
-    except InvalidInput as error:
-        return str(error)
 
 
 # --- the forms, from the truth -------------------------------------------------------------
@@ -86,14 +78,14 @@ def _judge(name: str) -> tuple[list[str], list[str]]:
     missed: list[str] = []
 
     def expect(selector: str, ok: object) -> None:
-        got = _view(doc, selector)
+        got = view_or_error(doc, selector)
         if isinstance(got, str):
             missed.append(f"{name} {selector!r}: {got[:160]}")
         elif not ok(got):  # type: ignore[operator]
             wrong.append(f"{name} {selector!r} gave {got.label!r}")
 
     def refused(selector: str, kind: str) -> None:
-        got = _view(doc, selector)
+        got = view_or_error(doc, selector)
         if not isinstance(got, str):
             wrong.append(f"{name} {selector!r} (not printed) gave {got.label!r}")
         elif kind.casefold() not in got.casefold():
@@ -132,7 +124,7 @@ def _judge(name: str) -> tuple[list[str], list[str]]:
         if form in printed:
             continue
         refused(form, kind)
-        got = _view(doc, form)
+        got = view_or_error(doc, form)
         if isinstance(got, str) and "find_in_paper" not in got:
             wrong.append(f"{name} {form!r}: the error does not point at find_in_paper: {got[:160]}")
     return wrong, missed
@@ -218,52 +210,88 @@ def _text_doc(*headings: str) -> Document:
 
 def test_a_number_is_compared_whole_never_as_a_substring():
     doc = _text_doc("## III Method", "### III-A Setup", "## VIII Results", "### VIII-A Data")
-    assert _view(doc, "III-A").label.endswith("III-A Setup")  # type: ignore[union-attr]
-    assert _view(doc, "VIII-A").label.endswith("VIII-A Data")  # type: ignore[union-attr]
-    assert _view(doc, "Sec. III.A").label.endswith("III-A Setup")  # type: ignore[union-attr]
-    assert _view(doc, "Section 8.1").label.endswith("VIII-A Data")  # type: ignore[union-attr]
-    assert "no section numbered" in _view(doc, "II-A")  # type: ignore[operator]
+    assert view_or_error(doc, "III-A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert view_or_error(doc, "VIII-A").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert view_or_error(doc, "Sec. III.A").label.endswith("III-A Setup")  # type: ignore[union-attr]
+    assert view_or_error(doc, "Section 8.1").label.endswith("VIII-A Data")  # type: ignore[union-attr]
+    assert "no section numbered" in view_or_error(doc, "II-A")  # type: ignore[operator]
 
 
 def test_a_theorem_is_never_answered_with_the_section_proving_it():
     doc = _text_doc("## 2 Results", "### 2.4 Proof of Theorem 2.3", "### 2.5 Lemma 4.1 and its use")
     doc = Document.from_text(doc.text + "\n\nBy Theorem 2.3 and Theorem 1, the claim follows.")
-    said = _view(doc, "Theorem 2.3")
+    said = view_or_error(doc, "Theorem 2.3")
     assert isinstance(said, str) and "Theorem 2.3" in said and 'find_in_paper(query="\\"Theorem 2.3\\"")' in said
     assert "names Theorem 2.3 but marks no block" in said
-    missing = _view(doc, "Theorem 7")
+    missing = view_or_error(doc, "Theorem 7")
     assert isinstance(missing, str) and "no Theorem 7" in missing and "names Theorem 2.3 and 1" in missing
-    assert isinstance(_view(doc, "Lemma 4.1"), str)
-    assert _view(doc, "Proof of Theorem 2.3").label.endswith("Proof of Theorem 2.3")  # type: ignore[union-attr]
-    assert "marks no theorems" in _view(doc, "theorems")  # type: ignore[operator]
+    assert isinstance(view_or_error(doc, "Lemma 4.1"), str)
+    assert view_or_error(doc, "Proof of Theorem 2.3").label.endswith("Proof of Theorem 2.3")  # type: ignore[union-attr]
+    assert "marks no theorems" in view_or_error(doc, "theorems")  # type: ignore[operator]
 
 
-def test_a_list_name_of_an_untyped_kind_reads_a_section_of_that_name():
+def test_a_list_name_of_a_statement_kind_reads_a_section_of_that_name():
     doc = _text_doc("## 1 Introduction", "## 2 Examples")
-    assert _view(doc, "examples").label.endswith("2 Examples")  # type: ignore[union-attr]
+    assert view_or_error(doc, "examples").label.endswith("2 Examples")  # type: ignore[union-attr]
 
 
 def test_a_page_is_not_a_section():
-    said = _view(_text_doc("## 1 Introduction"), "page 3")
+    said = view_or_error(_text_doc("## 1 Introduction"), "page 3")
     assert isinstance(said, str) and "page=3" in said
+    assert view_or_error(_text_doc("## 1 Introduction", "## 2 Page 3"), "Page 3").label.endswith("2 Page 3")  # type: ignore[union-attr]
+
+
+def test_results_with_neither_statements_nor_such_a_section_says_so():
+    said = view_or_error(_text_doc("## 1 Introduction", "## 2 Method"), "results")
+    assert isinstance(said, str) and "no section named Results" in said and 'section="outline"' in said
+    assert view_or_error(_text_doc("## 1 Introduction", "## 2 Experimental Results"), "results").label.endswith(
+        "Results"
+    )  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "selector",
+    [
+        "algorithm",
+        "listing",
+        "footnote",
+        "Theorem 2-3",
+        "Theorem XL",
+        "theorems 2",
+        "props 1",
+        "Algorithm I",
+        "Alg 2-3",
+        "footnote II",
+        "footnote 2 (x)",
+        "footnote 2.1",
+        "note 1",
+        "footnote (1)",
+        "Problem 1",
+    ],
+)
+def test_no_error_says_a_kind_the_document_types_is_not_typed(selector):
+    """Theorems, algorithms, listings and footnotes are typed: no form of them may say the
+    paper's structure "does not carry" them, and none falls through to the headings' error."""
+    said = view_or_error(_text_doc("## 1 Introduction", "## 2 Method"), selector)
+    assert isinstance(said, str) and "as items yet" not in said and "no heading matches" not in said, said
 
 
 @pytest.mark.parametrize(
     "form", ["Figure {n}", "Eq. ({n})", "{n}", "section:{n}", "[{n}]", "Table {n}", "Theorem {n}", "({n})"]
 )
 def test_a_number_longer_than_any_printed_is_one_argument_error(form):
-    said = _view(_doc("latexml_structure"), form.format(n="9" * 5000))
+    said = view_or_error(_doc("latexml_structure"), form.format(n="9" * 5000))
     assert isinstance(said, str) and "digits" in said and len(said) < 300
 
 
 def test_an_author_year_that_names_a_heading_reads_the_heading():
     doc = Document.from_text("## 1 Introduction\n\nText.\n\n## 2 COVID 2019\n\nMore.")
-    assert _view(doc, "COVID 2019").label.endswith("2 COVID 2019")  # type: ignore[union-attr]
+    assert view_or_error(doc, "COVID 2019").label.endswith("2 COVID 2019")  # type: ignore[union-attr]
 
 
 def test_two_entries_of_one_author_and_year_are_both_answered():
     doc = _doc("ulbdm")
-    both = _view(doc, "Matos 2000")
+    both = view_or_error(doc, "Matos 2000")
     assert not isinstance(both, str) and _labels(both) == {"2", "3"}
     assert all(isinstance(r, Reference) for r in doc.records(Reference))
 
@@ -276,18 +304,18 @@ def test_a_closed_session_lists_what_it_released_not_pins():
 
 def test_a_number_printed_only_with_letters_gives_each_part():
     """1605.03959 numbers `subequations` 2.5a and 2.5b (the LaTeX's `\\bsub` around an align)."""
-    both = _view(_doc("logcft"), "Eq. (2.5)")
+    both = view_or_error(_doc("logcft"), "Eq. (2.5)")
     assert not isinstance(both, str) and [e.number for e in both.equations] == ["2.5a", "2.5b"]
 
 
 def test_a_section_word_with_a_number_in_an_unknown_form_lists_the_section_numbers():
-    said = _view(_doc("logcft"), "Sec. 3(b)")
+    said = view_or_error(_doc("logcft"), "Sec. 3(b)")
     assert isinstance(said, str) and "no section numbered" in said and "3.6" in said
-    assert _view(_doc("logcft"), "Chapter 3").label.endswith("3 Conformal block decompositions")  # type: ignore[union-attr]
+    assert view_or_error(_doc("logcft"), "Chapter 3").label.endswith("3 Conformal block decompositions")  # type: ignore[union-attr]
 
 
 def test_a_selector_longer_than_any_name_is_one_short_line():
-    said = _view(_doc("logcft"), "ab " * 1000)
+    said = view_or_error(_doc("logcft"), "ab " * 1000)
     assert isinstance(said, str) and "characters long" in said and len(said) < 300
 
 
@@ -321,13 +349,13 @@ def _supplemented() -> Document:
     ],
 )
 def test_supplementary_numbers_name_the_supplementary_item(selector, number):
-    got = _view(_supplemented(), selector)
+    got = view_or_error(_supplemented(), selector)
     assert not isinstance(got, str), got
     assert [i.number for i in [*got.figures, *got.tables]] == [number]
 
 
 def test_a_main_figure_is_no_supplementary_one():
-    said = _view(_supplemented(), "Supplementary Figure 4")
+    said = view_or_error(_supplemented(), "Supplementary Figure 4")
     assert isinstance(said, str) and 'no supplementary figure "4"' in said
 
 
@@ -341,7 +369,7 @@ def test_a_main_figure_is_no_supplementary_one():
     ],
 )
 def test_a_footnote_is_found_by_its_mark_where_it_is_attached(text, said):
-    got = _view(typed(Document.from_text("## 1 A\n\n" + text)), "footnote 2")
+    got = view_or_error(typed(Document.from_text("## 1 A\n\n" + text)), "footnote 2")
     shown = got if isinstance(got, str) else got.text
     assert said in shown
     if not isinstance(got, str):
@@ -382,13 +410,13 @@ def _alpha() -> Document:
     ],
 )
 def test_alpha_labels_as_printed(selector, labels):
-    got = _view(_alpha(), selector)
+    got = view_or_error(_alpha(), selector)
     assert not isinstance(got, str), got
     assert _labels(got) == labels and got.references[0].mentions
 
 
 def test_an_alpha_label_the_paper_lacks_lists_the_ones_it_has():
-    said = _view(_alpha(), "[Smi22]")
+    said = view_or_error(_alpha(), "[Smi22]")
     assert isinstance(said, str) and "[Knu84], [Smi21]" in said
 
 
@@ -400,9 +428,9 @@ def test_a_supplementary_section_printed_s2_is_that_section_not_the_outlines_s2(
         builder.heading(2, f"{number} {title}", number)
         builder.add_text(f"Body of {title}.")
     doc = builder.build()
-    assert _view(doc, "S2").label.endswith("S2 More data")  # type: ignore[union-attr]
-    assert _view(doc, "[s2]").label.endswith("2 Methods")  # type: ignore[union-attr]
-    assert _view(doc, "section:2").label.endswith("2 Methods")  # type: ignore[union-attr]
+    assert view_or_error(doc, "S2").label.endswith("S2 More data")  # type: ignore[union-attr]
+    assert view_or_error(doc, "[s2]").label.endswith("2 Methods")  # type: ignore[union-attr]
+    assert view_or_error(doc, "section:2").label.endswith("2 Methods")  # type: ignore[union-attr]
 
 
 def test_a_table_printed_with_its_letter_is_that_table():
@@ -417,9 +445,9 @@ def test_a_table_printed_with_its_letter_is_that_table():
         )
     doc = builder.build()
     for selector, number in (("Table 2b", "2b"), ("Table 2(a)", "2a"), ("Tab. 2a", "2a")):
-        got = _view(doc, selector)
+        got = view_or_error(doc, selector)
         assert not isinstance(got, str) and got.tables[0].number == number and "not marked apart" not in got.text
-    assert "no table" in _view(doc, "Table 2")  # type: ignore[operator]
+    assert "no table" in view_or_error(doc, "Table 2")  # type: ignore[operator]
 
 
 _ALPHABETIC_TEX = r"""\documentclass{article}
@@ -467,27 +495,27 @@ def test_an_alphabetic_bibliography_keeps_its_printed_labels():
     doc = extract("source", packed.getvalue())
     assert [r.label for r in doc.records(Reference)] == ["Knu84", "Smi20a", "Smi20b"]
     assert "As shown [Smi20a] and [Knu84, Smi20b]." in doc.text
-    got = _view(doc, "[Smi20b]")
+    got = view_or_error(doc, "[Smi20b]")
     assert not isinstance(got, str) and _labels(got) == {"Smi20b"} and got.references[0].mentions
 
 
 def test_a_heading_ending_in_a_year_is_read_by_name_when_no_entry_is_by_its_first_word():
     doc = _text_doc("## 1 Introduction", "## 2 Observations in 2019 and 2020")
-    assert _view(doc, "Observations in 2019").label.endswith("Observations in 2019 and 2020")  # type: ignore[union-attr]
-    cited = _view(_doc("dasch"), "Grindlay 2020")  # Grindlay is cited: a citation, never a part of a name
+    assert view_or_error(doc, "Observations in 2019").label.endswith("Observations in 2019 and 2020")  # type: ignore[union-attr]
+    cited = view_or_error(_doc("dasch"), "Grindlay 2020")  # Grindlay is cited: a citation, never a part of a name
     assert isinstance(cited, str) and "first author Grindlay" in cited
 
 
 @pytest.mark.parametrize("name", ["Reference frames", "Refinement", "References and notes"])
 def test_a_heading_starting_like_ref_is_read_by_name(name):
     doc = _text_doc("## 1 Introduction", f"## 2 {name}")
-    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+    assert view_or_error(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("name", ["Table A summary", "Problem 1", "Figure S1 data"])
 def test_a_heading_named_like_a_kind_is_that_heading(name):
     doc = _text_doc("## 1 Introduction", f"## 2 {name}")
-    assert _view(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
+    assert view_or_error(doc, name).label.endswith(f"2 {name}")  # type: ignore[union-attr]
 
 
 def _numbered(*pairs: tuple[str, str]) -> Document:
@@ -502,13 +530,13 @@ def _numbered(*pairs: tuple[str, str]) -> Document:
 
 def test_an_appendix_number_names_an_appendix_never_a_section():
     arabic = _numbered(("1", "Introduction"), ("2", "Methods"), ("A", "Proofs"), ("C", "Extra"))
-    assert _view(arabic, "Appendix C").label.endswith("C Extra")  # type: ignore[union-attr]
-    assert 'no appendix numbered "I"' in _view(arabic, "Appendix I")  # type: ignore[operator]
+    assert view_or_error(arabic, "Appendix C").label.endswith("C Extra")  # type: ignore[union-attr]
+    assert 'no appendix numbered "I"' in view_or_error(arabic, "Appendix I")  # type: ignore[operator]
     roman = _numbered(("I", "Introduction"), ("II", "Methods"), ("A", "Proofs"))
-    assert 'no appendix numbered "I"' in _view(roman, "Appendix I")  # type: ignore[operator]
-    assert _view(roman, "I").label.endswith("I Introduction")  # type: ignore[union-attr]
+    assert 'no appendix numbered "I"' in view_or_error(roman, "Appendix I")  # type: ignore[operator]
+    assert view_or_error(roman, "I").label.endswith("I Introduction")  # type: ignore[union-attr]
     plain = _numbered(("1", "Introduction"), ("2", "Methods"))
-    assert 'no appendix numbered "B". Its section numbers: 1, 2' in _view(plain, "Appendix B")  # type: ignore[operator]
+    assert 'no appendix numbered "B". Its section numbers: 1, 2' in view_or_error(plain, "Appendix B")  # type: ignore[operator]
 
 
 # --- the defects found by the sweep over the shared corpus (benchmarks/selector_sweep.py) -----
@@ -516,35 +544,35 @@ def test_an_appendix_number_names_an_appendix_never_a_section():
 
 def test_a_capital_s_number_the_paper_does_not_print_is_no_outline_position():
     doc = _numbered(("1", "Introduction"), ("2", "Methods"))
-    said = _view(doc, "S1")
+    said = view_or_error(doc, "S1")
     assert isinstance(said, str) and 'no section numbered "S1"' in said and "Its section numbers: 1, 2" in said
     assert "section:1" in said  # what the outline's [s1] is, for a reader who meant it
-    assert _view(doc, "[s1]").label.endswith("1 Introduction")  # type: ignore[union-attr]
-    assert _view(doc, "s2").label.endswith("2 Methods")  # type: ignore[union-attr]
+    assert view_or_error(doc, "[s1]").label.endswith("1 Introduction")  # type: ignore[union-attr]
+    assert view_or_error(doc, "s2").label.endswith("2 Methods")  # type: ignore[union-attr]
 
 
 def test_a_letter_and_digits_is_a_printed_number_or_a_whole_name():
     doc = _numbered(("1", "Introduction"), ("A", "Proofs"), ("A.1", "Lemmas"), ("2", "H2"))
-    assert _view(doc, "A1").label.endswith("A.1 Lemmas")  # type: ignore[union-attr]
-    assert _view(doc, "H2").label.endswith("2 H2")  # type: ignore[union-attr]
-    assert 'no section numbered "B2"' in _view(doc, "B2")  # type: ignore[operator]
+    assert view_or_error(doc, "A1").label.endswith("A.1 Lemmas")  # type: ignore[union-attr]
+    assert view_or_error(doc, "H2").label.endswith("2 H2")  # type: ignore[union-attr]
+    assert 'no section numbered "B2"' in view_or_error(doc, "B2")  # type: ignore[operator]
 
 
 def test_a_name_matches_a_heading_from_the_start_of_a_word_only():
     doc = _numbered(("1", "Introduction"), ("2", "Data availability"))
-    assert _view(doc, "intro").label.endswith("1 Introduction")  # type: ignore[union-attr]
-    assert "no heading matches" in _view(doc, "va")  # type: ignore[operator]
+    assert view_or_error(doc, "intro").label.endswith("1 Introduction")  # type: ignore[union-attr]
+    assert "no heading matches" in view_or_error(doc, "va")  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("raw", ["Intro\x1b[31mduction\x07", "Intro\u202eductio\u200bn", "\x00\x1b"])
 def test_control_characters_are_never_echoed(raw):
     doc = _numbered(("1", "Introduction"), ("2", "Methods"))
-    got = _view(doc, raw)
+    got = view_or_error(doc, raw)
     if isinstance(got, str):
         assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u202e\u200b" for c in got.replace("\n", ""))
     else:
         assert got.label.endswith("1 Introduction")
-    said = _view(doc, "Conclusions\x1b[2J\x07")
+    said = view_or_error(doc, "Conclusions\x1b[2J\x07")
     assert isinstance(said, str) and 'no heading matches "Conclusions[2J"' in said
 
 
@@ -580,14 +608,14 @@ def _bandits() -> Document:
     ],
 )
 def test_author_year_forms_name_the_entry_whose_authors_fit(selector, label):
-    got = _view(_bandits(), selector)
+    got = view_or_error(_bandits(), selector)
     assert not isinstance(got, str), got
     assert [r.label for r in got.references] == [label]
 
 
 @pytest.mark.parametrize("selector", ["Bubeck et al. 2012", "(Bubeck et al., 2012)", "Los et al. 2012"])
 def test_et_al_never_names_an_entry_of_one_or_two_authors(selector):
-    said = _view(_bandits(), selector)
+    said = view_or_error(_bandits(), selector)
     assert isinstance(said, str) and "has no reference" in said and "Its entries with first author" in said
 
 
@@ -638,13 +666,13 @@ def _made_up_labels() -> Document:
     ],
 )
 def test_an_author_year_form_reads_the_entry_when_the_label_is_made_up(selector, first_words):
-    got = _view(_made_up_labels(), selector)
+    got = view_or_error(_made_up_labels(), selector)
     assert not isinstance(got, str), got
     assert [r.text[: len(first_words)] for r in got.references] == [first_words]
 
 
 def test_a_title_word_is_no_author():
-    said = _view(_made_up_labels(), "Hello 2024a")
+    said = view_or_error(_made_up_labels(), "Hello 2024a")
     assert isinstance(said, str) and "has no reference" in said
 
 
@@ -661,31 +689,31 @@ def test_a_title_word_is_no_author():
 def test_revtex_cross_reference_forms_name_the_subsection(selector, title):
     """REVTeX's `\\ref` prints a subsection `II A` (`Sec. II A`); `IV` stays section IV."""
     doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"), ("II.B", "Runs"), ("IV", "Four"))
-    got = _view(doc, selector)
+    got = view_or_error(doc, selector)
     assert not isinstance(got, str), got
     assert got.label.endswith(title)
 
 
 def test_a_revtex_form_the_paper_does_not_print_is_the_section_error():
     doc = _numbered(("I", "One"), ("II", "Two"), ("II.A", "Setup"))
-    said = _view(doc, "Sec. III A")
+    said = view_or_error(doc, "Sec. III A")
     assert isinstance(said, str) and 'no section numbered "III.A"' in said and "II.A" in said
 
 
 @pytest.mark.parametrize(("selector", "number"), [("Table S1.", "S1"), ("Fig. S2.", "S2"), ("Figure 1.", "1")])
 def test_a_trailing_period_is_punctuation(selector, number):
-    got = _view(_supplemented(), selector)
+    got = view_or_error(_supplemented(), selector)
     assert not isinstance(got, str), got
     assert [i.number for i in [*got.figures, *got.tables]] == [number]
 
 
 def test_et_al_without_a_year_names_the_one_entry_it_fits_or_lists_them():
     dasch = _doc("dasch")  # Lasker et al. (2008) is the one Lasker entry; Grindlay has three
-    got = _view(dasch, "(Lasker et al.)")
+    got = view_or_error(dasch, "(Lasker et al.)")
     assert not isinstance(got, str) and _labels(got) == {"Lasker et al. (2008)"}
-    said = _view(dasch, "Grindlay et al.")
+    said = view_or_error(dasch, "Grindlay et al.")
     assert isinstance(said, str) and "without its year" in said and "Grindlay et al. (2012)" in said
-    said = _view(dasch, "Smith et al.")
+    said = view_or_error(dasch, "Smith et al.")
     assert isinstance(said, str) and 'no reference with first author "Smith"' in said
     doc = _text_doc("## 1 Introduction", "## 2 Smith et al.")
-    assert _view(doc, "Smith et al.").label.endswith("2 Smith et al.")  # type: ignore[union-attr]
+    assert view_or_error(doc, "Smith et al.").label.endswith("2 Smith et al.")  # type: ignore[union-attr]

@@ -6,13 +6,11 @@ bibliography), a LaTeX e-print, a PDF, and a REVTeX-numbered latexml-oxide page.
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.conftest import html_paper, paper
+from tests.selecting import said, stdio_server
 from tests.selector_truth import PAPERS
 from tests.test_selectors_stdio import page
 
@@ -84,12 +82,7 @@ def served(fake, tmp_path):
     oxide.html = page(["I", "II", "III", "IV"], "latexml-oxide (version 0.7.6)")
     for each in (dasch, eprint, pdf, oxide):
         fake.add(each)
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
-    return StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
-
-
-def _said(result) -> str:
-    return result.content[0].text if result.content else ""
+    return stdio_server(fake, tmp_path / "home")
 
 
 @pytest.mark.anyio
@@ -98,10 +91,10 @@ async def test_issue_32_forms_over_stdio_on_real_papers(fake, served):
     async with Client(served) as client:
         for pid, forms in FORMS.items():
             first = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": "outline"})
-            assert not first.is_error, _said(first)
+            assert not first.is_error, said(first)
             for selector, expected in forms.items():
                 got = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": selector})
-                text = _said(got)
+                text = said(got)
                 if isinstance(expected, tuple):
                     ok = got.is_error and all(w.casefold() in text.casefold() for w in expected[1:])
                     ok = ok and "\n" not in text.strip() and len(text) < 2000
@@ -111,5 +104,5 @@ async def test_issue_32_forms_over_stdio_on_real_papers(fake, served):
                     failed[f"{pid} {selector[:40]}"] = text[:300]
         raw = await client.call_tool("read_paper", {"paper_id": f"{HTML}v1", "section": "Remarks\x1b[2J\x07\u202e"})
     assert failed == {}
-    assert raw.is_error and 'no heading matches "Remarks[2J"' in _said(raw)
-    assert not any(ord(c) < 32 and c != "\n" or c == "\u202e" for c in _said(raw))
+    assert raw.is_error and 'no heading matches "Remarks[2J"' in said(raw)
+    assert not any(ord(c) < 32 and c != "\n" or c == "\u202e" for c in said(raw))

@@ -8,13 +8,11 @@ paper: roman section tags, `IV.A` subsections, its own generator line)."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.conftest import html_paper
+from tests.selecting import said, stdio_server
 
 LATEXML, OXIDE = "2403.00031", "2403.00032"
 _FILLER = "The method is described in enough words that the page is read as a paper and not a stub. " * 4
@@ -147,12 +145,7 @@ def served(fake, tmp_path):
         paper.html = page(numbers, generator)
         paper.images = {"x3a.png": _png(b"three-a"), "x3b.png": _png(b"three-b")}
         fake.add(paper)
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
-    return StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
-
-
-def _said(result) -> str:
-    return result.content[0].text if result.content else ""
+    return stdio_server(fake, tmp_path / "home")
 
 
 COMMON = {
@@ -204,17 +197,17 @@ NUMBERED = {
 async def test_every_selector_form_over_stdio(fake, served, pid):
     async with Client(served) as client:
         first = await client.call_tool("read_paper", {"paper_id": f"{pid}v1"})
-        assert not first.is_error, _said(first)
+        assert not first.is_error, said(first)
         read = len(fake.requests)
         failed = {}
         for selector, expected in {**COMMON, **NUMBERED[pid]}.items():
             got = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": selector})
-            if got.is_error or expected not in _said(got):
-                failed[selector] = _said(got)[:300]
+            if got.is_error or expected not in said(got):
+                failed[selector] = said(got)[:300]
         missing = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": "9"})
         assert len(fake.requests) == read  # every view came from the cached document
     assert failed == {}
-    assert missing.is_error and "section numbers" in _said(missing)
+    assert missing.is_error and "section numbers" in said(missing)
 
 
 @pytest.mark.anyio

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.text.document import Document, DocumentBuilder, Footnote, Kind, Statement
 from arxiv_mcp.text.extract import extract
 from arxiv_mcp.text.heads import asked, head_at
 from arxiv_mcp.text.selection import Selection
-from arxiv_mcp.text.selectors import select
 from arxiv_mcp.text.statements import typed
+from tests.selecting import view_or_error
 from tests.statement_truth import FIXTURES
 
 _DOCS: dict[str, Document] = {}
@@ -29,13 +28,6 @@ def _doc(name: str) -> Document:
         source, path = _SOURCES[name]
         _DOCS[name] = extract(source, (FIXTURES / path).read_bytes())
     return _DOCS[name]
-
-
-def _view(doc: Document, selector: str) -> Selection | str:
-    try:
-        return select(doc, selector, lambda number: f"arxiv://paper/x/figure/{number}")
-    except InvalidInput as error:
-        return str(error)
 
 
 # --- the grammar ----------------------------------------------------------------------------
@@ -81,6 +73,9 @@ def test_a_sentence_is_no_head(sentence):
         ("Corollary 3.8", "corollary", "3.8"),
         ("Theorem 2 (Main)", "theorem", "2"),
         ("lemma4.1", "lemma", "4.1"),
+        ("Theorems 2", "theorem", "2"),
+        ("lemmata 3", "lemma", "3"),
+        ("thms 1.2", "theorem", "1.2"),
     ],
 )
 def test_a_reader_names_a_statement_in_every_form(selector, kind, number):
@@ -148,9 +143,9 @@ def test_theorem_2_3_is_the_theorem_never_the_section_proving_it():
     builder.heading(3, "2.4 Proof of Theorem 2.3")
     builder.add_text("By Lemma 1, x is y.")
     doc = typed(builder.build())
-    got = _view(doc, "Theorem 2.3")
+    got = view_or_error(doc, "Theorem 2.3")
     assert isinstance(got, Selection) and got.label == "Theorem 2.3" and "Every x is y." in got.text
-    assert isinstance(_view(doc, "Proof of Theorem 2.3"), Selection)  # the section, by its whole name
+    assert isinstance(view_or_error(doc, "Proof of Theorem 2.3"), Selection)  # the section, by its whole name
 
 
 # --- real papers ----------------------------------------------------------------------------
@@ -185,6 +180,11 @@ _TRUTH: dict[tuple[str, str], tuple[str, ...]] = {
     ("html", "footnote 1"): ("tuza-lean", "formalized in Lean 4 with Mathlib. [^1]"),
     ("html", "Lemma 2.3"): ("error", "Lemma 2.3", "find_in_paper"),
     ("html", "Def. 2.1"): ("error", "Definition 2.1"),
+    ("html", "note 1"): ("tuza-lean",),  # the word readers write for a footnote, as "fn 1"
+    ("html", "footnote (1)"): ("tuza-lean",),  # its mark as printed in parentheses
+    ("html", "lemmata 2.1"): ("maximum packing",),  # a plural and a number, as "footnotes 2" reads
+    ("html", "thms 1"): ("Every finite simple graph",),
+    ("html", "Theorem 2-3"): ("error", "Theorem 2-3", "form this reader does not know", "Theorem 1"),
     # arXiv:2410.00260v2 as arXiv's latexml-oxide writes it
     ("oxide", "Algorithm 1"): ("Seed guided automated data curation", "```", "Initialize Vector Database"),
     ("oxide", "Alg. 1"): ("Seed guided automated data curation",),
@@ -193,13 +193,20 @@ _TRUTH: dict[tuple[str, str], tuple[str, ...]] = {
     ("oxide", "Listing 2"): ("error", "Listing 2"),
     ("oxide", "footnote 1"): ("These authors contributed equally",),
     ("oxide", "Theorem 2.3"): ("error", "Theorem 2.3"),
+    ("oxide", "algorithm"): ("1 algorithms", "Algorithm 1: Seed guided"),  # a singular list name
+    ("oxide", "footnote"): ("2 footnotes", "[^1] These authors contributed equally"),
+    ("oxide", "Algorithm 1 (Seed guided)"): ("Seed guided automated data curation",),
+    ("oxide", "Alg 2-3"): ("error", "Algorithm 2-3", "form this reader does not know", "It has Algorithm 1."),
+    ("oxide", "footnote 2.1"): ("error", "footnote 2.1", "It has footnote 1 and 7."),
+    # 2410.00260v2 has no section named Results and no theorem-like block
+    ("oxide", "results"): ("error", "no section named Results", 'section="outline"'),
 }
 
 
 @pytest.mark.parametrize(("paper", "selector"), sorted(_TRUTH))
 def test_every_form_gives_the_item_or_an_error_naming_its_kind(paper, selector):
     expected = _TRUTH[(paper, selector)]
-    got = _view(_doc(paper), selector)
+    got = view_or_error(_doc(paper), selector)
     if expected[0] == "error":
         assert isinstance(got, str), got.text[:300]
         assert all(word in got for word in expected[1:]), got
@@ -266,11 +273,11 @@ def _pdf_like() -> Document:
 def test_a_pdf_footnote_block_is_served_with_its_page_whatever_made_it():
     doc = _pdf_like()
     assert [f.mark for f in doc.records(Footnote)] == ["3"]
-    got = _view(doc, "footnote 3")
+    got = view_or_error(doc, "footnote 3")
     assert isinstance(got, Selection) and "Footnote 3: https://example.org/data" in got.text
     assert "At the foot of Page 1; its mark follows (1 Introduction): …" in got.text
     assert got.text.endswith("The data are public.3")
-    missing = _view(doc, "fn 4")
+    missing = view_or_error(doc, "fn 4")
     assert isinstance(missing, str) and "no footnote 4; it has footnote 3" in missing
 
 
@@ -285,11 +292,11 @@ def test_find_names_a_statement_and_a_footnote_as_readers_do():
 
 def test_proof_of_a_statement_and_the_outline_counts():
     doc = _doc("pdf")
-    got = _view(doc, "Proof of Theorem 1.8")
+    got = view_or_error(doc, "Proof of Theorem 1.8")
     assert isinstance(got, Selection) and "The upper bound follows" in got.text
-    missing = _view(doc, "Proof of Theorem 1.1")
+    missing = view_or_error(doc, "Proof of Theorem 1.1")
     assert isinstance(missing, str) and "no proof of Theorem 1.1" in missing
-    outline = _view(doc, "outline")
+    outline = view_or_error(doc, "outline")
     assert (
         isinstance(outline, Selection) and 'Also: 19 theorem-like blocks ("Theorem 2.3", "statements")' in outline.text
     )
@@ -307,26 +314,26 @@ def test_latex_algorithms_and_listings_carry_their_caption_and_code():
             "See Listing~\\ref{lst:train}.\\end{document}",
         }
     )
-    listing = _view(doc, "Listing 1")
+    listing = view_or_error(doc, "Listing 1")
     assert isinstance(listing, Selection) and "Listing 1: Training loop" in listing.text
     assert "```\nfor x in data:\n    step(x)\n```" in listing.text and "See Listing 1." in listing.text
-    algorithm = _view(doc, "Alg. 1")
+    algorithm = view_or_error(doc, "Alg. 1")
     assert isinstance(algorithm, Selection) and "Algorithm 1: Other" in algorithm.text
     assert "$x \\gets x + i$" in algorithm.text
-    minted = _view(doc, "Listing 2")
+    minted = view_or_error(doc, "Listing 2")
     assert isinstance(minted, Selection) and "Listing 2: Hello" in minted.text and "print(1)" in minted.text
 
 
 def test_a_head_alone_opens_a_statement_only_before_display_math_or_a_list():
     doc = _built("Theorem 4.", "$$x = y$$", "Lemma 5.", "We go on.")
     assert [(s.label, s.number) for s in doc.records(Statement)] == [("Theorem", "4")]
-    got = _view(doc, "Theorem 4")
+    got = view_or_error(doc, "Theorem 4")
     assert isinstance(got, Selection) and "Theorem 4.\n\n$$x = y$$" in got.text
 
 
 def test_a_statement_runs_up_to_its_proof():
     doc = _built("Theorem 1.1 (Main). Define x. Then", "$$x = 1$$", "In particular, it holds.", "Proof. Direct. ∎")
-    got = _view(doc, "Theorem 1.1")
+    got = view_or_error(doc, "Theorem 1.1")
     assert isinstance(got, Selection) and "$$x = 1$$\n\nIn particular, it holds.\n\nProof. Direct. ∎" in got.text
 
 
@@ -344,7 +351,7 @@ def test_a_latexml_listing_stays_lines_and_a_captioned_listing_float_is_a_listin
     )
     doc = extract("html", page.encode())
     assert "for x in y:\nf(x)" in doc.text
-    got = _view(doc, "Listing 1")
+    got = view_or_error(doc, "Listing 1")
     assert isinstance(got, Selection) and "Listing 1: Training loop" in got.text and "```\ntrain()\n```" in got.text
 
 

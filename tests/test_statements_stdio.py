@@ -5,13 +5,11 @@ LaTeXML page and an arXiv (latexml-oxide) page the fake arXiv serves. The truth 
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.conftest import paper
+from tests.selecting import said, stdio_server
 from tests.statement_truth import FIXTURES
 
 EPRINT, PDF, HTML, OXIDE = "1704.02281", "9802.04000", "2609.13831", "2410.00260"
@@ -35,12 +33,15 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "Lemma 2.1": ("maximum packing", "Proof. Suppose that"),
         "Prop 1": ("error", "Proposition 1", "Lemma 2.1"),
         "footnote 1": ("tuza-lean",),
+        "note 1": ("tuza-lean",),
         "lemmas": ("Lemma 2.1 ", "Lemma 2.2 "),
     },
     OXIDE: {
         "Algorithm 1": ("Seed guided automated data curation", "Initialize Vector Database"),
         "Algorithm 3": ("error", "Algorithm 3", "Algorithm 1"),
         "Corollary 3.8": ("error", "Corollary 3.8"),
+        "results": ("error", "no section named Results", 'section="outline"'),
+        "footnote": ("2 footnotes", "These authors contributed equally"),
     },
 }
 
@@ -57,12 +58,7 @@ def served(fake, tmp_path):
     oxide.html = (FIXTURES / "html/oxide_algorithm_2410.00260v2_EXCERPT.html").read_text(encoding="utf-8")
     for each in (eprint, pdf, html, oxide):
         fake.add(each)
-    env = {**fake.env(), "ARXIV_MCP_HOME": str(tmp_path / "home")}
-    return StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=env)
-
-
-def _said(result) -> str:
-    return result.content[0].text if result.content else ""
+    return stdio_server(fake, tmp_path / "home")
 
 
 @pytest.mark.anyio
@@ -72,7 +68,7 @@ async def test_statements_algorithms_and_footnotes_over_stdio(fake, served):
         for pid, forms in FORMS.items():
             for selector, expected in forms.items():
                 got = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": selector})
-                text = _said(got)
+                text = said(got)
                 if expected[0] == "error":
                     ok = got.is_error and all(w in text for w in expected[1:]) and "\n" not in text.strip()
                 else:

@@ -81,7 +81,10 @@ _HEAD_RE = re.compile(
     r"(?:[ \t]*\((?P<note>[^()\n]{1,160})\))?"
     r"(?:[ \t]*(?P<stop>[.:])(?=\s|$)|(?<=[\dA-Z])[ \t]*(?=\n|$))"
 )
-_READER_WORDS = "|".join(sorted(WORDS, key=len, reverse=True))
+READER: dict[str, str] = WORDS | PLURALS | {"thms": "theorem", "props": "proposition", "defs": "definition"}
+"""What a reader writes before a number: a printed word, an abbreviation, or a plural
+(`Theorems 2`, as `footnotes 2` and `algorithms 1` read too)."""
+_READER_WORDS = "|".join(sorted(READER, key=len, reverse=True))
 _ASKED_RE = re.compile(
     rf"(?P<word>{_READER_WORDS})(?:\.\s*|\s+|(?=\d))(?P<number>{NUMBER})\s*(?:\([^()]*\))?[.:]?",
     re.IGNORECASE,
@@ -128,7 +131,13 @@ def asked(selector: str) -> tuple[str, str] | None:
     match = _ASKED_RE.fullmatch(selector.strip())
     if match is None:
         return None
-    return WORDS[match.group("word").casefold()], match.group("number")
+    return READER[match.group("word").casefold()], match.group("number")
+
+
+def printed_numbers(text: str, label: str) -> list[str]:
+    """The numbers the text prints after `label` (`Theorem 2.3`, `Theorem~4`), in order."""
+    found = re.finditer(rf"\b{label}\s*~?\s*(?P<n>[A-Z]?\d+(?:\.\d+)*[a-z]?)(?![\w.]\d)", text)
+    return list(dict.fromkeys(m.group("n") for m in found))
 
 
 def plural(kind: str) -> str:

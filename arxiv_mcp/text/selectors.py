@@ -4,22 +4,24 @@
 Every view is a pure function of a `Document`, read in one pass over its blocks (no
 extraction, no request), so a structural view of a cached paper costs about what a page
 does. `links` lists the text's URLs by kind (`links.py`); any other selector is read by the
-first kind of `SELECTORS` that reads it, in order: `outline`,
-a list name (`figures`, `tables`, `equations`, `references`), a figure, a table, an equation,
-a numbered kind the document does not type yet (`untyped.py`: its error), a bibliography entry
-in any printed citation form, then a section (a printed number, `section:N`, or a name). A
-label the paper does not have is an error that lists the labels it has.
+first kind of `SELECTORS` that reads it, in order: `outline`, a list name (`figures`,
+`tables`, `equations`, `references`), a figure, a table, an equation, a theorem-like block, an
+algorithm, listing or footnote and their lists (`statement_views.py`), a page (its error:
+`page=` reads pages), a bibliography entry in any printed citation form, then a section (a
+printed number, `section:N`, or a name). A label the paper does not have is an error that
+lists the labels it has.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable
 
 from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
-from . import cited, items, links, numbers, statement_views, untyped
+from . import cited, items, links, numbers, statement_views
 from .document import Document, Equation, Figure, Reference, Table
 from .outline import clean, render_outline, select_section
 from .places import Places, reference_label, section_words
@@ -29,6 +31,7 @@ _LIST_CHARS = 200
 _MAX_SELECTOR = 500
 _LISTS = {"figures": "figures", "tables": "tables", "equations": "equations", "references": "references"}
 _LISTS |= {"bibliography": "references", "figure": "figures", "table": "tables", "equation": "equations"}
+_PAGE_RE = re.compile(r"(?:pages?|pp?\.)\s*(?P<n>\d{1,6})(?:\s*[-–]\s*\d{1,6})?", re.IGNORECASE)
 
 
 Selector = Callable[[Places, str, FigureUri], Selection | None]
@@ -68,14 +71,17 @@ def _list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection 
     return None if which is None else _list(places, which, figure_uri)
 
 
-def _untyped_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
-    if untyped.kind_of(wanted) is None:
+def _page_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    page = _PAGE_RE.fullmatch(wanted)
+    if page is None:
         return None
-    section = named_section(places, wanted)  # a heading named "Problem 1" is that heading
+    section = named_section(places, wanted)  # a heading named "Page 3" is that heading
     if section is not None:
         return section
-    untyped.refuse(places.doc.text, wanted)
-    return None
+    raise InvalidInput(
+        f"section does not take a page: to read page {page.group('n')}, call read_paper with "
+        f'page={page.group("n")} and no section (section="outline" lists the sections).'
+    )
 
 
 def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
@@ -92,12 +98,6 @@ def _reference_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selec
 
 
 def _section_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection:
-    kind = untyped.plural_kind(wanted)
-    if kind is not None:
-        selection = named_section(places, wanted)
-        if selection is None:
-            raise untyped.refuse_list(places.doc.text, kind)
-        return selection
     heading, text = select_section(places.doc, wanted, places.headings)
     return Selection(f"section:{heading.number} {heading.title}", text)
 
@@ -109,7 +109,7 @@ SELECTORS: tuple[tuple[str, Selector], ...] = (
     ("table", items.table_view),
     ("equation", items.equation_view),
     *statement_views.VIEWS,
-    ("untyped", _untyped_view),
+    ("page", _page_view),
     ("reference", _reference_view),
     ("section", _section_view),
 )

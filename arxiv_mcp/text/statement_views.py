@@ -5,15 +5,17 @@ footnote (the blocks `statements.py` and the extractors type), and the lists of 
   printed (its head paragraph, with the display equations and the paragraph pieces that
   continue it), its proof when the paper marks one for it, and the passages naming it.
 - `"Algorithm 1"`, `"Alg. 2"`, `"Listing 2"`: the caption and the body as a code block.
-- `"footnote 3"`, `"fn 3"`, `"footnote *"`, `"[^3]"`: its text and where it is attached (the
-  paragraph carrying its mark, or the page whose foot it stands at).
+- `"footnote 3"`, `"fn 3"`, `"note 3"`, `"footnote (3)"`, `"footnote *"`, `"[^3]"`: its text
+  and where it is attached (the paragraph carrying its mark, or the page whose foot it stands at).
 - `"theorems"`, `"lemmas"`, ... `"proofs"`, `"statements"`, `"algorithms"`, `"listings"`,
-  `"footnotes"`: one line each. `"results"` lists the statements unless the paper has a
-  section of that whole name (most papers' "Results" is a section).
+  `"footnotes"` (or the singular): one line each. `"results"` lists the statements unless the
+  paper has a section of that whole name (most papers' "Results" is a section); with neither,
+  a section whose name holds it, else its error.
 
 A selector of one of these kinds never reads as a heading's part (a subsection "Proof of
 Theorem 2.3" is not Theorem 2.3): it is the item, a heading of that whole name, or an error
-naming the kind and what the paper has of it.
+naming the kind and what the paper has of it, also for a number in a form no view reads
+(`"Theorem 2-3"`, `"footnote 2.1"`: `unknown_form_view`).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..errors import InvalidInput
-from . import heads, numbers, untyped
+from . import heads, numbers
 from .document import Algorithm, Block, Document, Footnote, Kind, Statement
+from .outline import select_section
 from .places import Places, section_words
 from .selection import FigureUri, Selection, mention_lines, mentions, named_section
 
@@ -36,15 +39,24 @@ _LIST_CHARS = 160
 _LISTED = 40
 _QED_RE = re.compile(r"(?:∎|□|■|◻|\\(?:qed|square|blacksquare|Box)\b\$?|Q\.?E\.?D\.?)\s*\$?\s*$")
 _ALGORITHM_RE = re.compile(
-    r"(?P<word>algorithms?|algs?\.?|algo|listings?)\s*(?P<n>[A-Z]?\d+(?:\.\d+)*[a-z]?)", re.IGNORECASE
+    r"(?P<word>algorithms?|algs?\.?|algo|listings?)\s*(?P<n>[A-Z]?\d+(?:\.\d+)*[a-z]?)(?:\s*\([^()]*\))?\.?",
+    re.IGNORECASE,
 )
-_FOOTNOTE_WORD = r"(?:foot\s*notes?|fn\.?)"
+_FOOTNOTE_WORD = r"(?:foot\s*notes?|fn\.?|notes?)"
 _FOOTNOTE_RE = re.compile(
-    rf"{_FOOTNOTE_WORD}\s*(?P<mark>\d{{1,3}}|[*†‡§¶‖∗⋆]{{1,3}})|{_FOOTNOTE_WORD}\s+(?P<letter>[a-z])"
+    rf"{_FOOTNOTE_WORD}\s*(?P<open>\()?(?P<mark>\d{{1,3}}|[*†‡§¶‖∗⋆]{{1,3}})(?(open)\))"
+    rf"|{_FOOTNOTE_WORD}\s+(?P<letter>[a-z])"
     r"|\[\^(?P<bracket>[^\]:\s]{1,4})\]",
     re.IGNORECASE,
 )
-_LIST_WORDS = {"algorithms": "Algorithm", "listings": "Listing", "footnotes": "footnote"}
+_UNKNOWN_FORM_RE = re.compile(
+    rf"(?P<word>{'|'.join(re.escape(w) for w in sorted(heads.READER, key=len, reverse=True))}"
+    r"|algorithms?|algs?|algo|listings?|foot\s*notes?|fn)(?:\.\s*|\s+|(?=\d))"
+    r"(?P<n>[A-Z]?\d+(?:[.\-]\d+)*[a-z]?|[IVXLC]+|[A-Z])\s*(?:\([^()]*\))?[.:]?",
+    re.IGNORECASE,
+)
+_LIST_WORDS = {"algorithms": "algorithms", "listings": "listings", "footnotes": "footnotes"}
+_LIST_WORDS |= {"algorithm": "algorithms", "listing": "listings", "footnote": "footnotes"}
 
 
 # --- theorem-like blocks --------------------------------------------------------------------
@@ -200,7 +212,7 @@ def _missing_statement(places: Places, kind: str, number: str, blocks: list[Bloc
     label = kind.capitalize()
     same = [_statement(b) for b in blocks if _statement(b).kind == kind and _statement(b).number]
     others = [_statement(b) for b in blocks if _statement(b).kind not in (kind, "proof")]
-    printed = untyped.printed_numbers(places.doc.text, label)
+    printed = heads.printed_numbers(places.doc.text, label)
     find = f'find_in_paper(query="\\"{label} {number}\\"") finds where it is printed.'
     if number.casefold() in {p.casefold() for p in printed}:
         return (
@@ -260,7 +272,7 @@ def algorithm_view(places: Places, wanted: str, figure_uri: FigureUri) -> Select
             f"this paper has no {label} {number}; it has {label} {listed}. "
             f'find_in_paper(query="\\"{label} {number}\\"") finds where it is printed.'
         )
-    printed = untyped.printed_numbers(places.doc.text, label)
+    printed = heads.printed_numbers(places.doc.text, label)
     named = f" Its text names {label} {_listed(printed)}." if printed else ""
     raise InvalidInput(
         f"this paper has no {label} {number} marked: its text marks no {label.lower()}s as items "
@@ -362,6 +374,39 @@ def _attached(places: Places, block: Block) -> str:
     return f"{where}; its mark follows ({places.section_name(at) or 'no section'}): …{words}"
 
 
+# --- forms of these kinds no view above reads --------------------------------------------------
+
+
+def unknown_form_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection | None:
+    """A kind's word and a number in a form no view above reads (`Theorem 2-3`, `Algorithm 1
+    (Foo)`, `footnote 2.1`): the heading of that whole name, else that kind's error naming what
+    the paper has of it; never a heading's part."""
+    match = _UNKNOWN_FORM_RE.fullmatch(wanted)
+    section = named_section(places, wanted) if match else None
+    if match is None or section is not None:
+        return section
+    word = " ".join(match.group("word").casefold().split())
+    if word in heads.READER:
+        kind = heads.READER[word]
+        label, plural, example = kind.capitalize(), heads.plural(kind), f"{kind.capitalize()} 2.3"
+        printed = [_statement(b).number for b in _blocks(places, Statement) if _statement(b).kind == kind]
+    elif word.startswith("foot") or word == "fn":
+        label, plural, example = "footnote", "footnotes", "footnote 3"
+        printed = [_footnote(b).mark for b in _blocks(places, Footnote)]
+    else:
+        listing = word.startswith("l")
+        label = "Listing" if listing else "Algorithm"
+        plural, example = label.lower() + "s", label + " 1"
+        printed = [_algorithm(b).number for b in _blocks(places, Algorithm) if _is_listing(b) == listing]
+    numbered = [n for n in printed if n]
+    have = f"It has {label} {_listed(numbered)}." if numbered else f"It marks no numbered {plural}."
+    number = match.group("n")
+    raise InvalidInput(
+        f'"{wanted}" reads as {label} {number} in a form this reader does not know: name one as "{example}". '
+        f'{have} find_in_paper(query="\\"{label} {number}\\"") finds where it is printed.'
+    )
+
+
 # --- lists ----------------------------------------------------------------------------------
 
 
@@ -374,17 +419,30 @@ def list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection |
     if section is not None:
         return section
     if name in _LIST_WORDS:
-        return _list_algorithms_or_footnotes(places, name)
+        return _list_algorithms_or_footnotes(places, _LIST_WORDS[name])
     blocks = [
         b for b in _blocks(places, Statement) if (_statement(b).kind == kind if kind else _statement(b).kind != "proof")
     ]
     if not blocks:
         if name == "results":
-            return None  # a section "Experimental Results" is what a reader means then
+            return _results_section(places, wanted)
         what = heads.plural(kind) if kind else "theorem-like blocks"
         raise InvalidInput(_none_listed(places, what))
     lines = [_statement_line(places, b) for b in blocks]
     return Selection(name, f"{len(lines)} {name}:\n" + "\n".join(lines))
+
+
+def _results_section(places: Places, wanted: str) -> Selection:
+    """A section whose name holds "Results" ("Experimental Results") is what a reader means when
+    the paper marks no statements; a paper with neither gets one line saying so."""
+    try:
+        heading, text = select_section(places.doc, wanted, places.headings)
+    except InvalidInput:
+        raise InvalidInput(
+            'this paper has no section named Results and marks no theorem-like blocks: section="outline" '
+            "lists its sections."
+        ) from None
+    return Selection(f"section:{heading.number} {heading.title}", text)
 
 
 def _statement_line(places: Places, block: Block) -> str:
@@ -456,5 +514,6 @@ VIEWS: tuple[tuple[str, Callable[[Places, str, FigureUri], Selection | None]], .
     ("statement", statement_view),
     ("algorithm", algorithm_view),
     ("footnote", footnote_view),
+    ("unknown form", unknown_form_view),
 )
-"""The rows `selectors.SELECTORS` takes, in this order, before the kinds not typed yet."""
+"""The rows `selectors.SELECTORS` takes, in this order."""
