@@ -6,7 +6,7 @@ as \\bibitem entries), `listings` and `deluxetable` (listings' option captions a
 deluxetable rewritten as the floats they print), `macros` (the paper's own definitions) and
 `templates` (those with arguments, and its own environments), `tokens`, then the converter: `engine` (the one walk, its
 state and argument readers) calling the functions `handlers` registers for `specs`' names, from
-`front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters (`counters`: those the paper sets and renews; `own_counters`: those it creates),
+`front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters (`counters`: those the paper creates, sets and renews),
 writing into `sinks`; `pace` keeps the call's deadline throughout; figures, tables, equations and bibliography entries are `drafts` until the walk ends (`typed`: captions typed by hand)
 (`graphics` names their images' members); `document` writes the result through the
 DocumentBuilder; `references` resolves \\ref and \\cite as printed; `specs` holds the tables of

@@ -2,7 +2,13 @@
 \\setcounter and \\addtocounter, \\numberwithin and \\counterwithin, and a renewed
 \\thefigure (`S1`, `A1`, a table's own `2a`) or \\tablename. A definition inside an
 environment holds to its \\end, as TeX's grouping has it; one the walk cannot read (a macro of
-the paper's, \\fnsymbol) changes nothing, so the numbers stay LaTeX's defaults."""
+the paper's, \\fnsymbol) changes nothing, so the numbers stay LaTeX's defaults.
+
+The paper's own counters (`\\newcounter{Universal}[section]`) are stepped by \\stepcounter and
+\\refstepcounter and printed by \\theUniversal and \\arabic{Universal}, so an environment of the
+paper's that numbers its blocks and equations on one counter prints the numbers LaTeX prints.
+Only counters the paper creates, the numbered kinds (figure, table, equation) and the section
+units are read; any other counter (`page`, a class's own) prints nothing."""
 
 from __future__ import annotations
 
@@ -11,12 +17,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .engine import Walk
+from .engine import KINDS, UNITS, Walk
 from .numbering import STYLES, Shape
 from .tokens import BEGIN, CMD, TEXT
 
-_COUNTERS = ("figure", "table", "equation")
-_UNITS = ("chapter", "section", "subsection", "subsubsection")
+_NAME_RE = re.compile(r"[A-Za-z]{1,40}")
 _FLOAT_NAMES = {"figurename": "Figure", "tablename": "Table"}
 _ENVIRONMENT_LOOKBACK = 2000  # tokens searched back for the environment a definition is in
 
@@ -29,9 +34,7 @@ def cmd_set_counter(w: Walk, i: int, name: str) -> int:
     if found is None or value is None:
         return w.skip_spec(i, "mm")
     counter, written = found[0].strip(), value[0].strip()
-    if (counter in _COUNTERS or counter in _UNITS or counter in w.meta.counters) and re.fullmatch(
-        r"-?\d{1,6}", written
-    ):
+    if (counter in KINDS or counter in UNITS or counter in w.meta.counters) and re.fullmatch(r"-?\d{1,6}", written):
         w.numbers.set(counter, int(written), add=name == "addtocounter")
     return value[1]
 
@@ -46,8 +49,8 @@ def cmd_number_within(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     counter = found[0].strip()
-    if counter in _COUNTERS and not star:
-        if unit is not None and unit[0].strip() in _UNITS:
+    if counter in KINDS and not star:
+        if unit is not None and unit[0].strip() in UNITS:
             w.numbers.within[counter] = unit[0].strip()
         elif name == "counterwithout":
             w.numbers.within[counter] = ""
@@ -73,7 +76,7 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
             _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
             names[kind] = " ".join(printed[0].split())
         return after
-    if not named[1].startswith("the") or (named[1][3:] not in _COUNTERS and named[1][3:] not in w.meta.counters):
+    if not named[1].startswith("the") or (named[1][3:] not in KINDS and named[1][3:] not in w.meta.counters):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:
@@ -111,14 +114,58 @@ def _shape(w: Walk, counter: str, start: int, end: int) -> Shape | None:
         argument = w.raw_text(k + 1) if kind == CMD and value in STYLES else None
         if kind == TEXT:
             parts += [("text", value.strip())] if value.strip() else []
-        elif argument is not None and argument[0].strip() in (counter, *_UNITS):
+        elif argument is not None and argument[0].strip() in (counter, *UNITS):
             written = argument[0].strip()
             parts.append(("count", value) if written == counter else ("unit", written))
             k = argument[1]
             continue
-        elif kind == CMD and value[3:] in _UNITS and value.startswith("the"):
+        elif kind == CMD and value[3:] in UNITS and value.startswith("the"):
             parts.append(("unit", value[3:]))
         else:
             return None
         k += 1
     return tuple(parts) if sum(part == "count" for part, _ in parts) <= 1 else None
+
+
+def cmd_new_counter(w: Walk, i: int, name: str) -> int:
+    """\\newcounter{name}[reset by]: a counter of the paper's, numbered within that unit."""
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    counter, after = found[0].strip(), found[1]
+    within = w.optional(after)
+    unit = "".join(w.toks[within[0] + 1][1].split()) if within and within[1] == within[0] + 2 else ""
+    if _NAME_RE.fullmatch(counter) and counter not in KINDS and counter not in UNITS:
+        w.meta.counters.add(counter)
+        if unit in UNITS:
+            w.numbers.within[counter] = unit
+    return within[1] + 1 if within else after
+
+
+def cmd_step_counter(w: Walk, i: int, name: str) -> int:
+    """\\stepcounter{name}, and \\refstepcounter{name}, whose number the next \\label names."""
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    counter = found[0].strip()
+    if counter in w.meta.counters:
+        number = w.numbers.advance(counter)
+        if name == "refstepcounter":
+            w.current_label = (counter, number)
+            w.anchor = None
+    return found[1]
+
+
+def cmd_count(w: Walk, i: int, name: str) -> int:
+    """\\arabic{name} (\\roman, \\Alph, ...): the counter's count in that style."""
+    found = w.raw_text(i)
+    if found is None:
+        return i
+    counter = found[0].strip()
+    level = w.numbers.levels().get(counter)
+    if level is not None:
+        w.sink.write(STYLES[name](w.numbers.counters[level]))
+    elif counter in w.meta.counters or counter in KINDS:
+        unit = w.numbers.counter_unit(counter)[0]
+        w.sink.write(STYLES[name](w.numbers.counts.get(f"{counter}:{unit}", 0)))
+    return found[1]

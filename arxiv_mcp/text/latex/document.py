@@ -48,7 +48,7 @@ class Meta:
     caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
     label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
     caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
-    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `own_counters`)
+    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `counters`)
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
     units: dict[str, str] = field(
         default_factory=dict

@@ -320,7 +320,7 @@ class Walk:
 
     def printed(self, counter: str) -> str | None:
         """What `\\the<counter>` prints now: a section unit's number, a numbered kind's or a
-        counter of the paper's (`own_counters`); None for any other counter (`page`)."""
+        counter of the paper's (`counters`); None for any other counter (`page`)."""
         if counter in UNITS:
             return self.numbers.unit_number(counter)
         if counter in self.meta.counters or counter in KINDS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import algorithms, counters, crossrefs, engine, floats, front, own_counters, sections, units
+from . import algorithms, counters, crossrefs, engine, floats, front, sections, units
 from .engine import CommandHandler, EnvironmentHandler, Handlers
 from .macros import PROTECTED_MACROS
 from .numbering import STYLES
@@ -88,9 +88,9 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (counters.cmd_set_counter, ("setcounter", "addtocounter")),
     (counters.cmd_number_within, ("numberwithin", "counterwithin", "counterwithout")),
     (counters.cmd_renew_the, ("renewcommand", "renewcommand*")),
-    (own_counters.cmd_new_counter, ("newcounter",)),
-    (own_counters.cmd_step_counter, ("stepcounter", "refstepcounter")),
-    (own_counters.cmd_count, tuple(STYLES)),
+    (counters.cmd_new_counter, ("newcounter",)),
+    (counters.cmd_step_counter, ("stepcounter", "refstepcounter")),
+    (counters.cmd_count, tuple(STYLES)),
     (engine.cmd_first_of_two, ("texorpdfstring", "@firstoftwo")),
     (engine.cmd_if_then_else, ("ifthenelse",)),
     (engine.cmd_if_toggle, ("iftoggle", "ifbool")),
