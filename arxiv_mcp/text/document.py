@@ -120,7 +120,7 @@ class Statement:
     names and numbers it; its text is the block's span of the document."""
 
     kind: str
-    """What it is, in one word of `STATEMENT_KINDS` (`theorem` for a `Thm.` or a `Satz`)."""
+    """What it is, in one word (`theorem` for a printed `Thm.`): the kinds of `heads.WORDS`."""
     label: str
     """As printed: `Theorem`, `Lemma`, `Main Theorem`, `Proof`."""
     number: str | None = None
@@ -130,27 +130,6 @@ class Statement:
     proves: str | None = None
     """For a proof: the label and number of the statement it proves (`Theorem 2.3`), when the
     paper says or it directly follows one."""
-    anchor: str | None = None
-
-
-STATEMENT_KINDS = (
-    "theorem",
-    "lemma",
-    "proposition",
-    "corollary",
-    "definition",
-    "remark",
-    "example",
-    "claim",
-    "conjecture",
-    "assumption",
-    "hypothesis",
-    "problem",
-    "exercise",
-    "proof",
-)
-"""The kinds of theorem-like blocks readers ask for; a paper's own kind outside these (an
-`observation`, a `fact`) keeps its own word as `kind`."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +152,6 @@ class Footnote:
     mark: str
     """As printed: `3`, `*`, `†`."""
     text: str
-    anchor: str | None = None
 
 
 Record = Heading | Figure | Table | Equation | Reference | Statement | Algorithm | Footnote

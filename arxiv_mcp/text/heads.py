@@ -4,7 +4,7 @@ A head is what amsthm, LaTeXML and a PDF print at a paragraph's start: `Theorem 
 `Lemma 4.1 (Name).`, `THEOREM 2.`, `Definition 3:`, `Proof.`, `Proof of Theorem 2.3.`. A
 reader names the same blocks as `Theorem 2.3`, `Thm. 2.3`, `Def. 2.1`, `Prop 1`, `lemmas`.
 Both are read here against one table of words (`WORDS`: the printed word or abbreviation to
-the kind of `document.STATEMENT_KINDS`), so what a paper prints and what a reader asks name
+its kind, the `Statement.kind` of `document`), so what a paper prints and what a reader asks name
 the same kind. Pure functions of strings.
 """
 
