@@ -244,8 +244,9 @@ def _grouped(statements: list[Statement]) -> str:
 
 
 def _listed(items: list[str]) -> str:
-    shown = list(dict.fromkeys(items))[:_LISTED]
-    more = " …" if len(dict.fromkeys(items)) > _LISTED else ""
+    distinct = list(dict.fromkeys(items))
+    shown = distinct[:_LISTED]
+    more = " …" if len(distinct) > _LISTED else ""
     return (", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]) + more
 
 
