@@ -82,6 +82,9 @@ class TextBound:
             )
         return value
 
+    def schema(self) -> dict[str, Any]:
+        return {"maxLength": self.high}
+
 
 PAGE = Bound("page", 1)
 PAGE_SIZE = Bound("page_size", 1000, 100_000, "characters")

@@ -71,7 +71,7 @@ def _as_typed(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else json.dumps(value)
 
 
-def _bounded(bound: bounds.Bound | bounds.CountBound, description: str) -> Any:
+def _bounded(bound: bounds.Bound | bounds.CountBound | bounds.TextBound, description: str) -> Any:
     """A Field that shows a bound in the schema; the service checks it (one wording)."""
     return Field(description=description, json_schema_extra=bound.schema())
 
@@ -648,7 +648,7 @@ def _reading_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallTool
     @tools.add("Find in paper")
     def find_in_paper(
         paper_id: PaperId,
-        query: Annotated[str, Field(description='Words (all in one paragraph) or a "quoted phrase"')],
+        query: Annotated[str, _bounded(bounds.FIND_QUERY, 'Words (all in one paragraph) or a "quoted phrase"')],
         max_hits: Annotated[int, _bounded(bounds.MAX_HITS, "Passages to return")] = 10,
         session_id: PinningSessionId = None,
         ctx: Context | None = None,
@@ -730,7 +730,7 @@ def _cache_tools(tools: _Tools, svc: ArxivService, run: Callable[..., CallToolRe
 
     @tools.add("Search cached papers", open_world=False)
     def search_cached(
-        query: Annotated[str, Field(description="Words to rank cached papers by")],
+        query: Annotated[str, _bounded(bounds.FIND_QUERY, "Words to rank cached papers by")],
         limit: Annotated[int, _bounded(bounds.LIMIT, "Papers to return")] = 10,
         session_id: SessionId = None,
     ) -> Annotated[CallToolResult, models.LibrarySearch]:
