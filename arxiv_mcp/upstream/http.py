@@ -175,9 +175,10 @@ class Transport:
 
 
 def _socket_of(raw: object) -> socket.socket | None:
-    """The socket under a streamed urllib3 response, to shorten its timeout as time runs out
-    (None if this urllib3 hides it: reads are then bounded by the first timeout only)."""
-    sock = getattr(getattr(raw, "_connection", None), "sock", None)
+    """The socket under a streamed urllib3 response (its public `connection`), to shorten its
+    timeout as time runs out (None if this urllib3 hides it: reads are then bounded by the
+    first timeout only)."""
+    sock = getattr(getattr(raw, "connection", None), "sock", None)
     return sock if isinstance(sock, socket.socket) else None
 
 
