@@ -223,9 +223,10 @@ class IndexState:
         self.entries = OrderedDict(zip(zip(paper_ids, versions), entries))
         if len(self.entries) != count or any(not entry.tiers for entry in entries):
             raise ValueError("a snapshot entry twice, or without tiers")
-        by_paper = self.by_paper
-        for paper_id, version in zip(paper_ids, versions):
-            by_paper.setdefault(paper_id, set()).add(version)
+        self.by_paper = {paper_id: {version} for paper_id, version in zip(paper_ids, versions)}
+        if len(self.by_paper) != count:  # papers with more than one version cached
+            for paper_id, version in zip(paper_ids, versions):
+                self.by_paper[paper_id].add(version)
 
     def _add_tier_columns(self, entries: list[Entry], tier: str, columns: list[list[Any]]) -> None:
         """One tier's records (columns of their fields, after their entries' positions)."""

@@ -67,7 +67,7 @@ class TierRecord(NamedTuple):
     def from_disk(cls, key: Key, tier: str, raw: object) -> TierRecord:
         if type(raw) is not dict:
             raise ValueError(f"malformed tier {tier!r}: {raw!r}")
-        return cls.from_row(key, tier, [raw.get(short) for short in _SHORT_KEYS])
+        return cls.from_row(key, tier, list(map(raw.get, _SHORT_KEYS)))
 
     @classmethod
     def from_row(cls, key: Key, tier: str, row: Sequence[Any]) -> TierRecord:
