@@ -110,12 +110,15 @@ def test_a_deleted_or_damaged_file_is_rebuilt(home, tmp_path, caplog):
         path = home / INDEX_FILE
         path.unlink()
         assert results(Library(cache)) == expected and path.exists()
-        data = bytearray(path.read_bytes())
-        data[len(data) // 2] ^= 0xFF
-        path.write_bytes(bytes(data))
-        with caplog.at_level(logging.WARNING):
-            assert results(Library(cache)) == expected
-        assert "unreadable" in caplog.text
+        # A byte of the head (checked whole at load), then of a snippet source (checked when shown).
+        for at, said in ((40, "unreadable"), (-5, "unsound")):
+            data = bytearray(path.read_bytes())
+            data[at] ^= 0xFF
+            path.write_bytes(bytes(data))
+            caplog.clear()
+            with caplog.at_level(logging.WARNING):
+                assert results(Library(cache)) == expected
+            assert said in caplog.text
         path.write_bytes(b"AXLIBIX1" + b"\0" * 3)
         assert results(Library(cache)) == expected
 

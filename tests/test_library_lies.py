@@ -17,13 +17,13 @@ from collections.abc import Callable
 import pytest
 
 from arxiv_mcp.research.library import INDEX_FILE
-from arxiv_mcp.research.local_search import FIELDS, FILE_MAGIC, LocalIndex
+from arxiv_mcp.research.local_search import FIELDS, FILE_FORMAT, FILE_MAGIC, LocalIndex
 from tests.test_library_index import fill
 
 pytestmark = pytest.mark.anyio
 
 Parts = dict  # header, the packed arrays by name, the texts (ids, terms, checksums) as lists, sources
-ARRAYS = ("lengths", "source_ends", "versions", "ends", "postings")
+ARRAYS = ("lengths", "source_ends", "source_sums", "versions", "ends", "postings")
 TEXTS = ("ids", "terms", "checksums")
 
 
@@ -34,7 +34,7 @@ def unpack(data: bytes) -> Parts:
     slots, terms, pairs = header["slots"], header["terms"], header["pairs"]
     parts: Parts = {"header": header}
     at = 8 + size
-    for name, count in zip(ARRAYS, (slots * len(FIELDS), slots, slots, terms, 2 * pairs)):
+    for name, count in zip(ARRAYS, (slots * len(FIELDS), slots, slots, slots, terms, 2 * pairs)):
         parts[name] = array("I")
         parts[name].frombytes(body[at : at + 4 * count])
         at += 4 * count
@@ -51,8 +51,8 @@ def sealed(parts: Parts) -> bytes:
     header = {**parts["header"], "texts": [len(text) for text in texts]}
     head = json.dumps(header, separators=(",", ":")).encode()
     arrays = b"".join(parts[name].tobytes() for name in ARRAYS)
-    body = struct.pack("<Q", len(head)) + head + arrays + b"".join(texts) + parts["sources"]
-    return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body
+    body = struct.pack("<Q", len(head)) + head + arrays + b"".join(texts)
+    return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body + parts["sources"]
 
 
 def far_postings(p: Parts) -> None:
@@ -157,7 +157,7 @@ def test_the_fixture_seals_an_honest_file_as_it_was(tmp_path):
 
 
 def test_a_file_of_the_older_format_is_rebuilt_and_rewritten(tmp_path):
-    """An upgrade finds the format before this one (its lists in a JSON header): it is derived
+    """An upgrade finds a format before this one (2: its lists in a JSON header): it is derived
     data, so the papers are read once and the file is written anew in this format."""
     from arxiv_mcp.cache.store import Cache
     from arxiv_mcp.research.library import Library
@@ -170,4 +170,25 @@ def test_a_file_of_the_older_format_is_rebuilt_and_rewritten(tmp_path):
         parts["header"]["format"] = 2
         (home / INDEX_FILE).write_bytes(sealed(parts))
         assert [(h.paper_id, h.score) for h in Library(cache).search("sparse attention", 20)] == expected
-    assert unpack((home / INDEX_FILE).read_bytes())["header"]["format"] == 3
+    assert unpack((home / INDEX_FILE).read_bytes())["header"]["format"] == FILE_FORMAT
+
+
+def test_a_file_cut_short_in_place_after_its_load_is_rebuilt(tmp_path):
+    """Where snippet sources stay on disk after a load (os.pread), the file may change under a
+    process that holds it open (another process replaces it: the held one stays readable; a hand
+    cuts it in place): what is read is checked against its checksum, so the cut is IndexLies and
+    the index is rebuilt from the papers, never a crash or a garbled snippet."""
+    from arxiv_mcp.cache.store import Cache
+    from arxiv_mcp.research.library import Library
+
+    home = tmp_path / "home"
+    with Cache(home, max_papers=500) as cache:
+        fill(cache, 30)
+        expected = [(h.paper_id, h.score, h.snippet) for h in Library(cache).search("sparse attention", 20)]
+        library = Library(cache)
+        library.search("operator", 1)  # loaded
+        path = home / INDEX_FILE
+        with path.open("r+b") as file:
+            file.truncate(path.stat().st_size - 2000)
+        assert [(h.paper_id, h.score, h.snippet) for h in library.search("sparse attention", 20)] == expected
+    assert sound(path.read_bytes(), ["sparse attention"])

@@ -91,15 +91,13 @@ class Library:
         """Start from the library file when it is there and whole; otherwise from nothing."""
         self._loaded = True
         try:
-            data = self.path.read_bytes()
+            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
+                index, indexed = LocalIndex.load(self.path)
         except FileNotFoundError:
             return
         except OSError as exc:
             logger.warning("could not read the library index %s (%s); rebuilding it", self.path, exc)
             return
-        try:
-            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
-                index, indexed = LocalIndex.from_bytes(data)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             logger.warning("the library index %s is unreadable (%s); rebuilding it from the papers", self.path, exc)
             self._unsaved = SAVE_AFTER  # the rebuilt index replaces the file at once
