@@ -67,6 +67,8 @@ class Library:
         if not self._loaded:
             self._load()
         wanted = self.cache.library_listing()
+        if not self._unsaved and wanted == self._indexed:  # the usual case: no checksum hashed
+            return
         gone = self._indexed.keys() - wanted.keys()  # set operations on the views: C speed
         for pid in gone:
             self.index.remove(pid)
