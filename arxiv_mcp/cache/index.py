@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import operator
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -221,7 +222,7 @@ class IndexState:
         for tier, record_columns in tiers.items():
             self._add_tier_columns(entries, tier, record_columns)
         self.entries = OrderedDict(zip(zip(paper_ids, versions), entries))
-        if len(self.entries) != count or any(not entry.tiers for entry in entries):
+        if len(self.entries) != count or not all(map(_TIERS_OF, entries)):
             raise ValueError("a snapshot entry twice, or without tiers")
         self.by_paper = {paper_id: {version} for paper_id, version in zip(paper_ids, versions)}
         if len(self.by_paper) != count:  # papers with more than one version cached
@@ -253,7 +254,7 @@ class IndexState:
             ]
         for at, record in zip(positions, records):
             entries[at].tiers[tier] = record
-        self.bytes_by_tier[tier] += sum(record[0] for record in records)
+        self.bytes_by_tier[tier] += sum(sizes)  # each checked a whole number by now
 
     def _add_latest_columns(self, paper_ids: list[Any], versions: list[Any], marked: list[Any]) -> None:
         """The latest marks as columns: (paper id, its latest version, when it was marked)."""
@@ -356,6 +357,7 @@ class IndexState:
 _ENTRY_COLUMNS = ("paper_id", "version", "last_access", "title")
 """The entry fields a snapshot keeps, a column each, in this order."""
 _TEXT_OR_NONE = {str, type(None)}
+_TIERS_OF = operator.attrgetter("tiers")
 
 
 def _types(column: list[Any]) -> set[type]:
