@@ -385,7 +385,8 @@ class LocalIndex:
         ends, base = file.numbers(term_count), file.numbers(2 * pairs)
         id_bytes, term_bytes, checksum_bytes = header["texts"]
         ids, terms = file.texts(id_bytes, slots), file.texts(term_bytes, term_count)
-        checksums = [checksum or None for checksum in file.texts(checksum_bytes, 2 * slots)]
+        written = file.texts(checksum_bytes, 2 * slots)
+        checksums = list(map(_NONE_FOR_EMPTY.get, written, written))  # "" (none) as None, at C speed
         if file.checksum != checksum:
             raise ValueError("its checksum does not match (a damaged file)")
         blob = sources(file.read_bytes, source_ends[-1] if slots else 0)
@@ -411,6 +412,9 @@ class LocalIndex:
 
 _SOURCES_IN_PLACE = hasattr(os, "pread") and osfiles.FILES.keeps_replaced_open
 """Whether a loaded library file's snippet sources are read from the open file as needed."""
+
+
+_NONE_FOR_EMPTY: dict[str, str | None] = {"": None}
 
 
 def _joined(texts: list[str]) -> bytes:
