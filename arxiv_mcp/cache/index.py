@@ -179,7 +179,7 @@ class IndexState:
 
     @classmethod
     def from_json(cls, body: object) -> tuple[IndexState, int]:
-        """Rebuild a state from a snapshot (this format or the one before); raise ValueError
+        """Rebuild a state from a snapshot (this format or an earlier one); raise ValueError
         (or a subclass) on anything malformed."""
         if not isinstance(body, dict) or body.get("format") not in (1, 2, SNAPSHOT_FORMAT):
             raise ValueError("not an index snapshot of a known format")
@@ -205,8 +205,8 @@ class IndexState:
 
     def _add_columns(self, columns: list[list[Any]], tiers: dict[str, list[list[Any]]]) -> None:
         """Entries as the snapshot keeps them (`to_json`), each column checked at once (types
-        by the set of them, ids and checksums by one pattern each): a load builds the entries
-        and records, and runs no Python per field."""
+        by the set of them, bounds by min and max, ids and checksums by one pass each): a load
+        builds the entries and records, and runs no Python per field."""
         paper_ids, versions, accessed, titles = columns
         count = len(paper_ids)
         if not all(type(column) is list and len(column) == count for column in columns):

@@ -371,6 +371,8 @@ class LocalIndex:
 
     @classmethod
     def _read(cls, read: Callable[[int], bytes], sources: _SourcesAt) -> tuple[LocalIndex, dict[str, Signature]]:
+        """The file's checksummed part from `read` (checked whole, as far as a load looks: counts,
+        lengths, distinct ids and terms, runs in order), then its snippet sources from `sources`."""
         lead = read(len(FILE_MAGIC) + 12)
         if lead[: len(FILE_MAGIC)] != FILE_MAGIC or len(lead) < len(FILE_MAGIC) + 12:
             raise ValueError("not a library index file")
