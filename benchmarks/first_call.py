@@ -75,11 +75,11 @@ def service_import_cpu_ms(runs: int) -> float:
 def lengthen_journal(home: Path) -> int:
     """Pad the home's journal with accesses of cached papers up to just under the length that
     makes a cache compact it: what a new process at most replays. Returns its length."""
-    snapshot = json.loads((home / "index.json").read_bytes())
-    keys = [row[:2] for row in snapshot["entries"]]
+    paper_ids, versions, accessed, _titles = json.loads((home / "index.json").read_bytes())["entries"]
+    keys = [list(key) for key in zip(paper_ids, versions, strict=True)]
     limit = max(index.COMPACT_MIN_BYTES, (home / "index.json").stat().st_size // 8)
     journal = home / "journal.jsonl"
-    size, at = journal.stat().st_size, max(row[2] for row in snapshot["entries"])
+    size, at = journal.stat().st_size, max(accessed)
     with journal.open("a", encoding="utf-8") as out:
         for number in range(len(keys) * 100):
             line = json.dumps(

@@ -535,19 +535,119 @@ def test_a_damaged_or_missing_index_is_rebuilt_from_the_files(home, clock, damag
         assert (home / "index.json.corrupt").exists()
 
 
-def test_a_snapshot_of_the_format_before_loads_and_is_written_anew(home, clock):
+@pytest.mark.parametrize("before", [2, 1])
+def test_a_snapshot_of_a_format_before_loads_and_is_written_anew(home, clock, before):
     expected = _fill(home, clock)
     listed = open_cache(home, clock).list_cached()
     snapshot = home / "index.json"
-    body = json.loads(snapshot.read_bytes())
-    assert body["format"] == 2
-    body["format"] = 1  # as the release before wrote it: each tier record an object
-    body["entries"] = [[*row[:4], _tiers_of_format_1(row)] for row in body["entries"]]
+    body = _compacted(home, clock)
+    assert body["format"] == 3 and len(body["entries"][0]) == len(listed)
+    rows = _rows_of_format_2(body)  # as the release before wrote it: a row per entry
+    paper_ids, versions, marked = body["latest"]
+    body |= {"format": 2, "entries": rows, "latest": {p: [v, at] for p, v, at in zip(paper_ids, versions, marked)}}
+    del body["tiers"]
+    if before == 1:  # as the release before that wrote it: each tier record an object
+        body["format"] = 1
+        body["entries"] = [[*row[:4], _tiers_of_format_1(row)] for row in rows]
     snapshot.write_text(json.dumps(body))
     assert open_cache(home, clock).list_cached() == listed, "order, titles, sizes and access times kept"
     assert not (home / "index.json.corrupt").exists()
-    assert json.loads(snapshot.read_bytes())["format"] == 2, "written anew in the current format"
+    assert json.loads(snapshot.read_bytes())["format"] == 3, "written anew in the current format"
     _assert_nothing_lost(home, clock, expected)
+
+
+def _compacted(home: Path, clock: Clock) -> dict:
+    """The snapshot once the journal is folded into it: every entry in its columns."""
+    cache = open_cache(home, clock)
+    with cache._locked():
+        cache._index.compact()
+    cache.close()
+    return json.loads((home / "index.json").read_bytes())
+
+
+def _planted(body: dict) -> None:
+    body["tiers"]["pdf"][3][0] = "../../x"  # the file name: eviction would remove a file outside the cache
+
+
+def _bad_id(body: dict) -> None:
+    body["entries"][0][0] = "../x"
+
+
+def _a_version_true(body: dict) -> None:
+    body["entries"][1][0] = True
+
+
+def _an_entry_twice(body: dict) -> None:
+    for column in body["entries"]:
+        column.append(column[0])
+
+
+def _an_entry_without_tiers(body: dict) -> None:
+    for column, value in zip(body["entries"], ("2401.09999", 1, 1.0, None), strict=True):
+        column.append(value)
+
+
+def _columns_of_different_lengths(body: dict) -> None:
+    body["entries"][2].pop()
+
+
+def _a_tier_of_no_entry(body: dict) -> None:
+    body["tiers"]["meta"][0][0] = 10**6
+
+
+def _a_tier_twice(body: dict) -> None:
+    positions = body["tiers"]["meta"][0]
+    positions[1] = positions[0]
+
+
+def _a_tier_cut_short(body: dict) -> None:
+    body["tiers"]["meta"][3].pop()
+
+
+def _bad_checksum(body: dict) -> None:
+    body["tiers"]["meta"][2][0] = "A" * 64
+
+
+def _an_unknown_tier(body: dict) -> None:
+    body["tiers"]["exe"] = body["tiers"]["meta"]
+
+
+def _latest_of_version_0(body: dict) -> None:
+    body["latest"][1][0] = 0
+
+
+COLUMN_DAMAGE = [
+    _planted,
+    _bad_id,
+    _a_version_true,
+    _an_entry_twice,
+    _an_entry_without_tiers,
+    _columns_of_different_lengths,
+    _a_tier_of_no_entry,
+    _a_tier_twice,
+    _a_tier_cut_short,
+    _bad_checksum,
+    _an_unknown_tier,
+    _latest_of_version_0,
+]
+
+
+@pytest.mark.parametrize("damage", COLUMN_DAMAGE, ids=lambda damage: damage.__name__.strip("_"))
+def test_a_snapshot_whose_columns_lie_is_rebuilt_from_the_files(home, clock, damage):
+    expected = _fill(home, clock)
+    body = _compacted(home, clock)
+    damage(body)
+    (home / "index.json").write_text(json.dumps(body))
+    _assert_nothing_lost(home, clock, expected)
+    assert (home / "index.json.corrupt").exists()
+
+
+def _rows_of_format_2(body: dict) -> list[list]:
+    rows = [list(entry) for entry in zip(*body["entries"], strict=True)]
+    for tier, (positions, *fields) in body["tiers"].items():
+        for at, record in zip(positions, zip(*fields, strict=True), strict=True):
+            rows[at] += [tier, *record]
+    return rows
 
 
 def _tiers_of_format_1(row: list) -> dict:

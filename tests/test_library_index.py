@@ -103,6 +103,28 @@ def test_changes_by_another_process_are_followed(home, tmp_path, monkeypatch):
         assert {h.paper_id for h in reader.search("paper", 100)} == {f"2401.{n:05d}" for n in [*range(1, 13), 40]}
 
 
+def test_a_file_replaced_by_another_process_after_a_load_leaves_the_loaded_index_whole(home, tmp_path, caplog):
+    """A loaded index reads its snippet sources from the file it loaded (held open where a
+    replaced file stays readable): another process's new file, laid out otherwise (papers
+    re-extracted: their old slots emptied, new ones at the end), is not read in its place."""
+    with Cache(home, max_papers=500) as one, Cache(home, max_papers=500) as two:
+        fill(one, 30)
+        results(Library(one))  # the file, written
+        reader = Library(one)
+        reader.search("operator", 1)  # loaded from it
+        writer = Library(two)
+        writer.search("operator", 1)
+        for number in range(1, 1 + library_module.SAVE_AFTER):
+            put(two, number, text_words=400, salt=5)
+        results(writer)  # the file replaced by one laid out otherwise
+        expected = afresh(one, tmp_path)
+        with caplog.at_level(logging.WARNING):
+            assert results(reader) == expected
+            snippets = [[(h.paper_id, h.title, h.snippet) for h in reader.search(q, 100)] for q in QUERIES]
+        assert snippets == [[(h.paper_id, h.title, h.snippet) for h in writer.search(q, 100)] for q in QUERIES]
+        assert "rebuilding" not in caplog.text, "nothing found unsound, nothing rebuilt"
+
+
 def test_a_deleted_or_damaged_file_is_rebuilt(home, tmp_path, caplog):
     with Cache(home, max_papers=500) as cache:
         fill(cache, 40)
@@ -110,12 +132,15 @@ def test_a_deleted_or_damaged_file_is_rebuilt(home, tmp_path, caplog):
         path = home / INDEX_FILE
         path.unlink()
         assert results(Library(cache)) == expected and path.exists()
-        data = bytearray(path.read_bytes())
-        data[len(data) // 2] ^= 0xFF
-        path.write_bytes(bytes(data))
-        with caplog.at_level(logging.WARNING):
-            assert results(Library(cache)) == expected
-        assert "unreadable" in caplog.text
+        # A byte of the head (checked whole at load), then of a snippet source (checked when shown).
+        for at, said in ((40, "unreadable"), (-5, "unsound")):
+            data = bytearray(path.read_bytes())
+            data[at] ^= 0xFF
+            path.write_bytes(bytes(data))
+            caplog.clear()
+            with caplog.at_level(logging.WARNING):
+                assert results(Library(cache)) == expected
+            assert said in caplog.text
         path.write_bytes(b"AXLIBIX1" + b"\0" * 3)
         assert results(Library(cache)) == expected
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import operator
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +49,9 @@ from .records import (
 
 logger = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 2
-"""2 keeps each tier record as a row (records.py); 1, records as objects, is still read."""
+SNAPSHOT_FORMAT = 3
+"""3 keeps the entries as columns (a list per field, `_add_columns`), which a load checks a
+column at a time; 2, a row per entry (records.py), and 1, records as objects, are still read."""
 FREEZE_AFTER = 20_000
 """Objects made by a snapshot read beyond which they are frozen (a few thousand papers)."""
 # The journal is folded into a new snapshot once it outgrows both this and an eighth of the
@@ -155,22 +158,30 @@ class IndexState:
             self.notes.pop(key[0], None)
 
     def to_json(self, generation: int) -> dict[str, Any]:
+        """The snapshot: each entry field a column (least recently accessed first), each
+        tier's records columns of their fields after the positions of their entries."""
+        entries = list(self.entries.values())
+        tiers: dict[str, list[list[Any]]] = {}
+        for position, entry in enumerate(entries):
+            for tier, record in entry.tiers.items():
+                tiers.setdefault(tier, [[] for _ in range(RECORD_WIDTH + 1)])[0].append(position)
+                for column, value in zip(tiers[tier][1:], record):
+                    column.append(value)
+        latest = self.latest
         return {
             "format": SNAPSHOT_FORMAT,
             "generation": generation,
-            "entries": [
-                [e.paper_id, e.version, e.last_access, e.title, *(x for t, r in e.tiers.items() for x in (t, *r))]
-                for e in self.entries.values()
-            ],
-            "latest": {paper_id: list(mark) for paper_id, mark in self.latest.items()},
+            "entries": [[getattr(entry, name) for entry in entries] for name in _ENTRY_COLUMNS],
+            "tiers": tiers,
+            "latest": [list(latest), [mark[0] for mark in latest.values()], [mark[1] for mark in latest.values()]],
             "notes": self.notes,
         }
 
     @classmethod
     def from_json(cls, body: object) -> tuple[IndexState, int]:
-        """Rebuild a state from a snapshot (this format or the one before); raise ValueError
+        """Rebuild a state from a snapshot (this format or an earlier one); raise ValueError
         (or a subclass) on anything malformed."""
-        if not isinstance(body, dict) or body.get("format") not in (1, SNAPSHOT_FORMAT):
+        if not isinstance(body, dict) or body.get("format") not in (1, 2, SNAPSHOT_FORMAT):
             raise ValueError("not an index snapshot of a known format")
         generation = body.get("generation")
         if type(generation) is not int:
@@ -178,10 +189,89 @@ class IndexState:
         state = cls()
         if body["format"] == 1:
             state._add_rows_of_format_1(body["entries"])
-        else:
+        elif body["format"] == 2:
             state._add_rows(body["entries"])
-        by_paper, latest = state.by_paper, state.latest
-        for paper_id, (version, marked_at) in body["latest"].items():
+        else:
+            state._add_columns(body["entries"], body["tiers"])
+        if body["format"] == SNAPSHOT_FORMAT:
+            state._add_latest_columns(*body["latest"])
+        else:
+            state._add_latest(body["latest"])
+        for paper_id, notes in body["notes"].items():
+            if not isinstance(notes, dict):
+                raise ValueError("malformed notes")
+            state.notes[check_paper_id(paper_id)] = dict(notes)
+        return state, generation
+
+    def _add_columns(self, columns: list[list[Any]], tiers: dict[str, list[list[Any]]]) -> None:
+        """Entries as the snapshot keeps them (`to_json`), each column checked at once (types
+        by the set of them, bounds by min and max, ids and checksums by one pass each): a load
+        builds the entries and records, and runs no Python per field."""
+        paper_ids, versions, accessed, titles = columns
+        count = len(paper_ids)
+        if not all(type(column) is list and len(column) == count for column in columns):
+            raise ValueError("snapshot columns of different lengths")
+        check_paper_ids(paper_ids)
+        if count and (_types(versions) != {int} or min(versions) < 1 or max(versions) > MAX_VERSION):
+            raise ValueError("a snapshot entry of a malformed version")
+        if not _types(titles) <= _TEXT_OR_NONE:
+            raise ValueError("a malformed title in the snapshot")
+        if not _types(accessed) <= {float}:
+            accessed = [number(at) for at in accessed]
+        entries = list(map(Entry, paper_ids, versions, accessed, titles))
+        for tier, record_columns in tiers.items():
+            self._add_tier_columns(entries, tier, record_columns)
+        self.entries = OrderedDict(zip(zip(paper_ids, versions), entries))
+        if len(self.entries) != count or not all(map(_TIERS_OF, entries)):
+            raise ValueError("a snapshot entry twice, or without tiers")
+        self.by_paper = {paper_id: {version} for paper_id, version in zip(paper_ids, versions)}
+        if len(self.by_paper) != count:  # papers with more than one version cached
+            for paper_id, version in zip(paper_ids, versions):
+                self.by_paper[paper_id].add(version)
+
+    def _add_tier_columns(self, entries: list[Entry], tier: str, columns: list[list[Any]]) -> None:
+        """One tier's records (columns of their fields, after their entries' positions)."""
+        if tier not in TIERS or type(columns) is not list or len(columns) != RECORD_WIDTH + 1:
+            raise ValueError(f"malformed tier {tier!r} in the snapshot")
+        positions, sizes, digests, *rest = columns
+        if not all(type(column) is list and len(column) == len(positions) for column in columns):
+            raise ValueError(f"columns of tier {tier!r} of different lengths")
+        if positions and (
+            _types(positions) != {int}
+            or min(positions) < 0
+            or max(positions) >= len(entries)
+            or len(set(positions)) != len(positions)
+        ):
+            raise ValueError(f"tier {tier!r} of entries the snapshot does not hold, or twice")
+        records: list[TierRecord]
+        if tier in _PLAIN_TIERS and _plain_columns(sizes, digests, *rest):
+            check_digests([digest for digest in digests if digest is not None])
+            records = list(map(tuple.__new__, repeat(TierRecord), zip(*columns[1:])))
+        else:
+            records = [
+                TierRecord.from_row((entries[at].paper_id, entries[at].version), tier, row)
+                for at, row in zip(positions, zip(*columns[1:]))
+            ]
+        for at, record in zip(positions, records):
+            entries[at].tiers[tier] = record
+        self.bytes_by_tier[tier] += sum(sizes)  # each checked a whole number by now
+
+    def _add_latest_columns(self, paper_ids: list[Any], versions: list[Any], marked: list[Any]) -> None:
+        """The latest marks as columns: (paper id, its latest version, when it was marked)."""
+        if not len(paper_ids) == len(versions) == len(marked):
+            raise ValueError("latest columns of different lengths")
+        if not self.by_paper.keys() >= set(paper_ids):
+            check_paper_ids(paper_ids)
+        if versions and (_types(versions) != {int} or min(versions) < 1 or max(versions) > MAX_VERSION):
+            raise ValueError("a latest mark of a malformed version")
+        if not _types(marked) <= {float}:
+            marked = [number(at) for at in marked]
+        self.latest.update(zip(paper_ids, zip(versions, marked)))
+
+    def _add_latest(self, marks: dict[str, Any]) -> None:
+        """The latest marks as formats 1 and 2 kept them: {paper id: [version, marked at]}."""
+        by_paper, latest = self.by_paper, self.latest
+        for paper_id, (version, marked_at) in marks.items():
             if (
                 paper_id in by_paper
                 and type(version) is int
@@ -192,11 +282,6 @@ class IndexState:
             else:
                 paper_id = paper_id if paper_id in by_paper else check_paper_id(paper_id)
                 latest[paper_id] = (check_version(version), number(marked_at))
-        for paper_id, notes in body["notes"].items():
-            if not isinstance(notes, dict):
-                raise ValueError("malformed notes")
-            state.notes[check_paper_id(paper_id)] = dict(notes)
-        return state, generation
 
     def _add_rows(self, rows: list[list[Any]]) -> None:
         """Entries as a snapshot keeps them: [paper id, version, last access, title, then per
@@ -267,6 +352,34 @@ class IndexState:
         bytes_by_tier = self.bytes_by_tier
         for tier, record in tiers.items():
             bytes_by_tier[tier] += record.size
+
+
+_ENTRY_COLUMNS = ("paper_id", "version", "last_access", "title")
+"""The entry fields a snapshot keeps, a column each, in this order."""
+_TEXT_OR_NONE = {str, type(None)}
+_TIERS_OF = operator.attrgetter("tiers")
+
+
+def _types(column: list[Any]) -> set[type]:
+    """The types of a column's values, found at C speed (bool is not int: it is its own type)."""
+    return set(map(type, column))
+
+
+def _plain_columns(*columns: list[Any]) -> bool:
+    """Whether a metadata or text tier's columns are already what `TierRecord.from_row` makes
+    of each row (as `_plain_row`), so the rows themselves are the records (checksums still
+    to check)."""
+    sizes, digests, names, content_types, fetched, methods, versions = columns
+    return (
+        _types(sizes) <= {int}
+        and (not sizes or min(sizes) >= 0)
+        and _types(digests) <= _TEXT_OR_NONE
+        and _types(names) <= {type(None)}
+        and _types(content_types) <= {type(None)}
+        and _types(fetched) <= {float, type(None)}
+        and _types(methods) <= _TEXT_OR_NONE
+        and _types(versions) <= {int, type(None)}
+    )
 
 
 _PLAIN_TIERS = frozenset(TIERS) - frozenset(RAW_KINDS)

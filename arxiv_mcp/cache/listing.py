@@ -71,10 +71,15 @@ def newest_documents(state: IndexState) -> dict[str, Signature]:
     """For each paper with metadata or text cached, its newest such version and the checksums
     of those two files: a re-fetched record or a re-extracted text changes the signature."""
     found: dict[str, Signature] = {}
-    for (paper_id, version), entry in state.entries.items():
+    get = found.get
+    # Once per cached version in a process's first search: positions, not field names.
+    for key, entry in state.entries.items():
         tiers = entry.tiers
         meta, text = tiers.get("meta"), tiers.get("text")
-        if (meta is None and text is None) or found.get(paper_id, (0,))[0] > version:
+        if meta is None and text is None:
             continue
-        found[paper_id] = (version, meta.digest if meta else None, text.digest if text else None)
+        paper_id, version = key
+        known = get(paper_id)
+        if known is None or known[0] < version:
+            found[paper_id] = (version, None if meta is None else meta[1], None if text is None else text[1])
     return found

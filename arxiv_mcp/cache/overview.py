@@ -19,7 +19,6 @@ from .answers import AnswerStore
 from .files import decode_meta, decode_text, versioned_id
 from .index import IndexState, JournaledIndex
 from .records import Forget, Key
-from .recovery import problems
 from .sessions import SessionStore
 
 
@@ -126,6 +125,8 @@ class CacheOverview:
     def verify(self) -> list[str]:
         """Problems found by checking every indexed file against its record (empty when healthy)."""
         with self._locked():
+            from .recovery import problems  # a health check's: not imported by every first call
+
             return problems(self._state, self._papers)
 
     def paper_ids(self, prefix: str = "") -> list[str]:

@@ -8,9 +8,10 @@ Short keys on disk:  tier record  b size, h sha256, n file name (raw tiers), ct 
 k [paper id, version], t tier (put) or tiers (drop), i tier record, a when, ti title,
 L marked latest at, front (adopted at the old end), p paper id, n note name, v note value.
 
-A snapshot keeps a tier record as a row instead (the tuple itself; read by `from_row`): its
-seven fields in the order above, null where absent. Positions need no per-record object in the JSON, which is most
-of what reading a snapshot of 10,000 papers cost.
+A snapshot keeps a tier record's seven fields by position instead, null where absent: format 3
+(index.py) a column per field and tier, format 2 a row per record (read by `from_row`).
+Positions need no per-record object in the JSON, which is most of what reading a snapshot of
+10,000 papers cost.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .files import RAW_KINDS, TIERS, check_paper_id, check_version, digest, file
 
 Key = tuple[str, int]
 _DIGEST = re.compile("[0-9a-f]{64}")
-_DIGESTS = re.compile("(?:[0-9a-f]{64}\n)*")
+_HEX_DIGITS = b"0123456789abcdef"
 
 
 _SHORT_KEYS = ("b", "h", "n", "ct", "f", "m", "x")
@@ -66,7 +67,7 @@ class TierRecord(NamedTuple):
     def from_disk(cls, key: Key, tier: str, raw: object) -> TierRecord:
         if type(raw) is not dict:
             raise ValueError(f"malformed tier {tier!r}: {raw!r}")
-        return cls.from_row(key, tier, [raw.get(short) for short in _SHORT_KEYS])
+        return cls.from_row(key, tier, list(map(raw.get, _SHORT_KEYS)))
 
     @classmethod
     def from_row(cls, key: Key, tier: str, row: Sequence[Any]) -> TierRecord:
@@ -92,11 +93,17 @@ class TierRecord(NamedTuple):
 
 
 def check_digests(digests: list[str]) -> None:
-    """What `from_row` checks of each checksum, of many in one pass of the pattern (a
-    snapshot's 10,000 records at once); ValueError when one is malformed."""
-    joined = "\n".join(digests) + "\n"
-    if digests and (_DIGESTS.fullmatch(joined) is None or joined.count("\n") != len(digests)):
-        raise ValueError("a malformed checksum in the snapshot")  # (a count apart: one holding a newline)
+    """What `from_row` checks of each checksum, of many at once at C speed (a snapshot's
+    10,000 records): each 64 characters long, all of them lowercase hex digits together;
+    ValueError when one is malformed."""
+    if not digests:
+        return
+    try:
+        joined = "".join(digests).encode("ascii")
+    except (TypeError, UnicodeEncodeError):
+        raise ValueError("a malformed checksum in the snapshot") from None
+    if set(map(len, digests)) != {64} or joined.translate(None, _HEX_DIGITS):
+        raise ValueError("a malformed checksum in the snapshot")
 
 
 @dataclass(frozen=True, slots=True)

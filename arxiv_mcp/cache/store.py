@@ -69,7 +69,6 @@ from .overview import CacheOverview
 from .paper import PaperFacts
 from .readmemo import ReadMemo
 from .records import Drop, Key, Put, TierRecord
-from .recovery import reconcile
 from .sessions import SessionStore
 from .warm import TextOrigin, WarmChecks
 
@@ -475,6 +474,8 @@ class Cache(CacheOverview, PaperFacts, WarmChecks):
         evict(self._state, self.max_papers, self.max_bytes, pinned, protect, self._drop)
 
     def _reconcile(self) -> None:
+        from .recovery import reconcile  # rarely needed: not imported by every first call
+
         adopted = reconcile(self._index, self._papers)
         if adopted:
             logger.warning(_ADOPTED, adopted, self._papers)

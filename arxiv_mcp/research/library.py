@@ -9,18 +9,17 @@ the metadata and text files, and reads the files of just the papers that arrived
 
 The file is rewritten whole (temporary file, rename) once enough has changed since it was
 written, so several processes on one home may rewrite it in turn: each file is complete and
-each reader checks it against the cache anyway. A missing, damaged (checksum) or foreign file
-is rebuilt from the paper files, and so is one whose checksum holds but whose contents lie
-(ids repeated, runs out of order, snippet sources that are not UTF-8, found at load; postings
-naming papers the file lacks, found when a search first reads them). A crash loses at most the unsaved changes, which the next
-search of any process redoes.
+each reader checks it against the cache anyway. A missing, damaged (checksum) or foreign file,
+or one of an older format, is rebuilt from the paper files, and so is one whose checksum holds
+but whose contents lie (ids or terms repeated, runs out of order, found at load; postings
+naming papers the file lacks and snippet sources that are not UTF-8, found when first read).
+A crash loses at most the unsaved changes, which the next search of any process redoes.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 
 from ..cache.atomic import write_atomic
 from ..cache.index import collector_paused
@@ -51,22 +50,25 @@ class Library:
         """The best `limit` cached papers for `query`, best first (scores rounded for display)."""
         with self._lock:
             try:
-                self._sync()
-                found = self.index.search(query, limit)
+                return self._search(query, limit)
             except IndexLies as lie:  # the loaded file lied where a load does not look: rebuild
                 logger.warning("the library index %s is unsound (%s); rebuilding it from the papers", self.path, lie)
                 self.index, self._indexed, self._unsaved = LocalIndex(), {}, SAVE_AFTER
-                self._sync()
-                found = self.index.search(query, limit)
-            return [
-                LibraryHit(pid, self._indexed[pid][0], self.index.title(pid) or None, round(score, 3), snippet)
-                for pid, score, snippet in found
-            ]
+                return self._search(query, limit)
+
+    def _search(self, query: str, limit: int) -> list[LibraryHit]:
+        self._sync()
+        return [
+            LibraryHit(pid, self._indexed[pid][0], self.index.title(pid) or None, round(score, 3), snippet)
+            for pid, score, snippet in self.index.search(query, limit)
+        ]
 
     def _sync(self) -> None:
         if not self._loaded:
             self._load()
         wanted = self.cache.library_listing()
+        if not self._unsaved and wanted == self._indexed:  # the usual case: no checksum hashed
+            return
         gone = self._indexed.keys() - wanted.keys()  # set operations on the views: C speed
         for pid in gone:
             self.index.remove(pid)
@@ -91,48 +93,27 @@ class Library:
         """Start from the library file when it is there and whole; otherwise from nothing."""
         self._loaded = True
         try:
-            data = self.path.read_bytes()
+            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
+                index, indexed = LocalIndex.load(self.path)
         except FileNotFoundError:
             return
         except OSError as exc:
             logger.warning("could not read the library index %s (%s); rebuilding it", self.path, exc)
             return
-        try:
-            with collector_paused():  # tens of thousands of lasting objects (cache/index.py)
-                index, extra = LocalIndex.from_bytes(data)
-                indexed = _signatures(extra)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
             logger.warning("the library index %s is unreadable (%s); rebuilding it from the papers", self.path, exc)
             self._unsaved = SAVE_AFTER  # the rebuilt index replaces the file at once
             return
-        if indexed.keys() != index.ids():
-            logger.warning("the library index %s does not match its own listing; rebuilding it", self.path)
-            self._unsaved = SAVE_AFTER
-            return
         self.index, self._indexed = index, indexed
 
     def _save(self) -> None:
-        data = self.index.to_bytes({"signatures": self._indexed})
+        data = self.index.to_bytes(self._indexed)
         try:
             write_atomic(self.path, data, self.cache.home / "tmp", durable=False)
         except OSError as exc:  # derived data: the next search of any process tries again
             logger.warning("could not write the library index %s (%s)", self.path, exc)
             return
         self._unsaved = 0
-
-
-_DIGESTS = (str, type(None))
-"""The types a signature's checksum takes (JSON's: no subclasses)."""
-
-
-def _signatures(extra: dict[str, Any]) -> dict[str, Signature]:
-    found = {}
-    for pid, (version, meta, text) in extra["signatures"].items():
-        # Once per paper when a process first searches: written out, no generator per paper.
-        if type(version) is not int or type(meta) not in _DIGESTS or type(text) not in _DIGESTS:
-            raise ValueError(f"a malformed signature for {pid!r}")
-        found[pid] = (version, meta, text)
-    return found
 
 
 def _heading_title(text: str) -> str:

@@ -8,11 +8,13 @@ paper only its title and abstract survive, as the source of result snippets.
 
 from __future__ import annotations
 
-import codecs
 import functools
 import heapq
+import io
 import json
 import math
+import operator
+import os
 import re
 import struct
 import sys
@@ -21,10 +23,13 @@ import unicodedata
 import zlib
 from array import array
 from collections import Counter
-from collections.abc import KeysView
-from typing import Any
+from collections.abc import Callable, KeysView, Mapping
+from pathlib import Path
+from typing import BinaryIO, cast
 
 from .. import bounds
+from ..cache import osfiles
+from ..cache.listing import Signature
 from ..errors import InvalidInput
 from ..words import STOPWORDS, singular
 
@@ -36,7 +41,7 @@ SNIPPET_CHARS = 200
 _SNIPPET_LEAD = 60
 
 FILE_MAGIC = b"AXLIBIX1"
-FILE_FORMAT = 2
+FILE_FORMAT = 4
 
 _TF_BITS = 8
 _TF_CAP = (1 << _TF_BITS) - 1  # per-field counts saturate long before this under BM25
@@ -111,7 +116,8 @@ class LocalIndex:
 
     def _clear(self) -> None:
         self._base = array("I")
-        self._base_runs: dict[str, tuple[int, int]] = {}
+        self._base_runs: dict[str, int] = {}  # a term's number: its run ends at _base_ends[number]
+        self._base_ends = array("I")  # in pairs, each term's run starting where the one before ends
         self._base_slots = 0
         self._base_checked: set[str] = set()
         self._postings: dict[str, array[int]] = {}
@@ -196,11 +202,10 @@ class LocalIndex:
         """A term's postings: its run of the base, then what was added since. A base run is
         checked the first time it is read: a slot the file did not hold is IndexLies."""
         runs = []
-        span = self._base_runs.get(term)
-        if span is not None:
-            run = self._base[span[0] : span[1]]
+        run = self._base_run(term)
+        if run:
             if term not in self._base_checked:
-                if run and max(run[0::2]) >= self._base_slots:
+                if max(run[0::2]) >= self._base_slots:
                     raise IndexLies(f"the postings of {term!r} name a paper the file does not hold")
                 self._base_checked.add(term)
             runs.append(run)
@@ -208,6 +213,14 @@ class LocalIndex:
         if added:
             runs.append(added)
         return runs
+
+    def _base_run(self, term: str) -> array[int]:
+        """A term's postings as loaded from the library file (empty when it had none)."""
+        number = self._base_runs.get(term)
+        if number is None:
+            return array("I")
+        ends = self._base_ends
+        return self._base[2 * ends[number - 1] if number else 0 : 2 * ends[number]]
 
     def _scores(self, terms: list[str]) -> dict[int, float]:
         documents = len(self._slot_of)
@@ -286,7 +299,7 @@ class LocalIndex:
             if kept:
                 postings[term] = kept
         live = list(renumber)
-        self._base, self._base_runs, self._postings = array("I"), {}, postings
+        self._base, self._base_runs, self._base_ends, self._postings = array("I"), {}, array("I"), postings
         self._doc_ids = [self._doc_ids[slot] for slot in live]
         sources = _Sources()
         for slot in live:
@@ -298,129 +311,198 @@ class LocalIndex:
 
     # ----- the library file ----------------------------------------------------------------
 
-    def to_bytes(self, extra: dict[str, Any]) -> bytes:
-        """The whole index (and `extra`, JSON the caller keeps with it) as one checksummed blob:
-        a small JSON header, then the per-paper lengths, the postings and the snippet sources
-        as packed arrays, which a load takes as they are."""
+    def to_bytes(self, signatures: Mapping[str, Signature]) -> bytes:
+        """The whole index, with each live paper's signature (what the caller indexed of it),
+        as one file: a small JSON header of counts, then packed arrays (per-paper lengths,
+        snippet-source ends and checksums, signature versions, each term's end in the
+        postings, the postings) and NUL-joined texts (ids, terms, checksums), which a load
+        takes as they are (no JSON list, no object per paper or term is parsed), all under
+        one checksum; then the snippet sources, each slot's under its own (`_Sources`)."""
         with self._lock:
             terms = sorted(self._base_runs.keys() | self._postings.keys())
-            blob, ends = array("I"), []
-            base, base_runs, added = self._base, self._base_runs, self._postings
+            blob, ends = array("I"), array("I")
+            added = self._postings
             for term in terms:
-                span = base_runs.get(term)
-                if span is not None:
-                    blob += base[span[0] : span[1]]
+                blob += self._base_run(term)
                 more = added.get(term)
                 if more:
                     blob += more
-                ends.append(len(blob))
-            sources, source_ends = self._snippet_sources.packed()
+                ends.append(len(blob) // 2)
+            sources, source_ends, source_sums = self._snippet_sources.packed()
+            ids = ["" if doc_id is None else doc_id for doc_id in self._doc_ids]
+            signed = [signatures[doc_id] if doc_id else (0, None, None) for doc_id in ids]
+            versions = array("I", (signature[0] for signature in signed))
+            checksums = [checksum or "" for signature in signed for checksum in signature[1:]]
+            texts = [_joined(ids), _joined(terms), _joined(checksums)]
             header = {
                 "format": FILE_FORMAT,
                 "byteorder": sys.byteorder,
-                "ids": self._doc_ids,
-                "terms": terms,
-                "ends": ends,
-                "extra": extra,
+                "slots": len(ids),
+                "terms": len(terms),
+                "pairs": len(blob) // 2,
+                "texts": [len(text) for text in texts],
             }
-            arrays = b"".join(lengths.tobytes() for lengths in self._lengths) + source_ends.tobytes() + blob.tobytes()
-        head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode()
-        body = struct.pack("<Q", len(head)) + head + arrays + sources
-        return FILE_MAGIC + struct.pack("<I", zlib.crc32(body)) + body
+            arrays = [*self._lengths, source_ends, source_sums, versions, ends, blob]
+        head = json.dumps(header, separators=(",", ":")).encode()
+        body = b"".join([struct.pack("<Q", len(head)), head, *(a.tobytes() for a in arrays), *texts])
+        return b"".join([FILE_MAGIC, struct.pack("<I", zlib.crc32(body)), body, sources])
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> tuple[LocalIndex, dict[str, Any]]:
-        """Rebuild an index written by `to_bytes`; ValueError if it is damaged or of another format."""
-        if data[: len(FILE_MAGIC)] != FILE_MAGIC or len(data) < len(FILE_MAGIC) + 12:
+    def load(cls, path: Path) -> tuple[LocalIndex, dict[str, Signature]]:
+        """The library file at `path` (see `from_bytes`). Where a file replaced by another
+        process stays readable through one held open (`os.pread`, not Windows), the snippet
+        sources stay on disk, read a slot at a time as a search shows it: a load reads the
+        postings and lists only (a third of the file at 10,000 papers)."""
+        if not _SOURCES_IN_PLACE:
+            return cls.from_bytes(path.read_bytes())
+        file = open(path, "rb")  # kept open by the index it loads (_OnDisk), closed with it
+        try:
+            return cls._read(file.read, lambda at, size: _OnDisk(file, at, size))
+        except BaseException:
+            file.close()
+            raise
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> tuple[LocalIndex, dict[str, Signature]]:
+        """Rebuild an index written by `to_bytes`, with its signatures; ValueError if it is
+        damaged or of another format (an older one: the caller rebuilds it from the papers)."""
+        view, file = memoryview(data), io.BytesIO(data)
+        return cls._read(file.read, lambda at, size: view[at:])
+
+    @classmethod
+    def _read(cls, read: Callable[[int], bytes], sources: _SourcesAt) -> tuple[LocalIndex, dict[str, Signature]]:
+        """The file's checksummed part from `read` (checked whole, as far as a load looks: counts,
+        lengths, distinct ids and terms, runs in order), then its snippet sources from `sources`."""
+        lead = read(len(FILE_MAGIC) + 12)
+        if lead[: len(FILE_MAGIC)] != FILE_MAGIC or len(lead) < len(FILE_MAGIC) + 12:
             raise ValueError("not a library index file")
-        body = memoryview(data)[len(FILE_MAGIC) + 4 :]
-        if struct.unpack_from("<I", data, len(FILE_MAGIC))[0] != zlib.crc32(body):
-            raise ValueError("its checksum does not match (a damaged file)")
-        (head_size,) = struct.unpack_from("<Q", body)
-        header = json.loads(bytes(body[8 : 8 + head_size]))
-        if header.get("format") != FILE_FORMAT:
+        checksum, head_size = struct.unpack_from("<IQ", lead, len(FILE_MAGIC))
+        file = _Sections(read, zlib.crc32(lead[len(FILE_MAGIC) + 4 :]))
+        header = json.loads(file.take(head_size))
+        if not isinstance(header, dict) or header.get("format") != FILE_FORMAT:
             raise ValueError("a library index of another format")
-        ids, terms, ends = header["ids"], header["terms"], header["ends"]
-        _check_listing(ids, terms, ends)
-        slots, pairs = len(ids), ends[-1] if ends else 0
-        arrays = []
-        at = 8 + head_size
-        for count in (slots,) * (len(FIELDS) + 1) + (pairs,):
-            numbers = array("I")
-            numbers.frombytes(body[at : at + 4 * count])
-            if len(numbers) != count:
-                raise ValueError("the file is shorter than its header says")
-            if header["byteorder"] != sys.byteorder:
-                numbers.byteswap()
-            arrays.append(numbers)
-            at += 4 * count
-        sources = body[at:]  # a view of the file's bytes: 10,000 abstracts are not copied
-        _check_sources(slots, arrays[-2], sources)
+        slots, term_count, pairs = (_count(header.get(name)) for name in ("slots", "terms", "pairs"))
+        file.swap = header.get("byteorder") != sys.byteorder
+        *lengths, source_ends, source_sums, versions = (file.numbers(slots) for _ in range(len(FIELDS) + 3))
+        ends, base = file.numbers(term_count), file.numbers(2 * pairs)
+        id_bytes, term_bytes, checksum_bytes = header["texts"]
+        ids, terms = file.texts(id_bytes, slots), file.texts(term_bytes, term_count)
+        written = file.texts(checksum_bytes, 2 * slots)
+        checksums = list(map(_NONE_FOR_EMPTY.get, written, written))  # "" (none) as None, at C speed
+        if file.checksum != checksum:
+            raise ValueError("its checksum does not match (a damaged file)")
+        blob = sources(file.read_bytes, source_ends[-1] if slots else 0)
+        if len(blob) != (source_ends[-1] if slots else 0):
+            raise ValueError("the snippet sources are not the length their ends say")
+        _check_runs(ends, pairs)
         index = cls()
-        *index._lengths, source_ends, index._base = arrays
-        index._base_runs = dict(zip(terms, zip([0, *ends[:-1]], ends)))
-        index._snippet_sources = _Sources(sources, source_ends)
-        index._doc_ids = ids
-        index._base_slots = slots
-        index._slot_of = {doc_id: slot for slot, doc_id in enumerate(ids) if doc_id is not None}
-        index._dead = slots - len(index._slot_of)
+        index._base_runs = dict(zip(terms, range(term_count)))
+        slot_of = dict(zip(ids, range(slots)))
+        signatures = dict(zip(ids, zip(versions.tolist(), checksums[0::2], checksums[1::2])))
+        dead = ids.count("")
+        if dead:
+            del slot_of[""], signatures[""]
+        if len(index._base_runs) != term_count or len(slot_of) != slots - dead:
+            raise ValueError("terms or paper ids that are not distinct")
+        index._lengths, index._base, index._base_ends = lengths, base, ends
+        index._snippet_sources = _Sources(blob, source_ends, source_sums)
+        index._doc_ids = [doc_id or None for doc_id in ids] if dead else cast("list[str | None]", ids)
+        index._base_slots, index._slot_of, index._dead = slots, slot_of, dead
         index._length_totals = [sum(lengths) for lengths in index._lengths]
-        return index, header["extra"]
+        return index, signatures
 
 
-def _check_listing(ids: Any, terms: Any, ends: Any) -> None:
-    """What the header claims, checked before anything is read by it (a file whose checksum
-    holds may still lie, written by a bug or by hand): ids are distinct strings or null, terms
-    distinct strings, each term's run ends at or after the previous one's, with whole pairs.
-    Linear in the header; ValueError names the first lie."""
-    if not (isinstance(ids, list) and isinstance(terms, list) and isinstance(ends, list)):
-        raise ValueError("a header without its lists")
-    live = [i for i in ids if i is not None]
-    if not set(map(type, live)) <= {str} or len(set(live)) != len(live):
-        raise ValueError("paper ids that are not distinct strings")
-    if not set(map(type, terms)) <= {str} or len(set(terms)) != len(terms) or len(ends) != len(terms):
-        raise ValueError("postings do not match their terms")
-    previous = 0
-    for end in ends:
-        if type(end) is not int or end < previous or (end - previous) % 2:
-            raise ValueError("a term's postings end before they start, or hold half a pair")
-        previous = end
+_SOURCES_IN_PLACE = hasattr(os, "pread") and osfiles.FILES.keeps_replaced_open
+"""Whether a loaded library file's snippet sources are read from the open file as needed."""
 
 
-_CHECKED_CHUNK = 1 << 20
-"""Bytes of snippet sources decoded at a time to check them: a whole decode would allocate a
-string as large as all the abstracts (in a new process, its pages cost more than decoding)."""
+_NONE_FOR_EMPTY: dict[str, str | None] = {"": None}
 
 
-def _check_sources(slots: int, source_ends: array[int], sources: bytes | memoryview) -> None:
-    """The snippet sources end where their ends say, in order, as whole UTF-8 (each slot's own
-    bytes decode): a C-speed decode, chunk by chunk, and one pass over the slots. (The postings
-    are checked term by term as a search first reads them, `_runs`: all of them at load would
-    cost more than the load itself.)"""
-    if (source_ends[-1] if slots else 0) != len(sources):
-        raise ValueError("the snippet sources are not the length their ends say")
-    previous = 0
-    for end in source_ends:
-        if end < previous or (end < len(sources) and 0x80 <= sources[end] < 0xC0):
-            raise ValueError("snippet sources out of order or cut inside a character")
-        previous = end
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    try:
-        for start in range(0, len(sources), _CHECKED_CHUNK):
-            decoder.decode(sources[start : start + _CHECKED_CHUNK])
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        raise ValueError("snippet sources that are not UTF-8") from None
+def _joined(texts: list[str]) -> bytes:
+    """Texts that hold no NUL (ids, terms, checksums), as one UTF-8 text they are split from."""
+    return "\0".join(texts).encode()
+
+
+def _count(value: object) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError("a header without its counts")
+    return value
+
+
+class _Sections:
+    """Reads a library file's checksummed parts in order, each as long as the header says,
+    keeping the checksum of what it read and how many bytes (`read_bytes`)."""
+
+    def __init__(self, read: Callable[[int], bytes], checksum: int):
+        self._read, self.checksum, self.swap = read, checksum, False
+        self.read_bytes = len(FILE_MAGIC) + 12
+
+    def take(self, size: int) -> bytes:
+        part = self._read(size)
+        if len(part) != size:
+            raise ValueError("the file is shorter than its header says")
+        self.checksum = zlib.crc32(part, self.checksum)
+        self.read_bytes += size
+        return part
+
+    def numbers(self, count: int) -> array[int]:
+        numbers = array("I")
+        numbers.frombytes(self.take(4 * count))
+        if self.swap:
+            numbers.byteswap()
+        return numbers
+
+    def texts(self, size: int, count: int) -> list[str]:
+        texts = str(self.take(_count(size)), "utf-8").split("\0") if count else []
+        if len(texts) != count:
+            raise ValueError("a list of texts that is not as long as its header says")
+        return texts
+
+
+class _OnDisk:
+    """The snippet sources of a library file held open: a slice is read when asked for."""
+
+    def __init__(self, file: BinaryIO, at: int, size: int):
+        self._file, self._at, self._size = file, at, size
+        if os.fstat(file.fileno()).st_size != at + size:
+            raise ValueError("the snippet sources are not the length their ends say")
+
+    def __del__(self) -> None:
+        self._file.close()
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, part: slice) -> bytes:
+        start, stop, _ = part.indices(self._size)
+        return os.pread(self._file.fileno(), max(stop - start, 0), self._at + start)
+
+
+_Blob = bytes | memoryview | _OnDisk
+_SourcesAt = Callable[[int, int], _Blob]
+"""Where a file's snippet sources are read from, given their offset and length."""
+
+
+def _check_runs(ends: array[int], pairs: int) -> None:
+    """Each term's postings end at or after the previous term's, the last at the postings'
+    end (a file whose checksum holds may still lie, written by a bug or by hand)."""
+    if (ends[-1] if ends else 0) != pairs or not all(map(operator.le, ends, ends[1:])):
+        raise ValueError("a term's postings end before they start, or past the postings")
 
 
 class _Sources:
     """Each slot's snippet sources (title, abstract). Those loaded from the library file stay
-    one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends): a
-    search decodes only the papers it shows, so a load does not parse 10,000 abstracts."""
+    one UTF-8 blob (title NUL abstract per slot, `ends` marking where each slot's ends, `sums`
+    its checksum), in memory or on disk: a search decodes only the papers it shows, so a load
+    neither reads nor parses 10,000 abstracts. A slot's bytes are checked when decoded, as
+    postings are when first read: ends out of order, a checksum that does not match (a damaged
+    file) or bytes that are not whole UTF-8 are IndexLies."""
 
-    def __init__(self, blob: bytes | memoryview = b"", ends: array[int] | None = None):
+    def __init__(self, blob: _Blob = b"", ends: array[int] | None = None, sums: array[int] | None = None):
         self._blob = blob
         self._ends = ends if ends is not None else array("I")
+        self._sums = sums if sums is not None else array("I")
         self._more: list[tuple[str, str]] = []
         self._cleared: set[int] = set()
 
@@ -430,8 +512,16 @@ class _Sources:
             return self._more[slot - loaded]
         if slot in self._cleared:
             return "", ""
-        start = self._ends[slot - 1] if slot else 0
-        title, _, abstract = str(self._blob[start : self._ends[slot]], "utf-8").partition("\0")
+        start, end = self._ends[slot - 1] if slot else 0, self._ends[slot]
+        try:
+            if start > end:
+                raise ValueError("snippet sources out of order")
+            part = self._blob[start:end]
+            if zlib.crc32(part) != self._sums[slot]:
+                raise ValueError("their checksum does not match")
+            title, _, abstract = str(part, "utf-8").partition("\0")
+        except ValueError as lie:  # UnicodeDecodeError: not UTF-8, or a slot cut inside a character
+            raise IndexLies(f"the snippet sources of slot {slot} are unsound ({lie})") from None
         return title, abstract
 
     def append(self, title: str, abstract: str) -> None:
@@ -444,15 +534,16 @@ class _Sources:
         else:
             self._cleared.add(slot)
 
-    def packed(self) -> tuple[bytes, array[int]]:
-        parts, ends, size = [], array("I"), 0
+    def packed(self) -> tuple[bytes, array[int], array[int]]:
+        parts, ends, sums, size = [], array("I"), array("I"), 0
         for slot in range(len(self._ends) + len(self._more)):
             title, abstract = self[slot]
             part = f"{title}\0{abstract}".encode()
             parts.append(part)
             size += len(part)
             ends.append(size)
-        return b"".join(parts), ends
+            sums.append(zlib.crc32(part))
+        return b"".join(parts), ends, sums
 
 
 def _snippet(title: str, abstract: str, terms: set[str]) -> str:
