@@ -86,6 +86,7 @@ def served(fake, tmp_path):
 
 
 def holds(got, expected: str | tuple[str, ...]) -> bool:
+    """The answer holds the phrase, or is an error of one short line naming the words (any case)."""
     text = said(got)
     if isinstance(expected, str):
         return not got.is_error and expected in text

@@ -62,6 +62,7 @@ def served(fake, tmp_path):
 
 
 def holds(got, expected: tuple[str, ...]) -> bool:
+    """The answer holds every phrase, or is an error of one line naming the words."""
     text = said(got)
     if expected[0] == "error":
         return got.is_error and all(w in text for w in expected[1:]) and "\n" not in text.strip()

@@ -130,8 +130,8 @@ async def call(client, tool: str, args: dict | None = None):
 @platforms.linux_proc
 async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_path):
     fake.add(paper("2403.00001", "After the take-over"))
-    async with served_beside_a_stopped_holder(fake, tmp_path, "cache", seconds=13) as (client, holder):  # lease 15 s
-        # start-up leaves what needs the lock for later
+    # its lease: 15 s; start-up leaves what needs the lock for later
+    async with served_beside_a_stopped_holder(fake, tmp_path, "cache", seconds=13) as (client, holder):
         assert time.monotonic() < holder.taken + 15, "start-up waited for the holder's lease to end"
         assert not (await call(client, "list_categories")).is_error  # needs no cache
         busy = await call(client, "cache_stats")
@@ -153,7 +153,8 @@ async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_pat
 @platforms.linux_proc
 async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_ends(fake, tmp_path):
     fake.add(paper("2403.00001", "Waited for"))
-    async with served_beside_a_stopped_holder(fake, tmp_path, "connection", seconds=8) as (client, holder):  # 10 s
+    # its lease: 10 s
+    async with served_beside_a_stopped_holder(fake, tmp_path, "connection", seconds=8) as (client, holder):
         busy = await call(client, "get_paper", {"paper_id": "2403.00001"})
         assert busy.is_error
         text = busy.content[0].text
@@ -162,7 +163,8 @@ async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_end
         await anyio.sleep(max(0.0, holder.taken + 10.5 - time.monotonic()))
         got = await call(client, "get_paper", {"paper_id": "2403.00001"})
         assert not got.is_error, got.content[0].text
-    assert holder.out.startswith("stopped:") and "took the connection over" in holder.out, holder.out  # no read on
+    # it does not read on
+    assert holder.out.startswith("stopped:") and "took the connection over" in holder.out, holder.out
 
 
 async def test_calls_queued_on_a_held_cache_never_starve_the_tools_that_need_none(make_config, connect):
