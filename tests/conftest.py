@@ -49,6 +49,17 @@ def html_paper(pid: str, title: str, sections=None, **kw) -> FakePaper:
     return p
 
 
+def cited_paper() -> FakePaper:
+    """2403.00003 in HTML with one reference (an old paper not on arXiv) and no citations:
+    enough for every citation tool to answer."""
+    return html_paper(
+        "2403.00003",
+        "Attention for graphs",
+        references=[{"title": "Old", "year": 2001, "authors": ["A"], "arxiv": None}],
+        citations=[],
+    )
+
+
 @pytest.fixture
 def fake():
     with FakeArxiv() as f:

@@ -186,18 +186,9 @@ class _Parser:
 
     def unit(self, default_field: str) -> object:
         kind, value = self.take()
-        if kind == "lpar":
-            inner = self.expr(default_field)
-            if self.take()[0] != "rpar":
-                raise QuerySyntaxError("unbalanced parentheses in search_query")
-            return inner
         if kind == "prefix":
             return self.prefixed(value)
-        if kind == "phrase":
-            return Term(default_field, value, True)
-        if kind == "word":
-            return Term(default_field, value, False)
-        raise QuerySyntaxError(f"unexpected {value!r} in search_query")
+        return self.operand(default_field, kind, value, f"unexpected {value!r} in search_query")
 
     def prefixed(self, prefix: str) -> object:
         name = prefix.lower()
@@ -209,16 +200,18 @@ class _Parser:
         if name not in FIELDS:
             raise QuerySyntaxError(f"unknown field prefix {prefix!r}")
         kind, value = self.take()
+        return self.operand(name, kind, value, f"{prefix}: must be followed by a word or a quoted phrase")
+
+    def operand(self, field: str, kind: str, value: str, refusal: str) -> object:
+        """A parenthesised group, a phrase or a word searched in `field`; else `refusal`."""
         if kind == "lpar":
-            inner = self.expr(name)
+            inner = self.expr(field)
             if self.take()[0] != "rpar":
                 raise QuerySyntaxError("unbalanced parentheses in search_query")
             return inner
-        if kind == "phrase":
-            return Term(name, value, True)
-        if kind == "word":
-            return Term(name, value, False)
-        raise QuerySyntaxError(f"{prefix}: must be followed by a word or a quoted phrase")
+        if kind in ("phrase", "word"):
+            return Term(field, value, kind == "phrase")
+        raise QuerySyntaxError(refusal)
 
 
 def _date_range(which: str, text: str) -> DateRange:

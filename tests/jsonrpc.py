@@ -29,6 +29,12 @@ def environment(**settings: str) -> dict[str, str]:
     return {**{k: v for k, v in os.environ.items() if not k.startswith("ARXIV_MCP_")}, **settings}
 
 
+def fake_environment(fake: Any, home: Path, **settings: str) -> dict[str, str]:
+    """`environment` for a server reading from the fake arXiv `fake`, its cache home in `home`;
+    `settings` win over the fake's own."""
+    return environment(**{**fake.env(), "ARXIV_MCP_HOME": str(home), **settings})
+
+
 def request(ident: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": ident, "method": method, **({"params": params} if params is not None else {})}
 

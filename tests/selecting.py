@@ -5,8 +5,9 @@ result says."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp.client.stdio import StdioServerParameters
 
@@ -33,3 +34,20 @@ def stdio_server(fake: Any, home: Path) -> StdioServerParameters:
 def said(result: Any) -> str:
     """A tool result's text (empty when it has none)."""
     return result.content[0].text if result.content else ""
+
+
+Expected = TypeVar("Expected")
+
+
+async def misses(
+    client: Any, forms: Mapping[str, Mapping[str, Expected]], holds: Callable[[Any, Expected], bool]
+) -> dict[str, str]:
+    """Each paper's selector forms read through `client` (`forms`: paper id -> selector ->
+    what its answer should be): the forms whose answer `holds` refuses, with what came back."""
+    failed: dict[str, str] = {}
+    for pid, selectors in forms.items():
+        for selector, expected in selectors.items():
+            got = await client.call_tool("read_paper", {"paper_id": f"{pid}v1", "section": selector})
+            if not holds(got, expected):
+                failed[f"{pid} {selector[:40]}"] = said(got)[:300]
+    return failed

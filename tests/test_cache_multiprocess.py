@@ -27,6 +27,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.ids import PaperId
 from tests import platforms
@@ -216,12 +218,19 @@ def _sealed(data: bytes) -> bool:
     return hashlib.sha256(data[:-64]).hexdigest().encode() == data[-64:]
 
 
-@platforms.posix_signals
-def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
-    home, logs = tmp_path / "home", tmp_path / "logs"
+@pytest.fixture
+def room(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The cache home the writers share, the folder of their logs, and the writer script."""
+    logs = tmp_path / "logs"
     logs.mkdir()
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
+    return tmp_path / "home", logs, script
+
+
+@platforms.posix_signals
+def test_three_processes_share_a_home_while_one_is_killed(room):
+    home, logs, script = room
     Cache(home, max_papers=MAX_PAPERS, max_bytes=MAX_BYTES).close()
     writers = [start_writer(script, home, logs, str(n), seed=n + 1, ops=300, pins=3) for n in range(3)]
     wait_for_progress(writers[0], logs / "done-0.log", 60)
@@ -236,11 +245,8 @@ def test_three_processes_share_a_home_while_one_is_killed(tmp_path):
 
 
 @platforms.posix_signals
-def test_a_writer_killed_at_random_points_never_damages_the_cache(tmp_path):
-    home, logs = tmp_path / "home", tmp_path / "logs"
-    logs.mkdir()
-    script = tmp_path / "writer.py"
-    script.write_text(WRITER)
+def test_a_writer_killed_at_random_points_never_damages_the_cache(room):
+    home, logs, script = room
     rng = random.Random(7)
     for round_ in range(KILL_ROUNDS):
         writer = start_writer(script, home, logs, f"r{round_}", seed=100 + round_, ops=10_000, pins=1)

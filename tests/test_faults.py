@@ -77,23 +77,17 @@ def _is_text(r: dict) -> bool:
     return r["total_chars"] > 100 and ("walrus" in r["text"] or "Fault tolerant" in r["text"])
 
 
+def _download(path: str, fmt: str, content_type: str) -> Route:
+    """download_paper of `fmt` for the paper that has every source; its answer names `content_type`."""
+    args = {"paper_id": PID + "v1", "fmt": fmt}
+    return Route(path, full_paper, "download_paper", args, lambda r: r["content_type"] == content_type)
+
+
 ROUTES = {
     "api": Route("/api/", full_paper, "get_paper", {"paper_id": PID}, lambda r: r["title"] == "Fault tolerant reading"),
     "html": Route("/html/", full_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "html"),
-    "pdf": Route(
-        "/pdf/",
-        full_paper,
-        "download_paper",
-        {"paper_id": PID + "v1", "fmt": "pdf"},
-        lambda r: r["content_type"] == "application/pdf",
-    ),
-    "source": Route(
-        "/e-print/",
-        full_paper,
-        "download_paper",
-        {"paper_id": PID + "v1", "fmt": "source"},
-        lambda r: r["content_type"] == "application/gzip",
-    ),
+    "pdf": _download("/pdf/", "pdf", "application/pdf"),
+    "source": _download("/e-print/", "source", "application/gzip"),
     "pdf-read": Route("/pdf/", pdf_only_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "pdf"),
     "source-read": Route("/e-print/", source_only_paper, "read_paper", {"paper_id": PID + "v1"}, _is_text, "source"),
 }

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import io
-import tarfile
 
 import pytest
 
@@ -19,15 +17,9 @@ NOT_READY = b"<html><head><title>File is not ready</title></head><body><p>File i
 PDF = make_pdf(["One page of words."])
 
 
-def v7_tar(files: dict[str, bytes]) -> bytes:
+def v7_tar(files: dict[str, str | bytes]) -> bytes:
     """An old-format tar: no "ustar" magic, only the header checksum says what it is."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.GNU_FORMAT) as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    data = bytearray(buffer.getvalue())
+    data = bytearray(plain_tar(files))
     data[257:265] = b"\0" * 8  # drop the magic and version, then re-sum the header
     data[148:156] = b" " * 8
     data[148:156] = f"{sum(data[:512]):06o}\0 ".encode()

@@ -24,32 +24,13 @@ from mcp.client import Client
 from arxiv_mcp.cache.files import parse_file_name
 from arxiv_mcp.server import build_server
 from arxiv_mcp.service import ArxivService
+from arxiv_mcp.tool_groups import TOOL_GROUPS
 from tests.conftest import html_paper, paper
 from tests.fake_arxiv import eprint
 from tests.test_faults import LATEX
 
-TOOLS = [
-    "search_papers",
-    "get_paper",
-    "read_paper",
-    "find_in_paper",
-    "compare_versions",
-    "download_paper",
-    "start_session",
-    "end_session",
-    "session_status",
-    "cache_stats",
-    "list_cached",
-    "clear_cache",
-    "list_categories",
-    "search_cached",
-    "export_bibtex",
-    "get_references",
-    "get_citations",
-    "resolve_references",
-    "category_trends",
-    "list_new",
-]
+TOOLS = [name for names in TOOL_GROUPS.values() for name in names if name != "mirror_status"]
+"""Every tool a server without a mirror lists (mirror_status needs ARXIV_MCP_MIRROR)."""
 CALL_TIMEOUT_S = 30
 EXAMPLES_PER_TOOL = 40
 

@@ -280,68 +280,130 @@ def test_leading_hash_in_body_is_escaped():
     assert all(not line.startswith("#") for line in section_text(text).split("\n"))
 
 
-def test_entities_nbsp_and_invisible_characters():
-    body = (
-        '<p class="ltx_p">A &amp; B &lt;x&gt; C&nbsp;D f&#8289;(x) a&#8290;b zero&#8203;width &#xFEFF;bom &eacute;</p>'
-    )
-    assert section_text(html_to_text(page(body))) == "A & B <x> C D f(x) ab zerowidth bom é"
+# html -> the text after the filler paragraph: each case one rule of the conversion
+SNIPPETS = [
+    pytest.param(
+        '<p class="ltx_p">A &amp; B &lt;x&gt; C&nbsp;D f&#8289;(x) a&#8290;b zero&#8203;width &#xFEFF;bom &eacute;</p>',
+        "A & B <x> C D f(x) ab zerowidth bom é",
+        id="entities_nbsp_and_invisible_characters",
+    ),
+    pytest.param(
+        (
+            '<div class="ltx_theorem"><h6 class="ltx_title ltx_runin ltx_title_theorem"><span class="ltx_tag">'
+            '<b>Theorem 1</b></span>.</h6><div class="ltx_para"><p class="ltx_p">All is well.</p></div></div>'
+        ),
+        "Theorem 1. All is well.",
+        id="theorem_title_runs_into_its_paragraph",
+    ),
+    pytest.param(
+        (
+            '<p class="ltx_p">Let <math alttext="x_{i}\\in\\mathbb{R}" class="ltx_Math" display="inline"><semantics>'
+            "<mrow><msub><mi>x</mi><mi>i</mi></msub><mo>∈</mo><mi>ℝ</mi></mrow><annotation-xml><apply><in/><ci>𝑥</ci></apply>"
+            '</annotation-xml><annotation encoding="application/x-tex">x_{i}\\in\\mathbb{R}</annotation>'
+            '<annotation encoding="application/x-llamapun">italic_x</annotation></semantics></math> hold.</p>'
+        ),
+        "Let $x_{i}\\in\\mathbb{R}$ hold.",
+        id="inline_math_uses_alttext_never_mathml_text",
+    ),
+    pytest.param(
+        '<p class="ltx_p">Pairs <math alttext="a" display="inline"></math><math alttext="b" display="inline"></math> meet.</p>',
+        "Pairs $a$ $b$ meet.",
+        id="adjacent_inline_math_is_kept_apart",
+    ),
+    pytest.param(
+        '<p class="ltx_p"><math alttext="a+b%\n+c=50\\%"><mi>a</mi></math></p>',
+        "$a+b+c=50\\%$",
+        id="alttext_line_wraps_are_joined_but_escaped_percent_kept",
+    ),
+    pytest.param(
+        (
+            '<p class="ltx_p">See <math><semantics><mi>q</mi><annotation encoding="application/x-tex">q^{2}</annotation>'
+            "</semantics></math> and <math><mi>z</mi></math>.</p>"
+        ),
+        "See $q^{2}$ and .",
+        id="math_without_alttext_falls_back_to_tex_annotation",
+    ),
+    pytest.param(
+        '<p class="ltx_p">Before <math alttext="E=mc^{2}" display="block"><mi>E</mi></math> after.</p>',
+        "Before\n\n$$E=mc^{2}$$\n\nafter.",
+        id="display_math_is_its_own_paragraph",
+    ),
+    pytest.param(
+        (
+            '<table class="ltx_equation ltx_eqn_table" id="S1.E3"><tbody><tr class="ltx_equation ltx_eqn_row">'
+            '<td class="ltx_eqn_cell ltx_eqn_center_padleft"></td><td class="ltx_eqn_cell ltx_align_center">'
+            '<math alttext="\\mathrm{Attention}(Q,K,V)=QK^{T}" class="ltx_Math" display="inline"><mi>A</mi></math></td>'
+            '<td class="ltx_eqn_cell ltx_eqn_center_padright"></td><td class="ltx_eqn_cell ltx_eqn_eqno">'
+            '<span class="ltx_tag ltx_tag_equation">(3)</span></td></tr></tbody></table>'
+            '<table class="ltx_equation ltx_eqn_table"><tbody><tr class="ltx_equation ltx_eqn_row">'
+            '<td class="ltx_eqn_cell ltx_eqn_eqno"><span class="ltx_tag ltx_tag_equation">(4)</span></td></tr></tbody></table>'
+        ),
+        "$$\\mathrm{Attention}(Q,K,V)=QK^{T}$$ (3)",
+        id="equation_table_with_number",
+    ),
+    pytest.param(
+        (
+            '<ul class="ltx_itemize"><li class="ltx_item"><span class="ltx_tag ltx_tag_item">•</span>'
+            '<div class="ltx_para"><p class="ltx_p">Minimise</p><table class="ltx_equation ltx_eqn_table"><tr>'
+            '<td class="ltx_eqn_cell"><math alttext="f(x)"><mi>f</mi></math></td></tr></table></div></li></ul>'
+        ),
+        "- Minimise $$f(x)$$",
+        id="equation_inside_list_item_stays_in_the_item",
+    ),
+    pytest.param(
+        (
+            '<figure class="ltx_table"><figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_table">Table 1: </span>'
+            "Results.</figcaption>"
+            '<table class="ltx_tabular"><thead class="ltx_thead"><tr class="ltx_tr"><th class="ltx_td">Model</th>'
+            '<th class="ltx_td">BLEU</th></tr></thead><tbody class="ltx_tbody">'
+            '<tr class="ltx_tr"><td class="ltx_td">a|b</td><td class="ltx_td"><math alttext="27.3"><mn>27.3</mn></math></td></tr>'
+            '<tr class="ltx_tr"><td class="ltx_td"></td><td class="ltx_td"><span class="ltx_rule"></span></td></tr>'
+            '<tr class="ltx_tr"><td class="ltx_td">nested</td><td class="ltx_td"><table><tr><td>x</td><td>y</td></tr></table></td></tr>'
+            "</tbody></table></figure>"
+        ),
+        "Table 1: Results.\n\n| Model | BLEU |\n| a\\|b | $27.3$ |\n| nested | x y |",
+        id="table_rows_caption_and_cell_escaping",
+    ),
+    pytest.param(
+        (
+            '<p class="ltx_p">Values <span class="ltx_tabular"><span class="ltx_tr"><span class="ltx_td">a</span>'
+            '<span class="ltx_td">b</span></span></span> end.</p>'
+        ),
+        "Values a b end.",
+        id="inline_tabular_stays_in_its_sentence",
+    ),
+    pytest.param(
+        (
+            '<figure class="ltx_figure"><img src="x.png" alt="Refer to caption" class="ltx_graphics"/>'
+            "<svg><text>axis label</text></svg>"
+            '<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The model.</figcaption></figure>'
+        ),
+        "Figure 1: The model.",
+        id="figure_caption_kept_image_dropped",
+    ),
+    pytest.param(
+        (
+            '<div class="ltx_listing"><div class="ltx_listing_data"><a href="data:text/plain;base64,eA==">⬇</a></div>'
+            '<div class="ltx_listingline"># comment</div><div class="ltx_listingline">x  =  1</div></div>'
+            "<pre>def f():\n    return 1\n\n</pre>"
+        ),
+        "\\# comment\nx = 1\n\ndef f():\n    return 1",
+        id="listing_lines_and_pre_blocks",
+    ),
+    pytest.param(
+        '<div class="ltx_para"><p class="ltx_p">one <em>two <span>three</p></div><p>four</b></i></p><li>five',
+        "one two three\n\nfour\n\nfive",
+        id="unclosed_and_misnested_tags_still_give_text",
+    ),
+]
 
 
-def test_theorem_title_runs_into_its_paragraph():
-    body = (
-        '<div class="ltx_theorem"><h6 class="ltx_title ltx_runin ltx_title_theorem"><span class="ltx_tag">'
-        '<b>Theorem 1</b></span>.</h6><div class="ltx_para"><p class="ltx_p">All is well.</p></div></div>'
-    )
-    assert section_text(html_to_text(page(body))) == "Theorem 1. All is well."
+@pytest.mark.parametrize(("body", "expected"), SNIPPETS)
+def test_a_snippet_reads_as(body, expected):
+    assert section_text(html_to_text(page(body))) == expected
 
 
 # --- math -------------------------------------------------------------------------------
-
-
-def test_inline_math_uses_alttext_never_mathml_text():
-    body = (
-        '<p class="ltx_p">Let <math alttext="x_{i}\\in\\mathbb{R}" class="ltx_Math" display="inline"><semantics>'
-        "<mrow><msub><mi>x</mi><mi>i</mi></msub><mo>∈</mo><mi>ℝ</mi></mrow><annotation-xml><apply><in/><ci>𝑥</ci></apply>"
-        '</annotation-xml><annotation encoding="application/x-tex">x_{i}\\in\\mathbb{R}</annotation>'
-        '<annotation encoding="application/x-llamapun">italic_x</annotation></semantics></math> hold.</p>'
-    )
-    assert section_text(html_to_text(page(body))) == "Let $x_{i}\\in\\mathbb{R}$ hold."
-
-
-def test_adjacent_inline_math_is_kept_apart():
-    body = '<p class="ltx_p">Pairs <math alttext="a" display="inline"></math><math alttext="b" display="inline"></math> meet.</p>'
-    assert section_text(html_to_text(page(body))) == "Pairs $a$ $b$ meet."
-
-
-def test_alttext_line_wraps_are_joined_but_escaped_percent_kept():
-    body = '<p class="ltx_p"><math alttext="a+b%\n+c=50\\%"><mi>a</mi></math></p>'
-    assert section_text(html_to_text(page(body))) == "$a+b+c=50\\%$"
-
-
-def test_math_without_alttext_falls_back_to_tex_annotation():
-    body = (
-        '<p class="ltx_p">See <math><semantics><mi>q</mi><annotation encoding="application/x-tex">q^{2}</annotation>'
-        "</semantics></math> and <math><mi>z</mi></math>.</p>"
-    )
-    assert section_text(html_to_text(page(body))) == "See $q^{2}$ and ."
-
-
-def test_display_math_is_its_own_paragraph():
-    body = '<p class="ltx_p">Before <math alttext="E=mc^{2}" display="block"><mi>E</mi></math> after.</p>'
-    assert section_text(html_to_text(page(body))) == "Before\n\n$$E=mc^{2}$$\n\nafter."
-
-
-def test_equation_table_with_number():
-    body = (
-        '<table class="ltx_equation ltx_eqn_table" id="S1.E3"><tbody><tr class="ltx_equation ltx_eqn_row">'
-        '<td class="ltx_eqn_cell ltx_eqn_center_padleft"></td><td class="ltx_eqn_cell ltx_align_center">'
-        '<math alttext="\\mathrm{Attention}(Q,K,V)=QK^{T}" class="ltx_Math" display="inline"><mi>A</mi></math></td>'
-        '<td class="ltx_eqn_cell ltx_eqn_center_padright"></td><td class="ltx_eqn_cell ltx_eqn_eqno">'
-        '<span class="ltx_tag ltx_tag_equation">(3)</span></td></tr></tbody></table>'
-        '<table class="ltx_equation ltx_eqn_table"><tbody><tr class="ltx_equation ltx_eqn_row">'
-        '<td class="ltx_eqn_cell ltx_eqn_eqno"><span class="ltx_tag ltx_tag_equation">(4)</span></td></tr></tbody></table>'
-    )
-    assert section_text(html_to_text(page(body))) == "$$\\mathrm{Attention}(Q,K,V)=QK^{T}$$ (3)"
 
 
 def test_equation_group_rows_merge_aligned_cells_and_keep_text_cells():
@@ -364,15 +426,6 @@ def test_equation_group_rows_merge_aligned_cells_and_keep_text_cells():
     assert section_text(html_to_text(page(body))) == (
         "$$\\displaystyle a \\displaystyle=b+c$$ (5)\n\n$$\\displaystyle N$$ Number of customers, indexed by $n$"
     )
-
-
-def test_equation_inside_list_item_stays_in_the_item():
-    body = (
-        '<ul class="ltx_itemize"><li class="ltx_item"><span class="ltx_tag ltx_tag_item">•</span>'
-        '<div class="ltx_para"><p class="ltx_p">Minimise</p><table class="ltx_equation ltx_eqn_table"><tr>'
-        '<td class="ltx_eqn_cell"><math alttext="f(x)"><mi>f</mi></math></td></tr></table></div></li></ul>'
-    )
-    assert section_text(html_to_text(page(body))) == "- Minimise $$f(x)$$"
 
 
 # --- lists, tables, figures, footnotes, listings ----------------------------------------
@@ -399,39 +452,6 @@ def test_lists_bullets_numbers_nesting_and_labels():
     )
 
 
-def test_table_rows_caption_and_cell_escaping():
-    body = (
-        '<figure class="ltx_table"><figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_table">Table 1: </span>'
-        "Results.</figcaption>"
-        '<table class="ltx_tabular"><thead class="ltx_thead"><tr class="ltx_tr"><th class="ltx_td">Model</th>'
-        '<th class="ltx_td">BLEU</th></tr></thead><tbody class="ltx_tbody">'
-        '<tr class="ltx_tr"><td class="ltx_td">a|b</td><td class="ltx_td"><math alttext="27.3"><mn>27.3</mn></math></td></tr>'
-        '<tr class="ltx_tr"><td class="ltx_td"></td><td class="ltx_td"><span class="ltx_rule"></span></td></tr>'
-        '<tr class="ltx_tr"><td class="ltx_td">nested</td><td class="ltx_td"><table><tr><td>x</td><td>y</td></tr></table></td></tr>'
-        "</tbody></table></figure>"
-    )
-    assert section_text(html_to_text(page(body))) == (
-        "Table 1: Results.\n\n| Model | BLEU |\n| a\\|b | $27.3$ |\n| nested | x y |"
-    )
-
-
-def test_inline_tabular_stays_in_its_sentence():
-    body = (
-        '<p class="ltx_p">Values <span class="ltx_tabular"><span class="ltx_tr"><span class="ltx_td">a</span>'
-        '<span class="ltx_td">b</span></span></span> end.</p>'
-    )
-    assert section_text(html_to_text(page(body))) == "Values a b end."
-
-
-def test_figure_caption_kept_image_dropped():
-    body = (
-        '<figure class="ltx_figure"><img src="x.png" alt="Refer to caption" class="ltx_graphics"/>'
-        "<svg><text>axis label</text></svg>"
-        '<figcaption class="ltx_caption"><span class="ltx_tag ltx_tag_figure">Figure 1: </span>The model.</figcaption></figure>'
-    )
-    assert section_text(html_to_text(page(body))) == "Figure 1: The model."
-
-
 def test_footnotes_inline_and_heading_footnote_after_heading():
     note = (
         '<span class="ltx_note ltx_role_footnote"><sup class="ltx_note_mark">{n}</sup><span class="ltx_note_outer">'
@@ -448,15 +468,6 @@ def test_footnotes_inline_and_heading_footnote_after_heading():
     assert section_text(html_to_text(page(body))) == (
         "Data [^2: See x.org.] are public.\n\n### 1.1 Setup\n\n[^3: Heading note.]\n\nBody."
     )
-
-
-def test_listing_lines_and_pre_blocks():
-    body = (
-        '<div class="ltx_listing"><div class="ltx_listing_data"><a href="data:text/plain;base64,eA==">⬇</a></div>'
-        '<div class="ltx_listingline"># comment</div><div class="ltx_listingline">x  =  1</div></div>'
-        "<pre>def f():\n    return 1\n\n</pre>"
-    )
-    assert section_text(html_to_text(page(body))) == "\\# comment\nx = 1\n\ndef f():\n    return 1"
 
 
 def test_bibliography_labels_and_entries():
@@ -539,11 +550,6 @@ def test_deep_nesting_memory_is_bounded():
     finally:
         tracemalloc.stop()
     assert peak < 1_500_000  # ~0.3 MB with the depth cap; an uncapped stack needs ~2.5 MB here
-
-
-def test_unclosed_and_misnested_tags_still_give_text():
-    body = '<div class="ltx_para"><p class="ltx_p">one <em>two <span>three</p></div><p>four</b></i></p><li>five'
-    assert section_text(html_to_text(page(body))) == "one two three\n\nfour\n\nfive"
 
 
 @pytest.mark.parametrize(

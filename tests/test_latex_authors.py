@@ -12,9 +12,13 @@ from arxiv_mcp.text.latex.convert import latex_to_text
 BODY = r"\begin{document}\maketitle\begin{abstract}X.\end{abstract}\section{S}Body.\end{document}"
 
 
+def main_only(tex: str) -> str:
+    """The text of an e-print whose one file is `main.tex`."""
+    return latex_to_text({"main.tex": tex.encode()})
+
+
 def front(preamble: str) -> str:
-    text = latex_to_text({"main.tex": (preamble + BODY).encode()})
-    return text.split("## Abstract")[0]
+    return main_only(preamble + BODY).split("## Abstract")[0]
 
 
 def test_space_between_names_separates_them():
@@ -92,14 +96,10 @@ def test_an_authors_optional_argument_that_is_no_affiliation_label_prints_no_mar
 
 def test_cas_orcid_after_the_name_in_the_document_body_prints_nothing():
     """Elsevier's cas classes take the ORCID in a trailing optional argument after the name."""
-    text = latex_to_text(
-        {
-            "main.tex": (
-                rb"\documentclass{cas-dc}\begin{document}\title{T}\author[1]{A. One}[orcid=0000-0001-6916-2233]"
-                b"\n"
-                rb"\ead{a@b.org}\affiliation[1]{Uni A}\begin{abstract}X.\end{abstract}\maketitle\section{S}B.\end{document}"
-            )
-        }
+    text = main_only(
+        r"\documentclass{cas-dc}\begin{document}\title{T}\author[1]{A. One}[orcid=0000-0001-6916-2233]"
+        "\n"
+        r"\ead{a@b.org}\affiliation[1]{Uni A}\begin{abstract}X.\end{abstract}\maketitle\section{S}B.\end{document}"
     )
     assert "\n\nA. One$^{1}$\n\n" in text
     assert "orcid" not in text and "0000-" not in text
@@ -151,9 +151,7 @@ def test_icml_author_list_reads_as_names_marked_by_affiliation():
 \vskip 0.3in
 ]
 \begin{abstract}X.\end{abstract}\section{S}Body."""
-    text = latex_to_text(
-        {"main.tex": (r"\documentclass{article}\begin{document}" + block + r"\end{document}").encode()}
-    )
+    text = main_only(r"\documentclass{article}\begin{document}" + block + r"\end{document}")
     assert text.startswith(
         "# A Model Paper\n\nA. One$^{*,1}$, B. Twó$^{2,1}$\n\n$^{1}$Lab A, City; $^{2}$Uni B\n\n## Abstract"
     )
@@ -169,15 +167,11 @@ def test_jhep_author_notes_are_title_page_notes_and_mnras_running_head_prints_no
 
 
 def test_acmart_affiliation_parts_are_one_address_and_ccs_xml_prints_nothing():
-    text = latex_to_text(
-        {
-            "main.tex": (
-                rb"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
-                rb"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
-                rb"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
-                rb"\begin{document}\maketitle\section{S}Body.\end{document}"
-            )
-        }
+    text = main_only(
+        r"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
+        r"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
+        r"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
+        r"\begin{document}\maketitle\section{S}Body.\end{document}"
     )
     assert "$^{1}$Newcastle University, Newcastle, United Kingdom\n" in text
     assert "ccs2012" not in text and "concept" not in text

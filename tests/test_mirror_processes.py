@@ -34,7 +34,7 @@ def _corpus(n: int, cat: str = "cs.LG") -> list[FakePaper]:
 
 
 def _env(fake: FakeArxiv, home: Path, **settings: str) -> dict[str, str]:
-    return jsonrpc.environment(**{**fake.env(), "ARXIV_MCP_HOME": str(home), **settings})
+    return jsonrpc.fake_environment(fake, home, **settings)
 
 
 def _mirror(*args: str, env: dict[str, str], **kw) -> subprocess.Popen[str]:

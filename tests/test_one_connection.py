@@ -29,9 +29,7 @@ GENEROUS_S = 60.0
 
 
 def server_env(fake, home) -> dict[str, str]:
-    env = jsonrpc.environment()
-    env.update(fake.env(), ARXIV_MCP_HOME=str(home), ARXIV_MCP_DEADLINE_S="60", ARXIV_MCP_TIMEOUT_S="10")
-    return env
+    return jsonrpc.fake_environment(fake, home, ARXIV_MCP_DEADLINE_S="60", ARXIV_MCP_TIMEOUT_S="10")
 
 
 def stdio_server(fake, home) -> Client:

@@ -49,10 +49,9 @@ def test_three_processes_one_home_one_killed(fake, tmp_path):
         fake.add(paper(pid, f"Paper {pid}", source=None))
     home = tmp_path / "home"
     starts_file = tmp_path / "booked-starts"
-    env = jsonrpc.environment()
-    env.update(
-        fake.env(),
-        ARXIV_MCP_HOME=str(home),
+    env = jsonrpc.fake_environment(
+        fake,
+        home,
         ARXIV_MCP_MIN_INTERVAL_S=str(INTERVAL),
         ARXIV_MCP_MAX_PAPERS="8",
         PYTHONPATH=os.getcwd(),

@@ -8,7 +8,7 @@ from datetime import date
 import jsonschema
 import pytest
 
-from tests.conftest import html_paper, paper
+from tests.conftest import cited_paper, html_paper, paper
 from tests.fake_rss import FeedItem, feed_xml
 
 pytestmark = pytest.mark.anyio
@@ -40,14 +40,7 @@ CALLS = [
 
 
 async def test_every_tool_has_schema_annotations_title_and_valid_output(fake, connect):
-    fake.add(
-        html_paper(
-            "2403.00003",
-            "Attention for graphs",
-            references=[{"title": "Old", "year": 2001, "authors": ["A"], "arxiv": None}],
-            citations=[],
-        )
-    )
+    fake.add(cited_paper())
     fake.add(paper("2401.00001", "Other"))
     fake.add(html_paper("2403.00004", "Two versions", versions=2))
     fake.feeds["cs.CV"] = feed_xml("cs.CV", date(2026, 12, 7), [FeedItem("2612.00001")])

@@ -73,7 +73,7 @@ def test_a_server_waiting_on_a_dripping_head_exits_when_stdin_closes(fake, tmp_p
 def test_a_server_waiting_on_a_stopped_lock_holder_exits_when_stdin_closes(fake, tmp_path, lock):
     fake.add(paper(PID, "Nobody waits for this"))
     home = tmp_path / "home"
-    holder, _ = stopped_holder(lock, home, seconds=120)
+    holder = stopped_holder(lock, home, seconds=120)
     proc = start_and_block(server_env(fake, home, deadline=60))
     try:
         time.sleep(1.0)  # the call now waits for the lock
@@ -81,6 +81,6 @@ def test_a_server_waiting_on_a_stopped_lock_holder_exits_when_stdin_closes(fake,
     finally:
         proc.kill()
         proc.wait()
-        holder.kill()
-        holder.wait()
+        holder.process.kill()
+        holder.process.wait()
     assert not fake.requests

@@ -12,12 +12,6 @@ from tests import jsonrpc
 from tests.conftest import paper
 
 
-def _env(fake, home):
-    env = jsonrpc.environment()
-    env.update(fake.env(), ARXIV_MCP_HOME=str(home))
-    return env
-
-
 def test_version_and_help():
     out = subprocess.run([sys.executable, "-m", "arxiv_mcp", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == f"arxiv-mcp {__version__}"
@@ -50,7 +44,7 @@ def test_stdout_is_only_json_rpc(fake, tmp_path):
         jsonrpc.call_tool(5, "read_paper", {"paper_id": "2401.00001"}),
     ]
     argv = [sys.executable, "-m", "arxiv_mcp", "--log-level", "DEBUG"]
-    talk = jsonrpc.converse(argv, messages, _env(fake, tmp_path / "home"))
+    talk = jsonrpc.converse(argv, messages, jsonrpc.fake_environment(fake, tmp_path / "home"))
     assert talk.status == 0 and set(talk.answers) == {1, 2, 3, 4, 5}, talk.stderr
     for line in talk.lines:
         assert json.loads(line)["jsonrpc"] == "2.0"
@@ -71,6 +65,8 @@ def test_a_damaged_pdf_is_read_without_a_flood_of_pypdf_warnings(fake, tmp_path)
     data = (Path(__file__).parent / "fixtures" / "pdf" / "0908.0054v1.pdf").read_bytes()
     fake.add(paper("2401.00001", "Sparse attention for long documents", pdf=data[: len(data) // 2]))
     messages = [*jsonrpc.handshake("raw-test"), jsonrpc.call_tool(2, "read_paper", {"paper_id": "2401.00001"})]
-    talk = jsonrpc.converse([sys.executable, "-m", "arxiv_mcp"], messages, _env(fake, tmp_path / "home"))
+    talk = jsonrpc.converse(
+        [sys.executable, "-m", "arxiv_mcp"], messages, jsonrpc.fake_environment(fake, tmp_path / "home")
+    )
     assert talk.status == 0 and "damaged" in talk.answers[2]["result"]["structuredContent"]["notice"], talk.stderr
     assert "pypdf" not in talk.stderr, talk.stderr

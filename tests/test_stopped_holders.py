@@ -10,11 +10,14 @@ a lease of its own call's deadline plus the grace, then stopping itself."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import anyio
 import pytest
@@ -61,32 +64,40 @@ with budget.tool_call(seconds):
 
 
 def server_env(fake, home, deadline: float = DEADLINE_S) -> dict[str, str]:
-    env = jsonrpc.environment()
-    env.update(
-        fake.env(),
-        ARXIV_MCP_HOME=str(home),
+    return jsonrpc.fake_environment(
+        fake,
+        home,
         ARXIV_MCP_DEADLINE_S=str(deadline),
         ARXIV_MCP_TIMEOUT_S="5",
         ARXIV_MCP_MIN_INTERVAL_S="0.1",
         PYTHONPATH=os.getcwd(),
     )
-    return env
 
 
-def stopped_holder(which: str, home, seconds: float) -> tuple[subprocess.Popen, float]:
-    """A process holding `which` lock with a lease of `seconds` + grace, stopped; and when it took it."""
+@dataclass
+class Holder:
+    """The stopped process, its cache home, when it took the lock, and what it said once resumed."""
+
+    process: subprocess.Popen
+    home: Path
+    taken: float
+    out: str = ""
+
+
+def stopped_holder(which: str, home: Path, seconds: float) -> Holder:
+    """A process holding `which` lock with a lease of `seconds` + grace, stopped."""
     Cache(home).close()
-    holder = subprocess.Popen(
+    process = subprocess.Popen(
         [sys.executable, "-c", HOLDER, which, str(home), str(seconds)],
         env={**os.environ, "PYTHONPATH": os.getcwd()},
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert holder.stdout.readline().strip() == "held"
+    assert process.stdout.readline().strip() == "held"
     taken = time.monotonic()
-    while _state(holder.pid) != "T":
+    while _state(process.pid) != "T":
         time.sleep(0.01)
-    return holder, taken
+    return Holder(process, home, taken)
 
 
 def _state(pid: int) -> str:
@@ -94,10 +105,20 @@ def _state(pid: int) -> str:
         return handle.read().rsplit(")", 1)[1].split()[0]
 
 
-def resume(holder: subprocess.Popen) -> str:
-    holder.send_signal(signal.SIGCONT)
-    out, _ = holder.communicate(timeout=30)
-    return out
+@contextlib.asynccontextmanager
+async def served_beside_a_stopped_holder(fake, tmp_path: Path, which: str, seconds: float):
+    """A stdio server on a home where a stopped process holds `which` lock; the holder is
+    resumed when the block ends, however it ends."""
+    holder = stopped_holder(which, tmp_path / "home", seconds)
+    try:
+        server = StdioServerParameters(
+            command=sys.executable, args=["-m", "arxiv_mcp"], env=server_env(fake, holder.home)
+        )
+        async with Client(server) as client:
+            yield client, holder
+    finally:
+        holder.process.send_signal(signal.SIGCONT)
+        holder.out, _ = holder.process.communicate(timeout=30)
 
 
 async def call(client, tool: str, args: dict | None = None):
@@ -109,26 +130,21 @@ async def call(client, tool: str, args: dict | None = None):
 @platforms.linux_proc
 async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_path):
     fake.add(paper("2403.00001", "After the take-over"))
-    home = tmp_path / "home"
-    holder, taken = stopped_holder("cache", home, seconds=13)  # its lease: 15 s
-    try:
-        server = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=server_env(fake, home))
-        async with Client(server) as client:  # start-up leaves what needs the lock for later
-            assert time.monotonic() < taken + 15, "start-up waited for the holder's lease to end"
-            assert not (await call(client, "list_categories")).is_error  # needs no cache
-            busy = await call(client, "cache_stats")
-            assert busy.is_error
-            text = busy.content[0].text
-            assert f"The cache is locked by another process (pid {holder.pid}), retry in" in text, text
-            await anyio.sleep(max(0.0, taken + 15.5 - time.monotonic()))  # the lease has run out
-            stats = await call(client, "cache_stats")
-            assert not stats.is_error, stats.content[0].text
-            got = await call(client, "get_paper", {"paper_id": "2403.00001"})
-            assert not got.is_error, got.content[0].text
-    finally:
-        out = resume(holder)
-    assert out.strip() == "released"  # it finished; the next holder checks the index
-    with Cache(home) as cache:
+    # its lease: 15 s; start-up leaves what needs the lock for later
+    async with served_beside_a_stopped_holder(fake, tmp_path, "cache", seconds=13) as (client, holder):
+        assert time.monotonic() < holder.taken + 15, "start-up waited for the holder's lease to end"
+        assert not (await call(client, "list_categories")).is_error  # needs no cache
+        busy = await call(client, "cache_stats")
+        assert busy.is_error
+        text = busy.content[0].text
+        assert f"The cache is locked by another process (pid {holder.process.pid}), retry in" in text, text
+        await anyio.sleep(max(0.0, holder.taken + 15.5 - time.monotonic()))  # the lease has run out
+        stats = await call(client, "cache_stats")
+        assert not stats.is_error, stats.content[0].text
+        got = await call(client, "get_paper", {"paper_id": "2403.00001"})
+        assert not got.is_error, got.content[0].text
+    assert holder.out.strip() == "released"  # it finished; the next holder checks the index
+    with Cache(holder.home) as cache:
         assert cache.verify() == []
         assert [p.paper_id for p in cache.list_cached()] == ["2403.00001"]
 
@@ -137,22 +153,18 @@ async def test_a_stopped_cache_lock_holder_freezes_no_other_server(fake, tmp_pat
 @platforms.linux_proc
 async def test_a_stopped_connection_holder_blocks_arxiv_only_until_its_lease_ends(fake, tmp_path):
     fake.add(paper("2403.00001", "Waited for"))
-    home = tmp_path / "home"
-    holder, taken = stopped_holder("connection", home, seconds=8)  # its lease: 10 s
-    try:
-        server = StdioServerParameters(command=sys.executable, args=["-m", "arxiv_mcp"], env=server_env(fake, home))
-        async with Client(server) as client:
-            busy = await call(client, "get_paper", {"paper_id": "2403.00001"})
-            assert busy.is_error
-            text = busy.content[0].text
-            assert f"The one connection to arXiv is held by another process (pid {holder.pid})" in text, text
-            assert "nothing was sent" in text and not fake.requests
-            await anyio.sleep(max(0.0, taken + 10.5 - time.monotonic()))
-            got = await call(client, "get_paper", {"paper_id": "2403.00001"})
-            assert not got.is_error, got.content[0].text
-    finally:
-        out = resume(holder)
-    assert out.startswith("stopped:") and "took the connection over" in out, out  # it does not read on
+    # its lease: 10 s
+    async with served_beside_a_stopped_holder(fake, tmp_path, "connection", seconds=8) as (client, holder):
+        busy = await call(client, "get_paper", {"paper_id": "2403.00001"})
+        assert busy.is_error
+        text = busy.content[0].text
+        assert f"The one connection to arXiv is held by another process (pid {holder.process.pid})" in text, text
+        assert "nothing was sent" in text and not fake.requests
+        await anyio.sleep(max(0.0, holder.taken + 10.5 - time.monotonic()))
+        got = await call(client, "get_paper", {"paper_id": "2403.00001"})
+        assert not got.is_error, got.content[0].text
+    # it does not read on
+    assert holder.out.startswith("stopped:") and "took the connection over" in holder.out, holder.out
 
 
 async def test_calls_queued_on_a_held_cache_never_starve_the_tools_that_need_none(make_config, connect):

@@ -5,17 +5,11 @@ leaves every other message byte for byte."""
 from __future__ import annotations
 
 import json
-import queue
-import subprocess
 import sys
-import threading
-import time
-from pathlib import Path
 
 from arxiv_mcp import surrogates
 from tests import jsonrpc
 from tests.conftest import paper
-from tests.test_stdio import _env
 
 CALLS = [
     ("search_papers", {"query": "\ud800"}),
@@ -33,66 +27,15 @@ def test_every_call_with_a_lone_surrogate_gets_one_line_over_stdio(fake, tmp_pat
     lines += [jsonrpc.call_tool(i, name, args) for i, (name, args) in enumerate(CALLS, start=1)]
     lines.append(jsonrpc.request(99, "resources/read", {"uri": "arxiv://paper/\ud800"}))
     lines.append(jsonrpc.call_tool(100, "cache_stats", {}))
-    wanted = {m["id"] for m in lines if "id" in m}
-    log = tmp_path / "stderr.log"
-    answers = _exchange(lines, wanted, _env(fake, tmp_path / "home"), log)
+    argv = [sys.executable, "-m", "arxiv_mcp", "--log-level", "INFO"]
+    talk = jsonrpc.converse(argv, lines, jsonrpc.fake_environment(fake, tmp_path / "home"))
+    answers = talk.answers
     for i, (name, _args) in enumerate(CALLS, start=1):
-        assert i in answers, f"{name} got no answer; the server's stderr:\n{log.read_text()[-4000:]}"
+        assert i in answers, f"{name} got no answer; the server's stderr:\n{talk.stderr[-4000:]}"
         text = answers[i]["result"]["content"][0]["text"]
         assert answers[i]["result"]["isError"] and "lone UTF-16 surrogate" in text and "\n" not in text, name
     assert "lone UTF-16 surrogate" in answers[99]["error"]["message"]
     assert not answers[100]["result"]["isError"]
-
-
-def _exchange(lines: list[dict], wanted: set, env: dict, log: Path) -> dict:
-    """Send `lines` to a stdio server (json.dumps writes a lone surrogate as an escape) and
-    collect its answers by id until all of `wanted` came or 60 s passed (the server's start
-    is most of it: seconds of imports, several times that on a loaded machine); stdin stays
-    open meanwhile (the server stops its calls when stdin closes). The server's stderr goes
-    to `log`. Its lines are read by a thread (`_lines_of`): select() takes no pipes on Windows,
-    and a buffered readline after select() may hold answers that select() no longer sees."""
-    with log.open("wb") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "arxiv_mcp", "--log-level", "INFO"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            env=env,
-        )
-    answers: dict = {}
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
-        proc.stdin.flush()
-        incoming = _lines_of(proc.stdout)
-        deadline = time.monotonic() + 60
-        while set(answers) < wanted and time.monotonic() < deadline:
-            try:
-                line = incoming.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            if not line:
-                break
-            message = json.loads(line)
-            answers[message.get("id")] = message
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=30)
-    return answers
-
-
-def _lines_of(stream) -> queue.Queue[bytes]:
-    """The stream's lines as they come, then b"" at its end; read by a thread, since select()
-    takes no pipes on Windows (nor descriptors past 1023 anywhere)."""
-    lines: queue.Queue[bytes] = queue.Queue()
-
-    def pump() -> None:
-        for line in iter(stream.readline, b""):
-            lines.put(line)
-        lines.put(b"")
-
-    threading.Thread(target=pump, daemon=True).start()
-    return lines
 
 
 def test_repair_names_the_argument_and_keeps_other_messages_as_they_were():

@@ -151,19 +151,22 @@ def test_select_by_section_number():
     assert select_section(PAPER, " Section : 2 ")[0].title == "Abstract"
 
 
-def test_select_ambiguous_lists_candidates():
+def refusal(selector: str) -> str:
+    """The one line select_section refuses `selector` with."""
     with pytest.raises(InvalidInput) as caught:
-        select_section(PAPER, "intro")
-    message = str(caught.value)
+        select_section(PAPER, selector)
+    return str(caught.value)
+
+
+def test_select_ambiguous_lists_candidates():
+    message = refusal("intro")
     assert "section:3 1 Introduction" in message
     assert "section:8 4 Introduction to the Appendix" in message
     assert "section:4" not in message
 
 
 def test_select_unknown_lists_headings_and_suggests_outline():
-    with pytest.raises(InvalidInput) as caught:
-        select_section(PAPER, "Conclusion")
-    message = str(caught.value)
+    message = refusal("Conclusion")
     assert '"Conclusion"' in message
     assert "section:2 Abstract" in message
     assert 'section="outline"' in message

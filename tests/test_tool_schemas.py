@@ -9,7 +9,6 @@ rewrite the file with `python -m tests.test_tool_schemas` and review its diff.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -83,29 +82,10 @@ def test_start_up_imports_nothing_only_a_tool_call_needs(tmp_path):
     on the way (python -X importtime) is one that answering initialize or tools/list needs."""
     env = jsonrpc.environment()
     env.update(ARXIV_MCP_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
-    initialize = jsonrpc.initialize(1, "t")
-    log = tmp_path / "importtime.txt"  # a file: a full stderr pipe would stop the server
-    with log.open("w") as stderr:
-        proc = subprocess.Popen(
-            [sys.executable, "-X", "importtime", "-m", "arxiv_mcp"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-        )
-        try:
-            proc.stdin.write(json.dumps(initialize) + "\n")
-            proc.stdin.flush()
-            answer = json.loads(proc.stdout.readline())  # the answer first, then stdin closed
-            proc.communicate(timeout=60)
-        finally:
-            proc.kill()
-    assert answer["result"]["serverInfo"]["name"] == "arxiv-mcp"
-    imported = {
-        line.rsplit("|", 1)[1].strip() for line in log.read_text().splitlines() if line.startswith("import time:")
-    }
+    argv = [sys.executable, "-X", "importtime", "-m", "arxiv_mcp"]
+    talk = jsonrpc.converse(argv, [jsonrpc.initialize(1, "t")], env, cwd=tmp_path)
+    assert talk.answers[1]["result"]["serverInfo"]["name"] == "arxiv-mcp"
+    imported = {line.rsplit("|", 1)[1].strip() for line in talk.stderr.splitlines() if line.startswith("import time:")}
     assert "arxiv_mcp.server" in imported
     early = sorted(m for m in imported if m in TOOL_CALL_MODULES or m.startswith(TOOL_CALL_PACKAGES))
     assert early == [], f"imported before any tool call: {early}"

@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import html_paper, paper
+from tests.conftest import cited_paper, paper
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
 def corpus(fake):
-    fake.add(
-        html_paper(
-            "2403.00003",
-            "Attention for graphs",
-            references=[{"title": "Old", "year": 2001, "authors": ["A"], "arxiv": None}],
-            citations=[],
-        )
-    )
+    fake.add(cited_paper())
     fake.add(paper("2401.00001", "Other graphs"))
     fake.add(paper("hep-th/9901001", "Strings", year=1999, month=1))
     return fake
