@@ -7,8 +7,7 @@ the headings' printed numbers, figures, tables, numbered equations and bibliogra
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
 float, `definitions` reads the paper's definitions once, `tokens` tokenizes (expanding the
-macros with arguments, `templates`, where it reads them), `macros` splices the text macros into
-the tokens, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
+paper's macros, `macros`, where it reads them), and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
 tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -16,6 +15,7 @@ data, so nothing is ever executed.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ...errors import ExtractionError
@@ -41,7 +41,7 @@ from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Expansion, text_macros
+from .macros import Macros
 from .references import Labels
 from .source import (
     Assembler,
@@ -53,9 +53,8 @@ from .source import (
     split_document,
 )
 from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
-from .templates import Templates, template_definitions
 from .tokens import tokenize
-from .units import declared_units, math_quantities
+from .units import declared_units, quantities_in_math
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
@@ -114,22 +113,20 @@ def latex_to_document(
     for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
         if name not in own:
             found[name] = Definition(0, None, journal)
-    expansion = Expansion(text_macros(found))
     defined_environments = environments(shipped + written_here)
     own_environments = {name: d for name, d in defined_environments.items() if name not in _KNOWN_ENVIRONMENTS}
-    templates = Templates(template_definitions(found, own), expansion, own_environments)
+    macros = Macros(found, own, own_environments)
     pace.check()
 
     meta = _document_meta(preamble, babel, packages, shipped, written_here)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
     nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    # the tokenizer expands the paper's macros with arguments where it reads them
-    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, templates=templates)
-    preamble_tokens = expansion.tokens(math_quantities(preamble_tokens, meta.units))
+    # the tokenizer expands the paper's macros where it reads them
+    quantities = functools.partial(quantities_in_math, declared=meta.units)
+    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, (), macros, quantities)
     pace.check()
-    tokens = math_quantities(tokenize(body, aliases, nonumber, templates), meta.units)
-    body_tokens = bounded_bibliographies(expansion.tokens(tokens))
+    body_tokens = bounded_bibliographies(tokenize(body, aliases, nonumber, macros, quantities))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)

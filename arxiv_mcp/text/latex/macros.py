@@ -1,12 +1,23 @@
-"""User text macros: the paper's zero-argument definitions (`definitions.written`) spliced into its tokens.
+"""The paper's macros, expanded where the tokenizer reads a use: one mechanism for every macro.
 
-Paper source is untrusted data, so nothing is ever executed and expansion is bounded: a short
-zero-argument text macro (`\\newcommand{\\gorc}{S2ORC}`) has its body spliced in, as tokens in
-text and as LaTeX inside math; a spliced body is scanned again at most MAX_MACRO_DEPTH times
-(`\\bpr` -> `\\PB` -> `B`, as unit and particle packages nest them), so a recursive definition
-stops there, and the total inserted per paper is capped (MAX_MACRO_EXPANSION). Definitions
-with arguments are expanded as the tokenizer reads them (`templates`), under the same depth and
-budget.
+Paper source is untrusted data, so nothing is ever executed and expansion is bounded. A
+definition (`definitions.written`) is usable when its body is short and safe. In text the
+tokenizer meets a use and asks `Macros.in_text` for what it stands for, which it reads as tokens
+in the use's place: a zero-argument text macro's body (`\\newcommand{\\gorc}{S2ORC}`), or a
+template's (`\\newcommand{\\sig}[2][x]{\\sigma_{#1#2}}`, `\\def\\reef#1{(\\ref{#1})}`,
+`\\NewDocumentCommand{\\q}{m}{...}`) with each use's arguments (a braced group, else one letter,
+digit or control word, as TeX reads an undelimited argument; the optional first one in brackets,
+else its default) in place of `#n`. In math, which the tokenizer keeps as LaTeX, `Macros.in_math`
+rewrites the math's LaTeX the same way before its rows, numbers and labels are read. A
+zero-argument macro whose body uses a template (`\\newcommand{\\tq}{\\HepParticle{t}{}{}}`) is
+read as a template, so its template is. Whether a use sits in math decides how `\\ensuremath`
+reads (`$X$` in text, `X` in math).
+
+The bounds: what a use expands to is read for macros again at most MAX_MACRO_DEPTH times (`\\bpr`
+-> `\\PB` -> `B`, as unit and particle packages nest them), an argument is at most MAX_ARGUMENT
+characters, and every character inserted counts against one per-paper budget
+(MAX_MACRO_EXPANSION), so recursive or exploding definitions stop (their leftover uses are
+dropped by the converter, as unknown commands are).
 """
 
 from __future__ import annotations
@@ -18,21 +29,38 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import RESERVED_NAMES, Definition
+from .definitions import RESERVED_NAMES, Definition, bracket_end
 from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
     FONT_SWITCHES,
     HEADING_LEVELS,
+    PACKAGE_TEMPLATES,
     PAR_COMMANDS,
     SKIP_SPECS,
 )
-from .tokens import BEGIN, CMD, DMATH, END, LBRACE, LBRACKET, MATH, RAW, RBRACE, TEXT, Token
+from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 
 log = logging.getLogger(__name__)
 
+MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
+
+# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
+# applied (`handlers.PROTECTED` adds the names with a handler).
+PROTECTED_MACROS = frozenset(
+    RESERVED_NAMES
+    | set(SKIP_SPECS)
+    | PAR_COMMANDS
+    | set(ALGORITHM_WORDS)
+    | set(HEADING_LEVELS)
+    | set(CHAPTER_LEVELS)
+    | FONT_SWITCHES
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+)
+
 # ---------------------------------------------------------------------------------------------
-# User text macros: one level, zero arguments, short bodies
+# Zero-argument text macros: short, safe bodies
 # ---------------------------------------------------------------------------------------------
 
 UNSAFE_BODY_RE = re.compile(
@@ -43,11 +71,10 @@ UNSAFE_BODY_RE = re.compile(
 
 @dataclass(frozen=True)
 class Macro:
-    """A usable definition: tokens for text mode, LaTeX for math."""
+    """A usable zero-argument definition: LaTeX as text reads it (its \\ensuremath as `$X$`), and as math does."""
 
-    text: tuple[Token, ...]
+    text: str
     math: str
-    xspace: bool
     cost: int
 
 
@@ -110,18 +137,16 @@ def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
         return None
     body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
-    text = tokens.tokenize(replace_ensuremath(body, _inline_math), {})
-    if not _balanced_tokens(text):
+    text = replace_ensuremath(body, _inline_math)
+    if not _balanced_tokens(tokens.tokenize(text, {})):
         return None
-    xspace = bool(text) and text[-1] == (CMD, "xspace")
     math = _BOXED_MATH_RE.sub(
         r"\\text{\1}\2", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner))
     )
-    math = " ".join((math[: -len("\\xspace")] if xspace and math.endswith("\\xspace") else math).split())
+    math = " ".join((math[: -len("\\xspace")] if math.endswith("\\xspace") else math).split())
     return Macro(
-        text=tuple(text[:-1] if xspace else text),
+        text=text,
         math=_UNESCAPED_DOLLAR_RE.sub("", math),  # \\mbox{GeV/$c$} inside math: its math is math
-        xspace=xspace,
         cost=len(body) + 1,
     )
 
@@ -135,38 +160,104 @@ def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
     }
 
 
-# ---------------------------------------------------------------------------------------------
-# User text macros: splicing the collected definitions into the tokens
-# ---------------------------------------------------------------------------------------------
-
-MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-
-_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
-# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
-# applied (`handlers.PROTECTED` adds the names with a handler).
-PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(SKIP_SPECS)
-    | PAR_COMMANDS
-    | set(ALGORITHM_WORDS)
-    | set(HEADING_LEVELS)
-    | set(CHAPTER_LEVELS)
-    | FONT_SWITCHES
-    # read by the tokenizer, or spelled out by the converter as symbols
-    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-)
-
-
 _MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
 
 
-class Expansion:
-    """Splices macro bodies into a token list, once each; the bodies themselves are never scanned."""
+# ---------------------------------------------------------------------------------------------
+# Templates: macros with arguments
+# ---------------------------------------------------------------------------------------------
 
-    def __init__(self, macros: dict[str, Macro]):
-        self.macros = macros
+MAX_ARGUMENT = 2_000
+
+_PARAMETER_RE = re.compile(r"#([1-9])")
+_BETWEEN_ARGUMENTS_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?")
+
+
+_CONTROL_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
+
+
+def template_definitions(
+    found: dict[str, Definition | None], own: frozenset[str] = frozenset()
+) -> dict[str, Definition]:
+    """The usable templates: safe definitions with arguments (a known package's stand-in where the
+    paper's own cannot be read), and the zero-argument ones that call them. `own` names what the
+    paper's own files define: a shipped class's definition of a stand-in's name gives way to it
+    (IEEEtran.cls defines \\IEEEauthorblockN in branches for its modes, the last one bare)."""
+    usable = {name: d for name, d in found.items() if d is not None and d.nargs and _safe(d.body)}
+    for name, (nargs, body) in PACKAGE_TEMPLATES.items():
+        if name not in usable or name not in own or not _decidable(usable[name].body):
+            usable[name] = Definition(nargs, None, body)
+    for _ in range(MAX_MACRO_DEPTH):
+        callers = {
+            name: d
+            for name, d in found.items()
+            if d is not None
+            and not d.nargs
+            and name not in usable
+            and _safe(d.body)
+            and any(called in usable for called in _CONTROL_NAME_RE.findall(d.body))
+        }
+        if not callers:
+            break
+        usable.update(callers)
+    return usable
+
+
+def _decidable(body: str) -> bool:
+    """Whether its conditionals can be decided here, whatever its arguments (`\\ifx` cannot)."""
+    return _conditionals(_PARAMETER_RE.sub("0", body), False) is not None
+
+
+def _safe(body: str) -> bool:
+    """Safe as a zero-argument body is, once its `#n` parameters are out (`##` is not one) and a
+    float it sets whole is out (`\\newcommand{\\fig}[2]{\\begin{figure}...\\end{figure}}`:
+    papers' own float macros)."""
+    return "##" not in body and not UNSAFE_BODY_RE.search(_whole_floats_out(_PARAMETER_RE.sub("", body)))
+
+
+_FLOAT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{((?:figure|table|center|minipage|tabular|subfigure)\*?)\}")
+
+
+def _whole_floats_out(body: str) -> str:
+    """`body` without its float delimiters when each one opened is closed, in order; else as is."""
+    open_envs: list[str] = []
+    for found in _FLOAT_DELIMITER_RE.finditer(body):
+        if found.group(1) == "begin":
+            open_envs.append(found.group(2))
+        elif not open_envs or open_envs.pop() != found.group(2):
+            return body
+    return body if open_envs else _FLOAT_DELIMITER_RE.sub(" ", body)
+
+
+def _safe_environment(definition: Definition) -> bool:
+    """Safe as a template is, where its \\begin and \\end may open and close environments
+    (`\\newenvironment{Thm}{\\begin{Italic}...}{\\end{Italic}}`)."""
+    return all(
+        "##" not in body and all(m.group().startswith(("\\begin", "\\end")) for m in UNSAFE_BODY_RE.finditer(body))
+        for body in (_PARAMETER_RE.sub("", definition.body), definition.end)
+    )
+
+
+# Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
+_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?"
+
+
+class Macros:
+    """The paper's usable macros by name, and its own environments, expanded under one per-paper
+    budget: where the tokenizer reads a use in text (`in_text`), over the LaTeX of math
+    (`in_math`), and where it reads a \\begin of one of the environments (`environment`)."""
+
+    def __init__(self, found: dict[str, Definition | None], own: frozenset[str], environments: dict[str, Definition]):
+        self.templates = template_definitions(found, own)
+        self.macros = text_macros(found)
+        self.found: dict[str, Definition | Macro] = {**self.macros, **self.templates}
         self.budget = MAX_MACRO_EXPANSION
         self.warned = False
+        self.environments = {name: d for name, d in environments.items() if _safe_environment(d)}
+        names = "|".join(re.escape(name) for name in sorted(self.environments, key=len, reverse=True))
+        self.delimiters = re.compile(rf"\\(begin|end)[ \t]*\{{[ \t]*({names})[ \t]*\}}") if names else None
+        names = "|".join(re.escape(name) for name in sorted(self.templates, key=len, reverse=True))
+        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])") if self.templates else None
 
     def affordable(self, cost: int) -> bool:
         if cost <= self.budget:
@@ -176,52 +267,225 @@ class Expansion:
             self.warned = True
         return False
 
-    def tokens(self, toks: list[Token] | tuple[Token, ...], depth: int = 0) -> list[Token]:
-        """The tokens with the macros spliced in: linear in the tokens plus the bodies inserted,
-        which MAX_MACRO_EXPANSION bounds per paper."""
-        if not self.macros:
-            return list(toks)
-        out: list[Token] = []
-        for k, (kind, value) in enumerate(toks):
-            pace.tick(k)
-            macro = self.macros.get(value) if kind == CMD else None
-            if macro is not None and self.affordable(macro.cost) and not tokens.being_defined(toks, k):
-                self.budget -= macro.cost
-                body = self.tokens(macro.text, depth + 1) if depth < tokens.MAX_MACRO_DEPTH else list(macro.text)
-                self.splice(out, macro, body, toks[k + 1] if k + 1 < len(toks) else None)
-            elif (kind == MATH or kind == DMATH) and "\\" in value:
-                out.append((kind, self.math_tokens(value, depth)))
-            else:
-                out.append((kind, value))
-        return out
+    def in_text(self, src: str, pos: int, name: str) -> tuple[str, int, int] | None:
+        """The use of `name` in text whose arguments start at `pos`: the body with them in
+        place, where the use ends and how many arguments it took; None when it is not a use
+        or the budget is spent."""
+        template = self.templates.get(name)
+        if template is not None:
+            use = self.one(src, pos, name, False) if self.budget > 0 else None
+            return (*use, template.nargs) if use is not None else None
+        macro = self.macros[name]
+        if not self.affordable(macro.cost):
+            return None
+        self.budget -= macro.cost
+        return macro.text, pos, 0
 
-    def math_tokens(self, latex: str, depth: int) -> str:
-        expanded = _MATH_CONTROL_RE.sub(lambda m: self.in_math(m, latex, depth), latex)
+    def in_math(self, latex: str, depth: int, quantities: Callable[[str], str] | None = None) -> str:
+        """Math's LaTeX with the uses in it expanded: the templates' (read `depth` deep already),
+        then `quantities` (siunitx's, whose units are read by name), then the text macros'."""
+        if depth <= MAX_MACRO_DEPTH:
+            latex = self.expand(latex, True, depth)
+        latex = quantities(latex) if quantities is not None else latex
+        return self.math_macros(latex, 0) if self.macros and "\\" in latex else latex
+
+    def math_macros(self, latex: str, depth: int) -> str:
+        expanded = _MATH_CONTROL_RE.sub(lambda m: self.math_macro(m, latex, depth), latex)
         return flatten_upright(expanded) if expanded != latex else expanded
 
-    @staticmethod
-    def splice(out: list[Token], macro: Macro, body: list[Token], following: Token | None) -> None:
-        """The body's tokens; math never touches other math (`$a$$b$` would read as `$$`)."""
-        if body and body[0][0] == MATH and out and out[-1][0] == MATH:
-            out.append((TEXT, " "))
-        out.extend(body)
-        ends_in_math = bool(body) and body[-1][0] == MATH
-        math_follows = following is not None and following[0] == MATH
-        if (macro.xspace and _xspace_adds_space(following)) or (ends_in_math and math_follows):
-            out.append((TEXT, " "))
-
-    def in_math(self, m: re.Match[str], latex: str, depth: int) -> str:
+    def math_macro(self, m: re.Match[str], latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
         if macro is None or not self.affordable(macro.cost):
             return m.group()
         self.budget -= macro.cost
-        body = (
-            self.math_tokens(macro.math, depth + 1)
-            if depth < tokens.MAX_MACRO_DEPTH and "\\" in macro.math
-            else macro.math
-        )
+        body = self.math_macros(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
         return glue + body
+
+    def environment(self, src: str, pos: int, name: str) -> tuple[str, int, str] | None:
+        """The paper's environment `name` whose \\begin's arguments start at `pos`: what its
+        \\begin prints with them in place, where they end, and what its \\end prints; None when
+        it is not a use or the budget is spent."""
+        definition = self.environments[name]
+        cost = len(definition.body) + len(definition.end) + 1
+        use = self.use(src, pos, definition, False) if self.affordable(cost) else None
+        if use is None:
+            return None
+        self.budget -= cost
+        return use[0], use[1], definition.end
+
+    def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
+        """Where each \\begin of the paper's environments in `src` is closed: its \\begin's
+        index -> where its \\end starts and ends, nested ones matched (an \\end that does not close
+        the innermost open one is passed over); one pass with a stack."""
+        ends: dict[int, tuple[int, int]] = {}
+        stack: list[tuple[str, int]] = []
+        for k, m in enumerate(self.delimiters.finditer(src) if self.delimiters is not None else ()):
+            pace.tick(k)
+            if m.group(1) == "begin":
+                stack.append((m.group(2), m.start()))
+            elif stack and stack[-1][0] == m.group(2):
+                ends[stack.pop()[1]] = (m.start(), m.end())
+        return ends
+
+    def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:
+        use = self.use(src, pos, self.templates[name], math)
+        if use is None:
+            # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
+            # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
+            self.budget -= MAX_ARGUMENT if "{" in src[pos : pos + 40] else 1
+            return None
+        if not self.affordable(len(use[0]) + 1):
+            return None
+        self.budget -= len(use[0]) + 1
+        return use
+
+    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+        """`src` (math's LaTeX) with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep."""
+        if self.scan is None:
+            return src
+        out: list[str] = []
+        pos = 0
+        tail = ""  # the end of the output so far
+        for m in self.scan.finditer(src):
+            if m.start() < pos:
+                continue
+            name = m.group(1)
+            if name is None:
+                math = _math_after(m.group(), math)
+                continue
+            if self.budget <= 0:
+                break
+            use = self.one(src, m.end(), name, math)
+            if use is None:
+                continue
+            body, end = use
+            body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
+            if depth == 0:
+                body, end = _spaced(body, src, end, self.templates[name].nargs)
+            out.append(src[pos : m.start()])
+            tail = (tail + out[-1])[-40:]
+            out.append(_separated(tail, body, src[end : end + 1]))
+            tail = (tail + out[-1])[-40:]
+            pos = end
+        out.append(src[pos:])
+        return "".join(out)
+
+    @staticmethod
+    def use(src: str, pos: int, definition: Definition, math: bool) -> tuple[str, int] | None:
+        """The body with this use's arguments in place, and where the use ends; None: not a use."""
+        args: list[str] = []
+        if definition.default is not None:
+            start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
+            bracket = src.startswith("[", start)
+            close = bracket_end(src, start, MAX_ARGUMENT) if bracket else -1
+            if bracket and close < 0:
+                return None
+            args.append(src[start + 1 : close] if close > 0 else definition.default)
+            pos = close + 1 if close > 0 else pos
+        while len(args) < definition.nargs:
+            argument = _argument(src, pos)
+            if argument is None:
+                return None
+            text, pos = argument
+            args.append(text)
+        body = _PARAMETER_RE.sub(
+            lambda p: args[int(p.group(1)) - 1] if int(p.group(1)) <= len(args) else "", definition.body
+        )
+        decided = _conditionals(body, math)
+        return (_in_mode(decided, math), pos) if decided is not None else None
+
+
+_ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
+
+
+def _separated(before: str, body: str, after: str) -> str:
+    """The body, never joined to a control word before or after it into a new name (`\\alpha` `b`
+    is not `\\alphab`): the space put between is one the tokenizer drops after a control word.
+    Math never touches other math either (`$a$$b$` would read as display math)."""
+    if (body[:1].isalpha() and _ENDS_IN_WORD_RE.search(before)) or (body[:1] == "$" and before[-1:] == "$"):
+        body = " " + body
+    if (after.isalpha() and _ENDS_IN_WORD_RE.search(body)) or (after == "$" and body[-1:] == "$"):
+        body += " "
+    return body
+
+
+_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
+
+
+def _argument(src: str, pos: int) -> tuple[str, int] | None:
+    """One undelimited argument at pos: a braced group's inside, or a single token."""
+    start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
+    if src.startswith("{", start):
+        close = tokens.group_end(src, start, MAX_ARGUMENT)
+        return (src[start + 1 : close], close + 1) if close > 0 else None
+    m = _ONE_TOKEN_RE.match(src, pos)
+    return (m.group(1), m.end()) if m else None
+
+
+_INNERMOST_IF_RE = re.compile(
+    r"\\if(?:num[ \t]*(?P<left>-?\d+)[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d+)|mmode(?![A-Za-z@]))"
+    r"(?P<branches>(?:(?!\\if[A-Za-z@]|\\fi(?![A-Za-z@])).)*)\\fi(?![A-Za-z@])",
+    re.DOTALL,
+)
+
+
+_ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
+
+
+# etoolbox's \\iftoggle{name}{yes}{no} and \\ifbool are commands with braced branches, which the
+# converter decides (`engine.cmd_if_toggle`); TeX's own \\if...\\fi cannot be decided here
+_ANY_CONDITIONAL_RE = re.compile(r"\\(?:(?!(?:iftoggle|ifbool)(?![A-Za-z@]))if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
+
+
+def _conditionals(body: str, math: bool) -> str | None:
+    """The body with its `\\ifnum 2=1 ...\\else ...\\fi` on numbers and its `\\ifmmode` decided,
+    innermost first; None when a condition is left that cannot be known without running TeX."""
+    for _ in range(body.count("\\if")):
+        m = _INNERMOST_IF_RE.search(body)
+        if m is None:
+            break
+        branches = _ELSE_RE.split(m.group("branches"), maxsplit=1)
+        chosen = branches[0] if _holds(m, math) else (branches[1] if len(branches) > 1 else "")
+        # the space ending the number, and those after \\else and \\fi, are TeX's, not text
+        body = body[: m.start()] + chosen.strip() + body[m.end() :]
+    return None if _ANY_CONDITIONAL_RE.search(body) else body
+
+
+def _holds(m: re.Match[str], math: bool) -> bool:
+    if m.group("op") is None:
+        return math
+    left, right = int(m.group("left")), int(m.group("right"))
+    return {"<": left < right, "=": left == right, ">": left > right}[m.group("op")]
+
+
+def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
+    """A fully expanded use: TeX drops the spaces after a control word, \\xspace puts one back."""
+    if tokens.XSPACE_RE.search(body):
+        return tokens.XSPACE_RE.sub("", body), end
+    return body, tokens.match_end(tokens.AFTER_WORD_RE, src, end) if not nargs else end
+
+
+_EMPTY_SCRIPT_RE = re.compile(r"[_^]\{\s*\}")  # `\\HepParticle{t}{}{}`: no sub- or superscript
+
+
+_MATH_BOX_RE = re.compile(r"\\(?:mbox|hbox|text)[ \t]*\{[ \t]*\$([^$]*)\$[ \t]*\}")
+
+
+def _in_mode(body: str, math: bool) -> str:
+    body = _EMPTY_SCRIPT_RE.sub("", body)
+    if math:  # a box holding only math (`\\mbox{$|x\\rangle$}`) is that math here; math ignores spacing
+        body = _MATH_BOX_RE.sub(r"\1", replace_ensuremath(body, lambda inner: inner))
+        return " ".join(_UNESCAPED_DOLLAR_RE.sub("", body).split())
+    return replace_ensuremath(body, lambda inner: f"${inner}$")
+
+
+def _math_after(delimiter: str, math: bool) -> bool:
+    if delimiter in ("\\(", "\\["):
+        return True
+    if delimiter in ("\\)", "\\]"):
+        return False
+    return not math if delimiter.startswith("$") else math
 
 
 _NESTED_UPRIGHT_RE = re.compile(r"\\(text|mathrm|textrm)\s*\{([^{}]*)\\(?:text|mathrm|textrm)\s*\{([^{}]*)\}([^{}]*)\}")
@@ -236,15 +500,3 @@ def flatten_upright(latex: str) -> str:
             return flat
         latex = flat
     return latex
-
-
-def _xspace_adds_space(following: Token | None) -> bool:
-    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
-    if following is None:
-        return False
-    kind, value = following
-    if kind == TEXT:
-        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
-    if kind == CMD:
-        return value not in ("footnote", "footnotemark", "xspace")
-    return kind in (MATH, RAW, LBRACKET)

@@ -2,7 +2,7 @@
 
 One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
 and control symbols become text, and every other control word is a CMD token for the converter.
-A use of the paper's macros with arguments (`Templates`) is expanded where it is read: its body
+A use of the paper's macros (`macros.Macros`) is expanded where it is read: what it stands for
 is read as tokens in its place (MAX_MACRO_DEPTH deep), and the LaTeX of math is rewritten by the
 same definitions before its rows and labels are read.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol
 
 from . import pace
@@ -204,9 +204,9 @@ def _accented(accent: str, base: str) -> str:
     return unicodedata.normalize("NFC", base + _ACCENTS[accent])
 
 
-class Templates(Protocol):
-    """The paper's macros with arguments (`templates.Templates`), which the tokenizer expands
-    where it reads a use, so the source is read once."""
+class Macros(Protocol):
+    """The paper's macros (`macros.Macros`), which the tokenizer expands where it reads a use,
+    so the source is read once."""
 
     @property
     def found(self) -> Mapping[str, object]:
@@ -216,7 +216,7 @@ class Templates(Protocol):
         """The use of `name` whose arguments start at `pos`: its body, where it ends, how many
         arguments it took."""
 
-    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+    def in_math(self, latex: str, depth: int, quantities: Callable[[str], str] | None = None) -> str:
         """Math with the uses in it expanded."""
 
     @property
@@ -267,15 +267,20 @@ def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
 
 XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")  # heppennames spells it \\Xspace
 _XSPACES = ((CMD, "xspace"), (CMD, "Xspace"))
+_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
+_PEEK = 40  # characters read to find the token after a use: a token's start is shorter
 
 
-def _spaced(toks: list[Token], src: str, end: int, nargs: int) -> tuple[list[Token], int]:
-    """A use read whole: TeX drops the spaces after a control word, \\xspace (anywhere in what
-    the use expands to) puts one back."""
-    if any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
-        kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
-        return [t for t in kept if t not in _XSPACES], end
-    return toks, match_end(AFTER_WORD_RE, src, end) if not nargs else end
+def _xspace_adds_space(following: Token | None) -> bool:
+    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
+    if following is None:
+        return False
+    kind, value = following
+    if kind == TEXT:
+        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
+    if kind == CMD:
+        return value not in ("footnote", "footnotemark", "xspace")
+    return kind in (MATH, RAW, LBRACKET)
 
 
 class _Tokenizer:
@@ -284,11 +289,13 @@ class _Tokenizer:
         src: str,
         aliases: dict[str, tuple[str, str]],
         nonumber: Iterable[str] = (),
-        templates: Templates | None = None,
+        macros: Macros | None = None,
+        quantities: Callable[[str], str] | None = None,
     ):
         self.src = src
         self.aliases = aliases
-        self.templates = templates
+        self.macros = macros
+        self.quantities = quantities
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
@@ -386,7 +393,9 @@ class _Tokenizer:
         return True
 
     def in_math(self, latex: str) -> str:
-        return self.templates.expand(latex, True, self.depth) if self.templates is not None else latex
+        if self.macros is None:
+            return self.quantities(latex) if self.quantities is not None else latex
+        return self.macros.in_math(latex, self.depth, self.quantities)
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
@@ -446,10 +455,10 @@ class _Tokenizer:
         """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
         of its `rows` (a label on an unnumbered row names the number its group prints)."""
         tag = self._TAG_RE.search(row)
-        if tag:
-            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
-        else:
+        if tag is None:
             self.toks.append((CMD, "@stepequation"))
+        elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
+            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
         self.labels(row if rows is None else rows)
 
     def labels(self, latex: str) -> None:
@@ -474,8 +483,8 @@ class _Tokenizer:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
-        if self.templates is not None and name in self.templates.found and not being_defined(self.toks, len(self.toks)):
-            use = self.templates.in_text(src, k, name)
+        if self.macros is not None and self.expands(name):
+            use = self.macros.in_text(src, k, name)
             if use is not None:
                 return self.expanded(j, *use)
         if name in ("begin", "end"):
@@ -504,12 +513,13 @@ class _Tokenizer:
         what it holds, what its \\end prints, as one text (a display its \\begin opens and its
         \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one (no
         \\end closes it, an argument is missing, the budget is spent): read as before."""
-        if self.templates is None or env not in self.templates.environments or env in _READ_HERE:
+        macros = self.macros
+        if macros is None or self.depth > MAX_MACRO_DEPTH or env not in macros.environments or env in _READ_HERE:
             return None
         if self.own_ends is None:
-            self.own_ends = self.templates.environment_ends(self.src)
+            self.own_ends = macros.environment_ends(self.src)
         end, after = self.own_ends.get(j, (-1, -1))
-        use = self.templates.environment(self.src, k, env) if end >= 0 else None
+        use = macros.environment(self.src, k, env) if end >= 0 else None
         if use is None or use[1] > end:
             return None
         begin, start, finish = use
@@ -517,19 +527,16 @@ class _Tokenizer:
 
     def expanded(self, j: int, body: str, end: int, nargs: int, spaced: bool = True) -> int:
         """The body of the use at `j`, read as tokens where the use stands (its own macros
-        expanded, MAX_MACRO_DEPTH deep as `templates` says), and where the source goes on.
+        expanded, MAX_MACRO_DEPTH deep as `macros` says), and where the source goes on.
         Math never touches other math (`$a$$b$` would read as display math). `spaced`: a
         macro's use, after which TeX drops the spaces (an environment's \\end is not one)."""
-        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends
+        outer = self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends
         self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
         self.own_ends = None
-        if self.depth > MAX_MACRO_DEPTH:
-            self.templates = None
         toks = self.run()
-        self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends = outer
-        # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
-        if self.depth == 0 and spaced:
-            toks, end = _spaced(toks, self.src, end, nargs)
+        self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
+        if spaced:
+            toks, end = self.spaced(toks, end, nargs)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
             self.toks.append((TEXT, " "))
@@ -541,6 +548,32 @@ class _Tokenizer:
         # text (\\xspace: its own rule)
         ends_in_word = spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
         return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
+
+    def expands(self, name: str) -> bool:
+        """Whether the control word `name` just read is a use of one of the paper's macros to expand."""
+        return (
+            self.macros is not None
+            and self.depth <= MAX_MACRO_DEPTH
+            and name in self.macros.found
+            and not being_defined(self.toks, len(self.toks))
+        )
+
+    def spaced(self, toks: list[Token], end: int, nargs: int) -> tuple[list[Token], int]:
+        """A use read whole: TeX drops the spaces after a control word, and \\xspace (anywhere in
+        what the use expands to) puts one back unless the token after the use is punctuation, a
+        brace, a space or a footnote: a use ending a macro's body leaves its \\xspace to the use
+        of that macro, where the token after it is known."""
+        after = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
+        if not any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
+            return toks, after
+        if self.depth and after >= len(self.src):
+            return toks, after
+        kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
+        kept = [t for t in kept if t not in _XSPACES]
+        following = _Tokenizer(self.src[after : after + _PEEK], self.aliases).run()
+        if _xspace_adds_space(following[0] if following else None):
+            kept.append((TEXT, " "))
+        return kept, after
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
 
@@ -686,12 +719,17 @@ def _verbatim_body(env: str, inner: str) -> str:
 
 
 def tokenize(
-    src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = (), templates: Templates | None = None
+    src: str,
+    aliases: dict[str, tuple[str, str]],
+    nonumber: Iterable[str] = (),
+    macros: Macros | None = None,
+    quantities: Callable[[str], str] | None = None,
 ) -> list[Token]:
     """`nonumber`: the paper's own names for \\nonumber (`\\def\\nn{\\nonumber}`), which decide
-    which rows of an alignment are numbered before its macros are expanded; `templates`: the
-    macros with arguments, expanded as they are read."""
-    return _Tokenizer(src, aliases, nonumber, templates).run()
+    which rows of an alignment are numbered before its macros are expanded; `macros`: the
+    paper's macros, expanded as they are read; `quantities`: siunitx's quantities in math as
+    printed, read before the text macros in math are expanded."""
+    return _Tokenizer(src, aliases, nonumber, macros, quantities).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
