@@ -60,7 +60,6 @@ from .units import declared_units, quantities_in_math
 _KNOWN_ENVIRONMENTS = frozenset(
     {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
 )
-_NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
 _DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
@@ -121,12 +120,11 @@ def latex_to_document(
     meta = _document_meta(preamble, babel, packages, shipped, written_here)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
-    nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
     # the tokenizer expands the paper's macros where it reads them
     quantities = functools.partial(quantities_in_math, declared=meta.units)
-    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, (), macros, quantities)
+    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, macros, quantities)
     pace.check()
-    body_tokens = bounded_bibliographies(tokenize(body, aliases, nonumber, macros, quantities))
+    body_tokens = bounded_bibliographies(tokenize(body, aliases, macros, quantities))
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)

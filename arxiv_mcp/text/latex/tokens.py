@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from . import pace
@@ -288,7 +288,6 @@ class _Tokenizer:
         self,
         src: str,
         aliases: dict[str, tuple[str, str]],
-        nonumber: Iterable[str] = (),
         macros: Macros | None = None,
         quantities: Callable[[str], str] | None = None,
     ):
@@ -299,8 +298,6 @@ class _Tokenizer:
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
-        names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
-        self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
         self.search = _Searcher(src)
         self.toks: list[Token] = []
         self.end_aliases: dict[str, list[str]] = {}
@@ -407,6 +404,7 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
+    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
     _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
     # `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
     _EQNO_RE = re.compile(
@@ -721,15 +719,13 @@ def _verbatim_body(env: str, inner: str) -> str:
 def tokenize(
     src: str,
     aliases: dict[str, tuple[str, str]],
-    nonumber: Iterable[str] = (),
     macros: Macros | None = None,
     quantities: Callable[[str], str] | None = None,
 ) -> list[Token]:
-    """`nonumber`: the paper's own names for \\nonumber (`\\def\\nn{\\nonumber}`), which decide
-    which rows of an alignment are numbered before its macros are expanded; `macros`: the
-    paper's macros, expanded as they are read; `quantities`: siunitx's quantities in math as
-    printed, read before the text macros in math are expanded."""
-    return _Tokenizer(src, aliases, nonumber, macros, quantities).run()
+    """`macros`: the paper's macros, expanded as they are read (in math before its rows are
+    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber); `quantities`: siunitx's quantities in
+    math as printed, read before the text macros in math are expanded."""
+    return _Tokenizer(src, aliases, macros, quantities).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
