@@ -25,14 +25,9 @@ from . import pace
 from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import (
-    Definition,
     Definitions,
-    Written,
     defined_float_names,
-    definitions,
     doi_prefix,
-    environment_aliases,
-    environments,
     written,
 )
 from .deluxetable import deluxe_tables
@@ -41,7 +36,7 @@ from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Macros
+from .macros import Macros, Table
 from .references import Labels
 from .source import (
     Assembler,
@@ -52,7 +47,7 @@ from .source import (
     package_sources,
     split_document,
 )
-from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
+from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
 from .tokens import tokenize
 from .units import declared_units, quantities_in_math
 
@@ -101,35 +96,30 @@ def latex_to_document(
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages = package_sources(files, source)
     defining = packages + "\n" + source
-    shipped, written_here = written(packages), written(source)  # the definitions, read once
-    aliases = environment_aliases(written_here)
-    found = definitions(shipped + written_here, PROTECTED)
-    own = frozenset(one.name for one in written_here)
-    # a unit or particle package not shipped (a shipped package may use them: `\jpsi` is `\PJgy`)
-    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():
-        if found.get(name) is None:
-            found[name] = Definition(0, None, unit)
-    for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
-        if name not in own:
-            found[name] = Definition(0, None, journal)
-    defined_environments = environments(shipped + written_here)
-    own_environments = {name: d for name, d in defined_environments.items() if name not in _KNOWN_ENVIRONMENTS}
-    macros = Macros(found, own, own_environments)
+    shipped = written(packages)  # the packages' text is not tokenized: their definitions, read once
+    table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
+    for one in shipped:
+        table.define(one, own=False)
+    macros = Macros(table)
     pace.check()
 
-    meta = _document_meta(preamble, babel, packages, shipped, written_here)
+    meta = _document_meta(preamble, packages)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = declared_units(defining)
-    # the tokenizer expands the paper's macros where it reads them
+    # the tokenizer records the paper's definitions and expands its macros where it reads them
     quantities = functools.partial(quantities_in_math, declared=meta.units)
-    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, macros, quantities)
+    preamble_tokens = tokenize(shorthands(preamble, babel), macros, quantities)
     pace.check()
-    body_tokens = bounded_bibliographies(tokenize(body, aliases, macros, quantities))
+    body_tokens = bounded_bibliographies(tokenize(body, macros, quantities))
+    meta.float_names = float_names(
+        defined_float_names(shipped), defined_float_names(table.written), babel, meta.document_class
+    )
+    meta.doi_prefix = doi_prefix(shipped + table.written)
     # the tokens are read for definitions before either walk, which rewrites them as it goes
-    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
+    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)
     defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
-    defined.wrapped(defined_environments)
+    defined.wrapped({name: d for name, d in table.all_environments.items() if d is not None})
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
@@ -156,10 +146,8 @@ def _document_class(preamble: str) -> tuple[str, str]:
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(
-    preamble: str, babel: list[str], packages: str, shipped: list[Written], written_here: list[Written]
-) -> Meta:
-    """The document-wide settings the preamble, the class and the paper's definitions decide."""
+def _document_meta(preamble: str, packages: str) -> Meta:
+    """The document-wide settings the preamble and the class decide."""
     document_class, numbering = _document_class(preamble)
     return Meta(
         # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
@@ -167,8 +155,6 @@ def _document_meta(
         labels=Labels(*citation_style(preamble + "\n" + packages)),
         document_class=document_class,
         numbering=numbering,
-        float_names=float_names(defined_float_names(shipped), defined_float_names(written_here), babel, document_class),
-        doi_prefix=doi_prefix(shipped + written_here),
     )
 
 

@@ -29,15 +29,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import RESERVED_NAMES, Definition, bracket_end
+from .definitions import (
+    ENVIRONMENT_DEFINERS,
+    RESERVED_NAMES,
+    Definition,
+    Written,
+    alias,
+    as_read,
+    bracket_end,
+    read_one,
+    replaces,
+)
 from .specs import (
     ALGORITHM_WORDS,
     CHAPTER_LEVELS,
     FONT_SWITCHES,
     HEADING_LEVELS,
+    JOURNAL_MACROS,
     PACKAGE_TEMPLATES,
     PAR_COMMANDS,
+    PARTICLE_MACROS,
     SKIP_SPECS,
+    UNIT_MACROS,
 )
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 
@@ -138,7 +151,7 @@ def _make_macro(body: str) -> Macro | None:
         return None
     body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
     text = replace_ensuremath(body, _inline_math)
-    if not _balanced_tokens(tokens.tokenize(text, {})):
+    if not _balanced_tokens(tokens.tokenize(text)):
         return None
     math = _BOXED_MATH_RE.sub(
         r"\\text{\1}\2", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner))
@@ -160,7 +173,7 @@ def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
     }
 
 
-_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z]+)|.)", re.DOTALL)
+_MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z@]+)|.)", re.DOTALL)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -174,33 +187,6 @@ _BETWEEN_ARGUMENTS_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?")
 
 
 _CONTROL_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
-
-
-def template_definitions(
-    found: dict[str, Definition | None], own: frozenset[str] = frozenset()
-) -> dict[str, Definition]:
-    """The usable templates: safe definitions with arguments (a known package's stand-in where the
-    paper's own cannot be read), and the zero-argument ones that call them. `own` names what the
-    paper's own files define: a shipped class's definition of a stand-in's name gives way to it
-    (IEEEtran.cls defines \\IEEEauthorblockN in branches for its modes, the last one bare)."""
-    usable = {name: d for name, d in found.items() if d is not None and d.nargs and _safe(d.body)}
-    for name, (nargs, body) in PACKAGE_TEMPLATES.items():
-        if name not in usable or name not in own or not _decidable(usable[name].body):
-            usable[name] = Definition(nargs, None, body)
-    for _ in range(MAX_MACRO_DEPTH):
-        callers = {
-            name: d
-            for name, d in found.items()
-            if d is not None
-            and not d.nargs
-            and name not in usable
-            and _safe(d.body)
-            and any(called in usable for called in _CONTROL_NAME_RE.findall(d.body))
-        }
-        if not callers:
-            break
-        usable.update(callers)
-    return usable
 
 
 def _decidable(body: str) -> bool:
@@ -239,25 +225,143 @@ def _safe_environment(definition: Definition) -> bool:
 
 
 # Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
-_DELIMITERS = r"\\\\|\\[$()\[\]]|\$\$?"
+_SCAN_RE = re.compile(r"\\\\|\\[$()\[\]]|\$\$?|\\([A-Za-z@]+)")
+_ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+
+
+class Table:
+    """The paper's macros and environments as defined so far: the packages' it ships first, then
+    its own in the order the tokenizer reads them (`define`), so a definition takes effect where
+    TeX reads it and a later \\renewcommand wins from there on. \\newcommand and \\providecommand
+    do not replace an earlier definition (`definitions.replaces`); names in `protected` mean
+    something to the converter and are never redefined; environments the walk knows
+    (`known_environments`) are never the paper's own."""
+
+    def __init__(self, protected: frozenset[str], known_environments: frozenset[str]):
+        self.protected = protected
+        self.known_environments = known_environments
+        self.defined: dict[str, Definition | None] = {}  # None: defined, but not usable here
+        self.own: set[str] = set()  # what the paper's own files define
+        self.written: list[Written] = []  # the paper's own definitions, in the order read
+        self.aliases: dict[str, tuple[str, str]] = {}  # `\beq` -> ("begin", "equation")
+        self.end_aliases: dict[str, list[str]] = {}  # "equation" -> ["\\eeq"]
+        self.all_environments: dict[str, Definition | None] = {}
+        self.environments: dict[str, Definition] = {}  # the paper's own, usable here
+        self.templates: dict[str, Definition] = {}  # with arguments, or a known package's stand-in
+        self.zero: dict[str, Definition] = {}  # without arguments, safe: a template's caller when it calls one
+        self.macros: dict[str, Macro] = {}  # without arguments, usable as text and math
+        self.callers: dict[str, Definition | None] = {}  # `template`'s answers since the last definition
+        for name in (*PACKAGE_TEMPLATES, *UNIT_MACROS, *PARTICLE_MACROS, *JOURNAL_MACROS):
+            self.derive(name)
+
+    def define(self, one: Written, own: bool = True) -> None:
+        """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package)."""
+        self.callers.clear()
+        if own:
+            self.written.append(one)
+            self.own.add(one.name)
+            kind_env = alias(one)
+            if kind_env is not None:
+                self.aliases[one.name] = kind_env
+                if kind_env[0] == "end":
+                    self.end_aliases.setdefault(kind_env[1], []).append("\\" + one.name)
+        if one.definer in ENVIRONMENT_DEFINERS:
+            self.environment(one)
+        elif replaces(one, self.defined, self.protected):
+            self.defined[one.name] = as_read(one.definition, self.defined)
+        self.derive(one.name)
+
+    def environment(self, one: Written) -> None:
+        """\\newenvironment does not replace an earlier one, \\renewenvironment does."""
+        if one.definer == "newenvironment" and one.name in self.all_environments:
+            return
+        self.all_environments[one.name] = one.definition
+        definition = one.definition
+        if definition is not None and one.name not in self.known_environments and _safe_environment(definition):
+            self.environments[one.name] = definition
+        else:
+            self.environments.pop(one.name, None)
+
+    def effective(self, name: str) -> Definition | None:
+        """What `name` means: its definition; a journal class's internal the paper does not define
+        prints as `specs.JOURNAL_MACROS` says; a unit or particle package not shipped, as its stand-in."""
+        if name in JOURNAL_MACROS and name not in self.own:
+            return Definition(0, None, JOURNAL_MACROS[name])
+        found = self.defined.get(name)
+        stand_in = UNIT_MACROS.get(name) or PARTICLE_MACROS.get(name)
+        return Definition(0, None, stand_in) if found is None and stand_in is not None else found
+
+    def derive(self, name: str) -> None:
+        """The tables' entries for `name`, from what it means now. A known package's stand-in
+        gives way only to the paper's own template whose conditionals can be decided (IEEEtran.cls
+        defines \\IEEEauthorblockN in branches for its modes, the last one bare)."""
+        for table in (self.templates, self.zero, self.macros):
+            table.pop(name, None)
+        found = self.effective(name)
+        stand_in = PACKAGE_TEMPLATES.get(name)
+        if stand_in is not None and not (
+            found is not None and found.nargs and name in self.own and _safe(found.body) and _decidable(found.body)
+        ):
+            self.templates[name] = Definition(stand_in[0], None, stand_in[1])
+        elif found is not None and found.nargs:
+            if _safe(found.body):
+                self.templates[name] = found
+        elif found is not None:
+            if _safe(found.body):
+                self.zero[name] = found
+            macro = _make_macro(found.body)
+            if macro is not None:
+                self.macros[name] = macro
+
+    def template(self, name: str, depth: int = 0) -> Definition | None:
+        """`name`'s template: one with arguments, or a macro without whose body calls one,
+        MAX_MACRO_DEPTH callers deep (`\\newcommand{\\tq}{\\HepParticle{t}{}{}}`), so its template is."""
+        found = self.templates.get(name)
+        if found is not None or name not in self.zero or depth >= MAX_MACRO_DEPTH:
+            return found
+        if depth == 0 and name in self.callers:
+            return self.callers[name]
+        zero = self.zero[name]
+        caller = zero if any(self.template(c, depth + 1) for c in _CONTROL_NAME_RE.findall(zero.body)) else None
+        if depth == 0:
+            self.callers[name] = caller
+        return caller
+
+    def defines(self, name: str) -> bool:
+        return name in self.macros or self.template(name) is not None
 
 
 class Macros:
-    """The paper's usable macros by name, and its own environments, expanded under one per-paper
-    budget: where the tokenizer reads a use in text (`in_text`), over the LaTeX of math
-    (`in_math`), and where it reads a \\begin of one of the environments (`environment`)."""
+    """The paper's macros (`Table`), expanded under one per-paper budget: where the tokenizer
+    reads a use in text (`in_text`), over the LaTeX of math (`in_math`), and where it reads a
+    \\begin of one of its own environments (`environment`)."""
 
-    def __init__(self, found: dict[str, Definition | None], own: frozenset[str], environments: dict[str, Definition]):
-        self.templates = template_definitions(found, own)
-        self.macros = text_macros(found)
-        self.found: dict[str, Definition | Macro] = {**self.macros, **self.templates}
+    def __init__(self, table: Table):
+        self.table = table
         self.budget = MAX_MACRO_EXPANSION
         self.warned = False
-        self.environments = {name: d for name, d in environments.items() if _safe_environment(d)}
-        names = "|".join(re.escape(name) for name in sorted(self.environments, key=len, reverse=True))
-        self.delimiters = re.compile(rf"\\(begin|end)[ \t]*\{{[ \t]*({names})[ \t]*\}}") if names else None
-        names = "|".join(re.escape(name) for name in sorted(self.templates, key=len, reverse=True))
-        self.scan = re.compile(_DELIMITERS + r"|\\(" + names + r")(?![A-Za-z@])") if self.templates else None
+
+    @property
+    def aliases(self) -> dict[str, tuple[str, str]]:
+        return self.table.aliases
+
+    @property
+    def end_aliases(self) -> dict[str, list[str]]:
+        return self.table.end_aliases
+
+    def defines(self, name: str) -> bool:
+        return self.table.defines(name)
+
+    def own_environment(self, name: str) -> bool:
+        return name in self.table.environments
+
+    def define_at(self, src: str, pos: int) -> int:
+        """Record the definition whose definer's backslash is at `pos`, if it is one; where it ends
+        when it is usable here, else -1."""
+        one, end = read_one(src, pos)
+        if one is not None:
+            self.table.define(one)
+        return end
 
     def affordable(self, cost: int) -> bool:
         if cost <= self.budget:
@@ -271,11 +375,11 @@ class Macros:
         """The use of `name` in text whose arguments start at `pos`: the body with them in
         place, where the use ends and how many arguments it took; None when it is not a use
         or the budget is spent."""
-        template = self.templates.get(name)
+        template = self.table.template(name)
         if template is not None:
             use = self.one(src, pos, name, False) if self.budget > 0 else None
             return (*use, template.nargs) if use is not None else None
-        macro = self.macros[name]
+        macro = self.table.macros[name]
         if not self.affordable(macro.cost):
             return None
         self.budget -= macro.cost
@@ -287,14 +391,14 @@ class Macros:
         if depth <= MAX_MACRO_DEPTH:
             latex = self.expand(latex, True, depth)
         latex = quantities(latex) if quantities is not None else latex
-        return self.math_macros(latex, 0) if self.macros and "\\" in latex else latex
+        return self.math_macros(latex, 0) if "\\" in latex else latex
 
     def math_macros(self, latex: str, depth: int) -> str:
         expanded = _MATH_CONTROL_RE.sub(lambda m: self.math_macro(m, latex, depth), latex)
         return flatten_upright(expanded) if expanded != latex else expanded
 
     def math_macro(self, m: re.Match[str], latex: str, depth: int) -> str:
-        macro = self.macros.get(m.group(1) or "")
+        macro = self.table.macros.get(m.group(1) or "")
         if macro is None or not self.affordable(macro.cost):
             return m.group()
         self.budget -= macro.cost
@@ -306,7 +410,7 @@ class Macros:
         """The paper's environment `name` whose \\begin's arguments start at `pos`: what its
         \\begin prints with them in place, where they end, and what its \\end prints; None when
         it is not a use or the budget is spent."""
-        definition = self.environments[name]
+        definition = self.table.environments[name]
         cost = len(definition.body) + len(definition.end) + 1
         use = self.use(src, pos, definition, False) if self.affordable(cost) else None
         if use is None:
@@ -320,8 +424,10 @@ class Macros:
         the innermost open one is passed over); one pass with a stack."""
         ends: dict[int, tuple[int, int]] = {}
         stack: list[tuple[str, int]] = []
-        for k, m in enumerate(self.delimiters.finditer(src) if self.delimiters is not None else ()):
+        for k, m in enumerate(_ENVIRONMENT_DELIMITER_RE.finditer(src) if self.table.environments else ()):
             pace.tick(k)
+            if m.group(2) not in self.table.environments:
+                continue
             if m.group(1) == "begin":
                 stack.append((m.group(2), m.start()))
             elif stack and stack[-1][0] == m.group(2):
@@ -329,7 +435,8 @@ class Macros:
         return ends
 
     def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:
-        use = self.use(src, pos, self.templates[name], math)
+        template = self.table.template(name)
+        use = self.use(src, pos, template, math) if template is not None else None
         if use is None:
             # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
             # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
@@ -342,17 +449,18 @@ class Macros:
 
     def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
         """`src` (math's LaTeX) with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep."""
-        if self.scan is None:
-            return src
         out: list[str] = []
         pos = 0
         tail = ""  # the end of the output so far
-        for m in self.scan.finditer(src):
+        for m in _SCAN_RE.finditer(src):
             if m.start() < pos:
                 continue
             name = m.group(1)
             if name is None:
                 math = _math_after(m.group(), math)
+                continue
+            template = self.table.template(name)
+            if template is None:
                 continue
             if self.budget <= 0:
                 break
@@ -362,7 +470,7 @@ class Macros:
             body, end = use
             body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
             if depth == 0:
-                body, end = _spaced(body, src, end, self.templates[name].nargs)
+                body, end = _spaced(body, src, end, template.nargs)
             out.append(src[pos : m.start()])
             tail = (tail + out[-1])[-40:]
             out.append(_separated(tail, body, src[end : end + 1]))

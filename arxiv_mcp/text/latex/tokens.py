@@ -205,12 +205,22 @@ def _accented(accent: str, base: str) -> str:
 
 
 class Macros(Protocol):
-    """The paper's macros (`macros.Macros`), which the tokenizer expands where it reads a use,
-    so the source is read once."""
+    """The paper's macros (`macros.Macros`): the tokenizer records each definition where it reads
+    it and expands each use where it reads it, so the source is read once."""
 
     @property
-    def found(self) -> Mapping[str, object]:
-        """The macros' definitions, by name."""
+    def aliases(self) -> Mapping[str, tuple[str, str]]:
+        """Macros standing for a \\begin or \\end (`\\beq`), by name."""
+
+    @property
+    def end_aliases(self) -> Mapping[str, list[str]]:
+        """The macros standing for each environment's \\end, by environment."""
+
+    def defines(self, name: str) -> bool:
+        """Whether `name` is a macro to expand."""
+
+    def define_at(self, src: str, pos: int) -> int:
+        """Record the definition at `pos`; where it ends when it is usable, else -1."""
 
     def in_text(self, src: str, pos: int, name: str) -> tuple[str, int, int] | None:
         """The use of `name` whose arguments start at `pos`: its body, where it ends, how many
@@ -219,9 +229,8 @@ class Macros(Protocol):
     def in_math(self, latex: str, depth: int, quantities: Callable[[str], str] | None = None) -> str:
         """Math with the uses in it expanded."""
 
-    @property
-    def environments(self) -> Mapping[str, object]:
-        """The paper's own environments (`\\newenvironment`), by name."""
+    def own_environment(self, name: str) -> bool:
+        """Whether `name` is one of the paper's own environments (`\\newenvironment`)."""
 
     def environment(self, src: str, pos: int, name: str) -> tuple[str, int, str] | None:
         """A use of the environment `name` whose arguments start at `pos`: what its \\begin
@@ -251,6 +260,11 @@ DEFINERS = {
     "ProvideDocumentCommand",
     "DeclareDocumentCommand",
 }
+
+
+# The definers whose definitions the tokenizer records where it reads them (`macros.Macros.define_at`)
+_RECORDED = DEFINERS | {"newenvironment", "renewenvironment"}
+_MAX_ENDS_READS = 8
 
 
 def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
@@ -284,26 +298,18 @@ def _xspace_adds_space(following: Token | None) -> bool:
 
 
 class _Tokenizer:
-    def __init__(
-        self,
-        src: str,
-        aliases: dict[str, tuple[str, str]],
-        macros: Macros | None = None,
-        quantities: Callable[[str], str] | None = None,
-    ):
+    def __init__(self, src: str, macros: Macros | None = None, quantities: Callable[[str], str] | None = None):
         self.src = src
-        self.aliases = aliases
+        self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
+        self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
         self.macros = macros
         self.quantities = quantities
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
+        self.ends_read = 0  # how often they were read again: a new environment defined after they were
         self.search = _Searcher(src)
         self.toks: list[Token] = []
-        self.end_aliases: dict[str, list[str]] = {}
-        for name, (kind, env) in aliases.items():
-            if kind == "end":
-                self.end_aliases.setdefault(env, []).append("\\" + name)
 
     _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
 
@@ -481,6 +487,13 @@ class _Tokenizer:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
+        if self.macros is not None and name in _RECORDED:
+            end = self.macros.define_at(src, j)
+            if name.endswith("environment") and self.ends_read < _MAX_ENDS_READS:
+                self.own_ends = None  # read again: a paper defines its environments in its preamble
+            if end >= 0:  # as written: nothing in a definition is expanded or read as math or an alias
+                self.toks.extend(_Tokenizer(src[j:end]).run())
+                return end
         if self.macros is not None and self.expands(name):
             use = self.macros.in_text(src, k, name)
             if use is not None:
@@ -512,10 +525,11 @@ class _Tokenizer:
         \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one (no
         \\end closes it, an argument is missing, the budget is spent): read as before."""
         macros = self.macros
-        if macros is None or self.depth > MAX_MACRO_DEPTH or env not in macros.environments or env in _READ_HERE:
+        if macros is None or self.depth > MAX_MACRO_DEPTH or not macros.own_environment(env) or env in _READ_HERE:
             return None
         if self.own_ends is None:
             self.own_ends = macros.environment_ends(self.src)
+            self.ends_read += 1
         end, after = self.own_ends.get(j, (-1, -1))
         use = macros.environment(self.src, k, env) if end >= 0 else None
         if use is None or use[1] > end:
@@ -552,7 +566,7 @@ class _Tokenizer:
         return (
             self.macros is not None
             and self.depth <= MAX_MACRO_DEPTH
-            and name in self.macros.found
+            and self.macros.defines(name)
             and not being_defined(self.toks, len(self.toks))
         )
 
@@ -568,7 +582,9 @@ class _Tokenizer:
             return toks, after
         kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
         kept = [t for t in kept if t not in _XSPACES]
-        following = _Tokenizer(self.src[after : after + _PEEK], self.aliases).run()
+        peek = _Tokenizer(self.src[after : after + _PEEK])
+        peek.aliases = self.aliases
+        following = peek.run()
         if _xspace_adds_space(following[0] if following else None):
             kept.append((TEXT, " "))
         return kept, after
@@ -718,14 +734,13 @@ def _verbatim_body(env: str, inner: str) -> str:
 
 def tokenize(
     src: str,
-    aliases: dict[str, tuple[str, str]],
     macros: Macros | None = None,
     quantities: Callable[[str], str] | None = None,
 ) -> list[Token]:
     """`macros`: the paper's macros, expanded as they are read (in math before its rows are
     numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber); `quantities`: siunitx's quantities in
     math as printed, read before the text macros in math are expanded."""
-    return _Tokenizer(src, aliases, macros, quantities).run()
+    return _Tokenizer(src, macros, quantities).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
