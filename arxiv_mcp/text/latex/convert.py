@@ -94,7 +94,7 @@ def latex_to_document(
     preamble, body = split_document(source)
     babel = languages(preamble)
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
-    packages = package_sources(files, source)
+    packages = package_sources(files, preamble)
     defining = packages + "\n" + source
     shipped = written(packages)  # the packages' text is not tokenized: their definitions, read once
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)

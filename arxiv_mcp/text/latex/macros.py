@@ -164,15 +164,6 @@ def _make_macro(body: str) -> Macro | None:
     )
 
 
-def text_macros(found: dict[str, Definition | None]) -> dict[str, Macro]:
-    """Zero-argument macros with a short, safe body, by name, as the last valid definition has them."""
-    return {
-        name: macro
-        for name, d in found.items()
-        if d is not None and d.nargs == 0 and (macro := _make_macro(d.body)) is not None
-    }
-
-
 _MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z@]+)|.)", re.DOTALL)
 
 

@@ -348,8 +348,8 @@ def _loads(text: str) -> Iterator[tuple[str, str, str]]:
                 yield m.group(1), m.group(2) or "", name.strip()
 
 
-def package_sources(files: dict[str, bytes], source: str) -> str:
-    """The text of the .sty/.cls files the source loads that ship in the e-print, in load order
+def package_sources(files: dict[str, bytes], preamble: str) -> str:
+    """The text of the .sty/.cls files the preamble loads that ship in the e-print, in load order
     (a class's own \\usepackage followed as well), so a unit or particle macro defined there
     (\\TeV, \\PQt) is known. Each file is read once, and at most MAX_PACKAGE_FILES of them."""
     by_name: dict[str, str] = {}
@@ -374,7 +374,7 @@ def package_sources(files: dict[str, bytes], source: str) -> str:
             visit(package, depth + 1)
             out.append(package)
 
-    visit(source, 0)
+    visit(preamble, 0)
     return "\n".join(out)
 
 
