@@ -6,9 +6,9 @@ math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Docume
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `definitions` reads the paper's definitions once, `tokens` tokenizes (expanding the
-paper's macros, `macros`, where it reads them), and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
-tokens once;
+float, `tokens` reads the source once, recording the paper's definitions (`definitions`,
+`macros.Table`) and expanding its macros (`macros`) where it meets them, and the converter
+(`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
 """

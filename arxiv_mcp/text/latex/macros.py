@@ -1,17 +1,20 @@
-"""The paper's macros, expanded where the tokenizer reads a use: one mechanism for every macro.
+"""The paper's macros, recorded and expanded where the tokenizer reads them: one mechanism for every macro.
 
-Paper source is untrusted data, so nothing is ever executed and expansion is bounded. A
-definition (`definitions.written`) is usable when its body is short and safe. In text the
-tokenizer meets a use and asks `Macros.in_text` for what it stands for, which it reads as tokens
-in the use's place: a zero-argument text macro's body (`\\newcommand{\\gorc}{S2ORC}`), or a
-template's (`\\newcommand{\\sig}[2][x]{\\sigma_{#1#2}}`, `\\def\\reef#1{(\\ref{#1})}`,
-`\\NewDocumentCommand{\\q}{m}{...}`) with each use's arguments (a braced group, else one letter,
-digit or control word, as TeX reads an undelimited argument; the optional first one in brackets,
-else its default) in place of `#n`. In math, which the tokenizer keeps as LaTeX, `Macros.in_math`
-rewrites the math's LaTeX the same way before its rows, numbers and labels are read. A
-zero-argument macro whose body uses a template (`\\newcommand{\\tq}{\\HepParticle{t}{}{}}`) is
-read as a template, so its template is. Whether a use sits in math decides how `\\ensuremath`
-reads (`$X$` in text, `X` in math).
+Paper source is untrusted data, so nothing is ever executed and expansion is bounded. The
+tokenizer records each definition where it reads it (`Table.define`, in TeX order, after the
+definitions of the packages the e-print ships); one is usable when its body is short and safe.
+In text the tokenizer meets a use and asks `Macros.in_text` for what it stands for, which it
+reads as tokens in the use's place: a zero-argument text macro's body
+(`\\newcommand{\\gorc}{S2ORC}`), or a template's (`\\newcommand{\\sig}[2][x]{\\sigma_{#1#2}}`,
+`\\def\\reef#1{(\\ref{#1})}`, `\\NewDocumentCommand{\\q}{m}{...}`) with each use's arguments (a
+braced group, else one letter, digit or control word, as TeX reads an undelimited argument; the
+optional first one in brackets, else its default) in place of `#n`. In math, which the tokenizer
+keeps as LaTeX, `Macros.in_math` rewrites the math's LaTeX before its rows, numbers and labels
+are read: the templates first, then siunitx's quantities (which read their units by name, so
+`\\SI{13}{\\TeV}` is read before `\\TeV` is expanded), then the text macros. A zero-argument
+macro whose body uses a template (`\\newcommand{\\tq}{\\HepParticle{t}{}{}}`) is read as a
+template, so its template is. Whether a use sits in math decides how `\\ensuremath` reads (`$X$`
+in text, `X` in math).
 
 The bounds: what a use expands to is read for macros again at most MAX_MACRO_DEPTH times (`\\bpr`
 -> `\\PB` -> `B`, as unit and particle packages nest them), an argument is at most MAX_ARGUMENT
