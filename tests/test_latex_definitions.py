@@ -168,3 +168,14 @@ def test_an_eqno_prints_the_papers_counter_as_the_paper_renews_it():
     document = latex_to_document({"main.tex": source.encode()})
     assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["I", "II"]
     assert document.text.endswith("$$y$$\n\n[II]\n")
+
+
+def test_let_gives_a_name_what_another_means_where_it_is_read():
+    tex = (
+        r"\documentclass{article}\newcommand{\x}{one}\let\y\x\renewcommand{\x}{two}\let\bm=\boldsymbol"
+        r"\let\Re\relax\newcommand{\Re}{\mathrm{Re}}\let\oldref\ref"
+        r"\begin{document}\section{A}\label{s}Then \x, \y, $\bm{v} + \Re z$, see \oldref{s}.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}) == (
+        "## 1 A\n\nThen two, one, $\\boldsymbol{v} + \\mathrm{Re} z$, see 1.\n"
+    )

@@ -274,11 +274,18 @@ def written(source: str) -> list[Written]:
     return found
 
 
+_LET_RE = re.compile(r"\\let[ \t]*\\([A-Za-z@]+)[ \t]*=?[ \t]*\\([A-Za-z@]+)(?![A-Za-z@])")
+
+
 def read_one(source: str, pos: int) -> tuple[Written | None, int]:
     """The definition whose definer's backslash is at `pos` (None when it is not one), and where
-    it ends when it is usable here (else -1)."""
+    it ends when it is usable here (else -1). `\\let\\a\\b` is written as a body naming `b`:
+    `macros.Table` gives `a` what `b` means where it is read."""
     m = _DEFINITION_RE.match(source, pos)
-    return _one(source, m) if m is not None else (None, -1)
+    if m is not None:
+        return _one(source, m)
+    let = _LET_RE.match(source, pos)
+    return (Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()) if let else (None, -1)
 
 
 def _one(source: str, m: re.Match[str]) -> tuple[Written | None, int]:

@@ -261,9 +261,20 @@ class Table:
                     self.end_aliases.setdefault(kind_env[1], []).append("\\" + one.name)
         if one.definer in ENVIRONMENT_DEFINERS:
             self.environment(one)
+        elif one.definer == "let" and one.definition is not None and one.name not in self.protected:
+            self.let(one.name, one.definition)
         elif replaces(one, self.defined, self.protected):
             self.defined[one.name] = as_read(one.definition, self.defined)
         self.derive(one.name)
+
+    def let(self, name: str, target: Definition) -> None:
+        """`\\let\\name\\target`: `name` means what `target` means now (a macro of the paper's, else
+        the command it names); `\\let\\name\\relax` leaves it undefined, so \\newcommand defines it."""
+        meaning = target.body[1:]
+        if meaning == "relax":
+            self.defined.pop(name, None)
+        else:
+            self.defined[name] = self.defined.get(meaning, target)
 
     def environment(self, one: Written) -> None:
         """\\newenvironment does not replace an earlier one, \\renewenvironment does."""
