@@ -152,19 +152,10 @@ _XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xs
 def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
         return None
-    body = _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body))
-    text = replace_ensuremath(body, _inline_math)
+    text = _in_mode(body, False)
     if not _balanced_tokens(tokens.tokenize(text)):
         return None
-    math = _BOXED_MATH_RE.sub(
-        r"\\text{\1}\2", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner))
-    )
-    math = " ".join((math[: -len("\\xspace")] if math.endswith("\\xspace") else math).split())
-    return Macro(
-        text=text,
-        math=_UNESCAPED_DOLLAR_RE.sub("", math),  # \\mbox{GeV/$c$} inside math: its math is math
-        cost=len(body) + 1,
-    )
+    return Macro(text=text, math=_in_mode(body, True).removesuffix("\\xspace").rstrip(), cost=len(body) + 1)
 
 
 _MATH_CONTROL_RE = re.compile(r"\\(?:([A-Za-z@]+)|.)", re.DOTALL)
@@ -586,11 +577,15 @@ _MATH_BOX_RE = re.compile(r"\\(?:mbox|hbox|text)[ \t]*\{[ \t]*\$([^$]*)\$[ \t]*\
 
 
 def _in_mode(body: str, math: bool) -> str:
-    body = _EMPTY_SCRIPT_RE.sub("", body)
-    if math:  # a box holding only math (`\\mbox{$|x\\rangle$}`) is that math here; math ignores spacing
-        body = _MATH_BOX_RE.sub(r"\1", replace_ensuremath(body, lambda inner: inner))
-        return " ".join(_UNESCAPED_DOLLAR_RE.sub("", body).split())
-    return replace_ensuremath(body, lambda inner: f"${inner}$")
+    """What a macro's body (its arguments in place) reads as in text or in math: its kerning
+    dropped, its \\ensuremath `$X$` in text (`_inline_math`) and `X` in math, where a box holding
+    only math (`\\mbox{$|x\\rangle$}`) is that math, a box of text then math is the text upright
+    followed by the math, and every dollar is gone (`\\mbox{GeV/$c$}` inside math: its math is math)."""
+    body = _EMPTY_SCRIPT_RE.sub("", _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body)))
+    if not math:
+        return replace_ensuremath(body, _inline_math)
+    body = _MATH_BOX_RE.sub(r"\1", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner)))
+    return " ".join(_UNESCAPED_DOLLAR_RE.sub("", _BOXED_MATH_RE.sub(r"\\text{\1}\2", body)).split())
 
 
 def _math_after(delimiter: str, math: bool) -> bool:
