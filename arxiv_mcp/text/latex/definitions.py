@@ -3,9 +3,9 @@ walk, from its tokens, theorem-like environments, counters numbered within a uni
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (`written` reads those of the packages an
-e-print ships, whose text is not tokenized) and recorded in TeX order (`macros.Table`); the
-rules of which one stands are `replaces` and `as_read`, and the views of the recorded list are
-the environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
+e-print ships, whose text is not tokenized) and recorded in TeX order by `macros.Table`, which
+decides what each name means; the views of the recorded list are the environment aliases
+(`alias`: `\\beq`), the float names captions print and the DOI prefix.
 The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
 body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
 gives the name the macro prints).
@@ -323,19 +323,6 @@ def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
     return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end]), end_end + 1
 
 
-def replaces(one: Written, defined: Mapping[str, Definition | None], protected: frozenset[str]) -> bool:
-    """Whether the macro definition `one` takes the place of what `defined` has for its name."""
-    if one.name in protected:
-        return False
-    return not (one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in defined)
-
-
-def as_read(definition: Definition | None, defined: Mapping[str, Definition | None]) -> Definition | None:
-    """The definition as read here: one testing for an optional argument, by its plain branch."""
-    plain = _plain_branch(definition.body, defined) if definition is not None else None
-    return Definition(definition.nargs, definition.default, plain) if definition and plain is not None else definition
-
-
 _ALIAS_BODY_RE = re.compile(r"[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*")
 
 
@@ -372,23 +359,6 @@ def doi_prefix(found: list[Written]) -> str:
         if resolver:
             return resolver.group()
     return "doi:"
-
-
-# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
-# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
-# take, so the macro reads as its plain branch (the use papers make of it most), inlined when that
-# is one macro without arguments, so its \xspace puts back the space the name ate.
-_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
-_CONTROL_WORD_RE = re.compile(r"\\([A-Za-z@]+)")
-
-
-def _plain_branch(body: str, found: Mapping[str, Definition | None]) -> str | None:
-    m = _OPTION_TEST_RE.fullmatch(body)
-    if m is None:
-        return None
-    word = _CONTROL_WORD_RE.fullmatch(m.group(1))
-    inner = found.get(word.group(1)) if word else None
-    return inner.body if inner is not None and not inner.nargs else m.group(1)
 
 
 _ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")

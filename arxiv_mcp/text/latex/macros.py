@@ -38,10 +38,8 @@ from .definitions import (
     Definition,
     Written,
     alias,
-    as_read,
     bracket_end,
     read_one,
-    replaces,
 )
 from .specs import (
     ALGORITHM_WORDS,
@@ -214,11 +212,23 @@ _SCAN_RE = re.compile(r"\\\\|\\[$()\[\]]|\$\$?|\\([A-Za-z@]+)")
 _ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 
 
+_NEW = ("new", "provide", "New", "Provide")  # definers that do not replace an earlier definition
+# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
+# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
+# take, so the macro reads as its plain branch (the use papers make of it most).
+_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
+
+
+def _plain_branch(definition: Definition | None) -> Definition | None:
+    plain = _OPTION_TEST_RE.fullmatch(definition.body) if definition is not None else None
+    return Definition(definition.nargs, definition.default, plain.group(1)) if definition and plain else definition
+
+
 class Table:
     """The paper's macros and environments as defined so far: the packages' it ships first, then
     its own in the order the tokenizer reads them (`define`), so a definition takes effect where
     TeX reads it and a later \\renewcommand wins from there on. \\newcommand and \\providecommand
-    do not replace an earlier definition (`definitions.replaces`); names in `protected` mean
+    do not replace an earlier definition; names in `protected` mean
     something to the converter and are never redefined; environments the walk knows
     (`known_environments`) are never the paper's own."""
 
@@ -254,8 +264,8 @@ class Table:
             self.environment(one)
         elif one.definer == "let" and one.definition is not None and one.name not in self.protected:
             self.let(one.name, one.definition)
-        elif replaces(one, self.defined, self.protected):
-            self.defined[one.name] = as_read(one.definition, self.defined)
+        elif one.name not in self.protected and not (one.definer.startswith(_NEW) and one.name in self.defined):
+            self.defined[one.name] = _plain_branch(one.definition)
         self.derive(one.name)
 
     def let(self, name: str, target: Definition) -> None:
