@@ -228,9 +228,9 @@ class Table:
     """The paper's macros and environments as defined so far: the packages' it ships first, then
     its own in the order the tokenizer reads them (`define`), so a definition takes effect where
     TeX reads it and a later \\renewcommand wins from there on. \\newcommand and \\providecommand
-    do not replace an earlier definition; names in `protected` mean
-    something to the converter and are never redefined; environments the walk knows
-    (`known_environments`) are never the paper's own."""
+    do not replace an earlier definition; names in `protected` mean something to the converter
+    and are never redefined; environments the walk knows (`known_environments`) are never the
+    paper's own."""
 
     def __init__(self, protected: frozenset[str], known_environments: frozenset[str]):
         self.protected = protected

@@ -264,7 +264,7 @@ DEFINERS = {
 
 # The definers whose definitions the tokenizer records where it reads them (`macros.Macros.define_at`)
 _RECORDED = DEFINERS | {"newenvironment", "renewenvironment"}
-_MAX_ENDS_READS = 8
+_MAX_ENDS_READS = 8  # the own environments' ends read again, at most, as more are defined: linear
 
 
 def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
