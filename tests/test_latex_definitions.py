@@ -179,3 +179,12 @@ def test_let_gives_a_name_what_another_means_where_it_is_read():
     assert latex_to_text({"main.tex": tex.encode()}) == (
         "## 1 A\n\nThen two, one, $\\boldsymbol{v} + \\mathrm{Re} z$, see 1.\n"
     )
+
+
+def test_a_declared_unit_is_recorded_where_it_is_read():
+    tex = (
+        r"\documentclass{article}\usepackage{siunitx}\DeclareSIUnit\parsec{pc}"
+        r"\begin{document}At $d = \SI{3}{\parsec}$ and \SI{4}{\parsec}."
+        r"\begin{verbatim}\DeclareSIUnit\parsec{no}\end{verbatim}\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}).startswith("At $d = 3\\,\\text{pc}$ and 4 pc.")

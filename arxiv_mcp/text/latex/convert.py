@@ -95,17 +95,17 @@ def latex_to_document(
     babel = languages(preamble)
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages = package_sources(files, preamble)
-    defining = packages + "\n" + source
     shipped = written(packages)  # the packages' text is not tokenized: their definitions, read once
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
     for one in shipped:
         table.define(one, own=False)
+    table.units.update(declared_units(packages))  # the paper's own, where the tokenizer reads them
     macros = Macros(table)
     pace.check()
 
     meta = _document_meta(preamble, packages)
     meta.files = files_by_folder([*files, *members], main, preamble)
-    meta.units = declared_units(defining)
+    meta.units = table.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
     quantities = functools.partial(quantities_in_math, declared=meta.units)
     preamble_tokens = tokenize(shorthands(preamble, babel), macros, quantities)

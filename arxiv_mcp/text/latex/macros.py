@@ -54,10 +54,12 @@ from .specs import (
     UNIT_MACROS,
 )
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
+from .units import declared_units
 
 log = logging.getLogger(__name__)
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
+_UNIT_SPAN = 400  # a \\DeclareSIUnit is shorter: its options, its name and a 200-character unit
 
 # Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
 # applied (`handlers.PROTECTED` adds the names with a handler).
@@ -246,6 +248,7 @@ class Table:
         self.zero: dict[str, Definition] = {}  # without arguments, safe: a template's caller when it calls one
         self.macros: dict[str, Macro] = {}  # without arguments, usable as text and math
         self.callers: dict[str, Definition | None] = {}  # `template`'s answers since the last definition
+        self.units: dict[str, str] = {}  # siunitx's \\DeclareSIUnit, by name
         for name in (*PACKAGE_TEMPLATES, *UNIT_MACROS, *PARTICLE_MACROS, *JOURNAL_MACROS):
             self.derive(name)
 
@@ -364,6 +367,9 @@ class Macros:
     def define_at(self, src: str, pos: int) -> int:
         """Record the definition whose definer's backslash is at `pos`, if it is one; where it ends
         when it is usable here, else -1."""
+        if src.startswith("\\DeclareSIUnit", pos):
+            self.table.units.update(declared_units(src[pos : pos + _UNIT_SPAN]))
+            return -1
         one, end = read_one(src, pos)
         if one is not None:
             self.table.define(one)

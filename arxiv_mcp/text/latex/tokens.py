@@ -263,7 +263,7 @@ DEFINERS = {
 
 
 # The definers whose definitions the tokenizer records where it reads them (`macros.Macros.define_at`)
-_RECORDED = DEFINERS | {"newenvironment", "renewenvironment"}
+_RECORDED = DEFINERS | {"newenvironment", "renewenvironment", "DeclareSIUnit"}
 _MAX_ENDS_READS = 8  # the own environments' ends read again, at most, as more are defined: linear
 
 
