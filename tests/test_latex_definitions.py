@@ -188,3 +188,12 @@ def test_a_declared_unit_is_recorded_where_it_is_read():
         r"\begin{verbatim}\DeclareSIUnit\parsec{no}\end{verbatim}\end{document}"
     )
     assert latex_to_text({"main.tex": tex.encode()}).startswith("At $d = 3\\,\\text{pc}$ and 4 pc.")
+
+
+def test_definitions_inside_a_definition_are_recorded():
+    # a macro that defines macros is never expanded here (its body is not safe): what it defines is kept
+    tex = (
+        r"\documentclass{article}\newcommand{\mydefs}{\def\a{one}\newcommand{\b}[1]{two #1}}\mydefs"
+        r"\begin{document}See \a{} and \b{x}.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}) == "See one and two x.\n"

@@ -303,6 +303,8 @@ class _Tokenizer:
         self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
         self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
         self.macros = macros
+        self.recorder = macros  # where the definitions read are recorded (also in a definition's body)
+        self.records_from = 0  # where in `src` a definition is recorded: past the one read as written
         self.quantities = quantities
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
@@ -487,13 +489,12 @@ class _Tokenizer:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
-        if self.macros is not None and name in _RECORDED:
-            end = self.macros.define_at(src, j)
+        if self.recorder is not None and name in _RECORDED and j >= self.records_from:
+            end = self.recorder.define_at(src, j)
             if name.endswith("environment") and self.ends_read < _MAX_ENDS_READS:
                 self.own_ends = None  # read again: a paper defines its environments in its preamble
-            if end >= 0:  # as written: nothing in a definition is expanded or read as math or an alias
-                self.toks.extend(_Tokenizer(src[j:end]).run())
-                return end
+            if end >= 0:
+                return self.as_written(src[j:end], end)
         if self.macros is not None and self.expands(name):
             use = self.macros.in_text(src, k, name)
             if use is not None:
@@ -560,6 +561,15 @@ class _Tokenizer:
         # text (\\xspace: its own rule)
         ends_in_word = spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
         return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
+
+    def as_written(self, definition: str, end: int) -> int:
+        """A definition's tokens as written: nothing in it expanded or read as math or an alias, as
+        TeX reads it; the definitions inside it (`\\newcommand{\\setup}{\\def\\a{...}}`) are recorded,
+        as no use of a macro that defines macros is expanded here."""
+        inside = _Tokenizer(definition)
+        inside.recorder, inside.records_from = self.recorder, 1
+        self.toks.extend(inside.run())
+        return end
 
     def expands(self, name: str) -> bool:
         """Whether the control word `name` just read is a use of one of the paper's macros to expand."""
