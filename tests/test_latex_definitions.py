@@ -197,3 +197,11 @@ def test_definitions_inside_a_definition_are_recorded():
         r"\begin{document}See \a{} and \b{x}.\end{document}"
     )
     assert latex_to_text({"main.tex": tex.encode()}) == "See one and two x.\n"
+
+
+def test_a_definition_inside_math_is_recorded_where_it_stands():
+    tex = (
+        r"\documentclass{article}\begin{document}\begin{equation}\def\x{q} a = \x\end{equation}"
+        r" Then \x.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}).endswith("Then q.\n")
