@@ -389,7 +389,7 @@ class Macros:
         or the budget is spent."""
         template = self.table.template(name)
         if template is not None:
-            use = self.one(src, pos, name, False) if self.budget > 0 else None
+            use = self.one(src, pos, template, False) if self.budget > 0 else None
             return (*use, template.nargs) if use is not None else None
         macro = self.table.macros[name]
         if not self.affordable(macro.cost):
@@ -446,9 +446,8 @@ class Macros:
                 ends[stack.pop()[1]] = (m.start(), m.end())
         return ends
 
-    def one(self, src: str, pos: int, name: str, math: bool) -> tuple[str, int] | None:
-        template = self.table.template(name)
-        use = self.use(src, pos, template, math) if template is not None else None
+    def one(self, src: str, pos: int, template: Definition, math: bool) -> tuple[str, int] | None:
+        use = self.use(src, pos, template, math)
         if use is None:
             # a failed use may have scanned MAX_ARGUMENT characters for a closing brace without
             # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
@@ -476,7 +475,7 @@ class Macros:
                 continue
             if self.budget <= 0:
                 break
-            use = self.one(src, m.end(), name, math)
+            use = self.one(src, m.end(), template, math)
             if use is None:
                 continue
             body, end = use
