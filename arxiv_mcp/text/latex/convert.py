@@ -40,6 +40,7 @@ from .macros import Macros, Table
 from .references import Labels
 from .source import (
     Assembler,
+    Load,
     citation_style,
     decode,
     find_main,
@@ -55,7 +56,6 @@ from .units import declared_units, quantities_in_math
 _KNOWN_ENVIRONMENTS = frozenset(
     {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
 )
-_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
 def source_to_text(data: bytes) -> str:
@@ -94,7 +94,7 @@ def latex_to_document(
     preamble, body = split_document(source)
     babel = languages(preamble)
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
-    packages = package_sources(files, preamble)
+    packages, loads = package_sources(files, preamble)
     shipped = written(packages)  # the packages' text is not tokenized: their definitions, read once
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
     for one in shipped:
@@ -103,7 +103,7 @@ def latex_to_document(
     macros = Macros(table)
     pace.check()
 
-    meta = _document_meta(preamble, packages)
+    meta = _document_meta(loads, preamble + "\n" + packages)
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = table.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
@@ -134,25 +134,24 @@ def latex_to_document(
     return document
 
 
-def _document_class(preamble: str) -> tuple[str, str]:
+def _document_class(loads: list[Load]) -> tuple[str, str]:
     """The class and whose section numbers it prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its
     compsoc mode numbers like article), else LaTeX's own ("")."""
-    found = _DOCUMENT_CLASS_RE.search(preamble)
-    if found is None:
-        return "", ""
-    name, options = found.group(2), found.group(1) or ""
+    name, options = next(
+        ((name, options) for command, options, name in loads if command.startswith("document")), ("", "")
+    )
     if name.startswith("revtex"):
         return name, "revtex"
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(preamble: str, packages: str) -> Meta:
-    """The document-wide settings the preamble and the class decide."""
-    document_class, numbering = _document_class(preamble)
+def _document_meta(loads: list[Load], text: str) -> Meta:
+    """The document-wide settings the preamble, the class and the packages it loads decide."""
+    document_class, numbering = _document_class(loads)
     return Meta(
         # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
         # biblatex with style=numeric-comp); the paper's own preamble is read first
-        labels=Labels(*citation_style(preamble + "\n" + packages)),
+        labels=Labels(*citation_style(loads, text)),
         document_class=document_class,
         numbering=numbering,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from ...errors import ExtractionError
 from . import pace
@@ -340,30 +340,35 @@ _LOAD_RE = re.compile(
 )
 
 
-def _loads(text: str) -> Iterator[tuple[str, str, str]]:
-    """(command, options, name) of each package or class the text loads, in order."""
-    for m in _LOAD_RE.finditer(text):
-        for name in m.group(3).split(","):
-            if name.strip():
-                yield m.group(1), m.group(2) or "", name.strip()
+Load = tuple[str, str, str]  # (command, options, name) of one \\usepackage, \\documentclass, ...
 
 
-def package_sources(files: dict[str, bytes], preamble: str) -> str:
+def _loads(text: str) -> list[Load]:
+    """Each package or class the text loads, in order (`\\usepackage{a,b}` gives two)."""
+    return [
+        (m.group(1), m.group(2) or "", name.strip())
+        for m in _LOAD_RE.finditer(text)
+        for name in m.group(3).split(",")
+        if name.strip()
+    ]
+
+
+def package_sources(files: dict[str, bytes], preamble: str) -> tuple[str, list[Load]]:
     """The text of the .sty/.cls files the preamble loads that ship in the e-print, in load order
     (a class's own \\usepackage followed as well), so a unit or particle macro defined there
-    (\\TeV, \\PQt) is known. Each file is read once, and at most MAX_PACKAGE_FILES of them."""
+    (\\TeV, \\PQt) is known; and every load the preamble, then those files, make (how
+    citations print and the class are read from them). Each file is read once, and at most
+    MAX_PACKAGE_FILES of them. A regex over the text: a package's text is not tokenized."""
     by_name: dict[str, str] = {}
     for name in files:
         base = posixpath.basename(name)
         if base.lower().endswith((".sty", ".cls")):
             by_name.setdefault(base, name)
-    if not by_name:
-        return ""
     seen: set[str] = set()
-    out: list[str] = []
+    out: list[tuple[str, list[Load]]] = []
 
-    def visit(text: str, depth: int) -> None:
-        for command, _, stem in _loads(text):
+    def visit(loads: list[Load], depth: int) -> None:
+        for command, _, stem in loads if by_name else ():
             suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
             # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
             name = by_name.get(posixpath.basename(stem) + suffix)
@@ -371,11 +376,13 @@ def package_sources(files: dict[str, bytes], preamble: str) -> str:
                 continue
             seen.add(name)
             package = _strip_comments(decode(files[name]))
-            visit(package, depth + 1)
-            out.append(package)
+            own = _loads(package)
+            visit(own, depth + 1)
+            out.append((package, own))
 
-    visit(preamble, 0)
-    return "\n".join(out)
+    preamble_loads = _loads(preamble)
+    visit(preamble_loads, 0)
+    return "\n".join(text for text, _ in out), preamble_loads + [load for _, own in out for load in own]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,7 +394,7 @@ _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|ch
 _CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
 
 
-def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
+def citation_style(loads: list[Load], text: str) -> tuple[bool, bool, bool, bool]:
     """(numeric, sort, compress, merge): whether citations print as numbers even when the .bbl
     carries author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and
     elsarticle's defaults unless an author-year option), whether a citation's entries are sorted
@@ -395,10 +402,10 @@ def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
     `compress`, REVTeX, cite, biblatex's numeric-comp) and whether a starred key (`\\cite{a,*b}`)
     merges its entry into the one before it (REVTeX 4.1 and later, natbib's `merge` and `elide`,
     the mcite and mciteplus packages; natbib's `mcite` option only reads the star)."""
-    numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
+    numeric = bool(_CITESTYLE_NUMBERS_RE.search(text))
     sort = compress = merge = False
     default: bool | None = None  # biblatex's, else elsarticle's
-    for command, options, name in _loads(preamble):
+    for command, options, name in loads:
         is_class = command in ("documentclass", "documentstyle")
         if is_class and _NUMERIC_CLASS_RE.fullmatch(name):
             numeric = True
