@@ -28,7 +28,6 @@ from .definitions import (
     Definitions,
     defined_float_names,
     doi_prefix,
-    written,
 )
 from .deluxetable import deluxe_tables
 from .document import Meta, render
@@ -50,7 +49,7 @@ from .source import (
 )
 from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
 from .tokens import tokenize
-from .units import declared_units, quantities_in_math
+from .units import quantities_in_math
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
@@ -95,12 +94,9 @@ def latex_to_document(
     babel = languages(preamble)
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages, loads = package_sources(files, preamble)
-    shipped = written(packages)  # the packages' text is not tokenized: their definitions, read once
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
-    for one in shipped:
-        table.define(one, own=False)
-    table.units.update(declared_units(packages))  # the paper's own, where the tokenizer reads them
     macros = Macros(table)
+    macros.read_package(packages)  # the paper's own definitions: where the tokenizer reads them
     pace.check()
 
     meta = _document_meta(loads, preamble + "\n" + packages)
@@ -112,9 +108,9 @@ def latex_to_document(
     pace.check()
     body_tokens = bounded_bibliographies(tokenize(body, macros, quantities))
     meta.float_names = float_names(
-        defined_float_names(shipped), defined_float_names(table.written), babel, meta.document_class
+        defined_float_names(table.shipped), defined_float_names(table.written), babel, meta.document_class
     )
-    meta.doi_prefix = doi_prefix(shipped + table.written)
+    meta.doi_prefix = doi_prefix(table.shipped + table.written)
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)

@@ -2,8 +2,8 @@
 walk, from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
-is read by `read_one` where the tokenizer meets it (`written` reads those of the packages an
-e-print ships, whose text is not tokenized) and recorded in TeX order by `macros.Table`, which
+is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
+text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order by `macros.Table`, which
 decides what each name means; the views of the recorded list are the environment aliases
 (`alias`: `\\beq`), the float names captions print and the DOI prefix.
 The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
@@ -260,18 +260,6 @@ class Written:
     definer: str
     name: str
     definition: Definition | None
-
-
-def written(source: str) -> list[Written]:
-    """Every definition `source` writes, in order (the packages' the e-print ships: their text
-    is not tokenized; the paper's own are read by the tokenizer where it meets them, `read_one`)."""
-    found: list[Written] = []
-    for k, m in enumerate(_DEFINITION_RE.finditer(source)):
-        pace.tick(k)
-        one, _ = _one(source, m)
-        if one is not None:
-            found.append(one)
-    return found
 
 
 _LET_RE = re.compile(r"\\let[ \t]*\\([A-Za-z@]+)[ \t]*=?[ \t]*\\([A-Za-z@]+)(?![A-Za-z@])")

@@ -240,6 +240,7 @@ class Table:
         self.defined: dict[str, Definition | None] = {}  # None: defined, but not usable here
         self.own: set[str] = set()  # what the paper's own files define
         self.written: list[Written] = []  # the paper's own definitions, in the order read
+        self.shipped: list[Written] = []  # the shipped packages' definitions, in the order read
         self.aliases: dict[str, tuple[str, str]] = {}  # `\beq` -> ("begin", "equation")
         self.end_aliases: dict[str, list[str]] = {}  # "equation" -> ["\\eeq"]
         self.all_environments: dict[str, Definition | None] = {}
@@ -255,8 +256,8 @@ class Table:
     def define(self, one: Written, own: bool = True) -> None:
         """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package)."""
         self.callers.clear()
+        (self.written if own else self.shipped).append(one)
         if own:
-            self.written.append(one)
             self.own.add(one.name)
             kind_env = alias(one)
             if kind_env is not None:
@@ -364,15 +365,22 @@ class Macros:
     def own_environment(self, name: str) -> bool:
         return name in self.table.environments
 
-    def define_at(self, src: str, pos: int) -> int:
-        """Record the definition whose definer's backslash is at `pos`, if it is one; where it ends
-        when it is usable here, else -1."""
+    def read_package(self, text: str) -> None:
+        """Record the definitions of the packages the e-print ships, in order: their text is not
+        tokenized, so each definer is found by the tokenizer's regex and read as it reads one."""
+        for k, definer in enumerate(tokens.DEFINER_RE.finditer(text)):
+            pace.tick(k)
+            self.define_at(text, definer.start(), own=False)
+
+    def define_at(self, src: str, pos: int, own: bool = True) -> int:
+        """Record the definition whose definer's backslash is at `pos`, if it is one (`own`: in
+        the paper's files, not a shipped package); where it ends when it is usable here, else -1."""
         if src.startswith("\\DeclareSIUnit", pos):
             self.table.units.update(declared_units(src[pos : pos + _UNIT_SPAN]))
             return -1
         one, end = read_one(src, pos)
         if one is not None:
-            self.table.define(one)
+            self.table.define(one, own)
         return end
 
     def affordable(self, cost: int) -> bool:

@@ -264,7 +264,7 @@ DEFINERS = {
 
 # The definers whose definitions the tokenizer records where it reads them (`macros.Macros.define_at`)
 _RECORDED = DEFINERS | {"newenvironment", "renewenvironment", "DeclareSIUnit"}
-_DEFINER_RE = re.compile(rf"\\(?:{'|'.join(map(re.escape, sorted(_RECORDED)))})(?![A-Za-z@])")
+DEFINER_RE = re.compile(rf"\\(?:{'|'.join(map(re.escape, sorted(_RECORDED)))})(?![A-Za-z@])")
 _MAX_ENDS_READS = 8  # the own environments' ends read again, at most, as more are defined: linear
 
 
@@ -400,7 +400,7 @@ class _Tokenizer:
 
     def in_math(self, latex: str) -> str:
         if self.recorder is not None and "\\" in latex:  # `\\def` inside a display: recorded there
-            for definer in _DEFINER_RE.finditer(latex):
+            for definer in DEFINER_RE.finditer(latex):
                 self.recorder.define_at(latex, definer.start())
         if self.macros is None:
             return self.quantities(latex) if self.quantities is not None else latex
