@@ -15,7 +15,6 @@ data, so nothing is ever executed.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from ...errors import ExtractionError
@@ -49,7 +48,6 @@ from .source import (
 )
 from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
 from .tokens import tokenize
-from .units import quantities_in_math
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
@@ -103,10 +101,9 @@ def latex_to_document(
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = table.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
-    quantities = functools.partial(quantities_in_math, declared=meta.units)
-    preamble_tokens = tokenize(shorthands(preamble, babel), macros, quantities)
+    preamble_tokens = tokenize(shorthands(preamble, babel), macros)
     pace.check()
-    body_tokens = bounded_bibliographies(tokenize(body, macros, quantities))
+    body_tokens = bounded_bibliographies(tokenize(body, macros))
     meta.float_names = float_names(
         defined_float_names(table.shipped), defined_float_names(table.written), babel, meta.document_class
     )

@@ -54,7 +54,7 @@ from .specs import (
     UNIT_MACROS,
 )
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
-from .units import declared_units
+from .units import declared_units, quantities_in_math
 
 log = logging.getLogger(__name__)
 
@@ -405,12 +405,12 @@ class Macros:
         self.budget -= macro.cost
         return macro.text, pos, 0
 
-    def in_math(self, latex: str, depth: int, quantities: Callable[[str], str] | None = None) -> str:
+    def in_math(self, latex: str, depth: int) -> str:
         """Math's LaTeX with the uses in it expanded: the templates' (read `depth` deep already),
-        then `quantities` (siunitx's, whose units are read by name), then the text macros'."""
+        then siunitx's quantities (whose units are read by name), then the text macros'."""
         if depth <= MAX_MACRO_DEPTH:
             latex = self.expand(latex, True, depth)
-        latex = quantities(latex) if quantities is not None else latex
+        latex = quantities_in_math(latex, self.table.units)
         return self.math_macros(latex, 0) if "\\" in latex else latex
 
     def math_macros(self, latex: str, depth: int) -> str:

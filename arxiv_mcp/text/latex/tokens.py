@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Protocol
 
 from . import pace
@@ -226,7 +226,7 @@ class Macros(Protocol):
         """The use of `name` whose arguments start at `pos`: its body, where it ends, how many
         arguments it took."""
 
-    def in_math(self, latex: str, depth: int, quantities: Callable[[str], str] | None = None) -> str:
+    def in_math(self, latex: str, depth: int) -> str:
         """Math with the uses in it expanded."""
 
     def own_environment(self, name: str) -> bool:
@@ -299,14 +299,13 @@ def _xspace_adds_space(following: Token | None) -> bool:
 
 
 class _Tokenizer:
-    def __init__(self, src: str, macros: Macros | None = None, quantities: Callable[[str], str] | None = None):
+    def __init__(self, src: str, macros: Macros | None = None):
         self.src = src
         self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
         self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
         self.macros = macros
         self.recorder = macros  # where the definitions read are recorded (also in a definition's body)
         self.records_from = 0  # where in `src` a definition is recorded: past the one read as written
-        self.quantities = quantities
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
@@ -403,8 +402,8 @@ class _Tokenizer:
             for definer in DEFINER_RE.finditer(latex):
                 self.recorder.define_at(latex, definer.start())
         if self.macros is None:
-            return self.quantities(latex) if self.quantities is not None else latex
-        return self.macros.in_math(latex, self.depth, self.quantities)
+            return latex
+        return self.macros.in_math(latex, self.depth)
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
@@ -746,15 +745,10 @@ def _verbatim_body(env: str, inner: str) -> str:
     return inner.strip("\n")
 
 
-def tokenize(
-    src: str,
-    macros: Macros | None = None,
-    quantities: Callable[[str], str] | None = None,
-) -> list[Token]:
+def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
     """`macros`: the paper's macros, expanded as they are read (in math before its rows are
-    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber); `quantities`: siunitx's quantities in
-    math as printed, read before the text macros in math are expanded."""
-    return _Tokenizer(src, macros, quantities).run()
+    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber)."""
+    return _Tokenizer(src, macros).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
