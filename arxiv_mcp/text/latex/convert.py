@@ -85,19 +85,22 @@ def latex_to_document(
     """The files of a LaTeX source (name -> bytes) as a Document: the text with headings, and
     its figures, tables, numbered equations, bibliography entries and citations; `members`
     names every file of the e-print (figures too), which images resolve to."""
-    main = find_main(files)
-    source = Assembler(files, max_chars).assemble(main)
+    # The passes over raw text before the tokenizer, each for a reason of its own:
+    main = find_main(files)  # which file is the paper is decided before any is read
+    source = Assembler(files, max_chars).assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)
     babel = languages(preamble)
+    # shorthands change what characters mean (catcodes); listings and deluxetables are rewritten
+    # as the floats they print before their options are read as text
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
-    packages, loads = package_sources(files, preamble)
+    packages, loads = package_sources(files, preamble)  # a shipped package's text is not tokenized
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros = Macros(table)
-    macros.read_package(packages)  # the paper's own definitions: where the tokenizer reads them
+    macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
 
-    meta = _document_meta(loads, preamble + "\n" + packages)
+    meta = _document_meta(loads, preamble + "\n" + packages)  # \setcitestyle: packages' too
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = table.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them

@@ -1,8 +1,11 @@
 """The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
-Everything here reads source text, before tokenising: the main-file choice, include inlining from
-the archive's own files, comment stripping, the document split, the packages the e-print ships,
-the float names and how citations print (the paper's definitions are `definitions.py`'s).
+Everything here reads source text, before tokenising, each for a reason the tokenizer cannot
+serve: the main-file choice (made before any file is read), comment stripping, `\\iffalse` and
+`\\endinput` and include inlining from the archive's own files (TeX does these per file, below
+its tokens), the document split, and the packages the e-print ships (their text is not
+tokenized), with every package and class loaded, from which the class and how citations print
+are read; the float names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
