@@ -270,13 +270,11 @@ def read_one(source: str, pos: int) -> tuple[Written | None, int]:
     it ends when it is usable here (else -1). `\\let\\a\\b` is written as a body naming `b`:
     `macros.Table` gives `a` what `b` means where it is read."""
     m = _DEFINITION_RE.match(source, pos)
-    if m is not None:
-        return _one(source, m)
-    let = _LET_RE.match(source, pos)
-    return (Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()) if let else (None, -1)
-
-
-def _one(source: str, m: re.Match[str]) -> tuple[Written | None, int]:
+    if m is None:
+        let = _LET_RE.match(source, pos)
+        if let is None:
+            return None, -1
+        return Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()
     definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
     if (definer in ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
         return None, -1
