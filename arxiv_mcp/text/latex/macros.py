@@ -209,8 +209,6 @@ def _safe_environment(definition: Definition) -> bool:
     )
 
 
-# Row breaks and escaped dollars first, so `\\[2pt]` and `\$` are not read as math delimiters.
-_SCAN_RE = re.compile(r"\\\\|\\[$()\[\]]|\$\$?|\\([A-Za-z@]+)")
 _ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 
 
@@ -409,7 +407,7 @@ class Macros:
         """Math's LaTeX with the uses in it expanded: the templates' (read `depth` deep already),
         then siunitx's quantities (whose units are read by name), then the text macros'."""
         if depth <= MAX_MACRO_DEPTH:
-            latex = self.expand(latex, True, depth)
+            latex = self.expand(latex, depth)
         latex = quantities_in_math(latex, self.table.units)
         return self.math_macros(latex, 0) if "\\" in latex else latex
 
@@ -466,28 +464,25 @@ class Macros:
         self.budget -= len(use[0]) + 1
         return use
 
-    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
-        """`src` (math's LaTeX) with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep."""
+    def expand(self, src: str, depth: int) -> str:
+        """Math's LaTeX with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep: all
+        of it is read as math (a box's `$x$` inside math is math again)."""
         out: list[str] = []
         pos = 0
         tail = ""  # the end of the output so far
-        for m in _SCAN_RE.finditer(src):
-            if m.start() < pos:
+        for m in _MATH_CONTROL_RE.finditer(src):
+            if m.start() < pos or m.group(1) is None:
                 continue
-            name = m.group(1)
-            if name is None:
-                math = _math_after(m.group(), math)
-                continue
-            template = self.table.template(name)
+            template = self.table.template(m.group(1))
             if template is None:
                 continue
             if self.budget <= 0:
                 break
-            use = self.one(src, m.end(), template, math)
+            use = self.one(src, m.end(), template, True)
             if use is None:
                 continue
             body, end = use
-            body = self.expand(body, math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
+            body = self.expand(body, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in body else body
             if depth == 0:
                 body, end = _spaced(body, src, end, template.nargs)
             out.append(src[pos : m.start()])
@@ -528,11 +523,10 @@ _ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
 
 def _separated(before: str, body: str, after: str) -> str:
     """The body, never joined to a control word before or after it into a new name (`\\alpha` `b`
-    is not `\\alphab`): the space put between is one the tokenizer drops after a control word.
-    Math never touches other math either (`$a$$b$` would read as display math)."""
-    if (body[:1].isalpha() and _ENDS_IN_WORD_RE.search(before)) or (body[:1] == "$" and before[-1:] == "$"):
+    is not `\\alphab`): the space put between is one the tokenizer drops after a control word."""
+    if body[:1].isalpha() and _ENDS_IN_WORD_RE.search(before):
         body = " " + body
-    if (after.isalpha() and _ENDS_IN_WORD_RE.search(body)) or (after == "$" and body[-1:] == "$"):
+    if after.isalpha() and _ENDS_IN_WORD_RE.search(body):
         body += " "
     return body
 
@@ -609,14 +603,6 @@ def _in_mode(body: str, math: bool) -> str:
         return replace_ensuremath(body, _inline_math)
     body = _MATH_BOX_RE.sub(r"\1", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner)))
     return " ".join(_UNESCAPED_DOLLAR_RE.sub("", _BOXED_MATH_RE.sub(r"\\text{\1}\2", body)).split())
-
-
-def _math_after(delimiter: str, math: bool) -> bool:
-    if delimiter in ("\\(", "\\["):
-        return True
-    if delimiter in ("\\)", "\\]"):
-        return False
-    return not math if delimiter.startswith("$") else math
 
 
 _NESTED_UPRIGHT_RE = re.compile(r"\\(text|mathrm|textrm)\s*\{([^{}]*)\\(?:text|mathrm|textrm)\s*\{([^{}]*)\}([^{}]*)\}")
