@@ -205,3 +205,17 @@ def test_a_definition_inside_math_is_recorded_where_it_stands():
         r" Then \x.\end{document}"
     )
     assert latex_to_text({"main.tex": tex.encode()}).endswith("Then q.\n")
+
+
+def test_a_shipped_package_is_read_by_the_tokenizers_rules():
+    # its text is not tokenized, but each definition in it is read as the tokenizer reads one:
+    # \let, \DeclareSIUnit and a definition inside a definition included
+    package = (
+        rb"\ProvidesPackage{units}\newcommand{\TeVx}{TeV}\let\energy\TeVx\renewcommand{\TeVx}{later}"
+        rb"\DeclareSIUnit\parsec{pc}\newcommand{\setup}{\def\inner{in}}"
+    )
+    tex = (
+        r"\documentclass{article}\usepackage{units}"
+        r"\begin{document}At 13 \energy, $d = \SI{3}{\parsec}$, \inner.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode(), "units.sty": package}) == "At 13 TeV, $d = 3\\,\\text{pc}$, in.\n"
