@@ -43,7 +43,6 @@ from .source import (
     decode,
     find_main,
     float_names,
-    package_sources,
     split_document,
 )
 from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
@@ -87,14 +86,15 @@ def latex_to_document(
     names every file of the e-print (figures too), which images resolve to."""
     # The passes over raw text before the tokenizer, each for a reason of its own:
     main = find_main(files)  # which file is the paper is decided before any is read
-    source = Assembler(files, max_chars).assemble(main)  # TeX drops comments, \iffalse, splices \input first
+    assembler = Assembler(files, max_chars)
+    source = assembler.assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)
     babel = languages(preamble)
     # shorthands change what characters mean (catcodes); listings and deluxetables are rewritten
     # as the floats they print before their options are read as text
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
-    packages, loads = package_sources(files, preamble)  # a shipped package's text is not tokenized
+    packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
     table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros = Macros(table)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them

@@ -276,6 +276,36 @@ class Assembler:
         shipped = [self._text(n) for n in sorted(self.files) if n.lower().endswith(".sty")][:MAX_PACKAGE_FILES]
         return name_style(main, *shipped)
 
+    def packages(self, preamble: str) -> tuple[str, list[Load]]:
+        """The text of the .sty/.cls files the preamble loads that ship in the e-print, in load
+        order (a class's own \\usepackage followed as well), so a unit or particle macro defined
+        there (\\TeV, \\PQt) is known; and every load the preamble, then those files, make (how
+        citations print and the class are read from them). Each file is read once, as an
+        \\input is (comments out, up to its \\endinput), and at most MAX_PACKAGE_FILES of them."""
+        by_name: dict[str, str] = {}
+        for name in self.files:
+            base = posixpath.basename(name)
+            if base.lower().endswith((".sty", ".cls")):
+                by_name.setdefault(base, name)
+        seen: set[str] = set()
+        out: list[tuple[str, list[Load]]] = []
+
+        def visit(loads: list[Load], depth: int) -> None:
+            for command, _, stem in loads if by_name else ():
+                suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
+                # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
+                name = by_name.get(posixpath.basename(stem) + suffix)
+                if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
+                    continue
+                seen.add(name)
+                own = _loads(self._text(name))
+                visit(own, depth + 1)
+                out.append((self._text(name), own))
+
+        preamble_loads = _loads(preamble)
+        visit(preamble_loads, 0)
+        return "\n".join(text for text, _ in out), preamble_loads + [load for _, own in out for load in own]
+
     def _resolve(self, target: str, folder: str) -> str | None:
         target = target.strip().strip('"').strip()
         if not target:
@@ -333,7 +363,7 @@ def float_names(
 
 
 # ---------------------------------------------------------------------------------------------
-# The paper's own packages and class: where its macros are defined
+# The packages and classes a text loads (`Assembler.packages` reads those the e-print ships)
 # ---------------------------------------------------------------------------------------------
 
 MAX_PACKAGE_FILES = 40
@@ -354,38 +384,6 @@ def _loads(text: str) -> list[Load]:
         for name in m.group(3).split(",")
         if name.strip()
     ]
-
-
-def package_sources(files: dict[str, bytes], preamble: str) -> tuple[str, list[Load]]:
-    """The text of the .sty/.cls files the preamble loads that ship in the e-print, in load order
-    (a class's own \\usepackage followed as well), so a unit or particle macro defined there
-    (\\TeV, \\PQt) is known; and every load the preamble, then those files, make (how
-    citations print and the class are read from them). Each file is read once, and at most
-    MAX_PACKAGE_FILES of them. A regex over the text: a package's text is not tokenized."""
-    by_name: dict[str, str] = {}
-    for name in files:
-        base = posixpath.basename(name)
-        if base.lower().endswith((".sty", ".cls")):
-            by_name.setdefault(base, name)
-    seen: set[str] = set()
-    out: list[tuple[str, list[Load]]] = []
-
-    def visit(loads: list[Load], depth: int) -> None:
-        for command, _, stem in loads if by_name else ():
-            suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
-            # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
-            name = by_name.get(posixpath.basename(stem) + suffix)
-            if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
-                continue
-            seen.add(name)
-            package = _strip_comments(decode(files[name]))
-            own = _loads(package)
-            visit(own, depth + 1)
-            out.append((package, own))
-
-    preamble_loads = _loads(preamble)
-    visit(preamble_loads, 0)
-    return "\n".join(text for text, _ in out), preamble_loads + [load for _, own in out for load in own]
 
 
 # ---------------------------------------------------------------------------------------------
