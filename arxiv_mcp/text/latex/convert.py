@@ -41,7 +41,6 @@ from .source import (
     Load,
     citation_style,
     decode,
-    find_main,
     float_names,
     split_document,
 )
@@ -85,8 +84,8 @@ def latex_to_document(
     its figures, tables, numbered equations, bibliography entries and citations; `members`
     names every file of the e-print (figures too), which images resolve to."""
     # The passes over raw text before the tokenizer, each for a reason of its own:
-    main = find_main(files)  # which file is the paper is decided before any is read
     assembler = Assembler(files, max_chars)
+    main = assembler.find_main()  # which file is the paper is decided before any is read
     source = assembler.assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)

@@ -56,28 +56,6 @@ _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 
 
-def find_main(files: dict[str, bytes]) -> str:
-    tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
-    if not tex:
-        tex = [n for n in files if n.lower().endswith(".txt")]
-    if not tex:
-        raise ExtractionError("The source holds no .tex file.")
-    if len(tex) == 1:
-        return tex[0]
-
-    def rank(name: str) -> tuple[int, int, int, int, int]:
-        text = _strip_comments(decode(files[name]))
-        has_class = bool(_DOCCLASS_RE.search(text))
-        has_body = "\\begin{document}" in text
-        stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-        # arXiv compiles the main file from the e-print's top folder; a complete document in a
-        # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
-        top = "/" not in name.strip("/")
-        return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
-
-    return max(tex, key=rank)
-
-
 def _comment_start(line: str) -> int:
     """Index of the `%` that starts a comment (not `\\%`), or -1."""
     pos = line.find("%")
@@ -217,6 +195,30 @@ class Assembler:
         self.bbl_done = False
         self.main = ""
         self.inlined = 0
+
+    def find_main(self) -> str:
+        """The file arXiv compiles: a complete document (class and body) at the e-print's top,
+        by a usual name, else the longest. Each candidate is read as it would be inlined, once."""
+        files = self.files
+        tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
+        if not tex:
+            tex = [n for n in files if n.lower().endswith(".txt")]
+        if not tex:
+            raise ExtractionError("The source holds no .tex file.")
+        if len(tex) == 1:
+            return tex[0]
+
+        def rank(name: str) -> tuple[int, int, int, int, int]:
+            text = self._text(name)
+            has_class = bool(_DOCCLASS_RE.search(text))
+            has_body = "\\begin{document}" in text
+            stem = posixpath.splitext(posixpath.basename(name))[0].lower()
+            # arXiv compiles the main file from the e-print's top folder; a complete document in a
+            # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
+            top = "/" not in name.strip("/")
+            return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
+
+        return max(tex, key=rank)
 
     def assemble(self, main: str) -> str:
         self.main = main
