@@ -1,7 +1,7 @@
 """LaTeX source to a Document: assemble the main file, tokenize, expand bounded macros, convert.
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
-defines and loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
+loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
 as \\bibitem entries), `listings` and `deluxetable` (listings' option captions and AASTeX's
 deluxetable rewritten as the floats they print), `definitions` (what the paper defines),
 `macros` (its macros and own environments, expanded where `tokens` reads them), then the converter: `engine` (the one walk, its
