@@ -3,9 +3,9 @@ walk, from its tokens, theorem-like environments, counters numbered within a uni
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
-text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order by `macros.Table`, which
-decides what each name means; the views of the recorded list are the environment aliases
-(`alias`: `\\beq`), the float names captions print and the DOI prefix.
+text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order
+by `macros.Table`, which decides what each name means; the views of the recorded list are the
+environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
 The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
 body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
 gives the name the macro prints).
