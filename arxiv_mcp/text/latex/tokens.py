@@ -298,6 +298,27 @@ def _xspace_adds_space(following: Token | None) -> bool:
     return kind in (MATH, RAW, LBRACKET)
 
 
+def _xspaced(
+    toks: list[Token], src: str, after: int, nested: bool, aliases: Mapping[str, tuple[str, str]]
+) -> list[Token]:
+    """What a use read whole expands to, its \\xspace (anywhere in it) a space unless the token
+    after the use (at `after` in `src`) is punctuation, a brace, a space or a footnote; a use
+    ending a macro's body (`nested`, nothing after it) leaves its \\xspace to the use of that
+    macro, where the token after it is known."""
+    if not any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
+        return toks
+    if nested and after >= len(src):
+        return toks
+    kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
+    kept = [t for t in kept if t not in _XSPACES]
+    peek = _Tokenizer(src[after : after + _PEEK])
+    peek.aliases = aliases
+    following = peek.run()
+    if _xspace_adds_space(following[0] if following else None):
+        kept.append((TEXT, " "))
+    return kept
+
+
 class _Tokenizer:
     def __init__(self, src: str, macros: Macros | None = None):
         self.src = src
@@ -551,8 +572,9 @@ class _Tokenizer:
         self.own_ends = None
         toks = self.run()
         self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
-        if spaced:
-            toks, end = self.spaced(toks, end, nargs)
+        if spaced:  # TeX drops the spaces after a control word; \\xspace may put one back
+            end = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
+            toks = _xspaced(toks, self.src, end, self.depth > 0, self.aliases)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
             self.toks.append((TEXT, " "))
@@ -582,25 +604,6 @@ class _Tokenizer:
             and self.macros.defines(name)
             and not being_defined(self.toks, len(self.toks))
         )
-
-    def spaced(self, toks: list[Token], end: int, nargs: int) -> tuple[list[Token], int]:
-        """A use read whole: TeX drops the spaces after a control word, and \\xspace (anywhere in
-        what the use expands to) puts one back unless the token after the use is punctuation, a
-        brace, a space or a footnote: a use ending a macro's body leaves its \\xspace to the use
-        of that macro, where the token after it is known."""
-        after = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
-        if not any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
-            return toks, after
-        if self.depth and after >= len(self.src):
-            return toks, after
-        kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
-        kept = [t for t in kept if t not in _XSPACES]
-        peek = _Tokenizer(self.src[after : after + _PEEK])
-        peek.aliases = self.aliases
-        following = peek.run()
-        if _xspace_adds_space(following[0] if following else None):
-            kept.append((TEXT, " "))
-        return kept, after
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
 
