@@ -12,10 +12,11 @@ or plain numeric ones) is converted by `latex_to_document`, and the CPU seconds 
   (the text says so), so the cost past that size is tokenizing the source, still linear;
 - `uncapped`: MAX_ENTRIES lifted, every entry converted: the converter's own growth.
 
-Linear growth shows as a flat `us/entry` column. `--shapes` converts 19 other shapes of input
+Linear growth shows as a flat `us/entry` column. `--shapes` converts 22 other shapes of input
 (macro uses, labels and references, equations, table cells, footnotes, items, figures, theorems,
 nested braces, siunitx quantities, one citation of every entry, one merging every entry (natbib's
-`merge`), math spans, unmatched dollars, comment lines, the paper's own environments: used, unclosed, nested) at n and 4n items and prints the ratio
+`merge`), math spans, unmatched dollars, comment lines, the paper's own environments: used, unclosed, nested;
+definitions each used after it: macros, a template renewed, environments) at n and 4n items and prints the ratio
 of the CPU times: about 4 is linear. Before the fix (labels scanned every entry per entry)
 16,000 numeric entries took 90 s under the profiler, 20,000 about 47 s plain.
 """
@@ -103,7 +104,19 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "own environments": lambda n: "".join(f"\\begin{{box}}{{b{k}}}x_{k}\\end{{box}}\n" for k in range(n)),
     "own env. unclosed": lambda n: "\\begin{box}{b} " * n,
     "own env. nested": lambda n: "\\begin{box}{b}" * n + "x" + "\\end{box}" * n,
+    # definitions recorded where the tokenizer reads them, each used after it
+    "defined, used": lambda n: "".join(f"\\newcommand{{\\m{_letters(k)}}}{{d{k}}}\\m{_letters(k)} " for k in range(n)),
+    "renewed, used": lambda n: "".join(f"\\renewcommand{{\\x}}[1]{{#1{k}}}\\x{{a}} " for k in range(n)),
+    "env. defined, used": lambda n: "".join(
+        f"\\newenvironment{{e{_letters(k)}}}{{[}}{{]}}\\begin{{e{_letters(k)}}}x\\end{{e{_letters(k)}}} "
+        for k in range(n)
+    ),
 }
+
+
+def _letters(k: int) -> str:
+    """k spelled in letters, a name TeX reads as one control word."""
+    return "".join(chr(ord("a") + int(digit)) for digit in str(k))
 
 
 def shapes(n: int, repeat: int) -> None:
@@ -127,7 +140,7 @@ def main() -> int:
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)))
     parser.add_argument("--style", choices=("author-year", "numeric"), default="author-year")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--shapes", action="store_true", help="the ratio n -> 4n over 19 other input shapes")
+    parser.add_argument("--shapes", action="store_true", help="the ratio n -> 4n over 22 other input shapes")
     parser.add_argument("--n", type=int, default=5000)
     args = parser.parse_args()
     if args.shapes:

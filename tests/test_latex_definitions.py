@@ -1,26 +1,19 @@
-"""The paper's definitions (`text.latex.definitions`): the macros, aliases, float names and DOI
-prefix read in one scan of the source, and what the walk needs, read from its tokens:
-theorem-like environments kept as data, counters numbered within a unit, etoolbox's toggles."""
+"""The paper's definitions (`text.latex.definitions`, `text.latex.macros.Table`): the macros,
+aliases, float names and DOI prefix recorded where the tokenizer reads them, and what the walk
+needs, read from its tokens: theorem-like environments kept as data, counters numbered within a
+unit, etoolbox's toggles."""
 
 from __future__ import annotations
 
 from arxiv_mcp.text.document import Kind
 from arxiv_mcp.text.latex.convert import latex_to_document, latex_to_text
-from arxiv_mcp.text.latex.definitions import (
-    Definition,
-    Definitions,
-    TheoremKind,
-    defined_float_names,
-    definitions,
-    doi_prefix,
-    environment_aliases,
-    written,
-)
+from arxiv_mcp.text.latex.definitions import Definition, Definitions, TheoremKind, defined_float_names, doi_prefix
+from arxiv_mcp.text.latex.macros import Macros, Table
 from arxiv_mcp.text.latex.tokens import tokenize
 
 
 def read(tex: str, *, preamble: bool = True) -> Definitions:
-    return Definitions().read(tokenize(tex, {}), preamble=preamble)
+    return Definitions().read(tokenize(tex), preamble=preamble)
 
 
 def test_newtheorem_is_kept_as_data_with_its_counter_and_unit():
@@ -54,20 +47,29 @@ def test_toggles_as_the_source_last_sets_them():
     assert read(tex, preamble=False).toggles == {"draft": False, "final": True}
 
 
-def test_one_scan_of_the_source_gives_every_view_of_its_definitions():
-    found = written(
+def test_the_tokenizer_records_each_definition_where_it_reads_it():
+    table = Table(frozenset({"doi"}), frozenset())
+    tokenize(
         r"\newcommand{\beq}{\begin{equation}}\def\eeq{\end{equation}}"
         r"\renewcommand{\figurename}{Fig.}\newcommand\tablename{Tab.}"
-        r"\providecommand{\doi}[1]{\url{https://doi.org/#1}}"
-        r"\newcommand{\sig}[2][x]{\sigma_{#1#2}}\newcommand{\sig}{ignored}\def\d#1.{delimited}"
+        r"\providecommand{\doi}[1]{\url{https://doi.org/#1}}\begin{verbatim}\def\v{in verbatim}\end{verbatim}"
+        r"\newcommand{\sig}[2][x]{\sigma_{#1#2}}\newcommand{\sig}{ignored}\def\d#1.{delimited}",
+        Macros(table),
     )
-    assert [one.name for one in found] == ["beq", "eeq", "figurename", "tablename", "doi", "sig", "sig", "d"]
-    assert environment_aliases(found) == {"beq": ("begin", "equation"), "eeq": ("end", "equation")}
-    assert list(defined_float_names(found)) == [("Figure", "Fig."), ("Table", "Tab.")]
-    assert doi_prefix(found) == "https://doi.org/"
-    macros = definitions(found, frozenset({"doi"}))
-    assert macros["sig"] == Definition(2, "x", r"\sigma_{#1#2}")  # \newcommand does not replace it
-    assert macros["d"] is None and "doi" not in macros  # delimited: unusable; protected: not collected
+    assert [one.name for one in table.written] == ["beq", "eeq", "figurename", "tablename", "doi", "sig", "sig", "d"]
+    assert table.aliases == {"beq": ("begin", "equation"), "eeq": ("end", "equation")}
+    assert list(defined_float_names(table.written)) == [("Figure", "Fig."), ("Table", "Tab.")]
+    assert doi_prefix(table.written) == "https://doi.org/"
+    assert table.defined["sig"] == Definition(2, "x", r"\sigma_{#1#2}")  # \newcommand does not replace it
+    assert table.defined["d"] is None and "doi" not in table.defined  # delimited: unusable; protected: not kept
+
+
+def test_a_definition_takes_effect_where_tex_reads_it():
+    tex = (
+        r"\documentclass{article}\newcommand{\x}{one}\begin{document}"
+        r"First \x. \renewcommand{\x}{two}Then \x. \newcommand{\y}{why}\y.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}) == "First one. Then two. why.\n"
 
 
 def test_declared_math_operators_print_as_latex_can_read_them():
@@ -166,3 +168,54 @@ def test_an_eqno_prints_the_papers_counter_as_the_paper_renews_it():
     document = latex_to_document({"main.tex": source.encode()})
     assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["I", "II"]
     assert document.text.endswith("$$y$$\n\n[II]\n")
+
+
+def test_let_gives_a_name_what_another_means_where_it_is_read():
+    tex = (
+        r"\documentclass{article}\newcommand{\x}{one}\let\y\x\renewcommand{\x}{two}\let\bm=\boldsymbol"
+        r"\let\Re\relax\newcommand{\Re}{\mathrm{Re}}\let\oldref\ref"
+        r"\begin{document}\section{A}\label{s}Then \x, \y, $\bm{v} + \Re z$, see \oldref{s}.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}) == (
+        "## 1 A\n\nThen two, one, $\\boldsymbol{v} + \\mathrm{Re} z$, see 1.\n"
+    )
+
+
+def test_a_declared_unit_is_recorded_where_it_is_read():
+    tex = (
+        r"\documentclass{article}\usepackage{siunitx}\DeclareSIUnit\parsec{pc}"
+        r"\begin{document}At $d = \SI{3}{\parsec}$ and \SI{4}{\parsec}."
+        r"\begin{verbatim}\DeclareSIUnit\parsec{no}\end{verbatim}\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}).startswith("At $d = 3\\,\\text{pc}$ and 4 pc.")
+
+
+def test_definitions_inside_a_definition_are_recorded():
+    # a macro that defines macros is never expanded here (its body is not safe): what it defines is kept
+    tex = (
+        r"\documentclass{article}\newcommand{\mydefs}{\def\a{one}\newcommand{\b}[1]{two #1}}\mydefs"
+        r"\begin{document}See \a{} and \b{x}.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}) == "See one and two x.\n"
+
+
+def test_a_definition_inside_math_is_recorded_where_it_stands():
+    tex = (
+        r"\documentclass{article}\begin{document}\begin{equation}\def\x{q} a = \x\end{equation}"
+        r" Then \x.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode()}).endswith("Then q.\n")
+
+
+def test_a_shipped_package_is_read_by_the_tokenizers_rules():
+    # its text is not tokenized, but each definition in it is read as the tokenizer reads one:
+    # \let, \DeclareSIUnit and a definition inside a definition included
+    package = (
+        rb"\ProvidesPackage{units}\newcommand{\TeVx}{TeV}\let\energy\TeVx\renewcommand{\TeVx}{later}"
+        rb"\DeclareSIUnit\parsec{pc}\newcommand{\setup}{\def\inner{in}}"
+    )
+    tex = (
+        r"\documentclass{article}\usepackage{units}"
+        r"\begin{document}At 13 \energy, $d = \SI{3}{\parsec}$, \inner.\end{document}"
+    )
+    assert latex_to_text({"main.tex": tex.encode(), "units.sty": package}) == "At 13 TeV, $d = 3\\,\\text{pc}$, in.\n"

@@ -192,6 +192,12 @@ def test_an_end_of_proof_mark_in_a_tag_numbers_no_equation():
     assert [e.number for e in _document(THESIS_PROOF_ENDS).records(Equation)] == ["1.1", "1.2"]
 
 
+def test_a_starred_tag_the_paper_empties_numbers_no_equation():
+    # the same thesis renews \qed to nothing (line 1635): its `\tag*{\qed}` prints nothing
+    tex = THESIS_PROOF_ENDS.replace("\\begin{document}", "\\begin{document}\\renewcommand{\\qed}{}")
+    assert [e.number for e in _document(tex).records(Equation)] == ["1.1", "1.2"]
+
+
 # The same thesis, lines 4658-4662 and 7074-7078: an estimate restated later under its first number.
 THESIS_RESTATED = r"""\documentclass[11pt,twoside,openright]{report}
 \usepackage{amsmath}

@@ -439,6 +439,18 @@ def test_macros_with_arguments_and_optional_defaults_are_expanded():
     )
 
 
+def test_an_xspace_ending_a_nested_macro_looks_past_the_outer_use():
+    # arXiv 2202.12988's ptdr-definitions.sty: `\MCATNLO` ends in \xspace, `\MGvATNLO` ends in `\MCATNLO`
+    preamble = (
+        r"\newcommand{\MCATNLO}{\textsc{mc@nlo}\xspace}\newcommand{\MGvATNLO}{MadGraph5\_a\MCATNLO}"
+        r"\newcommand{\pp}{\ensuremath{pp}\xspace}\newcommand{\ppbar}{\pp}\title{T}"
+    )
+    body = r"Using \MGvATNLO 2.3.3 and \MGvATNLO, with \ppbar collisions, \ppbar\cite{x} and \ppbar."
+    assert convert(body, preamble).endswith(
+        "Using MadGraph5_amc@nlo 2.3.3 and MadGraph5_amc@nlo, with $pp$ collisions, $pp$ [?] and $pp$.\n"
+    )
+
+
 def test_macro_calling_a_macro_with_arguments_keeps_spacing_and_math_apart():
     preamble = (
         r"\newcommand{\HepParticle}[3]{\ensuremath{\mathrm{#1}_{#2}^{#3}}\xspace}"

@@ -1,10 +1,10 @@
 """LaTeX source to a Document: assemble the main file, tokenize, expand bounded macros, convert.
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
-defines and loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
+loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
 as \\bibitem entries), `listings` and `deluxetable` (listings' option captions and AASTeX's
-deluxetable rewritten as the floats they print), `macros` (the paper's own definitions) and
-`templates` (those with arguments, and its own environments), `tokens`, then the converter: `engine` (the one walk, its
+deluxetable rewritten as the floats they print), `definitions` (what the paper defines),
+`macros` (its macros and own environments, expanded where `tokens` reads them), then the converter: `engine` (the one walk, its
 state and argument readers) calling the functions `handlers` registers for `specs`' names, from
 `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters (`counters`: those the paper creates, sets and renews),
 writing into `sinks`; `pace` keeps the call's deadline throughout; figures, tables, equations and bibliography entries are `drafts` until the walk ends (`typed`: captions typed by hand)

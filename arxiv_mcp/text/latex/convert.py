@@ -6,10 +6,9 @@ math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Docume
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `definitions` reads the paper's definitions once, `tokens` tokenizes (expanding the
-macros with arguments, `templates`, where it reads them), `macros` splices the text macros into
-the tokens, and the converter (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the
-tokens once;
+float, `tokens` reads the source once, recording the paper's definitions (`definitions`,
+`macros.Table`) and expanding its macros (`macros`) where it meets them, and the converter
+(`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
 """
@@ -25,15 +24,9 @@ from . import pace
 from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import (
-    Definition,
     Definitions,
-    Written,
     defined_float_names,
-    definitions,
     doi_prefix,
-    environment_aliases,
-    environments,
-    written,
 )
 from .deluxetable import deluxe_tables
 from .document import Meta, render
@@ -41,28 +34,23 @@ from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Expansion, text_macros
+from .macros import Macros, Table
 from .references import Labels
 from .source import (
     Assembler,
+    Load,
     citation_style,
     decode,
-    find_main,
     float_names,
-    package_sources,
     split_document,
 )
-from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS, JOURNAL_MACROS, PARTICLE_MACROS, UNIT_MACROS
-from .templates import Templates, template_definitions
+from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
 from .tokens import tokenize
-from .units import declared_units, math_quantities
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
     {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
 )
-_NONUMBER_BODIES = ("\\nonumber", "\\notag", "\\nonumber\\\\", "\\nonumber \\\\")
-_DOCUMENT_CLASS_RE = re.compile(r"\\document(?:class|style)[ \t]*(?:\[([^\]]*)\])?[ \t]*\{[ \t]*([^{}\s]+)[ \t]*\}")
 
 
 def source_to_text(data: bytes) -> str:
@@ -95,46 +83,38 @@ def latex_to_document(
     """The files of a LaTeX source (name -> bytes) as a Document: the text with headings, and
     its figures, tables, numbered equations, bibliography entries and citations; `members`
     names every file of the e-print (figures too), which images resolve to."""
-    main = find_main(files)
-    source = Assembler(files, max_chars).assemble(main)
+    # The passes over raw text before the tokenizer, each for a reason of its own:
+    assembler = Assembler(files, max_chars)
+    main = assembler.find_main()  # which file is the paper is decided before any is read
+    source = assembler.assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)
     babel = languages(preamble)
+    # shorthands change what characters mean (catcodes); listings and deluxetables are rewritten
+    # as the floats they print before their options are read as text
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
-    packages = package_sources(files, source)
-    defining = packages + "\n" + source
-    shipped, written_here = written(packages), written(source)  # the definitions, read once
-    aliases = environment_aliases(written_here)
-    found = definitions(shipped + written_here, PROTECTED)
-    own = frozenset(one.name for one in written_here)
-    # a unit or particle package not shipped (a shipped package may use them: `\jpsi` is `\PJgy`)
-    for name, unit in (UNIT_MACROS | PARTICLE_MACROS).items():
-        if found.get(name) is None:
-            found[name] = Definition(0, None, unit)
-    for name, journal in JOURNAL_MACROS.items():  # a class's own internals print nothing readable
-        if name not in own:
-            found[name] = Definition(0, None, journal)
-    expansion = Expansion(text_macros(found))
-    defined_environments = environments(shipped + written_here)
-    own_environments = {name: d for name, d in defined_environments.items() if name not in _KNOWN_ENVIRONMENTS}
-    templates = Templates(template_definitions(found, own), expansion, own_environments)
+    packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
+    table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
+    macros = Macros(table)
+    macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
 
-    meta = _document_meta(preamble, babel, packages, shipped, written_here)
+    meta = _document_meta(loads, preamble + "\n" + packages)  # \setcitestyle: packages' too
     meta.files = files_by_folder([*files, *members], main, preamble)
-    meta.units = declared_units(defining)
-    nonumber = [name for name, d in found.items() if d is not None and d.body.strip() in _NONUMBER_BODIES]
-    # the tokenizer expands the paper's macros with arguments where it reads them
-    preamble_tokens = tokenize(shorthands(preamble, babel), aliases, templates=templates)
-    preamble_tokens = expansion.tokens(math_quantities(preamble_tokens, meta.units))
+    meta.units = table.units
+    # the tokenizer records the paper's definitions and expands its macros where it reads them
+    preamble_tokens = tokenize(shorthands(preamble, babel), macros)
     pace.check()
-    tokens = math_quantities(tokenize(body, aliases, nonumber, templates), meta.units)
-    body_tokens = bounded_bibliographies(expansion.tokens(tokens))
+    body_tokens = bounded_bibliographies(tokenize(body, macros))
+    meta.float_names = float_names(
+        defined_float_names(table.shipped), defined_float_names(table.written), babel, meta.document_class
+    )
+    meta.doi_prefix = doi_prefix(table.shipped + table.written)
     # the tokens are read for definitions before either walk, which rewrites them as it goes
-    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)), aliases)  # a .sty's \newtheorem
+    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems, preamble=True)
     defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
-    defined.wrapped(defined_environments)
+    defined.wrapped({name: d for name, d in table.all_environments.items() if d is not None})
     meta.toggles, meta.within = defined.toggles, defined.within
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
@@ -149,31 +129,26 @@ def latex_to_document(
     return document
 
 
-def _document_class(preamble: str) -> tuple[str, str]:
+def _document_class(loads: list[Load]) -> tuple[str, str]:
     """The class and whose section numbers it prints: REVTeX's (IV.A) or IEEEtran's (IV-A; its
     compsoc mode numbers like article), else LaTeX's own ("")."""
-    found = _DOCUMENT_CLASS_RE.search(preamble)
-    if found is None:
-        return "", ""
-    name, options = found.group(2), found.group(1) or ""
+    name, options = next(
+        ((name, options) for command, options, name in loads if command.startswith("document")), ("", "")
+    )
     if name.startswith("revtex"):
         return name, "revtex"
     return name, "ieee" if name == "IEEEtran" and "compsoc" not in options else ""
 
 
-def _document_meta(
-    preamble: str, babel: list[str], packages: str, shipped: list[Written], written_here: list[Written]
-) -> Meta:
-    """The document-wide settings the preamble, the class and the paper's definitions decide."""
-    document_class, numbering = _document_class(preamble)
+def _document_meta(loads: list[Load], text: str) -> Meta:
+    """The document-wide settings the preamble, the class and the packages it loads decide."""
+    document_class, numbering = _document_class(loads)
     return Meta(
         # a shipped package may load the bibliography package (ATLAS's atlaspackage loads
         # biblatex with style=numeric-comp); the paper's own preamble is read first
-        labels=Labels(*citation_style(preamble + "\n" + packages)),
+        labels=Labels(*citation_style(loads, text)),
         document_class=document_class,
         numbering=numbering,
-        float_names=float_names(defined_float_names(shipped), defined_float_names(written_here), babel, document_class),
-        doi_prefix=doi_prefix(shipped + written_here),
     )
 
 

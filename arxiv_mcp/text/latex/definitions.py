@@ -1,13 +1,14 @@
-"""What the paper defines, read once each: its macros from the source's text, and for the walk,
-from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
+"""What the paper defines, read once each: its macros where the tokenizer reads them, and for the
+walk, from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
 
-The source's definitions (`\\newcommand`, `\\def`, xparse's, ...) are read in one scan
-(`written`), in order, and everything that depends on them is a view of that list: the macros
-(`definitions`), the paper's own environments (`environments`: what \\newenvironment's \\begin and
-\\end print, and which theorem kind one wraps), the environment aliases the tokenizer needs
-(`\\beq`), the float names captions print, the DOI prefix. The rest is one pass over the
-tokens the converter walks anyway (the preamble's, then the body's), so the paper's own macros
-are already expanded in them (`\\newtheorem{thm}{\\thmname}` gives the name the macro prints).
+A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
+is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
+text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order
+by `macros.Table`, which decides what each name means; the views of the recorded list are the
+environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
+The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
+body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
+gives the name the macro prints).
 Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the counter it steps,
 shared or its own, and the unit it is numbered within), for the walk to number the blocks and
 for a later model of theorem blocks to build on.
@@ -204,7 +205,7 @@ def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The macros the source defines, read once from its text
+# The macros the source defines, read where they stand
 # ---------------------------------------------------------------------------------------------
 
 MAX_MACRO_BODY = 200
@@ -248,7 +249,7 @@ _DEFINITION_RE = re.compile(
     r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment)(?![A-Za-z@])(\*?)[ \t]*"
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@])|\{[ \t]*([A-Za-z@]+\*?)[ \t]*\})"
 )
-_ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
+ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
 
 
 @dataclass(frozen=True)
@@ -261,90 +262,63 @@ class Written:
     definition: Definition | None
 
 
-def written(source: str) -> list[Written]:
-    """Every definition `source` writes, in order: the one reading of the source's definitions,
-    which the macros, the environment aliases, the float names and the DOI prefix are read from."""
-    found: list[Written] = []
-    for k, m in enumerate(_DEFINITION_RE.finditer(source)):
-        pace.tick(k)
-        definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
-        if (definer in _ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
-            continue
-        if definer in _ENVIRONMENT_DEFINERS:
-            found.append(Written(definer, name, _environment(source, m.end())))
-            continue
-        if definer.endswith("DocumentCommand"):
-            nargs, default, start = _document_parameters(source, m.end())
-        elif definer.endswith("command") or definer == "DeclareRobustCommand":
-            nargs, default, start = _command_parameters(source, m.end())
-        else:
-            nargs, default, start = _def_parameters(source, m.end())
-        end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
-        body = source[start + 1 : end]
-        if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
-            body = f"\\operatorname{m.group(2)}{{{body}}}"
-        usable = end > 0 and nargs >= 0
-        found.append(Written(definer, name, Definition(nargs, default, body) if usable else None))
-    return found
+_LET_RE = re.compile(r"\\let[ \t]*\\([A-Za-z@]+)[ \t]*=?[ \t]*\\([A-Za-z@]+)(?![A-Za-z@])")
 
 
-def _environment(source: str, pos: int) -> Definition | None:
-    """`[1][default]{begin}{end}` after a \\newenvironment's name; None when not usable here."""
+def read_one(source: str, pos: int) -> tuple[Written | None, int]:
+    """The definition whose definer's backslash is at `pos` (None when it is not one), and where
+    it ends when it is usable here (else -1). `\\let\\a\\b` is written as a body naming `b`:
+    `macros.Table` gives `a` what `b` means where it is read."""
+    m = _DEFINITION_RE.match(source, pos)
+    if m is None:
+        let = _LET_RE.match(source, pos)
+        if let is None:
+            return None, -1
+        return Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()
+    definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
+    if (definer in ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
+        return None, -1
+    if definer in ENVIRONMENT_DEFINERS:
+        environment, end = _environment(source, m.end())
+        return Written(definer, name, environment), end
+    if definer.endswith("DocumentCommand"):
+        nargs, default, start = _document_parameters(source, m.end())
+    elif definer.endswith("command") or definer == "DeclareRobustCommand":
+        nargs, default, start = _command_parameters(source, m.end())
+    else:
+        nargs, default, start = _def_parameters(source, m.end())
+    end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+    body = source[start + 1 : end]
+    if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
+        body = f"\\operatorname{m.group(2)}{{{body}}}"
+    usable = end > 0 and nargs >= 0
+    return Written(definer, name, Definition(nargs, default, body) if usable else None), end + 1 if usable else -1
+
+
+def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
+    """`[1][default]{begin}{end}` after a \\newenvironment's name, and where it ends; None, -1
+    when not usable here."""
     nargs, default, start = _command_parameters(source, pos)
     begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
     if begin_end < 0:
-        return None
+        return None, -1
     start_end = match_end(_SPACES_RE, source, begin_end + 1)
     end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
     if end_end < 0:
-        return None
-    return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end])
-
-
-def environments(found: list[Written]) -> dict[str, Definition]:
-    """The environments the source defines, by name, as LaTeX keeps them: \\newenvironment does
-    not replace an earlier one, \\renewenvironment does; an unusable one is left out."""
-    defined: dict[str, Definition | None] = {}
-    for one in found:
-        if one.definer == "renewenvironment" or (one.definer == "newenvironment" and one.name not in defined):
-            defined[one.name] = one.definition
-    return {name: definition for name, definition in defined.items() if definition is not None}
-
-
-def definitions(found: list[Written], protected: frozenset[str]) -> dict[str, Definition | None]:
-    """Every macro definition by name, as the last valid one has it (None: unusable).
-
-    \\newcommand and \\providecommand do not replace an earlier definition; \\renewcommand and
-    \\def do. A \\def with delimited parameters, or a body too long, makes the name unusable.
-    Names in `protected` mean something to the converter, so their redefinitions are never collected.
-    """
-    macros: dict[str, Definition | None] = {}
-    for one in found:
-        if (
-            one.definer in _ENVIRONMENT_DEFINERS
-            or one.name in protected
-            or (one.definer.startswith(("new", "provide", "New", "Provide")) and one.name in macros)
-        ):
-            continue
-        macros[one.name] = one.definition
-    for name, definition in macros.items():
-        if definition is not None and (plain := _plain_branch(definition.body, macros)) is not None:
-            macros[name] = Definition(definition.nargs, definition.default, plain)
-    return macros
+        return None, -1
+    return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end]), end_end + 1
 
 
 _ALIAS_BODY_RE = re.compile(r"[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*")
 
 
-def environment_aliases(found: list[Written]) -> dict[str, tuple[str, str]]:
-    """Macros defined as exactly `\\begin{env}` or `\\end{env}` (e.g. \\beq), by name."""
-    aliases: dict[str, tuple[str, str]] = {}
-    for one in found:
-        body = one.definition.body if one.definition is not None and not one.definition.nargs else ""
-        alias = _ALIAS_BODY_RE.fullmatch(body) if one.definer in _ALIAS_DEFINERS else None
-        if alias and one.name.isalpha() and one.name not in RESERVED_NAMES:
-            aliases[one.name] = (alias.group(1), alias.group(2))
-    return aliases
+def alias(one: Written) -> tuple[str, str] | None:
+    """("begin" or "end", env) when `one` defines a name as exactly `\\begin{env}` or `\\end{env}`."""
+    body = one.definition.body if one.definition is not None and not one.definition.nargs else ""
+    found = _ALIAS_BODY_RE.fullmatch(body) if one.definer in _ALIAS_DEFINERS else None
+    if found and one.name.isalpha() and one.name not in RESERVED_NAMES:
+        return found.group(1), found.group(2)
+    return None
 
 
 _ALIAS_DEFINERS = ("newcommand", "renewcommand", "providecommand", "def", "gdef")  # float names: not \\gdef
@@ -371,23 +345,6 @@ def doi_prefix(found: list[Written]) -> str:
         if resolver:
             return resolver.group()
     return "doi:"
-
-
-# `\DeclareRobustCommand\Njets{\@ifnextchar[{\@@Njets}{\@Njets}}`: LaTeX's idiom for an optional
-# argument; its `[...]` branch is a \def with a delimited parameter, which no expansion here can
-# take, so the macro reads as its plain branch (the use papers make of it most), inlined when that
-# is one macro without arguments, so its \xspace puts back the space the name ate.
-_OPTION_TEST_RE = re.compile(r"\s*\\@ifnextchar\s*\[\s*\{[^{}]*\}\s*\{\s*([^{}]*?)\s*\}\s*")
-_CONTROL_WORD_RE = re.compile(r"\\([A-Za-z@]+)")
-
-
-def _plain_branch(body: str, found: dict[str, Definition | None]) -> str | None:
-    m = _OPTION_TEST_RE.fullmatch(body)
-    if m is None:
-        return None
-    word = _CONTROL_WORD_RE.fullmatch(m.group(1))
-    inner = found.get(word.group(1)) if word else None
-    return inner.body if inner is not None and not inner.nargs else m.group(1)
 
 
 _ARGUMENT_COUNT_RE = re.compile(r"\s*\[\s*([0-9])\s*\]\s*")

@@ -1,8 +1,11 @@
 """The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
-Everything here reads source text, before tokenising: the main-file choice, include inlining from
-the archive's own files, comment stripping, the document split, the packages the e-print ships,
-the float names and how citations print (the paper's definitions are `definitions.py`'s).
+Everything here reads source text, before tokenising, each for a reason the tokenizer cannot
+serve: the main-file choice (made before any file is read), comment stripping, `\\iffalse` and
+`\\endinput` and include inlining from the archive's own files (TeX does these per file, below
+its tokens), the document split, and the packages the e-print ships (their text is not
+tokenized), with every package and class loaded, from which the class and how citations print
+are read; the float names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from ...errors import ExtractionError
 from . import pace
@@ -51,28 +54,6 @@ _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
 
 
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
-
-
-def find_main(files: dict[str, bytes]) -> str:
-    tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
-    if not tex:
-        tex = [n for n in files if n.lower().endswith(".txt")]
-    if not tex:
-        raise ExtractionError("The source holds no .tex file.")
-    if len(tex) == 1:
-        return tex[0]
-
-    def rank(name: str) -> tuple[int, int, int, int, int]:
-        text = _strip_comments(decode(files[name]))
-        has_class = bool(_DOCCLASS_RE.search(text))
-        has_body = "\\begin{document}" in text
-        stem = posixpath.splitext(posixpath.basename(name))[0].lower()
-        # arXiv compiles the main file from the e-print's top folder; a complete document in a
-        # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
-        top = "/" not in name.strip("/")
-        return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
-
-    return max(tex, key=rank)
 
 
 def _comment_start(line: str) -> int:
@@ -215,6 +196,30 @@ class Assembler:
         self.main = ""
         self.inlined = 0
 
+    def find_main(self) -> str:
+        """The file arXiv compiles: a complete document (class and body) at the e-print's top,
+        by a usual name, else the longest. Each candidate is read as it would be inlined, once."""
+        files = self.files
+        tex = [n for n in files if n.lower().endswith(_TEX_SUFFIXES)]
+        if not tex:
+            tex = [n for n in files if n.lower().endswith(".txt")]
+        if not tex:
+            raise ExtractionError("The source holds no .tex file.")
+        if len(tex) == 1:
+            return tex[0]
+
+        def rank(name: str) -> tuple[int, int, int, int, int]:
+            text = self._text(name)
+            has_class = bool(_DOCCLASS_RE.search(text))
+            has_body = "\\begin{document}" in text
+            stem = posixpath.splitext(posixpath.basename(name))[0].lower()
+            # arXiv compiles the main file from the e-print's top folder; a complete document in a
+            # subfolder is a standalone table or figure (ATLAS notes ship generated ones).
+            top = "/" not in name.strip("/")
+            return (has_class and has_body, has_class or has_body, top, stem in _PREFERRED_STEMS, len(files[name]))
+
+        return max(tex, key=rank)
+
     def assemble(self, main: str) -> str:
         self.main = main
         return self._expand(main, (main,))
@@ -273,6 +278,36 @@ class Assembler:
         shipped = [self._text(n) for n in sorted(self.files) if n.lower().endswith(".sty")][:MAX_PACKAGE_FILES]
         return name_style(main, *shipped)
 
+    def packages(self, preamble: str) -> tuple[str, list[Load]]:
+        """The text of the .sty/.cls files the preamble loads that ship in the e-print, in load
+        order (a class's own \\usepackage followed as well), so a unit or particle macro defined
+        there (\\TeV, \\PQt) is known; and every load the preamble, then those files, make (how
+        citations print and the class are read from them). Each file is read once, as an
+        \\input is (comments out, up to its \\endinput), and at most MAX_PACKAGE_FILES of them."""
+        by_name: dict[str, str] = {}
+        for name in self.files:
+            base = posixpath.basename(name)
+            if base.lower().endswith((".sty", ".cls")):
+                by_name.setdefault(base, name)
+        seen: set[str] = set()
+        out: list[tuple[str, list[Load]]] = []
+
+        def visit(loads: list[Load], depth: int) -> None:
+            for command, _, stem in loads if by_name else ():
+                suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
+                # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
+                name = by_name.get(posixpath.basename(stem) + suffix)
+                if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
+                    continue
+                seen.add(name)
+                own = _loads(self._text(name))
+                visit(own, depth + 1)
+                out.append((self._text(name), own))
+
+        preamble_loads = _loads(preamble)
+        visit(preamble_loads, 0)
+        return "\n".join(text for text, _ in out), preamble_loads + [load for _, own in out for load in own]
+
     def _resolve(self, target: str, folder: str) -> str | None:
         target = target.strip().strip('"').strip()
         if not target:
@@ -330,7 +365,7 @@ def float_names(
 
 
 # ---------------------------------------------------------------------------------------------
-# The paper's own packages and class: where its macros are defined
+# The packages and classes a text loads (`Assembler.packages` reads those the e-print ships)
 # ---------------------------------------------------------------------------------------------
 
 MAX_PACKAGE_FILES = 40
@@ -340,42 +375,17 @@ _LOAD_RE = re.compile(
 )
 
 
-def _loads(text: str) -> Iterator[tuple[str, str, str]]:
-    """(command, options, name) of each package or class the text loads, in order."""
-    for m in _LOAD_RE.finditer(text):
-        for name in m.group(3).split(","):
-            if name.strip():
-                yield m.group(1), m.group(2) or "", name.strip()
+Load = tuple[str, str, str]  # (command, options, name) of one \\usepackage, \\documentclass, ...
 
 
-def package_sources(files: dict[str, bytes], source: str) -> str:
-    """The text of the .sty/.cls files the source loads that ship in the e-print, in load order
-    (a class's own \\usepackage followed as well), so a unit or particle macro defined there
-    (\\TeV, \\PQt) is known. Each file is read once, and at most MAX_PACKAGE_FILES of them."""
-    by_name: dict[str, str] = {}
-    for name in files:
-        base = posixpath.basename(name)
-        if base.lower().endswith((".sty", ".cls")):
-            by_name.setdefault(base, name)
-    if not by_name:
-        return ""
-    seen: set[str] = set()
-    out: list[str] = []
-
-    def visit(text: str, depth: int) -> None:
-        for command, _, stem in _loads(text):
-            suffix = ".sty" if command in ("usepackage", "RequirePackage") else ".cls"
-            # `\\usepackage{latex/atlasphysics}`: a package in a folder of the e-print
-            name = by_name.get(posixpath.basename(stem) + suffix)
-            if name is None or name in seen or len(seen) >= MAX_PACKAGE_FILES or depth > MAX_INPUT_DEPTH:
-                continue
-            seen.add(name)
-            package = _strip_comments(decode(files[name]))
-            visit(package, depth + 1)
-            out.append(package)
-
-    visit(source, 0)
-    return "\n".join(out)
+def _loads(text: str) -> list[Load]:
+    """Each package or class the text loads, in order (`\\usepackage{a,b}` gives two)."""
+    return [
+        (m.group(1), m.group(2) or "", name.strip())
+        for m in _LOAD_RE.finditer(text)
+        for name in m.group(3).split(",")
+        if name.strip()
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,7 +397,7 @@ _AUTHORYEAR_OPTION_RE = re.compile(r"authoryear|authortitle|\bharvard|\bapa\b|ch
 _CITESTYLE_NUMBERS_RE = re.compile(r"\\setcitestyle[ \t]*\{[^}]{0,500}\bnumbers\b")
 
 
-def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
+def citation_style(loads: list[Load], text: str) -> tuple[bool, bool, bool, bool]:
     """(numeric, sort, compress, merge): whether citations print as numbers even when the .bbl
     carries author-year labels (REVTeX, JHEP, svjour, aa; natbib's `numbers`; biblatex's and
     elsarticle's defaults unless an author-year option), whether a citation's entries are sorted
@@ -395,10 +405,10 @@ def citation_style(preamble: str) -> tuple[bool, bool, bool, bool]:
     `compress`, REVTeX, cite, biblatex's numeric-comp) and whether a starred key (`\\cite{a,*b}`)
     merges its entry into the one before it (REVTeX 4.1 and later, natbib's `merge` and `elide`,
     the mcite and mciteplus packages; natbib's `mcite` option only reads the star)."""
-    numeric = bool(_CITESTYLE_NUMBERS_RE.search(preamble))
+    numeric = bool(_CITESTYLE_NUMBERS_RE.search(text))
     sort = compress = merge = False
     default: bool | None = None  # biblatex's, else elsarticle's
-    for command, options, name in _loads(preamble):
+    for command, options, name in loads:
         is_class = command in ("documentclass", "documentstyle")
         if is_class and _NUMERIC_CLASS_RE.fullmatch(name):
             numeric = True

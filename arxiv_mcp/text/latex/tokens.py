@@ -2,7 +2,7 @@
 
 One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
 and control symbols become text, and every other control word is a CMD token for the converter.
-A use of the paper's macros with arguments (`Templates`) is expanded where it is read: its body
+A use of the paper's macros (`macros.Macros`) is expanded where it is read: what it stands for
 is read as tokens in its place (MAX_MACRO_DEPTH deep), and the LaTeX of math is rewritten by the
 same definitions before its rows and labels are read.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Protocol
 
 from . import pace
@@ -204,24 +204,33 @@ def _accented(accent: str, base: str) -> str:
     return unicodedata.normalize("NFC", base + _ACCENTS[accent])
 
 
-class Templates(Protocol):
-    """The paper's macros with arguments (`templates.Templates`), which the tokenizer expands
-    where it reads a use, so the source is read once."""
+class Macros(Protocol):
+    """The paper's macros (`macros.Macros`): the tokenizer records each definition where it reads
+    it and expands each use where it reads it, so the source is read once."""
 
     @property
-    def found(self) -> Mapping[str, object]:
-        """The macros' definitions, by name."""
+    def aliases(self) -> Mapping[str, tuple[str, str]]:
+        """Macros standing for a \\begin or \\end (`\\beq`), by name."""
+
+    @property
+    def end_aliases(self) -> Mapping[str, list[str]]:
+        """The macros standing for each environment's \\end, by environment."""
+
+    def defines(self, name: str) -> bool:
+        """Whether `name` is a macro to expand."""
+
+    def define_at(self, src: str, pos: int) -> int:
+        """Record the definition at `pos`; where it ends when it is usable, else -1."""
 
     def in_text(self, src: str, pos: int, name: str) -> tuple[str, int, int] | None:
         """The use of `name` whose arguments start at `pos`: its body, where it ends, how many
         arguments it took."""
 
-    def expand(self, src: str, math: bool = False, depth: int = 0) -> str:
+    def in_math(self, latex: str, depth: int) -> str:
         """Math with the uses in it expanded."""
 
-    @property
-    def environments(self) -> Mapping[str, object]:
-        """The paper's own environments (`\\newenvironment`), by name."""
+    def own_environment(self, name: str) -> bool:
+        """Whether `name` is one of the paper's own environments (`\\newenvironment`)."""
 
     def environment(self, src: str, pos: int, name: str) -> tuple[str, int, str] | None:
         """A use of the environment `name` whose arguments start at `pos`: what its \\begin
@@ -253,6 +262,12 @@ DEFINERS = {
 }
 
 
+# The definers whose definitions the tokenizer records where it reads them (`macros.Macros.define_at`)
+_RECORDED = DEFINERS | {"newenvironment", "renewenvironment", "DeclareSIUnit"}
+DEFINER_RE = re.compile(rf"\\(?:{'|'.join(map(re.escape, sorted(_RECORDED)))})(?![A-Za-z@])")
+_MAX_ENDS_READS = 8  # the own environments' ends read again, at most, as more are defined: linear
+
+
 def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
     """The macro name at `k`, right after \\def, \\newcommand{ ... or \\let, is its definition, not a use."""
     j = k - 1
@@ -267,39 +282,57 @@ def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
 
 XSPACE_RE = re.compile(r"\\[Xx]space(?![A-Za-z])")  # heppennames spells it \\Xspace
 _XSPACES = ((CMD, "xspace"), (CMD, "Xspace"))
+_XSPACE_EXCEPTIONS = set(",.'/?;:!~-)\u2013\u2014\u201d")
+_PEEK = 40  # characters read to find the token after a use: a token's start is shorter
 
 
-def _spaced(toks: list[Token], src: str, end: int, nargs: int) -> tuple[list[Token], int]:
-    """A use read whole: TeX drops the spaces after a control word, \\xspace (anywhere in what
-    the use expands to) puts one back."""
-    if any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
-        kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
-        return [t for t in kept if t not in _XSPACES], end
-    return toks, match_end(AFTER_WORD_RE, src, end) if not nargs else end
+def _xspace_adds_space(following: Token | None) -> bool:
+    """\\xspace: a space unless punctuation, a brace, a space or a footnote follows."""
+    if following is None:
+        return False
+    kind, value = following
+    if kind == TEXT:
+        return bool(value) and not value[0].isspace() and value[0] not in _XSPACE_EXCEPTIONS
+    if kind == CMD:
+        return value not in ("footnote", "footnotemark", "xspace")
+    return kind in (MATH, RAW, LBRACKET)
+
+
+def _xspaced(
+    toks: list[Token], src: str, after: int, nested: bool, aliases: Mapping[str, tuple[str, str]]
+) -> list[Token]:
+    """What a use read whole expands to, its \\xspace (anywhere in it) a space unless the token
+    after the use (at `after` in `src`) is punctuation, a brace, a space or a footnote; a use
+    ending a macro's body (`nested`, nothing after it) leaves its \\xspace to the use of that
+    macro, where the token after it is known."""
+    if not any(t in _XSPACES or (t[0] in (MATH, DMATH) and XSPACE_RE.search(t[1])) for t in toks):
+        return toks
+    if nested and after >= len(src):
+        return toks
+    kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
+    kept = [t for t in kept if t not in _XSPACES]
+    peek = _Tokenizer(src[after : after + _PEEK])
+    peek.aliases = aliases
+    following = peek.run()
+    if _xspace_adds_space(following[0] if following else None):
+        kept.append((TEXT, " "))
+    return kept
 
 
 class _Tokenizer:
-    def __init__(
-        self,
-        src: str,
-        aliases: dict[str, tuple[str, str]],
-        nonumber: Iterable[str] = (),
-        templates: Templates | None = None,
-    ):
+    def __init__(self, src: str, macros: Macros | None = None):
         self.src = src
-        self.aliases = aliases
-        self.templates = templates
+        self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
+        self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
+        self.macros = macros
+        self.recorder = macros  # where the definitions read are recorded (also in a definition's body)
+        self.records_from = 0  # where in `src` a definition is recorded: past the one read as written
         self.depth = 0  # of the macro body being read (`expanded`): 0 for the source itself
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
-        names = "|".join(["nonumber", "notag", "IEEEnonumber", *(re.escape(name) for name in nonumber)])
-        self._NONUMBER_RE = re.compile(rf"\\(?:{names})(?![A-Za-z])")
+        self.ends_read = 0  # how often they were read again: a new environment defined after they were
         self.search = _Searcher(src)
         self.toks: list[Token] = []
-        self.end_aliases: dict[str, list[str]] = {}
-        for name, (kind, env) in aliases.items():
-            if kind == "end":
-                self.end_aliases.setdefault(env, []).append("\\" + name)
 
     _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
 
@@ -386,7 +419,12 @@ class _Tokenizer:
         return True
 
     def in_math(self, latex: str) -> str:
-        return self.templates.expand(latex, True, self.depth) if self.templates is not None else latex
+        if self.recorder is not None and "\\" in latex:  # `\\def` inside a display: recorded there
+            for definer in DEFINER_RE.finditer(latex):
+                self.recorder.define_at(latex, definer.start())
+        if self.macros is None:
+            return latex
+        return self.macros.in_math(latex, self.depth)
 
     def math(self, kind: str, latex: str, wrapper: str = "") -> None:
         latex = _clean_math(latex)
@@ -398,6 +436,7 @@ class _Tokenizer:
             latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
         self.toks.append((kind, latex))
 
+    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
     _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
     # `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
     _EQNO_RE = re.compile(
@@ -446,10 +485,10 @@ class _Tokenizer:
         """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
         of its `rows` (a label on an unnumbered row names the number its group prints)."""
         tag = self._TAG_RE.search(row)
-        if tag:
-            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
-        else:
+        if tag is None:
             self.toks.append((CMD, "@stepequation"))
+        elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
+            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
         self.labels(row if rows is None else rows)
 
     def labels(self, latex: str) -> None:
@@ -474,8 +513,14 @@ class _Tokenizer:
             self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
             return accent.end()
         name, k = word.group(1), word.end()
-        if self.templates is not None and name in self.templates.found and not being_defined(self.toks, len(self.toks)):
-            use = self.templates.in_text(src, k, name)
+        if self.recorder is not None and name in _RECORDED and j >= self.records_from:
+            end = self.recorder.define_at(src, j)
+            if name.endswith("environment") and self.ends_read < _MAX_ENDS_READS:
+                self.own_ends = None  # read again: a paper defines its environments in its preamble
+            if end >= 0:
+                return self.as_written(src[j:end], end)
+        if self.macros is not None and self.expands(name):
+            use = self.macros.in_text(src, k, name)
             if use is not None:
                 return self.expanded(j, *use)
         if name in ("begin", "end"):
@@ -504,12 +549,14 @@ class _Tokenizer:
         what it holds, what its \\end prints, as one text (a display its \\begin opens and its
         \\end closes, `{$$}{\\eqno(\\theX)$$}`, is one display); None when it is not one (no
         \\end closes it, an argument is missing, the budget is spent): read as before."""
-        if self.templates is None or env not in self.templates.environments or env in _READ_HERE:
+        macros = self.macros
+        if macros is None or self.depth > MAX_MACRO_DEPTH or not macros.own_environment(env) or env in _READ_HERE:
             return None
         if self.own_ends is None:
-            self.own_ends = self.templates.environment_ends(self.src)
+            self.own_ends = macros.environment_ends(self.src)
+            self.ends_read += 1
         end, after = self.own_ends.get(j, (-1, -1))
-        use = self.templates.environment(self.src, k, env) if end >= 0 else None
+        use = macros.environment(self.src, k, env) if end >= 0 else None
         if use is None or use[1] > end:
             return None
         begin, start, finish = use
@@ -517,19 +564,17 @@ class _Tokenizer:
 
     def expanded(self, j: int, body: str, end: int, nargs: int, spaced: bool = True) -> int:
         """The body of the use at `j`, read as tokens where the use stands (its own macros
-        expanded, MAX_MACRO_DEPTH deep as `templates` says), and where the source goes on.
+        expanded, MAX_MACRO_DEPTH deep as `macros` says), and where the source goes on.
         Math never touches other math (`$a$$b$` would read as display math). `spaced`: a
         macro's use, after which TeX drops the spaces (an environment's \\end is not one)."""
-        outer = self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends
+        outer = self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends
         self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
         self.own_ends = None
-        if self.depth > MAX_MACRO_DEPTH:
-            self.templates = None
         toks = self.run()
-        self.src, self.search, self.toks, self.depth, self.templates, self.math_until, self.own_ends = outer
-        # the use read whole: TeX drops the spaces after its name, \\xspace puts one back
-        if self.depth == 0 and spaced:
-            toks, end = _spaced(toks, self.src, end, nargs)
+        self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
+        if spaced:  # TeX drops the spaces after a control word; \\xspace may put one back
+            end = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
+            toks = _xspaced(toks, self.src, end, self.depth > 0, self.aliases)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
             self.toks.append((TEXT, " "))
@@ -541,6 +586,24 @@ class _Tokenizer:
         # text (\\xspace: its own rule)
         ends_in_word = spaced and bool(toks) and toks[-1][0] == CMD and toks[-1] not in _XSPACES
         return match_end(AFTER_WORD_RE, self.src, end) if ends_in_word else end
+
+    def as_written(self, definition: str, end: int) -> int:
+        """A definition's tokens as written: nothing in it expanded or read as math or an alias, as
+        TeX reads it; the definitions inside it (`\\newcommand{\\setup}{\\def\\a{...}}`) are recorded,
+        as no use of a macro that defines macros is expanded here."""
+        inside = _Tokenizer(definition)
+        inside.recorder, inside.records_from = self.recorder, 1
+        self.toks.extend(inside.run())
+        return end
+
+    def expands(self, name: str) -> bool:
+        """Whether the control word `name` just read is a use of one of the paper's macros to expand."""
+        return (
+            self.macros is not None
+            and self.depth <= MAX_MACRO_DEPTH
+            and self.macros.defines(name)
+            and not being_defined(self.toks, len(self.toks))
+        )
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
 
@@ -685,13 +748,10 @@ def _verbatim_body(env: str, inner: str) -> str:
     return inner.strip("\n")
 
 
-def tokenize(
-    src: str, aliases: dict[str, tuple[str, str]], nonumber: Iterable[str] = (), templates: Templates | None = None
-) -> list[Token]:
-    """`nonumber`: the paper's own names for \\nonumber (`\\def\\nn{\\nonumber}`), which decide
-    which rows of an alignment are numbered before its macros are expanded; `templates`: the
-    macros with arguments, expanded as they are read."""
-    return _Tokenizer(src, aliases, nonumber, templates).run()
+def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
+    """`macros`: the paper's macros, expanded as they are read (in math before its rows are
+    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber)."""
+    return _Tokenizer(src, macros).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from .engine import Walk
-from .tokens import CMD, DMATH, LBRACE, MATH, RAW, RBRACE, TEXT, Token
+from .tokens import CMD, LBRACE, MATH, RAW, RBRACE, TEXT
 
 PREFIXES = {
     "quecto": "q",
@@ -317,14 +317,3 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         pos = i
     out.append(latex[pos:])
     return "".join(out)
-
-
-def math_quantities(toks: list[Token], declared: dict[str, str]) -> list[Token]:
-    """The tokens with every math span's quantities as printed (`quantities_in_math`); linear in
-    the tokens and the math's length (the math is read here, not the source again)."""
-    return [
-        (kind, quantities_in_math(value, declared))
-        if kind in (MATH, DMATH) and _MATH_QUANTITY_RE.search(value)
-        else (kind, value)
-        for kind, value in toks
-    ]
