@@ -8,7 +8,8 @@ public API), `pdfium_compat` asks pdfium about characters through pypdfium2's pu
 `fonts` read what pdfium knows of each character (accents, scripts, fixed-pitch runs, font
 size and weight); `layout` finds headings and removes page furniture; `chain` keeps the
 printed numbers that follow one another (headings, equations); `order` moves the footnotes
-and floats that interrupt a paragraph after it; `structure` marks what the text prints
+and floats that interrupt a paragraph after it; `params` holds every threshold of these passes
+(one record); `structure` marks what the text prints
 (captions, equations, references, citations, footnotes) as a Document.
 
 Contract: input is the PDF's bytes; output is a `Document` in the shared text shape, one

@@ -53,6 +53,7 @@ from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
+from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK
 from .pypdf_compat import SharedFonts, opened_reader
 from .repair import rebuilt
@@ -66,9 +67,6 @@ logger = logging.getLogger(__name__)
 
 ENGINES = ("auto", "pypdf", "pdfium")
 
-# Fewer non-space characters than this per page on average means "no text layer":
-# a scanned paper still yields the odd stamp or page number, a real page thousands.
-MIN_CHARS_PER_PAGE = 16
 FAILED_PAGE_NOTE = "(the text of this page could not be extracted)"
 
 
@@ -423,7 +421,7 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
     text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
-    if text_chars < MIN_CHARS_PER_PAGE * len(tidied):
+    if text_chars < PARAMS.min_chars_per_page * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text"
@@ -447,7 +445,7 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
 def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
     """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
     and a word the move brings together again across a line end mended ("trans-" + "formers")."""
-    short = int(0.6 * full_line([line for lines in pages if lines for line in lines]))
+    short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
     continued = False  # the page before ended inside a paragraph
     for lines in pages:
@@ -674,7 +672,7 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
     lengths = sorted(map(len, filter(None, lines)))  # the lines with text: no Python step per line
     if len(lengths) < 4:
         return [False] * len(lines)
-    short = 0.85 * lengths[(len(lengths) * 3) // 4]
+    short = PARAMS.paragraph_end * lengths[(len(lengths) * 3) // 4]
     following = [*lines[1:], ""]
     return [
         0 < len(line) < short and ends_with_stop(line) and not following_line[:1].islower()

@@ -21,13 +21,11 @@ from typing import Any
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
+from .params import PARAMS
 from .pdfium_compat import char_calls
 from .pypdf_compat import forget
 
-LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
-BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
-MAX_FRAGMENT = 120  # longer texts are body lines, never headings
 
 
 class StyledText(str):
@@ -76,8 +74,8 @@ def emphasized_by_size(by_size: dict[float, tuple[list[str], list[str]]]) -> fro
     return frozenset(
         " ".join(text.split())
         for size, (regular, bold) in by_size.items()
-        for text in (regular + bold if size >= body * LARGER else () if body_bold else bold)
-        if len(text) <= MAX_FRAGMENT
+        for text in (regular + bold if size >= body * PARAMS.heading_larger else () if body_bold else bold)
+        if len(text) <= PARAMS.max_fragment
     )
 
 
@@ -100,7 +98,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     for number, line in enumerate(text.split("\r\n")):
         # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
         sampled = (
-            number % _BODY_SAMPLE == 0
+            number % PARAMS.body_sample == 0
             or goes_on
             or ((len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None)
         )
@@ -118,7 +116,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see by_stem).
                 sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)))
-                stem = get_weight(textpage, index) >= BOLD_WEIGHT
+                stem = get_weight(textpage, index) >= PARAMS.bold_weight
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
                 # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
                 for part in line.replace("\ufffe", "-\n").split("\n") if "\ufffe" in line else (line,):
@@ -126,7 +124,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                     heavy.append(stem)
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
-                goes_on = len(line) <= MAX_FRAGMENT and may_go_on(line)
+                goes_on = len(line) <= PARAMS.max_fragment and may_go_on(line)
         offset += (len(line) if simple else utf16_length(line)) + 2
     return by_stem(samples, heavy)
 
@@ -150,9 +148,8 @@ def _bold_font(name: bytes) -> bool:
 
 _LETTER = re.compile(r"[^\W\d_]")
 # Each look-up costs a few pdfium calls: the body's size and weight are taken from every
-# third line, and every line that could be a heading (short, starting with a number or a
-# capital) is looked up.
-_BODY_SAMPLE = 3
+# third line (PARAMS.body_sample), and every line that could be a heading (short, starting
+# with a number or a capital) is looked up.
 # A longer line starting with no space cannot match: the pattern, tried, would count its
 # first 101 characters and back off one at a time looking for the end (tested first).
 _HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
@@ -188,7 +185,7 @@ def heavy_stem(font: Any) -> bool:
         stem = float(descriptor.get("/StemV", 0)) if hasattr(descriptor, "get") else 0.0
     except (TypeError, ValueError):
         return False
-    return (stem * 5 if stem < 140 else stem * 4 + 140) >= BOLD_WEIGHT
+    return (stem * 5 if stem < 140 else stem * 4 + 140) >= PARAMS.bold_weight
 
 
 def fixed_pitch(font: Any) -> bool:
@@ -277,11 +274,10 @@ _sqrt = math.sqrt
 # gap is over about half of it. A TeX font in the T1 (EC) encoding has the visible space "␣"
 # at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
 # line fell short of that, and words ran together ("producedcarbondust"). No proportional
-# text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
+# text font has a space of 0.4 em or more (PARAMS.max_space_width), so such a width is not the space's: it is set to
 # 0 in the in-memory fonts of the page and of the forms it draws (a figure made by pdflatex
 # and included as a form labels it in such a font; the file's bytes are untouched), and pypdf
 # then uses its default space, as for a TeX font with no glyph at 32.
-_MAX_SPACE = 400
 
 
 def page_fonts(page: Any) -> dict[Any, Any]:
@@ -307,7 +303,7 @@ def _forget_wide_space(font: Any) -> None:
     widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
     if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
         return
-    if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
+    if float(widths[32 - first]) >= PARAMS.max_space_width and _space_at_32(font) and not fixed_pitch(font):
         from pypdf.generic import NumberObject
 
         widths[32 - first] = NumberObject(0)
