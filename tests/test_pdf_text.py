@@ -7,6 +7,7 @@ import random
 import re
 import sys
 import zlib
+from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from arxiv_mcp.text.pdf import fonts as pdf_fonts
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
+from arxiv_mcp.text.pdf.lines import Line, heading_fragments
 from tests.conftest import paper
 from tests.pdfgen import assemble, make_styled_pdf
 
@@ -800,12 +802,12 @@ def test_a_bold_font_whose_name_says_nothing_is_bold_by_its_stem(stem, body, bol
 def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
     # Ghostscript-made files may give every font a bold stem: pdfium then weighs CMR12 at 732,
     # as bold as CMBX12, and no subsection was in a heading font; the names still tell.
-    body = ("Walruses gather on sea ice in large herds, which makes them easy to see.", 11.0)
-    samples = [(body[0], body[1], False)] * 4 + [("2.1 A freely acting orbifold", 11.0, True)]
-    assert pdf_fonts.by_stem(samples, [True] * 5) == {"2.1 A freely acting orbifold"}
-    libertine = [(body[0], body[1], False)] * 4 + [("2 Background", 11.0, False)]  # "LinLibertineTB"
-    assert pdf_fonts.by_stem(libertine, [False] * 4 + [True]) == {"2 Background"}
-    assert pdf_fonts.by_stem(libertine, [True] * 5) == frozenset()
+    body = "Walruses gather on sea ice in large herds, which makes them easy to see."
+    lines = [Line(body, 11.0, False, True)] * 4 + [Line("2.1 A freely acting orbifold", 11.0, True, True)]
+    assert heading_fragments(lines) == {"2.1 A freely acting orbifold"}
+    libertine = [Line(body, 11.0, False, False)] * 4 + [Line("2 Background", 11.0, False, True)]  # "LinLibertineTB"
+    assert heading_fragments(libertine) == {"2 Background"}
+    assert heading_fragments([replace(line, heavy=True) for line in libertine]) == frozenset()
 
 
 def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings():

@@ -47,10 +47,11 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
+from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .lines import heading_fragments
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
 from .params import PARAMS
@@ -382,7 +383,7 @@ def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | No
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        emphasized = pdfium_emphasized(pdfium.raw, textpage.raw, text)
+        emphasized = heading_fragments(pdfium_lines(pdfium.raw, textpage.raw, text))
         styled = StyledText(pdfium_text(pdfium.raw, textpage.raw, text), emphasized)
         textpage.close()
         page.close()
