@@ -77,7 +77,7 @@ def pdfium_lines(raw: Any, textpage: Any, text: str) -> list[Line]:
                 drift = index - expected + drift
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
-                # files make a bold one's for every font (see by_stem).
+                # files make a bold one's for every font (see lines.heading_fragments).
                 size, bold = get_size(textpage, index), _bold_font(get_font(textpage, index))
                 heavy = get_weight(textpage, index) >= PARAMS.bold_weight
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
