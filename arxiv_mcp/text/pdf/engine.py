@@ -670,10 +670,10 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
 
     Justified lines are all about as long; ragged ones at most a long word shorter.
     """
-    lengths = sorted(map(len, filter(None, lines)))  # the lines with text: no Python step per line
-    if len(lengths) < 4:
+    full = full_line(lines)
+    if not full:
         return [False] * len(lines)
-    short = PARAMS.paragraph_end * lengths[(len(lengths) * 3) // 4]
+    short = PARAMS.paragraph_end * full
     following = [*lines[1:], ""]
     return [
         0 < len(line) < short and ends_with_stop(line) and not following_line[:1].islower()

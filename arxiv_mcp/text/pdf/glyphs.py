@@ -241,8 +241,8 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
 
 
 def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int:
-    """pdfium's character at (x, y), or else the nearest within 0.5 across and `height` up or
-    down (-1: none).
+    """pdfium's character at (x, y), or else the nearest within PARAMS.char_tolerance
+    across and `height` up or down (-1: none).
 
     pdfium answers with the first character (in page order) whose box holds the point, else
     the nearest whose box widened by the tolerance does; it widens and tests every box of the
@@ -250,7 +250,7 @@ def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int
     box holding the point is the same answer: the tolerance is asked for only when none does.
     """
     index = int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0))
-    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height))
+    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, PARAMS.char_tolerance, height))
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:

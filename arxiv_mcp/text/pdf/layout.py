@@ -231,7 +231,7 @@ def _plausible_title(title: str, emphasized: bool = False) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in title)
     digits = sum(ch.isdigit() for ch in _YEAR.sub("", title))
-    return letters >= 0.7 * len(title.replace(" ", "")) and digits <= 4
+    return letters >= PARAMS.title_letters * len(title.replace(" ", "")) and digits <= 4
 
 
 def _roman(text: str) -> int:

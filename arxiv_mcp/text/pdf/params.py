@@ -33,6 +33,8 @@ class LayoutParams:
     """How far from where the text puts it a character is looked for among pdfium's."""
     accent_reach: float = 1.5
     """How far past an accent's edge (in its heights) its letter is looked for."""
+    char_tolerance: float = 0.5
+    """How far across (points) pdfium may look for that letter when no box holds the point."""
     code_pitch: float = 1.1
     """Fixed-pitch characters whose origins are closer than this (em) are one word's."""
     script_line: int = 4
@@ -67,6 +69,8 @@ class LayoutParams:
     """A heading's title holds at most this many characters."""
     max_title_words: int = 14
     """And at most this many words."""
+    title_letters: float = 0.7
+    """At least this share of a title's characters (spaces aside) are letters."""
     paragraph_words: int = 6
     """A paragraph's first line holds a few words; a table's head row is followed by numbers."""
     section_window: int = 400

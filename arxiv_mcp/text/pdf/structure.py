@@ -106,7 +106,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
     sink = _Sink(builder)
-    _write(sink, lines, marks, labels, int(0.6 * full))
+    _write(sink, lines, marks, labels, int(PARAMS.short_line * full))
     sink.flush()
     return builder.build()
 
