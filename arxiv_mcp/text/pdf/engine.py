@@ -47,11 +47,11 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_lines
+from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
-from .lines import heading_fragments
+from .lines import Line, PageText, heading_fragments
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
 from .params import PARAMS
@@ -155,7 +155,7 @@ def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     return _render(_pypdf_pages(data, budget))
 
 
-def _fill_from_pypdf(data: bytes, raw: list[str | None], budget: _Budget) -> list[str | None]:
+def _fill_from_pypdf(data: bytes, raw: list[PageText | None], budget: _Budget) -> list[PageText | None]:
     """`raw` with each page pdfium left out (too heavy, or unreadable) read by pypdf, if it can."""
     missing = [index for index, page in enumerate(raw) if page is None]
     if not missing:
@@ -231,7 +231,7 @@ def _check_pdf_header(data: bytes) -> None:
 # --- engines: each returns one raw string per page (None: that page failed) -------------
 
 
-def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
+def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[PageText | None]:
     """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
     from pypdf.errors import DependencyError
 
@@ -249,7 +249,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
         raise _Damaged(f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc})") from exc
     budget.check_page_count(count)
-    texts: list[str | None] = []
+    texts: list[PageText | None] = []
     salvage: Salvage | None = None  # made at the first page pypdf fails on
     fonts = SharedFonts()  # not shared with salvage's reads: they change fonts
     for index in range(count):
@@ -270,7 +270,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
-        text: str | None
+        text: PageText | None
         try:
             with fonts.active():
                 text = _pypdf_page_text(pages[index], budget, index, count)
@@ -284,14 +284,14 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
                 exc,
             )
             text = None
-        if text is None or salvageable(pages[index], text):
+        if text is None or salvageable(pages[index], text.text):
             salvage = salvage or Salvage(data)
             text = _salvaged_page(salvage, budget, index, count)
         texts.append(text)
     return texts
 
 
-def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> StyledText | None:
+def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> PageText | None:
     """The page's text; None when most of it is U+FFFD (its fonts' encodings are gone, as in a
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
@@ -310,13 +310,13 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
-    return StyledText(fonts.closed_up(text), fonts.emphasized())
+    return PageText(fonts.closed_up(text), fonts.page_lines())
 
 
-def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> str | None:
+def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> PageText | None:
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
 
-    def read(page: Any) -> StyledText | None:
+    def read(page: Any) -> PageText | None:
         with SharedFonts().active():  # fonts built as for the first read, for this read only (pypdf_compat)
             return _pypdf_page_text(page, budget, index, count)
 
@@ -350,7 +350,7 @@ def _import_pdfium() -> ModuleType | None:
     return module
 
 
-def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str | None]:
+def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[PageText | None]:
     """One text per page; None for a page too heavy for pdfium (`refuse_heavy`: raise) or one it cannot read."""
     pdfium = _import_pdfium()
     if pdfium is None:
@@ -369,7 +369,7 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
         try:
             count = len(document)
             budget.check_page_count(count)
-            texts: list[str | None] = []
+            texts: list[PageText | None] = []
             for index in range(count):
                 budget.check_time(index, count)
                 texts.append(None if index in heavy else _pdfium_page_text(pdfium, document, index))
@@ -378,19 +378,19 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
             document.close()
 
 
-def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | None:
+def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> PageText | None:
     try:
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        emphasized = heading_fragments(pdfium_lines(pdfium.raw, textpage.raw, text))
-        styled = StyledText(pdfium_text(pdfium.raw, textpage.raw, text), emphasized)
+        lines = pdfium_lines(pdfium.raw, textpage.raw, text)
+        text = pdfium_text(pdfium.raw, textpage.raw, text)
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
         logger.warning("pdfium could not read page %d: %s", index + 1, exc)
         return None
-    return StyledText(_pdfium_line_ends(styled), styled.emphasized)
+    return PageText(_pdfium_line_ends(text), lines)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -414,11 +414,11 @@ class _Rendered:
     """One line saying the file was damaged and what was read of it, when it was."""
 
 
-def _render(raw_pages: list[str | None]) -> _Rendered:
+def _render(raw_pages: list[PageText | None]) -> _Rendered:
     if all(page is None for page in raw_pages):
         raise ExtractionError("no page of the PDF could be read")
-    styles = [_fragments(page) for page in raw_pages]
-    normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
+    styles = [None if page is None else _fragments(page.lines) for page in raw_pages]
+    normalised = [None if page is None else _normalise_chars(page.text) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
     text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
@@ -459,11 +459,9 @@ def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset
     return out
 
 
-def _fragments(page: str | None) -> frozenset[str] | None:
-    """The page's texts in a heading font, normalised like its text; None when the engine gave none."""
-    if not isinstance(page, StyledText):
-        return None
-    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in page.emphasized)
+def _fragments(lines: list[Line]) -> frozenset[str]:
+    """The page's texts in a heading font (lines.heading_fragments), normalised like its text."""
+    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in heading_fragments(lines))
 
 
 def _char_map() -> dict[int, str | None]:

@@ -18,23 +18,12 @@ from typing import Any
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
-from .lines import Line, heading_fragments
+from .lines import Line
 from .params import PARAMS
 from .pdfium_compat import char_calls
 from .pypdf_compat import forget
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
-
-
-class StyledText(str):
-    """A page's raw text, with the texts it draws in a heading font (`emphasized`)."""
-
-    emphasized: frozenset[str] = frozenset()
-
-    def __new__(cls, text: str, emphasized: frozenset[str]) -> StyledText:
-        styled = super().__new__(cls, text)
-        styled.emphasized = emphasized
-        return styled
 
 
 def bold_name(name: str) -> bool:
@@ -220,10 +209,10 @@ class FontSpy:
             text = text.replace(run, closed)
         return text
 
-    def emphasized(self) -> frozenset[str]:
-        """The lines seen in a heading font (lines.heading_fragments)."""
+    def page_lines(self) -> list[Line]:
+        """The page's lines, the last one closed."""
         self._close()
-        return heading_fragments(self.lines)
+        return self.lines
 
 
 _sqrt = math.sqrt

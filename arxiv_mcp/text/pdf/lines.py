@@ -5,7 +5,8 @@ letter is drawn in: the size as drawn (points: the font size scaled by the text 
 matrices), whether the font is named bold, and whether its stem is a bold one's (pdfium's
 weight; pypdf's /StemV, read as pdfium reads it). pdfium's lines are its text page's
 (fonts.pdfium_lines); pypdf's the runs its `visitor_text` reports up to a line end
-(fonts.FontSpy). `heading_fragments` reads them the same way for both.
+(fonts.FontSpy). An engine hands each page on as a `PageText` (its text and its lines);
+`heading_fragments` reads the lines the same way for both.
 
 Invariants: a line's style is its first letter's, in both engines; the body is the size
 (and boldness) most of a page's characters have, a tie going to the size seen first.
@@ -29,6 +30,14 @@ class Line:
     """Its font's name says bold."""
     heavy: bool
     """Its font's stem is a bold one's."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """A page as an engine read it: its text, and the records of its lines."""
+
+    text: str
+    lines: list[Line]
 
 
 def heading_fragments(lines: Sequence[Line]) -> frozenset[str]:
