@@ -228,7 +228,7 @@ def _check_pdf_header(data: bytes) -> None:
         raise ExtractionError(f"this is not a PDF (it is {looks_like})")
 
 
-# --- engines: each returns one raw string per page (None: that page failed) -------------
+# --- engines: each returns one PageText per page (None: that page failed) --------------
 
 
 def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[PageText | None]:

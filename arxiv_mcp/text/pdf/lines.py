@@ -23,6 +23,8 @@ from .params import PARAMS
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """One line of a page's text as an engine gives it, in its first letter's style."""
+
     text: str
     size: float
     """The first letter's size as drawn, in points."""
