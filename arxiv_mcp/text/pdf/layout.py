@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from ... import ids
 from .. import labels
+from ..roman import from_roman
 from ..shape import heading
 from .chain import longest_chain
 from .params import PARAMS
@@ -234,15 +235,6 @@ def _plausible_title(title: str, emphasized: bool = False) -> bool:
     return letters >= PARAMS.title_letters * len(title.replace(" ", "")) and digits <= 4
 
 
-def _roman(text: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10}
-    total = 0
-    for index, ch in enumerate(text):
-        value = values[ch]
-        total += -value if index + 1 < len(text) and values[text[index + 1]] > value else value
-    return total
-
-
 def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
     """The section key a numbered line claims, and whether it is a roman-numbered section."""
     if match["lone"]:
@@ -250,7 +242,7 @@ def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
     if match["arabic"]:
         return tuple(int(part) for part in match["arabic"].split(".")), False
     if match["roman"]:
-        return (_roman(match["roman"]),), True
+        return (from_roman(match["roman"]) or 0,), True  # the pattern holds only I, V and X
     letter = ord(match["letter"]) - ord("A") + 1
     sub = tuple(int(part) for part in match["sub"].split(".")) if match["sub"] else ()
     return (_APPENDIX + letter, *sub), False
