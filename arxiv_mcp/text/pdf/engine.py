@@ -86,7 +86,7 @@ def pdf_to_text(
     Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
     or its subclass NoTextLayer (pages without text, e.g. scanned images).
     """
-    return _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).text
+    return "\n".join(_extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).lines)
 
 
 def pdf_to_document(
@@ -101,7 +101,7 @@ def pdf_to_document(
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
     notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
-    return pdf_document(rendered.text, {key: note for key, note in notes.items() if note})
+    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note})
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -406,7 +406,9 @@ def _pdfium_line_ends(text: str) -> str:
 
 @dataclass(frozen=True)
 class _Rendered:
-    text: str
+    lines: list[str]
+    """The text's lines, page markers and the blank line between pages too: structure reads
+    these, and pdf_to_text joins them."""
     stamp: str | None
     read: int
     """Pages with text (the others failed, or were left out as too much work)."""
@@ -429,10 +431,10 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         )
     furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
     laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
-    pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
-    text = "\n\n".join(
-        f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
-    )
+    text: list[str] = []
+    for number, lines in enumerate(laid_out, 1):
+        text.extend(("", page_heading(number)) if text else (page_heading(number),))
+        text.extend([FAILED_PAGE_NOTE] if lines is None else lines)
     read = sum(lines is not None for lines in laid_out)
     unread = len(laid_out) - read
     damage = (

@@ -1,7 +1,8 @@
 """What a PDF's text prints about its own structure, as a `Document` over that same text.
 
-Reads the text `engine` made (the shared shape, pages and headings marked) and writes it
-through a `DocumentBuilder`, line for line, marking what the page prints:
+Reads the lines `engine` made of the text (the shared shape, pages and headings marked; not
+the text joined and split again) and writes them through a `DocumentBuilder`, line for
+line, marking what the page prints:
 
 - Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
   "IV."): the heading lines are the ones `layout` chose.
@@ -94,9 +95,8 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
-    """The document of a PDF text in the shared shape (see the module docstring)."""
-    lines = text.split("\n")
+def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
@@ -419,9 +419,6 @@ def _is_row(line: str) -> bool:
     words = line.split()
     numeric = sum(any(ch.isdigit() for ch in word) for word in words)
     return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
-
-
-_CELL_TOKEN = re.compile(r"[-−+±]?[\d.,%]+[\w%]*|\S+")
 
 
 def _cells(line: str) -> tuple[str, ...]:
