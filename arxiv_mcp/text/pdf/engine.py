@@ -423,18 +423,18 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     normalised = [None if page is None else _normalise_chars(page.text) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
-    text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
+    text_chars = sum(len(line) - line.count(" ") for page in tidied if page is not None for line in page)
     if text_chars < PARAMS.min_chars_per_page * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text"
         )
-    furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
+    furnished, stamp = remove_furniture(tidied)
     laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
-    text: list[str] = []
+    document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
-        text.extend(("", page_heading(number)) if text else (page_heading(number),))
-        text.extend([FAILED_PAGE_NOTE] if lines is None else lines)
+        document.extend(("", page_heading(number)) if document else (page_heading(number),))
+        document.extend([FAILED_PAGE_NOTE] if lines is None else lines)
     read = sum(lines is not None for lines in laid_out)
     unread = len(laid_out) - read
     damage = (
@@ -442,7 +442,7 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(text, stamp, read, damage)
+    return _Rendered(document, stamp, read, damage)
 
 
 def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
@@ -527,7 +527,9 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
     return frozenset(pairs)
 
 
-def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
+def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> list[str]:
+    """The page's lines tidied (white space, hyphens, scripts, lone punctuation), a blank line
+    after each paragraph's last one and none at the end."""
     lines = _join_scripts(_mend_hyphens(_collapsed_lines(text), known_hyphenated))
     lines = _join_lone_punctuation(lines)
     out: list[str] = []
@@ -542,7 +544,7 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
             out.append("")
     while out and not out[-1]:
         out.pop()
-    return "\n".join(out)
+    return out
 
 
 # The white space str.split() cuts at, besides " " and "\n" (Unicode's, and the four
