@@ -7,6 +7,7 @@ import random
 import re
 import sys
 import zlib
+from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from arxiv_mcp.text.pdf import fonts as pdf_fonts
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
+from arxiv_mcp.text.pdf.lines import Line, PageText, heading_fragments
 from tests.conftest import paper
 from tests.pdfgen import assemble, make_styled_pdf
 
@@ -369,7 +371,7 @@ def test_auto_does_not_retry_pypdf_after_the_deadline(monkeypatch):
     if not HAS_PDFIUM:
         pytest.skip("pypdfium2 missing")
     called = []
-    monkeypatch.setattr(pdf_text, "_pypdf_pages", lambda data, budget: called.append(1) or [SENTENCE])
+    monkeypatch.setattr(pdf_text, "_pypdf_pages", lambda data, budget: called.append(1) or [PageText(SENTENCE, [])])
     with pytest.raises(ExtractionError, match="too long"):
         pdf_to_text(make_pdf(text_page(SENTENCE)), engine="auto", deadline=0.0, clock=lambda: 1.0)
     assert called == []
@@ -433,7 +435,7 @@ class _SpyPdfium:
 
 
 def test_auto_prefers_pdfium_and_pypdf_means_pypdf(monkeypatch):
-    spy = _SpyPdfium(result=["text from the pdfium engine, long enough to count"])
+    spy = _SpyPdfium(result=[PageText("text from the pdfium engine, long enough to count", [])])
     monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
     data = make_pdf(text_page(SENTENCE))
     assert "pdfium engine" in pdf_to_text(data)
@@ -446,7 +448,7 @@ def test_auto_prefers_pdfium_and_pypdf_means_pypdf(monkeypatch):
     "spy",
     [
         _SpyPdfium(error=pdf_text._PdfiumFailed("Failed to load document")),
-        _SpyPdfium(result=["", ""]),  # pdfium found no text: pypdf gets a chance
+        _SpyPdfium(result=[PageText("", []), PageText("", [])]),  # pdfium found no text: pypdf gets a chance
     ],
 )
 def test_auto_falls_back_to_pypdf_when_pdfium_fails(monkeypatch, spy):
@@ -794,18 +796,18 @@ def test_a_bold_font_whose_name_says_nothing_is_bold_by_its_stem(stem, body, bol
     data = make_styled_pdf(pages, bold_font=b"ABCDEF+LinLibertineTB", bold_stem=stem)
     spy = pdf_fonts.FontSpy()
     pypdf.PdfReader(BytesIO(data)).pages[0].extract_text(visitor_text=spy)
-    assert ("1 Introduction" in spy.emphasized()) is bold
+    assert ("1 Introduction" in heading_fragments(spy.page_lines())) is bold
 
 
 def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
     # Ghostscript-made files may give every font a bold stem: pdfium then weighs CMR12 at 732,
     # as bold as CMBX12, and no subsection was in a heading font; the names still tell.
-    body = ("Walruses gather on sea ice in large herds, which makes them easy to see.", 11.0)
-    samples = [(body[0], body[1], False)] * 4 + [("2.1 A freely acting orbifold", 11.0, True)]
-    assert pdf_fonts.by_stem(samples, [True] * 5) == {"2.1 A freely acting orbifold"}
-    libertine = [(body[0], body[1], False)] * 4 + [("2 Background", 11.0, False)]  # "LinLibertineTB"
-    assert pdf_fonts.by_stem(libertine, [False] * 4 + [True]) == {"2 Background"}
-    assert pdf_fonts.by_stem(libertine, [True] * 5) == frozenset()
+    body = "Walruses gather on sea ice in large herds, which makes them easy to see."
+    lines = [Line(body, 11.0, False, True)] * 4 + [Line("2.1 A freely acting orbifold", 11.0, True, True)]
+    assert heading_fragments(lines) == {"2.1 A freely acting orbifold"}
+    libertine = [Line(body, 11.0, False, False)] * 4 + [Line("2 Background", 11.0, False, True)]  # "LinLibertineTB"
+    assert heading_fragments(libertine) == {"2 Background"}
+    assert heading_fragments([replace(line, heavy=True) for line in libertine]) == frozenset()
 
 
 def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings():

@@ -47,12 +47,14 @@ from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
 from ..shape import escape_line, page_heading
-from .fonts import FontSpy, StyledText, forget_wide_spaces, page_fonts, pdfium_emphasized
+from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
+from .lines import Line, PageText, heading_fragments
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
+from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK
 from .pypdf_compat import SharedFonts, opened_reader
 from .repair import rebuilt
@@ -66,9 +68,6 @@ logger = logging.getLogger(__name__)
 
 ENGINES = ("auto", "pypdf", "pdfium")
 
-# Fewer non-space characters than this per page on average means "no text layer":
-# a scanned paper still yields the odd stamp or page number, a real page thousands.
-MIN_CHARS_PER_PAGE = 16
 FAILED_PAGE_NOTE = "(the text of this page could not be extracted)"
 
 
@@ -87,7 +86,7 @@ def pdf_to_text(
     Raises ExtractionError (not a PDF, corrupt, encrypted, too many pages, deadline passed)
     or its subclass NoTextLayer (pages without text, e.g. scanned images).
     """
-    return _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).text
+    return "\n".join(_extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock)).lines)
 
 
 def pdf_to_document(
@@ -102,7 +101,7 @@ def pdf_to_document(
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
     notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
-    return pdf_document(rendered.text, {key: note for key, note in notes.items() if note})
+    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note})
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -156,7 +155,7 @@ def _extract_from(data: bytes, engine: str, budget: _Budget) -> _Rendered:
     return _render(_pypdf_pages(data, budget))
 
 
-def _fill_from_pypdf(data: bytes, raw: list[str | None], budget: _Budget) -> list[str | None]:
+def _fill_from_pypdf(data: bytes, raw: list[PageText | None], budget: _Budget) -> list[PageText | None]:
     """`raw` with each page pdfium left out (too heavy, or unreadable) read by pypdf, if it can."""
     missing = [index for index, page in enumerate(raw) if page is None]
     if not missing:
@@ -229,10 +228,10 @@ def _check_pdf_header(data: bytes) -> None:
         raise ExtractionError(f"this is not a PDF (it is {looks_like})")
 
 
-# --- engines: each returns one raw string per page (None: that page failed) -------------
+# --- engines: each returns one PageText per page (None: that page failed) --------------
 
 
-def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[str | None]:
+def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = None) -> list[PageText | None]:
     """One text per page (None: unreadable or too heavy); with `only`, just those pages are read."""
     from pypdf.errors import DependencyError
 
@@ -250,7 +249,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
     except Exception as exc:  # pypdf raises many types on broken files; all mean "unreadable"
         raise _Damaged(f"the PDF is corrupt, truncated or damaged ({type(exc).__name__}: {exc})") from exc
     budget.check_page_count(count)
-    texts: list[str | None] = []
+    texts: list[PageText | None] = []
     salvage: Salvage | None = None  # made at the first page pypdf fails on
     fonts = SharedFonts()  # not shared with salvage's reads: they change fonts
     for index in range(count):
@@ -271,7 +270,7 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
             )
             texts.append(None)
             continue
-        text: str | None
+        text: PageText | None
         try:
             with fonts.active():
                 text = _pypdf_page_text(pages[index], budget, index, count)
@@ -285,14 +284,14 @@ def _pypdf_pages(data: bytes, budget: _Budget, only: frozenset[int] | None = Non
                 exc,
             )
             text = None
-        if text is None or salvageable(pages[index], text):
+        if text is None or salvageable(pages[index], text.text):
             salvage = salvage or Salvage(data)
             text = _salvaged_page(salvage, budget, index, count)
         texts.append(text)
     return texts
 
 
-def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> StyledText | None:
+def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> PageText | None:
     """The page's text; None when most of it is U+FFFD (its fonts' encodings are gone, as in a
     file cut before them: pypdf has no glyph names to read, where pdfium reads the font program)."""
     fonts = FontSpy()
@@ -311,13 +310,13 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Styl
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
-    return StyledText(fonts.closed_up(text), fonts.emphasized())
+    return PageText(fonts.closed_up(text), fonts.page_lines())
 
 
-def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> str | None:
+def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> PageText | None:
     """A page pypdf failed on, read again as salvage prepares it; None if it still fails."""
 
-    def read(page: Any) -> StyledText | None:
+    def read(page: Any) -> PageText | None:
         with SharedFonts().active():  # fonts built as for the first read, for this read only (pypdf_compat)
             return _pypdf_page_text(page, budget, index, count)
 
@@ -351,7 +350,7 @@ def _import_pdfium() -> ModuleType | None:
     return module
 
 
-def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str | None]:
+def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[PageText | None]:
     """One text per page; None for a page too heavy for pdfium (`refuse_heavy`: raise) or one it cannot read."""
     pdfium = _import_pdfium()
     if pdfium is None:
@@ -370,7 +369,7 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
         try:
             count = len(document)
             budget.check_page_count(count)
-            texts: list[str | None] = []
+            texts: list[PageText | None] = []
             for index in range(count):
                 budget.check_time(index, count)
                 texts.append(None if index in heavy else _pdfium_page_text(pdfium, document, index))
@@ -379,19 +378,19 @@ def _pdfium_pages(data: bytes, budget: _Budget, refuse_heavy: bool) -> list[str 
             document.close()
 
 
-def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> str | None:
+def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> PageText | None:
     try:
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        emphasized = pdfium_emphasized(pdfium.raw, textpage.raw, text)
-        styled = StyledText(pdfium_text(pdfium.raw, textpage.raw, text), emphasized)
+        lines = pdfium_lines(pdfium.raw, textpage.raw, text)
+        text = pdfium_text(pdfium.raw, textpage.raw, text)
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
         logger.warning("pdfium could not read page %d: %s", index + 1, exc)
         return None
-    return StyledText(_pdfium_line_ends(styled), styled.emphasized)
+    return PageText(_pdfium_line_ends(text), lines)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -407,7 +406,9 @@ def _pdfium_line_ends(text: str) -> str:
 
 @dataclass(frozen=True)
 class _Rendered:
-    text: str
+    lines: list[str]
+    """The text's lines, page markers and the blank line between pages too: structure reads
+    these, and pdf_to_text joins them."""
     stamp: str | None
     read: int
     """Pages with text (the others failed, or were left out as too much work)."""
@@ -415,25 +416,25 @@ class _Rendered:
     """One line saying the file was damaged and what was read of it, when it was."""
 
 
-def _render(raw_pages: list[str | None]) -> _Rendered:
+def _render(raw_pages: list[PageText | None]) -> _Rendered:
     if all(page is None for page in raw_pages):
         raise ExtractionError("no page of the PDF could be read")
-    styles = [_fragments(page) for page in raw_pages]
-    normalised = [None if page is None else _normalise_chars(page) for page in raw_pages]
+    styles = [None if page is None else _fragments(page.lines) for page in raw_pages]
+    normalised = [None if page is None else _normalise_chars(page.text) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
-    text_chars = sum(len(page) - page.count(" ") - page.count("\n") for page in tidied if page is not None)
-    if text_chars < MIN_CHARS_PER_PAGE * len(tidied):
+    text_chars = sum(len(line) - line.count(" ") for page in tidied if page is not None for line in page)
+    if text_chars < PARAMS.min_chars_per_page * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "
             f"{text_chars} characters of text"
         )
-    furnished, stamp = remove_furniture([None if page is None else page.split("\n") for page in tidied])
+    furnished, stamp = remove_furniture(tidied)
     laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
-    pages = [FAILED_PAGE_NOTE if lines is None else "\n".join(lines) for lines in laid_out]
-    text = "\n\n".join(
-        f"{page_heading(number)}\n{text}" if text else page_heading(number) for number, text in enumerate(pages, 1)
-    )
+    document: list[str] = []
+    for number, lines in enumerate(laid_out, 1):
+        document.extend(("", page_heading(number)) if document else (page_heading(number),))
+        document.extend([FAILED_PAGE_NOTE] if lines is None else lines)
     read = sum(lines is not None for lines in laid_out)
     unread = len(laid_out) - read
     damage = (
@@ -441,13 +442,13 @@ def _render(raw_pages: list[str | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(text, stamp, read, damage)
+    return _Rendered(document, stamp, read, damage)
 
 
 def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
     """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
     and a word the move brings together again across a line end mended ("trans-" + "formers")."""
-    short = int(0.6 * full_line([line for lines in pages if lines for line in lines]))
+    short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
     continued = False  # the page before ended inside a paragraph
     for lines in pages:
@@ -460,11 +461,9 @@ def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset
     return out
 
 
-def _fragments(page: str | None) -> frozenset[str] | None:
-    """The page's texts in a heading font, normalised like its text; None when the engine gave none."""
-    if not isinstance(page, StyledText):
-        return None
-    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in page.emphasized)
+def _fragments(lines: list[Line]) -> frozenset[str]:
+    """The page's texts in a heading font (lines.heading_fragments), normalised like its text."""
+    return frozenset(" ".join(_normalise_chars(fragment).split()) for fragment in heading_fragments(lines))
 
 
 def _char_map() -> dict[int, str | None]:
@@ -528,7 +527,9 @@ def _hyphenated_words(pages: list[str | None]) -> frozenset[str]:
     return frozenset(pairs)
 
 
-def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
+def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> list[str]:
+    """The page's lines tidied (white space, hyphens, scripts, lone punctuation), a blank line
+    after each paragraph's last one and none at the end."""
     lines = _join_scripts(_mend_hyphens(_collapsed_lines(text), known_hyphenated))
     lines = _join_lone_punctuation(lines)
     out: list[str] = []
@@ -543,7 +544,7 @@ def _tidy_lines(text: str, known_hyphenated: frozenset[str]) -> str:
             out.append("")
     while out and not out[-1]:
         out.pop()
-    return "\n".join(out)
+    return out
 
 
 # The white space str.split() cuts at, besides " " and "\n" (Unicode's, and the four
@@ -671,10 +672,10 @@ def _paragraph_ends(lines: list[str]) -> list[bool]:
 
     Justified lines are all about as long; ragged ones at most a long word shorter.
     """
-    lengths = sorted(map(len, filter(None, lines)))  # the lines with text: no Python step per line
-    if len(lengths) < 4:
+    full = full_line(lines)
+    if not full:
         return [False] * len(lines)
-    short = 0.85 * lengths[(len(lengths) * 3) // 4]
+    short = PARAMS.paragraph_end * full
     following = [*lines[1:], ""]
     return [
         0 < len(line) < short and ends_with_stop(line) and not following_line[:1].islower()

@@ -1,44 +1,29 @@
-"""Which texts a PDF page draws in a heading font, as each engine reports it.
+"""Each engine's lines of a page with their first letters' fonts (lines.Line), and pypdf's fonts.
 
-A heading font is bold where the page's body is not, or clearly larger than the body. The
-body is the size (and boldness) that most of the page's characters have. layout uses the
-answer as evidence for a section heading; an engine that reports nothing gives no evidence
-rather than wrong evidence. pypdf's runs of a fixed-pitch font also tell which letter-spaced
-texts are code listings to close up (pdfium's are closed up by position, in glyphs).
+pdfium: `pdfium_lines` reads a text page's lines; pypdf: `FontSpy`, its text visitor, makes
+them of the runs it reports. layout takes the texts in a heading font (lines.heading_fragments)
+as evidence for a section heading; an engine that reports nothing gives no evidence rather
+than wrong evidence. pypdf's runs of a fixed-pitch font also tell which letter-spaced texts
+are code listings to close up (pdfium's are closed up by position, in glyphs).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any
 
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
+from .lines import Line
+from .params import PARAMS
 from .pdfium_compat import char_calls
 from .pypdf_compat import forget
 
-LARGER = 1.12  # a heading font is at least this much larger than the body (or bold)
-BOLD_WEIGHT = 550  # pdfium's weight for TeX's bold (CMBX) is 585; the regular weight 400 or less
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
-MAX_FRAGMENT = 120  # longer texts are body lines, never headings
-
-
-class StyledText(str):
-    """A page's raw text, with the texts it draws in a heading font (`emphasized`)."""
-
-    emphasized: frozenset[str] = frozenset()
-
-    def __new__(cls, text: str, emphasized: frozenset[str]) -> StyledText:
-        styled = super().__new__(cls, text)
-        styled.emphasized = emphasized
-        return styled
 
 
 def bold_name(name: str) -> bool:
@@ -46,50 +31,15 @@ def bold_name(name: str) -> bool:
     return any(marker in lowered for marker in _BOLD_NAMES)
 
 
-def emphasized(samples: Sequence[tuple[str, float, bool]]) -> frozenset[str]:
-    """Of (text, size, bold) samples, the texts in a heading font, whitespace collapsed."""
-    by_size: dict[float, tuple[list[str], list[str]]] = {}
-    for text, size, bold in samples:
-        texts = by_size.get(size)
-        if texts is None:  # not setdefault: it would make two lists for every sample
-            texts = by_size[size] = ([], [])
-        texts[bold].append(text)
-    return emphasized_by_size(by_size)
-
-
-def emphasized_by_size(by_size: dict[float, tuple[list[str], list[str]]]) -> frozenset[str]:
-    """`emphasized` of texts filed by size (texts in a regular font, in a bold one), the sizes
-    in the order first seen: each size is weighed once (the body is the size most characters
-    have, a tie going to the size seen first), and only the texts of heading sizes or bold
-    are looked at again."""
-    sizes: Counter[float] = Counter()
-    bold_chars = 0
-    for size, (regular, bold) in by_size.items():
-        in_bold = sum(map(len, bold))
-        sizes[round(size, 1)] += sum(map(len, regular)) + in_bold
-        bold_chars += in_bold
-    total = sizes.total()
-    if not total:
-        return frozenset()
-    body = sizes.most_common(1)[0][0]
-    body_bold = bold_chars > total / 2
-    return frozenset(
-        " ".join(text.split())
-        for size, (regular, bold) in by_size.items()
-        for text in (regular + bold if size >= body * LARGER else () if body_bold else bold)
-        if len(text) <= MAX_FRAGMENT
-    )
-
-
-def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
-    """The lines of a pdfium page `text` that could be headings whose first letter is in a heading font.
+def pdfium_lines(raw: Any, textpage: Any, text: str) -> list[Line]:
+    """The lines of a pdfium page `text` sampled for their style: every few lines (the body),
+    and every line that could be a heading, each with its first letter's style.
 
     pdfium's character indexes count UTF-16 units, its text ends lines with \r\n, and a few
     of its characters do not appear in the text at all: each line's first letter is looked up
     near where the text puts it, and the drift carried on.
     """
-    samples: list[tuple[str, float, bool]] = []
-    heavy: list[bool] = []
+    lines: list[Line] = []
     offset = drift = 0
     count = raw.FPDFText_CountChars(textpage)
     simple = one_unit_each(text)  # then a character's index is its place in the text
@@ -100,7 +50,7 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
     for number, line in enumerate(text.split("\r\n")):
         # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
         sampled = (
-            number % _BODY_SAMPLE == 0
+            number % PARAMS.body_sample == 0
             or goes_on
             or ((len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None)
         )
@@ -116,31 +66,18 @@ def pdfium_emphasized(raw: Any, textpage: Any, text: str) -> frozenset[str]:
                 drift = index - expected + drift
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
-                # files make a bold one's for every font (see by_stem).
-                sample = (get_size(textpage, index), _bold_font(get_font(textpage, index)))
-                stem = get_weight(textpage, index) >= BOLD_WEIGHT
+                # files make a bold one's for every font (see lines.heading_fragments).
+                size, bold = get_size(textpage, index), _bold_font(get_font(textpage, index))
+                heavy = get_weight(textpage, index) >= PARAMS.bold_weight
                 # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
                 # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
                 for part in line.replace("\ufffe", "-\n").split("\n") if "\ufffe" in line else (line,):
-                    samples.append((part, *sample))
-                    heavy.append(stem)
+                    lines.append(Line(part, size, bold, heavy))
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
-                goes_on = len(line) <= MAX_FRAGMENT and may_go_on(line)
+                goes_on = len(line) <= PARAMS.max_fragment and may_go_on(line)
         offset += (len(line) if simple else utf16_length(line)) + 2
-    return by_stem(samples, heavy)
-
-
-def by_stem(samples: Sequence[tuple[str, float, bool]], heavy: Sequence[bool]) -> frozenset[str]:
-    """emphasized() of (text, size, bold by name) samples, each also bold when `heavy` (its font's
-    stem is a bold one's) unless most of the text is heavy: some files give every font a bold
-    stem (Ghostscript-made CMR12 with StemV 148, weight 732 in pdfium), and then only the names
-    tell (bold CMBX12 subsections among CMR12 text)."""
-    texts = list(map(itemgetter(0), samples))
-    weight = sum(map(len, itertools.compress(texts, heavy)))
-    if not weight or weight * 2 > sum(map(len, texts)):
-        return emphasized(samples)
-    return emphasized([(text, size, bold or stem) for (text, size, bold), stem in zip(samples, heavy)])
+    return lines
 
 
 @functools.lru_cache(maxsize=512)
@@ -150,9 +87,8 @@ def _bold_font(name: bytes) -> bool:
 
 _LETTER = re.compile(r"[^\W\d_]")
 # Each look-up costs a few pdfium calls: the body's size and weight are taken from every
-# third line, and every line that could be a heading (short, starting with a number or a
-# capital) is looked up.
-_BODY_SAMPLE = 3
+# third line (PARAMS.body_sample), and every line that could be a heading (short, starting
+# with a number or a capital) is looked up.
 # A longer line starting with no space cannot match: the pattern, tried, would count its
 # first 101 characters and back off one at a time looking for the end (tested first).
 _HEADING_LIKE = re.compile(r"\s*[0-9A-Z\u00c0-\u00de\u0391-\u03a9].{0,101}$")
@@ -188,7 +124,7 @@ def heavy_stem(font: Any) -> bool:
         stem = float(descriptor.get("/StemV", 0)) if hasattr(descriptor, "get") else 0.0
     except (TypeError, ValueError):
         return False
-    return (stem * 5 if stem < 140 else stem * 4 + 140) >= BOLD_WEIGHT
+    return (stem * 5 if stem < 140 else stem * 4 + 140) >= PARAMS.bold_weight
 
 
 def fixed_pitch(font: Any) -> bool:
@@ -205,13 +141,12 @@ def fixed_pitch(font: Any) -> bool:
 
 
 class FontSpy:
-    """A pypdf `visitor_text` that records each text run's size and boldness, and the letter-
-    spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read).
+    """A pypdf `visitor_text` that makes the page's lines (lines.Line: each with its first
+    letter's size and boldness) of the runs pypdf reports up to each line end, and records the
+    letter-spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read).
 
     pypdf calls it for every text run of a page, thousands of times: a call does the least it
-    can (no copy of the text, no tuple per run) and files the run's text under its size and
-    font kind, so that `emphasized` weighs each size once and looks only at the runs of heading
-    sizes or bold, never at every run again (emphasized_by_size). It answers as by_stem.
+    can; a run's size and font are read only when it opens a line (or may be code).
     """
 
     def __init__(self) -> None:
@@ -222,31 +157,51 @@ class FontSpy:
         # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
         # for every run was most of what this visitor cost.
         self._fonts: dict[int, list[Any]] = {}
-        # size -> the texts of each font kind, sizes in the order first seen
-        self._sizes: dict[float, tuple[list[str], list[str], list[str], list[str]]] = {}
+        self.lines: list[Line] = []
+        self._runs: list[str] = []  # the open line's
+        self._style: tuple[float, int] | None = None  # its first letter's size and font kind
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
-        if not text or text.isspace():
+        if "\n" in text:
+            for number, part in enumerate(text.split("\n")):
+                if number:
+                    self._close()
+                self(part, cm, tm, font, size)
             return
-        t0, t1, t2, t3 = tm[0], tm[1], tm[2], tm[3]
-        a = t0 * cm[0] + t1 * cm[2]
-        b = t0 * cm[1] + t1 * cm[3]
-        c = t2 * cm[0] + t3 * cm[2]
-        d = t2 * cm[1] + t3 * cm[3]
-        size = float(size) * (_sqrt(abs(a * d - b * c)) or 1.0)
-        known = self._fonts.get(id(font))
-        if known is None:
-            base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
-            known = self._fonts[id(font)] = [font, bold_name(str(base)) + 2 * heavy_stem(font), None]
-        texts = self._sizes.get(size)
-        if texts is None:
-            texts = self._sizes[size] = ([], [], [], [])
-        texts[known[1]].append(text)
+        if not text or text.isspace():
+            if self._style is not None:
+                self._runs.append(text)
+            return
+        known: list[Any] | None = None
+        if self._style is None:
+            known = self._font(font)
+            t0, t1, t2, t3 = tm[0], tm[1], tm[2], tm[3]
+            a = t0 * cm[0] + t1 * cm[2]
+            b = t0 * cm[1] + t1 * cm[3]
+            c = t2 * cm[0] + t3 * cm[2]
+            d = t2 * cm[1] + t3 * cm[3]
+            self._style = (float(size) * (_sqrt(abs(a * d - b * c)) or 1.0), known[1])
+        self._runs.append(text)
         if THREE_LETTERS.search(text):
+            known = known or self._font(font)
             if known[2] is None:
                 known[2] = fixed_pitch(font)
             if known[2]:
                 self.letter_spaced[text] = closed_up(text)
+
+    def _font(self, font: Any) -> list[Any]:
+        known = self._fonts.get(id(font))
+        if known is None:
+            base = font.get("/BaseFont", "") if hasattr(font, "get") else ""
+            known = self._fonts[id(font)] = [font, bold_name(str(base)) + 2 * heavy_stem(font), None]
+        return known
+
+    def _close(self) -> None:
+        if self._style is not None:
+            size, kind = self._style
+            self.lines.append(Line("".join(self._runs), size, bool(kind & 1), bool(kind & 2)))
+        self._runs.clear()
+        self._style = None
 
     def closed_up(self, text: str) -> str:
         """The page `text` pypdf made with the letter-spaced runs seen closed up."""
@@ -254,20 +209,10 @@ class FontSpy:
             text = text.replace(run, closed)
         return text
 
-    def emphasized(self) -> frozenset[str]:
-        """by_stem of the runs seen: a heavy stem is bold unless most of the text has one."""
-        heavy = total = 0
-        for plain, named, stem, both in self._sizes.values():
-            in_stem = sum(map(len, stem)) + sum(map(len, both))
-            heavy += in_stem
-            total += sum(map(len, plain)) + sum(map(len, named)) + in_stem
-        by_stem = heavy and heavy * 2 <= total
-        return emphasized_by_size(
-            {
-                size: (plain, named + stem + both) if by_stem else (plain + stem, named + both)
-                for size, (plain, named, stem, both) in self._sizes.items()
-            }
-        )
+    def page_lines(self) -> list[Line]:
+        """The page's lines, the last one closed."""
+        self._close()
+        return self.lines
 
 
 _sqrt = math.sqrt
@@ -277,11 +222,10 @@ _sqrt = math.sqrt
 # gap is over about half of it. A TeX font in the T1 (EC) encoding has the visible space "␣"
 # at 32, 500 units wide (TeX Gyre Termes: its real space is 250): every gap of a justified
 # line fell short of that, and words ran together ("producedcarbondust"). No proportional
-# text font has a space of 0.4 em or more, so such a width is not the space's: it is set to
+# text font has a space of 0.4 em or more (PARAMS.max_space_width), so such a width is not the space's: it is set to
 # 0 in the in-memory fonts of the page and of the forms it draws (a figure made by pdflatex
 # and included as a form labels it in such a font; the file's bytes are untouched), and pypdf
 # then uses its default space, as for a TeX font with no glyph at 32.
-_MAX_SPACE = 400
 
 
 def page_fonts(page: Any) -> dict[Any, Any]:
@@ -307,7 +251,7 @@ def _forget_wide_space(font: Any) -> None:
     widths, first = _resolved(font.get("/Widths")), font.get("/FirstChar")
     if not isinstance(widths, list) or not isinstance(first, int) or not 0 <= 32 - first < len(widths):
         return
-    if float(widths[32 - first]) >= _MAX_SPACE and _space_at_32(font) and not fixed_pitch(font):
+    if float(widths[32 - first]) >= PARAMS.max_space_width and _space_at_32(font) and not fixed_pitch(font):
         from pypdf.generic import NumberObject
 
         widths[32 - first] = NumberObject(0)

@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
+from .params import PARAMS
 from .pdfium_compat import char_calls
 
 SPACING_TO_COMBINING = {
@@ -130,7 +131,6 @@ def _lone_letter(match: re.Match[str]) -> bool:
 # TeX's math italic fonts (OML encoding: Computer/Latin Modern, txfonts, pxfonts, newtx; the
 # raw rtxmi/rpxmi of txfonts and pxfonts too)
 _MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|r?n?tx|r?n?px)mib?\d*$|lmmathitalic", re.I)
-_SEARCH = 12  # how far from where the text puts it a character is looked for in the page
 
 
 def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
@@ -201,7 +201,7 @@ def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> 
     unicode = char_calls(raw).unicode
     if 0 <= expected < count and unicode(textpage, expected) == code:
         return expected
-    for step in range(1, _SEARCH):
+    for step in range(1, PARAMS.char_search):
         for index in (expected + step, expected - step):
             if 0 <= index < count and unicode(textpage, index) == code:
                 return index
@@ -228,7 +228,8 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     # a point just past the accent's edge, further from it than the tolerance (pdfium would
     # answer with the accent itself)
     height = max(accent[3] - accent[2], 1.0)
-    y = accent[3] + 1.5 * height if below else accent[2] - 1.5 * height
+    reach = PARAMS.accent_reach * height
+    y = accent[3] + reach if below else accent[2] - reach
     other = _index_at(raw, textpage, (accent[0] + accent[1]) / 2, y, height)
     if not 0 <= other < count or other == index:
         return None
@@ -240,8 +241,8 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
 
 
 def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int:
-    """pdfium's character at (x, y), or else the nearest within 0.5 across and `height` up or
-    down (-1: none).
+    """pdfium's character at (x, y), or else the nearest within PARAMS.char_tolerance
+    across and `height` up or down (-1: none).
 
     pdfium answers with the first character (in page order) whose box holds the point, else
     the nearest whose box widened by the tolerance does; it widens and tests every box of the
@@ -249,7 +250,7 @@ def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int
     box holding the point is the same answer: the tolerance is asked for only when none does.
     """
     index = int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0))
-    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.5, height))
+    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, PARAMS.char_tolerance, height))
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
@@ -319,7 +320,7 @@ def _close(raw: Any, textpage: Any, space: int) -> bool:
     """The characters either side of a made-up space are close together."""
     before, after = _origin(raw, textpage, space - 1), _origin(raw, textpage, space + 1)
     size = raw.FPDFText_GetFontSize(textpage, space - 1)
-    return before is not None and after is not None and 0 < after - before < 1.1 * size
+    return before is not None and after is not None and 0 < after - before < PARAMS.code_pitch * size
 
 
 def _origin(raw: Any, textpage: Any, index: int) -> float | None:
@@ -333,14 +334,13 @@ def _origin(raw: Any, textpage: Any, index: int) -> float | None:
 # line of its own between two halves of its line ("L", "2", "(Ω) for every"). A short line
 # whose first character continues the line before it (to its right, near its height) and
 # whose last is continued by the line after is put back between them.
-_SHORT = 4  # characters of a script line at most ("3,∞")
-_LONG = 8  # an inline script has a line of text next to it
 
 
 def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
     """Adds to `chars` (changes to pdfium's `text`, by place) each inline script line put back on its line."""
     lines = text.split("\r\n")
-    if len(lines) < 3 or all(len(line) > _SHORT for line in lines[1:-1]):
+    short, neighbour = PARAMS.script_line, PARAMS.script_neighbour
+    if len(lines) < 3 or all(len(line) > short for line in lines[1:-1]):
         return
     starts = [0]  # where each line starts in `text`, and (offsets) in pdfium's UTF-16 units
     for line in lines:
@@ -354,11 +354,11 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
-        if len(previous) > _SHORT:
+        if len(previous) > short:
             base = number - 1
-        if not line or len(line) > _SHORT or not previous or not following:
+        if not line or len(line) > short or not previous or not following:
             continue
-        if len(previous) <= _LONG and len(following) <= _LONG:
+        if len(previous) <= neighbour and len(following) <= neighbour:
             continue  # a run of short lines is display math (a fraction, a sum's limits)
         last, first = (previous[-1], offsets[number] - 3), (line[0], offsets[number])
         before = _continues(page, last, first)
@@ -372,7 +372,7 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -
             before is None
             and lines[base]
             and _smaller(page, first, (lines[base][0], offsets[base]))
-            and (len(previous) <= _SHORT or _smaller_at_end(page, previous, offsets[number - 1]))
+            and (len(previous) <= short or _smaller_at_end(page, previous, offsets[number - 1]))
         ):
             before = _continues(page, last, first, stacked=True)
         if before is None:
@@ -436,7 +436,7 @@ def _smaller(page: _Chars, small: tuple[str, int], large: tuple[str, int]) -> bo
     found = page.find(*small), page.find(*large)
     if found[0] is None or found[1] is None:
         return False
-    return page.size(found[0]) < 0.9 * page.size(found[1])
+    return page.size(found[0]) < PARAMS.script_smaller * page.size(found[1])
 
 
 def _continues(page: _Chars, last: tuple[str, int], first: tuple[str, int], stacked: bool = False) -> str | None:
@@ -454,11 +454,13 @@ def _continues(page: _Chars, last: tuple[str, int], first: tuple[str, int], stac
     gap = right[0] - left[1]
     # a script stacked on another may start back at the other's left, after the wider one,
     # and a script's height away
-    reach = (2.0 if stacked else 1.0) * size
-    height = max(left[3] - left[2], size / 2) * (2.5 if stacked else 1.0)
+    params = PARAMS
+    reach = params.script_reach[stacked] * size
+    height = max(left[3] - left[2], size / 2) * params.script_height[stacked]
     middle = (right[2] + right[3]) / 2
-    back = (2.0 if stacked else 0.1) * size
-    if not (-back <= gap <= reach and left[2] - 0.6 * height <= middle <= left[3] + 0.6 * height):
+    back = params.script_back[stacked] * size
+    margin = params.script_middle * height
+    if not (-back <= gap <= reach and left[2] - margin <= middle <= left[3] + margin):
         return None
     # a letter against a letter is set apart ("A vac", not "Avac", a word nobody wrote)
-    return " " if gap > 0.2 * size or (last[0].isalpha() and first[0].isalpha()) else ""
+    return " " if gap > params.script_space * size or (last[0].isalpha() and first[0].isalpha()) else ""

@@ -36,13 +36,13 @@ from dataclasses import dataclass
 
 from ... import ids
 from .. import labels
+from ..roman import from_roman
 from ..shape import heading
 from .chain import longest_chain
+from .params import PARAMS
 
 # --- furniture ------------------------------------------------------------------------------
 
-_EDGE_LINES = 2  # a header or footer is among the first or last two lines of a page
-_MAX_FURNITURE_CHARS = 160  # running heads are short (acmart: title and venue, ~125): a long repeated line is text
 _BARE_PAGE_NUMBER = re.compile(r"(?:[-–—]\s*)?(?:\d{1,4}|(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3}))(?:\s*[-–—])?")
 ARXIV_STAMP = re.compile(
     rf"arXiv:(?:{ids.NEW_STYLE}|{ids.OLD_STYLE}){ids.VERSION}\s*\[[^\]\n]{{1,40}}\]\s*"
@@ -57,7 +57,7 @@ def _edge_key(line: str) -> str:
 def _edges(lines: list[str]) -> Iterable[int]:
     """Indexes of the non-blank lines at the top and bottom edges of a page."""
     filled = [index for index, line in enumerate(lines) if line]
-    return {*filled[:_EDGE_LINES], *filled[-_EDGE_LINES:]}
+    return {*filled[: PARAMS.edge_lines], *filled[-PARAMS.edge_lines :]}
 
 
 # LaTeXiT's equation PDFs carry their LaTeX source as hidden base64 text; pdftotext and pypdf
@@ -102,7 +102,7 @@ def remove_furniture(pages: list[list[str] | None]) -> tuple[list[list[str] | No
     edge_counts = Counter(
         key
         for lines in readable
-        for key in {_edge_key(lines[i]) for i in _edges(lines) if len(lines[i]) <= _MAX_FURNITURE_CHARS}
+        for key in {_edge_key(lines[i]) for i in _edges(lines) if len(lines[i]) <= PARAMS.max_furniture_chars}
     )
     needed = max(3, (len(readable) + 2) // 3)  # on a third of the pages, and never fewer than three
     repeated = {key for key, count in edge_counts.items() if count >= needed}
@@ -129,13 +129,13 @@ def _strip_edges(lines: list[str], repeated: set[str]) -> list[str]:
         return bool(_BARE_PAGE_NUMBER.fullmatch(line)) or _edge_key(line) in repeated
 
     kept = list(lines)
-    for _ in range(_EDGE_LINES + 1):  # top edge: a header, then the page number under it
+    for _ in range(PARAMS.edge_lines + 1):  # top edge: a header, then the page number under it
         filled = next((i for i, line in enumerate(kept) if line), None)
         if filled is None or not furniture(kept[filled]):
             break
         del kept[filled]
     kept = _without_axis_ticks(kept)
-    for _ in range(_EDGE_LINES + 1):
+    for _ in range(PARAMS.edge_lines + 1):
         filled = next((i for i in range(len(kept) - 1, -1, -1) if kept[i]), None)
         if filled is None or not furniture(kept[filled]):
             break
@@ -179,8 +179,6 @@ _NUMBERED = re.compile(
 # llncs and similar classes set "Abstract." in bold at the start of the abstract's first line:
 # a heading run into its paragraph, believed only when the engine says the line starts bold.
 _RUN_IN = re.compile(r"(?P<name>abstract|acknowledge?ments?)[.:—]\s+(?=\S)", re.IGNORECASE)
-_MAX_TITLE_CHARS = 90
-_MAX_TITLE_WORDS = 14
 # words a title cannot end with: a line ending in one breaks off a title set on two
 _JOINING_WORDS = frozenset("a an and as at by for from in into of on or the to via with".split())
 # dot leaders, or ends with a page number; a number after a relation ("for H > 0") is math
@@ -191,7 +189,6 @@ _ET_AL = re.compile(r"\bet al\.")
 _LONE_NAMED = re.compile(r"(?:Appendix|APPENDIX) (?P<letter>[A-Z])")
 _SENTENCE_INSIDE = re.compile(r"[a-z]{3}\. [A-Z]")  # one sentence ends, the next starts ("vs. Bayes" is a title)
 _APPENDIX = 100  # appendix A is numbered 101, so it may follow any numbered section
-_WINDOW = 400  # a section follows one of the last _WINDOW candidates (bounds the search)
 
 
 @dataclass(frozen=True)
@@ -222,7 +219,7 @@ def _plausible_title(title: str, emphasized: bool = False) -> bool:
     font ("3.1 Molecular Representations, Datasets, and Benchmarks"); years are words, not
     numbers ("3.3 Modulation between August 2012 and October 2015")."""
     words = title.split()
-    if not words or len(title) > _MAX_TITLE_CHARS or len(words) > _MAX_TITLE_WORDS:
+    if not words or len(title) > PARAMS.max_title_chars or len(words) > PARAMS.max_title_words:
         return False
     # a colon may end the first line of a capitals heading set on two ("4 EVOLUTION AFTER ...:")
     if title[-1] in ".,;=" or (title[-1] == ":" and not title.isupper()):
@@ -235,16 +232,7 @@ def _plausible_title(title: str, emphasized: bool = False) -> bool:
         return False
     letters = sum(ch.isalpha() for ch in title)
     digits = sum(ch.isdigit() for ch in _YEAR.sub("", title))
-    return letters >= 0.7 * len(title.replace(" ", "")) and digits <= 4
-
-
-def _roman(text: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10}
-    total = 0
-    for index, ch in enumerate(text):
-        value = values[ch]
-        total += -value if index + 1 < len(text) and values[text[index + 1]] > value else value
-    return total
+    return letters >= PARAMS.title_letters * len(title.replace(" ", "")) and digits <= 4
 
 
 def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
@@ -254,7 +242,7 @@ def _numbered(match: re.Match[str]) -> tuple[tuple[int, ...], bool] | None:
     if match["arabic"]:
         return tuple(int(part) for part in match["arabic"].split(".")), False
     if match["roman"]:
-        return (_roman(match["roman"]),), True
+        return (from_roman(match["roman"]) or 0,), True  # the pattern holds only I, V and X
     letter = ord(match["letter"]) - ord("A") + 1
     sub = tuple(int(part) for part in match["sub"].split(".")) if match["sub"] else ()
     return (_APPENDIX + letter, *sub), False
@@ -345,9 +333,6 @@ def _unnumbered_sections(
     return found
 
 
-_PARAGRAPH_WORDS = 6  # a paragraph's first line holds a few words; a table's head row is followed by numbers
-
-
 def _paragraph_follows(lines: list[str], index: int) -> bool:
     """Whether a title-case line at `index` opens with a capital and a paragraph's line follows
     it, not a caption (a figure's bold legend, "Cut Efficiency Fit", stands above "FIG. 1. ...")."""
@@ -355,7 +340,7 @@ def _paragraph_follows(lines: list[str], index: int) -> bool:
     return (
         lines[index][:1].isupper()
         and following[:1].isupper()
-        and len(following.split()) >= _PARAGRAPH_WORDS
+        and len(following.split()) >= PARAMS.paragraph_words
         and not _LABEL.match(following.upper())
     )
 
@@ -424,7 +409,7 @@ def _candidates(
     for page, lines in enumerate(pages):
         fragments = (styles[page] if page < len(styles) else None) or frozenset()
         for index, line in enumerate(lines or ()):
-            if len(line) > _MAX_TITLE_CHARS + 12 or not line[:1].isalnum():
+            if len(line) > PARAMS.max_title_chars + 12 or not line[:1].isalnum():
                 continue
             if line[0].lower() in _UNNUMBERED_INITIALS and _unnumbered_name(line) in _UNNUMBERED:
                 unnumbered.append(_Candidate(page, index, (), _is_emphasized(line, line, fragments)))
@@ -495,7 +480,7 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     found = longest_chain(
         [c.key for c in candidates],
         _follows,
-        lambda index: range(max(0, index - _WINDOW), index),
+        lambda index: range(max(0, index - PARAMS.section_window), index),
         [c.emphasized for c in candidates],
     )
     chain = [candidates[index] for index in found]
@@ -555,7 +540,7 @@ def _goes_on(title: str, following: str, styled: frozenset[str]) -> bool:
     both lines are in the heading font and the first breaks off mid-phrase, after a hyphen or a
     joining word ("3.1 Dust description: from the macro to" / "the nanoscale"); a complete
     title ("A. Contributions and Acknowledgments") may be followed by a heading of its own."""
-    if not following[:1].isalpha() or len(following) > _MAX_TITLE_CHARS:
+    if not following[:1].isalpha() or len(following) > PARAMS.max_title_chars:
         return False
     if _NUMBERED.fullmatch(following) or any(ch.isdigit() for ch in following):
         return False

@@ -13,7 +13,7 @@ captions to the end of the paragraph, its footnotes to the end of the page's tex
 
 Invariants: lines are only moved, never changed, added or dropped (but blank lines around a
 moved run); a run never spans a heading or a page marker (`#` lines), and nothing moves past
-the page's end; a run is moved only when the paragraph is seen to resume within _MAX_RUN lines,
+the page's end; a run is moved only when the paragraph is seen to resume within PARAMS.max_run lines,
 right after the run, so text that merely looks like a footnote's start ("12 Galaxies ...")
 stays where it is unless a paragraph visibly goes on around it.
 """
@@ -24,8 +24,7 @@ import functools
 import re
 from collections.abc import Callable
 
-_MAX_RUN = 120  # lines a column's footnotes and the next column's float (with its own words) take at most
-_MAX_PARAGRAPH = 80  # lines searched for the end of the resumed paragraph
+from .params import PARAMS
 
 # A footnote's first line: its mark (a number or a symbol, perhaps raised and so glued to the
 # word) and a capitalised word: "7 The Lemaître–Tolman model ...", "∗Corresponding author".
@@ -139,7 +138,7 @@ def _resumes(
     and whether a caption came before it; None when a line after a sentence's end neither goes
     on nor opens another caption or footnote nor is a figure's word (the run was the start of
     something else: the paragraph does not resume here)."""
-    for index in range(start + 1, min(len(out), start + _MAX_RUN)):
+    for index in range(start + 1, min(len(out), start + PARAMS.max_run)):
         line, previous = out[index], out[index - 1]
         if line.startswith("#"):
             return None
@@ -154,13 +153,13 @@ def _resumes(
 
 def _paragraph_end(out: list[str], resume: int, short: int) -> int:
     """The index just past the resumed paragraph's last line."""
-    for index in range(resume, min(len(out), resume + _MAX_PARAGRAPH)):
+    for index in range(resume, min(len(out), resume + PARAMS.max_paragraph)):
         line = out[index]
         if not line or line.startswith("#"):
             return index
         if len(line) < short and ends_sentence(line):
             return index + 1
-    return min(len(out), resume + _MAX_PARAGRAPH)
+    return min(len(out), resume + PARAMS.max_paragraph)
 
 
 def _parts(run: list[str], is_caption: Callable[[list[str], int], bool]) -> tuple[list[str], list[str]]:

@@ -29,16 +29,16 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 from ...errors import ExtractionError
+from .lines import PageText
 from .pagetree import is_lost_page, mend_page_tree, raw_object
 from .pypdf_compat import opened_reader
 from .repair import STREAM_KEYWORD, decoded
 from .work import resolved
 
 logger = logging.getLogger(__name__)
-T = TypeVar("T")
 MAX_CUTS = 16  # reads of the page
 MAX_SEARCHES = 4  # each one reads the page about log2(pieces) times
 MAX_PARSE_CUTS = 256  # each one a parse of the content, a few ms
@@ -78,7 +78,7 @@ class Salvage:
         self._data = data
         self._reader: Any = None
 
-    def read(self, index: int, read: Callable[[Any], T]) -> T:
+    def read(self, index: int, read: Callable[[Any], PageText | None]) -> PageText | None:
         """`read` of page `index` as prepared above; raises what `read` last raised
         (at once when that is an ExtractionError: the deadline passed)."""
 
@@ -113,7 +113,7 @@ def _reread_contents(data: bytes, reader: Any, page: Any) -> None:
         _set_content(page, decoded(raw[: start.start()], payload, MAX_CUT_CONTENT))
 
 
-def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
+def _read_salvaged(page: Any, read: Callable[[Any], PageText | None]) -> PageText | None:
     _drop_broken_fonts(page)
     _drop_broken_xobjects(page)
     _stand_in_for_lost_fonts(page)
@@ -130,7 +130,7 @@ def _read_salvaged(page: Any, read: Callable[[Any], T]) -> T:
             if searches > MAX_SEARCHES or not _cut_failing_piece(page, read, parses):
                 raise
             continue
-        if forms_cut or not isinstance(text, str) or not _may_hold_more(page, text):
+        if forms_cut or text is None or not _may_hold_more(page, text.text):
             return text
         forms_cut = True  # read blank or short: the text may be in a form pypdf left out (forms parsed only now)
         if not _cut_broken_forms(page, parses):

@@ -1,7 +1,8 @@
 """What a PDF's text prints about its own structure, as a `Document` over that same text.
 
-Reads the text `engine` made (the shared shape, pages and headings marked) and writes it
-through a `DocumentBuilder`, line for line, marking what the page prints:
+Reads the lines `engine` made of the text (the shared shape, pages and headings marked; not
+the text joined and split again) and writes them through a `DocumentBuilder`, line for
+line, marking what the page prints:
 
 - Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
   "IV."): the heading lines are the ones `layout` chose.
@@ -47,6 +48,7 @@ from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
 from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
+from .params import PARAMS
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -54,8 +56,6 @@ _CAPTION = re.compile(labels.PRINTED_LABEL + r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P
 _LONE_LABEL = re.compile(labels.PRINTED_LABEL + r"\.?$")
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
-_MAX_CAPTION_LINES = 14
-_MAX_TABLE_ROWS = 80
 
 
 def _is_table(name: str) -> bool:
@@ -95,9 +95,8 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
-    """The document of a PDF text in the shared shape (see the module docstring)."""
-    lines = text.split("\n")
+def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
@@ -107,7 +106,7 @@ def pdf_document(text: str, notes: dict[str, str] | None = None) -> Document:
     builder = DocumentBuilder()
     builder.notes.update(notes or {})
     sink = _Sink(builder)
-    _write(sink, lines, marks, labels, int(0.6 * full))
+    _write(sink, lines, marks, labels, int(PARAMS.short_line * full))
     sink.flush()
     return builder.build()
 
@@ -363,7 +362,7 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
     end = start
     if first < start and _ends_caption(lines[first], lines[start] if start < len(lines) else "", full):
         return end
-    while end < len(lines) and not _is_break(lines[end]) and end - start < _MAX_CAPTION_LINES:
+    while end < len(lines) and not _is_break(lines[end]) and end - start < PARAMS.max_caption_lines:
         if _CAPTION.match(lines[end]):
             break
         end += 1
@@ -373,7 +372,7 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
 
 
 def _ends_caption(line: str, following: str, full: int) -> bool:
-    return ends_with_stop(line) and (len(line) < 0.85 * full or _looks_tabular(following))
+    return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or _looks_tabular(following))
 
 
 _CAPITALS = frozenset(
@@ -408,7 +407,7 @@ def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...
     """Where the table's lines after its caption end, and those lines as approximate rows."""
     index = start + 1 if start < len(lines) and not lines[start] else start
     rows: list[tuple[str, ...]] = []
-    while index < len(lines) and len(rows) < _MAX_TABLE_ROWS and _is_row(lines[index]):
+    while index < len(lines) and len(rows) < PARAMS.max_table_rows and _is_row(lines[index]):
         rows.append(_cells(lines[index]))
         index += 1
     return (index, tuple(rows)) if rows else (start, ())
@@ -420,9 +419,6 @@ def _is_row(line: str) -> bool:
     words = line.split()
     numeric = sum(any(ch.isdigit() for ch in word) for word in words)
     return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
-
-
-_CELL_TOKEN = re.compile(r"[-−+±]?[\d.,%]+[\w%]*|\S+")
 
 
 def _cells(line: str) -> tuple[str, ...]:
@@ -475,9 +471,6 @@ def _next_equation(previous: tuple[int, ...] | None, key: tuple[int, ...]) -> bo
     return key[:-1] == previous[:-1] and key[-1] == previous[-1] + 1 or key[:-1] > previous[:-1] and key[-1] == 1
 
 
-_CHAIN_WINDOW = 200  # an equation follows one of the last _CHAIN_WINDOW candidates (bounds the search)
-
-
 def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[tuple[int, tuple[int, ...], str]]:
     """The longest run of candidates, in order, each following the one before (_next_equation),
     of two at least; repeats of a number (not a sub-letter) are left out."""
@@ -491,7 +484,7 @@ def _equation_chain(candidates: list[tuple[int, tuple[int, ...], str]]) -> list[
         own number and of the number before it, but any for a section's first one ((3.1) after
         (2.7)). Testing each candidate against every one in the window cost a paper with a
         hundred numbered equations thousands of tests; a number has at most two to look up."""
-        key, low = keys[index], max(0, index - _CHAIN_WINDOW)
+        key, low = keys[index], max(0, index - PARAMS.equation_window)
         if len(key) > 1 and key[-1] == 1:
             return range(low, index)
         numbers = (key, (*key[:-1], key[-1] - 1))
@@ -523,7 +516,7 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
     starts: list[int] = []
     for index in range(end - 1, start, -1):
         line = lines[index]
-        if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > _MAX_FOOTNOTE_LINES:
+        if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > PARAMS.max_footnote_lines:
             break
         following = lines[index + 1] if index + 1 < end else ""
         alone = _FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
@@ -543,7 +536,6 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
         yield _Mark(first, last, Kind.FOOTNOTE, Footnote(mark, text))
 
 
-_MAX_FOOTNOTE_LINES = 8  # a footnote runs over a few lines; a page's last paragraph is not one
 _FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
 # a collaboration's list of institutes, each under the mark its authors carry, is no footnote
 _AFFILIATION = re.compile(
