@@ -162,10 +162,6 @@ def cmd_count(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     counter = found[0].strip()
-    level = w.numbers.levels().get(counter)
-    if level is not None:
-        w.sink.write(STYLES[name](w.numbers.counters[level]))
-    elif counter in w.meta.counters or counter in KINDS:
-        unit = w.numbers.counter_unit(counter)[0]
-        w.sink.write(STYLES[name](w.numbers.counts.get(f"{counter}:{unit}", 0)))
+    if counter in w.numbers.levels() or counter in w.meta.counters or counter in KINDS:
+        w.sink.write(STYLES[name](w.numbers.value(counter)))
     return found[1]

@@ -7,8 +7,9 @@ import re
 
 from ..document import Kind
 from . import pace
-from .drafts import Draft, letter
+from .drafts import Draft
 from .engine import Walk
+from .numbering import STYLES
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, Sink, TableSink
 from .specs import BIBLIOGRAPHY_ENVS, CITE_COMMANDS
@@ -121,7 +122,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         number = tag
     elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
         w.sub_equations[1] += 1
-        number = w.sub_equations[0] + letter(w.sub_equations[1] - 1)
+        number = w.sub_equations[0] + STYLES["alph"](w.sub_equations[1])
     else:
         number = w.step("equation")
     w.current_label = ("equation", number)

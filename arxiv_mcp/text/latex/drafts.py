@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..bibids import arxiv_id_in, doi_in, eprint_id
 from ..document import Equation, Figure, Kind, Record, Reference, Subfigure, Table
+from .numbering import STYLES
 from .sinks import Grid, Sink
 
 
@@ -40,15 +41,10 @@ class Draft:
     eprint: str = ""
 
 
-def letter(k: int) -> str:
-    """The k-th subfigure's letter (0 -> a)."""
-    return chr(ord("a") + k) if k < 26 else str(k + 1)
-
-
 def rendered_caption(draft: Draft) -> str:
     """What the text shows for a float: `Figure 3: caption`, then `(a) ...` per subfigure."""
     lines = [f"{draft.label}: {draft.caption}" if draft.caption else draft.label]
-    lines += [f"({letter(k)}) {sub.caption}" for k, sub in enumerate(draft.subfigures) if sub.caption]
+    lines += [f"({STYLES['alph'](k)}) {sub.caption}" for k, sub in enumerate(draft.subfigures, 1) if sub.caption]
     return "\n".join(lines)
 
 
@@ -59,7 +55,8 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
     """The record of a draft; `plain` resolves placeholders, `text` is the block's resolved text."""
     if draft.kind is Kind.FIGURE:
         subfigures = tuple(
-            Subfigure(letter(k), plain(sub.caption), tuple(sub.images)) for k, sub in enumerate(draft.subfigures)
+            Subfigure(STYLES["alph"](k), plain(sub.caption), tuple(sub.images))
+            for k, sub in enumerate(draft.subfigures, 1)
         )
         images = tuple(draft.images) or tuple(image for sub in subfigures for image in sub.images)
         return Figure(draft.label, draft.number, plain(draft.caption), subfigures, images, draft.anchor)

@@ -14,8 +14,9 @@ from functools import partial
 
 from ..document import Kind
 from .crossrefs import label_text
-from .drafts import Draft, Float, SubDraft, letter, rendered_caption
+from .drafts import Draft, Float, SubDraft, rendered_caption
 from .engine import Walk
+from .numbering import STYLES
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import CMD, TEXT
@@ -238,18 +239,21 @@ def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
 
 
 def subcaption(w: Walk, i: int, state: Float) -> int:
-    sub = state.sub
-    if sub is None:  # \subcaption in a minipage: a subfigure of its own
-        sub = SubDraft()
-    state.subs.append(sub)
-    number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + letter(len(state.subs) - 1))
-    w.anchor = None
+    sub = start_subfigure(w, state, state.sub or SubDraft())  # none: \subcaption in a minipage
 
     def done(sink: Sink) -> None:
         sub.caption = sink.flat()
 
     return w.capture(i, done)
+
+
+def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
+    """A subfigure's caption begins: it is the float's next, and the next \\label names it (3a)."""
+    state.subs.append(sub)
+    number = state.number or w.numbers.next_number(state.kind)
+    w.current_label = (state.kind, number + STYLES["alph"](len(state.subs)))
+    w.anchor = None
+    return sub
 
 
 def cmd_captionof(w: Walk, i: int, name: str) -> int:
@@ -298,10 +302,7 @@ def cmd_subfloat(w: Walk, i: int, name: str) -> int:
     for k in range(options[0][0], options[-1][0] + 1):  # the list-of-figures entry is not printed
         w.toks[k] = (TEXT, "")
     a, b = options[-1]
-    sub = state.sub or SubDraft()
-    state.subs.append(sub)
-    number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + letter(len(state.subs) - 1))
+    sub = start_subfigure(w, state, state.sub or SubDraft())
     target = w.push(Sink())
     w.toks[b] = (TEXT, "")
     w.later(b, lambda: setattr(sub, "caption", w.pop(target).flat()))

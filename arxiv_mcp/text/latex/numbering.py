@@ -2,7 +2,10 @@
 (figure, table, equation, theorem, bibitem) within the unit the paper numbers it in.
 
 `Numbers` is the counters' state for one walk; it knows nothing of tokens, so the handlers
-that step a counter and the walk that asks for a unit's number share one account of it.
+that step a counter and the walk that asks for a unit's number share one account of it. Every
+number is printed through one model, LaTeX's own: a counter's `\\the<counter>` is a `Shape`
+(its count in a style, after the number of the unit it is numbered within); what a class
+prints is a row of shapes below, what the paper prints is a shape it renews.
 """
 
 from __future__ import annotations
@@ -39,12 +42,50 @@ STYLES: dict[str, Callable[[int], str]] = {
 }
 
 
-APPENDIX_WITHIN_SECTION = ("mn2e", "mnras")  # their \\appendix: \\theequation is \\thesection\\arabic{equation}
+def _within(unit: str, stop: str, style: str = "arabic") -> Shape:
+    return (("unit", unit), ("text", stop), ("count", style)) if stop else (("unit", unit), ("count", style))
+
+
+UNIT_SHAPES: dict[str, dict[str, Shape]] = {
+    # LaTeX's article (1, 1.1, 1.1.1) and, with chapters, book and report (1, 1.1, ...)
+    "": {
+        "section": (("count", "arabic"),),
+        "subsection": _within("section", "."),
+        "subsubsection": _within("subsection", "."),
+    },
+    "chapters": {
+        "chapter": (("count", "arabic"),),
+        "section": _within("chapter", "."),
+        "subsection": _within("section", "."),
+        "subsubsection": _within("subsection", "."),
+    },
+    "revtex": {  # IV, IV.A, IV.A.1
+        "section": (("count", "Roman"),),
+        "subsection": _within("section", ".", "Alph"),
+        "subsubsection": _within("subsection", "."),
+    },
+    "ieee": {  # IV, IV-A, IV-A1
+        "section": (("count", "Roman"),),
+        "subsection": _within("section", "-", "Alph"),
+        "subsubsection": _within("subsection", ""),
+    },
+}
+"""What each class's `\\thesection` (and the units below it) prints, by `Numbers.style`; a class
+with chapters prints LaTeX's own whatever its style, and an appendix letters its top unit."""
+COUNT_STYLES: dict[str, dict[str, str]] = {"revtex": {"table": "Roman"}, "ieee": {"table": "Roman"}}
+"""Counters a class prints in a style of its own (REVTeX's and IEEEtran's TABLE II)."""
+APPENDIX_WITHIN: dict[str, tuple[str, ...]] = {
+    "revtex": ("equation",),
+    "mn2e": ("equation", "figure", "table"),
+    "mnras": ("equation", "figure", "table"),
+}
+"""What a class's \\appendix numbers within the appendix's section without a stop ((A1), Figure
+B2), by numbering style or, where the style is LaTeX's, by class."""
 
 
 class Numbers:
-    """The section counters (chapter or section down to subsubsection), whether the appendix
-    has begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
+    """The section counts (chapter or section down to subsubsection), whether the appendix has
+    begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
 
     def __init__(
         self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
@@ -54,7 +95,7 @@ class Numbers:
         self.style = style  # "revtex", "ieee" or "": `convert._numbering`
         self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
         self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
-        self.counters = [0, 0, 0, 0]
+        self.sections = [0, 0, 0, 0]
         self.appendix = False
         self.counts: dict[str, int] = {}
 
@@ -62,14 +103,13 @@ class Numbers:
         return CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
 
     def start_appendix(self) -> None:
-        """The sections are lettered from here; MNRAS's classes number an appendix's equations,
-        figures and tables within its section, without a stop: (A1), Figure B2."""
+        """The sections are lettered from here; some classes number counters within the
+        appendix's section from here (`APPENDIX_WITHIN`)."""
         self.appendix = True
-        self.counters = [0, 0, 0, 0]
-        if self.document_class in APPENDIX_WITHIN_SECTION:
-            for counter in ("equation", "figure", "table"):
-                self.within[counter] = "section"
-                self.shapes[counter] = (("unit", "section"), ("count", "arabic"))
+        self.sections = [0, 0, 0, 0]
+        for counter in APPENDIX_WITHIN.get(self.style) or APPENDIX_WITHIN.get(self.document_class, ()):
+            self.within[counter] = "section"
+            self.shapes[counter] = _within("section", "")
 
     def heading(self, base: str, numbered: bool) -> tuple[int, str]:
         """A heading's level in `#`s and the number it prints ("" for none)."""
@@ -82,70 +122,66 @@ class Numbers:
         level = self.levels().get(base, 0)
         if not numbered:
             return 2 + level, ""
-        self.counters[level] += 1
-        for k in range(level + 1, len(self.counters)):
-            self.counters[k] = 0
+        self.sections[level] += 1
+        for k in range(level + 1, len(self.sections)):
+            self.sections[k] = 0
         return 2 + level, self.unit_number(base)
 
     def unit_number(self, unit: str) -> str:
-        """The number the current section (or chapter, subsection) prints; "" for no such unit.
-        REVTeX and IEEEtran print sections in roman numerals and subsections as letters after
-        them (`IV.A`; IEEEtran `IV-A`, `IV-A1`); their appendices are lettered."""
+        """The number the current section (or chapter, subsection) prints; "" for no such unit."""
         level = self.levels().get(unit)
         if level is None:
             return ""
-        style = "" if self.has_chapters else self.style
-        if self.appendix:
-            top = letter_of(self.counters[0])
-        else:
-            top = to_roman(self.counters[0]) if style else str(self.counters[0])
-        parts = [top]
-        for depth, count in enumerate(self.counters[1 : level + 1], 1):
-            if style == "ieee" and not self.appendix:
-                parts.append(("-" if depth == 1 else "") + (letter_of(count) if depth == 1 else str(count)))
-            else:
-                lettered = style == "revtex" and not self.appendix and depth == 1
-                parts.append("." + (letter_of(count) if lettered else str(count)))
-        return "".join(parts)
+        if self.appendix and level == 0:
+            return letter_of(self.sections[0])
+        style = "chapters" if self.has_chapters else "" if self.appendix else self.style
+        return self._printed(UNIT_SHAPES[style][unit], self.sections[level])
 
-    def counter_unit(self, counter: str) -> tuple[str, str]:
-        """The number of the unit a counter is numbered within and the stop after it: the
-        preamble's \\numberwithin, else the chapter where the document has chapters (book,
-        report), else none. REVTeX numbers an appendix's equations within it, without a stop:
-        (A1), (A2), (B1)."""
-        if counter == "equation" and self.appendix and self.style == "revtex":
-            return self.unit_number("section"), ""
-        return self.unit_number(self.within.get(counter, "chapter" if self.has_chapters else "")), "."
+    def _printed(self, shape: Shape, count: int) -> str:
+        return "".join(
+            STYLES[value](count) if part == "count" else self.unit_number(value) if part == "unit" else value
+            for part, value in shape
+        )
+
+    def _unit(self, counter: str) -> str:
+        """The unit a counter is numbered within: the paper's \\numberwithin, else the chapter
+        where the document has chapters, else none."""
+        return self.within.get(counter, "chapter" if self.has_chapters else "")
+
+    def _key(self, counter: str) -> str:
+        """Where a counter's count is kept: by the number of the unit it is numbered within."""
+        return f"{counter}:{self.unit_number(self._unit(counter))}"
+
+    def value(self, counter: str) -> int:
+        """A counter's count now (a section unit's or any other's in its current unit)."""
+        level = self.levels().get(counter)
+        return self.sections[level] if level is not None else self.counts.get(self._key(counter), 0)
 
     def next_number(self, counter: str, ahead: int = 1) -> str:
-        """The number the next step of `counter` prints (`ahead=0`: the number it printed last).
-        REVTeX and IEEEtran number tables in roman numerals (TABLE II)."""
-        unit, stop = self.counter_unit(counter)
-        count = self.counts.get(f"{counter}:{unit}", 0) + ahead
+        """The number the next step of `counter` prints (`ahead=0`: the number it printed last):
+        the paper's shape, else its count after its unit's number and a stop."""
+        count = self.value(counter) + ahead
         shape = self.shapes.get(counter)
         if shape:
-            return "".join(
-                STYLES[value](count) if part == "count" else self.unit_number(value) if part == "unit" else value
-                for part, value in shape
-            )
-        shown = to_roman(count) if counter == "table" and self.style else str(count)
-        return f"{unit}{stop}{shown}" if unit else shown
+            return self._printed(shape, count)
+        unit = self.unit_number(self._unit(counter))
+        shown = STYLES[COUNT_STYLES.get(self.style, {}).get(counter, "arabic")](count)
+        return f"{unit}.{shown}" if unit else shown
 
     def set(self, counter: str, value: int, add: bool = False) -> None:
         """\\setcounter (or, `add`, \\addtocounter) on a counter: a unit's (section) or a
         numbered kind's in its current unit; the next step prints one more."""
         level = self.levels().get(counter)
         if level is not None:
-            self.counters[level] = max(0, self.counters[level] * add + value)
+            self.sections[level] = max(0, self.sections[level] * add + value)
             return
-        key = f"{counter}:{self.counter_unit(counter)[0]}"
+        key = self._key(counter)
         self.counts[key] = max(0, self.counts.get(key, 0) * add + value)
 
     def advance(self, counter: str) -> str:
         """Step `counter` in its unit; the number it now prints."""
         number = self.next_number(counter)
-        unit = self.counter_unit(counter)[0]
-        self.counts[f"{counter}:{unit}"] = self.counts.get(f"{counter}:{unit}", 0) + 1
+        self.count(self._key(counter))
         return number
 
     def count(self, key: str) -> int:
