@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import tarfile
 
-from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.document import Algorithm, Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_source
 from arxiv_mcp.text.latex.convert import latex_to_document
 from tests.pdfgen import make_pdf
@@ -174,6 +174,24 @@ def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_t
     assert "Algorithm 1: Search." in doc.text and "See (1.1) and (1.1a)." in doc.text
     assert [(f.label, f.caption) for f in doc.records(Figure)] == [("Figure 1", "Plot.")]
     assert [e.number for e in doc.records(Equation)] == ["1.1a", "1.1b", "1.2"]
+
+
+def test_an_algorithm_record_is_its_caption_as_counted_not_its_text_read_back():
+    # a caption label format of the paper's prints `Algorithm (2)`; the record still has the
+    # caption's name, number and words, and the float's other lines as its code
+    source = r"""\documentclass{article}\usepackage{caption}
+\DeclareCaptionLabelFormat{paren}{#1 (#2)}\captionsetup{labelformat=paren}
+\begin{document}\section{A}
+\begin{algorithm}\caption{First.}\begin{algorithmic}\State one\end{algorithmic}\end{algorithm}
+\begin{algorithm}\caption{Second.}\begin{algorithmic}\State two\end{algorithmic}\end{algorithm}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    records = doc.records(Algorithm)
+    assert "Algorithm (2): Second." in doc.text
+    assert [(a.label, a.number, a.caption, a.code) for a in records] == [
+        ("Algorithm", "1", "First.", "one"),
+        ("Algorithm", "2", "Second.", "two"),
+    ]
 
 
 def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():

@@ -2,50 +2,43 @@
 algorithm2e), `algorithm*`, minted's `listing` and the `listing` float `listings.py` makes of a
 captioned `lstlisting`.
 
-The float's own handler (`floats.env_algorithm_float`) writes its caption (`Algorithm 2:
-AugUCB`, counted as LaTeX counts algorithms) and its body where it stands; here, when the float
-ends, what it wrote becomes one block carrying an `Algorithm` record: the label and number its
-caption prints, the caption's words, and the other lines as its code. A float whose body
-holds a numbered equation or a table keeps its blocks as they are (one block may carry one
-record). The code of a captioned `lstlisting` follows its caption float: `document.render`
-joins the two.
+The float's code is text where it stands and its caption counts algorithms (`Algorithm 2:
+AugUCB`) or listings, not figures (`floats.caption`); when the float ends, what it wrote becomes
+one block carrying an `Algorithm` record: the name and number its caption prints, the caption's
+words, and the other lines as its code. A float whose body holds a numbered equation or a table
+keeps its blocks as they are (one block may carry one record). The code of a captioned
+`lstlisting` follows its caption float: `document.render` joins the two.
 """
 
 from __future__ import annotations
 
-import re
+from functools import partial
 
 from ..document import Algorithm
-from . import floats
+from .drafts import Float
 from .engine import Walk
 from .sinks import Block, Discard, Sink, TableSink
-
-_CAPTION_RE = re.compile(
-    r"(?P<label>Algorithm|Listing|Procedure|Function)\s+(?P<number>[A-Z]?\d+(?:\.\d+)*)[:.]\s*(?P<caption>.*)", re.S
-)
 
 
 def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
     sink = w.sink
     sink.par()
-    first = len(sink.blocks)
-    after = floats.env_algorithm_float(w, j, end, env)
+    state = Float("listing" if env == "listing" else "algorithm", sink, collect=sink)  # minted's and ours
+    w.floats.append(state)
+    w.later(end, w.floats.pop)
     if not isinstance(sink, (Discard, TableSink)):
-        w.later(end, lambda: _group(sink, first))
-    return after
+        w.later(end, partial(_group, sink, len(sink.blocks), state))
+    return w.skip_spec(j, "o")
 
 
-def _group(sink: Sink, first: int) -> None:
+def _group(sink: Sink, first: int, state: Float) -> None:
     sink.par()
     written = sink.blocks[first:]
-    if not written or any(block.record is not None for block in written):
+    caption = next((k for k, block in enumerate(written) if block.kind == "caption"), None)
+    if state.caption is None or caption is None or any(block.record is not None for block in written):
         return
-    caption = next((k for k, block in enumerate(written) if _CAPTION_RE.match(block.text)), None)
-    if caption is None:
-        return
-    match = _CAPTION_RE.match(written[caption].text)
-    assert match is not None
+    name, draft = state.caption
     code = "\n".join(block.text for k, block in enumerate(written) if k != caption)
-    record = Algorithm(match.group("label"), match.group("number"), " ".join(match.group("caption").split()), code)
     del sink.blocks[first:]
-    sink.blocks.append(Block("algorithm", "\n\n".join(block.text for block in written), record))
+    text = "\n\n".join(block.text for block in written)
+    sink.blocks.append(Block("algorithm", text, Algorithm(name, draft.number, draft.caption, code)))

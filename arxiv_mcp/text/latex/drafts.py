@@ -84,3 +84,4 @@ class Float:
     sub: SubDraft | None = None  # the subfigure being read
     number: str = ""  # the float's number once its caption is read
     continued: bool = False  # \\ContinuedFloat: the caption repeats the previous float's number
+    caption: tuple[str, Draft] | None = None  # the name its last numbered caption prints, and its draft

@@ -30,19 +30,22 @@ MAX_INSERT = 20_000  # tokens a plain-TeX insert may hold before its \\endinsert
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
-def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
+def open_float(w: Walk, kind: str, end: int, body: Sink | None = None) -> None:
+    """A float read from here to `end`, whose captions count `kind`: what its body prints goes
+    to `body` (a figure's drawing, kept only to find a typed caption) or, without one, is its
+    text (a table float's rows and notes)."""
     state = Float(kind, w.sink)
     w.floats.append(state)
-    target = w.push(TypedText())
-    w.later(end, lambda: close_float(w, target))
+    w.later(end, partial(close_float, w, w.push(body or state.collect)))
+
+
+def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
+    open_float(w, kind, end, TypedText())
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
 
 def env_table_float(w: Walk, j: int, end: int, env: str) -> int:
-    state = Float("table", w.sink)
-    w.floats.append(state)
-    w.push(state.collect)
-    w.later(end, lambda: close_float(w, state.collect))
+    open_float(w, "table", end)
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
 
@@ -69,15 +72,6 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
     if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
         w.meta.new_floats[env] = named.group(1).strip() if named else env
     return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
-
-
-def env_algorithm_float(w: Walk, j: int, end: int, env: str) -> int:
-    """An algorithm or listing float: its code is text where it stands; its caption counts
-    algorithms (`Algorithm 2: ...`) or listings, not figures."""
-    kind = "listing" if env == "listing" else "algorithm"  # minted's and ours (`listings.py`)
-    w.floats.append(Float(kind, w.sink, collect=w.sink))
-    w.later(end, w.floats.pop)
-    return w.skip_spec(j, "o")
 
 
 def env_tabular(w: Walk, j: int, end: int, env: str) -> int:
@@ -154,9 +148,7 @@ def cmd_insert(w: Walk, i: int, name: str) -> int:
     end = next((k for k in range(i, min(len(w.toks), i + MAX_INSERT)) if w.toks[k] == (CMD, "endinsert")), -1)
     if end < 0:
         return i
-    w.floats.append(Float("figure", w.sink))
-    body = w.push(TypedText())
-    w.later(end, lambda: close_float(w, body))
+    open_float(w, "figure", end, TypedText())
     return i
 
 
@@ -185,7 +177,7 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     printed, label = _labelled(w, kind, w.meta.float_names.get(name, name), number)
     draft = Draft(_KINDS.get(kind, Kind.FIGURE), printed, label)
     if state is not None:
-        state.number = number
+        state.number, state.caption = number, (w.meta.float_names.get(name, name), draft)
         draft.images, state.images = state.images, []
     w.anchor = (w.current_label, draft)
 
