@@ -9,7 +9,7 @@ the shared text shape: `# title`, the author line, the affiliations, the title-p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..document import Algorithm, Document, DocumentBuilder, Kind
 from ..shape import escape_body
@@ -132,21 +132,7 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
         blocks.append(Block("h", "## Abstract"))
         blocks.extend(abstract)
     blocks.extend(body)
-    return _Writer(meta.labels).write(_listings_joined(_entries_joined(blocks)))
-
-
-def _listings_joined(blocks: list[Block]) -> list[Block]:
-    """A captioned `lstlisting` is its caption float (`listings.py`) and then its verbatim code:
-    one algorithm block, the code its record's."""
-    out: list[Block] = []
-    for block in blocks:
-        previous = out[-1].record if out else None
-        if block.kind == "verb" and isinstance(previous, Algorithm) and not previous.code:
-            record = replace(previous, code=block.text)
-            out[-1] = Block("algorithm", out[-1].text + "\n\n" + block.text, record)
-            continue
-        out.append(block)
-    return out
+    return _Writer(meta.labels).write(_entries_joined(blocks))
 
 
 def _entries_joined(blocks: list[Block]) -> list[Block]:
