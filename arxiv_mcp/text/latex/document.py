@@ -27,32 +27,39 @@ _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*"
 
 @dataclass
 class Meta:
+    """What the document's two walks (its preamble's, then its body's) learn of it as a whole,
+    and what the settings read before them decide: the front matter `render` puts first, the
+    labels the placeholders resolve to, and how the paper numbers and names what it numbers."""
+
+    # the front matter
     title: str = ""
     authors: list[str] = field(default_factory=list)
     abstract: list[Block] = field(default_factory=list)
-    labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
-    document_class: str = ""
-    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
-    float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
-    doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
     notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)
     author_marks: dict[int, list[str]] = field(default_factory=dict)
     group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of
     affiliation_numbers: dict[str, str] = field(default_factory=dict)
     after_affiliation: bool = False
-    files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
-    within: dict[str, str] = field(default_factory=dict)
+    # what \\ref and \\cite print, and where \\includegraphics and \\doi point
+    labels: Labels = field(default_factory=Labels)
+    files: Graphics = field(default_factory=lambda: Graphics([], "", []))
+    doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
+    # how the paper numbers (`numbering.Numbers` keeps the counts of each walk)
+    document_class: str = ""
+    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
+    within: dict[str, str] = field(default_factory=dict)  # counter -> the unit it is numbered within
     shapes: dict[str, Shape] = field(default_factory=dict)  # counter -> how it prints (`numbering.Shape`)
+    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `counters`)
+    # what its captions print before their number
+    float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
     new_floats: dict[str, str] = field(default_factory=dict)  # \\newfloat's environment -> its printed name
     caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
     label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
     caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
-    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `counters`)
+    # the paper's own settings read before the walks
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
-    units: dict[str, str] = field(
-        default_factory=dict
-    )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
+    units: dict[str, str] = field(default_factory=dict)  # the paper's \\DeclareSIUnit, by name
 
     def add_author(self, name: str, marks: str) -> None:
         if self.after_affiliation:

@@ -122,8 +122,8 @@ def cmd_institute(w: Walk, i: int, name: str) -> int:
     def keep(sink: Sink) -> None:
         w.institutes = 0
         text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
-        if text:
-            w.meta.affiliations.append("$^{1}$" + text)
+        if text:  # with its marks, as printed
+            w.meta.add_affiliation("$^{1}$" + text, "")
 
     return front_argument(w, i, keep)
 

@@ -83,6 +83,10 @@ APPENDIX_WITHIN: dict[str, tuple[str, ...]] = {
 B2), by numbering style or, where the style is LaTeX's, by class."""
 
 
+UNNUMBERED_LEVELS = {"part": 2, "paragraph": 5, "subparagraph": 6}
+"""The headings printed with no number, and their level in `#`s."""
+
+
 class Numbers:
     """The section counts (chapter or section down to subsubsection), whether the appendix has
     begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
@@ -113,12 +117,8 @@ class Numbers:
 
     def heading(self, base: str, numbered: bool) -> tuple[int, str]:
         """A heading's level in `#`s and the number it prints ("" for none)."""
-        if base == "paragraph":
-            return 5, ""
-        if base == "subparagraph":
-            return 6, ""
-        if base == "part":
-            return 2, ""
+        if base in UNNUMBERED_LEVELS:
+            return UNNUMBERED_LEVELS[base], ""
         level = self.levels().get(base, 0)
         if not numbered:
             return 2 + level, ""
