@@ -185,6 +185,6 @@ class Numbers:
         return number
 
     def count(self, key: str) -> int:
-        """Step a plain count (`bibitem`, a theorem kind's `theorem:lemma:2.1`); its new value."""
+        """Step a plain count (`bibitem`, or a counter's in its unit: `figure:2`); its new value."""
         self.counts[key] = self.counts.get(key, 0) + 1
         return self.counts[key]
