@@ -161,7 +161,7 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     labels = w.meta.labels
     entry = _open_entry(w.sink) if found and found[0] and labels.merges(found[0][0]) else None
     if found and entry is not None:
-        labels.add_part(found[0][0], entry.label)
+        labels.add_part(found[0][0], entry.key)
         w.sink.write_close("; ")
         return found[1]
     w.sink.par()
@@ -177,7 +177,7 @@ def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> N
     key = key or f"bibitem:{count}"
     w.meta.labels.add_entry(key, bib_label(count, optional, parts))
     w.sink.write(entry_mark(key) + " ")
-    w.sink.entry = Draft(Kind.REFERENCE, label=key)
+    w.sink.entry = Draft(Kind.REFERENCE, key=key)
 
 
 def cmd_harvarditem(w: Walk, i: int, name: str) -> int:

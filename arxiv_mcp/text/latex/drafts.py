@@ -29,7 +29,7 @@ class Draft:
     kind: Kind
     number: str = ""
     label: str = ""
-    """As printed before the caption (`Fig. 3`); a bibliography entry's cite key."""
+    """As printed before the caption (`Fig. 3`)."""
     caption: str = ""
     images: list[str] = field(default_factory=list)
     subfigures: list[SubDraft] = field(default_factory=list)
@@ -39,6 +39,8 @@ class Draft:
     links: list[str] = field(default_factory=list)
     """Link targets in a bibliography entry (not printed, but they may state its arXiv id)."""
     eprint: str = ""
+    key: str = ""
+    """A bibliography entry's cite key."""
 
 
 def rendered_caption(draft: Draft) -> str:
@@ -71,7 +73,7 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
     # an eprint field, a link whose whole target is an id (`\\url{1207.7214}`), or one the text states
     linked = next((found for link in draft.links if (found := eprint_id(link))), None)
     arxiv_id = (eprint_id(draft.eprint) if draft.eprint else None) or linked or arxiv_id_in(stated)
-    return Reference(entry_label(draft.label), entry, draft.label, arxiv_id, doi_in(stated))
+    return Reference(entry_label(draft.key), entry, draft.key, arxiv_id, doi_in(stated))
 
 
 @dataclass

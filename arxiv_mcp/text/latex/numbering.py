@@ -70,7 +70,7 @@ UNIT_SHAPES: dict[str, dict[str, Shape]] = {
         "subsubsection": _within("subsection", ""),
     },
 }
-"""What each class's `\\thesection` (and the units below it) prints, by `Numbers.style`; a class
+"""What each class's `\\thesection` (and the units below it) prints, by `Meta.numbering`; a class
 with chapters prints LaTeX's own whatever its style, and an appendix letters its top unit."""
 COUNT_STYLES: dict[str, dict[str, str]] = {"revtex": {"table": "Roman"}, "ieee": {"table": "Roman"}}
 """Counters a class prints in a style of its own (REVTeX's and IEEEtran's TABLE II)."""
@@ -92,11 +92,11 @@ class Numbers:
     begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
 
     def __init__(
-        self, has_chapters: bool, style: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
+        self, has_chapters: bool, numbering: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
     ):
         self.has_chapters = has_chapters
         self.document_class = document_class
-        self.style = style  # "revtex", "ieee" or "": `convert._numbering`
+        self.numbering = numbering  # "revtex", "ieee" or "" (`Meta.numbering`): a key of UNIT_SHAPES
         self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
         self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
         self.sections = [0, 0, 0, 0]
@@ -111,7 +111,7 @@ class Numbers:
         appendix's section from here (`APPENDIX_WITHIN`)."""
         self.appendix = True
         self.sections = [0, 0, 0, 0]
-        for counter in APPENDIX_WITHIN.get(self.style) or APPENDIX_WITHIN.get(self.document_class, ()):
+        for counter in APPENDIX_WITHIN.get(self.numbering) or APPENDIX_WITHIN.get(self.document_class, ()):
             self.within[counter] = "section"
             self.shapes[counter] = _within("section", "")
 
@@ -134,7 +134,7 @@ class Numbers:
             return ""
         if self.appendix and level == 0:
             return letter_of(self.sections[0])
-        style = "chapters" if self.has_chapters else "" if self.appendix else self.style
+        style = "chapters" if self.has_chapters else "" if self.appendix else self.numbering
         return self._printed(UNIT_SHAPES[style][unit], self.sections[level])
 
     def _printed(self, shape: Shape, count: int) -> str:
@@ -165,7 +165,7 @@ class Numbers:
         if shape:
             return self._printed(shape, count)
         unit = self.unit_number(self._unit(counter))
-        shown = STYLES[COUNT_STYLES.get(self.style, {}).get(counter, "arabic")](count)
+        shown = STYLES[COUNT_STYLES.get(self.numbering, {}).get(counter, "arabic")](count)
         return f"{unit}.{shown}" if unit else shown
 
     def set(self, counter: str, value: int, add: bool = False) -> None:
