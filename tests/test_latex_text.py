@@ -705,6 +705,19 @@ def test_citations_print_numbers_or_author_year_labels():
     assert "Seen before [1, 2]." in text and "\n[1] G. Abrams" in text
 
 
+def test_each_citation_form_prints_as_natbib_prints_it_in_numeric_and_author_year_styles():
+    # `references._FORMS`: \\Citet as \\citet, any form it does not name as \\citep
+    bib = (
+        r"\begin{thebibliography}{}\bibitem[Ab et al.(2016)]{x} X.\bibitem[Cd(2009)]{y} Y."
+        r"\end{thebibliography}"
+    )
+    forms = r"\citeauthor{x}; \citeyear{y}; \Citet{x}; \citealt{y}; \citealp{x}; \citeyearpar{y}; \cite{x}."
+    numeric = convert(forms + bib, r"\usepackage[numbers]{natbib}")
+    assert "Ab et al.; [2]; Ab et al. [1]; [2]; [1]; [2]; [1]." in numeric
+    named = convert(forms + bib, r"\usepackage{natbib}")
+    assert "Ab et al.; 2009; Ab et al. (2016); Cd 2009; Ab et al., 2016; (2009); (Ab et al., 2016)." in named
+
+
 # -- the paper's own macros (issue 15.2) ---------------------------------------------------------
 
 

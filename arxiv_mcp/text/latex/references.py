@@ -194,13 +194,14 @@ class Labels:
         if self.sort:  # natbib's `sort`: in the bibliography's order (O(k log k) for k keys)
             places = sorted(range(len(keys)), key=lambda k: self.order.get(keys[k], 0))
             known = [known[k] for k in places]
+        form = _FORMS.get(command.rstrip("*").lower(), "")
         if self.author_year():
-            return _author_year_cite(command, known)
-        if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
+            return _author_year_cite(form, known)
+        if form == "authors" and all(label.authors for label in known):
             return ", ".join(label.authors for label in known)
         numbers = [label.number for label in known]
         bracket = "[" + ", ".join(_ranges(numbers) if self.compress else numbers) + "]"
-        if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
+        if form == "textual" and all(label.authors for label in known):
             return ", ".join(label.authors for label in known) + " " + bracket
         return bracket
 
@@ -224,21 +225,29 @@ def _ranges(numbers: list[str]) -> list[str]:
     return out
 
 
-def _author_year_cite(command: str, labels: list[BibLabel]) -> str:
-    base = command.rstrip("*").lower()
-    if base == "citeauthor":
+# What a citation command prints, by its name without a star in lower case (natbib's and
+# biblatex's \\citet and \\Citet alike); any other prints the parenthetical form.
+_FORMS = {
+    "citet": "textual",
+    "textcite": "textual",
+    "citealt": "bare",
+    "citealp": "comma",
+    "citeauthor": "authors",
+    "citeyear": "years",
+    "citeyearpar": "(years)",
+}
+# How an author-year style prints each form's neighbours of the same authors (`_same_authors`)
+_AUTHOR_YEAR = {"textual": "{} ({})", "bare": "{} {}", "comma": "{}, {}"}
+
+
+def _author_year_cite(form: str, labels: list[BibLabel]) -> str:
+    if form == "authors":
         return "; ".join(label.authors for label in labels)
-    if base in ("citeyear", "citeyearpar"):
+    if form in ("years", "(years)"):
         years = ", ".join(label.year for label in labels)
-        return f"({years})" if base == "citeyearpar" else years
-    groups = _same_authors(labels)
-    if base in ("citet", "textcite"):
-        return "; ".join(f"{authors} ({years})" for authors, years in groups)
-    if base == "citealt":
-        return "; ".join(f"{authors} {years}" for authors, years in groups)
-    if base == "citealp":
-        return "; ".join(f"{authors}, {years}" for authors, years in groups)
-    return "(" + "; ".join(f"{authors}, {years}" for authors, years in groups) + ")"
+        return f"({years})" if form == "(years)" else years
+    printed = "; ".join(_AUTHOR_YEAR.get(form, "{}, {}").format(*group) for group in _same_authors(labels))
+    return printed if form in _AUTHOR_YEAR else f"({printed})"
 
 
 def _same_authors(labels: list[BibLabel]) -> list[tuple[str, str]]:
