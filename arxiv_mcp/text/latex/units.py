@@ -39,7 +39,7 @@ PREFIXES = {
     "zetta": "Z",
     "yotta": "Y",
 }
-UNITS = {
+UNIT_SYMBOLS = {
     "electronvolt": "eV",
     "barn": "b",
     "metre": "m",
@@ -145,7 +145,7 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
         if name in declared and depth < 3:
             symbol = unit_text(declared[name], declared, depth + 1)
         elif name is not None:
-            symbol = UNITS.get(name) or ABBREVIATIONS.get(name)
+            symbol = UNIT_SYMBOLS.get(name) or ABBREVIATIONS.get(name)
         if not symbol:
             continue
         out.append([prefix + symbol, -power_next if per else power_next])
@@ -205,20 +205,20 @@ def cmd_quantity(w: Walk, i: int, name: str) -> int:
     if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
         w.sink.write(number_text(source_of(w, opt[0] + 1, opt[1])) + " ")
         i = opt[1] + 1
-    shape = _SHAPES[name]
-    found = arguments(w, i, len(shape))
+    reads = _READS[name]
+    found = arguments(w, i, len(reads))
     if found is None:
         return i
     values, end = found
-    numbers = [number_text(v) for v, kind in zip(values, shape) if kind == "n"]
-    unit = next((unit_text(v, w.meta.units) for v, kind in zip(values, shape) if kind == "u"), "")
+    numbers = [number_text(v) for v, kind in zip(values, reads) if kind == "n"]
+    unit = next((unit_text(v, w.meta.units) for v, kind in zip(values, reads) if kind == "u"), "")
     if name in ("ang",):
         text = numbers[0].replace(";", " ") + "\u00b0"
     elif len(numbers) == 2:  # a range
         text = " to ".join(f"{n} {unit}".strip() for n in numbers)
     else:
         text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
-    if shape in ("lu", "L"):
+    if reads in ("lu", "L"):
         items = [number_text(x) for x in values[0].split(";") if x.strip()]
         joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
         text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
@@ -226,8 +226,9 @@ def cmd_quantity(w: Walk, i: int, name: str) -> int:
     return end
 
 
-# n: a number, u: a unit, l: a list of numbers (`1;2;3`)
-_SHAPES = {
+# What each quantity command reads, in order: n a number, u a unit, l (L alone) a list of numbers
+# (`1;2;3`)
+_READS = {
     "SI": "nu",
     "qty": "nu",
     "si": "u",
@@ -294,7 +295,7 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
                 value = latex[i + 1 : end - 1]
             i = end
         arguments = []
-        for _ in _SHAPES[name]:
+        for _ in _READS[name]:
             while i < len(latex) and latex[i].isspace():
                 i += 1
             end = _balanced(latex, i, "{", "}")
@@ -302,16 +303,14 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
                 break
             arguments.append(latex[i + 1 : end - 1])
             i = end
-        if len(arguments) != len(_SHAPES[name]):
+        if len(arguments) != len(_READS[name]):
             out.append(latex[pos : m.end()])
             pos = m.end()
             continue
-        numbers = [_number_math(v) for v, kind in zip(arguments, _SHAPES[name]) if kind == "n"]
+        numbers = [_number_math(v) for v, kind in zip(arguments, _READS[name]) if kind == "n"]
         if value:
             numbers.insert(0, _number_math(value))
-        unit = next(
-            (_unit_math(unit_text(v, declared)) for v, kind in zip(arguments, _SHAPES[name]) if kind == "u"), ""
-        )
+        unit = next((_unit_math(unit_text(v, declared)) for v, kind in zip(arguments, _READS[name]) if kind == "u"), "")
         printed = [f"{n}\\,{unit}" if unit else n for n in numbers] or [unit]
         out.append(latex[pos : m.start()] + "\\text{ to }".join(printed))
         pos = i
