@@ -194,6 +194,21 @@ def test_an_algorithm_record_is_its_caption_as_counted_not_its_text_read_back():
     ]
 
 
+def test_a_longtable_is_a_table_float_of_its_own_and_counts_with_the_table_floats():
+    source = r"""\documentclass{article}\usepackage{longtable}\begin{document}\section{S}
+See Table~\ref{long}.
+\begin{longtable}{lr}\caption{Long one.}\label{long}\\ \hline A & B \\ \hline\endhead
+1 & 2 \\ 3 & 4 \\ \end{longtable}
+\begin{table}\caption{Outer.}\begin{tabular}{l} a \\ \end{tabular}\end{table}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "See Table 1." in doc.text and "Table 1: Long one.\n\n| A | B |\n| 1 | 2 |\n| 3 | 4 |" in doc.text
+    assert [(t.label, t.caption, t.rows, t.header_rows, t.anchor) for t in doc.records(Table)] == [
+        ("Table 1", "Long one.", (("A", "B"), ("1", "2"), ("3", "4")), 1, "long"),
+        ("Table 2", "Outer.", (("a",),), 0, None),
+    ]
+
+
 def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():
     items = "".join(rf"\bibitem{{k{n}}} Entry {n}." for n in range(1, 7))
     source = (

@@ -75,31 +75,27 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
 
 
 def env_tabular(w: Walk, j: int, end: int, env: str) -> int:
-    longtable = env.startswith("longtable")
-    if longtable:
-        w.floats.append(Float("table", w.sink))
+    if env.startswith("longtable"):  # a table float of its own, its captions inside
+        open_float(w, "table", end)
     table = w.push(TableSink())
-    w.later(end, lambda: finish_table(w, table, longtable))
+    w.later(end, lambda: finish_table(w, table))
     return w.skip_spec(j, TABULAR_SPECS[env])
 
 
-def finish_table(w: Walk, table: TableSink, longtable: bool = False) -> None:
+def finish_table(w: Walk, table: TableSink) -> None:
     w.pop(table)
     if isinstance(w.sink, TableSink):
         w.sink.write(" " + table.plain() + " ")
         return
     rows = table.render()
     # a figure's body is drawing, not text, but a table set in a figure is printed text
-    target = w.floats[-1].collect if w.floats and (longtable or isinstance(w.sink, Discard)) else w.sink
+    target = w.floats[-1].collect if w.floats and isinstance(w.sink, Discard) else w.sink
     if rows:
         target.block("table", rows, table.table())
-    if longtable:
-        close_float(w)
 
 
-def close_float(w: Walk, body: Sink | None = None) -> None:
-    if body is not None:
-        w.pop(body)
+def close_float(w: Walk, body: Sink) -> None:
+    w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
     captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
@@ -124,7 +120,7 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
         state.outer.block(*block)
 
 
-def _typed(state: Float, blocks: list[Block], body: Sink | None) -> list[Draft]:
+def _typed(state: Float, blocks: list[Block], body: Sink) -> list[Draft]:
     """A float with no \\caption: a caption typed at the start of the figure's text, or as a
     table float's paragraph, becomes its caption block (in `blocks`); none, nothing changes."""
     found = typed_caption(body.text()) if isinstance(body, TypedText) else None
