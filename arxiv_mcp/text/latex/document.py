@@ -191,14 +191,8 @@ class _Writer:
             number = block.record if isinstance(block.record, str) else None
             self.builder.heading(len(hashes), self.labels.resolve(title), number)
             return
-        if isinstance(block.record, Algorithm):
-            pieces = list(self.labels.pieces(escape_body(block.text)))
-            text = "".join(printed for printed, _ in pieces)
-            cites = [(printed, targets) for printed, targets in pieces if targets is not None]
-            self.builder.block(Kind.ALGORITHM, text, block.record, cites)
-            return
-        draft = block.record if isinstance(block.record, Draft) else None
-        if draft is None:
+        record = block.record
+        if not isinstance(record, (Algorithm, Draft)):
             for printed, targets in self.labels.pieces(escape_body(block.text)):
                 if targets is None:
                     self.builder.add_text(printed)
@@ -207,6 +201,10 @@ class _Writer:
             return
         pieces = list(self.labels.pieces(escape_body(block.text)))
         text = "".join(printed for printed, _ in pieces)
-        record = finish(draft, self.labels.resolve, self.labels.entry_label, text)
         cites = [(printed, targets) for printed, targets in pieces if targets is not None]
-        self.builder.block(draft.kind, text, record, cites)
+        if isinstance(record, Algorithm):  # made whole by `algorithms`
+            self.builder.block(Kind.ALGORITHM, text, record, cites)
+        else:
+            self.builder.block(
+                record.kind, text, finish(record, self.labels.resolve, self.labels.entry_label, text), cites
+            )
