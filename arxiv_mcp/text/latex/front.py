@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from .engine import Walk
-from .references import cite_mark
+from .references import ref_mark
 from .sinks import Sink
 from .specs import title_size
 from .tokens import TEXT
@@ -215,7 +215,7 @@ def cmd_thanksref(w: Walk, i: int, name: str) -> int:
     found = w.keys(i)
     if found is None:
         return i
-    w.sink.write(cite_mark("thanksref", found[0]))
+    w.sink.write(ref_mark("thanksref", ",".join(found[0])))
     return found[1]
 
 

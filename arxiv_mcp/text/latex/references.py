@@ -147,7 +147,7 @@ class Labels:
         for k in range(1, len(parts), 4):
             kind, command, keys, after = parts[k : k + 4]
             printed = self._printed(kind, command, keys)
-            if kind == "C" and command != "thanksref" and printed:
+            if kind == "C" and printed:
                 if any(plain):
                     yield "".join(plain), None
                 plain = []
@@ -169,6 +169,9 @@ class Labels:
         return self._cite(command, [k for k in keys.split(",") if k])
 
     def _ref(self, command: str, key: str) -> str:
+        if command == "thanksref":  # svjour's: the numbers of the institutes named, as a superscript
+            numbers = [self.refs[one][1] for one in key.split(",") if self.refs.get(one, ("", ""))[0] == "institute"]
+            return f"$^{{{','.join(numbers)}}}$" if numbers else ""
         found = self.refs.get(key)
         if found is None or not found[1]:
             return "??"  # as LaTeX prints an unknown label: a raw key is never text
@@ -180,9 +183,6 @@ class Labels:
         return number
 
     def _cite(self, command: str, keys: list[str]) -> str:
-        if command == "thanksref":  # svjour: the institutes' numbers as a superscript
-            numbers = [self.refs[key][1] for key in keys if self.refs.get(key, ("", ""))[0] == "institute"]
-            return f"$^{{{','.join(numbers)}}}$" if numbers else ""
         keys = self.entries(keys)
         labels = [self.bib.get(key) for key in keys]
         if not keys:
