@@ -209,6 +209,17 @@ See Table~\ref{long}.
     ]
 
 
+def test_in_subequations_theequation_prints_the_group_and_its_letter_then_counting_goes_on():
+    source = r"""\documentclass{article}\usepackage{amsmath}\begin{document}\section{S}
+\begin{equation}a\end{equation}
+\begin{subequations}\label{g}\begin{align}b \label{b1}\\ c\end{align}Now \theequation.\end{subequations}
+\begin{equation}d\label{d}\end{equation} See \eqref{g}, \eqref{b1}, \eqref{d}; \theequation.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "Now 2b." in doc.text and "See (2), (2a), (3); 3." in doc.text
+    assert [e.number for e in doc.records(Equation)] == ["1", "2a", "2b", "3"]
+
+
 def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():
     items = "".join(rf"\bibitem{{k{n}}} Entry {n}." for n in range(1, 7))
     source = (

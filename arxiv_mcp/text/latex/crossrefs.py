@@ -9,7 +9,6 @@ from ..document import Kind
 from . import pace
 from .drafts import Draft
 from .engine import Walk
-from .numbering import STYLES
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, Sink, TableSink
 from .specs import BIBLIOGRAPHY_ENVS, CITE_COMMANDS
@@ -118,13 +117,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         tag = _TAG_THE_RE.sub(lambda m: w.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
-    if tag is not None:
-        number = tag
-    elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
-        w.sub_equations[1] += 1
-        number = w.sub_equations[0] + STYLES["alph"](w.sub_equations[1])
-    else:
-        number = w.step("equation")
+    number = tag if tag is not None else w.step("equation")
     w.current_label = ("equation", number)
     blocks = w.sink.blocks
     if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(w.sink, TableSink):
@@ -142,10 +135,21 @@ _MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 
 def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
     """amsmath's subequations: one step of the equation counter; a \\label right after the
-    \\begin names the group (3), the equations inside print 3a, 3b."""
-    outer = w.sub_equations
-    w.sub_equations = [w.step("equation"), 0]
-    w.later(end, lambda: setattr(w, "sub_equations", outer))
+    \\begin names the group (3); inside, the counter starts again and prints the group's number
+    and a letter (3a, 3b), as amsmath renews \\theequation; at the \\end both are as before."""
+    group = w.step("equation")
+    numbers, shape = w.numbers, w.numbers.shapes.get("equation")
+    count = numbers.value("equation")
+    numbers.set("equation", 0)
+    numbers.shapes["equation"] = (("text", group), ("count", "alph"))
+
+    def restore() -> None:
+        numbers.set("equation", count)
+        numbers.shapes.pop("equation", None)
+        if shape is not None:
+            numbers.shapes["equation"] = shape
+
+    w.later(end, restore)
     return j
 
 
