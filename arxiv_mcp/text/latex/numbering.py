@@ -16,9 +16,10 @@ from ..roman import to_roman
 from .specs import CHAPTER_LEVELS, HEADING_LEVELS
 
 Shape = tuple[tuple[str, str], ...]
-"""How a counter prints when the paper says (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`):
-parts in order, each `("text", "S")`, `("count", style)` with a style of `STYLES`, or `("unit",
-"section")` for the number of that unit."""
+"""How a counter prints, its `\\the<counter>`: as a class defines it (`UNIT_SHAPES`) or as the
+paper renews it (`\\renewcommand{\\thefigure}{S\\arabic{figure}}`): parts in order, each
+`("text", "S")`, `("count", style)` with a style of `STYLES`, or `("unit", "section")` for the
+number of that unit."""
 
 
 def letter_of(number: int) -> str:
@@ -71,7 +72,10 @@ UNIT_SHAPES: dict[str, dict[str, Shape]] = {
     },
 }
 """What each class's `\\thesection` (and the units below it) prints, by `Meta.numbering`; a class
-with chapters prints LaTeX's own whatever its style, and an appendix letters its top unit."""
+with chapters prints LaTeX's own whatever its style, and so does every class in an appendix
+below its lettered top unit (`APPENDIX_TOP`): A.1, A.1.2."""
+APPENDIX_TOP: Shape = (("count", "Alph"),)
+"""An appendix's top unit (section or chapter), in every class: A, B."""
 COUNT_STYLES: dict[str, dict[str, str]] = {"revtex": {"table": "Roman"}, "ieee": {"table": "Roman"}}
 """Counters a class prints in a style of its own (REVTeX's and IEEEtran's TABLE II)."""
 APPENDIX_WITHIN: dict[str, tuple[str, ...]] = {
@@ -132,12 +136,12 @@ class Numbers:
         level = self.levels().get(unit)
         if level is None:
             return ""
-        if self.appendix and level == 0:
-            return letter_of(self.sections[0])
         style = "chapters" if self.has_chapters else "" if self.appendix else self.numbering
-        return self._printed(UNIT_SHAPES[style][unit], self.sections[level])
+        shape = APPENDIX_TOP if self.appendix and level == 0 else UNIT_SHAPES[style][unit]
+        return self._printed(shape, self.sections[level])
 
     def _printed(self, shape: Shape, count: int) -> str:
+        """A shape with `count` for its count and each unit's number now."""
         return "".join(
             STYLES[value](count) if part == "count" else self.unit_number(value) if part == "unit" else value
             for part, value in shape
