@@ -170,10 +170,11 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     else:
         number = w.step(kind)
     name = w.meta.new_floats.get(kind) or kind.capitalize()
-    printed, label = _labelled(w, kind, w.meta.float_names.get(name, name), number)
+    name = w.meta.float_names.get(name, name)
+    printed, label = _labelled(w, kind, name, number)
     draft = Draft(_KINDS.get(kind, Kind.FIGURE), printed, label)
     if state is not None:
-        state.number, state.caption = number, (w.meta.float_names.get(name, name), draft)
+        state.number, state.caption = number, (name, draft)
         draft.images, state.images = state.images, []
     w.anchor = (w.current_label, draft)
 
