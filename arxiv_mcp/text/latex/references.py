@@ -61,7 +61,11 @@ def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
 _MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
 
 
-# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
+# What a reference command prints around a label's number: `(number)` (\\eqref), `Name number`
+# (\\autoref, \\cref: the name of the kind of counter the label followed, then the number in
+# parentheses for an equation, as for any form but the bare `number` of \\ref and \\pageref).
+_REF_FORMS = {"eqref": "(number)", "Eqref": "(number)", "ref": "number", "pageref": "number"}
+_REF_FORMS |= dict.fromkeys(("autoref", "cref", "Cref", "vref", "Vref", "fref", "Fref"), "Name number")
 _KIND_NAMES = {
     kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
 }
@@ -176,9 +180,10 @@ class Labels:
         if found is None or not found[1]:
             return "??"  # as LaTeX prints an unknown label: a raw key is never text
         kind, number = found
-        if command in ("eqref", "Eqref") or (kind == "equation" and command not in ("ref", "pageref")):
+        form = _REF_FORMS.get(command, "")
+        if form == "(number)" or (kind == "equation" and form != "number"):
             number = f"({number})"
-        if command in ("autoref", "cref", "Cref", "vref", "Vref", "fref", "Fref") and kind in _KIND_NAMES:
+        if form == "Name number" and kind in _KIND_NAMES:
             return f"{_KIND_NAMES[kind]} {number}"
         return number
 

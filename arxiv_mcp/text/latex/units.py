@@ -102,6 +102,9 @@ ABBREVIATIONS = {letter + unit: symbol + unit for letter, symbol in _LETTERS.ite
 ABBREVIATIONS.update({unit: unit for unit in _ABBREVIATED if unit not in ("m", "s", "g", "b", "l", "L", "A", "N")})
 ABBREVIATIONS.update({"ifb": "fb$^{-1}$", "ipb": "pb$^{-1}$", "inb": "nb$^{-1}$", "fb": "fb", "pb": "pb"})
 
+POWER_BEFORE = {"square": 2, "cubic": 3}  # `\\square\\metre`
+POWER_AFTER = {"squared": 2, "cubed": 3}  # `\\metre\\squared`
+
 _PIECE_RE = re.compile(r"\\([A-Za-z]+)|\^\s*(-?\d+)|([^\\^\s]+)")
 _DECLARE_RE = re.compile(
     r"\\DeclareSIUnit(?:\[[^\]\n]{0,100}\])?[ \t]*\{?[ \t]*\\([A-Za-z]+)[ \t]*\}?[ \t]*\{([^{}\n]{0,200})\}"
@@ -136,11 +139,11 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
         if name == "per":
             per = True
             continue
-        if name in ("square", "cubic"):
-            power_next = 2 if name == "square" else 3
+        if name in POWER_BEFORE:
+            power_next = POWER_BEFORE[name]
             continue
-        if name in ("squared", "cubed") and out:
-            out[-1][1] *= 2 if name == "squared" else 3
+        if name in POWER_AFTER and out:
+            out[-1][1] *= POWER_AFTER[name]
             continue
         if name in declared and depth < 3:
             symbol = unit_text(declared[name], declared, depth + 1)
