@@ -208,25 +208,35 @@ def cmd_quantity(w: Walk, i: int, name: str) -> int:
     if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
         w.sink.write(number_text(source_of(w, opt[0] + 1, opt[1])) + " ")
         i = opt[1] + 1
-    reads = _READS[name]
-    found = arguments(w, i, len(reads))
+    found = arguments(w, i, len(_READS[name]))
     if found is None:
         return i
     values, end = found
-    numbers = [number_text(v) for v, kind in zip(values, reads) if kind == "n"]
-    unit = next((unit_text(v, w.meta.units) for v, kind in zip(values, reads) if kind == "u"), "")
-    if name in ("ang",):
-        text = numbers[0].replace(";", " ") + "\u00b0"
-    elif len(numbers) == 2:  # a range
-        text = " to ".join(f"{n} {unit}".strip() for n in numbers)
+    if name == "ang":
+        w.sink.write(number_text(values[0]).replace(";", " ") + "\u00b0")
     else:
-        text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
-    if reads in ("lu", "L"):
-        items = [number_text(x) for x in values[0].split(";") if x.strip()]
-        joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
-        text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
-    w.sink.write(text)
+        w.sink.write(printed(name, values, w.meta.units))
     return end
+
+
+def printed(name: str, values: list[str], declared: dict[str, str], math: bool = False, first: str = "") -> str:
+    """A quantity as printed from the arguments its command read, in text or in math (a thin
+    space before the unit, the unit and `to` upright): `first` (a number read before them)
+    and each number with the unit after it; a range's two joined by `to`, a list's as `1 m, 2 m
+    and 3 m`."""
+    reads = _READS[name]
+    number = _number_math if math else number_text
+    space, to = ("\\,", "\\text{ to }") if math else (" ", " to ")
+    unit = next((unit_text(v, declared) for v, kind in zip(values, reads) if kind == "u"), "")
+    unit = _unit_math(unit) if math else unit
+    numbers = [number(first)] if first else []
+    numbers += [number(v) for v, kind in zip(values, reads) if kind == "n"]
+    if reads in ("lu", "L"):
+        numbers = [number(x) for x in values[0].split(";") if x.strip()]
+    with_units = [(f"{n}{space}{unit}" if unit else n).strip() for n in numbers]
+    if reads in ("lu", "L") and len(with_units) > 1:
+        return f"{', '.join(with_units[:-1])} and {with_units[-1]}"
+    return to.join(with_units) or unit  # an empty \\numlist{}: nothing but the unit
 
 
 # What each quantity command reads, in order: n a number, u a unit, l (L alone) a list of numbers
@@ -310,12 +320,7 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
             out.append(latex[pos : m.end()])
             pos = m.end()
             continue
-        numbers = [_number_math(v) for v, kind in zip(arguments, _READS[name]) if kind == "n"]
-        if value:
-            numbers.insert(0, _number_math(value))
-        unit = next((_unit_math(unit_text(v, declared)) for v, kind in zip(arguments, _READS[name]) if kind == "u"), "")
-        printed = [f"{n}\\,{unit}" if unit else n for n in numbers] or [unit]
-        out.append(latex[pos : m.start()] + "\\text{ to }".join(printed))
+        out.append(latex[pos : m.start()] + printed(name, arguments, declared, math=True, first=value))
         pos = i
     out.append(latex[pos:])
     return "".join(out)
