@@ -262,10 +262,14 @@ def cmd_captionof(w: Walk, i: int, name: str) -> int:
 def env_subfloat(w: Walk, j: int, end: int, env: str) -> int:
     """A subfigure/subtable environment (subcaption): its \\caption is a subcaption."""
     if w.floats:
-        state = w.floats[-1]
-        outer, state.sub = state.sub, SubDraft()
-        w.later(end, lambda: setattr(state, "sub", outer))
+        _subfigure_until(w, w.floats[-1], end)
     return w.skip_spec(j, "om")
+
+
+def _subfigure_until(w: Walk, state: Float, end: int) -> None:
+    """Up to `end`, the float's caption and images are a subfigure's."""
+    outer, state.sub = state.sub, SubDraft()
+    w.later(end, lambda: setattr(state, "sub", outer))
 
 
 def cmd_subfloat(w: Walk, i: int, name: str) -> int:
@@ -281,11 +285,8 @@ def cmd_subfloat(w: Walk, i: int, name: str) -> int:
         return after
     state = w.floats[-1]
     body = w.group(after)
-    outer, state.sub = state.sub, SubDraft()
     if body is not None:
-        w.later(body[1], lambda: setattr(state, "sub", outer))
-    else:
-        state.sub = outer
+        _subfigure_until(w, state, body[1])
     if not options:
         return after
     for k in range(options[0][0], options[-1][0] + 1):  # the list-of-figures entry is not printed
