@@ -130,10 +130,10 @@ def _typed(state: Float, blocks: list[Block], body: Sink) -> list[Draft]:
             at = k
             del blocks[k]
             break
-    if found is None or (found[0] != state.kind and state.kind == "table"):
+    if found is None or (found.kind != state.kind and state.kind == "table"):
         return []
-    state.kind = found[0]
-    draft = Draft(_KINDS[found[0]], found[2], found[1], caption=found[3], images=state.images)
+    state.kind = found.kind
+    draft = Draft(_KINDS[found.kind], found.number, found.label, caption=found.caption, images=state.images)
     blocks.insert(at, Block("caption", rendered_caption(draft), draft))
     return [draft]
 

@@ -6,6 +6,7 @@ text, so prose that mentions a figure is never taken for a caption."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from .sinks import Discard
 
@@ -38,11 +39,20 @@ class TypedText(Discard):
         return " ".join("".join(self.typed).split())
 
 
-def typed_caption(text: str) -> tuple[str, str, str, str] | None:
-    """(kind, label as typed, number, caption) of a caption typed at the start of `text`."""
+class Typed(NamedTuple):
+    kind: str  # figure or table
+    label: str  # as typed: `Fig. 3`
+    number: str
+    caption: str
+
+
+def typed_caption(text: str) -> Typed | None:
+    """The caption typed at the start of `text`, if any."""
     found = _TYPED_RE.match(text)
     if found is None:
         return None
     name = found.group("name")
     kind = "table" if name.lower() == "table" else "figure"
-    return kind, f"{name} {found.group('number')}", found.group("number"), " ".join(found.group("caption").split())
+    return Typed(
+        kind, f"{name} {found.group('number')}", found.group("number"), " ".join(found.group("caption").split())
+    )
