@@ -178,12 +178,14 @@ def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_t
 
 def test_an_algorithm_record_is_its_caption_as_counted_not_its_text_read_back():
     # a caption label format of the paper's prints `Algorithm (2)`; the record still has the
-    # caption's name, number and words, and the float's other lines as its code
+    # caption's name, number and words, and the float's other lines as its code; a caption
+    # typed by hand is read from the text
     source = r"""\documentclass{article}\usepackage{caption}
 \DeclareCaptionLabelFormat{paren}{#1 (#2)}\captionsetup{labelformat=paren}
 \begin{document}\section{A}
 \begin{algorithm}\caption{First.}\begin{algorithmic}\State one\end{algorithmic}\end{algorithm}
 \begin{algorithm}\caption{Second.}\begin{algorithmic}\State two\end{algorithmic}\end{algorithm}
+\begin{algorithm}\textbf{Procedure 7.} Typed.\begin{algorithmic}\State three\end{algorithmic}\end{algorithm}
 \end{document}"""
     doc = latex_to_document({"main.tex": source.encode()})
     records = doc.records(Algorithm)
@@ -191,6 +193,7 @@ def test_an_algorithm_record_is_its_caption_as_counted_not_its_text_read_back():
     assert [(a.label, a.number, a.caption, a.code) for a in records] == [
         ("Algorithm", "1", "First.", "one"),
         ("Algorithm", "2", "Second.", "two"),
+        ("Procedure", "7", "Typed.", "three"),  # typed by hand: LaTeX numbers nothing, the number is read
     ]
 
 

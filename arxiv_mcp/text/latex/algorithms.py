@@ -18,6 +18,7 @@ from ..document import Algorithm
 from .drafts import Float
 from .engine import Walk
 from .sinks import Block, Discard, Sink, TableSink
+from .typed import typed_algorithm
 
 
 def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
@@ -34,11 +35,24 @@ def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
 def _group(sink: Sink, first: int, state: Float) -> None:
     sink.par()
     written = sink.blocks[first:]
-    caption = next((k for k, block in enumerate(written) if block.kind == "caption"), None)
-    if state.caption is None or caption is None or any(block.record is not None for block in written):
+    found = _caption(written, state)
+    if found is None or any(block.record is not None for block in written):
         return
-    name, draft = state.caption
-    code = "\n".join(block.text for k, block in enumerate(written) if k != caption)
+    at, name, number, words = found
+    code = "\n".join(block.text for k, block in enumerate(written) if k != at)
     del sink.blocks[first:]
     text = "\n\n".join(block.text for block in written)
-    sink.blocks.append(Block("algorithm", text, Algorithm(name, draft.number, draft.caption, code)))
+    sink.blocks.append(Block("algorithm", text, Algorithm(name, number, words, code)))
+
+
+def _caption(written: list[Block], state: Float) -> tuple[int, str, str, str] | None:
+    """Which block is the float's caption, and the name, number and words it prints: its
+    \\caption's, as counted, else one the authors typed (`typed.py`)."""
+    at = next((k for k, block in enumerate(written) if block.kind == "caption"), None)
+    if state.caption is not None and at is not None:
+        name, draft = state.caption
+        return at, name, draft.number, draft.caption
+    for k, block in enumerate(written):
+        if (typed := typed_algorithm(block.text)) is not None:
+            return k, typed.name, typed.number, typed.caption
+    return None

@@ -1,7 +1,8 @@
 """Captions the authors typed by hand instead of `\\caption`: `{\\bf Figure 1.} A plot.` in a
-figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`.
-LaTeX numbers nothing there; the number is the one typed, read only at the start of a float's
-text, so prose that mentions a figure is never taken for a caption."""
+figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`,
+`Algorithm 2. Search.` in an algorithm float. LaTeX numbers nothing there; the number is the
+one typed, read only at the start of a float's text (or of a paragraph of an algorithm's), so
+prose that mentions a figure is never taken for a caption."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ _TYPED_RE = re.compile(
     r"\A\s*(?P<name>Fig(?:ure)?\.?|FIG(?:URE)?\.?|Table|TABLE)\s*(?P<number>[0-9]{1,3}[a-z]?|[IVX]{1,6})"
     r"\s*[.:|]\s*(?P<caption>\S.*)",
     re.S,
+)
+_TYPED_ALGORITHM_RE = re.compile(
+    r"(?P<name>Algorithm|Listing|Procedure|Function)\s+(?P<number>[A-Z]?\d+(?:\.\d+)*)[:.]\s*(?P<caption>.*)", re.S
 )
 
 
@@ -40,7 +44,8 @@ class TypedText(Discard):
 
 
 class Typed(NamedTuple):
-    kind: str  # figure or table
+    kind: str  # figure, table or algorithm
+    name: str  # as typed: `Fig.`
     label: str  # as typed: `Fig. 3`
     number: str
     caption: str
@@ -53,6 +58,15 @@ def typed_caption(text: str) -> Typed | None:
         return None
     name = found.group("name")
     kind = "table" if name.lower() == "table" else "figure"
-    return Typed(
-        kind, f"{name} {found.group('number')}", found.group("number"), " ".join(found.group("caption").split())
-    )
+    return _typed(kind, found)
+
+
+def typed_algorithm(text: str) -> Typed | None:
+    """The caption typed at the start of an algorithm float's paragraph `text`, if any."""
+    found = _TYPED_ALGORITHM_RE.match(text)
+    return _typed("algorithm", found) if found else None
+
+
+def _typed(kind: str, found: re.Match[str]) -> Typed:
+    name, number = found.group("name"), found.group("number")
+    return Typed(kind, name, f"{name} {number}", number, " ".join(found.group("caption").split()))
