@@ -92,8 +92,9 @@ UNNUMBERED_LEVELS = {"part": 2, "paragraph": 5, "subparagraph": 6}
 
 
 class Numbers:
-    """The section counts (chapter or section down to subsubsection), whether the appendix has
-    begun, and the count of every other counter by its unit (`figure:2`, `bibitem`)."""
+    """The count of every counter, kept by the number of the unit it is numbered within
+    (`figure:2`, `equation:A`; a section unit's by its name alone, reset by the units above
+    it), whether the appendix has begun, and how each counter prints (`_the`)."""
 
     def __init__(
         self, has_chapters: bool, numbering: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
@@ -103,7 +104,6 @@ class Numbers:
         self.numbering = numbering  # "revtex", "ieee" or "" (`Meta.numbering`): a key of UNIT_SHAPES
         self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
         self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
-        self.sections = [0, 0, 0, 0]
         self.appendix = False
         self.counts: dict[str, int] = {}
 
@@ -114,31 +114,43 @@ class Numbers:
         """The sections are lettered from here; some classes number counters within the
         appendix's section from here (`APPENDIX_WITHIN`)."""
         self.appendix = True
-        self.sections = [0, 0, 0, 0]
+        for unit in self.levels():
+            self.counts.pop(unit, None)
         for counter in APPENDIX_WITHIN.get(self.numbering) or APPENDIX_WITHIN.get(self.document_class, ()):
             self.within[counter] = "section"
             self.shapes[counter] = _within("section", "")
 
     def heading(self, base: str, numbered: bool) -> tuple[int, str]:
-        """A heading's level in `#`s and the number it prints ("" for none)."""
+        """A heading's level in `#`s and the number it prints ("" for none): a numbered one
+        steps its unit and resets the units below it."""
         if base in UNNUMBERED_LEVELS:
             return UNNUMBERED_LEVELS[base], ""
         level = self.levels().get(base, 0)
         if not numbered:
             return 2 + level, ""
-        self.sections[level] += 1
-        for k in range(level + 1, len(self.sections)):
-            self.sections[k] = 0
+        for unit, below in self.levels().items():
+            if below >= level:
+                self.counts[unit] = self.counts.get(unit, 0) + 1 if below == level else 0
         return 2 + level, self.unit_number(base)
 
     def unit_number(self, unit: str) -> str:
         """The number the current section (or chapter, subsection) prints; "" for no such unit."""
-        level = self.levels().get(unit)
-        if level is None:
-            return ""
-        style = "chapters" if self.has_chapters else "" if self.appendix else self.numbering
-        shape = APPENDIX_TOP if self.appendix and level == 0 else UNIT_SHAPES[style][unit]
-        return self._printed(shape, self.sections[level])
+        return self.next_number(unit, ahead=0) if unit in self.levels() else ""
+
+    def _the(self, counter: str) -> Shape:
+        """How a counter prints: the paper's shape, else its class's: a section unit's row of
+        `UNIT_SHAPES` (an appendix's lettered top unit), any other counter's count after its
+        unit's number and a stop."""
+        shape = self.shapes.get(counter)
+        if shape:
+            return shape
+        level = self.levels().get(counter)
+        if level is not None:
+            style = "chapters" if self.has_chapters else "" if self.appendix else self.numbering
+            return APPENDIX_TOP if self.appendix and level == 0 else UNIT_SHAPES[style][counter]
+        count_style = COUNT_STYLES.get(self.numbering, {}).get(counter, "arabic")
+        unit = self._unit(counter)
+        return _within(unit, ".", count_style) if self.unit_number(unit) else (("count", count_style),)
 
     def _printed(self, shape: Shape, count: int) -> str:
         """A shape with `count` for its count and each unit's number now."""
@@ -153,32 +165,23 @@ class Numbers:
         return self.within.get(counter, "chapter" if self.has_chapters else "")
 
     def _key(self, counter: str) -> str:
-        """Where a counter's count is kept: by the number of the unit it is numbered within."""
+        """Where a counter's count is kept: a section unit's by its name, any other's by the
+        number of the unit it is numbered within."""
+        if counter in self.levels():
+            return counter
         return f"{counter}:{self.unit_number(self._unit(counter))}"
 
     def value(self, counter: str) -> int:
         """A counter's count now (a section unit's or any other's in its current unit)."""
-        level = self.levels().get(counter)
-        return self.sections[level] if level is not None else self.counts.get(self._key(counter), 0)
+        return self.counts.get(self._key(counter), 0)
 
     def next_number(self, counter: str, ahead: int = 1) -> str:
-        """The number the next step of `counter` prints (`ahead=0`: the number it printed last):
-        the paper's shape, else its count after its unit's number and a stop."""
-        count = self.value(counter) + ahead
-        shape = self.shapes.get(counter)
-        if shape:
-            return self._printed(shape, count)
-        unit = self.unit_number(self._unit(counter))
-        shown = STYLES[COUNT_STYLES.get(self.numbering, {}).get(counter, "arabic")](count)
-        return f"{unit}.{shown}" if unit else shown
+        """The number the next step of `counter` prints (`ahead=0`: the number it printed last)."""
+        return self._printed(self._the(counter), self.value(counter) + ahead)
 
     def set(self, counter: str, value: int, add: bool = False) -> None:
         """\\setcounter (or, `add`, \\addtocounter) on a counter: a unit's (section) or a
         numbered kind's in its current unit; the next step prints one more."""
-        level = self.levels().get(counter)
-        if level is not None:
-            self.sections[level] = max(0, self.sections[level] * add + value)
-            return
         key = self._key(counter)
         self.counts[key] = max(0, self.counts.get(key, 0) * add + value)
 
