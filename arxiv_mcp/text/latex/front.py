@@ -67,9 +67,17 @@ def cmd_author(w: Walk, i: int, name: str) -> int:
     opt = w.optional(i)
     marks = ""
     if opt:
-        option = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-        marks = affiliation_labels(option, w.meta.document_class)
+        marks = affiliation_labels(_option(w, opt), w.meta.document_class)
         i = opt[1] + 1
+    g = w.group(i)
+    if g is None:
+        return i
+    drop_key_values(w, g[1] + 1)
+    return author(w, i, marks)
+
+
+def author(w: Walk, i: int, marks: str) -> int:
+    """The name at i, one author of the list, marked `marks` (its affiliations')."""
 
     def keep(sink: Sink) -> None:
         w.in_author -= 1
@@ -77,12 +85,12 @@ def cmd_author(w: Walk, i: int, name: str) -> int:
         if text:
             w.meta.add_author(text, marks)
 
-    g = w.group(i)
-    if g is None:
-        return i
-    drop_key_values(w, g[1] + 1)
     w.in_author += 1
     return front_argument(w, i, keep)
+
+
+def _option(w: Walk, opt: tuple[int, int]) -> str:
+    return "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
 
 
 def drop_key_values(w: Walk, i: int) -> None:
@@ -98,10 +106,11 @@ def cmd_affiliation(w: Walk, i: int, name: str) -> int:
     """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
     to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
     opt = w.optional(i)
-    label = ""
-    if opt:
-        label = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-        i = opt[1] + 1
+    return affiliation(w, opt[1] + 1, _option(w, opt)) if opt else affiliation(w, i, "")
+
+
+def affiliation(w: Walk, i: int, label: str) -> int:
+    """The address at i, an affiliation labelled `label` (none: numbered, `Meta.add_affiliation`)."""
 
     def keep(sink: Sink) -> None:
         text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
@@ -152,16 +161,9 @@ def cmd_icml_author(w: Walk, i: int, name: str) -> int:
     if g is None or found is None:
         return i
     keys, end = found
-    marks = ",".join(icml_mark(w, key) for key in keys)
     for k in range(g[1] + 1, end):
         w.toks[k] = (TEXT, "")
-
-    def keep(sink: Sink) -> None:
-        text = sink.flat()
-        if text:
-            w.meta.add_author(text, marks)
-
-    return front_argument(w, i, keep)
+    return author(w, i, ",".join(icml_mark(w, key) for key in keys))
 
 
 def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
@@ -169,14 +171,7 @@ def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
     found = w.raw_text(i)
     if found is None or w.group(found[1]) is None:
         return i
-    mark = icml_mark(w, found[0].strip())
-
-    def keep(sink: Sink) -> None:
-        text = tidy_list(sink.flat(", "))
-        if text:
-            w.meta.add_affiliation(text, mark)
-
-    return front_argument(w, found[1], keep)
+    return affiliation(w, found[1], icml_mark(w, found[0].strip()))
 
 
 def cmd_affiliation_part(w: Walk, i: int, name: str) -> int:
