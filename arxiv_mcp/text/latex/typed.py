@@ -2,21 +2,19 @@
 figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`,
 `Algorithm 2. Search.` in an algorithm float. LaTeX numbers nothing there; the number is the
 one typed, read only at the start of a float's text (or of a paragraph of an algorithm's), so
-prose that mentions a figure is never taken for a caption."""
+prose that mentions a figure is never taken for a caption. A figure's or table's label is read
+with the one caption grammar a PDF's captions are read with (`text/labels.PRINTED_LABEL`)."""
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
 
+from .. import labels
 from .sinks import Discard
 
 MAX_TYPED = 4000  # characters of a figure's body kept to look for a typed caption
-_TYPED_RE = re.compile(
-    r"\A\s*(?P<name>Fig(?:ure)?\.?|FIG(?:URE)?\.?|Table|TABLE)\s*(?P<number>[0-9]{1,3}[a-z]?|[IVX]{1,6})"
-    r"\s*[.:|]\s*(?P<caption>\S.*)",
-    re.S,
-)
+_TYPED_RE = re.compile(r"\A\s*" + labels.PRINTED_LABEL + r"\s*[.:|]\s*(?P<caption>\S.*)", re.S)
 _TYPED_ALGORITHM_RE = re.compile(
     r"(?P<name>Algorithm|Listing|Procedure|Function)\s+(?P<number>[A-Z]?\d+(?:\.\d+)*)[:.]\s*(?P<caption>.*)", re.S
 )
@@ -57,7 +55,7 @@ def typed_caption(text: str) -> Typed | None:
     if found is None:
         return None
     name = found.group("name")
-    kind = "table" if name.lower() == "table" else "figure"
+    kind = "table" if name.lower().startswith("tab") else "figure"
     return _typed(kind, found)
 
 
