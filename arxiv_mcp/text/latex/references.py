@@ -136,9 +136,7 @@ class Labels:
         return label.number
 
     def resolve(self, text: str) -> str:
-        if START not in text:
-            return text
-        return _MARK_RE.sub(self._replace, text)
+        return "".join(printed for printed, _ in self.pieces(text))
 
     def pieces(self, text: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
         """The text resolved, in pieces: (printed, None) for plain text and (printed, cite keys)
@@ -161,9 +159,6 @@ class Labels:
             plain.append(after)
         if any(plain):
             yield "".join(plain), None
-
-    def _replace(self, m: re.Match[str]) -> str:
-        return self._printed(m.group(1), m.group(2), m.group(3))
 
     def _printed(self, kind: str, command: str, keys: str) -> str:
         if kind == "R":
