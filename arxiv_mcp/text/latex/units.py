@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from .engine import Walk
-from .tokens import CMD, DMATH, LBRACE, MATH, RAW, RBRACE, TEXT, Token
+from .tokens import CMD, DMATH, LBRACE, MATH, RAW, RBRACE, TEXT, Token, group_end
 
 PREFIXES = {
     "quecto": "q",
@@ -262,21 +262,12 @@ _READS = {
 
 _MATH_QUANTITY_RE = re.compile(r"\\(SI|qty|si|unit|num|SIrange|qtyrange|numrange)(?![A-Za-z])\s*")
 _UNIT_MATH_RE = re.compile(r"\$([^$]*)\$")
+_MAX_MATH_ARGUMENT = 4 * MAX_ARGUMENT_TOKENS  # characters of one argument in math
 
 
-def _balanced(latex: str, i: int, opening: str, closing: str) -> int | None:
-    """Index past the group opening at i (nested groups counted), or None."""
-    if i >= len(latex) or latex[i] != opening:
-        return None
-    depth = 0
-    for j in range(i, min(len(latex), i + 4 * MAX_ARGUMENT_TOKENS)):
-        if latex[j] == opening:
-            depth += 1
-        elif latex[j] == closing:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return None
+def _group_end(latex: str, i: int) -> int:
+    """Index past the `{...}` group opening at i (`tokens.group_end`), or 0 for none."""
+    return group_end(latex, i, _MAX_MATH_ARGUMENT) + 1 if latex.startswith("{", i) else 0
 
 
 def _unit_math(unit: str) -> str:
@@ -301,8 +292,8 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         name, i = m.group(1), m.end()
         value = ""
         if latex.startswith("[", i):
-            end = _balanced(latex, i, "[", "]")
-            if end is None:
+            end = latex.find("]", i, i + _MAX_MATH_ARGUMENT) + 1
+            if not end:
                 break
             if name == "unit":  # the units package's \unit[13]{TeV}; siunitx's options print nothing
                 value = latex[i + 1 : end - 1]
@@ -311,8 +302,8 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         for _ in _READS[name]:
             while i < len(latex) and latex[i].isspace():
                 i += 1
-            end = _balanced(latex, i, "{", "}")
-            if end is None:
+            end = _group_end(latex, i)
+            if not end:
                 break
             arguments.append(latex[i + 1 : end - 1])
             i = end
