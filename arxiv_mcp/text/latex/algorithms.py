@@ -2,47 +2,38 @@
 algorithm2e), `algorithm*`, minted's `listing` and the `listing` float `listings.py` makes of a
 captioned `lstlisting`.
 
-The float's code is text where it stands and its caption counts algorithms (`Algorithm 2:
-AugUCB`) or listings, not figures (`floats.caption`); when the float ends, what it wrote becomes
-one block carrying an `Algorithm` record: the name and number its caption prints, the caption's
-words, and the other lines as its code. A float whose body holds a numbered equation or a table
-keeps its blocks as they are (one block may carry one record). The code of a captioned
-`lstlisting` follows its caption float: `document.render` joins the two.
+The float opens and closes as every float does (`floats.open_float`); its code is its text and
+its caption counts algorithms (`Algorithm 2: AugUCB`) or listings, not figures. When it closes,
+what it wrote becomes one block carrying an `Algorithm` record: the name and number its caption
+prints, the caption's words, and the other lines as its code. A float whose body holds a
+numbered equation or a table keeps its blocks as they are (one block may carry one record).
 """
 
 from __future__ import annotations
 
-from functools import partial
-
 from ..document import Algorithm
 from .drafts import Float
 from .engine import Walk
-from .sinks import Block, Discard, Sink, TableSink
+from .floats import open_float
+from .sinks import Block
 from .typed import typed_algorithm
 
 
 def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
-    sink = w.sink
-    sink.par()
-    state = Float("listing" if env == "listing" else "algorithm", sink, collect=sink)  # minted's and ours
-    w.floats.append(state)
-    w.later(end, w.floats.pop)
-    if not isinstance(sink, (Discard, TableSink)):
-        w.later(end, partial(_group, sink, len(sink.blocks), state))
+    open_float(w, "listing" if env == "listing" else "algorithm", end, grouped=_grouped)  # minted's and ours
     return w.skip_spec(j, "o")
 
 
-def _group(sink: Sink, first: int, state: Float) -> None:
-    sink.par()
-    written = sink.blocks[first:]
+def _grouped(state: Float, written: list[Block]) -> list[Block]:
+    """What the float wrote as one algorithm block, or as it is when no caption is found or a
+    block already carries a record (one block may carry one record)."""
     found = _caption(written, state)
     if found is None or any(block.record is not None for block in written):
-        return
+        return written
     at, name, number, words = found
     code = "\n".join(block.text for k, block in enumerate(written) if k != at)
-    del sink.blocks[first:]
     text = "\n\n".join(block.text for block in written)
-    sink.blocks.append(Block("algorithm", text, Algorithm(name, number, words, code)))
+    return [Block("algorithm", text, Algorithm(name, number, words, code))]
 
 
 def _caption(written: list[Block], state: Float) -> tuple[int, str, str, str] | None:

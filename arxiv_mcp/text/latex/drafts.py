@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..bibids import arxiv_id_in, doi_in, eprint_id
 from ..document import Equation, Figure, Kind, Record, Reference, Subfigure, Table
 from .numbering import STYLES
-from .sinks import Grid, Sink
+from .sinks import Block, Grid, Sink
 
 
 @dataclass
@@ -87,3 +87,7 @@ class Float:
     number: str = ""  # the float's number once its caption is read
     continued: bool = False  # \\ContinuedFloat: the caption repeats the previous float's number
     caption: tuple[str, Draft] | None = None  # the name its last numbered caption prints, and its draft
+    grouped: Grouping | None = None  # what an algorithm float hands on of what it wrote (`algorithms`)
+
+
+Grouping = Callable[[Float, list[Block]], list[Block]]

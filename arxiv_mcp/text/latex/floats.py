@@ -14,7 +14,7 @@ from functools import partial
 
 from ..document import Kind
 from .crossrefs import label_text
-from .drafts import Draft, Float, SubDraft, rendered_caption
+from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
 from .sinks import Block, Discard, Grid, Sink, TableSink
@@ -30,11 +30,11 @@ MAX_INSERT = 20_000  # tokens a plain-TeX insert may hold before its \\endinsert
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
-def open_float(w: Walk, kind: str, end: int, body: Sink | None = None) -> None:
+def open_float(w: Walk, kind: str, end: int, body: Sink | None = None, grouped: Grouping | None = None) -> None:
     """A float read from here to `end`, whose captions count `kind`: what its body prints goes
     to `body` (a figure's drawing, kept only to find a typed caption) or, without one, is its
-    text (a table float's rows and notes)."""
-    state = Float(kind, w.sink)
+    text (a table float's rows and notes, an algorithm's lines: `grouped` makes its blocks)."""
+    state = Float(kind, w.sink, grouped=grouped)
     w.floats.append(state)
     w.later(end, partial(close_float, w, w.push(body or state.collect)))
 
@@ -98,6 +98,10 @@ def close_float(w: Walk, body: Sink) -> None:
     w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
+    if state.grouped is not None:
+        for block in state.grouped(state, blocks):
+            state.outer.block(*block)
+        return
     captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
     if not captions and state.kind in _KINDS:
         captions = _typed(state, blocks, body)
