@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from functools import partial
 
+from .crossrefs import label_text
 from .engine import Walk
 from .references import ref_mark
 from .sinks import Sink
@@ -67,7 +68,7 @@ def cmd_author(w: Walk, i: int, name: str) -> int:
     opt = w.optional(i)
     marks = ""
     if opt:
-        marks = affiliation_labels(_option(w, opt), w.meta.document_class)
+        marks = affiliation_labels(label_text(w, *opt)[0].strip(), w.meta.document_class)
         i = opt[1] + 1
     g = w.group(i)
     if g is None:
@@ -89,10 +90,6 @@ def author(w: Walk, i: int, marks: str) -> int:
     return front_argument(w, i, keep)
 
 
-def _option(w: Walk, opt: tuple[int, int]) -> str:
-    return "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-
-
 def drop_key_values(w: Walk, i: int) -> None:
     """Elsevier's cas classes take the author's ORCID and roles after the name
     (`\\author[1]{Name}[orcid=...]`): options, not text."""
@@ -106,7 +103,7 @@ def cmd_affiliation(w: Walk, i: int, name: str) -> int:
     """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
     to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
     opt = w.optional(i)
-    return affiliation(w, opt[1] + 1, _option(w, opt)) if opt else affiliation(w, i, "")
+    return affiliation(w, opt[1] + 1, label_text(w, *opt)[0].strip()) if opt else affiliation(w, i, "")
 
 
 def affiliation(w: Walk, i: int, label: str) -> int:
