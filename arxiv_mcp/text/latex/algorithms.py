@@ -16,7 +16,7 @@ from .drafts import Float
 from .engine import Walk
 from .floats import open_float
 from .sinks import Block
-from .typed import typed_algorithm
+from .typed import typed_caption
 
 
 def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
@@ -44,6 +44,6 @@ def _caption(written: list[Block], state: Float) -> tuple[int, str, str, str] | 
         name, draft = state.caption
         return at, name, draft.number, draft.caption
     for k, block in enumerate(written):
-        if (typed := typed_algorithm(block.text)) is not None:
+        if (typed := typed_caption(block.text, algorithm=True)) is not None:
             return k, typed.name, typed.number, typed.caption
     return None

@@ -2,8 +2,9 @@
 figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`,
 `Algorithm 2. Search.` in an algorithm float. LaTeX numbers nothing there; the number is the
 one typed, read only at the start of a float's text (or of a paragraph of an algorithm's), so
-prose that mentions a figure is never taken for a caption. A figure's or table's label is read
-with the one caption grammar a PDF's captions are read with (`text/labels.PRINTED_LABEL`)."""
+prose that mentions a figure is never taken for a caption. A label is read with the names and
+numbers of the one caption grammar a PDF's captions are read with (`text/labels`), an
+algorithm's names added."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ from .. import labels
 from .sinks import Discard
 
 MAX_TYPED = 4000  # characters of a figure's body kept to look for a typed caption
-_TYPED_RE = re.compile(r"\A\s*" + labels.PRINTED_LABEL + r"\s*[.:|]\s*(?P<caption>\S.*)", re.S)
-_TYPED_ALGORITHM_RE = re.compile(
-    r"(?P<name>Algorithm|Listing|Procedure|Function)\s+(?P<number>[A-Z]?\d+(?:\.\d+)*)[:.]\s*(?P<caption>.*)", re.S
+_ALGORITHM_PRINTED = "Algorithm|Listing|Procedure|Function"
+_TYPED_RE = re.compile(
+    rf"\A\s*(?P<name>(?P<figure>{labels.FIGURE_PRINTED})|(?P<table>{labels.TABLE_PRINTED})|{_ALGORITHM_PRINTED})"
+    rf"\s?(?P<number>{labels.PRINTED_NUMBER})\s*[.:|]\s*(?P<caption>.*)",
+    re.S,
 )
 
 
@@ -49,22 +52,14 @@ class Typed(NamedTuple):
     caption: str
 
 
-def typed_caption(text: str) -> Typed | None:
-    """The caption typed at the start of `text`, if any."""
+def typed_caption(text: str, algorithm: bool = False) -> Typed | None:
+    """The caption typed at the start of `text`, if any: a figure's or a table's, or with
+    `algorithm` an algorithm's (which may be its label alone)."""
     found = _TYPED_RE.match(text)
     if found is None:
         return None
-    name = found.group("name")
-    kind = "table" if name.lower().startswith("tab") else "figure"
-    return _typed(kind, found)
-
-
-def typed_algorithm(text: str) -> Typed | None:
-    """The caption typed at the start of an algorithm float's paragraph `text`, if any."""
-    found = _TYPED_ALGORITHM_RE.match(text)
-    return _typed("algorithm", found) if found else None
-
-
-def _typed(kind: str, found: re.Match[str]) -> Typed:
+    kind = "figure" if found.group("figure") else "table" if found.group("table") else "algorithm"
+    if (kind == "algorithm") != algorithm or not (found.group("caption") or algorithm):
+        return None
     name, number = found.group("name"), found.group("number")
     return Typed(kind, name, f"{name} {number}", number, " ".join(found.group("caption").split()))
