@@ -898,6 +898,21 @@ def test_biblatex_bbl_entries_become_readable_lines():
     assert not DEBRIS.search(text) and "heading=" not in text and "hash=" not in text
 
 
+def test_biblatex_alphabetic_labels_take_their_extra_letter():
+    """biber's `extraalpha` letters an alphabetic label (`Roe20b`); a digit that is not a
+    decimal number (a hostile `²`) letters nothing and never fails the paper."""
+    bbl = BIBLATEX_BBL.replace(
+        "\\field{journaltitle}", "\\field{labelalpha}{Roe20}\\field{extraalpha}{2}\\field{journaltitle}"
+    )
+    files = {
+        "main.tex": "\\documentclass{article}\n\\begin{document}\nSee~\\cite{roe2020}.\n\\printbibliography\n\\end{document}\n",
+        "main.bbl": bbl,
+    }
+    assert "\n[Roe20b] Jane Roe. Heavy things." in source_to_text(fake_eprint(files))
+    files["main.bbl"] = bbl.replace("{extraalpha}{2}", "{extraalpha}{\u00b2}")
+    assert "\n[Roe20] Jane Roe. Heavy things." in source_to_text(fake_eprint(files))
+
+
 def test_algpseudocode_block_definitions_leave_no_parameter_debris():
     text = convert(  # in the body, where an \\input algorithm file puts them
         r"\algblock{ArmElim}{EndArmElim}\algnewcommand\algorithmicArmElim{\textbf{Arm}}"

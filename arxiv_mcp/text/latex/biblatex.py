@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import pace
+from .numbering import STYLES
 from .tokens import group_end
 
 MAX_FIELD = 4000  # characters of one field value considered
@@ -187,7 +188,7 @@ def _label(fields: dict[str, str], family: str, authors: int, year: str) -> str:
     alpha = fields.get("labelalpha", "").replace("\\textplus{}", "+").replace("\\textplus", "+")
     if alpha:
         extra = fields.get("extraalpha", "")
-        suffix = chr(ord("a") + int(extra) - 1) if extra.isdigit() and 0 < int(extra) <= 26 else ""
+        suffix = STYLES["alph"](int(extra)) if extra.isdecimal() and 0 < int(extra) <= 26 else ""
         return f"[{{{alpha}{suffix}}}]"
     family = _BRACES_RE.sub("", family).strip()
     return f"[{{{family}{' et al.' if authors > 2 else ''}({year})}}]" if family and year else ""
