@@ -352,3 +352,15 @@ def test_caption_setup_names_the_floats():
 \captionsetup[figure]{name=Fig.,labelsep=period}
 \begin{document}\begin{figure}\caption{A plot}\end{figure}\end{document}"""
     assert [f.label for f in _document(tex).records(Figure)] == ["Fig. 1"]
+
+
+def test_caption_setup_in_a_float_holds_to_its_end():
+    """A \\captionsetup inside an environment holds to its \\end, as a \\renewcommand there does
+    (TeX's grouping): one figure's own name and label format, the next figure LaTeX's."""
+    tex = r"""\documentclass{article}\usepackage{caption}
+\DeclareCaptionLabelFormat{supp}{#1 S#2}
+\begin{document}
+\begin{figure}\captionsetup[figure]{name=Fig.,labelformat=supp}\caption{Own}\end{figure}
+\begin{figure}\caption{Plain}\end{figure}
+\end{document}"""
+    assert [f.label for f in _document(tex).records(Figure)] == ["Fig. S1", "Figure 2"]

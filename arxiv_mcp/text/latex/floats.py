@@ -13,6 +13,7 @@ import re
 from functools import partial
 
 from ..document import Kind
+from .counters import scoped
 from .crossrefs import label_text
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
@@ -215,7 +216,8 @@ def cmd_caption_label_format(w: Walk, i: int, name: str) -> int:
 
 def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), its
-    `name=`, and `type=table` (a caption outside a float, or of another kind than its float)."""
+    `name=` (both, as a definition, to the end of the environment they are set in), and
+    `type=table` (a caption outside a float, or of another kind than its float)."""
     opt = w.optional(i)
     found = w.raw_text(opt[1] + 1 if opt else i)
     if found is None:
@@ -223,11 +225,11 @@ def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     kind = label_text(w, *opt)[0].strip() if opt else ""
     keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
     if keys.get("labelformat") in w.meta.caption_formats:
-        w.meta.label_formats[kind] = keys["labelformat"]
+        scoped(w, i, w.meta.label_formats, kind, keys["labelformat"])
     if keys.get("type") in _KINDS:
         w.meta.caption_type = keys["type"]
     if kind in _KINDS and keys.get("name"):  # \\captionsetup[figure]{name=Fig.}
-        w.meta.float_names[kind.capitalize()] = keys["name"]
+        scoped(w, i, w.meta.float_names, kind.capitalize(), keys["name"])
     return found[1]
 
 
