@@ -84,11 +84,12 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
 
 def scoped(w: Walk, i: int, table: dict[str, Any], key: str, value: Any) -> None:
     """`table[key] = value` from token i on, as a definition there holds (`_until_the_environment_ends`)."""
-    _until_the_environment_ends(w, i, partial(_put, table, key, table.get(key)))
+    _until_the_environment_ends(w, i, partial(put, table, key, table.get(key)))
     table[key] = value
 
 
-def _put(table: dict[str, Any], key: str, value: Any) -> None:
+def put(table: dict[str, Any], key: str, value: Any) -> None:
+    """`table[key] = value`, or no such key for None: a value as it was before a definition."""
     if value is None:
         table.pop(key, None)
     else:

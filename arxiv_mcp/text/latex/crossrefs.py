@@ -4,9 +4,11 @@ What they write are placeholders that `references.Labels` resolves once the walk
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from ..document import Kind
 from . import pace
+from .counters import put
 from .drafts import Draft
 from .engine import Walk
 from .references import bib_label, cite_mark, entry_mark, ref_mark
@@ -138,18 +140,11 @@ def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
     \\begin names the group (3); inside, the counter starts again and prints the group's number
     and a letter (3a, 3b), as amsmath renews \\theequation; at the \\end both are as before."""
     group = w.step("equation")
-    numbers, shape = w.numbers, w.numbers.shapes.get("equation")
-    count = numbers.value("equation")
+    numbers, shapes = w.numbers, w.numbers.shapes
+    w.later(end, partial(numbers.set, "equation", numbers.value("equation")))
+    w.later(end, partial(put, shapes, "equation", shapes.get("equation")))
     numbers.set("equation", 0)
-    numbers.shapes["equation"] = (("text", group), ("count", "alph"))
-
-    def restore() -> None:
-        numbers.set("equation", count)
-        numbers.shapes.pop("equation", None)
-        if shape is not None:
-            numbers.shapes["equation"] = shape
-
-    w.later(end, restore)
+    shapes["equation"] = (("text", group), ("count", "alph"))
     return j
 
 
