@@ -410,6 +410,21 @@ def test_quantities_inside_math_print_their_numbers_and_units():
         assert printed in text
 
 
+def test_quantities_print_as_one_printer_says_in_text_and_math_and_an_empty_list_is_no_crash():
+    # an empty \\numlist raised IndexError and failed the whole paper
+    text = latex_to_document(
+        {
+            "main.tex": (
+                rb"\documentclass{article}\usepackage{siunitx}\begin{document}"
+                rb"A \SIlist{1;2;3}{\metre}, \numlist{4;5}, \numlist{} and \SIlist{;}{\metre}; "
+                rb"\SIrange{1}{2}{\GeV} and $\SIrange{1}{2}{\GeV}$; \ang{1;2;3}.\end{document}"
+            )
+        }
+    ).text
+    assert "A 1 m, 2 m and 3 m, 4 and 5, and m; 1 GeV to 2 GeV and $1\\,\\text{GeV}\\text{ to }2\\,\\text{GeV}$" in text
+    assert "1 2 3\u00b0." in text
+
+
 def test_an_lhcb_title_page_has_the_biggest_font_group_as_title_and_keeps_the_lab_header():
     """LHCb's template builds its title page by hand: the lab's name in `\\large`, then the
     title in `\\huge` after `\\normalfont\\bfseries\\boldmath`; there is no \\title."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import tarfile
 
-from arxiv_mcp.text.document import Equation, Figure, Heading, Kind, Reference, Table
+from arxiv_mcp.text.document import Algorithm, Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_source
 from arxiv_mcp.text.latex.convert import latex_to_document
 from tests.pdfgen import make_pdf
@@ -174,6 +174,53 @@ def test_algorithms_count_apart_subequations_take_letters_and_theequation_sets_t
     assert "Algorithm 1: Search." in doc.text and "See (1.1) and (1.1a)." in doc.text
     assert [(f.label, f.caption) for f in doc.records(Figure)] == [("Figure 1", "Plot.")]
     assert [e.number for e in doc.records(Equation)] == ["1.1a", "1.1b", "1.2"]
+
+
+def test_an_algorithm_record_is_its_caption_as_counted_not_its_text_read_back():
+    # a caption label format of the paper's prints `Algorithm (2)`; the record still has the
+    # caption's name, number and words, and the float's other lines as its code; a caption
+    # typed by hand is read from the text
+    source = r"""\documentclass{article}\usepackage{caption}
+\DeclareCaptionLabelFormat{paren}{#1 (#2)}\captionsetup{labelformat=paren}
+\begin{document}\section{A}
+\begin{algorithm}\caption{First.}\begin{algorithmic}\State one\end{algorithmic}\end{algorithm}
+\begin{algorithm}\caption{Second.}\begin{algorithmic}\State two\end{algorithmic}\end{algorithm}
+\begin{algorithm}\textbf{Procedure 7.} Typed.\begin{algorithmic}\State three\end{algorithmic}\end{algorithm}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    records = doc.records(Algorithm)
+    assert "Algorithm (2): Second." in doc.text
+    assert [(a.label, a.number, a.caption, a.code) for a in records] == [
+        ("Algorithm", "1", "First.", "one"),
+        ("Algorithm", "2", "Second.", "two"),
+        ("Procedure", "7", "Typed.", "three"),  # typed by hand: LaTeX numbers nothing, the number is read
+    ]
+
+
+def test_a_longtable_is_a_table_float_of_its_own_and_counts_with_the_table_floats():
+    source = r"""\documentclass{article}\usepackage{longtable}\begin{document}\section{S}
+See Table~\ref{long}.
+\begin{longtable}{lr}\caption{Long one.}\label{long}\\ \hline A & B \\ \hline\endhead
+1 & 2 \\ 3 & 4 \\ \end{longtable}
+\begin{table}\caption{Outer.}\begin{tabular}{l} a \\ \end{tabular}\end{table}
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "See Table 1." in doc.text and "Table 1: Long one.\n\n| A | B |\n| 1 | 2 |\n| 3 | 4 |" in doc.text
+    assert [(t.label, t.caption, t.rows, t.header_rows, t.anchor) for t in doc.records(Table)] == [
+        ("Table 1", "Long one.", (("A", "B"), ("1", "2"), ("3", "4")), 1, "long"),
+        ("Table 2", "Outer.", (("a",),), 0, None),
+    ]
+
+
+def test_in_subequations_theequation_prints_the_group_and_its_letter_then_counting_goes_on():
+    source = r"""\documentclass{article}\usepackage{amsmath}\begin{document}\section{S}
+\begin{equation}a\end{equation}
+\begin{subequations}\label{g}\begin{align}b \label{b1}\\ c\end{align}Now \theequation.\end{subequations}
+\begin{equation}d\label{d}\end{equation} See \eqref{g}, \eqref{b1}, \eqref{d}; \theequation.
+\end{document}"""
+    doc = latex_to_document({"main.tex": source.encode()})
+    assert "Now 2b." in doc.text and "See (2), (2a), (3); 3." in doc.text
+    assert [e.number for e in doc.records(Equation)] == ["1", "2a", "2b", "3"]
 
 
 def test_compressing_styles_print_runs_as_ranges_and_keep_every_key_as_a_target():

@@ -317,6 +317,23 @@ Figure 3. shows nothing: prose is never a caption.
     ]
 
 
+def test_typed_captions_are_read_with_the_one_caption_grammar():
+    """A typed caption is read as a PDF's is (`text/labels`): a supplementary number and an
+    abbreviated table name as well."""
+    tex = r"""\documentclass{article}\title{Supplement}\begin{document}\maketitle
+Text.
+\begin{figure}\includegraphics{s.eps}\\ {\bf Fig. S2.} A supplementary figure.\end{figure}
+\begin{table}\begin{tabular}{c}y\\\end{tabular}\\ Tab. 4: An abbreviated table.\end{table}
+\end{document}"""
+    document = _document(tex)
+    assert [(f.label, f.number, f.caption) for f in document.records(Figure)] == [
+        ("Fig. S2", "S2", "A supplementary figure.")
+    ]
+    assert [(t.label, t.number, t.caption) for t in document.records(Table)] == [
+        ("Tab. 4", "4", "An abbreviated table.")
+    ]
+
+
 def test_ieee_eqnarray_rows_are_numbered_like_an_eqnarrays():
     tex = r"""\documentclass[conference]{IEEEtran}\usepackage{IEEEtrantools}
 \begin{document}
@@ -341,3 +358,15 @@ def test_caption_setup_names_the_floats():
 \captionsetup[figure]{name=Fig.,labelsep=period}
 \begin{document}\begin{figure}\caption{A plot}\end{figure}\end{document}"""
     assert [f.label for f in _document(tex).records(Figure)] == ["Fig. 1"]
+
+
+def test_caption_setup_in_a_float_holds_to_its_end():
+    """A \\captionsetup inside an environment holds to its \\end, as a \\renewcommand there does
+    (TeX's grouping): one figure's own name and label format, the next figure LaTeX's."""
+    tex = r"""\documentclass{article}\usepackage{caption}
+\DeclareCaptionLabelFormat{supp}{#1 S#2}
+\begin{document}
+\begin{figure}\captionsetup[figure]{name=Fig.,labelformat=supp}\caption{Own}\end{figure}
+\begin{figure}\caption{Plain}\end{figure}
+\end{document}"""
+    assert [f.label for f in _document(tex).records(Figure)] == ["Fig. S1", "Figure 2"]

@@ -717,6 +717,19 @@ def test_citations_print_numbers_or_author_year_labels():
     assert "Seen before [1, 2]." in text and "\n[1] G. Abrams" in text
 
 
+def test_each_citation_form_prints_as_natbib_prints_it_in_numeric_and_author_year_styles():
+    # `references._FORMS`: \\Citet as \\citet, any form it does not name as \\citep
+    bib = (
+        r"\begin{thebibliography}{}\bibitem[Ab et al.(2016)]{x} X.\bibitem[Cd(2009)]{y} Y."
+        r"\end{thebibliography}"
+    )
+    forms = r"\citeauthor{x}; \citeyear{y}; \Citet{x}; \citealt{y}; \citealp{x}; \citeyearpar{y}; \cite{x}."
+    numeric = convert(forms + bib, r"\usepackage[numbers]{natbib}")
+    assert "Ab et al.; [2]; Ab et al. [1]; [2]; [1]; [2]; [1]." in numeric
+    named = convert(forms + bib, r"\usepackage{natbib}")
+    assert "Ab et al.; 2009; Ab et al. (2016); Cd 2009; Ab et al., 2016; (2009); (Ab et al., 2016)." in named
+
+
 # -- the paper's own macros (issue 15.2) ---------------------------------------------------------
 
 
@@ -895,6 +908,21 @@ def test_biblatex_bbl_entries_become_readable_lines():
     )
     assert entries[1] == "[2] Jane Roe. Heavy things. Phys. Rev. D 101 (2020). doi:10.1103/PhysRevD.101.014011."
     assert not DEBRIS.search(text) and "heading=" not in text and "hash=" not in text
+
+
+def test_biblatex_alphabetic_labels_take_their_extra_letter():
+    """biber's `extraalpha` letters an alphabetic label (`Roe20b`); a digit that is not a
+    decimal number (a hostile `²`) letters nothing and never fails the paper."""
+    bbl = BIBLATEX_BBL.replace(
+        "\\field{journaltitle}", "\\field{labelalpha}{Roe20}\\field{extraalpha}{2}\\field{journaltitle}"
+    )
+    files = {
+        "main.tex": "\\documentclass{article}\n\\begin{document}\nSee~\\cite{roe2020}.\n\\printbibliography\n\\end{document}\n",
+        "main.bbl": bbl,
+    }
+    assert "\n[Roe20b] Jane Roe. Heavy things." in source_to_text(fake_eprint(files))
+    files["main.bbl"] = bbl.replace("{extraalpha}{2}", "{extraalpha}{\u00b2}")
+    assert "\n[Roe20] Jane Roe. Heavy things." in source_to_text(fake_eprint(files))
 
 
 def test_algpseudocode_block_definitions_leave_no_parameter_debris():

@@ -18,7 +18,7 @@ from enum import StrEnum
 from ..errors import ArxivMcpError, ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 14
+EXTRACTOR_VERSION = 15
 
 log = logging.getLogger(__name__)
 

@@ -2,50 +2,48 @@
 algorithm2e), `algorithm*`, minted's `listing` and the `listing` float `listings.py` makes of a
 captioned `lstlisting`.
 
-The float's own handler (`floats.env_algorithm_float`) writes its caption (`Algorithm 2:
-AugUCB`, counted as LaTeX counts algorithms) and its body where it stands; here, when the float
-ends, what it wrote becomes one block carrying an `Algorithm` record: the label and number its
-caption prints, the caption's words, and the other lines as its code. A float whose body
-holds a numbered equation or a table keeps its blocks as they are (one block may carry one
-record). The code of a captioned `lstlisting` follows its caption float: `document.render`
-joins the two.
+The float opens and closes as every float does (`floats.open_float`); its code is its text and
+its caption counts algorithms (`Algorithm 2: AugUCB`) or listings, not figures. When it closes,
+what it wrote becomes one block carrying an `Algorithm` record: the name and number its caption
+prints, the caption's words, and the other lines as its code. A float whose body holds a
+numbered equation or a table keeps its blocks as they are (one block may carry one record).
 """
 
 from __future__ import annotations
 
-import re
-
 from ..document import Algorithm
-from . import floats
+from .drafts import Float
 from .engine import Walk
-from .sinks import Block, Discard, Sink, TableSink
-
-_CAPTION_RE = re.compile(
-    r"(?P<label>Algorithm|Listing|Procedure|Function)\s+(?P<number>[A-Z]?\d+(?:\.\d+)*)[:.]\s*(?P<caption>.*)", re.S
-)
+from .floats import open_float
+from .sinks import Block
+from .typed import typed_caption
 
 
 def env_algorithm(w: Walk, j: int, end: int, env: str) -> int:
-    sink = w.sink
-    sink.par()
-    first = len(sink.blocks)
-    after = floats.env_algorithm_float(w, j, end, env)
-    if not isinstance(sink, (Discard, TableSink)):
-        w.later(end, lambda: _group(sink, first))
-    return after
+    open_float(w, "listing" if env == "listing" else "algorithm", end, grouped=_grouped)  # minted's and ours
+    return w.skip_spec(j, "o")
 
 
-def _group(sink: Sink, first: int) -> None:
-    sink.par()
-    written = sink.blocks[first:]
-    if not written or any(block.record is not None for block in written):
-        return
-    caption = next((k for k, block in enumerate(written) if _CAPTION_RE.match(block.text)), None)
-    if caption is None:
-        return
-    match = _CAPTION_RE.match(written[caption].text)
-    assert match is not None
-    code = "\n".join(block.text for k, block in enumerate(written) if k != caption)
-    record = Algorithm(match.group("label"), match.group("number"), " ".join(match.group("caption").split()), code)
-    del sink.blocks[first:]
-    sink.blocks.append(Block("algorithm", "\n\n".join(block.text for block in written), record))
+def _grouped(state: Float, written: list[Block]) -> list[Block]:
+    """What the float wrote as one algorithm block, or as it is when no caption is found or a
+    block already carries a record (one block may carry one record)."""
+    found = _caption(written, state)
+    if found is None or any(block.record is not None for block in written):
+        return written
+    at, name, number, words = found
+    code = "\n".join(block.text for k, block in enumerate(written) if k != at)
+    text = "\n\n".join(block.text for block in written)
+    return [Block("algorithm", text, Algorithm(name, number, words, code))]
+
+
+def _caption(written: list[Block], state: Float) -> tuple[int, str, str, str] | None:
+    """Which block is the float's caption, and the name, number and words it prints: its
+    \\caption's, as counted, else one the authors typed (`typed.py`)."""
+    at = next((k for k, block in enumerate(written) if block.kind == "caption"), None)
+    if state.caption is not None and at is not None:
+        name, draft = state.caption
+        return at, name, draft.number, draft.caption
+    for k, block in enumerate(written):
+        if (typed := typed_caption(block.text, algorithm=True)) is not None:
+            return k, typed.name, typed.number, typed.caption
+    return None

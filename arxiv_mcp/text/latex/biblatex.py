@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import pace
+from .numbering import STYLES
 from .tokens import group_end
 
 MAX_FIELD = 4000  # characters of one field value considered
@@ -37,9 +38,8 @@ def _group(text: str, open_at: int) -> tuple[str, int]:
     return (text[open_at + 1 : end], end + 1) if end > 0 else ("", open_at + 1)
 
 
-def _names(block: str, initials: bool = False) -> list[str]:
-    """`Given Prefix Family Suffix` of each person in a \\name list, in order (`G. Family` when
-    the style prints initials: biber writes them as `giveni`)."""
+def _people(block: str) -> list[dict[str, str]]:
+    """The parts (family, given, giveni, prefix, suffix) of each person in a \\name list, in order."""
     people: list[dict[str, str]] = []
     for m in _PART_RE.finditer(block):
         part = m.group(1)
@@ -47,6 +47,12 @@ def _names(block: str, initials: bool = False) -> list[str]:
         if part == "family" or not people:
             people.append({})
         people[-1][part] = value
+    return people
+
+
+def _names(people: list[dict[str, str]], initials: bool = False) -> list[str]:
+    """`Given Prefix Family Suffix` of each person (`G. Family` when the style prints initials:
+    biber writes them as `giveni`)."""
     given = ("giveni", "given") if initials else ("given",)
     return [
         " ".join(x for x in (_first(p, given), p.get("prefix"), p["family"], p.get("suffix")) if x)
@@ -131,9 +137,12 @@ def _entry(key: str, body: str, style: NameStyle) -> str:
     fields: dict[str, str] = {}
     for m in _FIELD_RE.finditer(body):
         fields.setdefault(m.group(1), _group(body, m.end() - 1)[0])
-    names: dict[str, list[str]] = {}
+    people: dict[str, list[dict[str, str]]] = {}
     for m in _NAME_RE.finditer(body):
-        names.setdefault(m.group(1), _names(_group(body, m.end() - 1)[0], style.initials))
+        people.setdefault(m.group(1), _people(_group(body, m.end() - 1)[0]))
+    names = {role: _names(persons, style.initials) for role, persons in people.items()}
+    # an author-year label names the family of the first person listed (author or editor)
+    family = next((p["family"] for p in next(iter(people.values()), []) if p.get("family")), "")
     for m in _LIST_RE.finditer(body):
         items = _group(body, m.end() - 1)[0]
         fields.setdefault(m.group(1), ", ".join(_names_or_items(items)))  # publisher, institution
@@ -167,21 +176,21 @@ def _entry(key: str, body: str, style: NameStyle) -> str:
     elif verbs.get("url") and not verbs.get("doi"):
         parts.append("\\url{" + verbs["url"] + "}")
     return (
-        f"\\bibitem{_label(fields, body, len(authors), year)}{{{key}}} "
+        f"\\bibitem{_label(fields, family, len(authors), year)}{{{key}}} "
         + _sentences(p for p in parts if p.strip())
         + "\n"
     )
 
 
-def _label(fields: dict[str, str], body: str, authors: int, year: str) -> str:
+def _label(fields: dict[str, str], family: str, authors: int, year: str) -> str:
     """The optional label of the entry's `\\bibitem`: an alphabetic style's label as it prints
     (biber's `labelalpha` and `extraalpha`: `[Smi20a]`), else `{Family et al.(2020)}`."""
     alpha = fields.get("labelalpha", "").replace("\\textplus{}", "+").replace("\\textplus", "+")
     if alpha:
         extra = fields.get("extraalpha", "")
-        suffix = chr(ord("a") + int(extra) - 1) if extra.isdigit() and 0 < int(extra) <= 26 else ""
+        suffix = STYLES["alph"](int(extra)) if extra.isdecimal() and 0 < int(extra) <= 26 else ""
         return f"[{{{alpha}{suffix}}}]"
-    family = _BRACES_RE.sub("", first_family).strip() if (first_family := _first_family(body)) else ""
+    family = _BRACES_RE.sub("", family).strip()
     return f"[{{{family}{' et al.' if authors > 2 else ''}({year})}}]" if family and year else ""
 
 
@@ -191,16 +200,6 @@ def _sentences(parts: Iterable[str]) -> str:
 
 
 _BRACES_RE = re.compile(r"[{}]")
-
-
-def _first_family(body: str) -> str:
-    """The family name of the entry's first author (or editor), for an author-year label."""
-    m = _NAME_RE.search(body)
-    if m is None:
-        return ""
-    people = _group(body, m.end() - 1)[0]
-    part = re.search(r"\bfamily=\{", people)
-    return _group(people, part.end() - 1)[0] if part else ""
 
 
 def _names_or_items(items: str) -> list[str]:

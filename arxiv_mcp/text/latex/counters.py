@@ -72,21 +72,24 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
     if named[1] in _FLOAT_NAMES and body is not None:  # a table's own name, set where it stands
         printed = w.raw_text(body[0])
         if printed is not None and printed[0].strip():
-            names, kind = w.meta.float_names, _FLOAT_NAMES[named[1]]
-            _until_the_environment_ends(w, i, partial(_put, names, kind, names.get(kind)))
-            names[kind] = " ".join(printed[0].split())
+            scoped(w, i, w.meta.float_names, _FLOAT_NAMES[named[1]], " ".join(printed[0].split()))
         return after
     if not named[1].startswith("the") or (named[1][3:] not in KINDS and named[1][3:] not in w.meta.counters):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:
-        counter = named[1][3:]
-        _until_the_environment_ends(w, i, partial(_put, w.meta.shapes, counter, w.meta.shapes.get(counter)))
-        w.meta.shapes[counter] = shape
+        scoped(w, i, w.meta.shapes, named[1][3:], shape)
     return after
 
 
-def _put(table: dict[str, Any], key: str, value: Any) -> None:
+def scoped(w: Walk, i: int, table: dict[str, Any], key: str, value: Any) -> None:
+    """`table[key] = value` from token i on, as a definition there holds (`_until_the_environment_ends`)."""
+    _until_the_environment_ends(w, i, partial(put, table, key, table.get(key)))
+    table[key] = value
+
+
+def put(table: dict[str, Any], key: str, value: Any) -> None:
+    """`table[key] = value`, or no such key for None: a value as it was before a definition."""
     if value is None:
         table.pop(key, None)
     else:
@@ -162,10 +165,6 @@ def cmd_count(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     counter = found[0].strip()
-    level = w.numbers.levels().get(counter)
-    if level is not None:
-        w.sink.write(STYLES[name](w.numbers.counters[level]))
-    elif counter in w.meta.counters or counter in KINDS:
-        unit = w.numbers.counter_unit(counter)[0]
-        w.sink.write(STYLES[name](w.numbers.counts.get(f"{counter}:{unit}", 0)))
+    if counter in w.numbers.levels() or counter in w.meta.counters or counter in KINDS:
+        w.sink.write(STYLES[name](w.numbers.value(counter)))
     return found[1]

@@ -4,10 +4,12 @@ What they write are placeholders that `references.Labels` resolves once the walk
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from ..document import Kind
 from . import pace
-from .drafts import Draft, letter
+from .counters import put
+from .drafts import Draft
 from .engine import Walk
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, Sink, TableSink
@@ -117,13 +119,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         tag = _TAG_THE_RE.sub(lambda m: w.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
-    if tag is not None:
-        number = tag
-    elif w.sub_equations:  # in subequations: the group's number and a letter, 3a, 3b
-        w.sub_equations[1] += 1
-        number = w.sub_equations[0] + letter(w.sub_equations[1] - 1)
-    else:
-        number = w.step("equation")
+    number = tag if tag is not None else w.step("equation")
     w.current_label = ("equation", number)
     blocks = w.sink.blocks
     if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(w.sink, TableSink):
@@ -141,10 +137,14 @@ _MARK_ONLY_RE = re.compile(r"\\(?:qed|qedhere|square|blacksquare|Box|hfill)\s*")
 
 def env_subequations(w: Walk, j: int, end: int, env: str) -> int:
     """amsmath's subequations: one step of the equation counter; a \\label right after the
-    \\begin names the group (3), the equations inside print 3a, 3b."""
-    outer = w.sub_equations
-    w.sub_equations = [w.step("equation"), 0]
-    w.later(end, lambda: setattr(w, "sub_equations", outer))
+    \\begin names the group (3); inside, the counter starts again and prints the group's number
+    and a letter (3a, 3b), as amsmath renews \\theequation; at the \\end both are as before."""
+    group = w.step("equation")
+    numbers, shapes = w.numbers, w.numbers.shapes
+    w.later(end, partial(numbers.set, "equation", numbers.value("equation")))
+    w.later(end, partial(put, shapes, "equation", shapes.get("equation")))
+    numbers.set("equation", 0)
+    shapes["equation"] = (("text", group), ("count", "alph"))
     return j
 
 
@@ -160,7 +160,7 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     labels = w.meta.labels
     entry = _open_entry(w.sink) if found and found[0] and labels.merges(found[0][0]) else None
     if found and entry is not None:
-        labels.add_part(found[0][0], entry.label)
+        labels.add_part(found[0][0], entry.key)
         w.sink.write_close("; ")
         return found[1]
     w.sink.par()
@@ -176,7 +176,7 @@ def _start_entry(w: Walk, key: str, optional: str | None, parts: list[str]) -> N
     key = key or f"bibitem:{count}"
     w.meta.labels.add_entry(key, bib_label(count, optional, parts))
     w.sink.write(entry_mark(key) + " ")
-    w.sink.entry = Draft(Kind.REFERENCE, label=key)
+    w.sink.entry = Draft(Kind.REFERENCE, key=key)
 
 
 def cmd_harvarditem(w: Walk, i: int, name: str) -> int:

@@ -9,7 +9,7 @@ the shared text shape: `# title`, the author line, the affiliations, the title-p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..document import Algorithm, Document, DocumentBuilder, Kind
 from ..shape import escape_body
@@ -27,32 +27,39 @@ _ABSTRACT_HEADING_RE = re.compile(r"(?i)\A\s*abstract\s*([.:\u2014\u2013-])?\s*"
 
 @dataclass
 class Meta:
+    """What the document's two walks (its preamble's, then its body's) learn of it as a whole,
+    and what the settings read before them decide: the front matter `render` puts first, the
+    labels the placeholders resolve to, and how the paper numbers and names what it numbers."""
+
+    # the front matter
     title: str = ""
     authors: list[str] = field(default_factory=list)
     abstract: list[Block] = field(default_factory=list)
-    labels: Labels = field(default_factory=Labels)
     affiliations: list[str] = field(default_factory=list)
-    document_class: str = ""
-    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
-    float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
-    doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
     notes: list[str] = field(default_factory=list)  # title-page footnotes (\\thanks, \\fntext)
     author_marks: dict[int, list[str]] = field(default_factory=dict)
     group: list[int] = field(default_factory=list)  # authors the next unlabelled affiliation is of
     affiliation_numbers: dict[str, str] = field(default_factory=dict)
     after_affiliation: bool = False
-    files: Graphics = field(default_factory=lambda: Graphics([], "", []))  # where \\includegraphics points
-    within: dict[str, str] = field(default_factory=dict)
+    # what \\ref and \\cite print, and where \\includegraphics and \\doi point
+    labels: Labels = field(default_factory=Labels)
+    files: Graphics = field(default_factory=lambda: Graphics([], "", []))
+    doi_prefix: str = "doi:"  # what \\doi{X} prints before X (`references.doi_prefix`)
+    # how the paper numbers (`numbering.Numbers` keeps the counts of each walk)
+    document_class: str = ""
+    numbering: str = ""  # "revtex" (IV.A), "ieee" (IV-A) or "" (4.1): `convert._numbering`
+    within: dict[str, str] = field(default_factory=dict)  # counter -> the unit it is numbered within
     shapes: dict[str, Shape] = field(default_factory=dict)  # counter -> how it prints (`numbering.Shape`)
+    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `counters`)
+    # what its captions print before their number
+    float_names: dict[str, str] = field(default_factory=dict)  # "Figure" -> "Fig." (`source.float_names`)
     new_floats: dict[str, str] = field(default_factory=dict)  # \\newfloat's environment -> its printed name
     caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
     label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
     caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
-    counters: set[str] = field(default_factory=set)  # the paper's own (\\newcounter: `counters`)
+    # the paper's own settings read before the walks
     toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
-    units: dict[str, str] = field(
-        default_factory=dict
-    )  # the paper's \\DeclareSIUnit, by name  # counter -> the unit it is numbered within
+    units: dict[str, str] = field(default_factory=dict)  # the paper's \\DeclareSIUnit, by name
 
     def add_author(self, name: str, marks: str) -> None:
         if self.after_affiliation:
@@ -132,21 +139,7 @@ def render(meta: Meta, front: list[Block], body: list[Block]) -> Document:
         blocks.append(Block("h", "## Abstract"))
         blocks.extend(abstract)
     blocks.extend(body)
-    return _Writer(meta.labels).write(_listings_joined(_entries_joined(blocks)))
-
-
-def _listings_joined(blocks: list[Block]) -> list[Block]:
-    """A captioned `lstlisting` is its caption float (`listings.py`) and then its verbatim code:
-    one algorithm block, the code its record's."""
-    out: list[Block] = []
-    for block in blocks:
-        previous = out[-1].record if out else None
-        if block.kind == "verb" and isinstance(previous, Algorithm) and not previous.code:
-            record = replace(previous, code=block.text)
-            out[-1] = Block("algorithm", out[-1].text + "\n\n" + block.text, record)
-            continue
-        out.append(block)
-    return out
+    return _Writer(meta.labels).write(_entries_joined(blocks))
 
 
 def _entries_joined(blocks: list[Block]) -> list[Block]:
@@ -198,14 +191,8 @@ class _Writer:
             number = block.record if isinstance(block.record, str) else None
             self.builder.heading(len(hashes), self.labels.resolve(title), number)
             return
-        if isinstance(block.record, Algorithm):
-            pieces = list(self.labels.pieces(escape_body(block.text)))
-            text = "".join(printed for printed, _ in pieces)
-            cites = [(printed, targets) for printed, targets in pieces if targets is not None]
-            self.builder.block(Kind.ALGORITHM, text, block.record, cites)
-            return
-        draft = block.record if isinstance(block.record, Draft) else None
-        if draft is None:
+        record = block.record
+        if not isinstance(record, (Algorithm, Draft)):
             for printed, targets in self.labels.pieces(escape_body(block.text)):
                 if targets is None:
                     self.builder.add_text(printed)
@@ -214,6 +201,10 @@ class _Writer:
             return
         pieces = list(self.labels.pieces(escape_body(block.text)))
         text = "".join(printed for printed, _ in pieces)
-        record = finish(draft, self.labels.resolve, self.labels.entry_label, text)
         cites = [(printed, targets) for printed, targets in pieces if targets is not None]
-        self.builder.block(draft.kind, text, record, cites)
+        if isinstance(record, Algorithm):  # made whole by `algorithms`
+            self.builder.block(Kind.ALGORITHM, text, record, cites)
+        else:
+            self.builder.block(
+                record.kind, text, finish(record, self.labels.resolve, self.labels.entry_label, text), cites
+            )

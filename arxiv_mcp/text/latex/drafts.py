@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from ..bibids import arxiv_id_in, doi_in, eprint_id
 from ..document import Equation, Figure, Kind, Record, Reference, Subfigure, Table
-from .sinks import Grid, Sink
+from .numbering import STYLES
+from .sinks import Block, Grid, Sink
 
 
 @dataclass
@@ -28,7 +29,7 @@ class Draft:
     kind: Kind
     number: str = ""
     label: str = ""
-    """As printed before the caption (`Fig. 3`); a bibliography entry's cite key."""
+    """As printed before the caption (`Fig. 3`)."""
     caption: str = ""
     images: list[str] = field(default_factory=list)
     subfigures: list[SubDraft] = field(default_factory=list)
@@ -38,17 +39,14 @@ class Draft:
     links: list[str] = field(default_factory=list)
     """Link targets in a bibliography entry (not printed, but they may state its arXiv id)."""
     eprint: str = ""
-
-
-def letter(k: int) -> str:
-    """The k-th subfigure's letter (0 -> a)."""
-    return chr(ord("a") + k) if k < 26 else str(k + 1)
+    key: str = ""
+    """A bibliography entry's cite key."""
 
 
 def rendered_caption(draft: Draft) -> str:
     """What the text shows for a float: `Figure 3: caption`, then `(a) ...` per subfigure."""
     lines = [f"{draft.label}: {draft.caption}" if draft.caption else draft.label]
-    lines += [f"({letter(k)}) {sub.caption}" for k, sub in enumerate(draft.subfigures) if sub.caption]
+    lines += [f"({STYLES['alph'](k)}) {sub.caption}" for k, sub in enumerate(draft.subfigures, 1) if sub.caption]
     return "\n".join(lines)
 
 
@@ -59,7 +57,8 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
     """The record of a draft; `plain` resolves placeholders, `text` is the block's resolved text."""
     if draft.kind is Kind.FIGURE:
         subfigures = tuple(
-            Subfigure(letter(k), plain(sub.caption), tuple(sub.images)) for k, sub in enumerate(draft.subfigures)
+            Subfigure(STYLES["alph"](k), plain(sub.caption), tuple(sub.images))
+            for k, sub in enumerate(draft.subfigures, 1)
         )
         images = tuple(draft.images) or tuple(image for sub in subfigures for image in sub.images)
         return Figure(draft.label, draft.number, plain(draft.caption), subfigures, images, draft.anchor)
@@ -74,7 +73,7 @@ def finish(draft: Draft, plain: Callable[[str], str], entry_label: Callable[[str
     # an eprint field, a link whose whole target is an id (`\\url{1207.7214}`), or one the text states
     linked = next((found for link in draft.links if (found := eprint_id(link))), None)
     arxiv_id = (eprint_id(draft.eprint) if draft.eprint else None) or linked or arxiv_id_in(stated)
-    return Reference(entry_label(draft.label), entry, draft.label, arxiv_id, doi_in(stated))
+    return Reference(entry_label(draft.key), entry, draft.key, arxiv_id, doi_in(stated))
 
 
 @dataclass
@@ -87,3 +86,8 @@ class Float:
     sub: SubDraft | None = None  # the subfigure being read
     number: str = ""  # the float's number once its caption is read
     continued: bool = False  # \\ContinuedFloat: the caption repeats the previous float's number
+    caption: tuple[str, Draft] | None = None  # the name its last numbered caption prints, and its draft
+    grouped: Grouping | None = None  # what an algorithm float hands on of what it wrote (`algorithms`)
+
+
+Grouping = Callable[[Float, list[Block]], list[Block]]

@@ -13,9 +13,11 @@ import re
 from functools import partial
 
 from ..document import Kind
+from .counters import scoped
 from .crossrefs import label_text
-from .drafts import Draft, Float, SubDraft, letter, rendered_caption
+from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
+from .numbering import STYLES
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import CMD, TEXT
@@ -29,19 +31,22 @@ MAX_INSERT = 20_000  # tokens a plain-TeX insert may hold before its \\endinsert
 MAX_SPAN = 64  # columns or rows one cell may cover: a hostile \\multicolumn{99999999} cannot grow a table
 
 
-def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
-    state = Float(kind, w.sink)
+def open_float(w: Walk, kind: str, end: int, body: Sink | None = None, grouped: Grouping | None = None) -> None:
+    """A float read from here to `end`, whose captions count `kind`: what its body prints goes
+    to `body` (a figure's drawing, kept only to find a typed caption) or, without one, is its
+    text (a table float's rows and notes, an algorithm's lines: `grouped` makes its blocks)."""
+    state = Float(kind, w.sink, grouped=grouped)
     w.floats.append(state)
-    target = w.push(TypedText())
-    w.later(end, lambda: close_float(w, target))
+    w.later(end, partial(close_float, w, w.push(body or state.collect)))
+
+
+def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
+    open_float(w, kind, end, TypedText())
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
 
 def env_table_float(w: Walk, j: int, end: int, env: str) -> int:
-    state = Float("table", w.sink)
-    w.floats.append(state)
-    w.push(state.collect)
-    w.later(end, lambda: close_float(w, state.collect))
+    open_float(w, "table", end)
     return w.skip_spec(j, ENV_SPECS.get(env, "o"))
 
 
@@ -70,43 +75,34 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
     return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
 
 
-def env_algorithm_float(w: Walk, j: int, end: int, env: str) -> int:
-    """An algorithm or listing float: its code is text where it stands; its caption counts
-    algorithms (`Algorithm 2: ...`) or listings, not figures."""
-    kind = "listing" if env == "listing" else "algorithm"  # minted's and ours (`listings.py`)
-    w.floats.append(Float(kind, w.sink, collect=w.sink))
-    w.later(end, w.floats.pop)
-    return w.skip_spec(j, "o")
-
-
 def env_tabular(w: Walk, j: int, end: int, env: str) -> int:
-    longtable = env.startswith("longtable")
-    if longtable:
-        w.floats.append(Float("table", w.sink))
+    if env.startswith("longtable"):  # a table float of its own, its captions inside
+        open_float(w, "table", end)
     table = w.push(TableSink())
-    w.later(end, lambda: finish_table(w, table, longtable))
+    w.later(end, lambda: finish_table(w, table))
     return w.skip_spec(j, TABULAR_SPECS[env])
 
 
-def finish_table(w: Walk, table: TableSink, longtable: bool = False) -> None:
+def finish_table(w: Walk, table: TableSink) -> None:
     w.pop(table)
     if isinstance(w.sink, TableSink):
         w.sink.write(" " + table.plain() + " ")
         return
     rows = table.render()
     # a figure's body is drawing, not text, but a table set in a figure is printed text
-    target = w.floats[-1].collect if w.floats and (longtable or isinstance(w.sink, Discard)) else w.sink
+    target = w.floats[-1].collect if w.floats and isinstance(w.sink, Discard) else w.sink
     if rows:
         target.block("table", rows, table.table())
-    if longtable:
-        close_float(w)
 
 
-def close_float(w: Walk, body: Sink | None = None) -> None:
-    if body is not None:
-        w.pop(body)
+def close_float(w: Walk, body: Sink) -> None:
+    w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
+    if state.grouped is not None:
+        for block in state.grouped(state, blocks):
+            state.outer.block(*block)
+        return
     captions = [block.record for block in blocks if block.kind == "caption" and block.record is not None]
     if not captions and state.kind in _KINDS:
         captions = _typed(state, blocks, body)
@@ -129,7 +125,7 @@ def close_float(w: Walk, body: Sink | None = None) -> None:
         state.outer.block(*block)
 
 
-def _typed(state: Float, blocks: list[Block], body: Sink | None) -> list[Draft]:
+def _typed(state: Float, blocks: list[Block], body: Sink) -> list[Draft]:
     """A float with no \\caption: a caption typed at the start of the figure's text, or as a
     table float's paragraph, becomes its caption block (in `blocks`); none, nothing changes."""
     found = typed_caption(body.text()) if isinstance(body, TypedText) else None
@@ -139,10 +135,10 @@ def _typed(state: Float, blocks: list[Block], body: Sink | None) -> list[Draft]:
             at = k
             del blocks[k]
             break
-    if found is None or (found[0] != state.kind and state.kind == "table"):
+    if found is None or (found.kind != state.kind and state.kind == "table"):
         return []
-    state.kind = found[0]
-    draft = Draft(_KINDS[found[0]], found[2], found[1], caption=found[3], images=state.images)
+    state.kind = found.kind
+    draft = Draft(_KINDS[found.kind], found.number, found.label, caption=found.caption, images=state.images)
     blocks.insert(at, Block("caption", rendered_caption(draft), draft))
     return [draft]
 
@@ -153,9 +149,7 @@ def cmd_insert(w: Walk, i: int, name: str) -> int:
     end = next((k for k in range(i, min(len(w.toks), i + MAX_INSERT)) if w.toks[k] == (CMD, "endinsert")), -1)
     if end < 0:
         return i
-    w.floats.append(Float("figure", w.sink))
-    body = w.push(TypedText())
-    w.later(end, lambda: close_float(w, body))
+    open_float(w, "figure", end, TypedText())
     return i
 
 
@@ -181,10 +175,11 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     else:
         number = w.step(kind)
     name = w.meta.new_floats.get(kind) or kind.capitalize()
-    printed, label = _labelled(w, kind, w.meta.float_names.get(name, name), number)
+    name = w.meta.float_names.get(name, name)
+    printed, label = _labelled(w, kind, name, number)
     draft = Draft(_KINDS.get(kind, Kind.FIGURE), printed, label)
     if state is not None:
-        state.number = number
+        state.number, state.caption = number, (name, draft)
         draft.images, state.images = state.images, []
     w.anchor = (w.current_label, draft)
 
@@ -221,7 +216,8 @@ def cmd_caption_label_format(w: Walk, i: int, name: str) -> int:
 
 def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     """\\captionsetup[kind]{keys}: a `labelformat=` of the paper's for that kind (or all), its
-    `name=`, and `type=table` (a caption outside a float, or of another kind than its float)."""
+    `name=` (both, as a definition, to the end of the environment they are set in), and
+    `type=table` (a caption outside a float, or of another kind than its float)."""
     opt = w.optional(i)
     found = w.raw_text(opt[1] + 1 if opt else i)
     if found is None:
@@ -229,27 +225,30 @@ def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     kind = label_text(w, *opt)[0].strip() if opt else ""
     keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
     if keys.get("labelformat") in w.meta.caption_formats:
-        w.meta.label_formats[kind] = keys["labelformat"]
+        scoped(w, i, w.meta.label_formats, kind, keys["labelformat"])
     if keys.get("type") in _KINDS:
         w.meta.caption_type = keys["type"]
     if kind in _KINDS and keys.get("name"):  # \\captionsetup[figure]{name=Fig.}
-        w.meta.float_names[kind.capitalize()] = keys["name"]
+        scoped(w, i, w.meta.float_names, kind.capitalize(), keys["name"])
     return found[1]
 
 
 def subcaption(w: Walk, i: int, state: Float) -> int:
-    sub = state.sub
-    if sub is None:  # \subcaption in a minipage: a subfigure of its own
-        sub = SubDraft()
-    state.subs.append(sub)
-    number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + letter(len(state.subs) - 1))
-    w.anchor = None
+    sub = start_subfigure(w, state, state.sub or SubDraft())  # none: \subcaption in a minipage
 
     def done(sink: Sink) -> None:
         sub.caption = sink.flat()
 
     return w.capture(i, done)
+
+
+def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
+    """A subfigure's caption begins: it is the float's next, and the next \\label names it (3a)."""
+    state.subs.append(sub)
+    number = state.number or w.numbers.next_number(state.kind)
+    w.current_label = (state.kind, number + STYLES["alph"](len(state.subs)))
+    w.anchor = None
+    return sub
 
 
 def cmd_captionof(w: Walk, i: int, name: str) -> int:
@@ -269,10 +268,14 @@ def cmd_captionof(w: Walk, i: int, name: str) -> int:
 def env_subfloat(w: Walk, j: int, end: int, env: str) -> int:
     """A subfigure/subtable environment (subcaption): its \\caption is a subcaption."""
     if w.floats:
-        state = w.floats[-1]
-        outer, state.sub = state.sub, SubDraft()
-        w.later(end, lambda: setattr(state, "sub", outer))
+        _subfigure_until(w, w.floats[-1], end)
     return w.skip_spec(j, "om")
+
+
+def _subfigure_until(w: Walk, state: Float, end: int) -> None:
+    """Up to `end`, the float's caption and images are a subfigure's."""
+    outer, state.sub = state.sub, SubDraft()
+    w.later(end, lambda: setattr(state, "sub", outer))
 
 
 def cmd_subfloat(w: Walk, i: int, name: str) -> int:
@@ -288,20 +291,14 @@ def cmd_subfloat(w: Walk, i: int, name: str) -> int:
         return after
     state = w.floats[-1]
     body = w.group(after)
-    outer, state.sub = state.sub, SubDraft()
     if body is not None:
-        w.later(body[1], lambda: setattr(state, "sub", outer))
-    else:
-        state.sub = outer
+        _subfigure_until(w, state, body[1])
     if not options:
         return after
     for k in range(options[0][0], options[-1][0] + 1):  # the list-of-figures entry is not printed
         w.toks[k] = (TEXT, "")
     a, b = options[-1]
-    sub = state.sub or SubDraft()
-    state.subs.append(sub)
-    number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + letter(len(state.subs) - 1))
+    sub = start_subfigure(w, state, state.sub or SubDraft())
     target = w.push(Sink())
     w.toks[b] = (TEXT, "")
     w.later(b, lambda: setattr(sub, "caption", w.pop(target).flat()))

@@ -4,10 +4,12 @@ llncs conventions), the abstract, keywords; gathered into `Meta` for `document.r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import partial
 
+from .crossrefs import label_text
 from .engine import Walk
-from .references import cite_mark
+from .references import ref_mark
 from .sinks import Sink
 from .specs import title_size
 from .tokens import TEXT
@@ -36,20 +38,28 @@ def tidy_list(text: str) -> str:
     return _EMPTY_ITEMS_RE.sub(",", text.replace(" ,", ",")).strip(" ,")
 
 
-def cmd_title(w: Walk, i: int, name: str) -> int:
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
-
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
-        if not w.meta.title:
-            w.meta.title = sink.flat()
-
+def front_argument(w: Walk, i: int, keep: Callable[[Sink], None]) -> int:
+    """Read the argument at i as front matter (a title, an author, an affiliation, a note):
+    a \\footnote in it is a title-page note, and `keep` gets what it printed."""
     if w.group(i) is None:
         return i
     w.meta_depth += 1
+
+    def done(sink: Sink) -> None:
+        w.meta_depth -= 1
+        keep(sink)
+
     return w.capture(i, done)
+
+
+def cmd_title(w: Walk, i: int, name: str) -> int:
+    opt = w.optional(i)
+
+    def keep(sink: Sink) -> None:
+        if not w.meta.title:
+            w.meta.title = sink.flat()
+
+    return front_argument(w, opt[1] + 1 if opt else i, keep)
 
 
 def cmd_author(w: Walk, i: int, name: str) -> int:
@@ -58,24 +68,26 @@ def cmd_author(w: Walk, i: int, name: str) -> int:
     opt = w.optional(i)
     marks = ""
     if opt:
-        option = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-        marks = affiliation_labels(option, w.meta.document_class)
+        marks = affiliation_labels(label_text(w, *opt)[0].strip(), w.meta.document_class)
         i = opt[1] + 1
+    g = w.group(i)
+    if g is None:
+        return i
+    drop_key_values(w, g[1] + 1)
+    return author(w, i, marks)
 
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
+
+def author(w: Walk, i: int, marks: str) -> int:
+    """The name at i, one author of the list, marked `marks` (its affiliations')."""
+
+    def keep(sink: Sink) -> None:
         w.in_author -= 1
         text = tidy_list(sink.flat(", "))
         if text:
             w.meta.add_author(text, marks)
 
-    g = w.group(i)
-    if g is None:
-        return i
-    drop_key_values(w, g[1] + 1)
-    w.meta_depth += 1
     w.in_author += 1
-    return w.capture(i, done)
+    return front_argument(w, i, keep)
 
 
 def drop_key_values(w: Walk, i: int) -> None:
@@ -91,21 +103,18 @@ def cmd_affiliation(w: Walk, i: int, name: str) -> int:
     """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
     to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
     opt = w.optional(i)
-    label = ""
-    if opt:
-        label = "".join(v for k, v in w.toks[opt[0] + 1 : opt[1]] if k == TEXT).strip()
-        i = opt[1] + 1
-    if w.group(i) is None:
-        return i
+    return affiliation(w, opt[1] + 1, label_text(w, *opt)[0].strip()) if opt else affiliation(w, i, "")
 
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
+
+def affiliation(w: Walk, i: int, label: str) -> int:
+    """The address at i, an affiliation labelled `label` (none: numbered, `Meta.add_affiliation`)."""
+
+    def keep(sink: Sink) -> None:
         text = tidy_list(_AFFILIATION_KEY_RE.sub(r"\1", sink.flat(", ")))
         if text:
             w.meta.add_affiliation(text, label)
 
-    w.meta_depth += 1
-    return w.capture(i, done)
+    return front_argument(w, i, keep)
 
 
 def cmd_institute(w: Walk, i: int, name: str) -> int:
@@ -116,15 +125,13 @@ def cmd_institute(w: Walk, i: int, name: str) -> int:
     w.institutes = 1
     w.current_label = ("institute", "1")
 
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
+    def keep(sink: Sink) -> None:
         w.institutes = 0
         text = _MARK_SPACE_RE.sub(r"\1", sink.flat("; ").replace(" ;", ";").strip(" ;"))
-        if text:
-            w.meta.affiliations.append("$^{1}$" + text)
+        if text:  # with its marks, as printed
+            w.meta.add_affiliation("$^{1}$" + text, "")
 
-    w.meta_depth += 1
-    return w.capture(i, done)
+    return front_argument(w, i, keep)
 
 
 def cmd_icml_symbol(w: Walk, i: int, name: str) -> int:
@@ -151,18 +158,9 @@ def cmd_icml_author(w: Walk, i: int, name: str) -> int:
     if g is None or found is None:
         return i
     keys, end = found
-    marks = ",".join(icml_mark(w, key) for key in keys)
     for k in range(g[1] + 1, end):
         w.toks[k] = (TEXT, "")
-
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
-        text = sink.flat()
-        if text:
-            w.meta.add_author(text, marks)
-
-    w.meta_depth += 1
-    return w.capture(i, done)
+    return author(w, i, ",".join(icml_mark(w, key) for key in keys))
 
 
 def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
@@ -170,16 +168,7 @@ def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
     found = w.raw_text(i)
     if found is None or w.group(found[1]) is None:
         return i
-    mark = icml_mark(w, found[0].strip())
-
-    def done(sink: Sink) -> None:
-        w.meta_depth -= 1
-        text = tidy_list(sink.flat(", "))
-        if text:
-            w.meta.add_affiliation(text, mark)
-
-    w.meta_depth += 1
-    return w.capture(found[1], done)
+    return affiliation(w, found[1], icml_mark(w, found[0].strip()))
 
 
 def cmd_affiliation_part(w: Walk, i: int, name: str) -> int:
@@ -218,7 +207,7 @@ def cmd_thanksref(w: Walk, i: int, name: str) -> int:
     found = w.keys(i)
     if found is None:
         return i
-    w.sink.write(cite_mark("thanksref", found[0]))
+    w.sink.write(ref_mark("thanksref", ",".join(found[0])))
     return found[1]
 
 
@@ -274,8 +263,7 @@ def cmd_footnote(w: Walk, i: int, name: str) -> int:
     if g is None:
         return i
     if w.meta_depth:  # in the title or an author: a title-page note
-        w.meta_depth += 1
-        return w.capture(g[0], partial(keep_note, w))
+        return front_argument(w, g[0], partial(keep_note, w))
     w.sink.write(" [^")
     w.toks[g[1]] = (TEXT, "]")
     return g[0] + 1
@@ -284,14 +272,10 @@ def cmd_footnote(w: Walk, i: int, name: str) -> int:
 def cmd_note(w: Walk, i: int, name: str) -> int:
     """A title-page note (\\thanks, or a \\footnote in the title or an author): the PDF prints it
     as a footnote of the first page (funding, addresses), so it joins the front matter's notes."""
-    if w.group(i) is None:
-        return i
-    w.meta_depth += 1
-    return w.capture(i, partial(keep_note, w))
+    return front_argument(w, i, partial(keep_note, w))
 
 
 def keep_note(w: Walk, sink: Sink) -> None:
-    w.meta_depth -= 1
     text = sink.flat()
     if text and text not in w.meta.notes:
         w.meta.notes.append(text)

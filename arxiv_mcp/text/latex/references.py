@@ -61,7 +61,11 @@ def bib_label(number: int, optional: str | None, parts: list[str]) -> BibLabel:
 _MARK_RE = re.compile("\x02([RCB])([^\x01\x02\x03]*)\x01([^\x01\x02\x03]*)\x03")
 
 
-# What \\autoref and \\cref print before a number, by the kind of counter the label followed.
+# What a reference command prints around a label's number: `(number)` (\\eqref), `Name number`
+# (\\autoref, \\cref: the name of the kind of counter the label followed, then the number in
+# parentheses for an equation, as for any form but the bare `number` of \\ref and \\pageref).
+_REF_FORMS = {"eqref": "(number)", "Eqref": "(number)", "ref": "number", "pageref": "number"}
+_REF_FORMS |= dict.fromkeys(("autoref", "cref", "Cref", "vref", "Vref", "fref", "Fref"), "Name number")
 _KIND_NAMES = {
     kind: kind.capitalize() for kind in ("section", "appendix", "figure", "table", "equation", "item", "theorem")
 }
@@ -132,9 +136,7 @@ class Labels:
         return label.number
 
     def resolve(self, text: str) -> str:
-        if START not in text:
-            return text
-        return _MARK_RE.sub(self._replace, text)
+        return "".join(printed for printed, _ in self.pieces(text))
 
     def pieces(self, text: str) -> Iterator[tuple[str, tuple[str, ...] | None]]:
         """The text resolved, in pieces: (printed, None) for plain text and (printed, cite keys)
@@ -147,7 +149,7 @@ class Labels:
         for k in range(1, len(parts), 4):
             kind, command, keys, after = parts[k : k + 4]
             printed = self._printed(kind, command, keys)
-            if kind == "C" and command != "thanksref" and printed:
+            if kind == "C" and printed:
                 if any(plain):
                     yield "".join(plain), None
                 plain = []
@@ -158,9 +160,6 @@ class Labels:
         if any(plain):
             yield "".join(plain), None
 
-    def _replace(self, m: re.Match[str]) -> str:
-        return self._printed(m.group(1), m.group(2), m.group(3))
-
     def _printed(self, kind: str, command: str, keys: str) -> str:
         if kind == "R":
             return self._ref(command, keys)
@@ -169,20 +168,21 @@ class Labels:
         return self._cite(command, [k for k in keys.split(",") if k])
 
     def _ref(self, command: str, key: str) -> str:
+        if command == "thanksref":  # svjour's: the numbers of the institutes named, as a superscript
+            numbers = [self.refs[one][1] for one in key.split(",") if self.refs.get(one, ("", ""))[0] == "institute"]
+            return f"$^{{{','.join(numbers)}}}$" if numbers else ""
         found = self.refs.get(key)
         if found is None or not found[1]:
             return "??"  # as LaTeX prints an unknown label: a raw key is never text
         kind, number = found
-        if command in ("eqref", "Eqref") or (kind == "equation" and command not in ("ref", "pageref")):
+        form = _REF_FORMS.get(command, "")
+        if form == "(number)" or (kind == "equation" and form != "number"):
             number = f"({number})"
-        if command in ("autoref", "cref", "Cref", "vref", "Vref", "fref", "Fref") and kind in _KIND_NAMES:
+        if form == "Name number" and kind in _KIND_NAMES:
             return f"{_KIND_NAMES[kind]} {number}"
         return number
 
     def _cite(self, command: str, keys: list[str]) -> str:
-        if command == "thanksref":  # svjour: the institutes' numbers as a superscript
-            numbers = [self.refs[key][1] for key in keys if self.refs.get(key, ("", ""))[0] == "institute"]
-            return f"$^{{{','.join(numbers)}}}$" if numbers else ""
         keys = self.entries(keys)
         labels = [self.bib.get(key) for key in keys]
         if not keys:
@@ -194,13 +194,14 @@ class Labels:
         if self.sort:  # natbib's `sort`: in the bibliography's order (O(k log k) for k keys)
             places = sorted(range(len(keys)), key=lambda k: self.order.get(keys[k], 0))
             known = [known[k] for k in places]
+        form = _FORMS.get(command.rstrip("*").lower(), "")
         if self.author_year():
-            return _author_year_cite(command, known)
-        if command in ("citeauthor", "citeauthor*") and all(label.authors for label in known):
+            return _author_year_cite(form, known)
+        if form == "authors" and all(label.authors for label in known):
             return ", ".join(label.authors for label in known)
         numbers = [label.number for label in known]
         bracket = "[" + ", ".join(_ranges(numbers) if self.compress else numbers) + "]"
-        if command in ("citet", "citet*", "Citet", "textcite") and all(label.authors for label in known):
+        if form == "textual" and all(label.authors for label in known):
             return ", ".join(label.authors for label in known) + " " + bracket
         return bracket
 
@@ -224,21 +225,29 @@ def _ranges(numbers: list[str]) -> list[str]:
     return out
 
 
-def _author_year_cite(command: str, labels: list[BibLabel]) -> str:
-    base = command.rstrip("*").lower()
-    if base == "citeauthor":
+# What a citation command prints, by its name without a star in lower case (natbib's and
+# biblatex's \\citet and \\Citet alike); any other prints the parenthetical form.
+_FORMS = {
+    "citet": "textual",
+    "textcite": "textual",
+    "citealt": "bare",
+    "citealp": "comma",
+    "citeauthor": "authors",
+    "citeyear": "years",
+    "citeyearpar": "(years)",
+}
+# How an author-year style prints each form's neighbours of the same authors (`_same_authors`)
+_AUTHOR_YEAR = {"textual": "{} ({})", "bare": "{} {}", "comma": "{}, {}"}
+
+
+def _author_year_cite(form: str, labels: list[BibLabel]) -> str:
+    if form == "authors":
         return "; ".join(label.authors for label in labels)
-    if base in ("citeyear", "citeyearpar"):
+    if form in ("years", "(years)"):
         years = ", ".join(label.year for label in labels)
-        return f"({years})" if base == "citeyearpar" else years
-    groups = _same_authors(labels)
-    if base in ("citet", "textcite"):
-        return "; ".join(f"{authors} ({years})" for authors, years in groups)
-    if base == "citealt":
-        return "; ".join(f"{authors} {years}" for authors, years in groups)
-    if base == "citealp":
-        return "; ".join(f"{authors}, {years}" for authors, years in groups)
-    return "(" + "; ".join(f"{authors}, {years}" for authors, years in groups) + ")"
+        return f"({years})" if form == "(years)" else years
+    printed = "; ".join(_AUTHOR_YEAR.get(form, "{}, {}").format(*group) for group in _same_authors(labels))
+    return printed if form in _AUTHOR_YEAR else f"({printed})"
 
 
 def _same_authors(labels: list[BibLabel]) -> list[tuple[str, str]]:

@@ -59,10 +59,12 @@ def env_theorem(w: Walk, j: int, end: int, env: str) -> int:
 
 
 def theorem_number(w: Walk, kind: TheoremKind) -> str:
-    """Step the kind's counter (reset in each `within` unit) and make it the next \\label's target."""
-    unit = w.numbers.unit_number(kind.within)
-    count = w.numbers.count(f"theorem:{kind.counter}:{unit}")
-    number = f"{unit}.{count}" if unit else str(count)
+    """Step the kind's counter, numbered within its `within` unit as \\newtheorem's last
+    argument says (none: throughout, even where the document has chapters), and make it the next
+    \\label's target."""
+    counter = f"theorem:{kind.counter}"  # apart from the counters of the same name
+    w.numbers.within[counter] = kind.within
+    number = w.numbers.advance(counter)
     w.current_label = ("theorem", number)
     return number
 

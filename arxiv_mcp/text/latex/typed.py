@@ -1,18 +1,24 @@
 """Captions the authors typed by hand instead of `\\caption`: `{\\bf Figure 1.} A plot.` in a
-figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`.
-LaTeX numbers nothing there; the number is the one typed, read only at the start of a float's
-text, so prose that mentions a figure is never taken for a caption."""
+figure, `Table 2: ...` under a tabular, plain TeX's `\\topinsert ... Fig. 3. ... \\endinsert`,
+`Algorithm 2. Search.` in an algorithm float. LaTeX numbers nothing there; the number is the
+one typed, read only at the start of a float's text (or of a paragraph of an algorithm's), so
+prose that mentions a figure is never taken for a caption. A label is read with the names and
+numbers of the one caption grammar a PDF's captions are read with (`text/labels`), an
+algorithm's names added."""
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
+from .. import labels
 from .sinks import Discard
 
 MAX_TYPED = 4000  # characters of a figure's body kept to look for a typed caption
+_ALGORITHM_PRINTED = "Algorithm|Listing|Procedure|Function"
 _TYPED_RE = re.compile(
-    r"\A\s*(?P<name>Fig(?:ure)?\.?|FIG(?:URE)?\.?|Table|TABLE)\s*(?P<number>[0-9]{1,3}[a-z]?|[IVX]{1,6})"
-    r"\s*[.:|]\s*(?P<caption>\S.*)",
+    rf"\A\s*(?P<name>(?P<figure>{labels.FIGURE_PRINTED})|(?P<table>{labels.TABLE_PRINTED})|{_ALGORITHM_PRINTED})"
+    rf"\s?(?P<number>{labels.PRINTED_NUMBER})\s*[.:|]\s*(?P<caption>.*)",
     re.S,
 )
 
@@ -38,11 +44,22 @@ class TypedText(Discard):
         return " ".join("".join(self.typed).split())
 
 
-def typed_caption(text: str) -> tuple[str, str, str, str] | None:
-    """(kind, label as typed, number, caption) of a caption typed at the start of `text`."""
+class Typed(NamedTuple):
+    kind: str  # figure, table or algorithm
+    name: str  # as typed: `Fig.`
+    label: str  # as typed: `Fig. 3`
+    number: str
+    caption: str
+
+
+def typed_caption(text: str, algorithm: bool = False) -> Typed | None:
+    """The caption typed at the start of `text`, if any: a figure's or a table's, or with
+    `algorithm` an algorithm's (which may be its label alone)."""
     found = _TYPED_RE.match(text)
     if found is None:
         return None
-    name = found.group("name")
-    kind = "table" if name.lower() == "table" else "figure"
-    return kind, f"{name} {found.group('number')}", found.group("number"), " ".join(found.group("caption").split())
+    kind = "figure" if found.group("figure") else "table" if found.group("table") else "algorithm"
+    if (kind == "algorithm") != algorithm or not (found.group("caption") or algorithm):
+        return None
+    name, number = found.group("name"), found.group("number")
+    return Typed(kind, name, f"{name} {number}", number, " ".join(found.group("caption").split()))

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from .engine import Walk
-from .tokens import CMD, LBRACE, MATH, RAW, RBRACE, TEXT
+from .tokens import CMD, LBRACE, MATH, RAW, RBRACE, TEXT, group_end
 
 PREFIXES = {
     "quecto": "q",
@@ -39,7 +39,7 @@ PREFIXES = {
     "zetta": "Z",
     "yotta": "Y",
 }
-UNITS = {
+UNIT_SYMBOLS = {
     "electronvolt": "eV",
     "barn": "b",
     "metre": "m",
@@ -102,6 +102,9 @@ ABBREVIATIONS = {letter + unit: symbol + unit for letter, symbol in _LETTERS.ite
 ABBREVIATIONS.update({unit: unit for unit in _ABBREVIATED if unit not in ("m", "s", "g", "b", "l", "L", "A", "N")})
 ABBREVIATIONS.update({"ifb": "fb$^{-1}$", "ipb": "pb$^{-1}$", "inb": "nb$^{-1}$", "fb": "fb", "pb": "pb"})
 
+POWER_BEFORE = {"square": 2, "cubic": 3}  # `\\square\\metre`
+POWER_AFTER = {"squared": 2, "cubed": 3}  # `\\metre\\squared`
+
 _PIECE_RE = re.compile(r"\\([A-Za-z]+)|\^\s*(-?\d+)|([^\\^\s]+)")
 _DECLARE_RE = re.compile(
     r"\\DeclareSIUnit(?:\[[^\]\n]{0,100}\])?[ \t]*\{?[ \t]*\\([A-Za-z]+)[ \t]*\}?[ \t]*\{([^{}\n]{0,200})\}"
@@ -136,16 +139,16 @@ def unit_text(expression: str, declared: dict[str, str], depth: int = 0) -> str:
         if name == "per":
             per = True
             continue
-        if name in ("square", "cubic"):
-            power_next = 2 if name == "square" else 3
+        if name in POWER_BEFORE:
+            power_next = POWER_BEFORE[name]
             continue
-        if name in ("squared", "cubed") and out:
-            out[-1][1] *= 2 if name == "squared" else 3
+        if name in POWER_AFTER and out:
+            out[-1][1] *= POWER_AFTER[name]
             continue
         if name in declared and depth < 3:
             symbol = unit_text(declared[name], declared, depth + 1)
         elif name is not None:
-            symbol = UNITS.get(name) or ABBREVIATIONS.get(name)
+            symbol = UNIT_SYMBOLS.get(name) or ABBREVIATIONS.get(name)
         if not symbol:
             continue
         out.append([prefix + symbol, -power_next if per else power_next])
@@ -205,29 +208,40 @@ def cmd_quantity(w: Walk, i: int, name: str) -> int:
     if name == "unit" and opt is not None:  # the units package's \\unit[13]{TeV}
         w.sink.write(number_text(source_of(w, opt[0] + 1, opt[1])) + " ")
         i = opt[1] + 1
-    shape = _SHAPES[name]
-    found = arguments(w, i, len(shape))
+    found = arguments(w, i, len(_READS[name]))
     if found is None:
         return i
     values, end = found
-    numbers = [number_text(v) for v, kind in zip(values, shape) if kind == "n"]
-    unit = next((unit_text(v, w.meta.units) for v, kind in zip(values, shape) if kind == "u"), "")
-    if name in ("ang",):
-        text = numbers[0].replace(";", " ") + "\u00b0"
-    elif len(numbers) == 2:  # a range
-        text = " to ".join(f"{n} {unit}".strip() for n in numbers)
+    if name == "ang":
+        w.sink.write(number_text(values[0]).replace(";", " ") + "\u00b0")
     else:
-        text = " ".join(x for x in (numbers[0] if numbers else "", unit) if x)
-    if shape in ("lu", "L"):
-        items = [number_text(x) for x in values[0].split(";") if x.strip()]
-        joined = ", ".join(f"{x} {unit}".strip() for x in items[:-1])
-        text = f"{joined} and {items[-1]} {unit}".strip() if len(items) > 1 else f"{items[0]} {unit}".strip()
-    w.sink.write(text)
+        w.sink.write(printed(name, values, w.meta.units))
     return end
 
 
-# n: a number, u: a unit, l: a list of numbers (`1;2;3`)
-_SHAPES = {
+def printed(name: str, values: list[str], declared: dict[str, str], math: bool = False, first: str = "") -> str:
+    """A quantity as printed from the arguments its command read, in text or in math (a thin
+    space before the unit, the unit and `to` upright): `first` (a number read before them)
+    and each number with the unit after it; a range's two joined by `to`, a list's as `1 m, 2 m
+    and 3 m`."""
+    reads = _READS[name]
+    number = _number_math if math else number_text
+    space, to = ("\\,", "\\text{ to }") if math else (" ", " to ")
+    unit = next((unit_text(v, declared) for v, kind in zip(values, reads) if kind == "u"), "")
+    unit = _unit_math(unit) if math else unit
+    numbers = [number(first)] if first else []
+    numbers += [number(v) for v, kind in zip(values, reads) if kind == "n"]
+    if reads in ("lu", "L"):
+        numbers = [number(x) for x in values[0].split(";") if x.strip()]
+    with_units = [(f"{n}{space}{unit}" if unit else n).strip() for n in numbers]
+    if reads in ("lu", "L") and len(with_units) > 1:
+        return f"{', '.join(with_units[:-1])} and {with_units[-1]}"
+    return to.join(with_units) or unit  # an empty \\numlist{}: nothing but the unit
+
+
+# What each quantity command reads, in order: n a number, u a unit, l (L alone) a list of numbers
+# (`1;2;3`)
+_READS = {
     "SI": "nu",
     "qty": "nu",
     "si": "u",
@@ -248,21 +262,12 @@ _SHAPES = {
 
 _MATH_QUANTITY_RE = re.compile(r"\\(SI|qty|si|unit|num|SIrange|qtyrange|numrange)(?![A-Za-z])\s*")
 _UNIT_MATH_RE = re.compile(r"\$([^$]*)\$")
+_MAX_MATH_ARGUMENT = 4 * MAX_ARGUMENT_TOKENS  # characters of one argument in math
 
 
-def _balanced(latex: str, i: int, opening: str, closing: str) -> int | None:
-    """Index past the group opening at i (nested groups counted), or None."""
-    if i >= len(latex) or latex[i] != opening:
-        return None
-    depth = 0
-    for j in range(i, min(len(latex), i + 4 * MAX_ARGUMENT_TOKENS)):
-        if latex[j] == opening:
-            depth += 1
-        elif latex[j] == closing:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-    return None
+def _group_end(latex: str, i: int) -> int:
+    """Index past the `{...}` group opening at i (`tokens.group_end`), or 0 for none."""
+    return group_end(latex, i, _MAX_MATH_ARGUMENT) + 1 if latex.startswith("{", i) else 0
 
 
 def _unit_math(unit: str) -> str:
@@ -287,33 +292,26 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         name, i = m.group(1), m.end()
         value = ""
         if latex.startswith("[", i):
-            end = _balanced(latex, i, "[", "]")
-            if end is None:
+            end = latex.find("]", i, i + _MAX_MATH_ARGUMENT) + 1
+            if not end:
                 break
             if name == "unit":  # the units package's \unit[13]{TeV}; siunitx's options print nothing
                 value = latex[i + 1 : end - 1]
             i = end
         arguments = []
-        for _ in _SHAPES[name]:
+        for _ in _READS[name]:
             while i < len(latex) and latex[i].isspace():
                 i += 1
-            end = _balanced(latex, i, "{", "}")
-            if end is None:
+            end = _group_end(latex, i)
+            if not end:
                 break
             arguments.append(latex[i + 1 : end - 1])
             i = end
-        if len(arguments) != len(_SHAPES[name]):
+        if len(arguments) != len(_READS[name]):
             out.append(latex[pos : m.end()])
             pos = m.end()
             continue
-        numbers = [_number_math(v) for v, kind in zip(arguments, _SHAPES[name]) if kind == "n"]
-        if value:
-            numbers.insert(0, _number_math(value))
-        unit = next(
-            (_unit_math(unit_text(v, declared)) for v, kind in zip(arguments, _SHAPES[name]) if kind == "u"), ""
-        )
-        printed = [f"{n}\\,{unit}" if unit else n for n in numbers] or [unit]
-        out.append(latex[pos : m.start()] + "\\text{ to }".join(printed))
+        out.append(latex[pos : m.start()] + printed(name, arguments, declared, math=True, first=value))
         pos = i
     out.append(latex[pos:])
     return "".join(out)
