@@ -119,7 +119,6 @@ class Walk:
         # the record the next \\label names (a float, an equation), while current_label is its number
         self.anchor: tuple[tuple[str, str], Draft] | None = None
         self.in_author = 0  # depth of \\author arguments being read
-        self.sub_equations: list[Any] | None = None  # [the group's number, equations so far] in subequations
         has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.numbers = Numbers(has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class)
         self.lists: list[list[Any]] = []  # [kind, items so far] of each open list
