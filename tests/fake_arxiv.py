@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 from xml.sax.saxutils import escape as xml_escape
 
@@ -339,6 +340,17 @@ def _with_math(text: str, prefix: str) -> str:
     return "".join(out)
 
 
+_RECORDED_PAGE = Path(__file__).parent / "fixtures/html/arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html"
+_RECORDED_HEAD = _RECORDED_PAGE.read_text(encoding="utf-8").split("<base href=", 1)[0].rstrip()
+
+
+def _recorded_head(title: str, generated: str) -> str:
+    """The recorded page's head (arXiv's stylesheets and scripts) as this paper's: its title and
+    date. Read from the fixture so the fake's chrome stays the real one."""
+    head = re.sub(r"<title>.*?</title>", lambda _: f"<title>{html_lib.escape(title)}</title>", _RECORDED_HEAD)
+    return re.sub(r"Generated on .*? by", lambda _: f"Generated on {generated} by", head, count=1)
+
+
 def latexml_html(paper: FakePaper, sections: list[tuple[str, str]]) -> str:
     """A small page shaped like arXiv's LaTeXML output, with page chrome a reader must strip."""
     esc = html_lib.escape
@@ -390,19 +402,7 @@ def latexml_html(paper: FakePaper, sections: list[tuple[str, str]]) -> str:
         for k, ref in enumerate(refs, start=1)
     )
     generated = paper.latest_date.strftime("%a %b %d %H:%M:%S %Y")
-    return f"""<!DOCTYPE html>
-<html lang="en" prefix="dcterms: http://purl.org/dc/terms/">
-<head>
-<meta content="text/html; charset=utf-8" http-equiv="content-type"/>
-<title>{esc(paper.title)}</title>
-<!--Generated on {generated} by LaTeXML (version 0.8.8) http://dlmf.nist.gov/LaTeXML/.-->
-<meta content="width=device-width, initial-scale=1, shrink-to-fit=no" name="viewport"/>
-<link href="https://cdn.jsdelivr.net/npm/bootstrap@5.3.0/dist/css/bootstrap.min.css" rel="stylesheet" type="text/css"/>
-<link href="/static/browse/0.3.4/css/ar5iv.0.7.9.min.css" rel="stylesheet" type="text/css"/>
-<link href="/static/browse/0.3.4/css/ar5iv-fonts.0.7.9.min.css" rel="stylesheet" type="text/css"/>
-<link href="/static/browse/0.3.4/css/latexml_styles.css" rel="stylesheet" type="text/css"/>
-<script src="https://cdn.jsdelivr.net/npm/bootstrap@5.3.0/dist/js/bootstrap.bundle.min.js"></script>
-<script src="/static/browse/0.3.4/js/addons_new.js"></script>
+    return f"""{_recorded_head(paper.title, generated)}
 <script>
 window.MathJax = {{ tex: {{ inlineMath: [['$', '$']] }}, options: {{ skipHtmlTags: ['script', 'noscript'] }} }};
 document.addEventListener("DOMContentLoaded", function () {{ var toc = document.querySelector(".ltx_TOC"); if (toc) {{ toc.dataset.ready = "SCRIPT_TEXT_SHOULD_BE_STRIPPED"; }} }});
