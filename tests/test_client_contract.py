@@ -11,6 +11,7 @@ from datetime import date
 import pytest
 
 from arxiv_mcp import bounds
+from arxiv_mcp.tool_groups import TOOL_GROUPS
 from tests.conftest import html_paper, paper
 from tests.fake_rss import FeedItem, feed_xml
 from tests.test_schemas import CALLS
@@ -138,16 +139,8 @@ async def test_annotations_tell_the_truth(connect):
         assert hints.destructive_hint is (True if name == "clear_cache" else (False if name in writers else None))
     assert tools["start_session"].annotations.idempotent_hint is False
     offline = {n for n, t in tools.items() if t.annotations.open_world_hint is False}
-    assert offline == {
-        "start_session",
-        "end_session",
-        "session_status",
-        "cache_stats",
-        "list_cached",
-        "clear_cache",
-        "list_categories",
-        "search_cached",
-    }
+    # the library group works on this machine but for the two tools that fetch; categories are a shipped table
+    assert offline == (set(TOOL_GROUPS["library"]) - {"download_paper", "mirror_status"}) | {"list_categories"}
 
 
 async def test_text_is_written_for_a_model(fake, connect):
