@@ -27,34 +27,50 @@ def test_space_between_names_separates_them():
 
 
 @pytest.mark.parametrize(
-    ("preamble", "expected"),
+    ("preamble", "expected", "absent"),
     [
-        (r"\documentclass{article}\title{T}\author{A. One\thanks{} \and B. Two\thanks{Funded.}}", "A. One, B. Two"),
+        (r"\documentclass{article}\title{T}\author{A. One\thanks{} \and B. Two\thanks{Funded.}}", "A. One, B. Two", ()),
         (
             r"\documentclass{IEEEtran}\title{T}\author{\IEEEauthorblockN{A. One\IEEEauthorrefmark{1}, "
             r"B. Two\IEEEauthorrefmark{2}}\IEEEauthorblockA{\IEEEauthorrefmark{1}Uni One, City}"
             r"\and\IEEEauthorblockN{C. Three}\IEEEauthorblockA{Uni Two}}",
             "A. One$^{1}$, B. Two$^{2}$, $^{1}$Uni One, City, C. Three, Uni Two",
+            (),
         ),
         (
             r"\documentclass{article}\title{T}\author{A. One\footnotemark[1] \and B. Two\footnotemark[2] \and}",
             "A. One, B. Two",
+            (),
         ),
         (
             r"\documentclass{article}\title{T}\author{A. One \\ Uni One \And B. Two \\ Uni Two \AND C. Three}",
             "A. One, Uni One, B. Two, Uni Two, C. Three",
+            (),
         ),
         (
             r"\documentclass{article}\title{T}\author{A. One$^{1}$, B. Two$^{2}$, \\ $^1$Uni One, \\ $^2$Uni Two}",
             "A. One$^{1}$, B. Two$^{2}$, $^1$Uni One, $^2$Uni Two",
+            (),
         ),
-        (r"\documentclass{article}\title{T}\author{A. One, \and B. Two, \\ \and C. Three}", "A. One, B. Two, C. Three"),
+        (
+            r"\documentclass{article}\title{T}\author{A. One, \and B. Two, \\ \and C. Three}",
+            "A. One, B. Two, C. Three",
+            (),
+        ),
+        # aastex: the optional argument is the author's ORCID, printed as an icon
+        (
+            r"\documentclass{aastex631}\title{T}\author[0000-0002-5077-881X]{J. Wu}\affiliation{Uni A}",
+            "J. Wu$^{1}$",
+            ("0000-",),
+        ),
+        # amsart: the optional argument is the short name of the running head
+        (r"\documentclass{amsart}\title{T}\author[A. One]{Alice One}\address{Uni A}", "Alice One$^{1}$", ("A. One",)),
     ],
 )
-def test_author_lists_have_no_empty_items(preamble, expected):
+def test_author_lists_have_no_empty_items_nor_stray_arguments(preamble, expected, absent):
     text = front(preamble)
     assert f"\n\n{expected}\n\n" in text
-    assert ",," not in text and ", ," not in text
+    assert [part for part in (",,", ", ,", *absent) if part in text] == []
 
 
 def test_an_affiliation_with_its_own_marks_is_printed_as_written():
@@ -74,45 +90,6 @@ def test_separators_written_between_author_commands_are_not_an_empty_list():
     )
     assert "A. One$^{A,B}$, B. Two$^{B}$, C. Three$^{A}$" in text
     assert not re.search(r"^[ ,;.]+$", text, re.M)
-
-
-@pytest.mark.parametrize(
-    ("preamble", "expected"),
-    [
-        # aastex: the optional argument is the author's ORCID, printed as an icon
-        (
-            r"\documentclass{aastex631}\title{T}\author[0000-0002-5077-881X]{J. Wu}\affiliation{Uni A}",
-            "J. Wu$^{1}$",
-        ),
-        # amsart: the optional argument is the short name of the running head
-        (r"\documentclass{amsart}\title{T}\author[A. One]{Alice One}\address{Uni A}", "Alice One$^{1}$"),
-    ],
-)
-def test_an_authors_optional_argument_that_is_no_affiliation_label_prints_no_mark(preamble, expected):
-    text = front(preamble)
-    assert f"\n\n{expected}\n\n" in text
-    assert "0000-" not in text and "A. One" not in text
-
-
-def test_cas_orcid_after_the_name_in_the_document_body_prints_nothing():
-    """Elsevier's cas classes take the ORCID in a trailing optional argument after the name."""
-    text = main_only(
-        r"\documentclass{cas-dc}\begin{document}\title{T}\author[1]{A. One}[orcid=0000-0001-6916-2233]"
-        "\n"
-        r"\ead{a@b.org}\affiliation[1]{Uni A}\begin{abstract}X.\end{abstract}\maketitle\section{S}B.\end{document}"
-    )
-    assert "\n\nA. One$^{1}$\n\n" in text
-    assert "orcid" not in text and "0000-" not in text
-
-
-def test_elsarticle_key_value_affiliations_print_their_values():
-    text = front(
-        r"\documentclass{elsarticle}\title{T}\author[1]{A. One}"
-        r"\affiliation[1]{organization={Physics Department, Uni A}, addressline={Main St 1},"
-        r" city={Garching}, postcode={D-85748}, state={Bavaria}, country={Germany}}"
-    )
-    assert "$^{1}$Physics Department, Uni A, Main St 1, Garching, D-85748, Bavaria, Germany" in text
-    assert "=" not in text
 
 
 @pytest.mark.parametrize("size", ["small", "large", "footnotesize", "bf", "it"])
@@ -157,26 +134,6 @@ def test_icml_author_list_reads_as_names_marked_by_affiliation():
     )
 
 
-def test_jhep_author_notes_are_title_page_notes_and_mnras_running_head_prints_nothing():
-    text = front(
-        r"\documentclass[useAMS]{mnras}\usepackage{jheppub}\title{T}\pagerange{\pageref{firstpage}--\pageref{lastpage}}"
-        r"\pubyear{2012}\author[a]{A. One,\note{ORCID: 0000-0003-4186-4182}}\affiliation[a]{Uni A}"
-    )
-    assert "\n\nA. One$^{a}$\n\n$^{a}$Uni A\n\n[^ORCID: 0000-0003-4186-4182]\n\n" in text
-    assert "2012" not in text and "??" not in text
-
-
-def test_acmart_affiliation_parts_are_one_address_and_ccs_xml_prints_nothing():
-    text = main_only(
-        r"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
-        r"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
-        r"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
-        r"\begin{document}\maketitle\section{S}Body.\end{document}"
-    )
-    assert "$^{1}$Newcastle University, Newcastle, United Kingdom\n" in text
-    assert "ccs2012" not in text and "concept" not in text
-
-
 def test_ieeetran_author_blocks_read_alike_when_the_eprint_ships_ieeetran_cls():
     """IEEEtran.cls defines \\IEEEauthorblockN for each of its modes, the last one plainly `#1`:
     a shipped class's definition is not the paper's, and the blocks keep their separators."""
@@ -194,3 +151,47 @@ def test_ieeetran_author_blocks_read_alike_when_the_eprint_ships_ieeetran_cls():
     }
     text = latex_to_text(files)
     assert "\n\nA. One$^*$, Uni One, a@one.org, B. Two, Uni Two\n\n" in text
+
+
+@pytest.mark.parametrize(
+    ("tex", "present", "absent"),
+    [
+        # Elsevier's cas classes take the ORCID in a trailing optional argument after the name
+        pytest.param(
+            r"\documentclass{cas-dc}\begin{document}\title{T}\author[1]{A. One}[orcid=0000-0001-6916-2233]"
+            "\n"
+            r"\ead{a@b.org}\affiliation[1]{Uni A}\begin{abstract}X.\end{abstract}\maketitle\section{S}B.\end{document}",
+            "\n\nA. One$^{1}$\n\n",
+            ("orcid", "0000-"),
+            id="cas-orcid-after-the-name",
+        ),
+        pytest.param(
+            r"\documentclass{elsarticle}\title{T}\author[1]{A. One}"
+            r"\affiliation[1]{organization={Physics Department, Uni A}, addressline={Main St 1},"
+            r" city={Garching}, postcode={D-85748}, state={Bavaria}, country={Germany}}" + BODY,
+            "$^{1}$Physics Department, Uni A, Main St 1, Garching, D-85748, Bavaria, Germany",
+            ("=",),
+            id="elsarticle-key-value-affiliation",
+        ),
+        pytest.param(
+            r"\documentclass[useAMS]{mnras}\usepackage{jheppub}\title{T}\pagerange{\pageref{firstpage}--\pageref{lastpage}}"
+            r"\pubyear{2012}\author[a]{A. One,\note{ORCID: 0000-0003-4186-4182}}\affiliation[a]{Uni A}" + BODY,
+            "\n\nA. One$^{a}$\n\n$^{a}$Uni A\n\n[^ORCID: 0000-0003-4186-4182]\n\n",
+            ("2012", "??"),
+            id="jhep-note-and-mnras-running-head",
+        ),
+        pytest.param(
+            r"\documentclass[acmsmall]{acmart}\title{T}\author{A. One}\affiliation{\institution{Newcastle University}"
+            r"\city{Newcastle}\country{United Kingdom}}\email{a@b.org}\begin{abstract}X.\end{abstract}"
+            r"\begin{CCSXML}<ccs2012><concept><concept_id>10011007</concept_id></concept></ccs2012>\end{CCSXML}"
+            r"\begin{document}\maketitle\section{S}Body.\end{document}",
+            "$^{1}$Newcastle University, Newcastle, United Kingdom\n",
+            ("ccs2012", "concept"),
+            id="acmart-affiliation-parts-and-ccs-xml",
+        ),
+    ],
+)
+def test_a_classes_title_page_commands_print_their_text_and_nothing_else(tex, present, absent):
+    text = main_only(tex)
+    assert present in text
+    assert [part for part in absent if part in text] == []
