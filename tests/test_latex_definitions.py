@@ -5,6 +5,8 @@ unit, etoolbox's toggles."""
 
 from __future__ import annotations
 
+import pytest
+
 from arxiv_mcp.text.document import Kind
 from arxiv_mcp.text.latex.convert import latex_to_document, latex_to_text
 from arxiv_mcp.text.latex.definitions import Definition, Definitions, TheoremKind, defined_float_names, doi_prefix
@@ -64,34 +66,55 @@ def test_the_tokenizer_records_each_definition_where_it_reads_it():
     assert table.defined["d"] is None and "doi" not in table.defined  # delimited: unusable; protected: not kept
 
 
-def test_a_definition_takes_effect_where_tex_reads_it():
-    tex = (
-        r"\documentclass{article}\newcommand{\x}{one}\begin{document}"
-        r"First \x. \renewcommand{\x}{two}Then \x. \newcommand{\y}{why}\y.\end{document}"
-    )
-    assert latex_to_text({"main.tex": tex.encode()}) == "First one. Then two. why.\n"
-
-
-def test_declared_math_operators_print_as_latex_can_read_them():
-    tex = (
-        r"\documentclass{article}\DeclareMathOperator{\Tr}{Tr}\DeclareMathOperator*{\argmax}{arg\,max}"
-        r"\begin{document}We have $\Tr(A) = \argmax_x f$.\end{document}"
-    )
-    assert (
-        latex_to_text({"main.tex": tex.encode()})
-        == "We have $\\operatorname{Tr}(A) = \\operatorname*{arg\\,max}_x f$.\n"
-    )
-
-
-def test_a_macro_in_text_after_a_lone_dollar_is_read_as_text():
-    """The tokenizer expands a macro where it reads it, so it knows a lone `$` is text: the
-    macro's own math keeps its dollars (CMS's `\\cmsinstitute{... $^{a}$}`)."""
-    tex = (
-        r"\documentclass{article}\newcommand{\place}[1]{(#1)}\begin{document}It costs 5$ here."
-        "\n\n"
-        r"\place{Sezione di Bologna $^{a}$}\end{document}"
-    )
-    assert latex_to_text({"main.tex": tex.encode()}) == "It costs 5$ here.\n\n(Sezione di Bologna $^{a}$)\n"
+@pytest.mark.parametrize(
+    ("tex", "expected"),
+    [
+        pytest.param(
+            r"\documentclass{article}\newcommand{\x}{one}\begin{document}"
+            r"First \x. \renewcommand{\x}{two}Then \x. \newcommand{\y}{why}\y.\end{document}",
+            "First one. Then two. why.\n",
+            id="renewed-where-read",
+        ),
+        pytest.param(
+            r"\documentclass{article}\DeclareMathOperator{\Tr}{Tr}\DeclareMathOperator*{\argmax}{arg\,max}"
+            r"\begin{document}We have $\Tr(A) = \argmax_x f$.\end{document}",
+            "We have $\\operatorname{Tr}(A) = \\operatorname*{arg\\,max}_x f$.\n",
+            id="math-operators-print-as-latex-can-read-them",
+        ),
+        # The tokenizer expands a macro where it reads it, so it knows a lone `$` is text: the
+        # macro's own math keeps its dollars (CMS's `\cmsinstitute{... $^{a}$}`).
+        pytest.param(
+            r"\documentclass{article}\newcommand{\place}[1]{(#1)}\begin{document}It costs 5$ here."
+            "\n\n"
+            r"\place{Sezione di Bologna $^{a}$}\end{document}",
+            "It costs 5$ here.\n\n(Sezione di Bologna $^{a}$)\n",
+            id="macro-in-text-after-a-lone-dollar",
+        ),
+        pytest.param(
+            r"\documentclass{article}\newcommand{\x}{one}\let\y\x\renewcommand{\x}{two}\let\bm=\boldsymbol"
+            r"\let\Re\relax\newcommand{\Re}{\mathrm{Re}}\let\oldref\ref"
+            r"\begin{document}\section{A}\label{s}Then \x, \y, $\bm{v} + \Re z$, see \oldref{s}.\end{document}",
+            "## 1 A\n\nThen two, one, $\\boldsymbol{v} + \\mathrm{Re} z$, see 1.\n",
+            id="let-gives-what-another-means-where-read",
+        ),
+        pytest.param(
+            r"\documentclass{article}\usepackage{siunitx}\DeclareSIUnit\parsec{pc}"
+            r"\begin{document}At $d = \SI{3}{\parsec}$ and \SI{4}{\parsec}."
+            r"\begin{verbatim}\DeclareSIUnit\parsec{no}\end{verbatim}\end{document}",
+            "At $d = 3\\,\\text{pc}$ and 4 pc.\n\n\\DeclareSIUnit\\parsec{no}\n",
+            id="declared-unit-not-in-verbatim",
+        ),
+        # a macro that defines macros is never expanded here (its body is not safe): what it defines is kept
+        pytest.param(
+            r"\documentclass{article}\newcommand{\mydefs}{\def\a{one}\newcommand{\b}[1]{two #1}}\mydefs"
+            r"\begin{document}See \a{} and \b{x}.\end{document}",
+            "See one and two x.\n",
+            id="definitions-inside-a-definition",
+        ),
+    ],
+)
+def test_a_definition_takes_effect_where_tex_reads_it(tex, expected):
+    assert latex_to_text({"main.tex": tex.encode()}) == expected
 
 
 def own(body: str, preamble: str) -> str:
@@ -168,35 +191,6 @@ def test_an_eqno_prints_the_papers_counter_as_the_paper_renews_it():
     document = latex_to_document({"main.tex": source.encode()})
     assert [block.record.number for block in document.blocks if block.kind == Kind.EQUATION] == ["I", "II"]
     assert document.text.endswith("$$y$$\n\n[II]\n")
-
-
-def test_let_gives_a_name_what_another_means_where_it_is_read():
-    tex = (
-        r"\documentclass{article}\newcommand{\x}{one}\let\y\x\renewcommand{\x}{two}\let\bm=\boldsymbol"
-        r"\let\Re\relax\newcommand{\Re}{\mathrm{Re}}\let\oldref\ref"
-        r"\begin{document}\section{A}\label{s}Then \x, \y, $\bm{v} + \Re z$, see \oldref{s}.\end{document}"
-    )
-    assert latex_to_text({"main.tex": tex.encode()}) == (
-        "## 1 A\n\nThen two, one, $\\boldsymbol{v} + \\mathrm{Re} z$, see 1.\n"
-    )
-
-
-def test_a_declared_unit_is_recorded_where_it_is_read():
-    tex = (
-        r"\documentclass{article}\usepackage{siunitx}\DeclareSIUnit\parsec{pc}"
-        r"\begin{document}At $d = \SI{3}{\parsec}$ and \SI{4}{\parsec}."
-        r"\begin{verbatim}\DeclareSIUnit\parsec{no}\end{verbatim}\end{document}"
-    )
-    assert latex_to_text({"main.tex": tex.encode()}).startswith("At $d = 3\\,\\text{pc}$ and 4 pc.")
-
-
-def test_definitions_inside_a_definition_are_recorded():
-    # a macro that defines macros is never expanded here (its body is not safe): what it defines is kept
-    tex = (
-        r"\documentclass{article}\newcommand{\mydefs}{\def\a{one}\newcommand{\b}[1]{two #1}}\mydefs"
-        r"\begin{document}See \a{} and \b{x}.\end{document}"
-    )
-    assert latex_to_text({"main.tex": tex.encode()}) == "See one and two x.\n"
 
 
 def test_a_definition_inside_math_is_recorded_where_it_stands():
