@@ -166,47 +166,52 @@ def test_leading_hash_is_escaped(engine):
     assert "C# and F# stay" in lines
 
 
+@pytest.mark.parametrize(
+    ("lines", "present"),
+    [
+        pytest.param(
+            [
+                "We train a trans-",
+                "former on the data and reach state-of-the-",
+                "art results, with a non-",
+                "relativistic limit that is non-relativistic indeed and a mass-",
+                "to-temperature ratio. Bose-",
+                "Einstein statistics hold and we cite astro-",
+                "ph/0603494 as well as a hy-",
+                "phen.",
+            ],
+            [
+                "We train a transformer\non the data",
+                "reach state-of-the-art\nresults",
+                "a non-relativistic\nlimit",  # the paper writes the word with its hyphen elsewhere
+                "a mass-to-temperature\nratio",
+                "Bose-\nEinstein",  # upper case after the hyphen: a name, left alone
+                "astro-\nph/0603494",
+                "a hyphen.\n",  # the whole next line moved up, no empty line left behind
+            ],
+            id="at-line-ends",
+        ),
+        # An engine may put a compound broken over two lines on one line with a space ("A two-
+        # dimensional fit": pypdf, when the next line starts a little off): closed when the paper
+        # writes the compound whole elsewhere; a suspended hyphen stays.
+        pytest.param(
+            [
+                "A two- dimensional fit is made, with two-dimensional shapes,",
+                "for pre- and post-processing alike, and a free- form guess.",
+            ],
+            [
+                "A two-dimensional fit is made",
+                "pre- and post-processing",
+                "a free- form guess",  # not written whole anywhere: left as it is
+            ],
+            id="within-a-line",
+        ),
+    ],
+)
 @pytest.mark.parametrize("engine", ENGINES)
-def test_hyphenation_at_line_ends_is_mended(engine):
-    data = make_pdf(
-        text_page(
-            "We train a trans-",
-            "former on the data and reach state-of-the-",
-            "art results, with a non-",
-            "relativistic limit that is non-relativistic indeed and a mass-",
-            "to-temperature ratio. Bose-",
-            "Einstein statistics hold and we cite astro-",
-            "ph/0603494 as well as a hy-",
-            "phen.",
-            SENTENCE,
-        )
-    )
-    text = pdf_to_text(data, engine=engine)
-    assert "We train a transformer\non the data" in text
-    assert "reach state-of-the-art\nresults" in text
-    assert "a non-relativistic\nlimit" in text  # the paper writes the word with its hyphen elsewhere
-    assert "a mass-to-temperature\nratio" in text
-    assert "Bose-\nEinstein" in text  # upper case after the hyphen: a name, left alone
-    assert "astro-\nph/0603494" in text
-    assert "a hyphen.\n" in text  # the whole next line moved up, no empty line left behind
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_compound_split_at_its_hyphen_within_a_line_is_closed(engine):
-    """An engine may put a compound broken over two lines on one line with a space ("A two-
-    dimensional fit": pypdf, when the next line starts a little off): closed when the paper
-    writes the compound whole elsewhere; a suspended hyphen stays."""
-    data = make_pdf(
-        text_page(
-            "A two- dimensional fit is made, with two-dimensional shapes,",
-            "for pre- and post-processing alike, and a free- form guess.",
-            SENTENCE,
-        )
-    )
-    text = pdf_to_text(data, engine=engine)
-    assert "A two-dimensional fit is made" in text
-    assert "pre- and post-processing" in text
-    assert "a free- form guess" in text  # not written whole anywhere: left as it is
+def test_words_broken_at_a_hyphen_are_mended(engine, lines, present):
+    text = pdf_to_text(make_pdf(text_page(*lines, SENTENCE)), engine=engine)
+    assert [fragment for fragment in present if fragment not in text] == []
 
 
 @pytest.mark.parametrize("engine", ENGINES)
