@@ -156,7 +156,7 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     left = shrink_to(cache.stats().bytes - 2 * per_text - per_meta // 2)
     assert "2401.00002v1" not in left, "whole entries go only after every text"
     assert left["2401.00001v1"] == left["2401.00003v1"] == ["meta"]
-    assert cache.stats().bytes <= cache.max_bytes
+    assert cache.stats().bytes <= cache.ledger.max_bytes
     assert cache.verify() == []
 
 
