@@ -29,17 +29,18 @@ class CacheOverview:
 
     def stats(self) -> CacheStats:
         """The cache's size against its bounds; `home` is the absolute folder (a rendering may shorten it)."""
-        with self.ledger.locked():
-            self.ledger.sessions.expire(self.ledger.clock())
+        ledger = self.ledger
+        with ledger.locked():
+            ledger.sessions.expire(ledger.clock())
             return CacheStats(
-                papers=len(self.ledger.state.entries),
-                bytes=self.ledger.state.total_bytes,
-                bytes_by_tier=dict(self.ledger.state.bytes_by_tier),
-                max_papers=self.ledger.max_papers,
-                max_bytes=self.ledger.max_bytes,
-                open_sessions=len(self.ledger.sessions.sessions),
-                home=str(self.ledger.home),
-                sessions=self.ledger.sessions.last_used_first()[:20],
+                papers=len(ledger.state.entries),
+                bytes=ledger.state.total_bytes,
+                bytes_by_tier=dict(ledger.state.bytes_by_tier),
+                max_papers=ledger.max_papers,
+                max_bytes=ledger.max_bytes,
+                open_sessions=len(ledger.sessions.sessions),
+                home=str(ledger.home),
+                sessions=ledger.sessions.last_used_first()[:20],
             )
 
     def list_cached(
@@ -53,13 +54,14 @@ class CacheOverview:
     ) -> tuple[list[CachedPaper], int, int]:
         """A page of cached paper versions (listing.py), the entries the listing has in all
         (after `pinned_only`) and the cached paper versions in all."""
-        with self.ledger.locked():
-            self.ledger.sessions.expire(self.ledger.clock())
-            pins = self.ledger.sessions.pins()
+        ledger = self.ledger
+        with ledger.locked():
+            ledger.sessions.expire(ledger.clock())
+            pins = ledger.sessions.pins()
             rows, matched = listing.page(
-                self.ledger.state, pins, sort=sort, offset=offset, limit=limit, pinned_only=pinned_only
+                ledger.state, pins, sort=sort, offset=offset, limit=limit, pinned_only=pinned_only
             )
-            return rows, matched, len(self.ledger.state.entries)
+            return rows, matched, len(ledger.state.entries)
 
     def library_listing(self) -> dict[str, listing.Signature]:
         """What the local library indexes: each paper's newest version with metadata or text."""
@@ -69,23 +71,24 @@ class CacheOverview:
     def clear(self, drop_pinned: bool = False) -> ClearResult:
         """Evict every unpinned paper (with drop_pinned, also those pinned by the caller's own
         sessions: another client's pins always stay) and all search answers."""
-        with self.ledger.locked():
-            self.ledger.sessions.expire(self.ledger.clock())
-            pins = self.ledger.sessions.pins()
-            kept_back = self.ledger.sessions.others_pins() if drop_pinned else pins.keys()
+        ledger = self.ledger
+        with ledger.locked():
+            ledger.sessions.expire(ledger.clock())
+            pins = ledger.sessions.pins()
+            kept_back = ledger.sessions.others_pins() if drop_pinned else pins.keys()
             cleared = ClearResult(evicted=[], kept_pinned=[])
-            for key, entry in list(self.ledger.state.entries.items()):
+            for key, entry in list(ledger.state.entries.items()):
                 if key in kept_back:
                     cleared.kept_pinned.append(versioned_id(*key))
                     continue
                 cleared.bytes_freed += entry.bytes
-                self.ledger.drop(key, None, "clear_cache")
+                ledger.drop(key, None, "clear_cache")
                 cleared.evicted.append(versioned_id(*key))
-            for paper_id in list(self.ledger.state.notes.keys() | self.ledger.state.latest.keys()):
-                if paper_id not in self.ledger.state.by_paper:
-                    self.ledger.index.append(Forget(paper_id))
+            for paper_id in list(ledger.state.notes.keys() | ledger.state.latest.keys()):
+                if paper_id not in ledger.state.by_paper:
+                    ledger.index.append(Forget(paper_id))
             if drop_pinned and pins:
-                self.ledger.sessions.unpin_all()
+                ledger.sessions.unpin_all()
             self.answers.clear()
             return cleared
 
