@@ -5,7 +5,7 @@ completion asks it for anything; then it builds the one service (once, under a l
 in worker threads) and forwards to it. The service's modules (the cache, readers, upstream
 clients: most of arxiv-mcp) are imported then, not before `initialize` is answered; and the
 service builds its readers, upstream clients and library on the first call that needs each
-(`service._Part`), so a cache-only tool imports only the cache.
+(`service_parts._Part`), so a cache-only tool imports only the cache.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arxiv_mcp.cache import atomic  # noqa: E402
-from arxiv_mcp.cache import store as cache_module  # noqa: E402
+from arxiv_mcp.cache import tiers as cache_module  # noqa: E402
 from arxiv_mcp.cache.store import Cache  # noqa: E402
 from arxiv_mcp.ids import PaperId  # noqa: E402
 
@@ -102,7 +102,7 @@ def run(size: int, root: Path, rng: random.Random) -> str:
 
     opens = _timed(lambda: _open_and_load(home, limits) for _ in range(3))
     reopened = Cache(home, **limits)
-    compacts = _timed(reopened._index.compact for _ in range(3))
+    compacts = _timed(reopened.ledger.index.compact for _ in range(3))
     reopened.close()
     shutil.rmtree(home)
     return (

@@ -128,7 +128,8 @@ def _fresh(service: ArxivService) -> None:
     selectors._KEPT.clear()
     textdiff._sentences.cache_clear()
     skeleton._title.cache_clear()
-    service.texts, service.pages = Rereads(service.cache, TEXTS_KEPT), Rereads(service.cache, PAGES_KEPT)
+    tools = service.reading_tools
+    tools.texts, tools.pages = Rereads(service.cache, TEXTS_KEPT), Rereads(service.cache, PAGES_KEPT)
 
 
 _CHILD = """

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arxiv_mcp.cache import atomic  # noqa: E402
-from arxiv_mcp.cache import store as cache_module  # noqa: E402
+from arxiv_mcp.cache import tiers as cache_module  # noqa: E402
 from arxiv_mcp.cache.store import Cache  # noqa: E402
 from arxiv_mcp.ids import PaperId  # noqa: E402
 from arxiv_mcp.research.library import Library  # noqa: E402

@@ -16,7 +16,7 @@ from arxiv_mcp import errors
 from arxiv_mcp.cache import access as access_module
 from arxiv_mcp.cache import answers as answers_module
 from arxiv_mcp.cache import index as cache_index
-from arxiv_mcp.cache import store as cache_module
+from arxiv_mcp.cache import ledger as cache_ledger
 from arxiv_mcp.cache.paper import PaperRecord
 from arxiv_mcp.cache.records import Put
 from arxiv_mcp.cache.store import Cache, CacheFull
@@ -139,7 +139,7 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     full = cache.stats().bytes
 
     def shrink_to(limit: int) -> dict[str, list[str]]:
-        cache.max_bytes = limit
+        cache.ledger.max_bytes = limit
         put_paper(cache, clock, 9)  # an insert runs eviction; the new entry itself is protected
         return tiers_of(cache)
 
@@ -156,7 +156,7 @@ def test_bytes_bound_drops_raw_before_text_before_metadata(home, clock):
     left = shrink_to(cache.stats().bytes - 2 * per_text - per_meta // 2)
     assert "2401.00002v1" not in left, "whole entries go only after every text"
     assert left["2401.00001v1"] == left["2401.00003v1"] == ["meta"]
-    assert cache.stats().bytes <= cache.max_bytes
+    assert cache.stats().bytes <= cache.ledger.max_bytes
     assert cache.verify() == []
 
 
@@ -181,7 +181,7 @@ def test_just_inserted_entry_goes_only_as_last_resort(home, clock):
     cache.pin(session, PaperId(kept, 1))
     put_paper(cache, clock, 2)  # all others pinned: the new entry cannot stay
     assert ids(cache) == ["2401.00001v1"]
-    cache.max_papers = 5
+    cache.ledger.max_papers = 5
     with pytest.raises(CacheFull, match="end_session"):
         cache.put_raw(PaperId("2401.00002", 1), "pdf", PDF, "application/pdf")
     assert not (home / "papers" / "2401.00002v1.pdf").exists()
@@ -559,8 +559,8 @@ def test_a_snapshot_of_a_format_before_loads_and_is_written_anew(home, clock, be
 def _compacted(home: Path, clock: Clock) -> dict:
     """The snapshot once the journal is folded into it: every entry in its columns."""
     cache = open_cache(home, clock)
-    with cache._locked():
-        cache._index.compact()
+    with cache.ledger.locked():
+        cache.ledger.index.compact()
     cache.close()
     return json.loads((home / "index.json").read_bytes())
 
@@ -702,7 +702,7 @@ class Crash(BaseException):
 def test_a_file_renamed_but_not_recorded_is_adopted_and_checked(home, clock, monkeypatch):
     expected = _fill(home, clock)
     cache = open_cache(home, clock)
-    record = cache._index.append
+    record = cache.ledger.index.append
 
     def die_before_recording(op):
         if isinstance(op, Put) and not op.front:
@@ -711,7 +711,7 @@ def test_a_file_renamed_but_not_recorded_is_adopted_and_checked(home, clock, mon
 
     # Writers killed between renaming a whole file into place and recording it: a text that
     # replaces an indexed one, and a new paper's metadata.
-    monkeypatch.setattr(cache._index, "append", die_before_recording)
+    monkeypatch.setattr(cache.ledger.index, "append", die_before_recording)
     with pytest.raises(Crash):
         cache.put_text(PaperId("2401.00002", 1), "newer, longer", method="pdf", extractor_version=9)
     with pytest.raises(Crash):
@@ -777,7 +777,7 @@ def test_a_crash_between_unrecording_and_removing_a_file(home, clock, monkeypatc
     def crash(path):
         raise Crash
 
-    monkeypatch.setattr(cache_module, "discard", crash)
+    monkeypatch.setattr(cache_ledger, "discard", crash)
     with pytest.raises(Crash):
         put_paper(cache, clock, 3)  # evicts paper 1: recorded, but its file stays
     monkeypatch.undo()

@@ -54,8 +54,8 @@ WRITER = textwrap.dedent(
 
     handler = logging.FileHandler(logs / f"evictions-{writer}.log")
     handler.setFormatter(logging.Formatter("%(created).6f %(message)s"))
-    logging.getLogger("arxiv_mcp.cache.store").addHandler(handler)
-    logging.getLogger("arxiv_mcp.cache.store").setLevel(logging.INFO)
+    logging.getLogger("arxiv_mcp.cache.ledger").addHandler(handler)
+    logging.getLogger("arxiv_mcp.cache.ledger").setLevel(logging.INFO)
     done = os.open(logs / f"done-{writer}.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 
     def record(**fields):
@@ -165,7 +165,7 @@ def wait_for_progress(process: subprocess.Popen, path: Path, count: int, timeout
 def open_and_check(home: Path, logs: Path) -> Cache:
     """Open the cache as a restarted server would and check every promise about its state."""
     own = EvictionLog()
-    logger = logging.getLogger("arxiv_mcp.cache.store")
+    logger = logging.getLogger("arxiv_mcp.cache.ledger")
     logger.addHandler(own)
     previous_level = logger.level
     logger.setLevel(logging.INFO)

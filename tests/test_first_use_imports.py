@@ -2,7 +2,7 @@
 
 The first `cache_stats`, `list_cached` or `search_cached` of a process builds the service;
 the readers, the upstream clients and the text model are built and imported only by a call
-that needs them (`service._Part`), so these calls do not pay for them (issue 35.8: a first
+that needs them (`service_parts._Part`), so these calls do not pay for them (issue 35.8: a first
 call at 10,000 papers within 100 ms; the time is measured by benchmarks/first_call.py, not
 here). Seen through the real stdio server under `python -X importtime`.
 """

@@ -1,7 +1,8 @@
 """The house rules issue 35 measures, kept as a ratchet: each is read from the package's
 syntax trees, so a change that breaks one fails here instead of in the next review.
 
-- No class in `text/` over 400 lines, counting the package's classes it is composed of.
+- No class in the package over 400 lines, counting the package's classes it is composed of
+  (its bases: a mixin moves lines, it does not split a class).
 - No attribute found by a built name (`getattr(self, "cmd_" + role)`): a handler sits in a
   table row.
 - A dependency's private internals (a private module, a private attribute named by string)
@@ -47,19 +48,9 @@ def _composed_sizes(trees: dict[str, ast.Module]) -> dict[str, int]:
     return {name: size(name, frozenset()) for name in classes}
 
 
-def _text_classes() -> set[str]:
-    return {
-        node.name
-        for path, tree in TREES.items()
-        if path.startswith("text/")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ClassDef)
-    }
-
-
-def test_no_text_class_over_400_lines_counting_what_it_is_composed_of() -> None:
+def test_no_class_over_400_lines_counting_what_it_is_composed_of() -> None:
     sizes = _composed_sizes(TREES)
-    over = {name: sizes[name] for name in _text_classes() if sizes[name] > CLASS_LINES}
+    over = {name: size for name, size in sizes.items() if size > CLASS_LINES}
     assert over == {}
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from arxiv_mcp.cache.overview import CacheOverview
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.ids import PaperId
 from arxiv_mcp.research import library as library_module
@@ -64,14 +65,14 @@ def home(tmp_path: Path) -> Path:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The papers whose files the library reads."""
     seen: list[str] = []
-    original = Cache.iter_documents
+    original = CacheOverview.iter_documents
 
     def counting(self, only=None):
         for document in original(self, only):
             seen.append(document[0])
             yield document
 
-    monkeypatch.setattr(Cache, "iter_documents", counting)
+    monkeypatch.setattr(CacheOverview, "iter_documents", counting)
     return seen
 
 

@@ -20,7 +20,7 @@ import pytest
 from arxiv_mcp import errors
 from arxiv_mcp.cache import index as cache_index
 from arxiv_mcp.cache import osfiles
-from arxiv_mcp.cache import store as cache_store
+from arxiv_mcp.cache import tiers as cache_tiers
 from arxiv_mcp.cache.atomic import TMP_SUFFIX, clean_stale_tmp, write_atomic
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.ids import PaperId
@@ -90,14 +90,14 @@ def _two_processes_at_work(home: Path, monkeypatch, *, compacting: bool = True) 
     if compacting:
         monkeypatch.setattr(cache_index.JournaledIndex, "compact_if_long", cache_index.JournaledIndex.compact)
     first, second = Cache(home), Cache(home)
-    read_whole = Cache._read_whole
+    read_whole = cache_tiers.TierFiles._read_whole
 
     def read_after_the_other_wrote(self, opened, key, tier, decode):
-        if self is second and tier == "meta":
+        if self is second.tiers and tier == "meta":
             first.put_meta(PaperId(key[0], key[1]), {"title": "Rewritten"}, latest=True)
         return read_whole(self, opened, key, tier, decode)
 
-    monkeypatch.setattr(Cache, "_read_whole", read_after_the_other_wrote)
+    monkeypatch.setattr(cache_tiers.TierFiles, "_read_whole", read_after_the_other_wrote)
     try:
         first.put_meta(PaperId("2401.00001", 1), {"title": "One"}, latest=True)
         second.start_session("s")
@@ -142,7 +142,7 @@ def test_each_part_of_the_windows_handling_is_needed(windows_rules, monkeypatch,
     elif undone == "releasing the journal":
         monkeypatch.setattr(cache_index.JournaledIndex, "release", lambda self: None)
     else:
-        monkeypatch.setattr(cache_store, "_open_for_reading", lambda path: open(path, "rb"))
+        monkeypatch.setattr(cache_tiers, "_open_for_reading", lambda path: open(path, "rb"))
     with contextlib.suppress(errors.ArxivMcpError, OSError):  # the cache wraps some refusals in its own error
         _two_processes_at_work(tmp_path / "cache", monkeypatch, compacting="without" not in undone)
     assert refused in {Path(path).name for path in windows_rules}

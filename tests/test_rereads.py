@@ -38,21 +38,21 @@ NEW_TEXT = "Rewritten by another process: the aardvark theorem."
 @pytest.fixture
 def clock(service):
     """The cache's clock, moved by hand (the metadata TTL and access batching follow it)."""
-    now = [service.cache._clock()]
-    service.cache._clock = lambda: now[0]
+    now = [service.cache.ledger.clock()]
+    service.cache.ledger.clock = lambda: now[0]
     return now
 
 
 def locks_taken(service: ArxivService) -> list[int]:
     """Counts every acquisition of the cache lock from now on."""
     taken: list[int] = []
-    acquire = service.cache._lock.acquire
+    acquire = service.cache.ledger.lock.acquire
 
     def counted() -> bool:
         taken.append(1)
         return acquire()
 
-    service.cache._lock.acquire = counted
+    service.cache.ledger.lock.acquire = counted
     return taken
 
 
@@ -256,7 +256,7 @@ def test_a_page_read_again_answers_while_another_holder_keeps_the_lock(fake, ser
     fake.add(html_paper(PID, "Aardvarks"))
     first = warm(service)
     holder = Cache(service.cache.home)  # its own lock file descriptor: another holder, as another process is
-    holder._lock.acquire()
+    holder.ledger.lock.acquire()
     try:
         service.read_paper(PID)
         clock[0] += access_module.ACCESS_FLUSH_S  # the batch is due: journaled if the lock is free at once
@@ -264,7 +264,7 @@ def test_a_page_read_again_answers_while_another_holder_keeps_the_lock(fake, ser
         assert service.read_paper(PID) == first
         assert time.monotonic() - started < 5, "the holder is not waited for (its lease runs 600 s)"
     finally:
-        holder._lock.release()
+        holder.ledger.lock.release()
         holder.close()
     journal = service.cache.home / "journal.jsonl"
     size = journal.stat().st_size

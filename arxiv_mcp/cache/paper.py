@@ -3,8 +3,8 @@ the version marked latest, and the paper's notes (small JSON values other layers
 
 A reader asks for all of it at once (`paper`): one `PaperRecord`, read under one holding of
 the lock, so a read's choices (which version, which sources are known to be missing) rest on
-one consistent view and cost one lock, not one per question. A part of `store.Cache` kept
-apart (Cache inherits it); it works on the index mirror Cache owns, under Cache's lock.
+one consistent view and cost one lock, not one per question. A part of `store.Cache`, on the
+`Ledger` it shares: it reads the index mirror and journals notes under the ledger's lock.
 
 Keys are `ids.PaperId`s, valid by construction: nothing here checks an id again. A paper's
 facts are per paper, so a key's version, if any, is ignored.
@@ -13,15 +13,14 @@ facts are per paper, so a key's version, if any, is ignored.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from ..ids import PaperId
 from .disk import best_effort
-from .index import IndexState, JournaledIndex
+from .ledger import Ledger
 from .records import Note
 
 MAX_NOTE_BYTES = 16384
@@ -51,29 +50,25 @@ class PaperRecord:
 
 
 class PaperFacts:
-    """The per-paper part of `store.Cache`."""
+    """The per-paper part of `store.Cache`: a paper's versions, latest mark and notes."""
 
-    # What Cache provides (see store.py).
-    meta_ttl_s: float
-    _index: JournaledIndex
-    _clock: Callable[[], float]
-    _locked: Callable[[], AbstractContextManager[None]]
-
-    @property
-    def _state(self) -> IndexState:
-        return self._index.state
+    def __init__(self, ledger: Ledger, meta_ttl_s: float) -> None:
+        self.ledger = ledger
+        self.meta_ttl_s = meta_ttl_s
 
     def paper(self, pid: PaperId) -> PaperRecord:
         """Everything the cache knows of `pid`'s paper, read at once."""
-        with self._locked():
-            versions = self._state.by_paper.get(pid.id)
-            mark = self._state.latest.get(pid.id)
-            notes = self._state.notes.get(pid.id)
+        ledger = self.ledger
+        with ledger.locked():
+            state = ledger.state
+            versions = state.by_paper.get(pid.id)
+            mark = state.latest.get(pid.id)
+            notes = state.notes.get(pid.id)
             return PaperRecord(
                 tuple(sorted(versions)) if versions else (),
                 None if mark is None else (mark[0], mark[1] + self.meta_ttl_s),
                 MappingProxyType(dict(notes)) if notes else MappingProxyType({}),
-                self._clock(),
+                ledger.clock(),
             )
 
     def versions(self, pid: PaperId) -> list[int]:
@@ -81,8 +76,8 @@ class PaperFacts:
         return list(self.paper(pid).versions)
 
     def get_note(self, pid: PaperId, name: str) -> Any | None:
-        with self._locked():
-            return self._state.notes.get(pid.id, {}).get(name)
+        with self.ledger.locked():
+            return self.ledger.state.notes.get(pid.id, {}).get(name)
 
     def put_note(self, pid: PaperId, name: str, value: Any) -> None:
         """Keep a small JSON value with a paper (None deletes it); gone when the paper is evicted.
@@ -97,5 +92,5 @@ class PaperFacts:
             raise ValueError(f"a note value must be JSON: {exc}") from None
         if size > MAX_NOTE_BYTES:
             raise ValueError(f"a note value may take at most {MAX_NOTE_BYTES} bytes as JSON")
-        with best_effort(f"a note on {pid.id}"), self._locked():
-            self._index.append(Note(pid.id, name, value))
+        with best_effort(f"a note on {pid.id}"), self.ledger.locked():
+            self.ledger.index.append(Note(pid.id, name, value))

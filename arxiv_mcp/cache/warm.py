@@ -27,13 +27,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 from .. import budget, errors
-from .access import AccessLog
-from .index import JournaledIndex
+from .ledger import Ledger
 from .readmemo import Stamp, stamp_of
 from .records import Key
 
@@ -66,17 +63,14 @@ class Proof:
 
 
 class WarmChecks:
-    """The part of `store.Cache` that proves warm reads (Cache inherits it)."""
+    """The part of `store.Cache` that proves warm reads, on the `Ledger` it shares."""
 
-    # What Cache provides (see store.py).
-    _index: JournaledIndex
-    _access: AccessLog
-    _clock: Callable[[], float]
-    _locked: Callable[[], AbstractContextManager[None]]
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
 
     def index_stamp(self) -> Stamp | None:
         """The index journal's stamp: take it before a read that may be proved afterwards."""
-        return stat_stamp(self._index.journal_path)
+        return stat_stamp(self.ledger.index.journal_path)
 
     def proof(self, origin: TextOrigin | None, since: Stamp | None, until: float | None) -> Proof | None:
         """A proof of a read that began when the journal was `since` and decoded `origin`;
@@ -88,20 +82,21 @@ class WarmChecks:
     def holds(self, proof: Proof) -> bool:
         """Whether the read `proof` stands for would read the same now; if so it counts as an
         access to its entry."""
-        now = self._clock()
+        now = self.ledger.clock()
         if (
             now >= proof.until
             or self.index_stamp() != proof.index
             or stat_stamp(proof.origin.path) != proof.origin.stamp
         ):
             return False
-        self._access.later(proof.origin.key, now)
-        if self._access.due(now):
+        access = self.ledger.access
+        access.later(proof.origin.key, now)
+        if access.due(now):
             self._flush_soon()
         return True
 
     def _flush_soon(self) -> None:
         """Journal the batched accesses if the lock is free now (a budget of no time: another
         process's holding is not waited for); a read never fails for that, the next one tries again."""
-        with contextlib.suppress(errors.ArxivMcpError, OSError), budget.tool_call(0.0), self._locked():
-            pass  # the holding itself applies and journals what is due (store.Cache._locked)
+        with contextlib.suppress(errors.ArxivMcpError, OSError), budget.tool_call(0.0), self.ledger.locked():
+            pass  # the holding itself applies and journals what is due (Ledger.locked)
