@@ -1,7 +1,6 @@
 """The paper's definitions (`text.latex.definitions`, `text.latex.macros.Table`): the macros,
 aliases, float names and DOI prefix recorded where the tokenizer reads them, and what the walk
-needs, read from its tokens: theorem-like environments kept as data, counters numbered within a
-unit, etoolbox's toggles."""
+needs, read from its tokens: theorem-like environments kept as data, etoolbox's toggles."""
 
 from __future__ import annotations
 
@@ -12,8 +11,8 @@ from arxiv_mcp.text.latex.macros import Macros, Table
 from arxiv_mcp.text.latex.tokens import tokenize
 
 
-def read(tex: str, *, preamble: bool = True) -> Definitions:
-    return Definitions().read(tokenize(tex), preamble=preamble)
+def read(tex: str) -> Definitions:
+    return Definitions().read(tokenize(tex))
 
 
 def test_newtheorem_is_kept_as_data_with_its_counter_and_unit():
@@ -33,18 +32,9 @@ def test_a_label_that_is_not_plain_text_defines_nothing():
     assert "thm" not in found and "eq" not in found
 
 
-def test_counters_within_a_unit_in_the_order_latex_lets_them_override():
-    tex = (
-        r"\renewcommand{\thetable}{\thechapter.\arabic{table}} \numberwithin{equation}{section}"
-        r" \counterwithin*[x]{figure}{subsection} \counterwithout{equation}"
-    )
-    assert read(tex).within == {"table": "chapter", "figure": "subsection", "equation": ""}
-    assert read(tex, preamble=False).within == {}
-
-
 def test_toggles_as_the_source_last_sets_them():
     tex = r"\toggletrue{draft} \setbool{final}{true} \togglefalse{draft} \settoggle{x}{maybe} \booltrue{a b}"
-    assert read(tex, preamble=False).toggles == {"draft": False, "final": True}
+    assert read(tex).toggles == {"draft": False, "final": True}
 
 
 def test_the_tokenizer_records_each_definition_where_it_reads_it():

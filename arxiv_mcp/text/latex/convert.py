@@ -112,10 +112,9 @@ def latex_to_document(
     meta.doi_prefix = doi_prefix(table.shipped + table.written)
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
-    defined = Definitions().read(shipped_theorems, preamble=True)
-    defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
+    defined = Definitions().read(shipped_theorems).read(preamble_tokens).read(body_tokens)
     defined.wrapped({name: d for name, d in table.all_environments.items() if d is not None})
-    meta.toggles, meta.within = defined.toggles, defined.within
+    meta.toggles = defined.toggles
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
     if meta.labels.merge:

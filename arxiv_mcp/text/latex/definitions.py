@@ -1,5 +1,6 @@
 """What the paper defines, read once each: its macros where the tokenizer reads them, and for the
-walk, from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
+walk, from its tokens, theorem-like environments and etoolbox's toggles (the counters it numbers
+within a unit are the walk's: `counters`).
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
@@ -23,30 +24,15 @@ from dataclasses import dataclass, field
 from . import pace, tokens
 from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
 
-# The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
-_BUILTIN_THEOREMS = {
-    "theorem": "Theorem",
-    "lemma": "Lemma",
-    "proposition": "Proposition",
-    "corollary": "Corollary",
-    "definition": "Definition",
-    "remark": "Remark",
-    "example": "Example",
-    "proof": "Proof",
-    "conjecture": "Conjecture",
-    "claim": "Claim",
-    "assumption": "Assumption",
-    "observation": "Observation",
-    "fact": "Fact",
-    "problem": "Problem",
-    "exercise": "Exercise",
-    "hypothesis": "Hypothesis",
-}
+# The common names a class or a package the e-print does not ship defines, each printing its
+# name capitalized (numbered, but `proof`)
+_BUILTIN_THEOREMS = (
+    *("theorem", "lemma", "proposition", "corollary", "definition", "remark", "example", "proof"),
+    *("conjecture", "claim", "assumption", "observation", "fact", "problem", "exercise", "hypothesis"),
+)
 _NAME_RE = re.compile(r"[A-Za-z]+\*?")
 _COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
 _LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
-_NUMBERED = ("figure", "table", "equation")
-_UNITS = ("chapter", "section", "subsection")
 _OPENS_RE = re.compile(r"\s*\\begin\s*\{([A-Za-z]+\*?)\}")
 _MAX_ARGUMENT_TOKENS = 8  # a definition's name or label is a few words; longer is something else
 
@@ -69,35 +55,22 @@ class TheoremKind:
 class Definitions:
     theorems: dict[str, TheoremKind] = field(
         default_factory=lambda: {
-            name: TheoremKind(label, "" if name == "proof" else name) for name, label in _BUILTIN_THEOREMS.items()
+            name: TheoremKind(name.capitalize(), "" if name == "proof" else name) for name in _BUILTIN_THEOREMS
         }
     )
     toggles: dict[str, bool] = field(default_factory=dict)  # as the source last sets them
-    # counters numbered within a unit: by \renewcommand{\theX}, overridden by \numberwithin,
-    # then taken back by \counterwithout (book classes number within chapters by default:
-    # `numbering.Numbers`' own rule)
-    the_counter: dict[str, str] = field(default_factory=dict)
-    numbered_within: dict[str, str] = field(default_factory=dict)
-    without: set[str] = field(default_factory=set)
 
-    @property
-    def within(self) -> dict[str, str]:
-        """The counters the preamble numbers within a unit, as printed (`2.3`), by counter."""
-        return {**self.the_counter, **self.numbered_within, **dict.fromkeys(self.without, "")}
-
-    def read(self, toks: list[Token], *, preamble: bool) -> Definitions:
-        """Collect the definitions of `toks`: toggles and theorems anywhere, counters in the
-        preamble. Linear in the tokens: each is looked at once, and an argument is read over a
+    def read(self, toks: list[Token]) -> Definitions:
+        """Collect the theorems and toggles of `toks` (LaTeX takes a \\newtheorem in the body
+        too). Linear in the tokens: each is looked at once, and an argument is read over a
         bounded number of them."""
         for k, (kind, value) in enumerate(toks):
             pace.tick(k)
             if kind != CMD:
                 continue
-            if preamble:
-                self._preamble_definition(toks, k, value)
-            elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
+            if value in ("newtheorem", "newtheorem*"):
                 self._theorem(toks, k + 1, value.endswith("*"))
-            if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
+            elif value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
                 name = _arguments(toks, k + 1, "m")
                 if name and name[0] and not any(c.isspace() for c in name[0]):
                     self.toggles[name[0]] = value.endswith("true")
@@ -106,20 +79,6 @@ class Definitions:
                 if found and found[0] and not any(c.isspace() for c in found[0]) and found[1] in ("true", "false"):
                     self.toggles[found[0]] = found[1] == "true"
         return self
-
-    def _preamble_definition(self, toks: list[Token], k: int, value: str) -> None:
-        if value in ("newtheorem", "newtheorem*"):
-            self._theorem(toks, k + 1, value.endswith("*"))
-        elif value in ("numberwithin", "counterwithin"):
-            found = _arguments(toks, _after_star(toks, k + 1), "Omm")  # \numberwithin{equation}{section}
-            if found and found[1] in _NUMBERED and found[2] in _UNITS:
-                self.numbered_within[found[1]] = found[2]
-        elif value == "counterwithout":
-            counter = _arguments(toks, _after_star(toks, k + 1), "m")
-            if counter and counter[0] in _NUMBERED:
-                self.without.add(counter[0])
-        elif value in ("renewcommand", "renewcommand*"):
-            self._the_counter(toks, k + 1)
 
     def _theorem(self, toks: list[Token], k: int, star: bool) -> None:
         """\\newtheorem{name}[shares the counter of]{Label}[numbered within], \\newtheorem*{name}{Label}."""
@@ -148,31 +107,6 @@ class Definitions:
             if inner and inner.group(1) in self.theorems and inner.group(1) != name and _NAME_RE.fullmatch(name):
                 self.theorems[name] = self.theorems[inner.group(1)]
         return self
-
-    def _the_counter(self, toks: list[Token], k: int) -> None:
-        """`\\renewcommand{\\thefigure}{\\thesection.\\arabic{figure}}`: figures numbered within
-        sections, as \\numberwithin says (the reset is the paper's own)."""
-        k = _skip_space(toks, k)
-        braced = k < len(toks) and toks[k][0] == LBRACE
-        k = _skip_space(toks, k + 1) if braced else k
-        if k >= len(toks) or toks[k][0] != CMD or toks[k][1][3:] not in _NUMBERED or not toks[k][1].startswith("the"):
-            return
-        counter = toks[k][1][3:]
-        k = _skip_space(toks, k + 1)
-        if braced:
-            if k >= len(toks) or toks[k][0] != RBRACE:
-                return
-            k = _skip_space(toks, k + 1)
-        body = [(kind, value.strip()) for kind, value in toks[k : k + 13] if kind != TEXT or value.strip()]
-        for unit in _UNITS:
-            printed = [(LBRACE, ""), (CMD, "the" + unit), (TEXT, "."), (CMD, "arabic"), (LBRACE, ""), (TEXT, counter)]
-            if body[:8] == [*printed, (RBRACE, ""), (RBRACE, "")]:
-                self.the_counter[counter] = unit
-
-
-def _after_star(toks: list[Token], k: int) -> int:
-    """Past the `*` of a starred command the tokenizer left as text (`\\counterwithin*`)."""
-    return k + 1 if k < len(toks) and toks[k] == (TEXT, "*") else k
 
 
 def _skip_space(toks: list[Token], k: int) -> int:
