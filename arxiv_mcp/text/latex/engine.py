@@ -341,6 +341,11 @@ class Walk:
             return j, self.match[j]
         return None
 
+    def after_option(self, i: int) -> tuple[int, tuple[int, int] | None]:
+        """Past a `[...]` argument at i (if any), and the `{...}` argument after it (None: none)."""
+        i = self.skip_spec(i, "o")
+        return i, self.group(i)
+
     def optional(self, i: int) -> tuple[int, int] | None:
         """(open, close) of a `[...]` argument at i, if any."""
         j = self.skip_space(i)

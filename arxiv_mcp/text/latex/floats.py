@@ -376,8 +376,7 @@ def cmd_row_end(w: Walk, i: int, name: str) -> int:
 
 def cmd_cell_lines(w: Walk, i: int, name: str) -> int:
     """A stacked cell (\\makecell{a \\\\ b}): its line breaks must not end the table row."""
-    i = w.skip_spec(i, "o")
-    g = w.group(i)
+    i, g = w.after_option(i)
     if g is None:
         return i
     w.stacked_cells += 1

@@ -258,8 +258,7 @@ def env_keywords(w: Walk, j: int, end: int, env: str) -> int:
 
 def cmd_footnote(w: Walk, i: int, name: str) -> int:
     """A footnote stays where it is cited, as ` [^text]`; in the title or an author, a note."""
-    i = w.skip_spec(i, "o")
-    g = w.group(i)
+    i, g = w.after_option(i)
     if g is None:
         return i
     if w.meta_depth:  # in the title or an author: a title-page note

@@ -180,8 +180,7 @@ def arguments(w: Walk, i: int, count: int) -> tuple[list[str], int] | None:
     """The LaTeX of `count` mandatory arguments (options in brackets skipped before each)."""
     values = []
     for _ in range(count):
-        i = w.skip_spec(i, "o")
-        g = w.group(i)
+        i, g = w.after_option(i)
         if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
             return None
         values.append(source_of(w, g[0] + 1, g[1]))
