@@ -1,4 +1,4 @@
-"""The paper's definitions (`text.latex.definitions`, `text.latex.macros.Table`): the macros,
+"""The paper's definitions (`text.latex.definitions`, `text.latex.macros.Macros`): the macros,
 aliases, float names and DOI prefix recorded where the tokenizer reads them, and what the walk
 needs, read from its tokens: theorem-like environments kept as data, etoolbox's toggles."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from arxiv_mcp.text.document import Kind
 from arxiv_mcp.text.latex.convert import latex_to_document, latex_to_text
 from arxiv_mcp.text.latex.definitions import Definition, Definitions, TheoremKind, defined_float_names, doi_prefix
-from arxiv_mcp.text.latex.macros import Macros, Table
+from arxiv_mcp.text.latex.macros import Macros
 from arxiv_mcp.text.latex.tokens import tokenize
 
 
@@ -38,13 +38,13 @@ def test_toggles_as_the_source_last_sets_them():
 
 
 def test_the_tokenizer_records_each_definition_where_it_reads_it():
-    table = Table(frozenset({"doi"}), frozenset())
+    table = Macros(frozenset({"doi"}), frozenset())
     tokenize(
         r"\newcommand{\beq}{\begin{equation}}\def\eeq{\end{equation}}"
         r"\renewcommand{\figurename}{Fig.}\newcommand\tablename{Tab.}"
         r"\providecommand{\doi}[1]{\url{https://doi.org/#1}}\begin{verbatim}\def\v{in verbatim}\end{verbatim}"
         r"\newcommand{\sig}[2][x]{\sigma_{#1#2}}\newcommand{\sig}{ignored}\def\d#1.{delimited}",
-        Macros(table),
+        table,
     )
     assert [one.name for one in table.written] == ["beq", "eeq", "figurename", "tablename", "doi", "sig", "sig", "d"]
     assert table.aliases == {"beq": ("begin", "equation"), "eeq": ("end", "equation")}

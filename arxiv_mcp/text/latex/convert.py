@@ -7,7 +7,7 @@ the headings' printed numbers, figures, tables, numbered equations and bibliogra
 
 The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
 float, `tokens` reads the source once, recording the paper's definitions (`definitions`,
-`macros.Table`) and expanding its macros (`macros`) where it meets them, and the converter
+`macros.Macros`) and expanding its macros (`macros`) where it meets them, and the converter
 (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -34,7 +34,7 @@ from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Macros, Table
+from .macros import Macros
 from .references import Labels
 from .source import (
     Assembler,
@@ -94,26 +94,25 @@ def latex_to_document(
     # as the floats they print before their options are read as text
     body = deluxe_tables(listing_captions(shorthands(body, babel)))
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
-    table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
-    macros = Macros(table)
+    macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
 
     meta = _document_meta(loads, preamble + "\n" + packages)  # \setcitestyle: packages' too
     meta.files = files_by_folder([*files, *members], main, preamble)
-    meta.units = table.units
+    meta.units = macros.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
     preamble_tokens = tokenize(shorthands(preamble, babel), macros)
     pace.check()
     body_tokens = bounded_bibliographies(tokenize(body, macros))
     meta.float_names = float_names(
-        defined_float_names(table.shipped), defined_float_names(table.written), babel, meta.document_class
+        defined_float_names(macros.shipped), defined_float_names(macros.written), babel, meta.document_class
     )
-    meta.doi_prefix = doi_prefix(table.shipped + table.written)
+    meta.doi_prefix = doi_prefix(macros.shipped + macros.written)
     # the tokens are read for definitions before either walk, which rewrites them as it goes
     shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
     defined = Definitions().read(shipped_theorems).read(preamble_tokens).read(body_tokens)
-    defined.wrapped({name: d for name, d in table.all_environments.items() if d is not None})
+    defined.wrapped({name: d for name, d in macros.all_environments.items() if d is not None})
     meta.toggles = defined.toggles
     Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
     converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)

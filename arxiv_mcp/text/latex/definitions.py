@@ -5,7 +5,7 @@ within a unit are the walk's: `counters`).
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
 text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order
-by `macros.Table`, which decides what each name means; the views of the recorded list are the
+by `macros.Macros`, which decides what each name means; the views of the recorded list are the
 environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
 The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
 body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
@@ -202,7 +202,7 @@ _LET_RE = re.compile(r"\\let[ \t]*\\([A-Za-z@]+)[ \t]*=?[ \t]*\\([A-Za-z@]+)(?![
 def read_one(source: str, pos: int) -> tuple[Written | None, int]:
     """The definition whose definer's backslash is at `pos` (None when it is not one), and where
     it ends when it is usable here (else -1). `\\let\\a\\b` is written as a body naming `b`:
-    `macros.Table` gives `a` what `b` means where it is read."""
+    `macros.Macros` gives `a` what `b` means where it is read."""
     m = _DEFINITION_RE.match(source, pos)
     if m is None:
         let = _LET_RE.match(source, pos)
