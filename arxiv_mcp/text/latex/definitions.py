@@ -221,7 +221,7 @@ def read_one(source: str, pos: int) -> tuple[Written | None, int]:
         nargs, default, start = _command_parameters(source, m.end())
     else:
         nargs, default, start = _def_parameters(source, m.end())
-    end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+    end = tokens.group_end(source, start, MAX_MACRO_BODY)
     body = source[start + 1 : end]
     if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
         body = f"\\operatorname{m.group(2)}{{{body}}}"
@@ -233,11 +233,11 @@ def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
     """`[1][default]{begin}{end}` after a \\newenvironment's name, and where it ends; None, -1
     when not usable here."""
     nargs, default, start = _command_parameters(source, pos)
-    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
+    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 else -1
     if begin_end < 0:
         return None, -1
     start_end = match_end(_SPACES_RE, source, begin_end + 1)
-    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
+    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY)
     if end_end < 0:
         return None, -1
     return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end]), end_end + 1
@@ -306,7 +306,7 @@ def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
     with a default; any other kind (starred, delimited, optional without default) does not work here."""
     pos = match_end(_SPACES_RE, source, pos)
-    close = tokens.group_end(source, pos, MAX_MACRO_BODY) if source.startswith("{", pos) else -1
+    close = tokens.group_end(source, pos, MAX_MACRO_BODY)
     spec = _XPARSE_SPEC_RE.fullmatch(source, pos + 1, close) if close > 0 else None
     if spec is None:
         return -1, None, pos

@@ -26,7 +26,7 @@ MAX_TABLE = 200_000  # characters of one deluxetable at most; a longer one is le
 
 def _group_end(src: str, i: int) -> int:
     """Index past the brace group opening at i (nesting counted, `\\{` skipped), or -1."""
-    close = group_end(src, i, MAX_TABLE) if src.startswith("{", i) else -1
+    close = group_end(src, i, MAX_TABLE)
     return close + 1 if close >= 0 else -1
 
 

@@ -193,9 +193,7 @@ def source_of(w: Walk, a: int, b: int) -> str:
     for kind, value in w.toks[a:b]:
         if kind == CMD:
             parts.append(f"\\{value} ")
-        elif kind in (TEXT, RAW):
-            parts.append(value)
-        elif kind == MATH:
+        elif kind in (TEXT, RAW, MATH):
             parts.append(value)
         elif kind in (LBRACE, RBRACE):
             parts.append(kind)
@@ -264,11 +262,6 @@ _UNIT_MATH_RE = re.compile(r"\$([^$]*)\$")
 _MAX_MATH_ARGUMENT = 4 * MAX_ARGUMENT_TOKENS  # characters of one argument in math
 
 
-def _group_end(latex: str, i: int) -> int:
-    """Index past the `{...}` group opening at i (`tokens.group_end`), or 0 for none."""
-    return group_end(latex, i, _MAX_MATH_ARGUMENT) + 1 if latex.startswith("{", i) else 0
-
-
 def _unit_math(unit: str) -> str:
     """A unit as printed (`fb$^{-1}$`) as math: upright text, then its powers."""
     pieces = _UNIT_MATH_RE.split(unit)
@@ -301,7 +294,7 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         for _ in _READS[name]:
             while i < len(latex) and latex[i].isspace():
                 i += 1
-            end = _group_end(latex, i)
+            end = group_end(latex, i, _MAX_MATH_ARGUMENT) + 1  # 0: no group at i
             if not end:
                 break
             arguments.append(latex[i + 1 : end - 1])
