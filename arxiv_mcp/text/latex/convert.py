@@ -23,11 +23,7 @@ from ..document import Document
 from . import pace
 from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
-from .definitions import (
-    Definitions,
-    defined_float_names,
-    doi_prefix,
-)
+from .definitions import builtin_theorems, defined_float_names, doi_prefix, wrappers
 from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
@@ -49,7 +45,7 @@ from .tokens import tokenize
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
-    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
+    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *builtin_theorems(), "document", "@newfloat"}
 )
 
 
@@ -109,13 +105,12 @@ def latex_to_document(
         defined_float_names(macros.shipped), defined_float_names(macros.written), babel, meta.document_class
     )
     meta.doi_prefix = doi_prefix(macros.shipped + macros.written)
-    # the tokens are read for definitions before either walk, which rewrites them as it goes
-    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
-    defined = Definitions().read(shipped_theorems).read(preamble_tokens).read(body_tokens)
-    defined.wrapped({name: d for name, d in macros.all_environments.items() if d is not None})
-    meta.toggles = defined.toggles
-    Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
-    converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
+    # the walks read the theorem kinds where they stand: a .sty's \newtheorem before the preamble's
+    theorems, meta.wrappers = builtin_theorems(), wrappers(macros.all_environments)
+    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))
+    for tokens in (shipped_theorems, preamble_tokens):
+        Walk(tokens, meta, theorems, HANDLERS, preamble=True).run()
+    converter = Walk(body_tokens, meta, theorems, HANDLERS, preamble=False)
     if meta.labels.merge:
         meta.labels.starred = starred_citations(converter)
     converter.run()

@@ -1,28 +1,25 @@
-"""What the paper defines, read once each: its macros where the tokenizer reads them, and for the
-walk, from its tokens, theorem-like environments and etoolbox's toggles (the counters it numbers
-within a unit are the walk's: `counters`).
+"""What the paper defines, read once each: its macros where the tokenizer reads them, and the
+theorem-like environments the walk reads (`sections.cmd_new_theorem`).
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
 text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order
 by `macros.Macros`, which decides what each name means; the views of the recorded list are the
 environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
-The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
-body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
-gives the name the macro prints).
-Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the counter it steps,
-shared or its own, and the unit it is numbered within), for the walk to number the blocks and
-for a later model of theorem blocks to build on.
+The walk reads each `\\newtheorem` where it stands, the paper's macros already expanded in its
+tokens (`\\newtheorem{thm}{\\thmname}` gives the name the macro prints), as data (`TheoremKind`:
+its printed label, the counter it steps, shared or its own, and the unit it is numbered within),
+to number the blocks and for a later model of theorem blocks to build on.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from . import pace, tokens
-from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
+from . import tokens
+from .tokens import match_end
 
 # The common names a class or a package the e-print does not ship defines, each printing its
 # name capitalized (numbered, but `proof`)
@@ -30,11 +27,8 @@ _BUILTIN_THEOREMS = (
     *("theorem", "lemma", "proposition", "corollary", "definition", "remark", "example", "proof"),
     *("conjecture", "claim", "assumption", "observation", "fact", "problem", "exercise", "hypothesis"),
 )
-_NAME_RE = re.compile(r"[A-Za-z]+\*?")
-_COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
-_LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
+THEOREM_NAME_RE = re.compile(r"[A-Za-z]+\*?")
 _OPENS_RE = re.compile(r"\s*\\begin\s*\{([A-Za-z]+\*?)\}")
-_MAX_ARGUMENT_TOKENS = 8  # a definition's name or label is a few words; longer is something else
 
 
 @dataclass(frozen=True)
@@ -51,91 +45,19 @@ class TheoremKind:
         return bool(self.counter)
 
 
-@dataclass
-class Definitions:
-    theorems: dict[str, TheoremKind] = field(
-        default_factory=lambda: {
-            name: TheoremKind(name.capitalize(), "" if name == "proof" else name) for name in _BUILTIN_THEOREMS
-        }
-    )
-    toggles: dict[str, bool] = field(default_factory=dict)  # as the source last sets them
-
-    def read(self, toks: list[Token]) -> Definitions:
-        """Collect the theorems and toggles of `toks` (LaTeX takes a \\newtheorem in the body
-        too). Linear in the tokens: each is looked at once, and an argument is read over a
-        bounded number of them."""
-        for k, (kind, value) in enumerate(toks):
-            pace.tick(k)
-            if kind != CMD:
-                continue
-            if value in ("newtheorem", "newtheorem*"):
-                self._theorem(toks, k + 1, value.endswith("*"))
-            elif value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
-                name = _arguments(toks, k + 1, "m")
-                if name and name[0] and not any(c.isspace() for c in name[0]):
-                    self.toggles[name[0]] = value.endswith("true")
-            elif value in ("settoggle", "setbool"):
-                found = _arguments(toks, k + 1, "mm")
-                if found and found[0] and not any(c.isspace() for c in found[0]) and found[1] in ("true", "false"):
-                    self.toggles[found[0]] = found[1] == "true"
-        return self
-
-    def _theorem(self, toks: list[Token], k: int, star: bool) -> None:
-        """\\newtheorem{name}[shares the counter of]{Label}[numbered within], \\newtheorem*{name}{Label}."""
-        found = _arguments(toks, k, "mOmO")
-        if found is None:
-            return
-        name, shared, label = found[0] or "", found[1], " ".join((found[2] or "").split())
-        if not _NAME_RE.fullmatch(name) or not _LABEL_RE.fullmatch(label):
-            return
-        if shared is not None and not _COUNTER_RE.fullmatch(shared):
-            return
-        within = found[3] if found[3] and _COUNTER_RE.fullmatch(found[3]) else ""
-        if star:
-            self.theorems[name] = TheoremKind(label)
-        elif shared and shared in self.theorems:
-            self.theorems[name] = TheoremKind(label, self.theorems[shared].counter, self.theorems[shared].within)
-        else:
-            self.theorems[name] = TheoremKind(label, name, within)
-
-    def wrapped(self, environments: Mapping[str, Definition]) -> Definitions:
-        """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: a paper's own name
-        for a theorem kind it defined is that kind (its label, counter and numbering), not the
-        built-in one of the same name. Read after the theorems, as LaTeX opens the body at a use."""
-        for name, definition in environments.items():
-            inner = _OPENS_RE.match(definition.body)
-            if inner and inner.group(1) in self.theorems and inner.group(1) != name and _NAME_RE.fullmatch(name):
-                self.theorems[name] = self.theorems[inner.group(1)]
-        return self
+def builtin_theorems() -> dict[str, TheoremKind]:
+    """The theorem kinds a paper has before its own \\newtheorem (`sections.cmd_new_theorem`)."""
+    return {name: TheoremKind(name.capitalize(), "" if name == "proof" else name) for name in _BUILTIN_THEOREMS}
 
 
-def _skip_space(toks: list[Token], k: int) -> int:
-    while k < len(toks) and toks[k][0] == TEXT and not toks[k][1].strip():
-        k += 1
-    return k
-
-
-def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
-    """The plain-text arguments at `k` by `spec` (`m` a `{...}`, `O` an optional `[...]`, None
-    when absent), each of text tokens only, stripped; None when a mandatory one is missing or
-    holds anything but text."""
-    out: list[str | None] = []
-    for code in spec:
-        k = _skip_space(toks, k)
-        opening, closing = (LBRACE, RBRACE) if code == "m" else (LBRACKET, RBRACKET)
-        if k >= len(toks) or toks[k][0] != opening:
-            if code == "m":
-                return None
-            out.append(None)
-            continue
-        end = k + 1
-        while end < len(toks) and end - k <= _MAX_ARGUMENT_TOKENS and toks[end][0] == TEXT:
-            end += 1
-        if end >= len(toks) or toks[end][0] != closing:
-            return None
-        out.append("".join(value for _, value in toks[k + 1 : end]).strip())
-        k = end + 1
-    return out
+def wrappers(environments: Mapping[str, Definition | None]) -> dict[str, str]:
+    """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: the environment each of
+    the paper's own opens first, by name; where that is a theorem kind, the name is that kind
+    (its label, counter and numbering), not the built-in one of the same name (`engine.Walk.begin`)."""
+    opened = {name: _OPENS_RE.match(definition.body) for name, definition in environments.items() if definition}
+    return {
+        name: m.group(1) for name, m in opened.items() if m and m.group(1) != name and THEOREM_NAME_RE.fullmatch(name)
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -94,6 +94,8 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (engine.cmd_first_of_two, ("texorpdfstring", "@firstoftwo")),
     (engine.cmd_if_then_else, ("ifthenelse",)),
     (engine.cmd_if_toggle, ("iftoggle", "ifbool")),
+    (engine.cmd_toggle, ("toggletrue", "togglefalse", "booltrue", "boolfalse", "settoggle", "setbool")),
+    (sections.cmd_new_theorem, ("newtheorem", "newtheorem*")),
     (floats.cmd_halign, ("halign",)),
     (floats.cmd_row_end, ("cr", "crcr")),
     (floats.cmd_cell_lines, ("makecell", "thead", "shortstack", "specialcell", "Centerstack")),

@@ -205,8 +205,6 @@ SKIP_SPECS = {
     "xdef": "mPm",
     "let": "m=m",
     "newif": "m",
-    "newtheorem": "momo",
-    "newtheorem*": "mm",
     "theoremstyle": "m",
     "addcontentsline": "mmm",
     "vskip": "d",
