@@ -102,7 +102,8 @@ class Definition:
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment)(?![A-Za-z@])(\*?)[ \t]*"
+    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment|DeclareSIUnit)(?![A-Za-z@])(\*?)[ \t]*"
+    r"(\[[^\]\n]{0,100}\][ \t]*)?"  # siunitx's options
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@])|\{[ \t]*([A-Za-z@]+\*?)[ \t]*\})"
 )
 ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
@@ -131,8 +132,10 @@ def read_one(source: str, pos: int) -> tuple[Written | None, int]:
         if let is None:
             return None, -1
         return Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()
-    definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
-    if (definer in ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
+    definer, name = m.group(1), m.group(4) or m.group(5) or m.group(6)
+    if (definer in ENVIRONMENT_DEFINERS) != (m.group(6) is not None):  # `\newcommand{x}`: not one
+        return None, -1
+    if m.group(3) and definer != "DeclareSIUnit":
         return None, -1
     if definer in ENVIRONMENT_DEFINERS:
         environment, end = _environment(source, m.end())

@@ -154,9 +154,7 @@ def cmd_insert(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_caption(w: Walk, i: int, name: str) -> int:
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(i, "o")
     state = w.floats[-1] if w.floats else None
     if state is not None and (state.sub is not None or name == "subcaption"):
         return subcaption(w, i, state)
@@ -256,10 +254,7 @@ def cmd_captionof(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     kind = "table" if "table" in found[0].lower() else "figure"
-    i = found[1]
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(found[1], "o")
     state = w.floats[-1] if w.floats else None
     target = state.collect if state is not None and isinstance(w.sink, Discard) else w.sink
     return caption(w, i, kind, target, None)

@@ -53,13 +53,11 @@ def front_argument(w: Walk, i: int, keep: Callable[[Sink], None]) -> int:
 
 
 def cmd_title(w: Walk, i: int, name: str) -> int:
-    opt = w.optional(i)
-
     def keep(sink: Sink) -> None:
         if not w.meta.title:
             w.meta.title = sink.flat()
 
-    return front_argument(w, opt[1] + 1 if opt else i, keep)
+    return front_argument(w, w.skip_spec(i, "o"), keep)
 
 
 def cmd_author(w: Walk, i: int, name: str) -> int:

@@ -54,12 +54,11 @@ from .specs import (
     UNIT_MACROS,
 )
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
-from .units import declared_units, quantities_in_math
+from .units import quantities_in_math
 
 log = logging.getLogger(__name__)
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-_UNIT_SPAN = 400  # a \\DeclareSIUnit is shorter: its options, its name and a 200-character unit
 
 # Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
 # applied (`handlers.PROTECTED` adds the names with a handler).
@@ -256,7 +255,11 @@ class Macros:
             self.derive(name)
 
     def define(self, one: Written, own: bool = True) -> None:
-        """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package)."""
+        """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package);
+        siunitx's \\DeclareSIUnit names a unit, not a macro."""
+        if one.definer == "DeclareSIUnit":
+            self.units.update({one.name: one.definition.body} if one.definition else {})
+            return
         self.callers.clear()
         (self.written if own else self.shipped).append(one)
         if own:
@@ -355,9 +358,6 @@ class Macros:
     def define_at(self, src: str, pos: int, own: bool = True) -> int:
         """Record the definition whose definer's backslash is at `pos`, if it is one (`own`: in
         the paper's files, not a shipped package); where it ends when it is usable here, else -1."""
-        if src.startswith("\\DeclareSIUnit", pos):
-            self.units.update(declared_units(src[pos : pos + _UNIT_SPAN]))
-            return -1
         one, end = read_one(src, pos)
         if one is not None:
             self.define(one, own)

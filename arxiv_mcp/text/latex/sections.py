@@ -15,9 +15,7 @@ from .tokens import TEXT
 
 def cmd_heading(w: Walk, i: int, name: str) -> int:
     base = name.rstrip("*")
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(i, "o")
     if w.group(i) is None:
         return i
     if base in ("part", "chapter", "section") and not w.preamble:

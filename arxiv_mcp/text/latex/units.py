@@ -106,16 +106,6 @@ POWER_BEFORE = {"square": 2, "cubic": 3}  # `\\square\\metre`
 POWER_AFTER = {"squared": 2, "cubed": 3}  # `\\metre\\squared`
 
 _PIECE_RE = re.compile(r"\\([A-Za-z]+)|\^\s*(-?\d+)|([^\\^\s]+)")
-_DECLARE_RE = re.compile(
-    r"\\DeclareSIUnit(?:\[[^\]\n]{0,100}\])?[ \t]*\{?[ \t]*\\([A-Za-z]+)[ \t]*\}?[ \t]*\{([^{}\n]{0,200})\}"
-)
-
-
-def declared_units(source: str) -> dict[str, str]:
-    """The paper's `\\DeclareSIUnit\\name{expression}`, by name."""
-    return {m.group(1): m.group(2) for m in _DECLARE_RE.finditer(source)}
-
-
 MAX_ARGUMENT_TOKENS = 400
 _MAX_POWER_DIGITS = 6  # a unit's power longer than this is a hostile one, not printed
 _WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
