@@ -5,8 +5,8 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
-The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `tokens` reads the source once, recording the paper's definitions (`definitions`,
+The stages: `source` assembles the main file, `listings` rewrites what prints as a float,
+`tokens` reads the source once, recording the paper's definitions (`definitions`,
 `macros.Macros`) and expanding its macros (`macros`) where it meets them, and the converter
 (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
@@ -24,7 +24,6 @@ from . import pace
 from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import builtin_theorems, defined_float_names, doi_prefix, wrappers
-from .deluxetable import deluxe_tables
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
@@ -86,9 +85,9 @@ def latex_to_document(
     pace.check()
     preamble, body = split_document(source)
     babel = languages(preamble)
-    # shorthands change what characters mean (catcodes); listings and deluxetables are rewritten
-    # as the floats they print before their options are read as text
-    body = deluxe_tables(listing_captions(shorthands(body, babel)))
+    # shorthands change what characters mean (catcodes); listings are rewritten as the floats
+    # they print before their options are read as text
+    body = listing_captions(shorthands(body, babel))
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
     macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them

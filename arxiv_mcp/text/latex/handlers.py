@@ -52,7 +52,8 @@ _COMMANDS: tuple[tuple[CommandHandler, Iterable[str]], ...] = (
     (crossrefs.cmd_bibitem, ("bibitem",)),
     (crossrefs.cmd_harvarditem, ("harvarditem",)),
     (crossrefs.cmd_csname, ("csname",)),
-    (floats.cmd_caption, ("caption", "caption*", "subcaption")),
+    (floats.cmd_caption, ("caption", "caption*", "subcaption", "tablecaption")),
+    (floats.cmd_table_row, ("tablehead", "cutinhead", "colhead", "startdata", "enddata")),
     (floats.cmd_subfloat, ("subfloat", "subfigure", "subtable")),
     (floats.cmd_graphics, ("includegraphics", "includegraphics*", "epsfig", "psfig", "epsfbox", "epsffile")),
     (floats.cmd_continued_float, ("ContinuedFloat",)),
@@ -116,6 +117,7 @@ _ENVIRONMENTS: tuple[tuple[EnvironmentHandler, Iterable[str]], ...] = (
     (algorithms.env_algorithm, ("algorithm", "algorithm*", "listing")),
     (crossrefs.env_subequations, ("subequations",)),
     (floats.env_table_float, TABLE_FLOATS),
+    (floats.env_deluxetable, ("deluxetable", "deluxetable*")),
     (floats.env_tabular, TABULAR_SPECS),
     (sections.env_list, LIST_ENVS),
 )

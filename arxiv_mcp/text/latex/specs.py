@@ -280,6 +280,11 @@ SKIP_SPECS = {
     "provideboolean": "m",
     "newboolean": "m",
     "sisetup": "m",
+    # deluxetable's settings (its type size, width, columns), never printed
+    "tabletypesize": "m",
+    "tablewidth": "m",
+    "tablecolumns": "m",
+    "rotate": "",
     "DeclareSIUnit": "omm",
 }
 PAR_COMMANDS = {
