@@ -1,7 +1,6 @@
-"""The paper's definitions (`text.latex.definitions`, `text.latex.macros.Table`): the macros,
+"""The paper's definitions (`text.latex.definitions`, `text.latex.macros.Macros`): the macros,
 aliases, float names and DOI prefix recorded where the tokenizer reads them, and what the walk
-needs, read from its tokens: theorem-like environments kept as data, counters numbered within a
-unit, etoolbox's toggles."""
+reads where it stands: theorem-like environments kept as data, etoolbox's toggles."""
 
 from __future__ import annotations
 
@@ -9,20 +8,34 @@ import pytest
 
 from arxiv_mcp.text.document import Kind
 from arxiv_mcp.text.latex.convert import latex_to_document, latex_to_text
-from arxiv_mcp.text.latex.definitions import Definition, Definitions, TheoremKind, defined_float_names, doi_prefix
-from arxiv_mcp.text.latex.macros import Macros, Table
+from arxiv_mcp.text.latex.definitions import (
+    Definition,
+    TheoremKind,
+    builtin_theorems,
+    defined_float_names,
+    doi_prefix,
+)
+from arxiv_mcp.text.latex.document import Meta
+from arxiv_mcp.text.latex.engine import Walk
+from arxiv_mcp.text.latex.handlers import HANDLERS
+from arxiv_mcp.text.latex.macros import Macros
 from arxiv_mcp.text.latex.tokens import tokenize
 
 
-def read(tex: str, *, preamble: bool = True) -> Definitions:
-    return Definitions().read(tokenize(tex), preamble=preamble)
+def walked(tex: str) -> tuple[dict[str, TheoremKind], Meta, str]:
+    """The theorem kinds, the settings and the text of the walk over `tex` (a document's body)."""
+    theorems, meta = builtin_theorems(), Meta()
+    walk = Walk(tokenize(tex), meta, theorems, HANDLERS, preamble=False)
+    walk.run()
+    return theorems, meta, " ".join(block.text for block in walk.front.blocks + walk.body.blocks)
 
 
 def test_newtheorem_is_kept_as_data_with_its_counter_and_unit():
-    found = read(
+    found, _, text = walked(
         r"\newtheorem{thm}{Theorem}[section] \newtheorem{lem}[thm]{Lemma} \newtheorem*{rem}{Remark}"
         r" \newtheorem {conj} {Main~Conjecture}"
-    ).theorems
+    )
+    assert not text.strip()  # a definition prints nothing
     assert found["thm"] == TheoremKind("Theorem", "thm", "section")
     assert found["lem"] == TheoremKind("Lemma", "thm", "section")  # shares thm's counter and unit
     assert found["rem"] == TheoremKind("Remark") and not found["rem"].numbered
@@ -31,32 +44,28 @@ def test_newtheorem_is_kept_as_data_with_its_counter_and_unit():
 
 
 def test_a_label_that_is_not_plain_text_defines_nothing():
-    found = read(r"\newtheorem{thm}{\bf Theorem} \newtheorem{eq}{Eq. $x$}").theorems
+    found = walked(r"\newtheorem{thm}{\bf Theorem} \newtheorem{eq}{Eq. $x$}")[0]
     assert "thm" not in found and "eq" not in found
 
 
-def test_counters_within_a_unit_in_the_order_latex_lets_them_override():
+def test_toggles_as_the_source_sets_them_so_far_and_never_as_text():
     tex = (
-        r"\renewcommand{\thetable}{\thechapter.\arabic{table}} \numberwithin{equation}{section}"
-        r" \counterwithin*[x]{figure}{subsection} \counterwithout{equation}"
+        r"\toggletrue{draft} \iftoggle{draft}{A}{B} \setbool{final}{true} \togglefalse{draft} \iftoggle{draft}{C}{D}"
+        r" \settoggle{x}{maybe} \booltrue{a b}"
     )
-    assert read(tex).within == {"table": "chapter", "figure": "subsection", "equation": ""}
-    assert read(tex, preamble=False).within == {}
-
-
-def test_toggles_as_the_source_last_sets_them():
-    tex = r"\toggletrue{draft} \setbool{final}{true} \togglefalse{draft} \settoggle{x}{maybe} \booltrue{a b}"
-    assert read(tex, preamble=False).toggles == {"draft": False, "final": True}
+    _, meta, text = walked(tex)
+    assert meta.toggles == {"draft": False, "final": True}
+    assert text.split() == ["A", "D"]  # what a toggle is set to decides; its name is not text
 
 
 def test_the_tokenizer_records_each_definition_where_it_reads_it():
-    table = Table(frozenset({"doi"}), frozenset())
+    table = Macros(frozenset({"doi"}), frozenset())
     tokenize(
         r"\newcommand{\beq}{\begin{equation}}\def\eeq{\end{equation}}"
         r"\renewcommand{\figurename}{Fig.}\newcommand\tablename{Tab.}"
         r"\providecommand{\doi}[1]{\url{https://doi.org/#1}}\begin{verbatim}\def\v{in verbatim}\end{verbatim}"
         r"\newcommand{\sig}[2][x]{\sigma_{#1#2}}\newcommand{\sig}{ignored}\def\d#1.{delimited}",
-        Macros(table),
+        table,
     )
     assert [one.name for one in table.written] == ["beq", "eeq", "figurename", "tablename", "doi", "sig", "sig", "d"]
     assert table.aliases == {"beq": ("begin", "equation"), "eeq": ("end", "equation")}

@@ -374,7 +374,7 @@ def test_aas_journal_macros_print_their_abbreviations_even_when_the_class_define
 
 def test_an_aastex_deluxetable_is_a_table_with_its_caption_header_rows_and_notes():
     source = r"""\documentclass{aastex631}\begin{document}\section{S}See Table \ref{t}.
-\begin{deluxetable*}{lcc}
+\begin{deluxetable*}{lcc}[t!]
 \tablenum{1}
 \tabletypesize{\scriptsize}
 \tablecaption{Observed sources\label{t}}
@@ -394,3 +394,4 @@ NGC 326 & 0.048 & 94
     assert "| Name | $z$ | Exp. (ks) |" in document.text and "| NGC 326 | 0.048 | 94 |" in document.text
     assert "See Table 1." in document.text and "Exposures are net of flares." in document.text
     assert "lcc" not in document.text and "0pt" not in document.text and "scriptsize" not in document.text
+    assert "[t!]" not in document.text  # a placement, as AASTeX's deluxetable takes it after the columns

@@ -295,6 +295,24 @@ def test_numbering_within_sections_from_the_appendix_on():
     assert [f.label for f in document.records(Figure)] == ["Figure A.1"]
 
 
+def test_preamble_counters_within_a_unit_as_latex_resets_and_prints_them():
+    tex = r"""\documentclass{article}\usepackage{amsmath,chngcntr}
+\renewcommand{\thefigure}{\thesection.\arabic{figure}}
+\numberwithin{equation}{subsection}
+\counterwithout{equation}
+\counterwithin*{table}{section}
+\begin{document}
+\section{A}\begin{figure}\caption{a}\end{figure}\begin{table}\caption{t}\end{table}\begin{equation}x\end{equation}
+\section{B}\begin{figure}\caption{b}\end{figure}\begin{table}\caption{u}\end{table}\begin{equation}y\end{equation}
+\end{document}"""
+    document = _document(tex)
+    # a renewal `\thesection.\arabic{figure}` in the preamble resets the figures with the
+    # section; the starred \counterwithin only resets, so the tables print as before
+    assert [f.label for f in document.records(Figure)] == ["Figure 1.1", "Figure 2.1"]
+    assert [t.label for t in document.records(Table)] == ["Table 1", "Table 1"]
+    assert [e.number for e in document.records(Equation)] == ["1", "2"]
+
+
 def test_captions_typed_by_hand_are_captions_with_the_typed_number():
     tex = r"""\documentclass{article}\title{Old style}\begin{document}\maketitle
 Text.

@@ -2,8 +2,8 @@
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
 loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
-as \\bibitem entries), `listings` and `deluxetable` (listings' option captions and AASTeX's
-deluxetable rewritten as the floats they print), `definitions` (what the paper defines),
+as \\bibitem entries), `listings` (listings' option captions rewritten as the floats they
+print), `definitions` (what the paper defines),
 `macros` (its macros and own environments, expanded where `tokens` reads them), then the converter: `engine` (the one walk, its
 state and argument readers) calling the functions `handlers` registers for `specs`' names, from
 `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters (`counters`: those the paper creates, sets and renews),

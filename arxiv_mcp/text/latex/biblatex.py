@@ -21,11 +21,13 @@ MAX_FIELD = 4000  # characters of one field value considered
 
 _ENTRY_RE = re.compile(r"\\entry\{([^{}\n]{1,300})\}\{([A-Za-z]{1,40})\}")
 _ENDENTRY = "\\endentry"
-_FIELD_RE = re.compile(r"\\field\{([A-Za-z]{1,40})\}\{")
-_NAME_RE = re.compile(r"\\name\{([A-Za-z]{1,40})\}\{\d{1,5}\}\{[^{}]{0,300}\}\{")
+# an entry's data, each kind read in one scan: `\\field{title}{...}`, `\\name{author}{2}{hash}{...}`
+# (its people), `\\list{publisher}{1}{...}` (its items)
+_DATA_RE = re.compile(
+    r"\\(?:field\{([A-Za-z]{1,40})\}|name\{([A-Za-z]{1,40})\}\{\d{1,5}\}\{[^{}]{0,300}\}|list\{([A-Za-z]{1,40})\}\{\d{1,5}\})\{"
+)
 _PART_RE = re.compile(r"\b(family|giveni|given|prefix|suffix)=\{")
 _VERB_RE = re.compile(r"\\verb\{([A-Za-z]{1,40})\}\s*\\verb[ \t]*([^\n]{0,2000}?)\s*\\endverb")
-_LIST_RE = re.compile(r"\\list\{([A-Za-z]{1,40})\}\{\d{1,5}\}\{")
 
 
 def is_biblatex(bbl: str) -> bool:
@@ -135,17 +137,21 @@ def _join_names(names: list[str]) -> str:
 
 def _entry(key: str, body: str, style: NameStyle) -> str:
     fields: dict[str, str] = {}
-    for m in _FIELD_RE.finditer(body):
-        fields.setdefault(m.group(1), _group(body, m.end() - 1)[0])
     people: dict[str, list[dict[str, str]]] = {}
-    for m in _NAME_RE.finditer(body):
-        people.setdefault(m.group(1), _people(_group(body, m.end() - 1)[0]))
+    lists: dict[str, str] = {}  # publisher, institution: a field of the same name wins
+    for m in _DATA_RE.finditer(body):
+        field, role, listed = m.groups()
+        value = _group(body, m.end() - 1)[0]
+        if field:
+            fields.setdefault(field, value)
+        elif role:
+            people.setdefault(role, _people(value))
+        else:
+            lists.setdefault(listed, ", ".join(_names_or_items(value)))
+    fields = lists | fields
     names = {role: _names(persons, style.initials) for role, persons in people.items()}
     # an author-year label names the family of the first person listed (author or editor)
     family = next((p["family"] for p in next(iter(people.values()), []) if p.get("family")), "")
-    for m in _LIST_RE.finditer(body):
-        items = _group(body, m.end() - 1)[0]
-        fields.setdefault(m.group(1), ", ".join(_names_or_items(items)))  # publisher, institution
     verbs = {m.group(1): m.group(2).strip() for m in _VERB_RE.finditer(body)}
     role = "author" if names.get("author") else "editor"
     authors = names.get(role) or []

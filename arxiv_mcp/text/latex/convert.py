@@ -5,9 +5,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
-The stages: `source` assembles the main file, `listings`/`deluxetable` rewrite what prints as a
-float, `tokens` reads the source once, recording the paper's definitions (`definitions`,
-`macros.Table`) and expanding its macros (`macros`) where it meets them, and the converter
+The stages: `source` assembles the main file, `listings` rewrites what prints as a float,
+`tokens` reads the source once, recording the paper's definitions (`definitions`,
+`macros.Macros`) and expanding its macros (`macros`) where it meets them, and the converter
 (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -23,18 +23,13 @@ from ..document import Document
 from . import pace
 from .babel import languages, shorthands
 from .crossrefs import bounded_bibliographies, starred_citations
-from .definitions import (
-    Definitions,
-    defined_float_names,
-    doi_prefix,
-)
-from .deluxetable import deluxe_tables
+from .definitions import builtin_theorems, defined_float_names, doi_prefix, wrappers
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
 from .listings import listing_captions
-from .macros import Macros, Table
+from .macros import Macros
 from .references import Labels
 from .source import (
     Assembler,
@@ -49,7 +44,7 @@ from .tokens import tokenize
 
 # Environments the walk gives a meaning of its own: a paper's definition of one is not applied
 _KNOWN_ENVIRONMENTS = frozenset(
-    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *Definitions().theorems, "document", "@newfloat"}
+    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *builtin_theorems(), "document", "@newfloat"}
 )
 
 
@@ -90,34 +85,31 @@ def latex_to_document(
     pace.check()
     preamble, body = split_document(source)
     babel = languages(preamble)
-    # shorthands change what characters mean (catcodes); listings and deluxetables are rewritten
-    # as the floats they print before their options are read as text
-    body = deluxe_tables(listing_captions(shorthands(body, babel)))
+    # shorthands change what characters mean (catcodes); listings are rewritten as the floats
+    # they print before their options are read as text
+    body = listing_captions(shorthands(body, babel))
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
-    table = Table(PROTECTED, _KNOWN_ENVIRONMENTS)
-    macros = Macros(table)
+    macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
 
     meta = _document_meta(loads, preamble + "\n" + packages)  # \setcitestyle: packages' too
     meta.files = files_by_folder([*files, *members], main, preamble)
-    meta.units = table.units
+    meta.units = macros.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
     preamble_tokens = tokenize(shorthands(preamble, babel), macros)
     pace.check()
     body_tokens = bounded_bibliographies(tokenize(body, macros))
     meta.float_names = float_names(
-        defined_float_names(table.shipped), defined_float_names(table.written), babel, meta.document_class
+        defined_float_names(macros.shipped), defined_float_names(macros.written), babel, meta.document_class
     )
-    meta.doi_prefix = doi_prefix(table.shipped + table.written)
-    # the tokens are read for definitions before either walk, which rewrites them as it goes
-    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))  # a .sty's \newtheorem
-    defined = Definitions().read(shipped_theorems, preamble=True)
-    defined = defined.read(preamble_tokens, preamble=True).read(body_tokens, preamble=False)
-    defined.wrapped({name: d for name, d in table.all_environments.items() if d is not None})
-    meta.toggles, meta.within = defined.toggles, defined.within
-    Walk(preamble_tokens, meta, defined.theorems, HANDLERS, preamble=True).run()
-    converter = Walk(body_tokens, meta, defined.theorems, HANDLERS, preamble=False)
+    meta.doi_prefix = doi_prefix(macros.shipped + macros.written)
+    # the walks read the theorem kinds where they stand: a .sty's \newtheorem before the preamble's
+    theorems, meta.wrappers = builtin_theorems(), wrappers(macros.all_environments)
+    shipped_theorems = tokenize("\n".join(_NEWTHEOREM_RE.findall(packages)))
+    for tokens in (shipped_theorems, preamble_tokens):
+        Walk(tokens, meta, theorems, HANDLERS, preamble=True).run()
+    converter = Walk(body_tokens, meta, theorems, HANDLERS, preamble=False)
     if meta.labels.merge:
         meta.labels.starred = starred_citations(converter)
     converter.run()

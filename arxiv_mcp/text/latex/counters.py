@@ -41,20 +41,21 @@ def cmd_set_counter(w: Walk, i: int, name: str) -> int:
 
 def cmd_number_within(w: Walk, i: int, name: str) -> int:
     """\\numberwithin{equation}{section} (or \\counterwithin) in the body, often after
-    \\appendix: from there on the counter resets with the unit and prints `A.1`. The starred
-    \\counterwithin* only resets, and \\counterwithout undoes it."""
+    \\appendix: from there on the counter resets with the unit and prints `A.1`; \\counterwithout
+    undoes it. The starred forms change only the reset: the counter prints as it did."""
     star = i < len(w.toks) and w.toks[i] == (TEXT, "*")
     found = w.raw_text(i + star)
     unit = w.raw_text(found[1]) if found and name != "counterwithout" else None
     if found is None:
         return i
     counter = found[0].strip()
-    if counter in KINDS and not star:
+    if counter in KINDS:
+        printed = w.numbers.shape(counter)
         if unit is not None and unit[0].strip() in UNITS:
             w.numbers.within[counter] = unit[0].strip()
         elif name == "counterwithout":
             w.numbers.within[counter] = ""
-        w.meta.shapes.pop(counter, None)
+        put(w.meta.shapes, counter, printed if star else None)
     return unit[1] if unit else found[1]
 
 
@@ -79,6 +80,9 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:
         scoped(w, i, w.meta.shapes, named[1][3:], shape)
+    unit = shape[0][1] if shape and shape[0][0] == "unit" and shape[1:] == (("text", "."), ("count", "arabic")) else ""
+    if w.preamble and named[1][3:] in KINDS and unit in UNITS[:3]:  # the paper resets it with the unit
+        w.numbers.within[named[1][3:]] = unit
     return after
 
 

@@ -22,6 +22,8 @@ MAX_ENTRIES = 10_000
 thousand; the rest of a longer one is left out, and the text says so, so that a hostile list
 of 200,000 entries costs the time of 10,000 and the paper still reads."""
 
+_CITE_OPTIONS = "oo"  # natbib's `\\cite[see][p. 3]{key}`
+
 
 def bounded_bibliographies(toks: list[Token]) -> list[Token]:
     """The tokens with each bibliography's entries past MAX_ENTRIES left out and a paragraph
@@ -48,15 +50,6 @@ def bounded_bibliographies(toks: list[Token]) -> list[Token]:
     return out
 
 
-def _past_options(w: Walk, i: int) -> int:
-    """Past a citation's optional arguments (natbib's `[see][p. 3]`) at i."""
-    for _ in range(2):
-        opt = w.optional(i)
-        if opt:
-            i = opt[1] + 1
-    return i
-
-
 def starred_citations(w: Walk) -> set[str]:
     """The keys the walk's citations star (`\\cite{a,*b}`), whose entries natbib's merging
     prints in the entry before them (`references.Labels.merges`). Read before the walk, as
@@ -67,7 +60,7 @@ def starred_citations(w: Walk) -> set[str]:
     while k < len(toks):
         steps += 1
         pace.tick(steps)
-        found = w.keys(_past_options(w, k + 1)) if toks[k][0] == CMD and toks[k][1] in CITE_COMMANDS else None
+        found = w.keys(w.skip_spec(k + 1, _CITE_OPTIONS)) if toks[k][0] == CMD and toks[k][1] in CITE_COMMANDS else None
         if found is None:
             k += 1
             continue
@@ -77,7 +70,7 @@ def starred_citations(w: Walk) -> set[str]:
 
 
 def cmd_cite(w: Walk, i: int, name: str) -> int:
-    i = _past_options(w, i)
+    i = w.skip_spec(i, _CITE_OPTIONS)
     found = w.keys(i)
     if found is None:
         return i

@@ -1,54 +1,34 @@
-"""What the paper defines, read once each: its macros where the tokenizer reads them, and for the
-walk, from its tokens, theorem-like environments, counters numbered within a unit, etoolbox's toggles.
+"""What the paper defines, read once each: its macros where the tokenizer reads them, and the
+theorem-like environments the walk reads (`sections.cmd_new_theorem`).
 
 A definition (`\\newcommand`, `\\def`, xparse's, `\\DeclareMathOperator`, `\\newenvironment`, ...)
 is read by `read_one` where the tokenizer meets it (or, in the packages an e-print ships, whose
 text is not tokenized, where `macros.Macros.read_package` finds it) and recorded in TeX order
-by `macros.Table`, which decides what each name means; the views of the recorded list are the
+by `macros.Macros`, which decides what each name means; the views of the recorded list are the
 environment aliases (`alias`: `\\beq`), the float names captions print and the DOI prefix.
-The rest is one pass over the tokens the converter walks anyway (the preamble's, then the
-body's), so the paper's own macros are already expanded in them (`\\newtheorem{thm}{\\thmname}`
-gives the name the macro prints).
-Each `\\newtheorem` is kept as data (`TheoremKind`: its printed label, the counter it steps,
-shared or its own, and the unit it is numbered within), for the walk to number the blocks and
-for a later model of theorem blocks to build on.
+The walk reads each `\\newtheorem` where it stands, the paper's macros already expanded in its
+tokens (`\\newtheorem{thm}{\\thmname}` gives the name the macro prints), as data (`TheoremKind`:
+its printed label, the counter it steps, shared or its own, and the unit it is numbered within),
+to number the blocks and for a later model of theorem blocks to build on.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from . import pace, tokens
-from .tokens import CMD, LBRACE, LBRACKET, RBRACE, RBRACKET, TEXT, Token, match_end
+from . import tokens
+from .tokens import match_end
 
-# The common names a class or a package the e-print does not ship defines (numbered, but `proof`)
-_BUILTIN_THEOREMS = {
-    "theorem": "Theorem",
-    "lemma": "Lemma",
-    "proposition": "Proposition",
-    "corollary": "Corollary",
-    "definition": "Definition",
-    "remark": "Remark",
-    "example": "Example",
-    "proof": "Proof",
-    "conjecture": "Conjecture",
-    "claim": "Claim",
-    "assumption": "Assumption",
-    "observation": "Observation",
-    "fact": "Fact",
-    "problem": "Problem",
-    "exercise": "Exercise",
-    "hypothesis": "Hypothesis",
-}
-_NAME_RE = re.compile(r"[A-Za-z]+\*?")
-_COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
-_LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
-_NUMBERED = ("figure", "table", "equation")
-_UNITS = ("chapter", "section", "subsection")
+# The common names a class or a package the e-print does not ship defines, each printing its
+# name capitalized (numbered, but `proof`)
+_BUILTIN_THEOREMS = (
+    *("theorem", "lemma", "proposition", "corollary", "definition", "remark", "example", "proof"),
+    *("conjecture", "claim", "assumption", "observation", "fact", "problem", "exercise", "hypothesis"),
+)
+THEOREM_NAME_RE = re.compile(r"[A-Za-z]+\*?")
 _OPENS_RE = re.compile(r"\s*\\begin\s*\{([A-Za-z]+\*?)\}")
-_MAX_ARGUMENT_TOKENS = 8  # a definition's name or label is a few words; longer is something else
 
 
 @dataclass(frozen=True)
@@ -65,143 +45,19 @@ class TheoremKind:
         return bool(self.counter)
 
 
-@dataclass
-class Definitions:
-    theorems: dict[str, TheoremKind] = field(
-        default_factory=lambda: {
-            name: TheoremKind(label, "" if name == "proof" else name) for name, label in _BUILTIN_THEOREMS.items()
-        }
-    )
-    toggles: dict[str, bool] = field(default_factory=dict)  # as the source last sets them
-    # counters numbered within a unit: by \renewcommand{\theX}, overridden by \numberwithin,
-    # then taken back by \counterwithout (book classes number within chapters by default:
-    # `numbering.Numbers`' own rule)
-    the_counter: dict[str, str] = field(default_factory=dict)
-    numbered_within: dict[str, str] = field(default_factory=dict)
-    without: set[str] = field(default_factory=set)
-
-    @property
-    def within(self) -> dict[str, str]:
-        """The counters the preamble numbers within a unit, as printed (`2.3`), by counter."""
-        return {**self.the_counter, **self.numbered_within, **dict.fromkeys(self.without, "")}
-
-    def read(self, toks: list[Token], *, preamble: bool) -> Definitions:
-        """Collect the definitions of `toks`: toggles and theorems anywhere, counters in the
-        preamble. Linear in the tokens: each is looked at once, and an argument is read over a
-        bounded number of them."""
-        for k, (kind, value) in enumerate(toks):
-            pace.tick(k)
-            if kind != CMD:
-                continue
-            if preamble:
-                self._preamble_definition(toks, k, value)
-            elif value in ("newtheorem", "newtheorem*"):  # LaTeX takes one in the body too
-                self._theorem(toks, k + 1, value.endswith("*"))
-            if value in ("toggletrue", "togglefalse", "booltrue", "boolfalse"):
-                name = _arguments(toks, k + 1, "m")
-                if name and name[0] and not any(c.isspace() for c in name[0]):
-                    self.toggles[name[0]] = value.endswith("true")
-            elif value in ("settoggle", "setbool"):
-                found = _arguments(toks, k + 1, "mm")
-                if found and found[0] and not any(c.isspace() for c in found[0]) and found[1] in ("true", "false"):
-                    self.toggles[found[0]] = found[1] == "true"
-        return self
-
-    def _preamble_definition(self, toks: list[Token], k: int, value: str) -> None:
-        if value in ("newtheorem", "newtheorem*"):
-            self._theorem(toks, k + 1, value.endswith("*"))
-        elif value in ("numberwithin", "counterwithin"):
-            found = _arguments(toks, _after_star(toks, k + 1), "Omm")  # \numberwithin{equation}{section}
-            if found and found[1] in _NUMBERED and found[2] in _UNITS:
-                self.numbered_within[found[1]] = found[2]
-        elif value == "counterwithout":
-            counter = _arguments(toks, _after_star(toks, k + 1), "m")
-            if counter and counter[0] in _NUMBERED:
-                self.without.add(counter[0])
-        elif value in ("renewcommand", "renewcommand*"):
-            self._the_counter(toks, k + 1)
-
-    def _theorem(self, toks: list[Token], k: int, star: bool) -> None:
-        """\\newtheorem{name}[shares the counter of]{Label}[numbered within], \\newtheorem*{name}{Label}."""
-        found = _arguments(toks, k, "mOmO")
-        if found is None:
-            return
-        name, shared, label = found[0] or "", found[1], " ".join((found[2] or "").split())
-        if not _NAME_RE.fullmatch(name) or not _LABEL_RE.fullmatch(label):
-            return
-        if shared is not None and not _COUNTER_RE.fullmatch(shared):
-            return
-        within = found[3] if found[3] and _COUNTER_RE.fullmatch(found[3]) else ""
-        if star:
-            self.theorems[name] = TheoremKind(label)
-        elif shared and shared in self.theorems:
-            self.theorems[name] = TheoremKind(label, self.theorems[shared].counter, self.theorems[shared].within)
-        else:
-            self.theorems[name] = TheoremKind(label, name, within)
-
-    def wrapped(self, environments: Mapping[str, Definition]) -> Definitions:
-        """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: a paper's own name
-        for a theorem kind it defined is that kind (its label, counter and numbering), not the
-        built-in one of the same name. Read after the theorems, as LaTeX opens the body at a use."""
-        for name, definition in environments.items():
-            inner = _OPENS_RE.match(definition.body)
-            if inner and inner.group(1) in self.theorems and inner.group(1) != name and _NAME_RE.fullmatch(name):
-                self.theorems[name] = self.theorems[inner.group(1)]
-        return self
-
-    def _the_counter(self, toks: list[Token], k: int) -> None:
-        """`\\renewcommand{\\thefigure}{\\thesection.\\arabic{figure}}`: figures numbered within
-        sections, as \\numberwithin says (the reset is the paper's own)."""
-        k = _skip_space(toks, k)
-        braced = k < len(toks) and toks[k][0] == LBRACE
-        k = _skip_space(toks, k + 1) if braced else k
-        if k >= len(toks) or toks[k][0] != CMD or toks[k][1][3:] not in _NUMBERED or not toks[k][1].startswith("the"):
-            return
-        counter = toks[k][1][3:]
-        k = _skip_space(toks, k + 1)
-        if braced:
-            if k >= len(toks) or toks[k][0] != RBRACE:
-                return
-            k = _skip_space(toks, k + 1)
-        body = [(kind, value.strip()) for kind, value in toks[k : k + 13] if kind != TEXT or value.strip()]
-        for unit in _UNITS:
-            printed = [(LBRACE, ""), (CMD, "the" + unit), (TEXT, "."), (CMD, "arabic"), (LBRACE, ""), (TEXT, counter)]
-            if body[:8] == [*printed, (RBRACE, ""), (RBRACE, "")]:
-                self.the_counter[counter] = unit
+def builtin_theorems() -> dict[str, TheoremKind]:
+    """The theorem kinds a paper has before its own \\newtheorem (`sections.cmd_new_theorem`)."""
+    return {name: TheoremKind(name.capitalize(), "" if name == "proof" else name) for name in _BUILTIN_THEOREMS}
 
 
-def _after_star(toks: list[Token], k: int) -> int:
-    """Past the `*` of a starred command the tokenizer left as text (`\\counterwithin*`)."""
-    return k + 1 if k < len(toks) and toks[k] == (TEXT, "*") else k
-
-
-def _skip_space(toks: list[Token], k: int) -> int:
-    while k < len(toks) and toks[k][0] == TEXT and not toks[k][1].strip():
-        k += 1
-    return k
-
-
-def _arguments(toks: list[Token], k: int, spec: str) -> list[str | None] | None:
-    """The plain-text arguments at `k` by `spec` (`m` a `{...}`, `O` an optional `[...]`, None
-    when absent), each of text tokens only, stripped; None when a mandatory one is missing or
-    holds anything but text."""
-    out: list[str | None] = []
-    for code in spec:
-        k = _skip_space(toks, k)
-        opening, closing = (LBRACE, RBRACE) if code == "m" else (LBRACKET, RBRACKET)
-        if k >= len(toks) or toks[k][0] != opening:
-            if code == "m":
-                return None
-            out.append(None)
-            continue
-        end = k + 1
-        while end < len(toks) and end - k <= _MAX_ARGUMENT_TOKENS and toks[end][0] == TEXT:
-            end += 1
-        if end >= len(toks) or toks[end][0] != closing:
-            return None
-        out.append("".join(value for _, value in toks[k + 1 : end]).strip())
-        k = end + 1
-    return out
+def wrappers(environments: Mapping[str, Definition | None]) -> dict[str, str]:
+    """`\\newenvironment{theorem}{\\begin{THEOREM} ...}{\\end{THEOREM}}`: the environment each of
+    the paper's own opens first, by name; where that is a theorem kind, the name is that kind
+    (its label, counter and numbering), not the built-in one of the same name (`engine.Walk.begin`)."""
+    opened = {name: _OPENS_RE.match(definition.body) for name, definition in environments.items() if definition}
+    return {
+        name: m.group(1) for name, m in opened.items() if m and m.group(1) != name and THEOREM_NAME_RE.fullmatch(name)
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,7 +102,8 @@ class Definition:
 
 _DEFINITION_RE = re.compile(
     r"\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|(?:New|Renew|Provide|Declare)DocumentCommand"
-    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment)(?![A-Za-z@])(\*?)[ \t]*"
+    r"|DeclareMathOperator|def|gdef|newenvironment|renewenvironment|DeclareSIUnit)(?![A-Za-z@])(\*?)[ \t]*"
+    r"(\[[^\]\n]{0,100}\][ \t]*)?"  # siunitx's options
     r"(?:\{[ \t]*\\([A-Za-z@]+)[ \t]*\}|\\([A-Za-z@]+)(?![A-Za-z@])|\{[ \t]*([A-Za-z@]+\*?)[ \t]*\})"
 )
 ENVIRONMENT_DEFINERS = ("newenvironment", "renewenvironment")
@@ -268,15 +125,17 @@ _LET_RE = re.compile(r"\\let[ \t]*\\([A-Za-z@]+)[ \t]*=?[ \t]*\\([A-Za-z@]+)(?![
 def read_one(source: str, pos: int) -> tuple[Written | None, int]:
     """The definition whose definer's backslash is at `pos` (None when it is not one), and where
     it ends when it is usable here (else -1). `\\let\\a\\b` is written as a body naming `b`:
-    `macros.Table` gives `a` what `b` means where it is read."""
+    `macros.Macros` gives `a` what `b` means where it is read."""
     m = _DEFINITION_RE.match(source, pos)
     if m is None:
         let = _LET_RE.match(source, pos)
         if let is None:
             return None, -1
         return Written("let", let.group(1), Definition(0, None, "\\" + let.group(2))), let.end()
-    definer, name = m.group(1), m.group(3) or m.group(4) or m.group(5)
-    if (definer in ENVIRONMENT_DEFINERS) != (m.group(5) is not None):  # `\newcommand{x}`: not one
+    definer, name = m.group(1), m.group(4) or m.group(5) or m.group(6)
+    if (definer in ENVIRONMENT_DEFINERS) != (m.group(6) is not None):  # `\newcommand{x}`: not one
+        return None, -1
+    if m.group(3) and definer != "DeclareSIUnit":
         return None, -1
     if definer in ENVIRONMENT_DEFINERS:
         environment, end = _environment(source, m.end())
@@ -287,7 +146,7 @@ def read_one(source: str, pos: int) -> tuple[Written | None, int]:
         nargs, default, start = _command_parameters(source, m.end())
     else:
         nargs, default, start = _def_parameters(source, m.end())
-    end = tokens.group_end(source, start, MAX_MACRO_BODY) if source.startswith("{", start) else -1
+    end = tokens.group_end(source, start, MAX_MACRO_BODY)
     body = source[start + 1 : end]
     if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
         body = f"\\operatorname{m.group(2)}{{{body}}}"
@@ -299,11 +158,11 @@ def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
     """`[1][default]{begin}{end}` after a \\newenvironment's name, and where it ends; None, -1
     when not usable here."""
     nargs, default, start = _command_parameters(source, pos)
-    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 and source.startswith("{", start) else -1
+    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 else -1
     if begin_end < 0:
         return None, -1
     start_end = match_end(_SPACES_RE, source, begin_end + 1)
-    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY) if source.startswith("{", start_end) else -1
+    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY)
     if end_end < 0:
         return None, -1
     return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end]), end_end + 1
@@ -372,7 +231,7 @@ def _document_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     """An xparse argument spec (`{O{default} m m}`): mandatory arguments, the first one optional
     with a default; any other kind (starred, delimited, optional without default) does not work here."""
     pos = match_end(_SPACES_RE, source, pos)
-    close = tokens.group_end(source, pos, MAX_MACRO_BODY) if source.startswith("{", pos) else -1
+    close = tokens.group_end(source, pos, MAX_MACRO_BODY)
     spec = _XPARSE_SPEC_RE.fullmatch(source, pos + 1, close) if close > 0 else None
     if spec is None:
         return -1, None, pos

@@ -57,9 +57,9 @@ class Meta:
     caption_formats: dict[str, str] = field(default_factory=dict)  # \\DeclareCaptionLabelFormat's, by name
     label_formats: dict[str, str] = field(default_factory=dict)  # float kind ("" for all) -> format name
     caption_type: str = ""  # \\captionsetup{type=table}: the kind the next \\caption is
-    # the paper's own settings read before the walks
-    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as `definitions.Definitions` reads them
+    toggles: dict[str, bool] = field(default_factory=dict)  # etoolbox's, as set so far (`engine.cmd_toggle`)
     units: dict[str, str] = field(default_factory=dict)  # the paper's \\DeclareSIUnit, by name
+    wrappers: dict[str, str] = field(default_factory=dict)  # an own environment -> the one it opens
 
     def add_author(self, name: str, marks: str) -> None:
         if self.after_affiliation:

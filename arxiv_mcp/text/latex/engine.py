@@ -46,6 +46,7 @@ from .tokens import (
     NEWLINE,
     PAR,
     RAW,
+    RBRACE,
     RBRACKET,
     TEXT,
     VERB,
@@ -75,6 +76,7 @@ _DIMENSION_RE = re.compile(
 
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
+_MAX_PLAIN_TOKENS = 8  # text tokens of one plain argument (`plain_arguments`)
 KINDS = ("figure", "table", "equation")  # the numbered kinds a \\the prints
 UNITS = ("chapter", "section", "subsection", "subsubsection")
 
@@ -236,6 +238,8 @@ class Walk:
         handler = self.handlers.environments.get(env)
         if handler is None and env.rstrip("*") in self.meta.new_floats:
             handler = self.handlers.environments.get("@newfloat")
+        if handler is None and self.meta.wrappers.get(env) in self.theorems:  # the paper's name for a kind
+            return self.handlers.theorem(self, i + 1, end, self.meta.wrappers[env])
         if handler is None and (env in self.theorems or env.rstrip("*") in self.theorems):
             handler = self.handlers.theorem
         if handler is not None:
@@ -341,6 +345,11 @@ class Walk:
             return j, self.match[j]
         return None
 
+    def after_option(self, i: int) -> tuple[int, tuple[int, int] | None]:
+        """Past a `[...]` argument at i (if any), and the `{...}` argument after it (None: none)."""
+        i = self.skip_spec(i, "o")
+        return i, self.group(i)
+
     def optional(self, i: int) -> tuple[int, int] | None:
         """(open, close) of a `[...]` argument at i, if any."""
         j = self.skip_space(i)
@@ -364,6 +373,28 @@ class Walk:
         if kind in (CMD, MATH, RAW):
             return j + 1
         return i
+
+    def plain_arguments(self, i: int, spec: str) -> list[str | None] | None:
+        """The plain-text arguments at `i` by `spec` (`m` a `{...}`, `O` an optional `[...]`, None
+        when absent), each of a few text tokens only, stripped; None when a mandatory one is
+        missing or holds anything else (a definition's name or label is a few words)."""
+        toks, out = self.toks, list[str | None]()
+        for code in spec:
+            i = self.skip_space(i)
+            opening, closing = (LBRACE, RBRACE) if code == "m" else (LBRACKET, RBRACKET)
+            if i >= len(toks) or toks[i][0] != opening:
+                if code == "m":
+                    return None
+                out.append(None)
+                continue
+            end = i + 1
+            while end < len(toks) and end - i <= _MAX_PLAIN_TOKENS and toks[end][0] == TEXT:
+                end += 1
+            if end >= len(toks) or toks[end][0] != closing:
+                return None
+            out.append("".join(value for _, value in toks[i + 1 : end]).strip())
+            i = end + 1
+        return out
 
     def raw_text(self, i: int) -> tuple[str, int] | None:
         """Plain text of the group at i (keys, labels) and the index after it."""
@@ -437,9 +468,19 @@ def cmd_if_then_else(w: Walk, i: int, name: str) -> int:
     return cmd_first_of_two(w, condition[1] + 1, name) if condition else i
 
 
+def cmd_toggle(w: Walk, i: int, name: str) -> int:
+    """etoolbox's \\toggletrue{name} (\\togglefalse, \\booltrue, \\boolfalse) and \\settoggle{name}{true}
+    (\\setbool): what \\iftoggle reads from here on; never text."""
+    two = name in ("settoggle", "setbool")
+    found = w.plain_arguments(i, "mm" if two else "m")
+    if found and found[0] and not any(c.isspace() for c in found[0]) and (not two or found[1] in ("true", "false")):
+        w.meta.toggles[found[0]] = (found[1] if two else name[-4:]) == "true"
+    return w.skip_spec(i, "mm" if two else "m")
+
+
 def cmd_if_toggle(w: Walk, i: int, name: str) -> int:
-    """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the source's last
-    \\toggletrue/\\togglefalse chooses; the other is blanked."""
+    """etoolbox's \\iftoggle{name}{yes}{no} (and \\ifbool): the branch the toggle's setting
+    so far chooses (`cmd_toggle`); the other is blanked."""
     found = w.raw_text(i)
     first = w.group(found[1]) if found is not None else None
     second = w.group(first[1] + 1) if first is not None else None

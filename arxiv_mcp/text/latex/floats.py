@@ -1,5 +1,6 @@
 """Float handlers: figures (only their captions are text), tables and tabulars (as Markdown
-rows), captions numbered as LaTeX numbers them, subfigures, images, spanned cells, rules.
+rows; AASTeX's deluxetable too), captions numbered as LaTeX numbers them, subfigures, images,
+spanned cells, rules.
 
 A float collects what it prints (captions, tables, a table float's notes) in its own sink and
 hands it on as one block when it closes: a table float with one caption becomes one table block
@@ -83,7 +84,46 @@ def env_tabular(w: Walk, j: int, end: int, env: str) -> int:
     return w.skip_spec(j, TABULAR_SPECS[env])
 
 
+def env_deluxetable(w: Walk, j: int, end: int, env: str) -> int:
+    """AASTeX's deluxetable: a table float whose \\tablecaption is its caption and whose tabular
+    runs from its \\tablehead (the first row) to \\enddata; what follows (\\tablecomments,
+    \\tablenotetext) is text under it."""
+    open_float(w, "table", end)
+    for k in range(j, end):  # its \\tablenum is a setting, not siunitx's number to print
+        if w.toks[k] == (CMD, "startdata"):
+            break
+        if w.toks[k] == (CMD, "tablenum") and (g := w.group(k + 1)) is not None:
+            w.toks[k : g[1] + 1] = [(TEXT, "")] * (g[1] + 1 - k)
+    spec = w.raw_text(w.skip_spec(j, "o"))
+    table = w.push(TableSink())
+    # the columns a \\cutinhead spans: the spec's, its `@{...}` and `p{width}` arguments left out
+    table.columns = len(re.findall(r"[lcrpXmb]", re.sub(r"\{[^{}]*\}", "", spec[0]))) or 1 if spec else 1
+    w.later(end, partial(finish_table, w, table))
+    return w.skip_spec(spec[1], "o") if spec else j  # a placement after the columns (`{lcc}[t!]`)
+
+
+def cmd_table_row(w: Walk, i: int, name: str) -> int:
+    """deluxetable's \\tablehead{...} and \\cutinhead{...} (a row across every column): one row
+    of its table; \\enddata ends the table; \\colhead{...} is its text and \\startdata nothing
+    (AASTeX's own definitions of these set rules and struts, never text)."""
+    table = w.sink if isinstance(w.sink, TableSink) else None
+    if name in ("colhead", "startdata"):
+        return i
+    if name == "enddata":
+        if table is not None:
+            finish_table(w, table)
+        return i
+    g = w.group(i)
+    if g is None or table is None:
+        return i
+    table.span = table.columns if name == "cutinhead" else 1
+    w.later(g[1], table.end_row)
+    return g[0] + 1
+
+
 def finish_table(w: Walk, table: TableSink) -> None:
+    if table not in w.sinks:  # deluxetable's: \\enddata finished it
+        return
     w.pop(table)
     if isinstance(w.sink, TableSink):
         w.sink.write(" " + table.plain() + " ")
@@ -154,9 +194,7 @@ def cmd_insert(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_caption(w: Walk, i: int, name: str) -> int:
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(i, "o")
     state = w.floats[-1] if w.floats else None
     if state is not None and (state.sub is not None or name == "subcaption"):
         return subcaption(w, i, state)
@@ -256,10 +294,7 @@ def cmd_captionof(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     kind = "table" if "table" in found[0].lower() else "figure"
-    i = found[1]
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(found[1], "o")
     state = w.floats[-1] if w.floats else None
     target = state.collect if state is not None and isinstance(w.sink, Discard) else w.sink
     return caption(w, i, kind, target, None)
@@ -376,8 +411,7 @@ def cmd_row_end(w: Walk, i: int, name: str) -> int:
 
 def cmd_cell_lines(w: Walk, i: int, name: str) -> int:
     """A stacked cell (\\makecell{a \\\\ b}): its line breaks must not end the table row."""
-    i = w.skip_spec(i, "o")
-    g = w.group(i)
+    i, g = w.after_option(i)
     if g is None:
         return i
     w.stacked_cells += 1

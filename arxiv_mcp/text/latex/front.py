@@ -53,13 +53,11 @@ def front_argument(w: Walk, i: int, keep: Callable[[Sink], None]) -> int:
 
 
 def cmd_title(w: Walk, i: int, name: str) -> int:
-    opt = w.optional(i)
-
     def keep(sink: Sink) -> None:
         if not w.meta.title:
             w.meta.title = sink.flat()
 
-    return front_argument(w, opt[1] + 1 if opt else i, keep)
+    return front_argument(w, w.skip_spec(i, "o"), keep)
 
 
 def cmd_author(w: Walk, i: int, name: str) -> int:
@@ -258,8 +256,7 @@ def env_keywords(w: Walk, j: int, end: int, env: str) -> int:
 
 def cmd_footnote(w: Walk, i: int, name: str) -> int:
     """A footnote stays where it is cited, as ` [^text]`; in the title or an author, a note."""
-    i = w.skip_spec(i, "o")
-    g = w.group(i)
+    i, g = w.after_option(i)
     if g is None:
         return i
     if w.meta_depth:  # in the title or an author: a title-page note

@@ -1,7 +1,7 @@
 """The paper's macros, recorded and expanded where the tokenizer reads them: one mechanism for every macro.
 
 Paper source is untrusted data, so nothing is ever executed and expansion is bounded. The
-tokenizer records each definition where it reads it (`Table.define`, in TeX order, after the
+tokenizer records each definition where it reads it (`Macros.define`, in TeX order, after the
 definitions of the packages the e-print ships); one is usable when its body is short and safe.
 In text the tokenizer meets a use and asks `Macros.in_text` for what it stands for, which it
 reads as tokens in the use's place: a zero-argument text macro's body
@@ -54,12 +54,11 @@ from .specs import (
     UNIT_MACROS,
 )
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
-from .units import declared_units, quantities_in_math
+from .units import quantities_in_math
 
 log = logging.getLogger(__name__)
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-_UNIT_SPAN = 400  # a \\DeclareSIUnit is shorter: its options, its name and a 200-character unit
 
 # Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
 # applied (`handlers.PROTECTED` adds the names with a handler).
@@ -224,13 +223,15 @@ def _plain_branch(definition: Definition | None) -> Definition | None:
     return Definition(definition.nargs, definition.default, plain.group(1)) if definition and plain else definition
 
 
-class Table:
+class Macros:
     """The paper's macros and environments as defined so far: the packages' it ships first, then
     its own in the order the tokenizer reads them (`define`), so a definition takes effect where
     TeX reads it and a later \\renewcommand wins from there on. \\newcommand and \\providecommand
     do not replace an earlier definition; names in `protected` mean something to the converter
     and are never redefined; environments the walk knows (`known_environments`) are never the
-    paper's own."""
+    paper's own. Their uses are expanded under one per-paper budget: where the tokenizer reads a
+    use in text (`in_text`), over the LaTeX of math (`in_math`), and where it reads a \\begin of
+    one of the paper's environments (`environment`)."""
 
     def __init__(self, protected: frozenset[str], known_environments: frozenset[str]):
         self.protected = protected
@@ -248,11 +249,17 @@ class Table:
         self.macros: dict[str, Macro] = {}  # without arguments, usable as text and math
         self.callers: dict[str, Definition | None] = {}  # `template`'s answers since the last definition
         self.units: dict[str, str] = {}  # siunitx's \\DeclareSIUnit, by name
+        self.budget = MAX_MACRO_EXPANSION
+        self.warned = False
         for name in (*PACKAGE_TEMPLATES, *UNIT_MACROS, *PARTICLE_MACROS, *JOURNAL_MACROS):
             self.derive(name)
 
     def define(self, one: Written, own: bool = True) -> None:
-        """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package)."""
+        """Record `one`, read where it stands (`own`: in the paper's files, not a shipped package);
+        siunitx's \\DeclareSIUnit names a unit, not a macro."""
+        if one.definer == "DeclareSIUnit":
+            self.units.update({one.name: one.definition.body} if one.definition else {})
+            return
         self.callers.clear()
         (self.written if own else self.shipped).append(one)
         if own:
@@ -263,7 +270,7 @@ class Table:
                 if kind_env[0] == "end":
                     self.end_aliases.setdefault(kind_env[1], []).append("\\" + one.name)
         if one.definer in ENVIRONMENT_DEFINERS:
-            self.environment(one)
+            self.define_environment(one)
         elif one.definer == "let" and one.definition is not None and one.name not in self.protected:
             self.let(one.name, one.definition)
         elif one.name not in self.protected and not (one.definer.startswith(_NEW) and one.name in self.defined):
@@ -279,7 +286,7 @@ class Table:
         else:
             self.defined[name] = self.defined.get(meaning, target)
 
-    def environment(self, one: Written) -> None:
+    def define_environment(self, one: Written) -> None:
         """\\newenvironment does not replace an earlier one, \\renewenvironment does."""
         if one.definer == "newenvironment" and one.name in self.all_environments:
             return
@@ -338,30 +345,8 @@ class Table:
     def defines(self, name: str) -> bool:
         return name in self.macros or self.template(name) is not None
 
-
-class Macros:
-    """The paper's macros (`Table`), expanded under one per-paper budget: where the tokenizer
-    reads a use in text (`in_text`), over the LaTeX of math (`in_math`), and where it reads a
-    \\begin of one of its own environments (`environment`)."""
-
-    def __init__(self, table: Table):
-        self.table = table
-        self.budget = MAX_MACRO_EXPANSION
-        self.warned = False
-
-    @property
-    def aliases(self) -> dict[str, tuple[str, str]]:
-        return self.table.aliases
-
-    @property
-    def end_aliases(self) -> dict[str, list[str]]:
-        return self.table.end_aliases
-
-    def defines(self, name: str) -> bool:
-        return self.table.defines(name)
-
     def own_environment(self, name: str) -> bool:
-        return name in self.table.environments
+        return name in self.environments
 
     def read_package(self, text: str) -> None:
         """Record the definitions of the packages the e-print ships, in order: their text is not
@@ -373,12 +358,9 @@ class Macros:
     def define_at(self, src: str, pos: int, own: bool = True) -> int:
         """Record the definition whose definer's backslash is at `pos`, if it is one (`own`: in
         the paper's files, not a shipped package); where it ends when it is usable here, else -1."""
-        if src.startswith("\\DeclareSIUnit", pos):
-            self.table.units.update(declared_units(src[pos : pos + _UNIT_SPAN]))
-            return -1
         one, end = read_one(src, pos)
         if one is not None:
-            self.table.define(one, own)
+            self.define(one, own)
         return end
 
     def affordable(self, cost: int) -> bool:
@@ -393,11 +375,11 @@ class Macros:
         """The use of `name` in text whose arguments start at `pos`: the body with them in
         place, where the use ends and how many arguments it took; None when it is not a use
         or the budget is spent."""
-        template = self.table.template(name)
+        template = self.template(name)
         if template is not None:
             use = self.one(src, pos, template, False) if self.budget > 0 else None
             return (*use, template.nargs) if use is not None else None
-        macro = self.table.macros[name]
+        macro = self.macros[name]
         if not self.affordable(macro.cost):
             return None
         self.budget -= macro.cost
@@ -408,7 +390,7 @@ class Macros:
         then siunitx's quantities (whose units are read by name), then the text macros'."""
         if depth <= MAX_MACRO_DEPTH:
             latex = self.expand(latex, depth)
-        latex = quantities_in_math(latex, self.table.units)
+        latex = quantities_in_math(latex, self.units)
         return self.math_macros(latex, 0) if "\\" in latex else latex
 
     def math_macros(self, latex: str, depth: int) -> str:
@@ -416,7 +398,7 @@ class Macros:
         return flatten_upright(expanded) if expanded != latex else expanded
 
     def math_macro(self, m: re.Match[str], latex: str, depth: int) -> str:
-        macro = self.table.macros.get(m.group(1) or "")
+        macro = self.macros.get(m.group(1) or "")
         if macro is None or not self.affordable(macro.cost):
             return m.group()
         self.budget -= macro.cost
@@ -428,7 +410,7 @@ class Macros:
         """The paper's environment `name` whose \\begin's arguments start at `pos`: what its
         \\begin prints with them in place, where they end, and what its \\end prints; None when
         it is not a use or the budget is spent."""
-        definition = self.table.environments[name]
+        definition = self.environments[name]
         cost = len(definition.body) + len(definition.end) + 1
         use = self.use(src, pos, definition, False) if self.affordable(cost) else None
         if use is None:
@@ -442,9 +424,9 @@ class Macros:
         the innermost open one is passed over); one pass with a stack."""
         ends: dict[int, tuple[int, int]] = {}
         stack: list[tuple[str, int]] = []
-        for k, m in enumerate(_ENVIRONMENT_DELIMITER_RE.finditer(src) if self.table.environments else ()):
+        for k, m in enumerate(_ENVIRONMENT_DELIMITER_RE.finditer(src) if self.environments else ()):
             pace.tick(k)
-            if m.group(2) not in self.table.environments:
+            if m.group(2) not in self.environments:
                 continue
             if m.group(1) == "begin":
                 stack.append((m.group(2), m.start()))
@@ -473,7 +455,7 @@ class Macros:
         for m in _MATH_CONTROL_RE.finditer(src):
             if m.start() < pos or m.group(1) is None:
                 continue
-            template = self.table.template(m.group(1))
+            template = self.template(m.group(1))
             if template is None:
                 continue
             if self.budget <= 0:

@@ -94,7 +94,7 @@ UNNUMBERED_LEVELS = {"part": 2, "paragraph": 5, "subparagraph": 6}
 class Numbers:
     """The count of every counter, kept by the number of the unit it is numbered within
     (`figure:2`, `equation:A`; a section unit's by its name alone, reset by the units above
-    it), whether the appendix has begun, and how each counter prints (`_the`)."""
+    it), whether the appendix has begun, and how each counter prints (`shape`)."""
 
     def __init__(
         self, has_chapters: bool, numbering: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
@@ -137,7 +137,7 @@ class Numbers:
         """The number the current section (or chapter, subsection) prints; "" for no such unit."""
         return self.next_number(unit, ahead=0) if unit in self.levels() else ""
 
-    def _the(self, counter: str) -> Shape:
+    def shape(self, counter: str) -> Shape:
         """How a counter prints: the paper's shape, else its class's: a section unit's row of
         `UNIT_SHAPES` (an appendix's lettered top unit), any other counter's count after its
         unit's number and a stop."""
@@ -177,7 +177,7 @@ class Numbers:
 
     def next_number(self, counter: str, ahead: int = 1) -> str:
         """The number the next step of `counter` prints (`ahead=0`: the number it printed last)."""
-        return self._printed(self._the(counter), self.value(counter) + ahead)
+        return self._printed(self.shape(counter), self.value(counter) + ahead)
 
     def set(self, counter: str, value: int, add: bool = False) -> None:
         """\\setcounter (or, `add`, \\addtocounter) on a counter: a unit's (section) or a

@@ -1,9 +1,12 @@
 """Document structure handlers: numbered headings (chapters, appendices), lists and items,
-theorem-like environments, the bibliography and acknowledgments headings."""
+theorem-like environments (and \\newtheorem, which defines them where it stands), the
+bibliography and acknowledgments headings."""
 
 from __future__ import annotations
 
-from .definitions import TheoremKind
+import re
+
+from .definitions import THEOREM_NAME_RE, TheoremKind
 from .engine import Walk
 from .sinks import Sink
 from .specs import ENV_SPECS, LIST_ENVS
@@ -12,9 +15,7 @@ from .tokens import TEXT
 
 def cmd_heading(w: Walk, i: int, name: str) -> int:
     base = name.rstrip("*")
-    opt = w.optional(i)
-    if opt:
-        i = opt[1] + 1
+    i = w.skip_spec(i, "o")
     if w.group(i) is None:
         return i
     if base in ("part", "chapter", "section") and not w.preamble:
@@ -40,6 +41,27 @@ def cmd_appendix(w: Walk, i: int, name: str) -> int:
 def env_appendix(w: Walk, j: int, end: int, env: str) -> int:
     w.numbers.start_appendix()
     return j
+
+
+_COUNTER_RE = re.compile(r"[A-Za-z]{1,40}")
+_LABEL_RE = re.compile(r"[^\\{}$\n]{1,60}")
+
+
+def cmd_new_theorem(w: Walk, i: int, name: str) -> int:
+    """\\newtheorem{name}[shares the counter of]{Label}[numbered within], \\newtheorem*{name}{Label}:
+    a theorem kind from here on (`definitions.TheoremKind`), its name and label plain text."""
+    found = w.plain_arguments(i, "mOmO")
+    kind, shared, label = (found[0] or "", found[1], " ".join((found[2] or "").split())) if found else ("", None, "")
+    fits = THEOREM_NAME_RE.fullmatch(kind) and _LABEL_RE.fullmatch(label)
+    if found is not None and fits and (shared is None or _COUNTER_RE.fullmatch(shared)):
+        within = found[3] if found[3] and _COUNTER_RE.fullmatch(found[3]) else ""
+        if name.endswith("*"):
+            w.theorems[kind] = TheoremKind(label)
+        elif shared and shared in w.theorems:
+            w.theorems[kind] = TheoremKind(label, w.theorems[shared].counter, w.theorems[shared].within)
+        else:
+            w.theorems[kind] = TheoremKind(label, kind, within)
+    return w.skip_spec(i, "mm" if name.endswith("*") else "momo")
 
 
 def env_theorem(w: Walk, j: int, end: int, env: str) -> int:

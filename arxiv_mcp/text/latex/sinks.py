@@ -133,6 +133,7 @@ class TableSink(Sink):
         self.spans: list[int] | None = None  # columns each cell of the row covers, once one covers more
         self.span = 1  # columns the cell being written covers (\\multicolumn)
         self.down = 1  # rows it covers (\\multirow)
+        self.columns = 1  # of the table as its spec gives them, when needed (deluxetable's \\cutinhead)
         # made when first needed (a document may nest thousands of tables): column -> (first grid
         # row covered, rows covered, text) of \\multirow cells; grid row counts where rules fall
         self.covered: dict[int, tuple[int, int, str]] | None = None

@@ -21,6 +21,7 @@ from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
+from .tokens import escaped
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +60,9 @@ _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 def _comment_start(line: str) -> int:
     """Index of the `%` that starts a comment (not `\\%`), or -1."""
     pos = line.find("%")
-    while pos >= 0:
-        slashes = 0
-        k = pos - 1
-        while k >= 0 and line[k] == "\\":
-            slashes += 1
-            k -= 1
-        if slashes % 2 == 0:
-            return pos
+    while pos >= 0 and escaped(line, pos):
         pos = line.find("%", pos + 1)
-    return -1
+    return pos
 
 
 _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")

@@ -205,8 +205,6 @@ SKIP_SPECS = {
     "xdef": "mPm",
     "let": "m=m",
     "newif": "m",
-    "newtheorem": "momo",
-    "newtheorem*": "mm",
     "theoremstyle": "m",
     "addcontentsline": "mmm",
     "vskip": "d",
@@ -282,6 +280,11 @@ SKIP_SPECS = {
     "provideboolean": "m",
     "newboolean": "m",
     "sisetup": "m",
+    # deluxetable's settings (its type size, width, columns), never printed
+    "tabletypesize": "m",
+    "tablewidth": "m",
+    "tablecolumns": "m",
+    "rotate": "",
     "DeclareSIUnit": "omm",
 }
 PAR_COMMANDS = {

@@ -146,20 +146,24 @@ class _Searcher:
 
     def find_unescaped(self, char: str, start: int) -> int:
         pos = self.find(char, start)
-        while pos >= 0:
-            slashes = 0
-            k = pos - 1
-            while k >= start and self.text[k] == "\\":
-                slashes += 1
-                k -= 1
-            if slashes % 2 == 0:
-                return pos
+        while pos >= 0 and escaped(self.text, pos, start):
             pos = self.find(char, pos + 1)
-        return -1
+        return pos
+
+
+def escaped(text: str, pos: int, start: int = 0) -> bool:
+    """Whether the character at `pos` is escaped: an odd run of backslashes (from `start` on) before it."""
+    k = pos
+    while k > start and text[k - 1] == "\\":
+        k -= 1
+    return (pos - k) % 2 == 1
 
 
 def group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1 past `limit` chars."""
+    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1: no `{` there, or
+    none closing it within `limit` chars."""
+    if not text.startswith("{", open_at):
+        return -1
     depth = 0
     k = open_at
     stop = min(len(text), open_at + limit + 2)

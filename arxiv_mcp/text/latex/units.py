@@ -106,16 +106,6 @@ POWER_BEFORE = {"square": 2, "cubic": 3}  # `\\square\\metre`
 POWER_AFTER = {"squared": 2, "cubed": 3}  # `\\metre\\squared`
 
 _PIECE_RE = re.compile(r"\\([A-Za-z]+)|\^\s*(-?\d+)|([^\\^\s]+)")
-_DECLARE_RE = re.compile(
-    r"\\DeclareSIUnit(?:\[[^\]\n]{0,100}\])?[ \t]*\{?[ \t]*\\([A-Za-z]+)[ \t]*\}?[ \t]*\{([^{}\n]{0,200})\}"
-)
-
-
-def declared_units(source: str) -> dict[str, str]:
-    """The paper's `\\DeclareSIUnit\\name{expression}`, by name."""
-    return {m.group(1): m.group(2) for m in _DECLARE_RE.finditer(source)}
-
-
 MAX_ARGUMENT_TOKENS = 400
 _MAX_POWER_DIGITS = 6  # a unit's power longer than this is a hostile one, not printed
 _WRAPPER_RE = re.compile(r"\\(?:text|mathrm|textrm|mbox|ensuremath|xspace)(?![A-Za-z])\s*|\$")
@@ -180,8 +170,7 @@ def arguments(w: Walk, i: int, count: int) -> tuple[list[str], int] | None:
     """The LaTeX of `count` mandatory arguments (options in brackets skipped before each)."""
     values = []
     for _ in range(count):
-        i = w.skip_spec(i, "o")
-        g = w.group(i)
+        i, g = w.after_option(i)
         if g is None or g[1] - g[0] > MAX_ARGUMENT_TOKENS:  # nested hostile \\SI{\\SI{...}} stays linear
             return None
         values.append(source_of(w, g[0] + 1, g[1]))
@@ -194,9 +183,7 @@ def source_of(w: Walk, a: int, b: int) -> str:
     for kind, value in w.toks[a:b]:
         if kind == CMD:
             parts.append(f"\\{value} ")
-        elif kind in (TEXT, RAW):
-            parts.append(value)
-        elif kind == MATH:
+        elif kind in (TEXT, RAW, MATH):
             parts.append(value)
         elif kind in (LBRACE, RBRACE):
             parts.append(kind)
@@ -265,11 +252,6 @@ _UNIT_MATH_RE = re.compile(r"\$([^$]*)\$")
 _MAX_MATH_ARGUMENT = 4 * MAX_ARGUMENT_TOKENS  # characters of one argument in math
 
 
-def _group_end(latex: str, i: int) -> int:
-    """Index past the `{...}` group opening at i (`tokens.group_end`), or 0 for none."""
-    return group_end(latex, i, _MAX_MATH_ARGUMENT) + 1 if latex.startswith("{", i) else 0
-
-
 def _unit_math(unit: str) -> str:
     """A unit as printed (`fb$^{-1}$`) as math: upright text, then its powers."""
     pieces = _UNIT_MATH_RE.split(unit)
@@ -302,7 +284,7 @@ def quantities_in_math(latex: str, declared: dict[str, str]) -> str:
         for _ in _READS[name]:
             while i < len(latex) and latex[i].isspace():
                 i += 1
-            end = _group_end(latex, i)
+            end = group_end(latex, i, _MAX_MATH_ARGUMENT) + 1  # 0: no group at i
             if not end:
                 break
             arguments.append(latex[i + 1 : end - 1])
