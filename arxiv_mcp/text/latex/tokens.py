@@ -699,12 +699,9 @@ class _Tokenizer:
         self.toks.append((TEXT, src[k + 1 : end]))
         return end + 1
 
-    _OPTIONS_RE = re.compile(r"[ \t]*\[[^\]\n]{0,300}\]")
-
     def inline_code(self, k: int) -> int:
         """\\lstinline[options]|code| (or {code}): the code, as \\verb prints it."""
-        options = self._OPTIONS_RE.match(self.src, k)
-        k = options.end() if options else k
+        k = match_end(OPTIONS_RE, self.src, k)
         if self.src.startswith("{", k):
             return k  # the group is read as text
         return self.verb(k)
@@ -760,12 +757,14 @@ def _top_rows(inner: str) -> list[str]:
     return rows
 
 
+_MINTED_LANGUAGE_RE = re.compile(r"[ \t]*\{[^}\n]{0,40}\}")
+
+
 def _verbatim_body(env: str, inner: str) -> str:
-    if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
-        inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
-    if env == "minted":
-        inner = re.sub(r"\A[ \t]*\{[^}\n]{0,40}\}", "", inner, count=1)
-    return inner.strip("\n")
+    """The code an environment prints: its options (listings' grammar, over lines and braces
+    as fancyvrb's and minted's are written too) and minted's language are not code."""
+    start = match_end(OPTIONS_RE, inner, 0) if env in ("lstlisting", "minted", "Verbatim", "Verbatim*") else 0
+    return inner[match_end(_MINTED_LANGUAGE_RE, inner, start) if env == "minted" else start :].strip("\n")
 
 
 def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
