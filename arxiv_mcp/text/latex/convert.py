@@ -83,9 +83,9 @@ def latex_to_document(
     source = assembler.assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)
-    babel = languages(preamble)
-    body = shorthands(body, babel)  # shorthands change what characters mean (catcodes)
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
+    babel = languages(loads)
+    body = shorthands(body, babel)  # shorthands change what characters mean (catcodes)
     macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
