@@ -6,7 +6,8 @@ take their caption and label as options, which a reader of the tokens never sees
 tokenizer reads each as a `listing` float holding that caption and label (`Listing 2: ...`,
 which `\\ref` then names) and the environment's code, as minted's `listing` holds its code
 (`algorithms.py` makes one record of them); the code of a listing kept in another file is not
-read. Options without a caption print nothing.
+read. Options without a caption print nothing. `tokens` reads the options of every code
+environment and of \\lstinline by this grammar (over lines, brackets in braces).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 
 _OPTIONS = r"\[(?P<options>(?:[^\[\]{}]|\{(?:[^{}]|\{[^{}]*\})*\}){0,2000})\]"
 INPUT_RE = re.compile(r"\\lstinputlisting[ \t]*(?:" + _OPTIONS + r")?[ \t]*\{[^{}\n]{0,300}\}")
-OPTIONS_RE = re.compile(r"[ \t]*" + _OPTIONS)  # the environment's, after its \\begin{lstlisting}
+OPTIONS_RE = re.compile(r"[ \t]*" + _OPTIONS)  # a code environment's or \\lstinline's
 _KEY_RE = re.compile(r"(?:^|,)\s*(?P<key>caption|label|title)\s*=\s*(?P<value>\{(?:[^{}]|\{[^{}]*\})*\}|[^,]*)")
 
 
