@@ -296,6 +296,16 @@ def test_captions_print_the_main_babel_languages_names():
     assert _captions(own) == ["Figura", "Tabla"]
 
 
+def test_babel_loaded_by_requirepackage_or_a_shipped_package_sets_the_language():
+    """babel's language is read from the packages loaded, as the class and citation style are:
+    `\\RequirePackage` in the preamble and a package the e-print ships load it as well."""
+    assert _captions(r"\documentclass{article}\RequirePackage[ngerman]{babel}") == ["Abbildung", "Tabelle"]
+    body = r'\begin{document}Gr"o"se.\end{document}'
+    files = {"main.tex": (r"\documentclass{article}\usepackage{lang}" + body).encode()}
+    files["lang.sty"] = rb"\RequirePackage[ngerman]{babel}"
+    assert "Größe." in latex_to_document(files).text
+
+
 def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
     def text(preamble: str, body: str) -> str:
         source = preamble + r"\begin{document}" + body + r"\end{document}"

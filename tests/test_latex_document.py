@@ -339,6 +339,25 @@ y = 2;
     assert "language=" not in text and "fib.pl}" not in text and "y = 2;" in text
 
 
+def test_listings_shown_in_verbatim_stay_as_written_and_titles_print_unnumbered():
+    """The tokenizer makes a listing's caption option a float where it reads the listing, so a
+    verbatim showing listings' source prints it as typed; `title=` prints before the code."""
+    source = r"""\documentclass{article}\begin{document}\section{S}
+\begin{verbatim}
+\begin{lstlisting}[caption=Shown]
+x
+\end{lstlisting}
+\end{verbatim}
+Then \begin{lstlisting}[title=T,
+  language=C]
+y
+\end{lstlisting}
+\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "\\begin{lstlisting}[caption=Shown]\nx\n\\end{lstlisting}" in text and "Listing" not in text
+    assert "Then\n\nT\n\ny" in text and "language" not in text
+
+
 def test_alpha_labels_with_etalchar_print_as_the_pdf():
     """amsalpha/alpha: four or more authors give `\\bibitem[A{\\etalchar{+}}85]`, printed A+85."""
     source = (

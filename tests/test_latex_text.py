@@ -979,6 +979,17 @@ def test_inline_code_of_minted_and_listings_prints_the_code_alone():
     assert "haskell" not in text and "language" not in text
 
 
+def test_code_options_over_lines_or_with_braced_brackets_are_not_code():
+    """One options grammar for every code environment and \\lstinline: minted's written over
+    lines, and listings' `{[x86]Assembler}` dialect in braces, print nothing."""
+    text = convert(
+        "\\section{S}\\begin{minted}[fontsize=\\small,\n  linenos]{python}\nprint(1)\n\\end{minted}"
+        "Code \\lstinline[language={[x86]Assembler}]|mov ax| here."
+    )
+    assert "print(1)" in text and "Code mov ax here." in text
+    assert "linenos" not in text and "python" not in text and "Assembler" not in text
+
+
 def test_dashed_table_rules_of_arydshln_print_no_dash_pattern():
     text = convert(
         r"\section{S}\begin{tabular}{ll}A & B \\ \hdashline[0.4pt/2pt] C & D \\ \cdashline{1-2}[1pt/1pt] E & F\end{tabular}"

@@ -2,7 +2,7 @@
 
 Stages: `source` (main file, \\input, comments, the packages the paper ships, what the preamble
 loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
-as \\bibitem entries), `listings` (listings' option captions rewritten as the floats they
+as \\bibitem entries), `listings` (listings' option captions read by `tokens` as the floats they
 print), `definitions` (what the paper defines),
 `macros` (its macros and own environments, expanded where `tokens` reads them), then the converter: `engine` (the one walk, its
 state and argument readers) calling the functions `handlers` registers for `specs`' names, from

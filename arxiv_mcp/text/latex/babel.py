@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_BABEL_RE = re.compile(r"\\usepackage[ \t]*(?:\[([^\]]{0,300})\])?[ \t]*\{[^{}]*\bbabel\b[^{}]*\}")
 _ACUTE = "\u0301"
 _UMLAUT = "\u0308"
 _SPANISH_ACUTE_RE = re.compile(r"(?<=[A-Za-z\u00c0-\u017f])'([aeiouAEIOU])|(?<![\w\\])'([aeiouAEIOU])(?=[a-z])")
@@ -22,15 +21,16 @@ _GERMAN_RE = re.compile(r'(?<!\\)"(s|`|\'|-|=|~|<|>)')
 _GERMAN = {"s": "\u00df", "`": "\u201e", "'": "\u201c", "-": "", "=": "-", "~": "-", "<": "\u00ab", ">": "\u00bb"}
 
 
-def languages(preamble: str) -> list[str]:
-    """babel's options in order (read once per paper); when babel names no language, the class's options, which babel
-    reads too (`\\documentclass[spanish]{article}\\usepackage{babel}`). Empty without babel."""
-    if not _BABEL_RE.search(preamble):
+def languages(loads: list[tuple[str, str, str]]) -> list[str]:
+    """babel's options in order, from the packages and class loaded (`source.Load`: read once per
+    paper); when babel names no language, the class's options, which babel reads too
+    (`\\documentclass[spanish]{article}\\usepackage{babel}`). Empty without babel."""
+    if not any(name == "babel" for _, _, name in loads):
         return []
-    options = [o.strip() for m in _BABEL_RE.finditer(preamble) for o in (m.group(1) or "").split(",") if o.strip()]
+    options = [o.strip() for _, given, name in loads if name == "babel" for o in given.split(",") if o.strip()]
     if not any(o in _CAPTION_NAMES or o.endswith("english") or o in _ENGLISH for o in options):
-        found = _CLASS_OPTIONS_RE.search(preamble)
-        options += [o.strip() for o in found.group(1).split(",") if o.strip()] if found else []
+        given = next((given for command, given, _ in loads if command == "documentclass"), "")
+        options += [o.strip() for o in given.split(",") if o.strip()]
     return options
 
 
@@ -78,7 +78,6 @@ _CAPTION_NAMES = {
     "greek": ("Σχήμα", "Πίνακας"),
 }
 _ENGLISH = ("american", "british", "canadian", "australian", "newzealand")
-_CLASS_OPTIONS_RE = re.compile(r"\\documentclass[ \t]*\[([^\]]{0,500})\]")
 
 
 def caption_names(options: list[str]) -> dict[str, str]:

@@ -5,9 +5,9 @@ Format (shared with the HTML and PDF extractors): first line `# <title>`, then t
 math kept as `$...$` / `$$...$$`, and no body line starting with `#`; the Document's blocks mark
 the headings' printed numbers, figures, tables, numbered equations and bibliography entries.
 
-The stages: `source` assembles the main file, `listings` rewrites what prints as a float,
-`tokens` reads the source once, recording the paper's definitions (`definitions`,
-`macros.Macros`) and expanding its macros (`macros`) where it meets them, and the converter
+The stages: `source` assembles the main file, `tokens` reads the source once, recording the
+paper's definitions (`definitions`, `macros.Macros`), expanding its macros (`macros`) and
+making listings' caption options floats (`listings`) where it meets them, and the converter
 (`engine.Walk` with the handlers of `handlers.HANDLERS`) walks the tokens once;
 `document.render` writes the result through the DocumentBuilder. Paper source is untrusted
 data, so nothing is ever executed.
@@ -28,7 +28,6 @@ from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
 from .handlers import HANDLERS, PROTECTED
-from .listings import listing_captions
 from .macros import Macros
 from .references import Labels
 from .source import (
@@ -84,11 +83,9 @@ def latex_to_document(
     source = assembler.assemble(main)  # TeX drops comments, \iffalse, splices \input first
     pace.check()
     preamble, body = split_document(source)
-    babel = languages(preamble)
-    # shorthands change what characters mean (catcodes); listings are rewritten as the floats
-    # they print before their options are read as text
-    body = listing_captions(shorthands(body, babel))
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
+    babel = languages(loads)
+    body = shorthands(body, babel)  # shorthands change what characters mean (catcodes)
     macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()

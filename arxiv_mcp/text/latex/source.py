@@ -4,8 +4,8 @@ Everything here reads source text, before tokenising, each for a reason the toke
 serve: the main-file choice (made before any file is read), comment stripping, `\\iffalse` and
 `\\endinput` and include inlining from the archive's own files (TeX does these per file, below
 its tokens), the document split, and the packages the e-print ships (their text is not
-tokenized), with every package and class loaded, from which the class and how citations print
-are read; the float names (the paper's definitions are `definitions.py`'s).
+tokenized), with every package and class loaded, from which the class, how citations print
+and babel's languages are read; the float names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations

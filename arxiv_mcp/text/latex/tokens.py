@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from . import pace
+from .listings import INPUT_RE, OPTIONS_RE, listing_float
 from .specs import SIZE_SWITCHES
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
@@ -540,6 +541,9 @@ class _Tokenizer:
             return self.verb(k)
         if name == "lstinline":
             return self.inline_code(k)
+        listing = INPUT_RE.match(src, j) if name == "lstinputlisting" else None
+        if listing:
+            return self.expanded(j, "".join(listing_float(listing.group("options"))), listing.end(), 0, spaced=False)
         if name in ("url", "path") or (name == "href" and src.startswith("{", k)):
             return self.url(name, k)
         if src.startswith("*", k) and name in _STARRABLE:
@@ -645,6 +649,8 @@ class _Tokenizer:
             return k
         if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
             end, after = self.find_env_end(env, k)
+            if env == "lstlisting":
+                return self.listing(k, end, after)
             if end < 0:
                 self.toks.append((BEGIN, env))
                 return k
@@ -656,6 +662,19 @@ class _Tokenizer:
             return after
         self.toks.append((BEGIN, env))
         return k
+
+    def listing(self, k: int, end: int, after: int) -> int:
+        """A code listing whose options `k` starts: its code inside the float its caption option
+        makes (`listings.py`); an unclosed one's float stands before its \\begin."""
+        options = OPTIONS_RE.match(self.src, k)
+        before, close = listing_float(options.group("options") if options else None)
+        start = options.end() if options else k
+        self.expanded(k, before if end >= 0 else before + close, start, 0, spaced=False)
+        if end < 0:
+            self.toks.append((BEGIN, "lstlisting"))
+            return start
+        self.toks.append((VERB, _verbatim_body("lstlisting", self.src[start:end])))
+        return self.expanded(after, close, after, 0, spaced=False)
 
     def find_env_end(self, env: str, k: int) -> tuple[int, int]:
         closer = "\\end{" + env + "}"
@@ -671,11 +690,8 @@ class _Tokenizer:
         src = self.src
         if src.startswith("*", k):
             k += 1
-        if k >= len(src) or src[k].isalpha() or src[k].isspace():
-            self.toks.append((CMD, "verb"))
-            return k
-        delim = src[k]
-        end = src.find(delim, k + 1, k + 2000)
+        delim = src[k : k + 1]
+        end = -1 if not delim or delim.isalpha() or delim.isspace() else src.find(delim, k + 1, k + 2000)
         line_end = src.find("\n", k + 1, k + 2000)
         if end < 0 or (0 <= line_end < end):
             self.toks.append((CMD, "verb"))
@@ -683,12 +699,9 @@ class _Tokenizer:
         self.toks.append((TEXT, src[k + 1 : end]))
         return end + 1
 
-    _OPTIONS_RE = re.compile(r"[ \t]*\[[^\]\n]{0,300}\]")
-
     def inline_code(self, k: int) -> int:
         """\\lstinline[options]|code| (or {code}): the code, as \\verb prints it."""
-        options = self._OPTIONS_RE.match(self.src, k)
-        k = options.end() if options else k
+        k = match_end(OPTIONS_RE, self.src, k)
         if self.src.startswith("{", k):
             return k  # the group is read as text
         return self.verb(k)
@@ -744,12 +757,14 @@ def _top_rows(inner: str) -> list[str]:
     return rows
 
 
+_MINTED_LANGUAGE_RE = re.compile(r"[ \t]*\{[^}\n]{0,40}\}")
+
+
 def _verbatim_body(env: str, inner: str) -> str:
-    if env in ("lstlisting", "minted", "Verbatim", "Verbatim*"):
-        inner = re.sub(r"\A[ \t]*\[[^\]\n]{0,300}\]", "", inner, count=1)
-    if env == "minted":
-        inner = re.sub(r"\A[ \t]*\{[^}\n]{0,40}\}", "", inner, count=1)
-    return inner.strip("\n")
+    """The code an environment prints: its options (listings' grammar, over lines and braces
+    as fancyvrb's and minted's are written too) and minted's language are not code."""
+    start = match_end(OPTIONS_RE, inner, 0) if env in ("lstlisting", "minted", "Verbatim", "Verbatim*") else 0
+    return inner[match_end(_MINTED_LANGUAGE_RE, inner, start) if env == "minted" else start :].strip("\n")
 
 
 def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
