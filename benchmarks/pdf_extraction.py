@@ -78,6 +78,13 @@ def pdfium_installed() -> bool:
 def median_times(
     data: bytes, variants: dict[str, Callable[[bytes], None]], runs: int, clock: Callable[[], float] = time.perf_counter
 ) -> dict[str, float]:
+    return {name: statistics.median(values) for name, values in interleaved_times(data, variants, runs, clock).items()}
+
+
+def interleaved_times(
+    data: bytes, variants: dict[str, Callable[[bytes], None]], runs: int, clock: Callable[[], float] = time.perf_counter
+) -> dict[str, list[float]]:
+    """Each variant's time on `data` in each of `runs` runs (see the module docstring)."""
     names = list(variants)
     times: dict[str, list[float]] = {name: [] for name in names}
     for run in range(runs):
@@ -92,7 +99,7 @@ def median_times(
             start = clock()
             variants[name](data)
             times[name].append(clock() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return times
 
 
 def main() -> int:
