@@ -55,7 +55,7 @@ from .lines import Line, PageText, heading_fragments
 from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
 from .params import PARAMS
-from .pdfium_compat import PDFIUM_LOCK
+from .pdfium_compat import PDFIUM_LOCK, Box
 from .pypdf_compat import SharedFonts, opened_reader
 from .repair import rebuilt
 from .salvage import Salvage, salvageable
@@ -310,7 +310,15 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Page
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
-    return PageText(fonts.closed_up(text), fonts.page_lines())
+    return PageText(fonts.closed_up(text), fonts.page_lines(), _pypdf_width(page))
+
+
+def _pypdf_width(page: Any) -> float:
+    """The page's width in points; 0 when its box is missing or unreadable (a damaged file)."""
+    try:
+        return float(page.mediabox.width)
+    except Exception:  # whatever a broken /MediaBox raises, the text still counts
+        return 0.0
 
 
 def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> PageText | None:
@@ -383,14 +391,16 @@ def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> PageText
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        lines = pdfium_lines(pdfium.raw, textpage.raw, text)
-        text = pdfium_text(pdfium.raw, textpage.raw, text)
+        boxes: dict[int, Box | None] = {}  # read by both passes, each box once
+        lines = pdfium_lines(pdfium.raw, textpage.raw, text, boxes)
+        text = pdfium_text(pdfium.raw, textpage.raw, text, boxes)
+        width = float(page.get_width())
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
         logger.warning("pdfium could not read page %d: %s", index + 1, exc)
         return None
-    return PageText(_pdfium_line_ends(text), lines)
+    return PageText(_pdfium_line_ends(text), lines, width)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -423,7 +433,8 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     normalised = [None if page is None else _normalise_chars(page.text) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
-    text_chars = sum(len(line) - line.count(" ") for page in tidied if page is not None for line in page)
+    joined = ["".join(page) for page in tidied if page is not None]  # counted a page at a time, not a line
+    text_chars = sum(len(page) - page.count(" ") for page in joined)
     if text_chars < PARAMS.min_chars_per_page * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "

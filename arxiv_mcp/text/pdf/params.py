@@ -27,6 +27,9 @@ class LayoutParams:
     """pdfium's body size and weight are read from every this many lines (and every heading-like one)."""
     max_space_width: int = 400
     """A code-32 width of this many thousandths of an em or more is no proportional font's space."""
+    mean_letter_width: float = 0.44
+    """pypdf's runs come without widths: a run is taken to be this many ems per letter (space
+    included) long, the mean that puts its lines' ends nearest pdfium's on three papers."""
 
     # --- characters: where pdfium puts them (glyphs) ---
     char_search: int = 12
