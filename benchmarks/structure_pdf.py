@@ -28,7 +28,8 @@ compared normalised: commands that print nothing of the cell's (`\\rule`, `\\hsp
 dropped, then only its ASCII letters and digits kept, lower-cased ("85.6$\\pm0.0$" and the
 PDF's "85.6±0.0" are both "85600"); a cell empty so is left out of every count. Each true
 tabular is matched with the table of `pdf_to_document` that shares most cells with it
-(counted as multisets). Columns: tabulars found (sharing a cell with a table) / true, true
+(counted as multisets; each table with one tabular at most, the pairs sharing most
+first). Columns: tabulars found (sharing a cell with a table) / true, true
 cells found / true (recall), found cells that are true (of all cells of all tables: a
 share), rows whose cells, in order and empty ones left out, are a true row's (of the true
 rows of two cells or more) / those true rows, and the rows of the matched tables with as
@@ -260,17 +261,24 @@ def cell_score(document: Document, tabulars: list[tuple[int, list[list[str]]]]) 
     tables = [[[normalised_cell(cell) for cell in row] for row in table.rows] for table in document.records(Table)]
     bags = [Counter(cell for row in rows for cell in row if cell) for rows in tables]
     score = CellScore(tabulars=len(tabulars), found=sum(sum(bag.values()) for bag in bags))
-    for columns, rows in tabulars:
-        truth = Counter(cell for row in rows for cell in row if cell)
-        shared = [sum((truth & bag).values()) for bag in bags]
-        best = max(range(len(shared)), key=shared.__getitem__, default=None)
-        score.cells += sum(truth.values())
+    truths = [Counter(cell for row in rows for cell in row if cell) for _, rows in tabulars]
+    shared = sorted(
+        ((sum((truth & bag).values()), t, f) for t, truth in enumerate(truths) for f, bag in enumerate(bags)),
+        reverse=True,
+    )
+    matched: dict[int, tuple[int, int]] = {}  # tabular: (table, cells shared), most shared first
+    for count, t, f in shared:
+        if count and t not in matched and f not in {table for table, _ in matched.values()}:
+            matched[t] = (f, count)
+    for t, (columns, rows) in enumerate(tabulars):
+        score.cells += sum(truths[t].values())
         full = [tuple(cell for cell in row if cell) for row in rows]
         score.rows += sum(len(row) >= 2 for row in full)
-        if best is None or not shared[best]:
+        if t not in matched:
             continue
+        best, count = matched[t]
         score.tabulars_found += 1
-        score.cells_found += shared[best]
+        score.cells_found += count
         found_rows = {tuple(cell for cell in row if cell) for row in tables[best]}
         score.rows_found += sum(len(row) >= 2 and row in found_rows for row in full)
         score.width_rows += len(tables[best])

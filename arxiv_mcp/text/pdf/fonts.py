@@ -18,10 +18,11 @@ from typing import Any
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
-from .lines import Line, Style
+from .lines import Line, Piece, Style
 from .params import PARAMS
 from .pdfium_compat import Box, CharCalls, char_calls
 from .pypdf_compat import forget
+from .tables import opens_table, pdfium_pieces
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 
@@ -51,6 +52,7 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
     ends = calls.ends
     kinds: dict[bytes, tuple[bool, bool]] = {}  # by font name: bold by name, heavy by stem
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
+    table_left = 0  # lines after a table's caption, whose words are placed (tables)
     for number, line in enumerate(text.split("\r\n")):
         length = len(line) if simple else utf16_length(line)
         lead = len(line) - len(line.lstrip())
@@ -93,6 +95,12 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
             lines.append(_placed(line, head, tail, style))
+            if table_left:
+                lines[-1].pieces = pdfium_pieces(calls.box, textpage, line, start, simple)
+        if table_left:
+            table_left -= 1
+        elif opens_table(line):
+            table_left = PARAMS.max_table_rows
         offset += length + 2
     return lines
 
@@ -203,6 +211,8 @@ class FontSpy:
         self._style: tuple[float, int] | None = None  # its first letter's size and font kind
         self._start = (0.0, 0.0)  # where its first run starts
         self._end = 0.0  # where its last run ends, estimated (see lines.Line.x1)
+        self._table_left = 0  # lines after a table's caption whose runs are kept (tables)
+        self._pieces: list[Piece] | None = None  # the open line's runs, when kept
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if "\n" in text:
@@ -229,6 +239,10 @@ class FontSpy:
             self._start = (x, tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
         self._end = x + len(text.rstrip()) * self._style[0] * PARAMS.mean_letter_width
         self._runs.append(text)
+        if self._table_left:
+            if self._pieces is None:
+                self._pieces = []
+            self._pieces.append((x, self._end, text))
         if THREE_LETTERS.search(text):
             known = known or self._font(font)
             if known[2] is None:
@@ -247,9 +261,15 @@ class FontSpy:
         if self._style is not None:
             size, kind = self._style
             style = Style(size, bool(kind & 1), bool(kind & 2))
-            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style))
+            text = "".join(self._runs)
+            self.lines.append(Line(text, self._start[0], self._end, self._start[1], style, self._pieces))
+            if self._table_left:
+                self._table_left -= 1
+            elif opens_table(text):
+                self._table_left = PARAMS.max_table_rows
         self._runs.clear()
         self._style = None
+        self._pieces = None
 
     def closed_up(self, text: str) -> str:
         """The page `text` pypdf made with the letter-spaced runs seen closed up."""

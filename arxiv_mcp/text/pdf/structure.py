@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .. import labels
@@ -47,8 +47,10 @@ from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Ki
 from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
+from .lines import Piece
 from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 from .params import PARAMS
+from .tables import line_key, placed_rows, text_cells
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -95,12 +97,15 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
-    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
+def pdf_document(
+    lines: list[str], notes: dict[str, str] | None = None, pieces: Mapping[tuple[int, str], list[Piece]] | None = None
+) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring);
+    `pieces`: the placed pieces of the lines after table captions (tables.table_pieces)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
+    found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
@@ -295,7 +300,9 @@ def _is_break(line: str) -> bool:
     return not line or line.startswith("#")
 
 
-def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
+def _captions(
+    lines: list[str], references: tuple[int, int] | None, full: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
     index = 0
     while index < len(lines):
@@ -315,7 +322,7 @@ def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -
         seen.add(key)
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
-            rows_end, rows = _table_rows(lines, end)
+            rows_end, rows = _table_rows(lines, end, pieces)
             table = Table(label, number, caption, rows, approximate=True)
             yield _Mark(index, rows_end, Kind.TABLE, table, end - index)
             index = rows_end
@@ -403,14 +410,28 @@ def _looks_tabular(line: str) -> bool:
     return words > 0 and small * 2 < words
 
 
-def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
-    """Where the table's lines after its caption end, and those lines as approximate rows."""
+def _table_rows(
+    lines: list[str], start: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> tuple[int, tuple[tuple[str, ...], ...]]:
+    """Where the table's lines after its caption end, and those lines as approximate rows:
+    in columns where the engine placed them (tables.placed_rows), else read from the text."""
     index = start + 1 if start < len(lines) and not lines[start] else start
-    rows: list[tuple[str, ...]] = []
-    while index < len(lines) and len(rows) < PARAMS.max_table_rows and _is_row(lines[index]):
-        rows.append(_cells(lines[index]))
+    texts: list[str] = []
+    while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
+        texts.append(lines[index])
         index += 1
-    return (index, tuple(rows)) if rows else (start, ())
+    page = _page_at(lines, start) if pieces else 0
+    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
+    rows = tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
+    return (index, rows) if rows else (start, ())
+
+
+def _page_at(lines: list[str], index: int) -> int:
+    """The number of the page line `index` is on (0 before the first page marker)."""
+    for line in reversed(lines[: index + 1]):
+        if line.startswith("## Page ") and line[8:].isdigit():
+            return int(line[8:])
+    return 0
 
 
 def _is_row(line: str) -> bool:
@@ -419,23 +440,6 @@ def _is_row(line: str) -> bool:
     words = line.split()
     numeric = sum(any(ch.isdigit() for ch in word) for word in words)
     return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
-
-
-def _cells(line: str) -> tuple[str, ...]:
-    """A row's cells: each number apart, the words between numbers together."""
-    cells: list[str] = []
-    words: list[str] = []
-    for token in line.split():
-        if any(ch.isdigit() for ch in token) and not token[:1].isalpha():
-            if words:
-                cells.append(" ".join(words))
-                words = []
-            cells.append(token)
-        else:
-            words.append(token)
-    if words:
-        cells.append(" ".join(words))
-    return tuple(cells)
 
 
 # --- equations ------------------------------------------------------------------------------

@@ -1,0 +1,187 @@
+"""A PDF table's rows as cells in columns, from where the engine placed their pieces.
+
+A table's lines are the lines after its caption (`structure` decides which read as rows).
+Each engine keeps, for the lines that may be a table's, their pieces as placed (lines.Line
+`pieces`: pypdf's text runs, each where its text matrix puts it and its end estimated;
+pdfium's words, each from its first letter's left edge to its last letter's right edge):
+every run for pypdf (a run costs it a tuple), the words of the lines after a table's
+caption for pdfium (`pdfium_pieces`: two character boxes a word, asked only there).
+
+A row's pieces closer than `PARAMS.cell_gap` points are one cell: a column's cells stand
+at least `\\tabcolsep` twice (12 points) apart, a word from the next a space (3-4 points).
+The columns are the stretches of the page the cells of the table's full rows (those with
+as many cells as most rows have, or more) cover, joined where they overlap; every row's
+cells then go to the column they overlap most (nearest, when none), two in one column
+joined, a column a row leaves empty an empty cell. The result is approximate: a cell
+spanning columns goes to the first it covers, and a table whose rows the engine did not
+place keeps the rows `structure` reads from the text.
+
+Invariant: a line's pieces are looked up by its text with white space out and compatibility
+forms composed (NFKC), which is how the engine's text and its line records meet after the
+engine tidied the text (ligatures, accents, white space).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from .. import labels
+from .glyphs import utf16_length
+from .lines import PageText, Piece
+from .params import PARAMS
+
+_TABLE_CAPTION = re.compile(rf"\s*(?:{labels.TABLE_PRINTED})\s?{labels.PRINTED_NUMBER}\b")
+
+
+def opens_table(text: str) -> bool:
+    """Whether a line of an engine's text may open a table's caption (`Table 2`, `TABLE IV`):
+    its pieces, and the next lines', are worth keeping. `structure` says which caption is one."""
+    return text[:8].lstrip()[:3] in ("Tab", "TAB") and _TABLE_CAPTION.match(text) is not None
+
+
+def pdfium_pieces(box: Any, textpage: Any, line: str, first: int, simple: bool) -> list[Piece]:
+    """The words of a pdfium line as placed: `box(textpage, index)` is pdfium's box of a
+    character (pdfium_compat.CharCalls.box), `first` the index of the line's first character,
+    `simple` whether each character is one UTF-16 unit (else indexes are counted in units)."""
+    pieces: list[Piece] = []
+    after = 0  # where the last word ended: a word's piece holds the white space before it
+    for word in re.finditer(r"\S+", line):
+        start, end = word.start(), word.end() - 1
+        if not simple:
+            start, end = utf16_length(line[:start]), utf16_length(line[:end])
+        head, tail = box(textpage, first + start), box(textpage, first + end)
+        if head is not None and tail is not None:
+            pieces.append((head[0], tail[1], line[after : word.end()]))
+            after = word.end()
+    return pieces
+
+
+def line_key(text: str) -> str:
+    """What a line's text and its record are matched by (see the module docstring)."""
+    return "".join(unicodedata.normalize("NFKC", text).split())
+
+
+def table_pieces(pages: Iterable[PageText | None]) -> dict[tuple[int, str], list[Piece]]:
+    """The placed pieces of the lines of `pages` the engine placed (those after a table's
+    caption), by page number (from 1) and line_key; the first of a page's lines of one text."""
+    found: dict[tuple[int, str], list[Piece]] = {}
+    for number, page in enumerate(pages, 1):
+        for line in page.lines if page is not None else ():
+            if line.pieces is not None and len(line.pieces) > 1:
+                found.setdefault((number, line_key(line.text)), line.pieces)
+    return found
+
+
+def _gaps(pieces: Sequence[Piece]) -> Iterator[float]:
+    """The gaps before the row's pieces the engine's text puts a space before."""
+    right = pieces[0][1]
+    for x0, x1, text in pieces[1:]:
+        if text[:1].isspace():
+            yield x0 - right
+        right = max(right, x1)
+
+
+def _cell_gap(rows: Sequence[Sequence[Piece]]) -> float:
+    """How far apart two pieces of the table's rows stand at least to be two cells: a share
+    more than the lower quartile of the gaps (a space, when cells hold words or signs: "5.5 ±
+    1.2"), within bounds (a table set tight, or of numbers alone, has none wider)."""
+    gaps = sorted(gap for row in rows if row for gap in _gaps(row))
+    quartile = gaps[len(gaps) // 4] if gaps else PARAMS.cell_gap[1]
+    low, high = PARAMS.cell_gap
+    return min(high, max(low, quartile * PARAMS.cell_gap_share))
+
+
+def text_cells(line: str) -> tuple[str, ...]:
+    """A row's cells as its text alone tells them: each number apart, the words between
+    numbers together."""
+    cells: list[str] = []
+    words: list[str] = []
+    for token in line.split():
+        if any(ch.isdigit() for ch in token) and not token[:1].isalpha():
+            if words:
+                cells.append(" ".join(words))
+                words = []
+            cells.append(token)
+        else:
+            words.append(token)
+    if words:
+        cells.append(" ".join(words))
+    return tuple(cells)
+
+
+def _cells(pieces: Sequence[Piece], gap: float) -> list[Piece]:
+    """The row's pieces, in the engine's order, joined unless the engine's text puts a space
+    between them and they stand more than `gap` apart. A piece the text alone splits (a
+    pypdf run over several cells: "4.600 566.9 5", its gaps unknown) is split so, each part
+    placed by its share of the piece's letters."""
+    cells: list[Piece] = []
+    for x0, x1, text in pieces:
+        parts = text_cells(text) if " " in text.strip() else ()
+        if len(parts) > 1:
+            cells.extend(_spread(x0, x1, parts))
+        elif cells and not (text[:1].isspace() and x0 - cells[-1][1] > gap):
+            last = cells[-1]
+            cells[-1] = (last[0], max(last[1], x1), last[2] + text)
+        elif text.strip():
+            cells.append((x0, x1, text))
+    return [(x0, x1, " ".join(text.split())) for x0, x1, text in cells]
+
+
+def _spread(x0: float, x1: float, parts: Sequence[str]) -> Iterator[Piece]:
+    letters = sum(len(part) + 1 for part in parts)
+    per = (x1 - x0) / letters
+    for part in parts:
+        yield x0, x0 + len(part) * per, part
+        x0 += (len(part) + 1) * per
+
+
+def _columns(rows: list[list[Piece]]) -> list[tuple[float, float]]:
+    """The stretches the rows' cells cover, the rows of most cells first: a cell overlapping
+    one column widens it, one overlapping none makes a new one, one overlapping more spans
+    them and changes none. Left to right."""
+    columns: list[tuple[float, float]] = []
+    for row in sorted(rows, key=len, reverse=True):
+        for x0, x1, _ in row:
+            hit = [i for i, (left, right) in enumerate(columns) if x0 < right and left < x1]
+            if not hit:
+                columns.append((x0, x1))
+            elif len(hit) == 1:
+                left, right = columns[hit[0]]
+                columns[hit[0]] = (min(left, x0), max(right, x1))
+        columns.sort()
+    return columns
+
+
+def _column_of(cell: Piece, columns: list[tuple[float, float]]) -> int:
+    x0, x1, _ = cell
+    overlaps = [min(x1, right) - max(x0, left) for left, right in columns]
+    best = max(range(len(columns)), key=overlaps.__getitem__)
+    if overlaps[best] > 0:
+        return best
+    middle = (x0 + x1) / 2
+    return min(range(len(columns)), key=lambda i: abs((columns[i][0] + columns[i][1]) / 2 - middle))
+
+
+def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
+    """Each row placed (its pieces; None: not placed) as its cells in the table's columns,
+    as many in every row (None for a row not placed); all None when fewer than two rows are
+    placed or they make fewer than two columns."""
+    gap = _cell_gap([row for row in rows if row])
+    cells = [None if not row else _cells(row, gap) for row in rows]
+    placed = [row for row in cells if row]
+    columns = _columns(placed) if len(placed) > 1 else []
+    if len(columns) < 2:
+        return [None] * len(rows)
+    out: list[tuple[str, ...] | None] = []
+    for row in cells:
+        if not row:
+            out.append(None)
+            continue
+        texts: list[list[str]] = [[] for _ in columns]
+        for cell in row:
+            texts[_column_of(cell, columns)].append(cell[2])
+        out.append(tuple(" ".join(parts) for parts in texts))
+    return out
