@@ -22,7 +22,7 @@ from .lines import Line, Piece, Style
 from .params import PARAMS
 from .pdfium_compat import Box, CharCalls, char_calls
 from .pypdf_compat import forget
-from .tables import opens_table, pdfium_pieces
+from .tables import opens_table, pdfium_pieces, reads_as_row
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 
@@ -95,8 +95,8 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
             lines.append(_placed(line, head, tail, style))
-            if table_left:
-                lines[-1].pieces = pdfium_pieces(calls.box, textpage, line, start, simple)
+            if table_left and reads_as_row(line):  # a sentence is no row: its words' boxes are not asked
+                lines[-1].pieces = pdfium_pieces(ends, textpage, line, start, simple)
         if table_left:
             table_left -= 1
         elif opens_table(line):

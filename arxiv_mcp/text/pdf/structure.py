@@ -36,7 +36,6 @@ headings and page markers stay lines, and a marked block stands apart between bl
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from .layout import heading_number
 from .lines import Piece
 from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 from .params import PARAMS
-from .tables import line_key, placed_rows, text_cells
+from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -203,7 +202,7 @@ def _continues(line: str, following: str) -> bool:
         return False
     if FOOTNOTE_START.match(following) and (ends_sentence(line) or not following[0].isdigit()):
         return False  # a footnote under the page's last paragraph ("... figure 3." / "7 The model ...")
-    return not _looks_tabular(line) and not _looks_tabular(following)
+    return not looks_tabular(line) and not looks_tabular(following)
 
 
 def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) -> str | None:
@@ -379,35 +378,7 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
 
 
 def _ends_caption(line: str, following: str, full: int) -> bool:
-    return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or _looks_tabular(following))
-
-
-_CAPITALS = frozenset(
-    chr(code)
-    for low, high in ((0x41, 0x5A), (0xC0, 0xDE), (0x391, 0x3A9), (0x410, 0x42F))
-    for code in range(low, high + 1)
-)
-
-
-@functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
-def _looks_tabular(line: str) -> bool:
-    """Most of its words capitalised or numbers: a table's header or row, not a sentence.
-
-    A word counts by its first character: a letter or digit (an underscore or a symbol
-    starts no word); a small one is a letter, not a digit nor a capital (Latin, Greek,
-    Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
-    character of every line cost more than the rest of writing the line."""
-    words = small = 0
-    tokens = line.split()
-    for word in tokens:
-        first = word[0]
-        if first.isalnum():
-            words += 1
-            if not (first.isdecimal() or first in _CAPITALS):
-                small += 1
-                if small * 2 >= len(tokens):  # a sentence: no count of words to come can change that
-                    return False
-    return words > 0 and small * 2 < words
+    return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or looks_tabular(following))
 
 
 def _table_rows(
@@ -437,9 +408,7 @@ def _page_at(lines: list[str], index: int) -> int:
 def _is_row(line: str) -> bool:
     if _is_break(line) or _CAPTION.match(line) or _glued_caption(line):
         return False
-    words = line.split()
-    numeric = sum(any(ch.isdigit() for ch in word) for word in words)
-    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
+    return reads_as_row(line)
 
 
 # --- equations ------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ engine tidied the text (ligatures, accents, white space).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -42,21 +43,63 @@ def opens_table(text: str) -> bool:
     return text[:8].lstrip()[:3] in ("Tab", "TAB") and _TABLE_CAPTION.match(text) is not None
 
 
-def pdfium_pieces(box: Any, textpage: Any, line: str, first: int, simple: bool) -> list[Piece]:
-    """The words of a pdfium line as placed: `box(textpage, index)` is pdfium's box of a
-    character (pdfium_compat.CharCalls.box), `first` the index of the line's first character,
-    `simple` whether each character is one UTF-16 unit (else indexes are counted in units)."""
+_CAPITALS = frozenset(
+    chr(code)
+    for low, high in ((0x41, 0x5A), (0xC0, 0xDE), (0x391, 0x3A9), (0x410, 0x42F))
+    for code in range(low, high + 1)
+)
+
+
+@functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
+def looks_tabular(line: str) -> bool:
+    """Most of its words capitalised or numbers: a table's header or row, not a sentence
+    (nor a line of a paragraph: structure joins none to the next).
+
+    A word counts by its first character: a letter or digit (an underscore or a symbol
+    starts no word); a small one is a letter, not a digit nor a capital (Latin, Greek,
+    Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
+    character of every line cost more than the rest of writing the line."""
+    words = small = 0
+    tokens = line.split()
+    for word in tokens:
+        first = word[0]
+        if first.isalnum():
+            words += 1
+            if not (first.isdecimal() or first in _CAPITALS):
+                small += 1
+                if small * 2 >= len(tokens):  # a sentence: no count of words to come can change that
+                    return False
+    return words > 0 and small * 2 < words
+
+
+def reads_as_row(line: str) -> bool:
+    """Whether a line after a table's caption reads as one of its rows: mostly numbers, a few
+    words without a full stop, or looks_tabular; a sentence does not."""
+    words = line.split()
+    numeric = sum(any(ch.isdigit() for ch in word) for word in words)
+    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or looks_tabular(line)
+
+
+def pdfium_pieces(ends: Any, textpage: Any, line: str, first: int, simple: bool) -> list[Piece]:
+    """The words of a pdfium line as placed: `ends(textpage, i, j)` gives pdfium's boxes of
+    characters i and j (pdfium_compat.CharCalls.ends), `first` the index of the line's first
+    character, `simple` whether each character is one UTF-16 unit (else indexes are counted
+    in units). A word's piece holds the white space before it."""
     pieces: list[Piece] = []
-    after = 0  # where the last word ended: a word's piece holds the white space before it
-    for word in re.finditer(r"\S+", line):
-        start, end = word.start(), word.end() - 1
-        if not simple:
-            start, end = utf16_length(line[:start]), utf16_length(line[:end])
-        head, tail = box(textpage, first + start), box(textpage, first + end)
+    after = 0  # where the last word placed ended
+    for word in _WORD.finditer(line):
+        start, end = word.start(), word.end()
+        if simple:
+            head, tail = ends(textpage, first + start, first + end - 1)
+        else:
+            head, tail = ends(textpage, first + utf16_length(line[:start]), first + utf16_length(line[:end]) - 1)
         if head is not None and tail is not None:
-            pieces.append((head[0], tail[1], line[after : word.end()]))
-            after = word.end()
+            pieces.append((head[0], tail[1], line[after:end]))
+            after = end
     return pieces
+
+
+_WORD = re.compile(r"\S+")
 
 
 def line_key(text: str) -> str:
