@@ -47,7 +47,6 @@ import subprocess
 import sys
 import tarfile
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -224,43 +223,26 @@ def normalised_cell(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", re.sub(r"\\[A-Za-z]+", "", text).lower())
 
 
-@dataclass
-class CellScore:
-    """The table-cell measure of one file (see the module docstring), summed over its tabulars."""
-
-    tabulars: int = 0
-    tabulars_found: int = 0
-    cells: int = 0
-    cells_found: int = 0
-    found: int = 0
-    """Non-empty cells of every table found."""
-    rows: int = 0
-    rows_found: int = 0
-    width_rows: int = 0
-    width_found: int = 0
-
-    def add(self, other: CellScore) -> None:
-        for name in vars(self):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def __str__(self) -> str:
-        return (
-            f"{self.tabulars_found:3}/{self.tabulars:<3} {self.cells_found:5}/{self.cells:<5} "
-            f"{_share(self.cells_found, self.cells):>5} {_share(self.cells_found, self.found):>5} "
-            f"{self.rows_found:4}/{self.rows:<4} {_share(self.rows_found, self.rows):>5} "
-            f"{self.width_found:4}/{self.width_rows:<4} {_share(self.width_found, self.width_rows):>5}"
-        )
+def _cell_columns(score: Counter[str]) -> str:
+    """The table-cell measure of a file or an engine (see the module docstring), as its columns."""
+    return (
+        f"{score['tabulars_found']:3}/{score['tabulars']:<3} {score['cells_found']:5}/{score['cells']:<5} "
+        f"{_share(score['cells_found'], score['cells']):>5} {_share(score['cells_found'], score['found']):>5} "
+        f"{score['rows_found']:4}/{score['rows']:<4} {_share(score['rows_found'], score['rows']):>5} "
+        f"{score['width_found']:4}/{score['width_rows']:<4} {_share(score['width_found'], score['width_rows']):>5}"
+    )
 
 
 def _share(part: int, whole: int) -> str:
     return f"{part / whole:.2f}" if whole else "  -"
 
 
-def cell_score(document: Document, tabulars: list[tuple[int, list[list[str]]]]) -> CellScore:
-    """How the tables of `document` give the cells of the true `tabulars`."""
+def cell_score(document: Document, tabulars: list[tuple[int, list[list[str]]]]) -> Counter[str]:
+    """How the tables of `document` give the cells of the true `tabulars`: the counts the
+    columns are made of ("found": the non-empty cells of every table found)."""
     tables = [[[normalised_cell(cell) for cell in row] for row in table.rows] for table in document.records(Table)]
     bags = [Counter(cell for row in rows for cell in row if cell) for rows in tables]
-    score = CellScore(tabulars=len(tabulars), found=sum(sum(bag.values()) for bag in bags))
+    score = Counter(tabulars=len(tabulars), found=sum(sum(bag.values()) for bag in bags))
     truths = [Counter(cell for row in rows for cell in row if cell) for _, rows in tabulars]
     shared = sorted(
         ((sum((truth & bag).values()), t, f) for t, truth in enumerate(truths) for f, bag in enumerate(bags)),
@@ -271,18 +253,18 @@ def cell_score(document: Document, tabulars: list[tuple[int, list[list[str]]]]) 
         if count and t not in matched and f not in {table for table, _ in matched.values()}:
             matched[t] = (f, count)
     for t, (columns, rows) in enumerate(tabulars):
-        score.cells += sum(truths[t].values())
+        score["cells"] += sum(truths[t].values())
         full = [tuple(cell for cell in row if cell) for row in rows]
-        score.rows += sum(len(row) >= 2 for row in full)
+        score["rows"] += sum(len(row) >= 2 for row in full)
         if t not in matched:
             continue
         best, count = matched[t]
-        score.tabulars_found += 1
-        score.cells_found += count
+        score["tabulars_found"] += 1
+        score["cells_found"] += count
         found_rows = {tuple(cell for cell in row if cell) for row in tables[best]}
-        score.rows_found += sum(len(row) >= 2 and row in found_rows for row in full)
-        score.width_rows += len(tables[best])
-        score.width_found += sum(len(row) == columns for row in tables[best])
+        score["rows_found"] += sum(len(row) >= 2 and row in found_rows for row in full)
+        score["width_rows"] += len(tables[best])
+        score["width_found"] += sum(len(row) == columns for row in tables[best])
     return score
 
 
@@ -331,7 +313,7 @@ def main() -> None:
     )
     cells: list[str] = []
     for engine in engines:
-        total = CellScore()
+        total: Counter[str] = Counter()
         for pdf in sorted((real / "compiled_pdf_MADE_HERE").glob("*.pdf")):
             source = next(iter(sorted((real / "src").glob(pdf.stem + ".tar*"))), None)
             true = truth(source) if source else None
@@ -339,9 +321,9 @@ def main() -> None:
             print(_row(pdf.name, engine, document, true, None))
             if source is not None:
                 score = cell_score(document, table_truth(source))
-                total.add(score)
-                cells.append(f"{engine:6} {pdf.name[:30]:30} {score}")
-        cells.append(f"{engine:6} {'all':30} {total}")
+                total.update(score)
+                cells.append(f"{engine:6} {pdf.name[:30]:30} {_cell_columns(score)}")
+        cells.append(f"{engine:6} {'all':30} {_cell_columns(total)}")
         for pdf in sorted([*(real / "pdf").glob("*.pdf"), *(real.parent / "pdf").glob("*.pdf")]):
             print(_row(pdf.name, engine, pdf_to_document(pdf.read_bytes(), engine=engine), None, printed(pdf)))
     print(

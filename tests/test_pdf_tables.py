@@ -7,19 +7,11 @@ from __future__ import annotations
 import pytest
 
 from arxiv_mcp.text.document import Table
-from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
 from arxiv_mcp.text.pdf.tables import placed_rows, text_cells
 from tests.pdfgen import make_placed_pdf
+from tests.test_pdf_structure import ENGINES, PROSE
 
-HAS_PDFIUM = pdf_text._import_pdfium() is not None
-ENGINES = ["pypdf", pytest.param("pdfium", marks=pytest.mark.skipif(not HAS_PDFIUM, reason="pypdfium2 missing"))]
-
-PROSE = [
-    "Walruses gather on sea ice in large herds, which makes them easy to see from far above",
-    "and hard to count from the ground, where one herd hides the next one behind it, so we",
-    "count them from orbit over three winters and find more of them than anyone expected.",
-]
 COLUMNS = (72.0, 200.0, 300.0)
 ROWS = [
     ("Herd", "Mean count", "Winter"),
