@@ -21,9 +21,9 @@ Table cells (a second table, the compiled PDFs only): the truth is each `tabular
 rows are the pieces between `\\\\` (and `\\tabularnewline`; `\\\\[2pt]`'s length dropped), its
 cells the pieces between unescaped `&` at brace depth 0; rules (`\\hline`, `\\toprule`,
 `\\midrule`, `\\bottomrule`, `\\cline{..}`, `\\cmidrule(..){..}`) are dropped, a
-`\\multicolumn{n}{..}{text}` is one cell spanning n columns (the tabular's columns: the
-widest row, spans counted) and a `\\multirow{n}{..}{text}` the cell `text`. A cell is
-compared normalised: commands that print nothing of the cell's (`\\rule`, `\\hspace`,
+`\\multicolumn{n}{..}{text}` is one cell spanning n columns (the tabular's columns: those
+some row prints a cell in, spans counted, an empty spacer column `&&` not) and a
+`\\multirow{n}{..}{text}` the cell `text`. A cell is compared normalised: commands that print nothing of the cell's (`\\rule`, `\\hspace`,
 `\\cite`, `\\ref`, colours, ...) dropped with their arguments, every other command name
 dropped, then only its ASCII letters and digits kept, lower-cased ("85.6$\\pm0.0$" and the
 PDF's "85.6±0.0" are both "85600"); a cell empty so is left out of every count. Each true
@@ -131,15 +131,17 @@ def table_truth(source: Path) -> list[tuple[int, list[list[str]]]]:
     tex = "\n".join(_COMMENT.sub("", text) for name, text in _members(source).items() if name.endswith(".tex"))
     tables = []
     for body in _outer_tabulars(_FIGURE_FLOAT.sub("", tex)):
-        rows, columns = [], 0
+        rows, live = [], set()  # live: the columns some row prints a cell in
         for cells in _split_rows(_RULE.sub("", body)):
-            span = sum(int(m[1]) if (m := _SPAN.search(cell)) else 1 for cell in cells)
             normalised = [normalised_cell(_SPAN.sub("", cell)) for cell in cells]
+            column = 0
+            for cell, text in zip(cells, normalised):
+                live.update(range(column, column + (int(m[1]) if (m := _SPAN.search(cell)) else 1)) if text else ())
+                column += int(m[1]) if (m := _SPAN.search(cell)) else 1
             if any(normalised):
                 rows.append(normalised)
-                columns = max(columns, span)
         if rows:
-            tables.append((columns, rows))
+            tables.append((len(live), rows))
     return tables
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from arxiv_mcp.text.document import Table
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
+from arxiv_mcp.text.pdf.structure import pdf_document
 from arxiv_mcp.text.pdf.tables import placed_rows, text_cells
 from tests.pdfgen import make_placed_pdf
 from tests.test_pdf_structure import ENGINES, PROSE
@@ -69,3 +70,34 @@ def test_pieces_close_together_are_one_cell_and_a_spanning_cell_goes_where_it_ov
 def test_rows_not_placed_are_read_from_their_text():
     assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one placed row makes no columns
     assert text_cells("North Sea herd 120 2001") == ("North Sea herd", "120", "2001")
+
+
+def test_a_caption_under_its_table_takes_the_rows_over_it_and_leaves_the_next_tables_rows():
+    text = [
+        "## Page 1",
+        *PROSE,
+        "",
+        "Model Chat Safety Average",
+        "GPT-4o 96.6 86.7 84.7",
+        "DeepSeek-V3 96.9 87.0 87.0",
+        "Table 8 | Performances on RewardBench.",
+        "Model Length Pass@1",
+        "Baseline 718 31.1",
+        "Distill 783 37.4",
+        "Table 9 | The contribution of distillation.",
+        "",
+        *PROSE,
+    ]
+    eight, nine = pdf_document(text).records(Table)
+    assert eight.rows == (
+        ("Model Chat Safety Average",),
+        ("GPT-4o", "96.6", "86.7", "84.7"),
+        ("DeepSeek-V3", "96.9", "87.0", "87.0"),
+    )
+    assert nine.rows == (("Model Length Pass@1",), ("Baseline", "718", "31.1"), ("Distill", "783", "37.4"))
+
+
+def test_a_caption_over_its_table_keeps_the_rows_under_it():
+    text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd.", "Herd Count", "North 120", "South 95", "", *PROSE]
+    (table,) = pdf_document(text).records(Table)
+    assert table.rows == (("Herd Count",), ("North", "120"), ("South", "95"))

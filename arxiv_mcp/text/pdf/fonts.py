@@ -22,7 +22,7 @@ from .lines import Line, Piece, Style
 from .params import PARAMS
 from .pdfium_compat import Box, CharCalls, char_calls
 from .pypdf_compat import forget
-from .tables import opens_table, pdfium_pieces, reads_as_row
+from .tables import measured, near_captions, pdfium_pieces
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 
@@ -52,8 +52,9 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
     ends = calls.ends
     kinds: dict[bytes, tuple[bool, bool]] = {}  # by font name: bold by name, heavy by stem
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
-    table_left = 0  # lines after a table's caption, whose words are placed (tables)
-    for number, line in enumerate(text.split("\r\n")):
+    texts = text.split("\r\n")
+    placed = near_captions(texts)  # the lines whose words are placed (tables)
+    for number, line in enumerate(texts):
         length = len(line) if simple else utf16_length(line)
         lead = len(line) - len(line.lstrip())
         if lead == len(line):
@@ -95,12 +96,8 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
             lines.append(_placed(line, head, tail, style))
-            if table_left and reads_as_row(line):  # a sentence is no row: its words' boxes are not asked
+            if placed[number]:
                 lines[-1].pieces = pdfium_pieces(ends, textpage, line, start, simple)
-        if table_left:
-            table_left -= 1
-        elif opens_table(line):
-            table_left = PARAMS.max_table_rows
         offset += length + 2
     return lines
 
@@ -211,8 +208,7 @@ class FontSpy:
         self._style: tuple[float, int] | None = None  # its first letter's size and font kind
         self._start = (0.0, 0.0)  # where its first run starts
         self._end = 0.0  # where its last run ends, estimated (see lines.Line.x1)
-        self._table_left = 0  # lines after a table's caption whose runs are kept (tables)
-        self._pieces: list[Piece] | None = None  # the open line's runs, when kept
+        self._pieces: list[Piece] = []  # the open line's runs as placed (tables)
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if "\n" in text:
@@ -239,10 +235,7 @@ class FontSpy:
             self._start = (x, tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
         self._end = x + len(text.rstrip()) * self._style[0] * PARAMS.mean_letter_width
         self._runs.append(text)
-        if self._table_left:
-            if self._pieces is None:
-                self._pieces = []
-            self._pieces.append((x, self._end, text))
+        self._pieces.append((x, self._end, text))
         if THREE_LETTERS.search(text):
             known = known or self._font(font)
             if known[2] is None:
@@ -261,15 +254,10 @@ class FontSpy:
         if self._style is not None:
             size, kind = self._style
             style = Style(size, bool(kind & 1), bool(kind & 2))
-            text = "".join(self._runs)
-            self.lines.append(Line(text, self._start[0], self._end, self._start[1], style, self._pieces))
-            if self._table_left:
-                self._table_left -= 1
-            elif opens_table(text):
-                self._table_left = PARAMS.max_table_rows
+            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style, self._pieces))
+            self._pieces = []
         self._runs.clear()
         self._style = None
-        self._pieces = None
 
     def closed_up(self, text: str) -> str:
         """The page `text` pypdf made with the letter-spaced runs seen closed up."""
@@ -278,8 +266,11 @@ class FontSpy:
         return text
 
     def page_lines(self) -> list[Line]:
-        """The page's lines, the last one closed."""
+        """The page's lines, the last one closed; the runs kept of those near a table's
+        caption that read as rows (tables.near_captions)."""
         self._close()
+        for line, kept in zip(self.lines, near_captions([line.text for line in self.lines])):
+            line.pieces = measured(line.pieces, line.style.size) if kept and line.pieces and line.style else None
         return self.lines
 
 

@@ -95,6 +95,11 @@ class LayoutParams:
     table is shrunk to fit: 4.8 points in 2207.10906's Table II)."""
     cell_gap_share: float = 1.5
     """See cell_gap."""
+    run_widths: tuple[float, float, float] = (0.72, 0.5, 0.3)
+    """A table's pypdf runs are taken to be this many ems a capital, another letter or digit,
+    and a space or a stop long (Computer Modern's and Times' means), for the gaps between
+    them: with one mean width for all (mean_letter_width), "BBH" ended 9 points short of
+    the "(EM)" after it, two cells' gap."""
     max_footnote_lines: int = 8
     """A footnote runs over a few lines; a page's last paragraph is not one."""
 

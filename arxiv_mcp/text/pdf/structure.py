@@ -303,7 +303,7 @@ def _captions(
     lines: list[str], references: tuple[int, int] | None, full: int, pieces: Mapping[tuple[int, str], list[Piece]]
 ) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
-    index = 0
+    index = claimed = 0  # claimed: lines before it are a block's (a caption, a table's rows below it)
     while index < len(lines):
         if references and references[0] <= index < references[1]:
             index = references[1]
@@ -322,12 +322,17 @@ def _captions(
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
             rows_end, rows = _table_rows(lines, end, pieces)
-            table = Table(label, number, caption, rows, approximate=True)
+            above = _rows_above(lines, index, claimed, pieces)
+            # the caption under its table: the rows below it are fewer (text's), or the next caption's
+            after = rows_end < len(lines) and opens_caption(lines, rows_end)
+            under = bool(above) and (len(above) > len(rows) or after)
+            table = Table(label, number, caption, above if under else rows, approximate=True)
             yield _Mark(index, rows_end, Kind.TABLE, table, end - index)
+            claimed = end if under else rows_end
             index = rows_end
         else:
             yield _Mark(index, end, Kind.FIGURE, Figure(label, number, caption))
-            index = end
+            index = claimed = end
 
 
 def opens_caption(lines: list[str], index: int) -> bool:
@@ -384,22 +389,39 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
 def _table_rows(
     lines: list[str], start: int, pieces: Mapping[tuple[int, str], list[Piece]]
 ) -> tuple[int, tuple[tuple[str, ...], ...]]:
-    """Where the table's lines after its caption end, and those lines as approximate rows:
-    in columns where the engine placed them (tables.placed_rows), else read from the text."""
+    """Where the table's lines after its caption end, and those lines as approximate rows."""
     index = start + 1 if start < len(lines) and not lines[start] else start
     texts: list[str] = []
     while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
         texts.append(lines[index])
         index += 1
-    page = _page_at(lines, start) if pieces else 0
-    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
-    rows = tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
+    rows = _rows(texts, _page_at(lines, start) if pieces else 0, pieces)
     return (index, rows) if rows else (start, ())
+
+
+def _rows_above(
+    lines: list[str], caption: int, claimed: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> tuple[tuple[str, ...], ...]:
+    """The rows of a table over its caption (line `caption`): the lines right above it that read
+    as rows, none before `claimed`; none unless two at least."""
+    first = caption
+    while first > claimed and caption - first < PARAMS.max_table_rows and _is_row(lines[first - 1]):
+        first -= 1
+    if caption - first < 2:
+        return ()
+    return _rows(lines[first:caption], _page_at(lines, caption) if pieces else 0, pieces)
+
+
+def _rows(texts: list[str], page: int, pieces: Mapping[tuple[int, str], list[Piece]]) -> tuple[tuple[str, ...], ...]:
+    """A table's lines as approximate rows: in columns where the engine placed them
+    (tables.placed_rows), else read from the text."""
+    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
+    return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
 
 
 def _page_at(lines: list[str], index: int) -> int:
     """The number of the page line `index` is on (0 before the first page marker)."""
-    for line in reversed(lines[: index + 1]):
+    for line in map(lines.__getitem__, range(index, -1, -1)):
         if line.startswith("## Page ") and line[8:].isdigit():
             return int(line[8:])
     return 0

@@ -24,6 +24,7 @@ engine tidied the text (ligatures, accents, white space).
 from __future__ import annotations
 
 import functools
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -72,6 +73,20 @@ def looks_tabular(line: str) -> bool:
     return words > 0 and small * 2 < words
 
 
+def near_captions(texts: Sequence[str]) -> list[bool]:
+    """For each of a page's lines, whether it is within PARAMS.max_table_rows lines of a
+    table's caption (above it: the caption under its table; below: over it) and reads as a
+    row: the lines whose pieces are kept."""
+    near = [False] * len(texts)
+    for index, text in enumerate(texts):
+        if opens_table(text):
+            for other in range(
+                max(0, index - PARAMS.max_table_rows), min(len(texts), index + PARAMS.max_table_rows + 1)
+            ):
+                near[other] = True
+    return [close and reads_as_row(text) for close, text in zip(near, texts)] if any(near) else near
+
+
 def reads_as_row(line: str) -> bool:
     """Whether a line after a table's caption reads as one of its rows: mostly numbers, a few
     words without a full stop, or looks_tabular; a sentence does not."""
@@ -102,9 +117,26 @@ def pdfium_pieces(ends: Any, textpage: Any, line: str, first: int, simple: bool)
 _WORD = re.compile(r"\S+")
 
 
+def measured(pieces: list[Piece], size: float) -> list[Piece]:
+    """pypdf's runs of a line in a font of `size`, each one's end estimated again letter by
+    letter (PARAMS.run_widths): asked for the lines kept only."""
+    capital, letter, narrow = (width * size for width in PARAMS.run_widths)
+    out: list[Piece] = []
+    for x0, _, text in pieces:
+        body = text.rstrip()
+        wide = sum(ch.isupper() for ch in body)
+        thin = sum(ch in _NARROW for ch in body)
+        out.append((x0, x0 + wide * capital + thin * narrow + (len(body) - wide - thin) * letter, text))
+    return out
+
+
+_NARROW = frozenset(" .,;:'()[]|!ilj")
+
+
 def line_key(text: str) -> str:
     """What a line's text and its record are matched by (see the module docstring)."""
-    return "".join(unicodedata.normalize("NFKC", text).split())
+    key = "".join(unicodedata.normalize("NFKC", text).split())
+    return key[1:] if key.startswith("\\#") else key  # a line the engine's text escaped (shape.escape_line)
 
 
 def table_pieces(pages: Iterable[PageText | None]) -> dict[tuple[int, str], list[Piece]]:
@@ -198,6 +230,26 @@ def _columns(rows: list[list[Piece]]) -> list[tuple[float, float]]:
     return columns
 
 
+def _merged_sparse(columns: list[tuple[float, float]], rows: list[list[Piece]]) -> list[tuple[float, float]]:
+    """The columns with one few rows have a cell in (a quarter, when four rows or more: a
+    cell one row's engine split, "BBH" and its "(EM)") each joined to its nearer neighbour."""
+    least = 2 if len(rows) >= 4 else 0
+    while len(columns) > 2:
+        support = [0] * len(columns)
+        for row in rows:
+            for index in {_column_of(cell, columns) for cell in row}:
+                support[index] += 1
+        sparse = min(range(len(columns)), key=support.__getitem__)
+        if support[sparse] >= least:
+            break
+        left = columns[sparse][0] - columns[sparse - 1][1] if sparse else math.inf
+        right = columns[sparse + 1][0] - columns[sparse][1] if sparse + 1 < len(columns) else math.inf
+        other = sparse - 1 if left <= right else sparse + 1
+        low, high = sorted((sparse, other))
+        columns[low : high + 1] = [(columns[low][0], max(columns[low][1], columns[high][1]))]
+    return columns
+
+
 def _column_of(cell: Piece, columns: list[tuple[float, float]]) -> int:
     x0, x1, _ = cell
     overlaps = [min(x1, right) - max(x0, left) for left, right in columns]
@@ -215,7 +267,7 @@ def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
     gap = _cell_gap([row for row in rows if row])
     cells = [None if not row else _cells(row, gap) for row in rows]
     placed = [row for row in cells if row]
-    columns = _columns(placed) if len(placed) > 1 else []
+    columns = _merged_sparse(_columns(placed), placed) if len(placed) > 1 else []
     if len(columns) < 2:
         return [None] * len(rows)
     out: list[tuple[str, ...] | None] = []
