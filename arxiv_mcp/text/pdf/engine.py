@@ -426,7 +426,7 @@ class _Rendered:
     damage: str | None = None
     """One line saying the file was damaged and what was read of it, when it was."""
     pieces: dict[tuple[int, str], list[Piece]] = field(default_factory=dict)
-    """The placed pieces of the lines after table captions (tables.table_pieces)."""
+    """The placed pieces of the lines near table captions (tables.table_pieces)."""
 
 
 def _render(raw_pages: list[PageText | None]) -> _Rendered:

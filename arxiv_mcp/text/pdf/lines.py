@@ -55,8 +55,8 @@ class Line:
     page's bottom edge."""
     style: Style | None
     pieces: list[Piece] | None = None
-    """Its pieces as placed (pypdf's runs, pdfium's words), for the lines after a table's
-    caption only (see tables); None for the others."""
+    """Its pieces as placed (pypdf's runs, pdfium's words), for the lines near a table's
+    caption that read as rows only (see tables); None for the others."""
 
 
 @dataclass(frozen=True, slots=True)

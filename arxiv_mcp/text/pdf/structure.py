@@ -11,7 +11,10 @@ line, marking what the page prints:
   figure or table block running to the caption's paragraph end. A label a sentence carried
   to a line start ("shown in" / "Figure 3. Then ...") is not one. A table's caption is
   followed by the table's lines: those that read as rows (short, or mostly numbers) go into
-  it as approximate rows. Each label and number once, the first caption.
+  its block. Its record's approximate rows are those, or, for a caption under its table,
+  the rows right over it (when they outnumber those under it, or those run into the next
+  caption), in columns from where the engine placed them (`tables`). Each label and number
+  once, the first caption.
 - Equations: a line ending in a number in parentheses (`(7)`, `(2.3)`) that reads as math
   (or is the number alone) is a numbered display equation, when its number continues the
   numbering (the longest chain of numbers that follow one another, as headings are found).

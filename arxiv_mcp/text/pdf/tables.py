@@ -1,24 +1,27 @@
 """A PDF table's rows as cells in columns, from where the engine placed their pieces.
 
-A table's lines are the lines after its caption (`structure` decides which read as rows).
-Each engine keeps, for the lines that may be a table's, their pieces as placed (lines.Line
-`pieces`: pypdf's text runs, each where its text matrix puts it and its end estimated;
-pdfium's words, each from its first letter's left edge to its last letter's right edge):
-every run for pypdf (a run costs it a tuple), the words of the lines after a table's
-caption for pdfium (`pdfium_pieces`: two character boxes a word, asked only there).
+A table's lines are those that read as rows (`reads_as_row`) right under its caption or,
+for a caption under its table, right over it (`structure` chooses). Each engine keeps the
+pieces of such lines within PARAMS.max_table_rows lines of a table's caption
+(`near_captions`) as placed (lines.Line `pieces`): pypdf's text runs, each where its text
+matrix puts it, its end estimated letter by letter (`measured`); pdfium's words, each from
+its first letter's left edge to its last letter's right edge (`pdfium_pieces`: two
+character boxes a word, asked for those lines only).
 
-A row's pieces closer than `PARAMS.cell_gap` points are one cell: a column's cells stand
-at least `\\tabcolsep` twice (12 points) apart, a word from the next a space (3-4 points).
-The columns are the stretches of the page the cells of the table's full rows (those with
-as many cells as most rows have, or more) cover, joined where they overlap; every row's
-cells then go to the column they overlap most (nearest, when none), two in one column
-joined, a column a row leaves empty an empty cell. The result is approximate: a cell
-spanning columns goes to the first it covers, and a table whose rows the engine did not
-place keeps the rows `structure` reads from the text.
+A row's pieces are one cell unless the engine's text puts a space between them and they
+stand farther apart than the table's cell gap: a share more than its narrow gaps (a space,
+a sign's in maths), within PARAMS.cell_gap; a pypdf run the text alone splits (numbers
+apart: "4.600 566.9 5", its inner gaps unknown) is split so. The columns are the stretches
+the cells cover, the rows of most cells first (a cell over two columns spans them and
+widens none); a column one row alone uses joins its nearer neighbour. Every row's cells go
+to the column they overlap most (nearest, when none), two in one column joined, a column
+a row leaves empty an empty cell. The result is approximate (a spanning cell stands in one
+column), and a table whose rows the engine did not place keeps the cells its text tells
+(`text_cells`).
 
-Invariant: a line's pieces are looked up by its text with white space out and compatibility
-forms composed (NFKC), which is how the engine's text and its line records meet after the
-engine tidied the text (ligatures, accents, white space).
+Invariant: a line's pieces are looked up by its page and its text with white space out and
+compatibility forms composed (NFKC), which is how the engine's text and its line records
+meet after the engine tidied the text (ligatures, accents, white space, an escaped `#`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ _TABLE_CAPTION = re.compile(rf"\s*(?:{labels.TABLE_PRINTED})\s?{labels.PRINTED_N
 
 def opens_table(text: str) -> bool:
     """Whether a line of an engine's text may open a table's caption (`Table 2`, `TABLE IV`):
-    its pieces, and the next lines', are worth keeping. `structure` says which caption is one."""
+    the pieces of the lines near it are worth keeping. `structure` says which caption is one."""
     return text[:8].lstrip()[:3] in ("Tab", "TAB") and _TABLE_CAPTION.match(text) is not None
 
 
@@ -140,7 +143,7 @@ def line_key(text: str) -> str:
 
 
 def table_pieces(pages: Iterable[PageText | None]) -> dict[tuple[int, str], list[Piece]]:
-    """The placed pieces of the lines of `pages` the engine placed (those after a table's
+    """The placed pieces of the lines of `pages` the engine placed (those near a table's
     caption), by page number (from 1) and line_key; the first of a page's lines of one text."""
     found: dict[tuple[int, str], list[Piece]] = {}
     for number, page in enumerate(pages, 1):
