@@ -13,8 +13,9 @@ stand farther apart than the table's cell gap: a share more than its narrow gaps
 a sign's in maths), within PARAMS.cell_gap; a pypdf run the text alone splits (numbers
 apart: "4.600 566.9 5", its inner gaps unknown) is split so. The columns are the stretches
 the cells cover, the rows of most cells first (a cell over two columns spans them and
-widens none); a column one row alone uses joins its nearer neighbour. Every row's cells go
-to the column they overlap most (nearest, when none), two in one column joined, a column
+widens none); a column one row alone uses joins its nearer neighbour. A row of as many
+cells as columns has a cell a column, in order; every other row's cells go to the column
+they overlap most (nearest, when none), two in one column joined, a column
 a row leaves empty an empty cell. The result is approximate (a spanning cell stands in one
 column), and a table whose rows the engine did not place keeps the cells its text tells
 (`text_cells`).
@@ -277,6 +278,9 @@ def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
     for row in cells:
         if not row:
             out.append(None)
+            continue
+        if len(row) == len(columns):  # a full row: a cell a column, in order, wherever it stands
+            out.append(tuple(cell[2] for cell in row))
             continue
         texts: list[list[str]] = [[] for _ in columns]
         for cell in row:
