@@ -80,7 +80,7 @@ def looks_tabular(line: str) -> bool:
 def near_captions(texts: Sequence[str]) -> list[bool]:
     """For each of a page's lines, whether it is within PARAMS.max_table_rows lines of a
     table's caption (above it: the caption under its table; below: over it) and reads as a
-    row: the lines whose pieces are kept."""
+    row of two words or more: the lines whose pieces are kept."""
     near = [False] * len(texts)
     for index, text in enumerate(texts):
         if opens_table(text):
@@ -88,7 +88,12 @@ def near_captions(texts: Sequence[str]) -> list[bool]:
                 max(0, index - PARAMS.max_table_rows), min(len(texts), index + PARAMS.max_table_rows + 1)
             ):
                 near[other] = True
-    return [close and reads_as_row(text) for close, text in zip(near, texts)] if any(near) else near
+    # a line of one word is one cell wherever it stands: its place is not asked
+    return (
+        [close and " " in text.strip() and reads_as_row(text) for close, text in zip(near, texts)]
+        if any(near)
+        else near
+    )
 
 
 def reads_as_row(line: str) -> bool:
