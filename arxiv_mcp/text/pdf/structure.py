@@ -103,7 +103,7 @@ def pdf_document(
     lines: list[str], notes: dict[str, str] | None = None, pieces: Mapping[tuple[int, str], list[Piece]] | None = None
 ) -> Document:
     """The document of a PDF text's `lines` in the shared shape (see the module docstring);
-    `pieces`: the placed pieces of the lines after table captions (tables.table_pieces)."""
+    `pieces`: the placed pieces of the lines near table captions (tables.table_pieces)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
