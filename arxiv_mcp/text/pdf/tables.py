@@ -97,8 +97,8 @@ def near_captions(texts: Sequence[str]) -> list[bool]:
 
 
 def reads_as_row(line: str) -> bool:
-    """Whether a line after a table's caption reads as one of its rows: mostly numbers, a few
-    words without a full stop, or looks_tabular; a sentence does not."""
+    """Whether a line next to a table's caption reads as one of its rows: mostly numbers, a
+    few words without a full stop, or looks_tabular; a sentence does not."""
     words = line.split()
     numeric = sum(any(ch.isdigit() for ch in word) for word in words)
     return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or looks_tabular(line)
@@ -240,8 +240,8 @@ def _columns(rows: list[list[Piece]]) -> list[tuple[float, float]]:
 
 
 def _merged_sparse(columns: list[tuple[float, float]], rows: list[list[Piece]]) -> list[tuple[float, float]]:
-    """The columns with one few rows have a cell in (a quarter, when four rows or more: a
-    cell one row's engine split, "BBH" and its "(EM)") each joined to its nearer neighbour."""
+    """The columns, each one row alone has a cell in (of four rows or more: a cell one row's
+    engine split, "BBH" and its "(EM)") joined to its nearer neighbour."""
     least = 2 if len(rows) >= 4 else 0
     while len(columns) > 2:
         support = [0] * len(columns)
