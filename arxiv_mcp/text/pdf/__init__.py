@@ -12,7 +12,7 @@ fixed-pitch runs, font size and weight); `layout` finds headings and removes pag
 furniture; `chain` keeps the printed numbers that follow one another (headings, equations);
 `order` moves the footnotes and floats that interrupt a paragraph after it; `structure`
 marks what the text prints (captions, equations, references, citations, footnotes) as a
-Document.
+Document, a table's rows in columns from where `tables` finds their cells placed.
 
 Contract: input is the PDF's bytes; output is a `Document` in the shared text shape, one
 `## Page N` block per page, a page that cannot be read marked with `FAILED_PAGE_NOTE` instead
