@@ -470,7 +470,7 @@ def _in_reading_order(
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
-        continued = len(last) >= short and not last.startswith("#")  # reading_order sees whether it goes on
+        continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
         out.append(ordered)
     return out
 

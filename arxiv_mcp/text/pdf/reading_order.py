@@ -31,8 +31,9 @@ is left as it is. Every threshold is in params.LayoutParams.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from statistics import median
 
 from .lines import Line
@@ -46,59 +47,115 @@ FOOTNOTE_START = re.compile(
 )  # a capitalised word, not a unit ("1 GeV/c µ+ is ...")
 _GOES_ON = re.compile(r"[a-z\u00df-\u00ff]{2,}\b|a\s")  # a sentence's words go on (not a table's "n ℓ a")
 
+_LABEL_WORD = re.compile("Fig|FIG|Tab|TAB")  # a caption's label (asked before its grammar: cheaper)
+
 IsCaption = Callable[[list[str], int], bool]
 
 
 def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
-    """Each of a page's text `lines` with the engine's record of it, None where none matches.
+    """Each of a page's text `lines` with the engine's record of it, None where none matches
+    (see _Placer)."""
+    placer = _Placer(lines, records)
+    return [placer.at(index) for index in range(len(lines))]
+
+
+class _Placer:
+    """Finds a text line's record when it is first asked for (a page's run is told from a few
+    of its lines: placing every line cost more than the rest of the pass).
 
     The text lines are the records' texts tidied (white space, hyphens mended, scripts
     joined, furniture out, headings marked), mostly in the same order: a line is matched to a
-    record whose first or last few letters it shares, the first such after the record matched
-    last (else the first such not matched yet: an engine may give a figure's labels apart)."""
-    by_key: dict[str, list[int]] = {}
-    for index, record in enumerate(records):
-        for key in _keys(record.text):
-            by_key.setdefault(key, []).append(index)
-    used: set[int] = set()
-    out: list[Line | None] = []
-    last = -1
-    for line in lines:
-        found = None
-        if line:
-            candidates = [i for key in _keys(line.lstrip("#\\ ")) for i in by_key.get(key, ()) if i not in used]
-            found = min((i for i in candidates if i > last), default=min(candidates, default=None))
+    record whose first few letters it shares (else its last few: a hyphen mended moved its
+    first word up), the first such after the record of the nearest line before it that is
+    placed (else the first such not matched yet: an engine may give a figure's labels apart)."""
+
+    def __init__(self, lines: Sequence[str], records: Sequence[Line]) -> None:
+        self.lines = lines
+        self.records = records
+        self.found: dict[int, int | None] = {}  # by line index: its record's index
+        self.used: set[int] = set()
+        self._heads: dict[str, list[int]] | None = None
+        self._tails: dict[str, list[int]] | None = None
+
+    def at(self, index: int) -> Line | None:
+        if index not in self.found:
+            self.found[index] = self._find(index)
+        record = self.found[index]
+        return None if record is None else self.records[record]
+
+    def moved(self, first: int, order: list[int | None]) -> None:
+        """The lines from `first` on were put in `order` (their old indexes; None: a blank line)."""
+        found = {index: record for index, record in self.found.items() if index < first}
+        for offset, old in enumerate(order):
+            if old is not None and old in self.found:
+                found[first + offset] = self.found[old]
+        self.found = found
+
+    def _find(self, index: int) -> int | None:
+        line, key = self.lines[index], PARAMS.place_key
+        if not line:
+            return None
+        before = (self.found.get(other) for other in range(index - 1, max(-1, index - PARAMS.place_window), -1))
+        last = next((record for record in before if record is not None), -1)
+        if self._heads is None:
+            self._heads = _indexes(_head(record.text, key) for record in self.records)
+        found = _match(self._heads.get(_head(line.lstrip("#\\ "), key), ()), self.used, last)
         if found is None:
-            out.append(None)
-            continue
-        used.add(found)
-        out.append(records[found])
-        last = found
-    return out
+            if self._tails is None:
+                self._tails = _indexes(_tail(record.text, key) for record in self.records)
+            found = _match(self._tails.get(_tail(line, key), ()), self.used, last)
+        if found is not None:
+            self.used.add(found)
+        return found
 
 
-def _keys(text: str) -> tuple[str, str]:
-    letters = "".join(text.split())
-    return letters[: PARAMS.place_key], letters[-PARAMS.place_key :]
+def _indexes(keys: Iterable[str]) -> dict[str, list[int]]:
+    by_key: dict[str, list[int]] = {}
+    for index, key in enumerate(keys):
+        by_key.setdefault(key, []).append(index)
+    return by_key
+
+
+def _match(indexes: Sequence[int], used: set[int], last: int) -> int | None:
+    """The first of `indexes` not yet matched after `last`, else the first one not yet matched."""
+    first = None
+    for index in indexes:
+        if index not in used:
+            if index > last:
+                return index
+            if first is None:
+                first = index
+    return first
+
+
+# A text's first and last few letters, spaces aside: a slice of each end is looked at, not the
+# whole text (this runs on every line of a page placed).
+def _head(text: str, key: int) -> str:
+    return text[: 2 * key].replace(" ", "")[:key]
+
+
+def _tail(text: str, key: int) -> str:
+    return text[-2 * key :].replace(" ", "")[-key:]
 
 
 class _Page:
     """A page's lines, their records, and what the records say of its columns."""
 
     def __init__(self, lines: list[str], records: Sequence[Line], short: int) -> None:
-        self.places = placed(lines, records)
+        self.placer = _Placer(lines, records)
+        self.lines = lines
+        self.marks: list[int] | None = None  # see _caption_ahead
         # a paragraph's full lines tell the columns' edges and the step between lines (a
         # figure's labels, many on a page of plots, start and step anyhow)
-        full = [place for place in self.places if place is not None and len(place.text) >= short]
-        lefts = Counter(round(place.x0) for place in full)
+        full = [record for record in records if len(record.text) >= short]
+        lefts = Counter(round(record.x0) for record in full)
         self.lefts = sorted(x for x, count in lefts.items() if count >= PARAMS.column_lines)
         ends: dict[float, list[float]] = {}
-        for place in full:
-            margin = self.margin(place)
+        for record in full:
+            margin = self.margin(record)
             if margin is not None:
-                ends.setdefault(margin, []).append(place.x1)
+                ends.setdefault(margin, []).append(record.x1)
         self.rights = {margin: median(x1s) for margin, x1s in ends.items()}
-        self.lines = lines
         steps = Counter(
             round(a.y - b.y)
             for a, b in zip(full, full[1:])
@@ -114,20 +171,20 @@ class _Page:
 
     def at_margin(self, index: int) -> bool:
         """Line `index` starts at its column's left edge or a paragraph's indent from it."""
-        place = self.places[index]
+        place = self.placer.at(index)
         margin = None if place is None else self.margin(place)
         return place is not None and margin is not None and place.x0 - margin <= PARAMS.max_indent
 
     def flush_left(self, index: int) -> bool:
         """Line `index` starts at its column's left edge (no paragraph's indented first line)."""
-        place = self.places[index]
+        place = self.placer.at(index)
         if place is None:
             return False
         margin = self.margin(place)
         return margin is not None and place.x0 - margin < PARAMS.indent
 
     def indented(self, index: int) -> bool:
-        place = self.places[index]
+        place = self.placer.at(index)
         if place is None:
             return False
         margin = self.margin(place)
@@ -137,9 +194,10 @@ class _Page:
         """Line `index` starts a new block after line `before` (or the nearest placed line
         before it): its baseline is no regular step below (a gap, a jump up to another
         column's head), or it stands in another column. An unplaced line starts none."""
-        b = self.places[index]
+        b = self.placer.at(index)
         a = next(
-            (self.places[i] for i in range(before, max(-1, before - PARAMS.place_window), -1) if self.places[i]), None
+            (self.placer.at(i) for i in range(before, max(-1, before - PARAMS.place_window), -1) if self.placer.at(i)),
+            None,
         )
         if a is None or b is None or not self.step or _one_line(a, b, self.step):
             return False  # unknown, or the rest of the printed line a raised script cut
@@ -150,7 +208,7 @@ class _Page:
         placed) ending short of its column's right edge, so no raised script cut it in two."""
         if len(self.lines[index]) >= short:
             return False
-        place = self.places[index]
+        place = self.placer.at(index)
         margin = None if place is None else self.margin(place)
         right = None if margin is None else self.rights.get(margin)
         return place is None or right is None or place.x1 < right - PARAMS.line_end_gap
@@ -158,17 +216,17 @@ class _Page:
     def one_line(self, before: int, index: int) -> bool:
         """Lines `before` and `index` are the two parts of one printed line (a raised script
         between them): `index` starts right of where `before` ends, on about its baseline."""
-        a, b = self.places[before], self.places[index]
+        a, b = self.placer.at(before), self.placer.at(index)
         return a is not None and b is not None and _one_line(a, b, self.step)
 
     def starts_block(self, index: int, since: int) -> bool:
         """Line `index` starts a new block among the lines from `since` on: the nearest placed
         line above it in its column is no regular step above, or there is none."""
-        below = self.places[index]
+        below = self.placer.at(index)
         if below is None or not self.step:
             return False
         for other in range(index - 1, since - 1, -1):
-            above = self.places[other]
+            above = self.placer.at(other)
             if above is None:
                 if self.lines[other]:
                     return False  # a line between unplaced: no gap is seen
@@ -209,7 +267,11 @@ def reading_order(
         # the cheap tests first: most lines follow one that ends its paragraph, or go on it
         if line and line[0] != "#" and (before >= 0 or continued):
             interrupted = out[before] if before >= 0 else ""
-            if (before < 0 or not (interrupted[0] == "#" or len(interrupted) < short)) and _may_open(line, short):
+            # a paragraph goes on in lower case (see _resumes): its line before the run ends
+            # with no stop
+            if (
+                before < 0 or not (interrupted[0] == "#" or len(interrupted) < short or ends_with_stop(interrupted))
+            ) and _may_open(line, short):
                 if page is None:
                     page = _Page(out, records, short)
                 moved = _move_run(out, page, before, index, short, is_caption)
@@ -223,9 +285,21 @@ def reading_order(
     return out
 
 
+def _caption_ahead(out: list[str], page: _Page, start: int, is_caption: IsCaption) -> bool:
+    """A caption opens within PARAMS.max_run lines after `start`, before any heading."""
+    if page.marks is None:  # the page's captions and headings, found once (until a move)
+        page.marks = [
+            index
+            for index, line in enumerate(out)
+            if line[:1] == "#" or (_LABEL_WORD.search(line) and is_caption(out, index))
+        ]
+    after = bisect_right(page.marks, start)
+    return after < len(page.marks) and page.marks[after] < start + PARAMS.max_run and out[page.marks[after]][:1] != "#"
+
+
 def _may_open(line: str, short: int) -> bool:
     """A run may start here: a footnote's mark, a caption's label word, or a figure's word."""
-    return bool(FOOTNOTE_START.match(line)) or "Fig" in line or "Tab" in line or "FIG" in line or _debris(line, short)
+    return bool(FOOTNOTE_START.match(line)) or bool(_LABEL_WORD.search(line)) or _debris(line, short)
 
 
 def _debris(line: str, short: int) -> bool:
@@ -237,15 +311,15 @@ def _move_run(out: list[str], page: _Page, before: int, start: int, short: int, 
     """Moves the run starting at `start` (after line `before`), if one does; returns where to look next."""
     line = out[start]
     opens = bool(FOOTNOTE_START.match(line)) or is_caption(out, start)
-    if not opens and not _debris(line, short):
-        return None
+    if not opens and not (_debris(line, short) and _caption_ahead(out, page, start, is_caption)):
+        return None  # a run of a figure's own words must hold its caption (display math holds none)
     if before >= 0 and not page.breaks(before, start):
         return None  # the line goes on the block of the one before: no run starts here
     found = _resumes(out, page, start, short, is_caption)
     if found is None or not (opens or found[1]):
         return None  # a run of a figure's own words must hold its caption
     resume = found[0]
-    first, resumed = page.places[start], page.places[resume]
+    first, resumed = page.placer.at(start), page.placer.at(resume)
     if not found[1] and (first is None or resumed is None or first.y > resumed.y):
         return None  # footnotes alone stand at the foot of a page, below where the paragraph goes on
     end = _paragraph_end(out, page, resume, short)
@@ -257,10 +331,8 @@ def _move_run(out: list[str], page: _Page, before: int, start: int, short: int, 
     rebuilt = _single_blanks(rebuilt, out)
     trailing = [""] if not out[-1] else []  # a page's last blank line separates it from the next
     out[before + 1 :] = [*("" if index is None else out[index] for index in rebuilt), *trailing]
-    page.places[before + 1 :] = [
-        *(None if index is None else page.places[index] for index in rebuilt),
-        *[None] * len(trailing),
-    ]
+    page.placer.moved(before + 1, rebuilt)
+    page.marks = None
     return before + 1 + (end - resume)
 
 
@@ -274,19 +346,18 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
             continue
         if line[0] == "#":
             return None
+        if len(line) < short:
+            continue  # neither the paragraph going on nor another (the cheap test first)
         previous = out[index - 1]
-        if page.one_line(index - 1, index) or not (
-            page.starts_block(index, start) or not previous or ends_with_stop(previous)
-        ):
-            continue  # the rest of a printed line, or a line of the block before
-        if len(line) >= short and page.flush_left(index) and _GOES_ON.match(line):
+        stop = not previous or ends_with_stop(previous)
+        goes_on = _GOES_ON.match(line) is not None
+        # the text's tests first: a line that neither goes on in lower case nor follows a
+        # stop can be neither the paragraph going on nor another one
+        if not (goes_on or stop) or page.one_line(index - 1, index):
+            continue  # (or it is the rest of a printed line a raised script cut)
+        if goes_on and page.flush_left(index) and (stop or page.starts_block(index, start)):
             return index, any(is_caption(out, i) for i in range(start, index + 1))  # asked once, here
-        if (
-            len(line) >= short
-            and page.at_margin(index)
-            and (not previous or ends_with_stop(previous))
-            and not (is_caption(out, index) or FOOTNOTE_START.match(line))
-        ):
+        if stop and page.at_margin(index) and not (is_caption(out, index) or FOOTNOTE_START.match(line)):
             return None  # a paragraph that does not go on the interrupted one: the run was no float
     return None
 
@@ -321,19 +392,19 @@ def _parts(out: list[str], page: _Page, start: int, resume: int, is_caption: IsC
             current = footnotes
         else:
             current.append(index)
-            last = page.places[index] or last
+            last = page.placer.at(index) or last
             continue
         if current:
             current.append(-1)
         current.append(index)
-        last = page.places[index] or last
+        last = page.placer.at(index) or last
     return captions, footnotes
 
 
 def _apart(page: _Page, above: Line | None, index: int) -> bool:
     """Line `index` stands apart from the line `above` it (a footnote's first line, not the
     next line of the one above)."""
-    below = page.places[index]
+    below = page.placer.at(index)
     if above is None or below is None or not page.step:
         return True
     return not (0 < above.y - below.y < PARAMS.block_gap * page.step)
