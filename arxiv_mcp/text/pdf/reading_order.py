@@ -79,7 +79,11 @@ class _Placer:
 
     def at(self, index: int) -> Line | None:
         if index not in self.found:
-            self.found[index] = self._find(index)
+            # the lines just before it first, in order: where their records are tells which
+            # of the records sharing its letters is its ("Figure 7" or "Figure 8")
+            for other in range(max(0, index - PARAMS.place_window), index + 1):
+                if other not in self.found:
+                    self.found[other] = self._find(other)
         record = self.found[index]
         return None if record is None else self.records[record]
 
@@ -169,26 +173,21 @@ class _Page:
         edges = [x for x in self.lefts if x <= place.x0 + PARAMS.indent]
         return edges[-1] if edges else None
 
-    def at_margin(self, index: int) -> bool:
-        """Line `index` starts at its column's left edge or a paragraph's indent from it."""
+    def indent(self, index: int) -> float | None:
+        """How far right of its column's left edge line `index` starts (None: not placed, or
+        in no column): under PARAMS.indent flush left, up to PARAMS.max_indent a paragraph's
+        first line, indented."""
         place = self.placer.at(index)
         margin = None if place is None else self.margin(place)
-        return place is not None and margin is not None and place.x0 - margin <= PARAMS.max_indent
+        return None if place is None or margin is None else place.x0 - margin
 
     def flush_left(self, index: int) -> bool:
-        """Line `index` starts at its column's left edge (no paragraph's indented first line)."""
-        place = self.placer.at(index)
-        if place is None:
-            return False
-        margin = self.margin(place)
-        return margin is not None and place.x0 - margin < PARAMS.indent
+        indent = self.indent(index)
+        return indent is not None and indent < PARAMS.indent
 
     def indented(self, index: int) -> bool:
-        place = self.placer.at(index)
-        if place is None:
-            return False
-        margin = self.margin(place)
-        return margin is not None and PARAMS.indent <= place.x0 - margin <= PARAMS.max_indent
+        indent = self.indent(index)
+        return indent is not None and PARAMS.indent <= indent <= PARAMS.max_indent
 
     def breaks(self, before: int, index: int) -> bool:
         """Line `index` starts a new block after line `before` (or the nearest placed line
@@ -357,7 +356,11 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
             continue  # (or it is the rest of a printed line a raised script cut)
         if goes_on and page.flush_left(index) and (stop or page.starts_block(index, start)):
             return index, any(is_caption(out, i) for i in range(start, index + 1))  # asked once, here
-        if stop and page.at_margin(index) and not (is_caption(out, index) or FOOTNOTE_START.match(line)):
+        if (
+            stop
+            and (page.flush_left(index) or page.indented(index))
+            and not (is_caption(out, index) or FOOTNOTE_START.match(line))
+        ):
             return None  # a paragraph that does not go on the interrupted one: the run was no float
     return None
 
