@@ -64,12 +64,12 @@ def test_a_float_a_paragraph_does_not_go_on_after_stays_where_it_is():
 def test_lines_in_one_block_are_never_a_run_whatever_they_say():
     # a line that looks like a footnote's start, one regular step under the line before it,
     # goes on that paragraph: it is not moved however the paragraph goes on
-    rows = [
-        (50.0, 740.0, "We count the walruses of the whole coast from orbit, in"),
-        (50.0, 726.0, "12 Galaxies of herds that no aircraft could have seen,"),
-        (50.0, 712.0, "and we find more of them than anyone expected before."),
+    texts = [
+        "We count the walruses of the whole coast from orbit, in",
+        "12 Galaxies of herds that no aircraft could have seen,",
+        "and we find more of them than anyone expected before.",
     ]
-    assert _order(rows) == [row[2] for row in rows]
+    assert _order([(50.0, 740.0 - 14 * row, text) for row, text in enumerate(texts)]) == texts
 
 
 def test_footnotes_alone_above_where_the_paragraph_goes_on_are_no_footnotes():
