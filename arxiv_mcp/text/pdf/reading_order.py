@@ -339,12 +339,17 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
     """The line where the interrupted paragraph goes on (see above), and whether a caption came
     before it; None when a block starts after the run that neither goes on nor opens another
     caption or footnote nor is a figure's word (the run was the start of something else)."""
+    captioned = is_caption(out, start)  # the float's caption is passed: its block is the run's last
     for index in range(start + 1, min(len(out), start + PARAMS.max_run)):
         line = out[index]
         if not line:
             continue
         if line[0] == "#":
             return None
+        if captioned and not _GOES_ON.match(line) and page.starts_block(index, start):
+            if not (is_caption(out, index) or FOOTNOTE_START.match(line)):
+                return None  # a block after the caption that does not go on the paragraph (display math)
+        captioned = captioned or (_LABEL_WORD.search(line) is not None and is_caption(out, index))
         if len(line) < short:
             continue  # neither the paragraph going on nor another (the cheap test first)
         previous = out[index - 1]
