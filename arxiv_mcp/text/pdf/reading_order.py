@@ -346,9 +346,9 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
             continue
         if line[0] == "#":
             return None
-        if captioned and not _GOES_ON.match(line) and page.starts_block(index, start):
+        if captioned and not _GOES_ON.match(line) and not page.flush_left(index) and page.starts_block(index, start):
             if not (is_caption(out, index) or FOOTNOTE_START.match(line)):
-                return None  # a block after the caption that does not go on the paragraph (display math)
+                return None  # a block after the caption, set off its column's edge (display math)
         captioned = captioned or (_LABEL_WORD.search(line) is not None and is_caption(out, index))
         if len(line) < short:
             continue  # neither the paragraph going on nor another (the cheap test first)
@@ -365,6 +365,7 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
             stop
             and (page.flush_left(index) or page.indented(index))
             and not (is_caption(out, index) or FOOTNOTE_START.match(line))
+            and page.starts_block(index, start)
         ):
             return None  # a paragraph that does not go on the interrupted one: the run was no float
     return None
