@@ -347,7 +347,7 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
         if line[0] == "#":
             return None
         if captioned and not _GOES_ON.match(line) and not page.flush_left(index) and page.starts_block(index, start):
-            if not (is_caption(out, index) or FOOTNOTE_START.match(line)):
+            if not (is_caption(out, index) or FOOTNOTE_START.match(line) or page.one_line(index - 1, index)):
                 return None  # a block after the caption, set off its column's edge (display math)
         captioned = captioned or (_LABEL_WORD.search(line) is not None and is_caption(out, index))
         if len(line) < short:
