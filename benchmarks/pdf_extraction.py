@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO_ROOT))
 
 from pypdf import PdfReader  # noqa: E402
 
-from arxiv_mcp.text.pdf import order, pdf_to_document, structure  # noqa: E402
+from arxiv_mcp.text.pdf import pdf_to_document, sentences, structure  # noqa: E402
 
 DEFAULT_DIR = REPO_ROOT.parent / "shared" / "fixtures" / "arxiv" / "pdf"
 TARGET_RATIO = 1.2
@@ -53,7 +53,7 @@ def ours_pdfium(data: bytes) -> None:
 def _first_read() -> None:
     """Our memos of a document's lines are emptied before each of our runs: a server reads a
     paper once, so its lines are new to them, where the benchmark reads one file again and again."""
-    order.ends_sentence.cache_clear()
+    sentences.ends_sentence.cache_clear()
     structure._looks_tabular.cache_clear()
 
 

@@ -22,7 +22,7 @@ from arxiv_mcp.text.pdf import fonts as pdf_fonts
 from arxiv_mcp.text.pdf import glyphs as pdf_glyphs
 from arxiv_mcp.text.pdf import layout as pdf_layout
 from arxiv_mcp.text.pdf import work as pdf_work
-from arxiv_mcp.text.pdf.lines import Line, PageText, heading_fragments
+from arxiv_mcp.text.pdf.lines import Line, PageText, Style, heading_fragments
 from tests.conftest import paper
 from tests.pdfgen import assemble, make_styled_pdf
 
@@ -376,7 +376,9 @@ def test_auto_does_not_retry_pypdf_after_the_deadline(monkeypatch):
     if not HAS_PDFIUM:
         pytest.skip("pypdfium2 missing")
     called = []
-    monkeypatch.setattr(pdf_text, "_pypdf_pages", lambda data, budget: called.append(1) or [PageText(SENTENCE, [])])
+    monkeypatch.setattr(
+        pdf_text, "_pypdf_pages", lambda data, budget: called.append(1) or [PageText(SENTENCE, [], 612.0)]
+    )
     with pytest.raises(ExtractionError, match="too long"):
         pdf_to_text(make_pdf(text_page(SENTENCE)), engine="auto", deadline=0.0, clock=lambda: 1.0)
     assert called == []
@@ -440,7 +442,7 @@ class _SpyPdfium:
 
 
 def test_auto_prefers_pdfium_and_pypdf_means_pypdf(monkeypatch):
-    spy = _SpyPdfium(result=[PageText("text from the pdfium engine, long enough to count", [])])
+    spy = _SpyPdfium(result=[PageText("text from the pdfium engine, long enough to count", [], 612.0)])
     monkeypatch.setattr(pdf_text, "_pdfium_pages", spy)
     data = make_pdf(text_page(SENTENCE))
     assert "pdfium engine" in pdf_to_text(data)
@@ -453,7 +455,9 @@ def test_auto_prefers_pdfium_and_pypdf_means_pypdf(monkeypatch):
     "spy",
     [
         _SpyPdfium(error=pdf_text._PdfiumFailed("Failed to load document")),
-        _SpyPdfium(result=[PageText("", []), PageText("", [])]),  # pdfium found no text: pypdf gets a chance
+        _SpyPdfium(
+            result=[PageText("", [], 612.0), PageText("", [], 612.0)]
+        ),  # pdfium found no text: pypdf gets a chance
     ],
 )
 def test_auto_falls_back_to_pypdf_when_pdfium_fails(monkeypatch, spy):
@@ -808,11 +812,18 @@ def test_weights_read_from_stems_count_only_where_the_body_is_not_heavy():
     # Ghostscript-made files may give every font a bold stem: pdfium then weighs CMR12 at 732,
     # as bold as CMBX12, and no subsection was in a heading font; the names still tell.
     body = "Walruses gather on sea ice in large herds, which makes them easy to see."
-    lines = [Line(body, 11.0, False, True)] * 4 + [Line("2.1 A freely acting orbifold", 11.0, True, True)]
+    lines = [_styled(body, False, True)] * 4 + [_styled("2.1 A freely acting orbifold", True, True)]
     assert heading_fragments(lines) == {"2.1 A freely acting orbifold"}
-    libertine = [Line(body, 11.0, False, False)] * 4 + [Line("2 Background", 11.0, False, True)]  # "LinLibertineTB"
+    libertine = [_styled(body, False, False)] * 4 + [_styled("2 Background", False, True)]  # "LinLibertineTB"
     assert heading_fragments(libertine) == {"2 Background"}
-    assert heading_fragments([replace(line, heavy=True) for line in libertine]) == frozenset()
+    heavy = [_styled(line.text, False, True) for line in libertine]
+    assert heading_fragments(heavy) == frozenset()
+    unread = [replace(line, style=None) for line in lines]  # pdfium reads a sample of lines only
+    assert heading_fragments(unread + [_styled(body, False, False)]) == frozenset()
+
+
+def _styled(text: str, bold: bool, heavy: bool) -> Line:
+    return Line(text, 72.0, 540.0, 700.0, Style(11.0, bold, heavy))
 
 
 def test_subsections_in_italics_under_sections_in_the_heading_font_are_headings():

@@ -25,7 +25,7 @@ A word hyphenated across a line end is mended when its rest is lower case ("tran
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
 writes the same pair with a hyphen inside a line ("non-" + "relativistic"). A paragraph that
 a column's footnotes and the next column's float interrupt reads on past them: they are moved
-after it (see order), in both texts.
+after it (see reading_order), in both texts.
 
 Post-processing is a few linear passes over each page: the budget is 2x of a bare
 pypdfium2 text loop over the same file.
@@ -52,13 +52,14 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .lines import Line, PageText, heading_fragments
-from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
 from .params import PARAMS
-from .pdfium_compat import PDFIUM_LOCK
+from .pdfium_compat import PDFIUM_LOCK, Box
 from .pypdf_compat import SharedFonts, opened_reader
+from .reading_order import reading_order
 from .repair import rebuilt
 from .salvage import Salvage, salvageable
+from .sentences import ends_with_stop
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .watch import watching
@@ -310,7 +311,15 @@ def _pypdf_page_text(page: Any, budget: _Budget, index: int, count: int) -> Page
     if text.count("\ufffd") * 2 > len(text) - text.count(" ") - text.count("\n") > 0:
         logger.warning("pypdf could not decode the glyphs of page %d (its fonts have no encoding left)", index + 1)
         return None
-    return PageText(fonts.closed_up(text), fonts.page_lines())
+    return PageText(fonts.closed_up(text), fonts.page_lines(), _pypdf_width(page))
+
+
+def _pypdf_width(page: Any) -> float:
+    """The page's width in points; 0 when its box is missing or unreadable (a damaged file)."""
+    try:
+        return float(page.mediabox.width)
+    except Exception:  # whatever a broken /MediaBox raises, the text still counts
+        return 0.0
 
 
 def _salvaged_page(salvage: Salvage, budget: _Budget, index: int, count: int) -> PageText | None:
@@ -383,14 +392,16 @@ def _pdfium_page_text(pdfium: ModuleType, document: Any, index: int) -> PageText
         page = document[index]
         textpage = page.get_textpage()
         text = textpage.get_text_range()
-        lines = pdfium_lines(pdfium.raw, textpage.raw, text)
-        text = pdfium_text(pdfium.raw, textpage.raw, text)
+        boxes: dict[int, Box | None] = {}  # read by both passes, each box once
+        lines = pdfium_lines(pdfium.raw, textpage.raw, text, boxes)
+        text = pdfium_text(pdfium.raw, textpage.raw, text, boxes)
+        width = float(page.get_width())
         textpage.close()
         page.close()
     except pdfium.PdfiumError as exc:
         logger.warning("pdfium could not read page %d: %s", index + 1, exc)
         return None
-    return PageText(_pdfium_line_ends(text), lines)
+    return PageText(_pdfium_line_ends(text), lines, width)
 
 
 def _pdfium_line_ends(text: str) -> str:
@@ -430,7 +441,8 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
             f"{text_chars} characters of text"
         )
     furnished, stamp = remove_furniture(tidied)
-    laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
+    records = [None if page is None else page.lines for page in raw_pages]
+    laid_out = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
     document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
         document.extend(("", page_heading(number)) if document else (page_heading(number),))
@@ -445,18 +457,20 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     return _Rendered(document, stamp, read, damage)
 
 
-def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
-    """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
+def _in_reading_order(
+    pages: list[list[str] | None], records: list[list[Line] | None], known_hyphenated: frozenset[str]
+) -> list[list[str] | None]:
+    """Each page with the captions and footnotes that interrupt a paragraph moved out (reading_order),
     and a word the move brings together again across a line end mended ("trans-" + "formers")."""
     short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
     continued = False  # the page before ended inside a paragraph
-    for lines in pages:
-        ordered = None if lines is None else reading_order(lines, short, opens_caption, continued)
+    for lines, placed in zip(pages, records):
+        ordered = None if lines is None else reading_order(lines, placed or [], short, opens_caption, continued)
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
-        continued = len(last) >= short and not last.startswith("#") and not ends_sentence(last)
+        continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
         out.append(ordered)
     return out
 

@@ -1,4 +1,4 @@
-"""Each engine's lines of a page with their first letters' fonts (lines.Line), and pypdf's fonts.
+"""Each engine's lines of a page, placed and styled (lines.Line), and pypdf's fonts.
 
 pdfium: `pdfium_lines` reads a text page's lines; pypdf: `FontSpy`, its text visitor, makes
 them of the runs it reports. layout takes the texts in a heading font (lines.heading_fragments)
@@ -12,15 +12,15 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
-from .lines import Line
+from .lines import Line, Style
 from .params import PARAMS
-from .pdfium_compat import char_calls
+from .pdfium_compat import Box, CharCalls, char_calls
 from .pypdf_compat import forget
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
@@ -31,13 +31,15 @@ def bold_name(name: str) -> bool:
     return any(marker in lowered for marker in _BOLD_NAMES)
 
 
-def pdfium_lines(raw: Any, textpage: Any, text: str) -> list[Line]:
-    """The lines of a pdfium page `text` sampled for their style: every few lines (the body),
-    and every line that could be a heading, each with its first letter's style.
+def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None]) -> list[Line]:
+    """The lines of a pdfium page `text`, each where its first and last characters' boxes put
+    it, and sampled for their style: every few lines (the body), and every line that could be
+    a heading, each with its first letter's style. The boxes read go into `boxes` (by
+    character index), for the passes after this one to ask pdfium no second time.
 
     pdfium's character indexes count UTF-16 units, its text ends lines with \r\n, and a few
-    of its characters do not appear in the text at all: each line's first letter is looked up
-    near where the text puts it, and the drift carried on.
+    of its characters do not appear in the text at all: a sampled line's first letter is
+    looked up near where the text puts it, and the drift carried on to the lines after it.
     """
     lines: list[Line] = []
     offset = drift = 0
@@ -46,16 +48,25 @@ def pdfium_lines(raw: Any, textpage: Any, text: str) -> list[Line]:
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
     calls = char_calls(raw)
     get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font_name
+    ends = calls.ends
+    kinds: dict[bytes, tuple[bool, bool]] = {}  # by font name: bold by name, heavy by stem
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
+        length = len(line) if simple else utf16_length(line)
+        lead = len(line) - len(line.lstrip())
+        if lead == len(line):
+            offset += length + 2
+            goes_on = False
+            continue
         # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
         sampled = (
             number % PARAMS.body_sample == 0
             or goes_on
-            or ((len(line) <= 103 or line[:1].isspace()) and _HEADING_LIKE.match(line) is not None)
+            or ((len(line) <= 103 or lead) and _HEADING_LIKE.match(line) is not None)
         )
         letter = _LETTER.search(line) if sampled else None
         goes_on = False
+        style = None
         if letter is not None:
             first = letter.start()
             expected = offset + drift + (first if simple else utf16_length(line[:first]))
@@ -67,17 +78,45 @@ def pdfium_lines(raw: Any, textpage: Any, text: str) -> list[Line]:
                 # The weight alone misleads: pdfium reports 250 for cm-super's SFBX (bold), so a
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see lines.heading_fragments).
-                size, bold = get_size(textpage, index), _bold_font(get_font(textpage, index))
-                heavy = get_weight(textpage, index) >= PARAMS.bold_weight
-                # a line pdfium broke at a hyphen (U+FFFE) is two lines of the text the engine
-                # makes of it ("... Aux-Loss-" / "Free Models"): each is sampled as it will read
-                for part in line.replace("\ufffe", "-\n").split("\n") if "\ufffe" in line else (line,):
-                    lines.append(Line(part, size, bold, heavy))
+                size, font = get_size(textpage, index), get_font(textpage, index)
+                kind = kinds.get(font)
+                if kind is None:  # a font's weight is its own: asked once a page, not once a line
+                    kind = kinds[font] = (_bold_font(font), get_weight(textpage, index) >= PARAMS.bold_weight)
+                style = Style(size, *kind)
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
                 goes_on = len(line) <= PARAMS.max_fragment and may_go_on(line)
-        offset += (len(line) if simple else utf16_length(line)) + 2
+        start = offset + drift
+        if "\ufffe" in line:
+            lines.extend(_hyphen_parts(calls, textpage, line, (start, lead, start + length - 1), style))
+        else:
+            head, tail = ends(textpage, start + lead, start + length - 1)
+            boxes[start + lead], boxes[start + length - 1] = head, tail
+            lines.append(_placed(line, head, tail, style))
+        offset += length + 2
     return lines
+
+
+def _placed(text: str, head: Box | None, tail: Box | None, style: Style | None) -> Line:
+    """A line whose first and last characters have the boxes `head` and `tail` (0 for an edge
+    pdfium has no box for)."""
+    left, bottom = (head[0], head[2]) if head else (0.0, 0.0)
+    return Line(text, left, tail[1] if tail else left, bottom, style)
+
+
+def _hyphen_parts(
+    calls: CharCalls, textpage: Any, line: str, where: tuple[int, int, int], style: Style | None
+) -> Iterator[Line]:
+    """A line pdfium broke at a hyphen (U+FFFE) as the lines of the text the engine makes of
+    it ("... Aux-Loss-" / "Free Models"), each styled as the line and placed where its
+    characters are. `where`: the line's first character's index, the spaces it opens with,
+    its last character's index; a part's indexes are estimated by its place in the line."""
+    first, lead, last = where
+    parts = line.replace("\ufffe", "-\n").split("\n")
+    for number, part in enumerate(parts):
+        end = last if number == len(parts) - 1 else first + len(part) - 1
+        yield _placed(part, *calls.ends(textpage, first + (lead if number == 0 else 0), end), style)
+        first = end + 1
 
 
 @functools.lru_cache(maxsize=512)
@@ -141,12 +180,14 @@ def fixed_pitch(font: Any) -> bool:
 
 
 class FontSpy:
-    """A pypdf `visitor_text` that makes the page's lines (lines.Line: each with its first
-    letter's size and boldness) of the runs pypdf reports up to each line end, and records the
-    letter-spaced runs of fixed-pitch fonts (`letter_spaced`: each run and what it should read).
+    """A pypdf `visitor_text` that makes the page's lines (lines.Line: each where its runs'
+    matrices put it, with its first letter's size and boldness) of the runs pypdf reports up to
+    each line end, and records the letter-spaced runs of fixed-pitch fonts (`letter_spaced`:
+    each run and what it should read).
 
     pypdf calls it for every text run of a page, thousands of times: a call does the least it
-    can; a run's size and font are read only when it opens a line (or may be code).
+    can; a run's size and font are read only when it opens a line (or may be code), its place
+    (an origin's x: a few multiplications) always.
     """
 
     def __init__(self) -> None:
@@ -160,6 +201,8 @@ class FontSpy:
         self.lines: list[Line] = []
         self._runs: list[str] = []  # the open line's
         self._style: tuple[float, int] | None = None  # its first letter's size and font kind
+        self._start = (0.0, 0.0)  # where its first run starts
+        self._end = 0.0  # where its last run ends, estimated (see lines.Line.x1)
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if "\n" in text:
@@ -173,6 +216,8 @@ class FontSpy:
                 self._runs.append(text)
             return
         known: list[Any] | None = None
+        # where the run starts: its text matrix's origin through the graphics matrix
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
         if self._style is None:
             known = self._font(font)
             t0, t1, t2, t3 = tm[0], tm[1], tm[2], tm[3]
@@ -181,6 +226,8 @@ class FontSpy:
             c = t2 * cm[0] + t3 * cm[2]
             d = t2 * cm[1] + t3 * cm[3]
             self._style = (float(size) * (_sqrt(abs(a * d - b * c)) or 1.0), known[1])
+            self._start = (x, tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+        self._end = x + len(text.rstrip()) * self._style[0] * PARAMS.mean_letter_width
         self._runs.append(text)
         if THREE_LETTERS.search(text):
             known = known or self._font(font)
@@ -199,7 +246,8 @@ class FontSpy:
     def _close(self) -> None:
         if self._style is not None:
             size, kind = self._style
-            self.lines.append(Line("".join(self._runs), size, bool(kind & 1), bool(kind & 2)))
+            style = Style(size, bool(kind & 1), bool(kind & 2))
+            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style))
         self._runs.clear()
         self._style = None
 

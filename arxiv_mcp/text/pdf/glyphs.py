@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .params import PARAMS
-from .pdfium_compat import char_calls
+from .pdfium_compat import Box, char_calls
 
 SPACING_TO_COMBINING = {
     "\u00b4": "\u0301",  # acute
@@ -133,12 +133,13 @@ def _lone_letter(match: re.Match[str]) -> bool:
 _MATH_ITALIC = re.compile(r"(?:^|\+)(?:cm|lm|r?n?tx|r?n?px)mib?\d*$|lmmathitalic", re.I)
 
 
-def pdfium_text(raw: Any, textpage: Any, text: str) -> str:
+def pdfium_text(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None]) -> str:
     """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, code
-    not letter-spaced, and its inline scripts on their lines."""
+    not letter-spaced, and its inline scripts on their lines. `boxes`: the characters' boxes
+    read already (by index), most of those the script pass asks for (lines' ends)."""
     edits = _glyphs_placed(raw, textpage, text)
     _close_up_letter_spacing(raw, textpage, text, edits)
-    _scripts_joined(raw, textpage, text, edits)
+    _scripts_joined(raw, textpage, text, edits, boxes)
     if not edits:  # most pages: the text as pdfium gave it, not taken apart and joined again
         return text
     # a page has a few edits in thousands of characters: the text between them is sliced,
@@ -336,7 +337,7 @@ def _origin(raw: Any, textpage: Any, index: int) -> float | None:
 # whose last is continued by the line after is put back between them.
 
 
-def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
+def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str], boxes: dict[int, Box | None]) -> None:
     """Adds to `chars` (changes to pdfium's `text`, by place) each inline script line put back on its line."""
     lines = text.split("\r\n")
     short, neighbour = PARAMS.script_line, PARAMS.script_neighbour
@@ -350,7 +351,7 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -
         if one_unit_each(text)
         else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
     )
-    page = _Chars(raw, textpage)
+    page = _Chars(raw, textpage, boxes)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
@@ -387,13 +388,13 @@ class _Chars:
     """pdfium's answers about the characters of one page, each asked of it once: the script
     pass asks about a line's first and last characters again for each test it makes."""
 
-    def __init__(self, raw: Any, textpage: Any) -> None:
+    def __init__(self, raw: Any, textpage: Any, boxes: dict[int, Box | None]) -> None:
         self.raw, self.textpage = raw, textpage
         calls = char_calls(raw)
         self._unicode, self._box, self._size = calls.unicode, calls.box, calls.font_size
         self.count = raw.FPDFText_CountChars(textpage)
         self._found: dict[tuple[str, int], int | None] = {}
-        self._boxes: dict[int, tuple[float, float, float, float] | None] = {}
+        self._boxes = boxes
         self._sizes: dict[int, float] = {}
 
     # each answer is looked up once (get, not a test and an index): the pass asks thousands

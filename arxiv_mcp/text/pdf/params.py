@@ -27,6 +27,9 @@ class LayoutParams:
     """pdfium's body size and weight are read from every this many lines (and every heading-like one)."""
     max_space_width: int = 400
     """A code-32 width of this many thousandths of an em or more is no proportional font's space."""
+    mean_letter_width: float = 0.44
+    """pypdf's runs come without widths: a run is taken to be this many ems per letter (space
+    included) long, the mean that puts its lines' ends nearest pdfium's on three papers."""
 
     # --- characters: where pdfium puts them (glyphs) ---
     char_search: int = 12
@@ -54,7 +57,7 @@ class LayoutParams:
     script_space: float = 0.2
     """A gap wider than this (em) between a script and its line is a space."""
 
-    # --- lines: paragraphs, furniture, headings (engine, layout, order, structure) ---
+    # --- lines: paragraphs, furniture, headings (engine, layout, structure) ---
     min_chars_per_page: int = 16
     """Fewer non-space characters a page on average means no text layer (a scan's stamps)."""
     paragraph_end: float = 0.85
@@ -77,6 +80,27 @@ class LayoutParams:
     """A section follows one of the last this many candidates (bounds the chain's search)."""
     equation_window: int = 200
     """An equation follows one of the last this many candidates."""
+    place_window: int = 8
+    """A tidied line is matched to one of the engine's next this many line records (reading_order)."""
+    place_key: int = 6
+    """By its first or its last this many letters (spaces aside)."""
+    column_lines: int = 2
+    """A column's left edge is where at least this many of a page's full lines start; the
+    page's line step is the commonest one when seen this often (else the size's, below)."""
+    line_step: float = 1.2
+    """A paragraph's baselines are this many of its font sizes apart (TeX: 12 pt for 10 pt)."""
+    min_line_step: float = 6.0
+    """Baselines closer than this (points) are a script's or a table's, not a paragraph's steps."""
+    max_line_step: float = 30.0
+    """Baselines further apart than this (points) are no two lines of one paragraph."""
+    indent: float = 3.0
+    """A line starting this far (points) right of its column's edge is indented (TeX's parindent: 10-15)."""
+    max_indent: float = 30.0
+    """And no further: a line further right is centred or displayed, not a paragraph's first."""
+    line_end_gap: float = 12.0
+    """A line ending this far (points) short of its column's right edge ends its paragraph."""
+    block_gap: float = 1.4
+    """A baseline more than this many of the page's line steps below the one before starts a new block."""
     max_run: int = 120
     """Lines a column's footnotes and the next column's float take at most."""
     max_paragraph: int = 80

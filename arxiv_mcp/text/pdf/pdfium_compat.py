@@ -36,6 +36,10 @@ SHORTCUTS: frozenset[str] = frozenset({"undeclared_calls"})
 """The shortcuts in use when this pypdfium2 fits; a benchmark may set it."""
 
 
+Box = tuple[float, float, float, float]
+"""A character's left, right, bottom and top edges, in points from the page's lower left corner."""
+
+
 class CharCalls:
     """The character questions of one pdfium binding (`raw`, pypdfium2's raw module)."""
 
@@ -53,12 +57,19 @@ class CharCalls:
         self._flags = ctypes.c_int()
         self._flags_pointer = ctypes.byref(self._flags)
 
-    def box(self, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
+    def box(self, textpage: Any, index: int) -> Box | None:
         """The character's left, right, bottom and top; None if pdfium has no box for it."""
         if not self._char_box(textpage, index, *self._edge_pointers):
             return None
         left, right, bottom, top = self._edges
         return left.value, right.value, bottom.value, top.value
+
+    def ends(self, textpage: Any, first: int, last: int) -> tuple[Box | None, Box | None]:
+        """The boxes of characters `first` and `last` (as `box`): where a line of them stands."""
+        char_box, (left, right, bottom, top), pointers = self._char_box, self._edges, self._edge_pointers
+        head = (left.value, right.value, bottom.value, top.value) if char_box(textpage, first, *pointers) else None
+        tail = (left.value, right.value, bottom.value, top.value) if char_box(textpage, last, *pointers) else None
+        return head, tail
 
     def font_name(self, textpage: Any, index: int) -> bytes:
         """The name of the character's font (cut at 127 bytes)."""

@@ -47,8 +47,9 @@ from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Ki
 from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
-from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 from .params import PARAMS
+from .reading_order import FOOTNOTE_START
+from .sentences import ends_sentence, ends_with_stop
 
 # --- captions -------------------------------------------------------------------------------
 
