@@ -434,7 +434,8 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     normalised = [None if page is None else _normalise_chars(page.text) for page in raw_pages]
     known_hyphenated = _hyphenated_words(normalised)
     tidied = [None if page is None else _tidy_lines(page, known_hyphenated) for page in normalised]
-    text_chars = sum(len(line) - line.count(" ") for page in tidied if page is not None for line in page)
+    joined = ["".join(page) for page in tidied if page is not None]  # counted a page at a time, not a line
+    text_chars = sum(len(page) - page.count(" ") for page in joined)
     if text_chars < PARAMS.min_chars_per_page * len(tidied):
         raise NoTextLayer(
             f"the PDF has no text layer (scanned images?): its {len(tidied)} pages hold only "

@@ -48,21 +48,20 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
     # a sample costs a few pdfium calls: bound once, and the first try of find_char inlined
     calls = char_calls(raw)
     get_unicode, get_size, get_weight, get_font = calls.unicode, calls.font_size, calls.font_weight, calls.font_name
-    ends = calls.ends
-    kinds: dict[bytes, tuple[bool, bool]] = {}  # by font name: bold by name, heavy by stem
+    ends, add, heading_like = calls.ends, lines.append, _HEADING_LIKE.match
+    body_sample, max_fragment, bold_weight = PARAMS.body_sample, PARAMS.max_fragment, PARAMS.bold_weight
+    styles: dict[tuple[float, bytes], Style] = {}  # by size and font name: a page has a handful
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
     for number, line in enumerate(text.split("\r\n")):
         length = len(line) if simple else utf16_length(line)
-        lead = len(line) - len(line.lstrip())
+        lead = len(line) - len(line.lstrip()) if not line or line[0].isspace() else 0
         if lead == len(line):
             offset += length + 2
             goes_on = False
             continue
         # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
         sampled = (
-            number % PARAMS.body_sample == 0
-            or goes_on
-            or ((len(line) <= 103 or lead) and _HEADING_LIKE.match(line) is not None)
+            number % body_sample == 0 or goes_on or ((len(line) <= 103 or lead) and heading_like(line) is not None)
         )
         letter = _LETTER.search(line) if sampled else None
         goes_on = False
@@ -79,20 +78,20 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
                 # bold font name counts too; and it reads the weight from the stem, which some
                 # files make a bold one's for every font (see lines.heading_fragments).
                 size, font = get_size(textpage, index), get_font(textpage, index)
-                kind = kinds.get(font)
-                if kind is None:  # a font's weight is its own: asked once a page, not once a line
-                    kind = kinds[font] = (_bold_font(font), get_weight(textpage, index) >= PARAMS.bold_weight)
-                style = Style(size, *kind)
+                style = styles.get((size, font))
+                if style is None:  # a font's weight is its own: asked once a style, not once a line
+                    heavy = get_weight(textpage, index) >= bold_weight
+                    style = styles[size, font] = Style(size, _bold_font(font), heavy)
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
-                goes_on = len(line) <= PARAMS.max_fragment and may_go_on(line)
+                goes_on = len(line) <= max_fragment and may_go_on(line)
         start = offset + drift
         if "\ufffe" in line:
             lines.extend(_hyphen_parts(calls, textpage, line, (start, lead, start + length - 1), style))
         else:
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
-            lines.append(_placed(line, head, tail, style))
+            add(_placed(line, head, tail, style))
         offset += length + 2
     return lines
 

@@ -1,0 +1,97 @@
+"""The pdfium engine of this checkout and of other checkouts, timed in one process against bare pypdfium2.
+
+Usage: python benchmarks/pdf_trees.py OTHER_CHECKOUT [...] [--dir DIR ...] [--runs N]
+(default directories: doc_hashes' corpus; e.g. `python benchmarks/pdf_trees.py /work/main`).
+
+On a machine other jobs share, two runs of pdf_extraction.py a few minutes apart put one
+file's ratio 0.3 apart: a change's 0.05 cannot be seen between them. Here every checkout's
+`arxiv_mcp` is imported under a name of its own (`arxiv_mcp_1`, ...) beside this one's, and
+for each file the bare loop and every checkout's pdf_to_document(engine="pdfium") run
+interleaved, in a rotating order, N times each; each figure is a median ratio of process CPU
+times to the bare loop's (the least ratio beside it). Only the pdfium engine: pypdf's engine
+puts a hook into pypdf once per process (pypdf_compat), which only the first checkout would get.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks.doc_hashes import DEFAULT_DIRS, corpus  # noqa: E402
+from benchmarks.pdf_extraction import bare_pdfium, interleaved_times  # noqa: E402
+
+
+def checkout(root: Path, name: str) -> Any:
+    """The `arxiv_mcp` package of the checkout at `root`, imported as `name`."""
+    init = root / "arxiv_mcp" / "__init__.py"
+    spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no arxiv_mcp package in {root}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def pdfium_read(package: str) -> Callable[[bytes], None]:
+    """A first read (its memos emptied, as pdf_extraction's) by the pdfium engine of `package`."""
+    pdf = importlib.import_module(package + ".text.pdf")
+    order = importlib.import_module(package + ".text.pdf.order")
+    structure = importlib.import_module(package + ".text.pdf.structure")
+
+    def read(data: bytes) -> None:
+        order.ends_sentence.cache_clear()
+        structure._looks_tabular.cache_clear()
+        pdf.pdf_to_document(data, engine="pdfium")
+
+    return read
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("others", nargs="+", type=Path, help="other checkouts (each holding arxiv_mcp/)")
+    parser.add_argument("--dir", action="append", type=Path, help="a directory of PDFs (repeatable)")
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    names = {"this": "arxiv_mcp"}
+    for number, root in enumerate(args.others, 1):
+        names[root.name or str(root)] = checkout(root.resolve(), f"arxiv_mcp_{number}").__name__
+    importlib.import_module("arxiv_mcp")
+    variants: dict[str, Callable[[bytes], None]] = {"bare": bare_pdfium}
+    variants.update({label: pdfium_read(package) for label, package in names.items()})
+    files = corpus([path.resolve() for path in args.dir or DEFAULT_DIRS])
+    print(f"{len(files)} PDFs; pdfium engine / bare pypdfium2, median (least) CPU time of {args.runs} runs")
+    print(f"{'file':<36} " + " ".join(f"{label[:16]:>16}" for label in names))
+    ratios: dict[str, list[tuple[float, str]]] = {label: [] for label in names}
+    for path in files:
+        data = path.read_bytes()
+        for variant in variants.values():
+            variant(data)  # each checkout's first read of the process is not timed
+        times = interleaved_times(data, variants, args.runs, time.process_time)
+        bare = statistics.median(times["bare"]), min(times["bare"])
+        cells = []
+        for label in names:
+            median, least = statistics.median(times[label]) / bare[0], min(times[label]) / bare[1]
+            ratios[label].append((median, path.name))
+            cells.append(f"{median:>8.2f} ({least:.2f})")
+        print(f"{path.name[:36]:<36} " + " ".join(f"{cell:>16}" for cell in cells), flush=True)
+    for label, values in ratios.items():
+        worst = max(values)
+        median = statistics.median(ratio for ratio, _ in values)
+        print(f"{label}: median file {median:.2f}, worst file {worst[0]:.2f} ({worst[1]}); bound 2")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
