@@ -28,7 +28,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.doc_hashes import DEFAULT_DIRS, corpus  # noqa: E402
-from benchmarks.pdf_extraction import bare_pdfium, interleaved_times  # noqa: E402
+from benchmarks.pdf_extraction import bare_pdfium, interleaved_times, pdf_memos  # noqa: E402
 
 
 def checkout(root: Path, name: str) -> Any:
@@ -46,12 +46,11 @@ def checkout(root: Path, name: str) -> Any:
 def pdfium_read(package: str) -> Callable[[bytes], None]:
     """A first read (its memos emptied, as pdf_extraction's) by the pdfium engine of `package`."""
     pdf = importlib.import_module(package + ".text.pdf")
-    order = importlib.import_module(package + ".text.pdf.order")
-    structure = importlib.import_module(package + ".text.pdf.structure")
+    memos = pdf_memos(package)
 
     def read(data: bytes) -> None:
-        order.ends_sentence.cache_clear()
-        structure._looks_tabular.cache_clear()
+        for memo in memos:
+            memo.cache_clear()
         pdf.pdf_to_document(data, engine="pdfium")
 
     return read

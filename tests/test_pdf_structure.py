@@ -11,7 +11,7 @@ import pytest
 from arxiv_mcp.text.document import Equation, Figure, Footnote, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
-from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text, sentences, structure
+from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text, sentences, tables
 from arxiv_mcp.text.pdf.structure import pdf_document
 from tests.conftest import paper
 from tests.pdfgen import make_pdf, make_placed_pdf
@@ -442,7 +442,7 @@ def test_a_tabular_line_is_told_as_by_its_word_starts():
         line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
         words = len(_WORD_START.findall(line))
         expected = words > 0 and len(_LOWER_START.findall(line)) * 2 < words
-        assert structure._looks_tabular.__wrapped__(line) == expected, line
+        assert tables.looks_tabular.__wrapped__(line) == expected, line
 
 
 def test_a_sentence_end_is_told_as_by_its_pattern():

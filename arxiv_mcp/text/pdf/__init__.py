@@ -13,7 +13,7 @@ furniture; `chain` keeps the printed numbers that follow one another (headings, 
 `reading_order` moves the footnotes and floats that interrupt a paragraph after it, told
 from where the lines stand; `sentences` tells where a line ends its sentence; `structure`
 marks what the text prints (captions, equations, references, citations, footnotes) as a
-Document.
+Document, a table's rows in columns from where `tables` finds their cells placed.
 
 Contract: input is the PDF's bytes; output is a `Document` in the shared text shape, one
 `## Page N` block per page, a page that cannot be read marked with `FAILED_PAGE_NOTE` instead

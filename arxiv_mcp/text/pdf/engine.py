@@ -39,7 +39,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
@@ -51,7 +51,7 @@ from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
-from .lines import Line, PageText, heading_fragments
+from .lines import Line, PageText, Piece, heading_fragments
 from .pagetree import mend_page_tree
 from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK, Box
@@ -62,6 +62,7 @@ from .salvage import Salvage, salvageable
 from .sentences import ends_with_stop
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
+from .tables import table_pieces
 from .watch import watching
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -102,7 +103,7 @@ def pdf_to_document(
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
     notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
-    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note})
+    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note}, rendered.pieces)
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -425,6 +426,8 @@ class _Rendered:
     """Pages with text (the others failed, or were left out as too much work)."""
     damage: str | None = None
     """One line saying the file was damaged and what was read of it, when it was."""
+    pieces: dict[tuple[int, str], list[Piece]] = field(default_factory=dict)
+    """The placed pieces of the lines near table captions (tables.table_pieces)."""
 
 
 def _render(raw_pages: list[PageText | None]) -> _Rendered:
@@ -455,7 +458,7 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(document, stamp, read, damage)
+    return _Rendered(document, stamp, read, damage, table_pieces(raw_pages))
 
 
 def _in_reading_order(

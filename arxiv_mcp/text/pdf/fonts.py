@@ -18,10 +18,11 @@ from typing import Any
 from .forms import drawn_forms
 from .glyphs import MONO_NAME, THREE_LETTERS, find_char, one_unit_each, utf16_length
 from .layout import may_go_on
-from .lines import Line, Style
+from .lines import Line, Piece, Style
 from .params import PARAMS
 from .pdfium_compat import Box, CharCalls, char_calls
 from .pypdf_compat import forget
+from .tables import measured, near_captions, pdfium_pieces
 
 _BOLD_NAMES = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "cmssbx", "sfbx", "sfrb")
 
@@ -52,7 +53,9 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
     body_sample, max_fragment, bold_weight = PARAMS.body_sample, PARAMS.max_fragment, PARAMS.bold_weight
     styles: dict[tuple[float, bytes], Style] = {}  # by size and font name: a page has a handful
     goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
-    for number, line in enumerate(text.split("\r\n")):
+    texts = text.split("\r\n")
+    placed = near_captions(texts)  # the lines whose words are placed (tables)
+    for number, line in enumerate(texts):
         length = len(line) if simple else utf16_length(line)
         lead = len(line) - len(line.lstrip()) if not line or line[0].isspace() else 0
         if lead == len(line):
@@ -92,6 +95,8 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
             add(_placed(line, head, tail, style))
+            if placed[number]:
+                lines[-1].pieces = pdfium_pieces(ends, textpage, line, start, simple)
         offset += length + 2
     return lines
 
@@ -202,6 +207,7 @@ class FontSpy:
         self._style: tuple[float, int] | None = None  # its first letter's size and font kind
         self._start = (0.0, 0.0)  # where its first run starts
         self._end = 0.0  # where its last run ends, estimated (see lines.Line.x1)
+        self._pieces: list[Piece] = []  # the open line's runs as placed (tables)
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if "\n" in text:
@@ -228,6 +234,7 @@ class FontSpy:
             self._start = (x, tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
         self._end = x + len(text.rstrip()) * self._style[0] * PARAMS.mean_letter_width
         self._runs.append(text)
+        self._pieces.append((x, self._end, text))
         if THREE_LETTERS.search(text):
             known = known or self._font(font)
             if known[2] is None:
@@ -246,7 +253,8 @@ class FontSpy:
         if self._style is not None:
             size, kind = self._style
             style = Style(size, bool(kind & 1), bool(kind & 2))
-            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style))
+            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style, self._pieces))
+            self._pieces = []
         self._runs.clear()
         self._style = None
 
@@ -257,8 +265,11 @@ class FontSpy:
         return text
 
     def page_lines(self) -> list[Line]:
-        """The page's lines, the last one closed."""
+        """The page's lines, the last one closed; the runs kept of those near a table's
+        caption that read as rows (tables.near_captions)."""
         self._close()
+        for line, kept in zip(self.lines, near_captions([line.text for line in self.lines])):
+            line.pieces = measured(line.pieces, line.style.size) if kept and line.pieces and line.style else None
         return self.lines
 
 

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 
 from .params import PARAMS
 
+Piece = tuple[float, float, str]
+"""A piece of a line as placed: its left and right edges (points from the page's left edge), its text."""
+
 
 @dataclass(frozen=True, slots=True)
 class Style:
@@ -51,6 +54,9 @@ class Line:
     """Its first letter's baseline (pdfium: the bottom of the letter's box), in points from the
     page's bottom edge."""
     style: Style | None
+    pieces: list[Piece] | None = None
+    """Its pieces as placed (pypdf's runs, pdfium's words), for the lines near a table's
+    caption that read as rows only (see tables); None for the others."""
 
 
 @dataclass(frozen=True, slots=True)

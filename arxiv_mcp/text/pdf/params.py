@@ -109,6 +109,18 @@ class LayoutParams:
     """A caption runs over at most this many lines."""
     max_table_rows: int = 80
     """A table's rows read at most."""
+    cell_gap: tuple[float, float] = (3.5, 7.0)
+    """Pieces of a table's row farther apart than cell_gap_share of the table's narrow gaps (a
+    space: 3-4 points; a relation's in maths 4-5.5) are two cells', within these bounds
+    (points): a column's cells stand twice LaTeX's 6-point \\tabcolsep apart (less where the
+    table is shrunk to fit: 4.8 points in 2207.10906's Table II)."""
+    cell_gap_share: float = 1.5
+    """See cell_gap."""
+    run_widths: tuple[float, float, float] = (0.72, 0.5, 0.3)
+    """A table's pypdf runs are taken to be this many ems a capital, another letter or digit,
+    and a space or a stop long (Computer Modern's and Times' means), for the gaps between
+    them: with one mean width for all (mean_letter_width), "BBH" ended 9 points short of
+    the "(EM)" after it, two cells' gap."""
     max_footnote_lines: int = 8
     """A footnote runs over a few lines; a page's last paragraph is not one."""
 

@@ -11,7 +11,10 @@ line, marking what the page prints:
   figure or table block running to the caption's paragraph end. A label a sentence carried
   to a line start ("shown in" / "Figure 3. Then ...") is not one. A table's caption is
   followed by the table's lines: those that read as rows (short, or mostly numbers) go into
-  it as approximate rows. Each label and number once, the first caption.
+  its block. Its record's approximate rows are those, or, for a caption under its table,
+  the rows right over it (when they outnumber those under it, or those run into the next
+  caption), in columns from where the engine placed them (`tables`). Each label and number
+  once, the first caption.
 - Equations: a line ending in a number in parentheses (`(7)`, `(2.3)`) that reads as math
   (or is the number alone) is a numbered display equation, when its number continues the
   numbering (the longest chain of numbers that follow one another, as headings are found).
@@ -36,9 +39,8 @@ headings and page markers stay lines, and a marked block stands apart between bl
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .. import labels
@@ -47,9 +49,11 @@ from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Ki
 from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
+from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_START
 from .sentences import ends_sentence, ends_with_stop
+from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -96,12 +100,15 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
-    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
+def pdf_document(
+    lines: list[str], notes: dict[str, str] | None = None, pieces: Mapping[tuple[int, str], list[Piece]] | None = None
+) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring);
+    `pieces`: the placed pieces of the lines near table captions (tables.table_pieces)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
+    found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     builder = DocumentBuilder()
@@ -199,7 +206,7 @@ def _continues(line: str, following: str) -> bool:
         return False
     if FOOTNOTE_START.match(following) and (ends_sentence(line) or not following[0].isdigit()):
         return False  # a footnote under the page's last paragraph ("... figure 3." / "7 The model ...")
-    return not _looks_tabular(line) and not _looks_tabular(following)
+    return not looks_tabular(line) and not looks_tabular(following)
 
 
 def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) -> str | None:
@@ -296,9 +303,11 @@ def _is_break(line: str) -> bool:
     return not line or line.startswith("#")
 
 
-def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
+def _captions(
+    lines: list[str], references: tuple[int, int] | None, full: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
-    index = 0
+    index = claimed = 0  # claimed: lines before it are a block's (a caption, a table's rows below it)
     while index < len(lines):
         if references and references[0] <= index < references[1]:
             index = references[1]
@@ -316,13 +325,18 @@ def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -
         seen.add(key)
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
-            rows_end, rows = _table_rows(lines, end)
-            table = Table(label, number, caption, rows, approximate=True)
+            rows_end, rows = _table_rows(lines, end, pieces)
+            above = _rows_above(lines, index, claimed, pieces)
+            # the caption under its table: the rows below it are fewer (text's), or the next caption's
+            after = rows_end < len(lines) and opens_caption(lines, rows_end)
+            under = bool(above) and (len(above) > len(rows) or after)
+            table = Table(label, number, caption, above if under else rows, approximate=True)
             yield _Mark(index, rows_end, Kind.TABLE, table, end - index)
+            claimed = end if under else rows_end
             index = rows_end
         else:
             yield _Mark(index, end, Kind.FIGURE, Figure(label, number, caption))
-            index = end
+            index = claimed = end
 
 
 def opens_caption(lines: list[str], index: int) -> bool:
@@ -373,70 +387,54 @@ def _caption_end(lines: list[str], first: int, start: int, full: int) -> int:
 
 
 def _ends_caption(line: str, following: str, full: int) -> bool:
-    return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or _looks_tabular(following))
+    return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or looks_tabular(following))
 
 
-_CAPITALS = frozenset(
-    chr(code)
-    for low, high in ((0x41, 0x5A), (0xC0, 0xDE), (0x391, 0x3A9), (0x410, 0x42F))
-    for code in range(low, high + 1)
-)
-
-
-@functools.lru_cache(maxsize=4096)  # each line is asked about with both its neighbours
-def _looks_tabular(line: str) -> bool:
-    """Most of its words capitalised or numbers: a table's header or row, not a sentence.
-
-    A word counts by its first character: a letter or digit (an underscore or a symbol
-    starts no word); a small one is a letter, not a digit nor a capital (Latin, Greek,
-    Cyrillic). Looked at word by word: two patterns with a lookbehind tried at every
-    character of every line cost more than the rest of writing the line."""
-    words = small = 0
-    tokens = line.split()
-    for word in tokens:
-        first = word[0]
-        if first.isalnum():
-            words += 1
-            if not (first.isdecimal() or first in _CAPITALS):
-                small += 1
-                if small * 2 >= len(tokens):  # a sentence: no count of words to come can change that
-                    return False
-    return words > 0 and small * 2 < words
-
-
-def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
+def _table_rows(
+    lines: list[str], start: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> tuple[int, tuple[tuple[str, ...], ...]]:
     """Where the table's lines after its caption end, and those lines as approximate rows."""
     index = start + 1 if start < len(lines) and not lines[start] else start
-    rows: list[tuple[str, ...]] = []
-    while index < len(lines) and len(rows) < PARAMS.max_table_rows and _is_row(lines[index]):
-        rows.append(_cells(lines[index]))
+    texts: list[str] = []
+    while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
+        texts.append(lines[index])
         index += 1
-    return (index, tuple(rows)) if rows else (start, ())
+    rows = _rows(texts, _page_at(lines, start) if pieces else 0, pieces)
+    return (index, rows) if rows else (start, ())
+
+
+def _rows_above(
+    lines: list[str], caption: int, claimed: int, pieces: Mapping[tuple[int, str], list[Piece]]
+) -> tuple[tuple[str, ...], ...]:
+    """The rows of a table over its caption (line `caption`): the lines right above it that read
+    as rows, none before `claimed`; none unless two at least."""
+    first = caption
+    while first > claimed and caption - first < PARAMS.max_table_rows and _is_row(lines[first - 1]):
+        first -= 1
+    if caption - first < 2:
+        return ()
+    return _rows(lines[first:caption], _page_at(lines, caption) if pieces else 0, pieces)
+
+
+def _rows(texts: list[str], page: int, pieces: Mapping[tuple[int, str], list[Piece]]) -> tuple[tuple[str, ...], ...]:
+    """A table's lines as approximate rows: in columns where the engine placed them
+    (tables.placed_rows), else read from the text."""
+    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
+    return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
+
+
+def _page_at(lines: list[str], index: int) -> int:
+    """The number of the page line `index` is on (0 before the first page marker)."""
+    for line in map(lines.__getitem__, range(index, -1, -1)):
+        if line.startswith("## Page ") and line[8:].isdigit():
+            return int(line[8:])
+    return 0
 
 
 def _is_row(line: str) -> bool:
     if _is_break(line) or _CAPTION.match(line) or _glued_caption(line):
         return False
-    words = line.split()
-    numeric = sum(any(ch.isdigit() for ch in word) for word in words)
-    return numeric * 3 >= len(words) or (len(words) <= 6 and not line.endswith(".")) or _looks_tabular(line)
-
-
-def _cells(line: str) -> tuple[str, ...]:
-    """A row's cells: each number apart, the words between numbers together."""
-    cells: list[str] = []
-    words: list[str] = []
-    for token in line.split():
-        if any(ch.isdigit() for ch in token) and not token[:1].isalpha():
-            if words:
-                cells.append(" ".join(words))
-                words = []
-            cells.append(token)
-        else:
-            words.append(token)
-    if words:
-        cells.append(" ".join(words))
-    return tuple(cells)
+    return reads_as_row(line)
 
 
 # --- equations ------------------------------------------------------------------------------
