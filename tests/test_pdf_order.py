@@ -3,9 +3,14 @@ is moved out of it only when the positions show the paragraph going on after it.
 
 from __future__ import annotations
 
+import pytest
+
+from arxiv_mcp.text.pdf import pdf_to_text
 from arxiv_mcp.text.pdf.lines import Line
 from arxiv_mcp.text.pdf.reading_order import placed, reading_order
 from arxiv_mcp.text.pdf.structure import opens_caption
+from tests.pdfgen import make_placed_pdf
+from tests.test_pdf_structure import ENGINES
 
 SHORT = 30
 
@@ -100,3 +105,41 @@ def test_tidied_lines_find_their_records_by_their_ends():
     records = _records([(50.0, 740.0, "counts from deep net-"), (50.0, 726.0, "works trained on  images."), *FLOAT])
     lines = ["counts from deep networks", "trained on images.", "", FLOAT[1][2], "## 2 Method"]
     assert placed(lines, records) == [records[0], records[1], None, records[3], None]
+
+
+# A full-width float at a page's head whose caption's last line carries stacked scripts (a
+# superscript, then the subscript under it drawn from the same x, then more raised text):
+# pdfium gives the scripts apart as short lines, set off the column's edge.
+CONTINUED = [
+    "Walruses gather on sea ice in large herds, which makes",
+    "them easy to see from far above and hard to count from",
+    "the ground, where one herd hides the next behind it, so",
+    "we count them from images, and the counts we report are",
+    "found by counting the same herds twice, both times based",
+]
+TOP_FLOAT = [
+    "FIG. 3. Walrus herds counted from orbit in the first winter of the survey, where the black points with",
+    "error bars are our counts, the red lines the model's fit, and the other curves its parts. The green lines",
+    "show the herds on the ice, the blue dashed lines the herds in the water, W",
+]
+SCRIPTS = [(382.0, 720.0, "+"), (382.0, 713.0, "w -> H"), (412.0, 721.5, "+pp seen apart.")]
+TAIL = [
+    "on the counts of one herd seen from both sides. The",
+    "differences are taken as the counts' uncertainty, which",
+    "is 5% for the herds on the ice.",
+]
+NEXT = ["     We fly over the ice twice a winter and count the herds", "on each flight, from the images we take there."]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_paragraph_the_page_before_left_open_reads_before_the_pages_float(engine):
+    page1 = [(54.0, 740.0 - 12 * row, text, "body") for row, text in enumerate(CONTINUED)]
+    page2 = [(54.0, 740.0 - 12 * row, text, "body") for row, text in enumerate(TOP_FLOAT)]
+    page2 += [(x, y, text, "small") for x, y, text in SCRIPTS]
+    page2 += [(54.0, 680.0 - 12 * row, text, "body") for row, text in enumerate([*TAIL, *NEXT])]
+    text = pdf_to_text(make_placed_pdf([page1, page2]), engine=engine)
+    page = text[text.index("## Page 2") :].splitlines()[1:]
+    # the paragraph first, then its own block's end, then the float, then a block's end again
+    assert page[: len(TAIL) + 2] == [*TAIL, "", TOP_FLOAT[0]]
+    caption_end = next(row for row, line in enumerate(page) if line.endswith("seen apart."))
+    assert page[caption_end + 1] == "" and page[caption_end + 2] == NEXT[0].strip()

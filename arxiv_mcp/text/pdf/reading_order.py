@@ -339,17 +339,23 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
     """The line where the interrupted paragraph goes on (see above), and whether a caption came
     before it; None when a block starts after the run that neither goes on nor opens another
     caption or footnote nor is a figure's word (the run was the start of something else)."""
-    captioned = is_caption(out, start)  # the float's caption is passed: its block is the run's last
+    # the float's caption is passed: its block is the run's last; `low` is its lowest baseline
+    captioned = is_caption(out, start)
+    low = _baseline(page, start) if captioned else None
     for index in range(start + 1, min(len(out), start + PARAMS.max_run)):
         line = out[index]
         if not line:
             continue
         if line[0] == "#":
             return None
-        if captioned and not _GOES_ON.match(line) and not page.flush_left(index) and page.starts_block(index, start):
-            if not (is_caption(out, index) or FOOTNOTE_START.match(line) or page.one_line(index - 1, index)):
+        if captioned and not _GOES_ON.match(line) and not page.flush_left(index):
+            if _below_gap(page, index, low) and not (is_caption(out, index) or FOOTNOTE_START.match(line)):
                 return None  # a block after the caption, set off its column's edge (display math)
-        captioned = captioned or (_LABEL_WORD.search(line) is not None and is_caption(out, index))
+        if not captioned and _LABEL_WORD.search(line) is not None and is_caption(out, index):
+            captioned, low = True, None
+        if captioned:
+            y = _baseline(page, index)
+            low = y if low is None or (y is not None and y < low) else low
         if len(line) < short:
             continue  # neither the paragraph going on nor another (the cheap test first)
         previous = out[index - 1]
@@ -371,6 +377,19 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
     return None
 
 
+def _baseline(page: _Page, index: int) -> float | None:
+    place = page.placer.at(index)
+    return None if place is None else place.y
+
+
+def _below_gap(page: _Page, index: int, low: float | None) -> bool:
+    """Line `index` stands a block's gap below `low` (the lowest baseline of the caption's
+    lines so far): a caption's scripts, set apart from its lines (stacked over one another,
+    anywhere along the line), stand within its lines' band."""
+    y = _baseline(page, index)
+    return y is not None and low is not None and y < low - PARAMS.block_gap * page.step
+
+
 def _paragraph_end(out: list[str], page: _Page, resume: int, short: int) -> int:
     """The index just past the resumed paragraph's last line: the line before a blank line, a
     heading or an indented line (the next paragraph's first), or a short line not followed by
@@ -386,7 +405,7 @@ def _paragraph_end(out: list[str], page: _Page, resume: int, short: int) -> int:
 
 def _parts(out: list[str], page: _Page, start: int, resume: int, is_caption: IsCaption) -> tuple[list[int], list[int]]:
     """The indexes of the run's caption lines and footnote lines, each part with the lines
-    that go on it (a blank line marked by its own index between two of a part's items)."""
+    that go on it (-1 between two of a part's blocks, and where the run had a blank line)."""
     captions: list[int] = []
     footnotes: list[int] = []
     current = footnotes if FOOTNOTE_START.match(out[start]) else captions  # a figure's words go with its caption
@@ -394,6 +413,7 @@ def _parts(out: list[str], page: _Page, start: int, resume: int, is_caption: IsC
     for index in range(start, resume):
         line = out[index]
         if not line:
+            current.append(-1)  # a block's end kept, whichever part it ends
             continue
         if is_caption(out, index):
             current = captions
