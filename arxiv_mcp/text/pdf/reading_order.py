@@ -34,6 +34,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from statistics import median
 
 from .lines import Line
@@ -143,30 +144,46 @@ def _tail(text: str, key: int) -> str:
 
 
 class _Page:
-    """A page's lines, their records, and what the records say of its columns."""
+    """A page's lines, their records, and what the records say of its columns (found when
+    first asked: most suspected runs are told apart by their text alone)."""
 
     def __init__(self, lines: list[str], records: Sequence[Line], short: int) -> None:
         self.placer = _Placer(lines, records)
         self.lines = lines
-        self.marks: list[int] | None = None  # see _caption_ahead
+        self.records = records
+        self.short = short
+        self.marks: tuple[list[int], list[int]] | None = None  # see _marks
+
+    @cached_property
+    def _full(self) -> list[Line]:
         # a paragraph's full lines tell the columns' edges and the step between lines (a
         # figure's labels, many on a page of plots, start and step anyhow)
-        full = [record for record in records if len(record.text) >= short]
-        lefts = Counter(round(record.x0) for record in full)
-        self.lefts = sorted(x for x, count in lefts.items() if count >= PARAMS.column_lines)
+        return [record for record in self.records if len(record.text) >= self.short]
+
+    @cached_property
+    def lefts(self) -> list[int]:
+        counts = Counter(round(record.x0) for record in self._full)
+        return sorted(x for x, count in counts.items() if count >= PARAMS.column_lines)
+
+    @cached_property
+    def rights(self) -> dict[float, float]:
         ends: dict[float, list[float]] = {}
-        for record in full:
+        for record in self._full:
             margin = self.margin(record)
             if margin is not None:
                 ends.setdefault(margin, []).append(record.x1)
-        self.rights = {margin: median(x1s) for margin, x1s in ends.items()}
+        return {margin: median(x1s) for margin, x1s in ends.items()}
+
+    @cached_property
+    def step(self) -> float:
+        full = self._full
         steps = Counter(
             round(a.y - b.y)
             for a, b in zip(full, full[1:])
             if PARAMS.min_line_step < a.y - b.y < PARAMS.max_line_step and abs(a.x0 - b.x0) < 1
         )
         step, seen = steps.most_common(1)[0] if steps else (0, 0)
-        self.step = float(step) if seen >= PARAMS.column_lines else _step_by_size(records)
+        return float(step) if seen >= PARAMS.column_lines else _step_by_size(self.records)
 
     def margin(self, place: Line) -> float | None:
         """The left edge of the column `place` stands in (None when no column is seen there)."""
@@ -258,6 +275,8 @@ def reading_order(
     go on (when it does not start with a float).
     """
     out = list(lines)
+    if not records or not _may_hold_run(out):
+        return out
     page: _Page | None = None  # placed when a run is first suspected: most pages have none
     index = 0
     before = -1  # the last line with text before `index`
@@ -284,16 +303,49 @@ def reading_order(
     return out
 
 
+_MARKS = frozenset("0123456789\u2217*\u2020\u2021\u00a7\u00b6")  # a footnote's mark's first character
+
+
+def _may_hold_run(lines: list[str]) -> bool:
+    """A run needs a caption or a footnote to open it (a figure's words need a caption after
+    them): a page with neither, most, is told from its text at once."""
+    text = "\n".join(lines)
+    if "Fig" in text or "FIG" in text or "Tab" in text or "TAB" in text:
+        return True
+    return any(line[:1] in _MARKS and FOOTNOTE_START.match(line) for line in lines)
+
+
+def _marks(out: list[str], page: _Page, is_caption: IsCaption) -> tuple[list[int], list[int]]:
+    """The page's captions and headings, and the lines a paragraph may go on in (full ones,
+    in lower case), found once from the text (until a move)."""
+    if page.marks is None:
+        stops: list[int] = []
+        resumable: list[int] = []
+        for index, line in enumerate(out):
+            if line[:1] == "#" or (_LABEL_WORD.search(line) and is_caption(out, index)):
+                stops.append(index)
+            if len(line) >= page.short and _GOES_ON.match(line):
+                resumable.append(index)
+        page.marks = stops, resumable
+    return page.marks
+
+
 def _caption_ahead(out: list[str], page: _Page, start: int, is_caption: IsCaption) -> bool:
     """A caption opens within PARAMS.max_run lines after `start`, before any heading."""
-    if page.marks is None:  # the page's captions and headings, found once (until a move)
-        page.marks = [
-            index
-            for index, line in enumerate(out)
-            if line[:1] == "#" or (_LABEL_WORD.search(line) and is_caption(out, index))
-        ]
-    after = bisect_right(page.marks, start)
-    return after < len(page.marks) and page.marks[after] < start + PARAMS.max_run and out[page.marks[after]][:1] != "#"
+    stops = _marks(out, page, is_caption)[0]
+    after = bisect_right(stops, start)
+    return after < len(stops) and stops[after] < start + PARAMS.max_run and out[stops[after]][:1] != "#"
+
+
+def _may_resume(out: list[str], page: _Page, start: int, is_caption: IsCaption) -> bool:
+    """The text allows a paragraph to go on after `start`: a full line in lower case within
+    PARAMS.max_run lines, before any heading (the positions, dearer, are asked only then)."""
+    stops, resumable = _marks(out, page, is_caption)
+    after = bisect_right(resumable, start)
+    if after == len(resumable) or resumable[after] >= start + PARAMS.max_run:
+        return False
+    heading = next((index for index in stops[bisect_right(stops, start) :] if out[index][:1] == "#"), len(out))
+    return resumable[after] < heading
 
 
 def _may_open(line: str, short: int) -> bool:
@@ -312,6 +364,8 @@ def _move_run(out: list[str], page: _Page, before: int, start: int, short: int, 
     opens = bool(FOOTNOTE_START.match(line)) or is_caption(out, start)
     if not opens and not (_debris(line, short) and _caption_ahead(out, page, start, is_caption)):
         return None  # a run of a figure's own words must hold its caption (display math holds none)
+    if not _may_resume(out, page, start, is_caption):
+        return None
     if before >= 0 and not page.breaks(before, start):
         return None  # the line goes on the block of the one before: no run starts here
     found = _resumes(out, page, start, short, is_caption)
