@@ -253,8 +253,9 @@ class _Page:
 
 
 def _one_line(a: Line, b: Line, step: float) -> bool:
-    """`b` goes on `a`'s printed line: it starts right of where `a` ends, on about its baseline."""
-    return b.x0 >= a.x1 - 1 and abs(a.y - b.y) < step / 2
+    """`b` goes on `a`'s printed line: it starts about where `a` ends (a subscript stacked
+    under a superscript starts where the superscript does), on about its baseline."""
+    return b.x0 >= a.x1 - step / 2 and abs(a.y - b.y) < step / 2
 
 
 def _step_by_size(records: Sequence[Line]) -> float:
