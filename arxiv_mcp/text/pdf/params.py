@@ -89,16 +89,10 @@ class LayoutParams:
     page's line step is the commonest one when seen this often (else the size's, below)."""
     line_step: float = 1.2
     """A paragraph's baselines are this many of its font sizes apart (TeX: 12 pt for 10 pt)."""
-    min_line_step: float = 6.0
-    """Baselines closer than this (points) are a script's or a table's, not a paragraph's steps."""
-    max_line_step: float = 30.0
-    """Baselines further apart than this (points) are no two lines of one paragraph."""
     indent: float = 3.0
     """A line starting this far (points) right of its column's edge is indented (TeX's parindent: 10-15)."""
     max_indent: float = 30.0
     """And no further: a line further right is centred or displayed, not a paragraph's first."""
-    line_end_gap: float = 12.0
-    """A line ending this far (points) short of its column's right edge ends its paragraph."""
     block_gap: float = 1.4
     """A baseline more than this many of the page's line steps below the one before starts a new block."""
     max_run: int = 120

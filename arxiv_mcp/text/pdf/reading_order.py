@@ -180,7 +180,7 @@ class _Page:
         steps = Counter(
             round(a.y - b.y)
             for a, b in zip(full, full[1:])
-            if PARAMS.min_line_step < a.y - b.y < PARAMS.max_line_step and abs(a.x0 - b.x0) < 1
+            if a.y > b.y and abs(a.x0 - b.x0) < 1  # the commonest: a paragraph's, not a table's
         )
         step, seen = steps.most_common(1)[0] if steps else (0, 0)
         return float(step) if seen >= PARAMS.column_lines else _step_by_size(self.records)
@@ -227,7 +227,7 @@ class _Page:
         place = self.placer.at(index)
         margin = None if place is None else self.margin(place)
         right = None if margin is None else self.rights.get(margin)
-        return place is None or right is None or place.x1 < right - PARAMS.line_end_gap
+        return place is None or right is None or place.x1 < right - self.step  # a word or more short
 
     def one_line(self, before: int, index: int) -> bool:
         """Lines `before` and `index` are the two parts of one printed line (a raised script
