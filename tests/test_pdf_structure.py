@@ -11,7 +11,7 @@ import pytest
 from arxiv_mcp.text.document import Equation, Figure, Footnote, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
-from arxiv_mcp.text.pdf import order, pdf_to_document, pdf_to_text, tables
+from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text, sentences, tables
 from arxiv_mcp.text.pdf.structure import pdf_document
 from tests.conftest import paper
 from tests.pdfgen import make_pdf, make_placed_pdf
@@ -450,4 +450,6 @@ def test_a_sentence_end_is_told_as_by_its_pattern():
     alphabet = "ab1 .!?)]'\"\u2019\u201dZ\n"
     for _ in range(20_000):
         line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
-        assert order.ends_sentence.__wrapped__(line) == bool(order._SENTENCE_END.search(line[-order._TAIL :])), line
+        assert sentences.ends_sentence.__wrapped__(line) == bool(
+            sentences._SENTENCE_END.search(line[-sentences._TAIL :])
+        ), line

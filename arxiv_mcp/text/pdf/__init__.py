@@ -10,7 +10,8 @@ letter's size and weight), and `params` the one record of every threshold of the
 `glyphs` and `fonts` read what pdfium knows of each character (accents, scripts,
 fixed-pitch runs, font size and weight); `layout` finds headings and removes page
 furniture; `chain` keeps the printed numbers that follow one another (headings, equations);
-`order` moves the footnotes and floats that interrupt a paragraph after it; `structure`
+`reading_order` moves the footnotes and floats that interrupt a paragraph after it, told
+from where the lines stand; `sentences` tells where a line ends its sentence; `structure`
 marks what the text prints (captions, equations, references, citations, footnotes) as a
 Document, a table's rows in columns from where `tables` finds their cells placed.
 

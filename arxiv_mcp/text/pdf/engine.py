@@ -25,7 +25,7 @@ A word hyphenated across a line end is mended when its rest is lower case ("tran
 ("state-of-the-" + "art"), before one ("mass-" + "to-temperature"), or where the document
 writes the same pair with a hyphen inside a line ("non-" + "relativistic"). A paragraph that
 a column's footnotes and the next column's float interrupt reads on past them: they are moved
-after it (see order), in both texts.
+after it (see reading_order), in both texts.
 
 Post-processing is a few linear passes over each page: the budget is 2x of a bare
 pypdfium2 text loop over the same file.
@@ -52,13 +52,14 @@ from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
 from .lines import Line, PageText, Piece, heading_fragments
-from .order import ends_sentence, ends_with_stop, reading_order
 from .pagetree import mend_page_tree
 from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK, Box
 from .pypdf_compat import SharedFonts, opened_reader
+from .reading_order import reading_order
 from .repair import rebuilt
 from .salvage import Salvage, salvageable
+from .sentences import ends_with_stop
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
 from .tables import table_pieces
@@ -444,7 +445,8 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
             f"{text_chars} characters of text"
         )
     furnished, stamp = remove_furniture(tidied)
-    laid_out = _in_reading_order(mark_headings(furnished, styles), known_hyphenated)
+    records = [None if page is None else page.lines for page in raw_pages]
+    laid_out = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
     document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
         document.extend(("", page_heading(number)) if document else (page_heading(number),))
@@ -459,18 +461,20 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     return _Rendered(document, stamp, read, damage, table_pieces(raw_pages))
 
 
-def _in_reading_order(pages: list[list[str] | None], known_hyphenated: frozenset[str]) -> list[list[str] | None]:
-    """Each page with the captions and footnotes that interrupt a paragraph moved out (order),
+def _in_reading_order(
+    pages: list[list[str] | None], records: list[list[Line] | None], known_hyphenated: frozenset[str]
+) -> list[list[str] | None]:
+    """Each page with the captions and footnotes that interrupt a paragraph moved out (reading_order),
     and a word the move brings together again across a line end mended ("trans-" + "formers")."""
     short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
     continued = False  # the page before ended inside a paragraph
-    for lines in pages:
-        ordered = None if lines is None else reading_order(lines, short, opens_caption, continued)
+    for lines, placed in zip(pages, records):
+        ordered = None if lines is None else reading_order(lines, placed or [], short, opens_caption, continued)
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
-        continued = len(last) >= short and not last.startswith("#") and not ends_sentence(last)
+        continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
         out.append(ordered)
     return out
 

@@ -57,7 +57,7 @@ class LayoutParams:
     script_space: float = 0.2
     """A gap wider than this (em) between a script and its line is a space."""
 
-    # --- lines: paragraphs, furniture, headings (engine, layout, order, structure) ---
+    # --- lines: paragraphs, furniture, headings (engine, layout, structure) ---
     min_chars_per_page: int = 16
     """Fewer non-space characters a page on average means no text layer (a scan's stamps)."""
     paragraph_end: float = 0.85
@@ -80,6 +80,21 @@ class LayoutParams:
     """A section follows one of the last this many candidates (bounds the chain's search)."""
     equation_window: int = 200
     """An equation follows one of the last this many candidates."""
+    place_window: int = 8
+    """A tidied line is matched to one of the engine's next this many line records (reading_order)."""
+    place_key: int = 6
+    """By its first or its last this many letters (spaces aside)."""
+    column_lines: int = 2
+    """A column's left edge is where at least this many of a page's full lines start; the
+    page's line step is the commonest one when seen this often (else the size's, below)."""
+    line_step: float = 1.2
+    """A paragraph's baselines are this many of its font sizes apart (TeX: 12 pt for 10 pt)."""
+    indent: float = 3.0
+    """A line starting this far (points) right of its column's edge is indented (TeX's parindent: 10-15)."""
+    max_indent: float = 30.0
+    """And no further: a line further right is centred or displayed, not a paragraph's first."""
+    block_gap: float = 1.4
+    """A baseline more than this many of the page's line steps below the one before starts a new block."""
     max_run: int = 120
     """Lines a column's footnotes and the next column's float take at most."""
     max_paragraph: int = 80

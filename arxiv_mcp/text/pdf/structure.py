@@ -50,8 +50,9 @@ from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
 from .layout import heading_number
 from .lines import Piece
-from .order import FOOTNOTE_START, ends_sentence, ends_with_stop
 from .params import PARAMS
+from .reading_order import FOOTNOTE_START
+from .sentences import ends_sentence, ends_with_stop
 from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
 
 # --- captions -------------------------------------------------------------------------------
