@@ -1,0 +1,75 @@
+"""Found black-box in round 13 (main with the service and cache split, the LaTeX passes in the
+walk and PDF tables from positions): the SDK's stdio client against `python -m arxiv_mcp`
+reading the fake arXiv.
+
+Fixture (cut here from a real e-print, written into the test): the `\\algblock` definitions of
+`algo.tex` of arXiv 1704.02281 (Thresholding Bandits with Augmented UCB; inspirehep/plotextractor,
+`tests/data/1704.02281.tar.gz`, commit 57f55293e29e4107a24a43e8d03b0e2f5a6f628d), lines 4-9:
+algorithmicx's `\\algtext*{EndArmElim}` says the block's end prints nothing. The rest of the
+e-print is a small paper written here with one figure, one table, one footnote and one
+bibliography entry stating no arXiv id.
+"""
+
+from __future__ import annotations
+
+import pytest
+from mcp.client import Client
+
+from tests.conftest import paper
+from tests.fake_arxiv import NO_PDF, eprint
+from tests.selecting import said, stdio_server
+
+PID = "2403.01313"
+
+_ALGO = r"""\algblock{ArmElim}{EndArmElim}
+\algnewcommand\algorithmicArmElim{\textbf{\em Arm Elimination by Mean Estimation}}
+ \algnewcommand\algorithmicendArmElim{}
+\algrenewtext{ArmElim}[1]{\algorithmicArmElim\ #1}
+\algrenewtext{EndArmElim}{\algorithmicendArmElim}
+\algtext*{EndArmElim}
+"""
+
+_MAIN = r"""\documentclass{article}
+\usepackage{algpseudocode}
+\begin{document}
+\title{Thresholding Bandits}
+\maketitle
+\begin{abstract}
+We study thresholding bandits with an augmented upper confidence bound.
+\end{abstract}
+\section{Introduction}
+Bandits are studied widely\footnote{An algorithm is round-based if it pulls every arm equally.}
+since the work of Robbins \cite{robbins}.
+\begin{figure}[h]\centering\caption{Performance of the algorithms.}\end{figure}
+\begin{table}[h]\centering\caption{AugUCB against the state of the art.}
+\begin{tabular}{ll}Algorithm & Bound\\ AugUCB & $\exp(-T)$\\\end{tabular}\end{table}
+\section{Augmented-UCB Algorithm}
+\input{algo}
+Notation and assumptions: the arms form a set and each arm has a mean reward.
+\begin{thebibliography}{1}
+\bibitem{robbins} H. Robbins. Some aspects of the sequential design of experiments. Bulletin of the AMS, 1952.
+\end{thebibliography}
+\end{document}
+"""
+
+
+@pytest.fixture
+def served(fake, tmp_path):
+    source = eprint({"main.tex": _MAIN, "algo.tex": _ALGO})
+    fake.add(paper(PID, "Thresholding Bandits", source=source, pdf=NO_PDF))
+    return stdio_server(fake, tmp_path / "home")
+
+
+async def _read(client: Client, section: str):
+    return await client.call_tool("read_paper", {"paper_id": PID, "section": section})
+
+
+@pytest.mark.anyio
+async def test_an_algtext_star_definition_prints_nothing(served):
+    """Section 2 of 1704.02281 began "*EndArmElim *EndArmElimV *EndResetParam": `\\algtext*`
+    was an unknown command, its star and its argument left as text."""
+    async with Client(served) as client:
+        section = await _read(client, "2")
+    assert not section.is_error, said(section)
+    assert "Notation and assumptions" in said(section)
+    assert "EndArmElim" not in said(section) and "*" not in said(section).split("## 2", 1)[1]
