@@ -73,3 +73,16 @@ async def test_an_algtext_star_definition_prints_nothing(served):
     assert not section.is_error, said(section)
     assert "Notation and assumptions" in said(section)
     assert "EndArmElim" not in said(section) and "*" not in said(section).split("## 2", 1)[1]
+
+
+@pytest.mark.anyio
+async def test_lists_of_one_say_one_item(served):
+    """The lists of a paper with one figure, table, footnote and reference were headed "1
+    figures:", "1 tables:", "1 footnotes:", "1 references:", while its outline said "1 figure,
+    1 table"."""
+    async with Client(served) as client:
+        lists = {kind: said(await _read(client, kind)) for kind in ("figures", "tables", "footnotes", "references")}
+    for kind, text in lists.items():
+        body = text.split("\n\n", 1)[1]
+        assert body.startswith(f"1 {kind[:-1]}:\n"), (kind, body[:80])
+
