@@ -86,3 +86,20 @@ async def test_lists_of_one_say_one_item(served):
         body = text.split("\n\n", 1)[1]
         assert body.startswith(f"1 {kind[:-1]}:\n"), (kind, body[:80])
 
+
+@pytest.mark.anyio
+async def test_resolving_the_bibliography_does_not_say_no_request_was_made(served, fake):
+    """get_references(resolve=true) searched arXiv for the entry stating no id, and its
+    answer's first line still said "(from the paper's own bibliography, in its order: no
+    request made)"."""
+    async with Client(served) as client:
+        await _read(client, "outline")
+        fake.clear_log()
+        plain = await client.call_tool("get_references", {"paper_id": PID})
+        asked_plain = len(fake.requests_to("/api"))
+        resolved = await client.call_tool("get_references", {"paper_id": PID, "resolve": True})
+    assert not plain.is_error and not resolved.is_error, (said(plain), said(resolved))
+    assert asked_plain == 0 and "no request made" in said(plain).split("\n", 1)[0]
+    assert fake.requests_to("/api"), "the resolver searched arXiv"
+    assert "no request made" not in said(resolved).split("\n", 1)[0], said(resolved)
+    assert "resolve: not found" in said(resolved)
