@@ -103,3 +103,44 @@ async def test_resolving_the_bibliography_does_not_say_no_request_was_made(serve
     assert fake.requests_to("/api"), "the resolver searched arXiv"
     assert "no request made" not in said(resolved).split("\n", 1)[0], said(resolved)
     assert "resolve: not found" in said(resolved)
+
+
+_FLAGS = r"""\documentclass{article}
+\newif\ifarxiv
+\arxivtrue
+\newif\ifanonymous
+\newcommand{\venue}{\ifarxiv a preprint\else the proceedings\fi}
+\begin{document}
+\title{Conditional Text}
+\maketitle
+\section{Introduction}
+\ifanonymous Anonymous Authors wrote this.\else Ada Lovelace wrote this.\fi{}
+This is \venue.
+\ifarxiv
+The preprint has an appendix with every proof.
+\else
+See the supplementary material.
+\fi
+\iftrue Kept by iftrue.\else Dropped by iftrue.\fi{}
+\ifx\venue\undefined Undefined.\else Defined.\fi{}
+\iffalse Hidden draft note.\fi
+The end.
+\end{document}
+"""
+
+
+@pytest.mark.anyio
+async def test_newif_conditionals_print_the_branch_their_flag_takes(fake, tmp_path):
+    """`\\newif\\ifarxiv \\arxivtrue` then `\\ifarxiv A\\else B\\fi`: both A and B were printed
+    ("Anonymous Authors wrote this.Ada Lovelace wrote this."), the way a paper's preprint and
+    camera-ready versions, or its anonymous and named author lists, both ended in the text."""
+    fake.add(paper("2403.01314", "Conditional Text", source=eprint({"main.tex": _FLAGS}), pdf=NO_PDF))
+    async with Client(stdio_server(fake, tmp_path / "home")) as client:
+        result = await client.call_tool("read_paper", {"paper_id": "2403.01314", "section": "1"})
+    text = said(result)
+    assert not result.is_error, text
+    assert "Ada Lovelace wrote this." in text and "Anonymous" not in text
+    assert "The preprint has an appendix" in text and "supplementary" not in text
+    assert "Kept by iftrue." in text and "Dropped" not in text
+    assert "Hidden" not in text and "The end." in text
+    assert "Undefined." in text and "Defined." in text  # \ifx is TeX's to decide: both stay
