@@ -114,7 +114,7 @@ def _strip_comments(text: str) -> str:
         else:
             out.append("\n\n")
             glue = False
-    return _drop_iffalse("".join(out))
+    return _drop_untaken_branches("".join(out))
 
 
 # A conditional's words, each with the blanks TeX skips after a control word: \newif's
@@ -126,7 +126,7 @@ _CONDITIONAL_RE = re.compile(
 _BRACED_RE = re.compile(r"[ \t]*\{")  # \ifthenelse{..}, etoolbox's \ifstrequal{..}: commands, closed by no \fi
 
 
-def _drop_iffalse(text: str) -> str:
+def _drop_untaken_branches(text: str) -> str:
     """Keep the branch a conditional TeX decides here takes, drop the other: `\\iffalse ... \\fi`
     (a common way to hide text), `\\iftrue`, and a flag of the file's own `\\newif` (false until
     `\\drafttrue` sets it, in the order of the text). Other conditionals (`\\ifx`, `\\ifnum`)
