@@ -144,3 +144,40 @@ async def test_newif_conditionals_print_the_branch_their_flag_takes(fake, tmp_pa
     assert "Kept by iftrue." in text and "Dropped" not in text
     assert "Hidden" not in text and "The end." in text
     assert "Undefined." in text and "Defined." in text  # \ifx is TeX's to decide: both stay
+
+
+_ROMAN = r"""\documentclass{article}
+\renewcommand{\thesection}{\Roman{section}}
+\renewcommand{\theequation}{\thesection.\arabic{equation}}
+\begin{document}
+\title{Roman Sections}
+\maketitle
+\section{Introduction}
+We begin with words enough to be a paragraph of the introduction.
+\section{Method}
+\subsection{Setup}
+The energy is
+\begin{equation}E = mc^2.\label{eq:energy}\end{equation}
+By (\ref{eq:energy}) we conclude.
+\appendix
+\section{Proofs}
+The proofs follow.
+\end{document}
+"""
+
+
+@pytest.mark.anyio
+async def test_a_renewed_thesection_numbers_the_sections_as_printed(fake, tmp_path):
+    """`\\renewcommand{\\thesection}{\\Roman{section}}` in the preamble: LaTeX prints sections
+    I, II, subsection II.1 and equation (II.1); the outline said 1, 2, 2.1 and (2.1), so the
+    section and equation numbers a reader copies from the PDF ("Sec. II.1", "Eq. (II.1)")
+    were errors. The appendix is lettered as LaTeX's \\appendix has it."""
+    fake.add(paper("2403.01315", "Roman Sections", source=eprint({"main.tex": _ROMAN}), pdf=NO_PDF))
+    async with Client(stdio_server(fake, tmp_path / "home")) as client:
+        outline = await client.call_tool("read_paper", {"paper_id": "2403.01315", "section": "outline"})
+        setup = await client.call_tool("read_paper", {"paper_id": "2403.01315", "section": "Sec. II.1"})
+        equation = await client.call_tool("read_paper", {"paper_id": "2403.01315", "section": "Eq. (II.1)"})
+    headings = [line.split("] ", 1)[1].strip() for line in said(outline).splitlines() if line.startswith("[s")]
+    assert [h.split(" (")[0] for h in headings[1:]] == ["I Introduction", "II Method", "II.1 Setup", "A Proofs"]
+    assert not setup.is_error and "The energy is" in said(setup), said(setup)
+    assert not equation.is_error and "E = mc^2" in said(equation), said(equation)

@@ -114,8 +114,10 @@ class Numbers:
         """The sections are lettered from here; some classes number counters within the
         appendix's section from here (`APPENDIX_WITHIN`)."""
         self.appendix = True
-        for unit in self.levels():
+        for unit, level in self.levels().items():
             self.counts.pop(unit, None)
+            if level == 0:  # \\appendix letters the top unit whatever the paper's \\thesection was
+                self.shapes.pop(unit, None)
         for counter in APPENDIX_WITHIN.get(self.numbering) or APPENDIX_WITHIN.get(self.document_class, ()):
             self.within[counter] = "section"
             self.shapes[counter] = _within("section", "")
