@@ -181,3 +181,33 @@ async def test_a_renewed_thesection_numbers_the_sections_as_printed(fake, tmp_pa
     assert [h.split(" (")[0] for h in headings[1:]] == ["I Introduction", "II Method", "II.1 Setup", "A Proofs"]
     assert not setup.is_error and "The energy is" in said(setup), said(setup)
     assert not equation.is_error and "E = mc^2" in said(equation), said(equation)
+
+
+_WITHIN_THEOREM = r"""\documentclass{article}
+\newtheorem{theorem}{Theorem}[section]
+\newtheorem{corollary}{Corollary}[theorem]
+\begin{document}
+\section{Results}
+\begin{theorem}Every graph has a vertex.\end{theorem}
+\begin{corollary}Every graph has a vertex of some degree.\end{corollary}
+\begin{corollary}Every graph has a degree sequence.\end{corollary}
+\begin{theorem}Every tree has a leaf.\end{theorem}
+\begin{corollary}Every tree has two leaves.\end{corollary}
+\end{document}
+"""
+
+
+@pytest.mark.anyio
+async def test_a_kind_numbered_within_a_theorem_prints_its_number(fake, tmp_path):
+    """`\\newtheorem{corollary}{Corollary}[theorem]`: LaTeX prints Corollary 1.1.1, 1.1.2, then
+    1.2.1 under Theorem 1.2; the statements said Corollary 1, 2, 3, and "Corollary 1.2.1" was
+    an error."""
+    fake.add(paper("2403.01316", "Within", source=eprint({"main.tex": _WITHIN_THEOREM}), pdf=NO_PDF))
+    async with Client(stdio_server(fake, tmp_path / "home")) as client:
+        listed = await client.call_tool("read_paper", {"paper_id": "2403.01316", "section": "statements"})
+        one = await client.call_tool("read_paper", {"paper_id": "2403.01316", "section": "Corollary 1.2.1"})
+    heads = [line.split(" (")[0] for line in said(listed).splitlines()[4:]]
+    assert heads == ["Theorem 1.1", "Corollary 1.1.1", "Corollary 1.1.2", "Theorem 1.2", "Corollary 1.2.1"], said(
+        listed
+    )
+    assert not one.is_error and "two leaves" in said(one), said(one)

@@ -136,8 +136,9 @@ class Numbers:
         return 2 + level, self.unit_number(base)
 
     def unit_number(self, unit: str) -> str:
-        """The number the current section (or chapter, subsection) prints; "" for no such unit."""
-        return self.next_number(unit, ahead=0) if unit in self.levels() else ""
+        """The number the current section (or chapter, subsection, or theorem a kind is numbered
+        within) prints; "" for no such unit."""
+        return self.next_number(unit, ahead=0) if unit in self.levels() or unit.startswith("theorem:") else ""
 
     def shape(self, counter: str) -> Shape:
         """How a counter prints: the paper's shape, else its class's: a section unit's row of
