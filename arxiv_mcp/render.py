@@ -198,8 +198,11 @@ def neighbours(r: models.Neighbours) -> str:
     lines = [
         f"{r.paper_id} {verb} {len(r.neighbours)} paper(s) shown" + ("; more exist (raise limit)" if r.has_more else "")
     ]
-    if r.direction == "bibliography":
-        lines[0] += " (from the paper's own bibliography, in its order: no request made)"
+    if r.direction == "bibliography":  # resolve=true gives each entry a verdict, looked up on arXiv
+        checked = any(n.verdict for n in r.neighbours)
+        lines[0] += " (from the paper's own bibliography, in its order" + (
+            "; resolve checked its entries on arXiv)" if checked else ": no request made)"
+        )
     for n in r.neighbours:
         ident = _neighbour_id(n, r.direction)
         facts = "; ".join(fact for fact in (str(n.year or "n.d."), _authors(n.authors, 3)) if fact)

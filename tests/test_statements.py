@@ -188,12 +188,12 @@ _TRUTH: dict[tuple[str, str], tuple[str, ...]] = {
     # arXiv:2410.00260v2 as arXiv's latexml-oxide writes it
     ("oxide", "Algorithm 1"): ("Seed guided automated data curation", "```", "Initialize Vector Database"),
     ("oxide", "Alg. 1"): ("Seed guided automated data curation",),
-    ("oxide", "algorithms"): ("1 algorithms", "Algorithm 1: Seed guided"),
+    ("oxide", "algorithms"): ("1 algorithm:", "Algorithm 1: Seed guided"),
     ("oxide", "Algorithm 2"): ("error", "Algorithm 2", "Algorithm 1"),
     ("oxide", "Listing 2"): ("error", "Listing 2"),
     ("oxide", "footnote 1"): ("These authors contributed equally",),
     ("oxide", "Theorem 2.3"): ("error", "Theorem 2.3"),
-    ("oxide", "algorithm"): ("1 algorithms", "Algorithm 1: Seed guided"),  # a singular list name
+    ("oxide", "algorithm"): ("1 algorithm:", "Algorithm 1: Seed guided"),  # a singular list name
     ("oxide", "footnote"): ("2 footnotes", "[^1] These authors contributed equally"),
     ("oxide", "Algorithm 1 (Seed guided)"): ("Seed guided automated data curation",),
     ("oxide", "Alg 2-3"): ("error", "Algorithm 2-3", "form this reader does not know", "It has Algorithm 1."),

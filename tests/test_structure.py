@@ -116,7 +116,7 @@ def test_a_reference_and_the_passages_citing_it(selector):
 
 def test_lists():
     doc = sample()
-    assert selectors.select(doc, "figures", uri).text.startswith("1 figures:\nFigure 2 (section 3.1): The pipeline.")
+    assert selectors.select(doc, "figures", uri).text.startswith("1 figure:\nFigure 2 (section 3.1): The pipeline.")
     assert "(3) (section 3): E = mc^2" in selectors.select(doc, "equations", uri).text
     refs = selectors.select(doc, "references", uri)
     assert [r.label for r in refs.references] == ["1", "2"]

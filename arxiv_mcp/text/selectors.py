@@ -25,7 +25,16 @@ from . import cited, items, links, numbers, statement_views
 from .document import Document, Equation, Figure, Reference, Table
 from .outline import clean, render_outline, select_section
 from .places import Places, reference_label, section_words
-from .selection import MAX_MENTIONS, FigureUri, Selection, mention, mention_lines, named_section, none_marked
+from .selection import (
+    MAX_MENTIONS,
+    FigureUri,
+    Selection,
+    counted,
+    mention,
+    mention_lines,
+    named_section,
+    none_marked,
+)
 
 _LIST_CHARS = 200
 _MAX_SELECTOR = 500
@@ -192,7 +201,7 @@ def _list(places: Places, which: str, figure_uri: FigureUri) -> Selection:
         except InvalidInput:
             raise InvalidInput(none_marked(which)) from None
         return Selection(f"section:{heading.number} {heading.title}", text)
-    selection.text = f"{len(lines)} {which}:\n" + "\n".join(lines)
+    selection.text = f"{counted(len(lines), which[:-1], which)}:\n" + "\n".join(lines)
     return selection
 
 

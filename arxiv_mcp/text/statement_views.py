@@ -29,7 +29,7 @@ from . import heads, numbers
 from .document import Algorithm, Block, Document, Footnote, Kind, Statement
 from .outline import select_section
 from .places import Places, section_words
-from .selection import FigureUri, Selection, mention_lines, mentions, named_section
+from .selection import FigureUri, Selection, counted, mention_lines, mentions, named_section
 
 _STATEMENT_CHARS = 6000
 _PROOF_CHARS = 8000
@@ -430,7 +430,8 @@ def list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection |
         what = heads.plural(kind) if kind else "theorem-like blocks"
         raise InvalidInput(_none_listed(places, what))
     lines = [_statement_line(places, b) for b in blocks]
-    return Selection(name, f"{len(lines)} {name}:\n" + "\n".join(lines))
+    heading = counted(len(lines), kind, heads.plural(kind)) if kind else counted(len(lines), "statement", "statements")
+    return Selection(name, f"{heading}:\n" + "\n".join(lines))
 
 
 def _results_section(places: Places, wanted: str) -> Selection:
@@ -475,7 +476,7 @@ def _list_algorithms_or_footnotes(places: Places, name: str) -> Selection:
                 lines.append(f"{algorithm.label} {algorithm.number or ''}: {_short(algorithm.caption)}")
     if not lines:
         raise InvalidInput(_none_listed(places, name))
-    return Selection(name, f"{len(lines)} {name}:\n" + "\n".join(lines))
+    return Selection(name, f"{counted(len(lines), name[:-1], name)}:\n" + "\n".join(lines))
 
 
 def _none_listed(places: Places, what: str) -> str:

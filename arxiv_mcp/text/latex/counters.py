@@ -60,8 +60,9 @@ def cmd_number_within(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_renew_the(w: Walk, i: int, name: str) -> int:
-    """\\renewcommand{\\thefigure}{S\\arabic{figure}} (supplementary S1, appendix A1, 5.1a),
-    in the preamble or between floats: the counter prints so from there on. Any other
+    """\\renewcommand{\\thefigure}{S\\arabic{figure}} (supplementary S1, appendix A1, 5.1a) or
+    \\thesection (`\\Roman{section}`: I, II.1), in the preamble or between floats: the counter
+    prints so from there on. Any other
     redefinition is skipped as before (`macros` applies it)."""
     after = w.skip_spec(i, "moom")
     k = w.skip_space(i)
@@ -75,7 +76,10 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
         if printed is not None and printed[0].strip():
             scoped(w, i, w.meta.float_names, _FLOAT_NAMES[named[1]], " ".join(printed[0].split()))
         return after
-    if not named[1].startswith("the") or (named[1][3:] not in KINDS and named[1][3:] not in w.meta.counters):
+    counter = named[1][3:]
+    if not named[1].startswith("the") or (
+        counter not in KINDS and counter not in UNITS and counter not in w.meta.counters
+    ):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:

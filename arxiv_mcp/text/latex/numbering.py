@@ -114,8 +114,10 @@ class Numbers:
         """The sections are lettered from here; some classes number counters within the
         appendix's section from here (`APPENDIX_WITHIN`)."""
         self.appendix = True
-        for unit in self.levels():
+        for unit, level in self.levels().items():
             self.counts.pop(unit, None)
+            if level == 0:  # \\appendix letters the top unit whatever the paper's \\thesection was
+                self.shapes.pop(unit, None)
         for counter in APPENDIX_WITHIN.get(self.numbering) or APPENDIX_WITHIN.get(self.document_class, ()):
             self.within[counter] = "section"
             self.shapes[counter] = _within("section", "")
@@ -134,8 +136,9 @@ class Numbers:
         return 2 + level, self.unit_number(base)
 
     def unit_number(self, unit: str) -> str:
-        """The number the current section (or chapter, subsection) prints; "" for no such unit."""
-        return self.next_number(unit, ahead=0) if unit in self.levels() else ""
+        """The number the current section (or chapter, subsection, or theorem a kind is numbered
+        within) prints; "" for no such unit."""
+        return self.next_number(unit, ahead=0) if unit in self.levels() or unit.startswith("theorem:") else ""
 
     def shape(self, counter: str) -> Shape:
         """How a counter prints: the paper's shape, else its class's: a section unit's row of

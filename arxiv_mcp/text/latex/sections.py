@@ -85,7 +85,11 @@ def theorem_number(w: Walk, kind: TheoremKind) -> str:
     argument says (none: throughout, even where the document has chapters), and make it the next
     \\label's target."""
     counter = f"theorem:{kind.counter}"  # apart from the counters of the same name
-    w.numbers.within[counter] = kind.within
+    # `\\newtheorem{cor}{Corollary}[theorem]`: Corollary 2.1.1, within a kind itself numbered
+    # within a unit (one step, so no kind is ever within itself)
+    within = w.theorems.get(kind.within)
+    one_step = within is not None and within.counter != kind.counter and within.within not in w.theorems
+    w.numbers.within[counter] = f"theorem:{within.counter}" if within and within.counter and one_step else kind.within
     number = w.numbers.advance(counter)
     w.current_label = ("theorem", number)
     return number

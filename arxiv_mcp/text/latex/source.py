@@ -114,39 +114,62 @@ def _strip_comments(text: str) -> str:
         else:
             out.append("\n\n")
             glue = False
-    return _drop_iffalse("".join(out))
+    return _drop_untaken_branches("".join(out))
 
 
-_IF_FI_RE = re.compile(r"\\(newif\\)?(if[A-Za-z]*|fi)(?![A-Za-z])")
+# A conditional's words, each with the blanks TeX skips after a control word: \newif's
+# declaration, a declared flag set (`\drafttrue`), and \if..., \else, \fi.
+_CONDITIONAL_RE = re.compile(
+    r"\\(?:newif\\if(?P<declared>[A-Za-z]+)|(?P<word>if[A-Za-z]*|else|fi)|(?P<flag>[A-Za-z]+)(?P<value>true|false))"
+    r"(?![A-Za-z])(?P<blank>[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?)"
+)
+_BRACED_RE = re.compile(r"[ \t]*\{")  # \ifthenelse{..}, etoolbox's \ifstrequal{..}: commands, closed by no \fi
 
 
-def _drop_iffalse(text: str) -> str:
-    """Remove `\\iffalse ... \\fi` blocks (nested \\if... counted), a common way to hide text."""
-    if "\\iffalse" not in text:
+def _drop_untaken_branches(text: str) -> str:
+    """Keep the branch a conditional TeX decides here takes, drop the other: `\\iffalse ... \\fi`
+    (a common way to hide text), `\\iftrue`, and a flag of the file's own `\\newif` (false until
+    `\\drafttrue` sets it, in the order of the text). Other conditionals (`\\ifx`, `\\ifnum`)
+    stay whole, their \\else and \\fi counted; a text whose decided ones do not close is kept."""
+    if "\\iffalse" not in text and "\\iftrue" not in text and "\\newif" not in text:
         return text
+    flags: dict[str, bool] = {}
+    stack: list[bool | None] = []  # per open conditional: the branch kept now, None when undecided
+    hiding = 0  # how many of them hide the text now (a count: nesting may be deep in hostile text)
     out: list[str] = []
     pos = 0
-    depth = 0
-    start = 0
-    for m in _IF_FI_RE.finditer(text):
-        if m.group(1) or m.group(2) == "ifthenelse":
+    for m in _CONDITIONAL_RE.finditer(text):
+        shown = not hiding
+        word, flag = m.group("word"), m.group("flag")
+        decided = word is not None and (word in ("iffalse", "iftrue") or word[2:] in flags)
+        if word is not None and word.startswith("if") and not decided:
+            if not _BRACED_RE.match(text, m.end("word")):
+                stack.append(None)
             continue
-        word = m.group(2)
-        if depth == 0:
-            if word == "iffalse":
-                out.append(text[pos : m.start()])
-                depth = 1
-                start = m.start()
+        if word in ("else", "fi") and (not stack or stack[-1] is None):
+            if word == "fi" and stack:
+                stack.pop()
+            continue
+        if word is None:
+            if shown and m.group("declared"):
+                flags.setdefault(m.group("declared"), False)
+            elif shown and flag in flags:
+                flags[flag] = m.group("value") == "true"
+            continue
+        if shown:
+            out.append(text[pos : m.start()])
+        pos = m.end()
+        if word == "else":
+            stack[-1] = not stack[-1]
+            hiding += 1 if stack[-1] is False else -1
         elif word == "fi":
-            depth -= 1
-            if depth == 0:
-                pos = m.end()
+            hiding -= stack.pop() is False
         else:
-            depth += 1
-    if depth:
-        out.append(text[start + len("\\iffalse") :])
-    else:
-        out.append(text[pos:])
+            stack.append(word == "iftrue" or (word != "iffalse" and flags[word[2:]]))
+            hiding += stack[-1] is False
+    if any(branch is not None for branch in stack):
+        return text
+    out.append(text[pos:])
     return "".join(out)
 
 

@@ -229,6 +229,8 @@ SKIP_SPECS = {
     "algnewcommand": "mm",
     "algrenewcommand": "mm",
     "algrenewtext": "mom",
+    "algtext": "omoom",  # [block]{command}[count][default]{text}
+    "algtext*": "om",  # its command prints nothing
     "algnotext": "om",
     "SetKw": "mm",
     "abovedisplayskip": "=d",

@@ -117,6 +117,7 @@ _STARRABLE = {
     "multicolumn",
     "newenvironment",
     "renewenvironment",
+    "algtext",
 }
 
 
