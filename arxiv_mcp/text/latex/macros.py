@@ -32,47 +32,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import (
-    ENVIRONMENT_DEFINERS,
-    RESERVED_NAMES,
-    Definition,
-    Written,
-    alias,
-    bracket_end,
-    read_one,
-)
-from .specs import (
-    ALGORITHM_WORDS,
-    CHAPTER_LEVELS,
-    FONT_SWITCHES,
-    HEADING_LEVELS,
-    JOURNAL_MACROS,
-    PACKAGE_TEMPLATES,
-    PAR_COMMANDS,
-    PARTICLE_MACROS,
-    SKIP_SPECS,
-    UNIT_MACROS,
-)
+from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, bracket_end, read_one
+from .specs import JOURNAL_MACROS, PACKAGE_TEMPLATES, PARTICLE_MACROS, UNIT_MACROS
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 from .units import quantities_in_math
 
 log = logging.getLogger(__name__)
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-
-# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
-# applied (`handlers.PROTECTED` adds the names with a handler).
-PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(SKIP_SPECS)
-    | PAR_COMMANDS
-    | set(ALGORITHM_WORDS)
-    | set(HEADING_LEVELS)
-    | set(CHAPTER_LEVELS)
-    | FONT_SWITCHES
-    # read by the tokenizer, or spelled out by the converter as symbols
-    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-)
 
 # ---------------------------------------------------------------------------------------------
 # Zero-argument text macros: short, safe bodies
@@ -264,7 +231,7 @@ class Macros:
         (self.written if own else self.shipped).append(one)
         if own:
             self.own.add(one.name)
-            kind_env = alias(one)
+            kind_env = alias(one, self.protected)
             if kind_env is not None:
                 self.aliases[one.name] = kind_env
                 if kind_env[0] == "end":
