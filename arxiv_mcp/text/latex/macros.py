@@ -330,8 +330,11 @@ class Macros:
             self.define(one, own)
         return end
 
-    def affordable(self, cost: int) -> bool:
+    def spend(self, cost: int) -> bool:
+        """Charge `cost` characters inserted to the budget; False (and nothing charged) when
+        it has not that many left."""
         if cost <= self.budget:
+            self.budget -= cost
             return True
         if not self.warned:
             log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
@@ -347,10 +350,7 @@ class Macros:
             use = self.one(src, pos, template, False) if self.budget > 0 else None
             return (*use, template.nargs) if use is not None else None
         macro = self.macros[name]
-        if not self.affordable(macro.cost):
-            return None
-        self.budget -= macro.cost
-        return macro.text, pos, 0
+        return (macro.text, pos, 0) if self.spend(macro.cost) else None
 
     def in_math(self, latex: str, depth: int) -> str:
         """Math's LaTeX with the uses in it expanded: the templates' (read `depth` deep already),
@@ -366,9 +366,8 @@ class Macros:
 
     def math_macro(self, m: re.Match[str], latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
-        if macro is None or not self.affordable(macro.cost):
+        if macro is None or not self.spend(macro.cost):
             return m.group()
-        self.budget -= macro.cost
         body = self.math_macros(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
         return glue + body
@@ -379,11 +378,8 @@ class Macros:
         it is not a use or the budget is spent."""
         definition = self.environments[name]
         cost = len(definition.body) + len(definition.end) + 1
-        use = self.use(src, pos, definition, False) if self.affordable(cost) else None
-        if use is None:
-            return None
-        self.budget -= cost
-        return use[0], use[1], definition.end
+        use = self.use(src, pos, definition, False) if cost <= self.budget else None
+        return (use[0], use[1], definition.end) if use is not None and self.spend(cost) else None
 
     def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
         """Where each \\begin of the paper's environments in `src` is closed: its \\begin's
@@ -408,10 +404,7 @@ class Macros:
             # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
             self.budget -= MAX_ARGUMENT if "{" in src[pos : pos + 40] else 1
             return None
-        if not self.affordable(len(use[0]) + 1):
-            return None
-        self.budget -= len(use[0]) + 1
-        return use
+        return use if self.spend(len(use[0]) + 1) else None
 
     def expand(self, src: str, depth: int) -> str:
         """Math's LaTeX with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep: all
