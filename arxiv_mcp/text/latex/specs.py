@@ -450,11 +450,8 @@ def title_size(fonts: list[str]) -> int:
 
 CITE_COMMANDS = {
     "cite",
-    "cite*",
     "citet",
-    "citet*",
     "citep",
-    "citep*",
     "citealt",
     "citealp",
     "citeauthor",
@@ -474,6 +471,8 @@ CITE_COMMANDS = {
     "smartcite",
     "nocite",
 }
+# their starred forms (natbib's full author lists), which the tokenizer reads as one name
+CITE_COMMANDS |= {name + "*" for name in ("cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear")}
 REF_COMMANDS = {
     "ref",
     "eqref",
