@@ -111,9 +111,6 @@ _BOXED_MATH_RE = re.compile(r"\\(?:mbox|hbox|text|textrm)[ \t]*\{([^{}$\\]*)\$([
 _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}[ \t]?")
 
 
-_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
-
-
 @functools.lru_cache(maxsize=4096)  # a pure function of the body; every paper makes the stand-ins' again
 def _make_macro(body: str) -> Macro | None:
     if UNSAFE_BODY_RE.search(body):
@@ -540,7 +537,7 @@ def _in_mode(body: str, math: bool) -> str:
     dropped, its \\ensuremath `$X$` in text (`_inline_math`) and `X` in math, where a box holding
     only math (`\\mbox{$|x\\rangle$}`) is that math, a box of text then math is the text upright
     followed by the math, and every dollar is gone (`\\mbox{GeV/$c$}` inside math: its math is math)."""
-    body = _EMPTY_SCRIPT_RE.sub("", _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body)))
+    body = _EMPTY_SCRIPT_RE.sub("", _KERNING_RE.sub("", tokens.XSPACE_RE.sub(r"\\xspace", body)))
     if not math:
         return replace_ensuremath(body, _inline_math)
     body = _MATH_BOX_RE.sub(r"\1", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner)))
