@@ -24,7 +24,6 @@ from .specs import (
     FONT_SWITCHES,
     HEADING_COMMANDS,
     LIST_ENVS,
-    OWN_FIRST,
     PAR_COMMANDS,
     QUANTITIES,
     REF_COMMANDS,
@@ -133,14 +132,11 @@ HANDLERS = Handlers(
     environments={name: handler for handler, names in _ENVIRONMENTS for name in names},
     theorem=sections.env_theorem,
 )
-PROTECTED = (
-    frozenset(
-        {*HANDLERS.commands, *SKIP_SPECS, *PAR_COMMANDS, *ALGORITHM_WORDS, *FONT_SWITCHES, "begin", "end"}
-        # read by the tokenizer, or spelled out by the converter as symbols
-        | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-    )
-    - OWN_FIRST
-)
+PROTECTED = frozenset(
+    {*HANDLERS.commands, *SKIP_SPECS, *PAR_COMMANDS, *ALGORITHM_WORDS, *FONT_SWITCHES, "begin", "end"}
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+) - set(QUANTITIES)
 """Names the tokenizer or the converter give a meaning of their own: a redefinition in the
 paper is not applied, nor taken for an environment's alias (siunitx's names excepted: a
 paper's own \\unit is the paper's)."""

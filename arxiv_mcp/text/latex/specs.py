@@ -514,7 +514,6 @@ CLASS_FLOAT_NAMES = {
 # siunitx's commands; a paper's own \\unit or \\num (CMS's `\\unit{m}`) is the paper's, not siunitx's
 QUANTITIES: tuple[str, ...] = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange")
 QUANTITIES += ("numrange", "SIlist", "qtylist", "numlist")
-OWN_FIRST = frozenset(QUANTITIES)
 HEADING_COMMANDS = {
     name + star
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
