@@ -730,6 +730,14 @@ def test_each_citation_form_prints_as_natbib_prints_it_in_numeric_and_author_yea
     assert "Ab et al.; 2009; Ab et al. (2016); Cd 2009; Ab et al., 2016; (2009); (Ab et al., 2016)." in named
 
 
+def test_a_starred_citation_prints_as_its_form_never_as_its_key():
+    # the tokenizer reads `\\citealt*` as one name: each such name is a citation (`specs.CITE_COMMANDS`)
+    bib = r"\begin{thebibliography}{}\bibitem[Ab et al.(2016)]{x} X.\bibitem[Cd(2009)]{y} Y.\end{thebibliography}"
+    forms = r"\citet*{x}; \citealt*{y}; \citealp*{x}; \citeauthor*{y}; \citeyear*{x}."
+    named = convert(forms + bib, r"\usepackage{natbib}")
+    assert "Ab et al. (2016); Cd 2009; Ab et al., 2016; Cd; 2016." in named
+
+
 # -- the paper's own macros (issue 15.2) ---------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ from .definitions import builtin_theorems, defined_float_names, doi_prefix, wrap
 from .document import Meta, render
 from .engine import Walk
 from .graphics import files_by_folder
-from .handlers import HANDLERS, PROTECTED
+from .handlers import HANDLERS, KNOWN_ENVIRONMENTS, PROTECTED
 from .macros import Macros
 from .references import Labels
 from .source import (
@@ -38,13 +38,8 @@ from .source import (
     float_names,
     split_document,
 )
-from .specs import CLASS_AUTHORS, DISCARD_ENVS, ENV_SPECS
+from .specs import CLASS_AUTHORS
 from .tokens import tokenize
-
-# Environments the walk gives a meaning of its own: a paper's definition of one is not applied
-_KNOWN_ENVIRONMENTS = frozenset(
-    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *builtin_theorems(), "document", "@newfloat"}
-)
 
 
 def source_to_text(data: bytes) -> str:
@@ -86,7 +81,7 @@ def latex_to_document(
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
     babel = languages(loads)
     body = shorthands(body, babel)  # shorthands change what characters mean (catcodes)
-    macros = Macros(PROTECTED, _KNOWN_ENVIRONMENTS)
+    macros = Macros(PROTECTED, KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
 

@@ -65,27 +65,6 @@ def wrappers(environments: Mapping[str, Definition | None]) -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------
 
 MAX_MACRO_BODY = 200
-# Names the converter gives a meaning of their own: never taken as a user's environment alias.
-RESERVED_NAMES = {
-    "begin",
-    "end",
-    "item",
-    "input",
-    "include",
-    "section",
-    "subsection",
-    "subsubsection",
-    "chapter",
-    "paragraph",
-    "caption",
-    "title",
-    "author",
-    "cite",
-    "ref",
-    "label",
-    "footnote",
-    "par",
-}
 _SPACES_RE = re.compile(r"\s*")
 
 
@@ -171,11 +150,12 @@ def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
 _ALIAS_BODY_RE = re.compile(r"[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*")
 
 
-def alias(one: Written) -> tuple[str, str] | None:
-    """("begin" or "end", env) when `one` defines a name as exactly `\\begin{env}` or `\\end{env}`."""
+def alias(one: Written, protected: frozenset[str]) -> tuple[str, str] | None:
+    """("begin" or "end", env) when `one` defines a name as exactly `\\begin{env}` or `\\end{env}`,
+    unless the converter gives the name a meaning of its own (`protected`)."""
     body = one.definition.body if one.definition is not None and not one.definition.nargs else ""
     found = _ALIAS_BODY_RE.fullmatch(body) if one.definer in _ALIAS_DEFINERS else None
-    if found and one.name.isalpha() and one.name not in RESERVED_NAMES:
+    if found and one.name.isalpha() and one.name not in protected:
         return found.group(1), found.group(2)
     return None
 

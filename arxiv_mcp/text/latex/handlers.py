@@ -2,7 +2,8 @@
 names it reads, as `specs` names them (`CITE_COMMANDS`, `FIGURE_ENVS`, ...), so the walk calls
 a handler found in a table, never by building a name. A new command of a known kind is a name
 in its row (or in `specs`' table the row names); a new kind is a function in its concern's
-module and a row here. Every name here is also protected from the paper's redefinitions.
+module and a row here. Every name here, and every name `specs` gives a meaning, is also
+protected from the paper's redefinitions (`PROTECTED`).
 """
 
 from __future__ import annotations
@@ -10,18 +11,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import algorithms, counters, crossrefs, engine, floats, front, sections, units
+from .definitions import builtin_theorems
 from .engine import CommandHandler, EnvironmentHandler, Handlers
-from .macros import PROTECTED_MACROS
 from .numbering import STYLES
 from .specs import (
+    ALGORITHM_WORDS,
     BIBLIOGRAPHY_ENVS,
     CITE_COMMANDS,
+    DISCARD_ENVS,
+    ENV_SPECS,
     FIGURE_ENVS,
+    FONT_SWITCHES,
     HEADING_COMMANDS,
     LIST_ENVS,
-    OWN_FIRST,
+    PAR_COMMANDS,
     QUANTITIES,
     REF_COMMANDS,
+    SKIP_SPECS,
     TABLE_FLOATS,
     TABULAR_SPECS,
 )
@@ -126,6 +132,15 @@ HANDLERS = Handlers(
     environments={name: handler for handler, names in _ENVIRONMENTS for name in names},
     theorem=sections.env_theorem,
 )
-PROTECTED = (PROTECTED_MACROS | set(HANDLERS.commands)) - OWN_FIRST
+PROTECTED = frozenset(
+    {*HANDLERS.commands, *SKIP_SPECS, *PAR_COMMANDS, *ALGORITHM_WORDS, *FONT_SWITCHES, "begin", "end"}
+    # read by the tokenizer, or spelled out by the converter as symbols
+    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
+) - set(QUANTITIES)
 """Names the tokenizer or the converter give a meaning of their own: a redefinition in the
-paper is not applied (siunitx's names excepted: a paper's own \\unit is the paper's)."""
+paper is not applied, nor taken for an environment's alias (siunitx's names excepted: a
+paper's own \\unit is the paper's)."""
+KNOWN_ENVIRONMENTS = frozenset(
+    {*HANDLERS.environments, *ENV_SPECS, *DISCARD_ENVS, *builtin_theorems(), "document", "@newfloat"}
+)
+"""Environments the walk gives a meaning of its own: a paper's definition of one is not applied."""

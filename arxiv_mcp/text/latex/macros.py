@@ -32,47 +32,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import (
-    ENVIRONMENT_DEFINERS,
-    RESERVED_NAMES,
-    Definition,
-    Written,
-    alias,
-    bracket_end,
-    read_one,
-)
-from .specs import (
-    ALGORITHM_WORDS,
-    CHAPTER_LEVELS,
-    FONT_SWITCHES,
-    HEADING_LEVELS,
-    JOURNAL_MACROS,
-    PACKAGE_TEMPLATES,
-    PAR_COMMANDS,
-    PARTICLE_MACROS,
-    SKIP_SPECS,
-    UNIT_MACROS,
-)
+from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, bracket_end, read_one
+from .specs import JOURNAL_MACROS, PACKAGE_TEMPLATES, PARTICLE_MACROS, UNIT_MACROS
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 from .units import quantities_in_math
 
 log = logging.getLogger(__name__)
 
 MAX_MACRO_EXPANSION = 1_000_000  # characters of macro bodies inserted per paper, at most
-
-# Names the tokenizer or the walk's own tables give a meaning of their own: a redefinition is not
-# applied (`handlers.PROTECTED` adds the names with a handler).
-PROTECTED_MACROS = frozenset(
-    RESERVED_NAMES
-    | set(SKIP_SPECS)
-    | PAR_COMMANDS
-    | set(ALGORITHM_WORDS)
-    | set(HEADING_LEVELS)
-    | set(CHAPTER_LEVELS)
-    | FONT_SWITCHES
-    # read by the tokenizer, or spelled out by the converter as symbols
-    | {"url", "path", "verb", "AND", "And", "newblock", "ensuremath", "xspace"}
-)
 
 # ---------------------------------------------------------------------------------------------
 # Zero-argument text macros: short, safe bodies
@@ -142,9 +109,6 @@ _BOXED_MATH_RE = re.compile(r"\\(?:mbox|hbox|text|textrm)[ \t]*\{([^{}$\\]*)\$([
 
 # Kerning inside a unit (`Ge\\hspace{-.08em}V`) is typography, not text.
 _KERNING_RE = re.compile(r"\\hspace\*?\s*\{\s*-?[\d.]*\s*[a-z]{2}\s*\}|\\kern\s*-?[\d.]+\s*[a-z]{2}[ \t]?")
-
-
-_XSPACE_RE = re.compile(r"\\Xspace(?![A-Za-z])")  # heppennames' spelling of \xspace
 
 
 @functools.lru_cache(maxsize=4096)  # a pure function of the body; every paper makes the stand-ins' again
@@ -264,7 +228,7 @@ class Macros:
         (self.written if own else self.shipped).append(one)
         if own:
             self.own.add(one.name)
-            kind_env = alias(one)
+            kind_env = alias(one, self.protected)
             if kind_env is not None:
                 self.aliases[one.name] = kind_env
                 if kind_env[0] == "end":
@@ -363,8 +327,11 @@ class Macros:
             self.define(one, own)
         return end
 
-    def affordable(self, cost: int) -> bool:
+    def spend(self, cost: int) -> bool:
+        """Charge `cost` characters inserted to the budget; False (and nothing charged) when
+        it has not that many left."""
         if cost <= self.budget:
+            self.budget -= cost
             return True
         if not self.warned:
             log.warning("more than %d characters of macro bodies; later uses stay unexpanded", MAX_MACRO_EXPANSION)
@@ -380,10 +347,7 @@ class Macros:
             use = self.one(src, pos, template, False) if self.budget > 0 else None
             return (*use, template.nargs) if use is not None else None
         macro = self.macros[name]
-        if not self.affordable(macro.cost):
-            return None
-        self.budget -= macro.cost
-        return macro.text, pos, 0
+        return (macro.text, pos, 0) if self.spend(macro.cost) else None
 
     def in_math(self, latex: str, depth: int) -> str:
         """Math's LaTeX with the uses in it expanded: the templates' (read `depth` deep already),
@@ -399,9 +363,8 @@ class Macros:
 
     def math_macro(self, m: re.Match[str], latex: str, depth: int) -> str:
         macro = self.macros.get(m.group(1) or "")
-        if macro is None or not self.affordable(macro.cost):
+        if macro is None or not self.spend(macro.cost):
             return m.group()
-        self.budget -= macro.cost
         body = self.math_macros(macro.math, depth + 1) if depth < MAX_MACRO_DEPTH and "\\" in macro.math else macro.math
         glue = " " if m.start() > 0 and latex[m.start() - 1].isalpha() and body[:1].isalpha() else ""
         return glue + body
@@ -412,11 +375,8 @@ class Macros:
         it is not a use or the budget is spent."""
         definition = self.environments[name]
         cost = len(definition.body) + len(definition.end) + 1
-        use = self.use(src, pos, definition, False) if self.affordable(cost) else None
-        if use is None:
-            return None
-        self.budget -= cost
-        return use[0], use[1], definition.end
+        use = self.use(src, pos, definition, False) if cost <= self.budget else None
+        return (use[0], use[1], definition.end) if use is not None and self.spend(cost) else None
 
     def environment_ends(self, src: str) -> dict[int, tuple[int, int]]:
         """Where each \\begin of the paper's environments in `src` is closed: its \\begin's
@@ -441,10 +401,7 @@ class Macros:
             # consuming them: charged, so `\\x{` repeated cannot make the pass quadratic
             self.budget -= MAX_ARGUMENT if "{" in src[pos : pos + 40] else 1
             return None
-        if not self.affordable(len(use[0]) + 1):
-            return None
-        self.budget -= len(use[0]) + 1
-        return use
+        return use if self.spend(len(use[0]) + 1) else None
 
     def expand(self, src: str, depth: int) -> str:
         """Math's LaTeX with the uses in it expanded, their bodies again, MAX_MACRO_DEPTH deep: all
@@ -580,7 +537,7 @@ def _in_mode(body: str, math: bool) -> str:
     dropped, its \\ensuremath `$X$` in text (`_inline_math`) and `X` in math, where a box holding
     only math (`\\mbox{$|x\\rangle$}`) is that math, a box of text then math is the text upright
     followed by the math, and every dollar is gone (`\\mbox{GeV/$c$}` inside math: its math is math)."""
-    body = _EMPTY_SCRIPT_RE.sub("", _KERNING_RE.sub("", _XSPACE_RE.sub(r"\\xspace", body)))
+    body = _EMPTY_SCRIPT_RE.sub("", _KERNING_RE.sub("", tokens.XSPACE_RE.sub(r"\\xspace", body)))
     if not math:
         return replace_ensuremath(body, _inline_math)
     body = _MATH_BOX_RE.sub(r"\1", _INLINE_PARENS_RE.sub("$", replace_ensuremath(body, lambda inner: inner)))

@@ -50,6 +50,7 @@ DISCARD_ENVS = {
     "tocentry",
     "CCSXML",  # acmart: the concepts' XML goes to the metadata; \\ccsdesc prints them
 }
+# the arguments an environment's \\begin takes, dropped (codes as SKIP_SPECS'); any other: `o`
 ENV_SPECS = {
     "minipage": "ooom",
     "multicols": "mo",
@@ -62,10 +63,6 @@ ENV_SPECS = {
     "tcolorbox": "o",
     "mdframed": "o",
     "algorithmic": "o",
-    "figure": "o",
-    "figure*": "o",
-    "table": "o",
-    "table*": "o",
     "center": "",
     "otherlanguage": "m",
     "otherlanguage*": "m",
@@ -391,41 +388,28 @@ SYMBOLS = {
 }
 # Pseudocode (algorithmicx's algpseudocode, algorithmic, algorithm2e): what each command prints
 # on its own line, and what follows its first argument (`\\For{x}` prints `for x do`).
-ALGORITHM_WORDS: dict[str, tuple[str, str]] = {
+_ALGPSEUDOCODE: dict[str, tuple[str, str]] = {
     "State": ("", ""),
-    "STATE": ("", ""),
     "Statex": ("", ""),
     "If": ("if ", " then"),
-    "IF": ("if ", " then"),
     "uIf": ("if ", " then"),
     "eIf": ("if ", " then"),
     "ElsIf": ("else if ", " then"),
-    "ELSIF": ("else if ", " then"),
     "uElseIf": ("else if ", " then"),
     "ElseIf": ("else if ", " then"),
     "Else": ("else", ""),
-    "ELSE": ("else", ""),
     "uElse": ("else", ""),
     "For": ("for ", " do"),
-    "FOR": ("for ", " do"),
     "ForAll": ("for all ", " do"),
-    "FORALL": ("for all ", " do"),
     "ForEach": ("foreach ", " do"),
     "While": ("while ", " do"),
-    "WHILE": ("while ", " do"),
     "Loop": ("loop", ""),
-    "LOOP": ("loop", ""),
     "Repeat": ("repeat", ""),
-    "REPEAT": ("repeat", ""),
     "Until": ("until ", ""),
-    "UNTIL": ("until ", ""),
     "Return": ("return ", ""),
-    "RETURN": ("return ", ""),
     "KwRet": ("return ", ""),
     "Require": ("Require: ", ""),
-    "REQUIRE": ("Require: ", ""),
     "Ensure": ("Ensure: ", ""),
-    "ENSURE": ("Ensure: ", ""),
     "Input": ("Input: ", ""),
     "Output": ("Output: ", ""),
     "KwIn": ("Input: ", ""),
@@ -433,31 +417,18 @@ ALGORITHM_WORDS: dict[str, tuple[str, str]] = {
     "KwData": ("Data: ", ""),
     "KwResult": ("Result: ", ""),
     "EndIf": ("end if", ""),
-    "ENDIF": ("end if", ""),
     "EndFor": ("end for", ""),
-    "ENDFOR": ("end for", ""),
     "EndWhile": ("end while", ""),
-    "ENDWHILE": ("end while", ""),
     "EndLoop": ("end loop", ""),
-    "ENDLOOP": ("end loop", ""),
     "Procedure": ("procedure ", ""),
     "EndProcedure": ("end procedure", ""),
     "Function": ("function ", ""),
     "EndFunction": ("end function", ""),
 }
-TITLE_FONTS = {
-    "bf",
-    "bfseries",
-    "textbf",
-    "Large",
-    "LARGE",
-    "large",
-    "huge",
-    "Huge",
-    "sc",
-    "scshape",
-    "boldmath",
-}
+# algorithmic spells these of algpseudocode's commands in capitals (`\\IF`, `\\ENDFOR`)
+_ALGORITHMIC: tuple[str, ...] = ("State", "If", "ElsIf", "Else", "For", "ForAll", "While", "Loop", "Repeat")
+_ALGORITHMIC += ("Until", "Return", "Require", "Ensure", "EndIf", "EndFor", "EndWhile", "EndLoop")
+ALGORITHM_WORDS = {**_ALGPSEUDOCODE, **{name.upper(): _ALGPSEUDOCODE[name] for name in _ALGORITHMIC}}
 # LaTeX's size and font switches: they print no text. Old styles redefine them with LaTeX 2.09
 # internals (`\\def\\small{\\@setsize\\small{10pt}\\ixpt\\@ixpt}`), whose bodies would print `10pt`.
 SIZE_SWITCHES = ("tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge")
@@ -468,6 +439,8 @@ FONT_SWITCHES = {
 }
 # the sizes above the body's, ranked: \large 1 ... \Huge 5
 _TITLE_SIZES = {name: rank for rank, name in enumerate(SIZE_SWITCHES[SIZE_SWITCHES.index("normalsize") + 1 :], 1)}
+# the fonts a title is set in when the paper has no \\title: bold, small capitals, or a size above the body's
+TITLE_FONTS = {*_TITLE_SIZES, "bf", "bfseries", "textbf", "sc", "scshape", "boldmath"}
 
 
 def title_size(fonts: list[str]) -> int:
@@ -477,11 +450,8 @@ def title_size(fonts: list[str]) -> int:
 
 CITE_COMMANDS = {
     "cite",
-    "cite*",
     "citet",
-    "citet*",
     "citep",
-    "citep*",
     "citealt",
     "citealp",
     "citeauthor",
@@ -501,6 +471,8 @@ CITE_COMMANDS = {
     "smartcite",
     "nocite",
 }
+# their starred forms (natbib's full author lists), which the tokenizer reads as one name
+CITE_COMMANDS |= {name + "*" for name in ("cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear")}
 REF_COMMANDS = {
     "ref",
     "eqref",
@@ -542,7 +514,6 @@ CLASS_FLOAT_NAMES = {
 # siunitx's commands; a paper's own \\unit or \\num (CMS's `\\unit{m}`) is the paper's, not siunitx's
 QUANTITIES: tuple[str, ...] = ("SI", "qty", "si", "unit", "num", "tablenum", "ang", "SIrange", "qtyrange")
 QUANTITIES += ("numrange", "SIlist", "qtylist", "numlist")
-OWN_FIRST = frozenset(QUANTITIES)
 HEADING_COMMANDS = {
     name + star
     for name in ("part", "chapter", "section", "subsection", "subsubsection", "paragraph", "subparagraph")
