@@ -160,10 +160,10 @@ def cmd_step_counter(w: Walk, i: int, name: str) -> int:
         return i
     counter = found[0].strip()
     if counter in w.meta.counters:
-        number = w.numbers.advance(counter)
         if name == "refstepcounter":
-            w.current_label = (counter, number)
-            w.anchor = None
+            w.step(counter)
+        else:
+            w.numbers.advance(counter)
     return found[1]
 
 

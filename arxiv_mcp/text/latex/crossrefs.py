@@ -112,8 +112,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         tag = _TAG_THE_RE.sub(lambda m: w.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
-    number = tag if tag is not None else w.step("equation")
-    w.current_label = ("equation", number)
+    number = w.target("equation", tag) if tag is not None else w.step("equation")
     blocks = w.sink.blocks
     if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(w.sink, TableSink):
         text = blocks[-1].text

@@ -316,8 +316,12 @@ class Walk:
     def step(self, counter: str) -> str:
         """Advance a counter (figure, table, equation) and make it the target of the next \\label,
         as \\refstepcounter does; numbered within its unit (`2.3`) where the paper or class says."""
-        number = self.numbers.advance(counter)
-        self.current_label = (counter, number)
+        return self.target(counter, self.numbers.advance(counter))
+
+    def target(self, kind: str, number: str) -> str:
+        """Make `number` what the next \\label names and \\ref prints (as the name of `kind`:
+        `Figure 3`), as \\refstepcounter does; no record of it yet (`anchor`)."""
+        self.current_label = (kind, number)
         self.anchor = None
         return number
 

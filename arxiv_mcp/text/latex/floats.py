@@ -208,8 +208,7 @@ def cmd_caption(w: Walk, i: int, name: str) -> int:
 
 def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> int:
     if state is not None and state.continued:
-        number = w.numbers.next_number(kind, ahead=0)
-        w.current_label = (kind, number)
+        number = w.target(kind, w.numbers.next_number(kind, ahead=0))
     else:
         number = w.step(kind)
     name = w.meta.new_floats.get(kind) or kind.capitalize()
@@ -284,8 +283,7 @@ def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
     """A subfigure's caption begins: it is the float's next, and the next \\label names it (3a)."""
     state.subs.append(sub)
     number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + STYLES["alph"](len(state.subs)))
-    w.anchor = None
+    w.target(state.kind, number + STYLES["alph"](len(state.subs)))
     return sub
 
 

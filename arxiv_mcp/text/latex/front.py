@@ -121,7 +121,7 @@ def cmd_institute(w: Walk, i: int, name: str) -> int:
     if w.group(i) is None:
         return i
     w.institutes = 1
-    w.current_label = ("institute", "1")
+    w.target("institute", "1")
 
     def keep(sink: Sink) -> None:
         w.institutes = 0
@@ -195,7 +195,7 @@ def cmd_and(w: Walk, i: int, name: str) -> int:
         w.sink.write(", ")
         return i
     w.institutes += 1
-    w.current_label = ("institute", str(w.institutes))
+    w.target("institute", str(w.institutes))
     w.sink.newline()
     w.sink.write(f"$^{{{w.institutes}}}$")
     return i
