@@ -109,7 +109,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         tag, i = " ".join(found[0].split()), found[1]
         # `\tag{\ref{eq:a}'}` prints the number of the equation it names: (4.7')
         tag = _TAG_REF_RE.sub(lambda m: w.meta.labels.refs.get(m.group(1), ("", m.group(1)))[1], tag)
-        tag = _TAG_THE_RE.sub(lambda m: w.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
+        tag = _TAG_THE_RE.sub(lambda m: w.numbers.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
     number = w.target("equation", tag) if tag is not None else w.step("equation")

@@ -77,8 +77,6 @@ _DIMENSION_RE = re.compile(
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
 _MAX_PLAIN_TOKENS = 8  # text tokens of one plain argument (`plain_arguments`)
-KINDS = ("figure", "table", "equation")  # the numbered kinds a \\the prints
-UNITS = ("chapter", "section", "subsection", "subsubsection")
 
 
 CommandHandler = Callable[["Walk", int, str], int]
@@ -122,7 +120,9 @@ class Walk:
         self.anchor: tuple[tuple[str, str], Draft] | None = None
         self.in_author = 0  # depth of \\author arguments being read
         has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
-        self.numbers = Numbers(has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class)
+        self.numbers = Numbers(
+            has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class, meta.counters
+        )
         self.lists: list[list[Any]] = []  # [kind, items so far] of each open list
         self.floats: list[Float] = []  # the figures and tables being read, innermost last
         self.institutes = 0
@@ -204,7 +204,7 @@ class Walk:
         handler = self.handlers.commands.get(name)
         if handler is not None:
             return handler(self, i + 1, name)
-        shown = self.printed(name[3:]) if name.startswith("the") else None
+        shown = self.numbers.printed(name[3:]) if name.startswith("the") else None
         if shown is not None:  # `\\theUniversal`: the number the counter prints now
             self.sink.write(shown)
             return i + 1
@@ -324,15 +324,6 @@ class Walk:
         self.current_label = (kind, number)
         self.anchor = None
         return number
-
-    def printed(self, counter: str) -> str | None:
-        """What `\\the<counter>` prints now: a section unit's number, a numbered kind's or a
-        counter of the paper's (`counters`); None for any other counter (`page`)."""
-        if counter in UNITS:
-            return self.numbers.unit_number(counter)
-        if counter in self.meta.counters or counter in KINDS:
-            return self.numbers.next_number(counter, ahead=0)
-        return None
 
     # -- argument readers -----------------------------------------------------------------------
 
