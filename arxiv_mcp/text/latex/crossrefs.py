@@ -93,8 +93,8 @@ def cmd_label(w: Walk, i: int, name: str) -> int:
         return i
     for key in found[0]:
         w.meta.labels.refs.setdefault(key, w.current_label)
-        if w.anchor is not None and w.anchor[0] == w.current_label and w.anchor[1].anchor is None:
-            w.anchor[1].anchor = key
+        if w.anchor is not None and w.anchor.anchor is None:
+            w.anchor.anchor = key
     return found[1]
 
 
@@ -118,7 +118,7 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         text = blocks[-1].text
         draft = Draft(Kind.EQUATION, number, latex=text[2:-2] if text.startswith("$$") else text)
         blocks[-1] = Block("math", text, draft)
-        w.anchor = (w.current_label, draft)
+        w.anchor = draft
     return i
 
 

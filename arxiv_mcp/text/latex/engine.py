@@ -116,8 +116,8 @@ class Walk:
         self.stacked_cells = 0
         self.meta_depth = 0
         self.current_label: tuple[str, str] = ("", "")
-        # the record the next \\label names (a float, an equation), while current_label is its number
-        self.anchor: tuple[tuple[str, str], Draft] | None = None
+        # the record whose number current_label is (a float, an equation): the next \\label names it
+        self.anchor: Draft | None = None
         self.in_author = 0  # depth of \\author arguments being read
         has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
         self.numbers = Numbers(

@@ -218,7 +218,7 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     if state is not None:
         state.number, state.caption = number, (name, draft)
         draft.images, state.images = state.images, []
-    w.anchor = (w.current_label, draft)
+    w.anchor = draft
 
     def done(sink: Sink) -> None:
         draft.caption = sink.flat()
