@@ -69,6 +69,7 @@ _ASSIGNMENT_RE = re.compile(
 _RULE_SPEC_RE = re.compile(rf"(?:\s*(?:height|depth|width)\s*{_NUMBER}\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+")
 # LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
 _LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
+_SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title's font group
 _DIMENSION_RE = re.compile(
     rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
@@ -399,6 +400,27 @@ class Walk:
         a, b = g
         text = "".join(v for k, v in self.toks[a + 1 : b] if k in (TEXT, RAW))
         return text, b + 1
+
+    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
+        """Plain text of the tokens between a and b (an optional argument: a bibitem's label, an
+        author's affiliation labels, \\captionsetup's kind) and of its top-level groups."""
+        text: list[str] = []
+        parts: list[str] = []
+        depth = 0
+        for kind, value in self.toks[a + 1 : b]:
+            if kind == LBRACE:
+                depth += 1
+                if depth == 1:
+                    parts.append("")
+            elif kind == RBRACE:
+                depth -= 1
+            elif kind in (TEXT, RAW, MATH):
+                if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
+                    value = _SCRIPT_MARKS_RE.sub("", value)
+                text.append(value)
+                if depth >= 1 and parts:
+                    parts[-1] += value
+        return "".join(text), parts
 
     def keys(self, i: int) -> tuple[list[str], int] | None:
         """The comma-separated keys of the raw argument at `i` and the index after it."""

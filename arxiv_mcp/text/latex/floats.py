@@ -15,7 +15,6 @@ from functools import partial
 
 from ..document import Kind
 from .counters import scoped
-from .crossrefs import label_text
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
@@ -70,7 +69,7 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
         if printed is not None and env in w.meta.new_floats:
             w.meta.new_floats[env] = " ".join(printed[0].split())
         return printed[1] if printed else found[1]
-    named = _FLOAT_NAME_RE.search(label_text(w, *options)[0]) if options else None
+    named = _FLOAT_NAME_RE.search(w.label_text(*options)[0]) if options else None
     if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
         w.meta.new_floats[env] = named.group(1).strip() if named else env
     return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
@@ -259,7 +258,7 @@ def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     found = w.raw_text(opt[1] + 1 if opt else i)
     if found is None:
         return w.skip_spec(i, "om")
-    kind = label_text(w, *opt)[0].strip() if opt else ""
+    kind = w.label_text(*opt)[0].strip() if opt else ""
     keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
     if keys.get("labelformat") in w.meta.caption_formats:
         scoped(w, i, w.meta.label_formats, kind, keys["labelformat"])
