@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import tarfile
 
+from arxiv_mcp.text.bibids import publication_year
 from arxiv_mcp.text.document import Algorithm, Equation, Figure, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_source
 from arxiv_mcp.text.latex.convert import latex_to_document
@@ -414,3 +415,24 @@ NGC 326 & 0.048 & 94
     assert "See Table 1." in document.text and "Exposures are net of flares." in document.text
     assert "lcc" not in document.text and "0pt" not in document.text and "scriptsize" not in document.text
     assert "[t!]" not in document.text  # a placement, as AASTeX's deluxetable takes it after the columns
+
+
+def test_a_numbered_entry_with_its_year_only_in_the_label_states_that_year():
+    """apsrev prints no year for a JHEP entry (the year is in its volume), yet natbib's label
+    `\\bibitem[Zhao et al.(2020)]` has it: the entry ends with it, so its year is known (the
+    references tool listed it as n.d.); an entry that prints its year is as printed."""
+    bbl = (
+        r"\begin{thebibliography}{2}\bibitem [{\citenamefont {Zhao}\ \emph {et~al.}(2020)\citenamefont {Zhao},"
+        r" \citenamefont {Wang}}]{z}H. J. Zhao and Y. L. Wang, \textbf{JHEP} 02, 165"
+        r"\bibitem [{\citenamefont {Geng}(2019{\natexlab{a}})}]{g}C. Geng, Phys. Lett. B 794, 19 (2019)"
+        r"\end{thebibliography}"
+    )
+    main = rb"\documentclass{revtex4-2}\begin{document}\section{S}See \cite{z,g}.\bibliography{refs}\end{document}"
+    document = latex_to_document({"main.tex": main, "main.bbl": bbl.encode()})
+    references = document.records(Reference)
+    assert [(reference.label, reference.text) for reference in references] == [
+        ("1", "H. J. Zhao and Y. L. Wang, JHEP 02, 165 (2020)"),
+        ("2", "C. Geng, Phys. Lett. B 794, 19 (2019)"),
+    ]
+    assert [publication_year(reference.text) for reference in references] == [2020, 2019]
+    assert "See [1, 2]." in document.text

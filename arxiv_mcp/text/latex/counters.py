@@ -17,8 +17,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from .engine import KINDS, UNITS, Walk
-from .numbering import STYLES, Shape
+from .engine import Walk
+from .numbering import KINDS, STYLES, UNITS, Shape
 from .tokens import BEGIN, CMD, TEXT
 
 _NAME_RE = re.compile(r"[A-Za-z]{1,40}")
@@ -34,7 +34,7 @@ def cmd_set_counter(w: Walk, i: int, name: str) -> int:
     if found is None or value is None:
         return w.skip_spec(i, "mm")
     counter, written = found[0].strip(), value[0].strip()
-    if (counter in KINDS or counter in UNITS or counter in w.meta.counters) and re.fullmatch(r"-?\d{1,6}", written):
+    if w.numbers.keeps(counter) and re.fullmatch(r"-?\d{1,6}", written):
         w.numbers.set(counter, int(written), add=name == "addtocounter")
     return value[1]
 
@@ -77,9 +77,7 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
             scoped(w, i, w.meta.float_names, _FLOAT_NAMES[named[1]], " ".join(printed[0].split()))
         return after
     counter = named[1][3:]
-    if not named[1].startswith("the") or (
-        counter not in KINDS and counter not in UNITS and counter not in w.meta.counters
-    ):
+    if not named[1].startswith("the") or not w.numbers.keeps(counter):
         return after
     shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
     if shape is not None:
@@ -160,10 +158,10 @@ def cmd_step_counter(w: Walk, i: int, name: str) -> int:
         return i
     counter = found[0].strip()
     if counter in w.meta.counters:
-        number = w.numbers.advance(counter)
         if name == "refstepcounter":
-            w.current_label = (counter, number)
-            w.anchor = None
+            w.step(counter)
+        else:
+            w.numbers.advance(counter)
     return found[1]
 
 
@@ -173,6 +171,6 @@ def cmd_count(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     counter = found[0].strip()
-    if counter in w.numbers.levels() or counter in w.meta.counters or counter in KINDS:
+    if w.numbers.keeps(counter):
         w.sink.write(STYLES[name](w.numbers.value(counter)))
     return found[1]

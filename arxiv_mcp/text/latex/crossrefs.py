@@ -14,9 +14,8 @@ from .engine import Walk
 from .references import bib_label, cite_mark, entry_mark, ref_mark
 from .sinks import Block, Sink, TableSink
 from .specs import BIBLIOGRAPHY_ENVS, CITE_COMMANDS
-from .tokens import BEGIN, CMD, END, LBRACE, MATH, PAR, RAW, RBRACE, TEXT, Token
+from .tokens import BEGIN, CMD, END, PAR, RAW, TEXT, Token
 
-_SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 MAX_ENTRIES = 10_000
 """Entries of one bibliography converted. The longest real ones (review articles) hold a few
 thousand; the rest of a longer one is left out, and the text says so, so that a hostile list
@@ -93,8 +92,8 @@ def cmd_label(w: Walk, i: int, name: str) -> int:
         return i
     for key in found[0]:
         w.meta.labels.refs.setdefault(key, w.current_label)
-        if w.anchor is not None and w.anchor[0] == w.current_label and w.anchor[1].anchor is None:
-            w.anchor[1].anchor = key
+        if w.anchor is not None and w.anchor.anchor is None:
+            w.anchor.anchor = key
     return found[1]
 
 
@@ -109,17 +108,16 @@ def cmd_step_equation(w: Walk, i: int, name: str) -> int:
         tag, i = " ".join(found[0].split()), found[1]
         # `\tag{\ref{eq:a}'}` prints the number of the equation it names: (4.7')
         tag = _TAG_REF_RE.sub(lambda m: w.meta.labels.refs.get(m.group(1), ("", m.group(1)))[1], tag)
-        tag = _TAG_THE_RE.sub(lambda m: w.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
+        tag = _TAG_THE_RE.sub(lambda m: w.numbers.printed(m.group(1)) or m.group(), tag)  # `\eqno(\theUniversal)`
         if _MARK_ONLY_RE.fullmatch(tag):  # `\tag*{\qed}`: an end-of-proof mark, no number
             return i
-    number = tag if tag is not None else w.step("equation")
-    w.current_label = ("equation", number)
+    number = w.target("equation", tag) if tag is not None else w.step("equation")
     blocks = w.sink.blocks
     if blocks and blocks[-1].kind == "math" and blocks[-1].record is None and not isinstance(w.sink, TableSink):
         text = blocks[-1].text
         draft = Draft(Kind.EQUATION, number, latex=text[2:-2] if text.startswith("$$") else text)
         blocks[-1] = Block("math", text, draft)
-        w.anchor = (w.current_label, draft)
+        w.anchor = draft
     return i
 
 
@@ -148,7 +146,7 @@ def cmd_bibitem(w: Walk, i: int, name: str) -> int:
     Y. X. Guo et al., ...`, and is numbered and cited as that entry. Constant work past reading
     its arguments, so a bibliography stays linear."""
     opt = w.optional(i)
-    optional, parts = label_text(w, *opt) if opt else (None, [])
+    optional, parts = w.label_text(*opt) if opt else (None, [])
     found = w.keys(opt[1] + 1 if opt else i)
     labels = w.meta.labels
     entry = _open_entry(w.sink) if found and found[0] and labels.merges(found[0][0]) else None
@@ -182,7 +180,7 @@ def cmd_harvarditem(w: Walk, i: int, name: str) -> int:
     w.sink.par()
     if names is None or year is None or found is None:
         return i
-    short = label_text(w, *opt)[0] if opt else names[0]
+    short = w.label_text(*opt)[0] if opt else names[0]
     _start_entry(w, found[0][0] if found[0] else "", None, [short, year[0]])
     return found[1]
 
@@ -210,27 +208,6 @@ def _open_entry(sink: Sink) -> Draft | None:
             return None
         sink.entry = last
     return sink.entry if isinstance(sink.entry, Draft) else None
-
-
-def label_text(w: Walk, a: int, b: int) -> tuple[str, list[str]]:
-    """Plain text of the tokens a..b (a bibitem's optional label) and of its top-level groups."""
-    text: list[str] = []
-    parts: list[str] = []
-    depth = 0
-    for kind, value in w.toks[a + 1 : b]:
-        if kind == LBRACE:
-            depth += 1
-            if depth == 1:
-                parts.append("")
-        elif kind == RBRACE:
-            depth -= 1
-        elif kind in (TEXT, RAW, MATH):
-            if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
-                value = _SCRIPT_MARKS_RE.sub("", value)
-            text.append(value)
-            if depth >= 1 and parts:
-                parts[-1] += value
-    return "".join(text), parts
 
 
 def cmd_href(w: Walk, i: int, name: str) -> int:

@@ -205,6 +205,7 @@ class _Writer:
         if isinstance(record, Algorithm):  # made whole by `algorithms`
             self.builder.block(Kind.ALGORITHM, text, record, cites)
         else:
+            text = self.labels.with_year(record.key, text) if record.kind is Kind.REFERENCE else text
             self.builder.block(
                 record.kind, text, finish(record, self.labels.resolve, self.labels.entry_label, text), cites
             )

@@ -69,6 +69,7 @@ _ASSIGNMENT_RE = re.compile(
 _RULE_SPEC_RE = re.compile(rf"(?:\s*(?:height|depth|width)\s*{_NUMBER}\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+")
 # LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
 _LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
+_SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title's font group
 _DIMENSION_RE = re.compile(
     rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
@@ -77,8 +78,6 @@ _DIMENSION_RE = re.compile(
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
 _MAX_PLAIN_TOKENS = 8  # text tokens of one plain argument (`plain_arguments`)
-KINDS = ("figure", "table", "equation")  # the numbered kinds a \\the prints
-UNITS = ("chapter", "section", "subsection", "subsubsection")
 
 
 CommandHandler = Callable[["Walk", int, str], int]
@@ -118,11 +117,13 @@ class Walk:
         self.stacked_cells = 0
         self.meta_depth = 0
         self.current_label: tuple[str, str] = ("", "")
-        # the record the next \\label names (a float, an equation), while current_label is its number
-        self.anchor: tuple[tuple[str, str], Draft] | None = None
+        # the record whose number current_label is (a float, an equation): the next \\label names it
+        self.anchor: Draft | None = None
         self.in_author = 0  # depth of \\author arguments being read
         has_chapters = any(t == (CMD, "chapter") or t == (CMD, "chapter*") for t in toks)
-        self.numbers = Numbers(has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class)
+        self.numbers = Numbers(
+            has_chapters, meta.numbering, meta.within, meta.shapes, meta.document_class, meta.counters
+        )
         self.lists: list[list[Any]] = []  # [kind, items so far] of each open list
         self.floats: list[Float] = []  # the figures and tables being read, innermost last
         self.institutes = 0
@@ -204,7 +205,7 @@ class Walk:
         handler = self.handlers.commands.get(name)
         if handler is not None:
             return handler(self, i + 1, name)
-        shown = self.printed(name[3:]) if name.startswith("the") else None
+        shown = self.numbers.printed(name[3:]) if name.startswith("the") else None
         if shown is not None:  # `\\theUniversal`: the number the counter prints now
             self.sink.write(shown)
             return i + 1
@@ -316,19 +317,14 @@ class Walk:
     def step(self, counter: str) -> str:
         """Advance a counter (figure, table, equation) and make it the target of the next \\label,
         as \\refstepcounter does; numbered within its unit (`2.3`) where the paper or class says."""
-        number = self.numbers.advance(counter)
-        self.current_label = (counter, number)
+        return self.target(counter, self.numbers.advance(counter))
+
+    def target(self, kind: str, number: str) -> str:
+        """Make `number` what the next \\label names and \\ref prints (as the name of `kind`:
+        `Figure 3`), as \\refstepcounter does; no record of it yet (`anchor`)."""
+        self.current_label = (kind, number)
         self.anchor = None
         return number
-
-    def printed(self, counter: str) -> str | None:
-        """What `\\the<counter>` prints now: a section unit's number, a numbered kind's or a
-        counter of the paper's (`counters`); None for any other counter (`page`)."""
-        if counter in UNITS:
-            return self.numbers.unit_number(counter)
-        if counter in self.meta.counters or counter in KINDS:
-            return self.numbers.next_number(counter, ahead=0)
-        return None
 
     # -- argument readers -----------------------------------------------------------------------
 
@@ -404,6 +400,27 @@ class Walk:
         a, b = g
         text = "".join(v for k, v in self.toks[a + 1 : b] if k in (TEXT, RAW))
         return text, b + 1
+
+    def label_text(self, a: int, b: int) -> tuple[str, list[str]]:
+        """Plain text of the tokens between a and b (an optional argument: a bibitem's label, an
+        author's affiliation labels, \\captionsetup's kind) and of its top-level groups."""
+        text: list[str] = []
+        parts: list[str] = []
+        depth = 0
+        for kind, value in self.toks[a + 1 : b]:
+            if kind == LBRACE:
+                depth += 1
+                if depth == 1:
+                    parts.append("")
+            elif kind == RBRACE:
+                depth -= 1
+            elif kind in (TEXT, RAW, MATH):
+                if kind == MATH:  # alpha styles' `A{\\etalchar{+}}85` is `A$^{+}$85`: printed A+85
+                    value = _SCRIPT_MARKS_RE.sub("", value)
+                text.append(value)
+                if depth >= 1 and parts:
+                    parts[-1] += value
+        return "".join(text), parts
 
     def keys(self, i: int) -> tuple[list[str], int] | None:
         """The comma-separated keys of the raw argument at `i` and the index after it."""

@@ -15,7 +15,6 @@ from functools import partial
 
 from ..document import Kind
 from .counters import scoped
-from .crossrefs import label_text
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
@@ -70,7 +69,7 @@ def cmd_new_float(w: Walk, i: int, name: str) -> int:
         if printed is not None and env in w.meta.new_floats:
             w.meta.new_floats[env] = " ".join(printed[0].split())
         return printed[1] if printed else found[1]
-    named = _FLOAT_NAME_RE.search(label_text(w, *options)[0]) if options else None
+    named = _FLOAT_NAME_RE.search(w.label_text(*options)[0]) if options else None
     if re.fullmatch(r"[A-Za-z]+", env) and env not in _KINDS:
         w.meta.new_floats[env] = named.group(1).strip() if named else env
     return w.skip_spec(found[1], "mmo" if name == "newfloat" else "")
@@ -208,8 +207,7 @@ def cmd_caption(w: Walk, i: int, name: str) -> int:
 
 def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> int:
     if state is not None and state.continued:
-        number = w.numbers.next_number(kind, ahead=0)
-        w.current_label = (kind, number)
+        number = w.target(kind, w.numbers.next_number(kind, ahead=0))
     else:
         number = w.step(kind)
     name = w.meta.new_floats.get(kind) or kind.capitalize()
@@ -219,7 +217,7 @@ def caption(w: Walk, i: int, kind: str, target: Sink, state: Float | None) -> in
     if state is not None:
         state.number, state.caption = number, (name, draft)
         draft.images, state.images = state.images, []
-    w.anchor = (w.current_label, draft)
+    w.anchor = draft
 
     def done(sink: Sink) -> None:
         draft.caption = sink.flat()
@@ -260,7 +258,7 @@ def cmd_caption_setup(w: Walk, i: int, name: str) -> int:
     found = w.raw_text(opt[1] + 1 if opt else i)
     if found is None:
         return w.skip_spec(i, "om")
-    kind = label_text(w, *opt)[0].strip() if opt else ""
+    kind = w.label_text(*opt)[0].strip() if opt else ""
     keys = dict((key.strip(), value.strip()) for key, _, value in (part.partition("=") for part in found[0].split(",")))
     if keys.get("labelformat") in w.meta.caption_formats:
         scoped(w, i, w.meta.label_formats, kind, keys["labelformat"])
@@ -284,8 +282,7 @@ def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
     """A subfigure's caption begins: it is the float's next, and the next \\label names it (3a)."""
     state.subs.append(sub)
     number = state.number or w.numbers.next_number(state.kind)
-    w.current_label = (state.kind, number + STYLES["alph"](len(state.subs)))
-    w.anchor = None
+    w.target(state.kind, number + STYLES["alph"](len(state.subs)))
     return sub
 
 

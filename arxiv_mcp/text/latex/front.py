@@ -7,7 +7,6 @@ import re
 from collections.abc import Callable
 from functools import partial
 
-from .crossrefs import label_text
 from .engine import Walk
 from .references import ref_mark
 from .sinks import Sink
@@ -66,7 +65,7 @@ def cmd_author(w: Walk, i: int, name: str) -> int:
     opt = w.optional(i)
     marks = ""
     if opt:
-        marks = affiliation_labels(label_text(w, *opt)[0].strip(), w.meta.document_class)
+        marks = affiliation_labels(w.label_text(*opt)[0].strip(), w.meta.document_class)
         i = opt[1] + 1
     g = w.group(i)
     if g is None:
@@ -101,7 +100,7 @@ def cmd_affiliation(w: Walk, i: int, name: str) -> int:
     """\\affiliation/\\address/\\affil: with a [label] it is that label's; without, it belongs
     to the authors named since the previous one (REVTeX, aastex), numbered once per text."""
     opt = w.optional(i)
-    return affiliation(w, opt[1] + 1, label_text(w, *opt)[0].strip()) if opt else affiliation(w, i, "")
+    return affiliation(w, opt[1] + 1, w.label_text(*opt)[0].strip()) if opt else affiliation(w, i, "")
 
 
 def affiliation(w: Walk, i: int, label: str) -> int:
@@ -121,7 +120,7 @@ def cmd_institute(w: Walk, i: int, name: str) -> int:
     if w.group(i) is None:
         return i
     w.institutes = 1
-    w.current_label = ("institute", "1")
+    w.target("institute", "1")
 
     def keep(sink: Sink) -> None:
         w.institutes = 0
@@ -195,7 +194,7 @@ def cmd_and(w: Walk, i: int, name: str) -> int:
         w.sink.write(", ")
         return i
     w.institutes += 1
-    w.current_label = ("institute", str(w.institutes))
+    w.target("institute", str(w.institutes))
     w.sink.newline()
     w.sink.write(f"$^{{{w.institutes}}}$")
     return i

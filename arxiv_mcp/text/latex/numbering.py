@@ -11,6 +11,7 @@ prints is a row of shapes below, what the paper prints is a shape it renews.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..roman import to_roman
 from .specs import CHAPTER_LEVELS, HEADING_LEVELS
@@ -89,23 +90,24 @@ B2), by numbering style or, where the style is LaTeX's, by class."""
 
 UNNUMBERED_LEVELS = {"part": 2, "paragraph": 5, "subparagraph": 6}
 """The headings printed with no number, and their level in `#`s."""
+KINDS = ("figure", "table", "equation")  # the numbered kinds a \\the prints
+UNITS = ("chapter", "section", "subsection", "subsubsection")  # the units a counter is numbered within
 
 
+@dataclass
 class Numbers:
     """The count of every counter, kept by the number of the unit it is numbered within
     (`figure:2`, `equation:A`; a section unit's by its name alone, reset by the units above
     it), whether the appendix has begun, and how each counter prints (`shape`)."""
 
-    def __init__(
-        self, has_chapters: bool, numbering: str, within: dict[str, str], shapes: dict[str, Shape], document_class: str
-    ):
-        self.has_chapters = has_chapters
-        self.document_class = document_class
-        self.numbering = numbering  # "revtex", "ieee" or "" (`Meta.numbering`): a key of UNIT_SHAPES
-        self.within = within  # counter -> the unit it is numbered within (\\numberwithin)
-        self.shapes = shapes  # counter -> how the paper prints it, preamble and body alike
-        self.appendix = False
-        self.counts: dict[str, int] = {}
+    has_chapters: bool
+    numbering: str  # "revtex", "ieee" or "" (`Meta.numbering`): a key of UNIT_SHAPES
+    within: dict[str, str]  # counter -> the unit it is numbered within (\\numberwithin)
+    shapes: dict[str, Shape]  # counter -> how the paper prints it, preamble and body alike
+    document_class: str
+    own: set[str]  # the paper's own counters (\\newcounter), added to as the walk reads them
+    appendix: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
 
     def levels(self) -> dict[str, int]:
         return CHAPTER_LEVELS if self.has_chapters else HEADING_LEVELS
@@ -134,6 +136,18 @@ class Numbers:
             if below >= level:
                 self.counts[unit] = self.counts.get(unit, 0) + 1 if below == level else 0
         return 2 + level, self.unit_number(base)
+
+    def keeps(self, counter: str) -> bool:
+        """Whether the walk keeps `counter`: a section unit, a numbered kind or one of the
+        paper's own; any other (`page`, a class's own) is set and printed as nothing."""
+        return counter in UNITS or counter in KINDS or counter in self.own
+
+    def printed(self, counter: str) -> str | None:
+        """What `\\the<counter>` prints now (a section unit's number, any other counter's last
+        printed number); None for a counter the walk does not keep."""
+        if not self.keeps(counter):
+            return None
+        return self.unit_number(counter) if counter in UNITS else self.next_number(counter, ahead=0)
 
     def unit_number(self, unit: str) -> str:
         """The number the current section (or chapter, subsection, or theorem a kind is numbered

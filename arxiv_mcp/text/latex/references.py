@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from ..bibids import publication_year
+
 START, SEP, STOP = "\x02", "\x01", "\x03"
 MARK_CHARS = START + SEP + STOP
 
@@ -134,6 +136,17 @@ class Labels:
         if self.author_year() and label.year:
             return f"{label.authors}, {label.year}"
         return label.number
+
+    def with_year(self, key: str, entry: str) -> str:
+        """An entry as printed, with its label's year after it where it states none: natbib's
+        label (`\\bibitem[Zhao et al.(2020)]`) holds the year of an entry a numeric style prints
+        without one (apsrev's JHEP entries, whose year is in the volume), and a reader of the
+        entry asks for its year. An author-year label prints its year already."""
+        label = self.bib.get(key)
+        year = label.year[:4] if label else ""
+        if not year.isdecimal() or self.author_year() or publication_year(entry) is not None:
+            return entry
+        return f"{entry} ({year})"
 
     def resolve(self, text: str) -> str:
         return "".join(printed for printed, _ in self.pieces(text))

@@ -22,8 +22,7 @@ def cmd_heading(w: Walk, i: int, name: str) -> int:
         w.end_front()
     hashes, number = w.numbers.heading(base, numbered=not name.endswith("*"))
     if number:
-        w.current_label = ("appendix" if w.numbers.appendix and "." not in number else "section", number)
-        w.anchor = None
+        w.target("appendix" if w.numbers.appendix and "." not in number else "section", number)
 
     def done(sink: Sink) -> None:
         title = sink.flat()
@@ -90,9 +89,7 @@ def theorem_number(w: Walk, kind: TheoremKind) -> str:
     within = w.theorems.get(kind.within)
     one_step = within is not None and within.counter != kind.counter and within.within not in w.theorems
     w.numbers.within[counter] = f"theorem:{within.counter}" if within and within.counter and one_step else kind.within
-    number = w.numbers.advance(counter)
-    w.current_label = ("theorem", number)
-    return number
+    return w.target("theorem", w.numbers.advance(counter))
 
 
 def env_list(w: Walk, j: int, end: int, env: str) -> int:
@@ -109,7 +106,7 @@ def cmd_item(w: Walk, i: int, name: str) -> int:
     if kind == "1":
         w.lists[-1][1] += 1
         marker = f"{w.lists[-1][1]}. "
-        w.current_label = ("item", str(w.lists[-1][1]))
+        w.target("item", str(w.lists[-1][1]))
     w.sink.start_item("  " * min(depth - 1, 6) + marker)
     opt = w.optional(i)
     if opt:
