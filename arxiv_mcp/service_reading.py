@@ -25,6 +25,7 @@ from .service_parts import Parts, version_of
 if TYPE_CHECKING:
     from .cache.records import TierRecord
     from .reading import Text
+    from .text.document import Reference
     from .upstream.atom import Paper
 
 
@@ -235,7 +236,6 @@ class ReadingTools:
         return s2.neighbours(self.parts.http, self.parts.config.s2_url, pid, direction, limit, cache=self.parts.cache)
 
     def _bibliography(self, pid: PaperId, limit: int) -> Neighbours | None:
-        from .text.bibids import publication_year
         from .text.document import Reference
 
         versions = [pid.version] if pid.version is not None else sorted(self.parts.cache.versions(pid), reverse=True)
@@ -243,7 +243,7 @@ class ReadingTools:
             full = self.parts.reader.cached(pid.with_version(version))
             entries = full.doc.records(Reference) if full is not None else []
             if entries:
-                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, publication_year(r.text), []) for r in entries]
+                found = [Neighbour(" ".join(r.text.split()), r.arxiv_id, _year(r), []) for r in entries]
                 return Neighbours(pid.id, "bibliography", found[:limit], len(found) > limit)
         return None
 
@@ -258,6 +258,14 @@ class ReadingTools:
             found = item.arxiv_id if item.verdict in ("exact", "likely") else None
             out.append(replace(n, arxiv_id=n.arxiv_id or found, verdict=item.verdict))
         return replace(own, neighbours=out)
+
+
+def _year(entry: Reference) -> int | None:
+    """The year an entry states, or failing that its label (`Robbins(1952)`): author-year
+    styles often print the year in the label only."""
+    from .text.bibids import publication_year
+
+    return publication_year(entry.text) or publication_year(entry.label)
 
 
 def _sentences(*notes: str | None) -> str:
