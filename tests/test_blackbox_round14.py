@@ -1,0 +1,100 @@
+"""Found black-box in round 14: the library tools (list_cached, search_cached, cache_stats, the
+session tools, clear_cache) through the SDK's stdio client against `python -m arxiv_mcp`
+reading the fake arXiv, which serves real recordings (see `selector_truth.py`):
+- `html/arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html`: arXiv's HTML of 2501.12977v1;
+- `src/1605.03959.tar.gz`: the e-print of 1605.03959v1;
+- `pdf/0908.0054v1.pdf`: the PDF of 0908.0054v1 (a 2009 REVTeX paper: no HTML, no e-print here).
+The titles below are the ones these files print.
+"""
+
+from __future__ import annotations
+
+import pytest
+from mcp.client import Client
+
+from arxiv_mcp.cache.store import Cache
+from arxiv_mcp.ids import PaperId
+from tests.conftest import paper
+from tests.fake_arxiv import NO_PDF
+from tests.selecting import said, stdio_server
+from tests.selector_truth import FIXTURES
+
+HTML_ID, TEX_ID, PDF_ID = "2501.12977", "1605.03959", "0908.0054"
+TITLES = {
+    HTML_ID: "DASCH: Bringing 100+ Years of Photographic Data into the 21st Century and Beyond",
+    TEX_ID: "The ABC (in any D) of Logarithmic CFT",
+    PDF_ID: "Ultra light bosonic dark matter and CMB",
+}
+
+
+def _recorded_papers():
+    html = (FIXTURES / "html/arxiv_html_2501.12977v1_TRANSCRIBED_nbsp-lost.html").read_text(encoding="utf-8")
+    eprint = (FIXTURES / "src/1605.03959.tar.gz").read_bytes()
+    return [
+        paper(HTML_ID, TITLES[HTML_ID], year=2025, month=1, html=html, pdf=NO_PDF),
+        paper(TEX_ID, TITLES[TEX_ID], year=2016, month=5, source=eprint, pdf=NO_PDF),
+        paper(PDF_ID, TITLES[PDF_ID], year=2009, month=8, pdf=(FIXTURES / "pdf/0908.0054v1.pdf").read_bytes()),
+    ]
+
+
+@pytest.fixture
+def served(fake, tmp_path):
+    for recorded in _recorded_papers():
+        fake.add(recorded)
+    return stdio_server(fake, tmp_path / "home")
+
+
+async def _listed_titles(client: Client) -> dict[str, str | None]:
+    listed = await client.call_tool("list_cached", {})
+    assert not listed.is_error, said(listed)
+    return {row["paper_id"]: row["title"] for row in listed.structured_content["papers"]}
+
+
+@pytest.mark.anyio
+async def test_a_read_records_the_title_its_source_gave(served, fake, tmp_path):
+    """A paper read through its HTML page or its LaTeX (no metadata fetched) was listed as
+    "(no title cached)", though the page and the e-print print the title; the title is kept
+    without another request, and a new process still lists it, also when the index was lost."""
+    async with Client(served) as client:
+        asked = {}
+        for pid in (HTML_ID, f"{TEX_ID}v1", PDF_ID):
+            fake.clear_log()
+            read = await client.call_tool("read_paper", {"paper_id": pid})
+            assert not read.is_error, said(read)
+            asked[pid] = [request.path for request in fake.requests]
+        fake.clear_log()
+        titles = await _listed_titles(client)
+        listed = said(await client.call_tool("list_cached", {}))
+        found = await client.call_tool("search_cached", {"query": "logarithmic photographic bosonic"})
+        stats = await client.call_tool("cache_stats", {})
+        assert fake.requests == []
+    assert asked[HTML_ID] == [f"/html/{HTML_ID}"]  # the page named the version: no metadata asked
+    assert asked[f"{TEX_ID}v1"] == [f"/e-print/{TEX_ID}v1"]
+    assert titles == TITLES
+    assert "(no title cached)" not in listed
+    assert {hit["paper_id"]: hit["title"] for hit in found.structured_content["hits"]} == TITLES
+    assert not stats.is_error and "3/" in said(stats)
+    async with Client(served) as client:  # a new process reads the index from the disk
+        assert await _listed_titles(client) == TITLES
+    for index_file in ("index.json", "journal.jsonl"):  # lost: the index is rebuilt from the files
+        (tmp_path / "home" / index_file).unlink(missing_ok=True)
+    async with Client(served) as client:
+        assert await _listed_titles(client) == TITLES
+
+
+@pytest.mark.parametrize("meta_first", [True, False])
+def test_the_metadata_title_wins_over_the_one_a_text_states(tmp_path, meta_first):
+    """A text's opening title stands in for the metadata's only while there is none: arXiv's
+    record names the version, and a heading may carry markup the record does not."""
+    cache, pid = Cache(tmp_path / "home"), PaperId("2501.12977", 1)
+
+    def put(tier: str) -> None:
+        if tier == "meta":
+            cache.put_meta(pid, {"title": "DASCH:  Bringing 100+ Years"}, latest=True)
+        else:
+            cache.put_text(pid, "# DASCH$^1$\n\nbody", method="html", extractor_version=1, title="DASCH$^1$")
+
+    for tier in ("meta", "text") if meta_first else ("text", "meta"):
+        put(tier)
+    rows, _, _ = cache.list_page()
+    assert [row.title for row in rows] == ["DASCH: Bringing 100+ Years"]
