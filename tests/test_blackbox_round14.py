@@ -9,12 +9,13 @@ The titles below are the ones these files print.
 
 from __future__ import annotations
 
+import jsonschema
 import pytest
 from mcp.client import Client
 
 from arxiv_mcp.cache.store import Cache
 from arxiv_mcp.ids import PaperId
-from tests.conftest import paper
+from tests.conftest import html_paper, paper
 from tests.fake_arxiv import NO_PDF
 from tests.selecting import said, stdio_server
 from tests.selector_truth import FIXTURES
@@ -98,3 +99,59 @@ def test_the_metadata_title_wins_over_the_one_a_text_states(tmp_path, meta_first
         put(tier)
     rows, _, _ = cache.list_page()
     assert [row.title for row in rows] == ["DASCH: Bringing 100+ Years"]
+
+
+LIBRARY_CALLS = [
+    ("list_cached", {}),
+    ("list_cached", {"limit": 100, "offset": 1_000_000, "sort": "size"}),
+    ("list_cached", {"limit": 10**12}),
+    ("list_cached", {"sort": "title"}),
+    ("list_cached", {"pinned_only": True, "session_id": "s1"}),
+    ("list_cached", {"session_id": "../x"}),
+    ("search_cached", {"query": "unicorn", "limit": 100}),
+    ("search_cached", {"query": "the of"}),
+    ("search_cached", {"query": "x" * 1001}),
+    ("search_cached", {"query": "2403.00004"}),
+    ("search_cached", {"query": "arXiv:2403.00004v3, 2403.00009"}),
+    ("cache_stats", {"session_id": "s1"}),
+    ("cache_stats", {"session_id": "nope"}),
+    ("session_status", {"session_id": "s1"}),
+    ("start_session", {"session_id": "x" * 65}),
+    ("end_session", {"session_id": "s1"}),
+    ("end_session", {"session_id": "s1"}),
+    ("clear_cache", {"drop_pinned": "true"}),
+    ("clear_cache", {}),
+    ("list_cached", {"offset": 3}),
+    ("search_cached", {"query": "2403.00004"}),
+]
+
+
+@pytest.fixture
+def library(fake, tmp_path):
+    fake.add(html_paper("2403.00004", "Unicorns in two versions", versions=2))
+    return stdio_server(fake, tmp_path / "home")
+
+
+@pytest.mark.anyio
+async def test_the_library_tools_answer_odd_input_in_their_schema_or_one_line(library, fake):
+    """Every library tool, on an empty and a filled cache, with limits out of range, unknown
+    and malformed session ids and arXiv ids as a query: its structured content validates
+    against its declared output schema, an error is one line, and no call asks arXiv."""
+    async with Client(library) as client:
+        schemas = {tool.name: tool.output_schema for tool in (await client.list_tools()).tools}
+        await client.call_tool("start_session", {"session_id": "s1"})
+        for pid in ("2403.00004v1", "2403.00004"):
+            assert not (await client.call_tool("read_paper", {"paper_id": pid, "session_id": "s1"})).is_error
+        fake.clear_log()
+        answers = [(name, args, await client.call_tool(name, args)) for name, args in LIBRARY_CALLS]
+        assert fake.requests == []
+    for name, args, answer in answers:
+        text = said(answer)
+        if answer.is_error:
+            assert text and "\n" not in text.strip(), (name, args, text)
+        else:
+            jsonschema.validate(answer.structured_content, schemas[name])
+    by_id = [said(answer) for name, args, answer in answers if name == "search_cached" and "2403" in args["query"]]
+    assert "2403.00004 is cached (v1, v2)" in by_id[0], by_id[0]
+    assert "2403.00004v3 is not cached (v1, v2 are)" in by_id[1] and "2403.00009 is not cached" in by_id[1], by_id[1]
+    assert "2403.00004 is not cached" in by_id[2], by_id[2]  # after clear_cache
