@@ -155,3 +155,29 @@ async def test_the_library_tools_answer_odd_input_in_their_schema_or_one_line(li
     assert "2403.00004 is cached (v1, v2)" in by_id[0], by_id[0]
     assert "2403.00004v3 is not cached (v1, v2 are)" in by_id[1] and "2403.00009 is not cached" in by_id[1], by_id[1]
     assert "2403.00004 is not cached" in by_id[2], by_id[2]  # after clear_cache
+
+
+@pytest.mark.anyio
+async def test_papers_with_only_metadata_cached_are_not_promised_a_read_without_requests(fake, tmp_path):
+    """After search_papers, list_cached and search_cached listed its hits (metadata only) and
+    said "Next: read_paper on one of them (no arXiv request: they are cached)"; reading one
+    then asked arXiv for its HTML, e-print and PDF."""
+    fake.add(html_paper("2403.00003", "Attention for graphs"))
+    fake.add(paper("2403.00005", "Attention for trees"))
+    async with Client(stdio_server(fake, tmp_path / "home")) as client:
+        await client.call_tool("search_papers", {"query": "attention"})
+        listed = said(await client.call_tool("list_cached", {}))
+        found = said(await client.call_tool("search_cached", {"query": "attention"}))
+        fake.clear_log()
+        await client.call_tool("read_paper", {"paper_id": "2403.00005v1"})
+        assert fake.requests  # the promise was false
+        mixed = said(await client.call_tool("list_cached", {}))
+        await client.call_tool("read_paper", {"paper_id": "2403.00003v1"})
+        fake.clear_log()
+        read = said(await client.call_tool("list_cached", {}))
+        await client.call_tool("read_paper", {"paper_id": "2403.00003v1"})
+        assert fake.requests == []  # this promise holds
+    assert listed.endswith("Next: read_paper on one of them fetches its text (only its metadata is cached)."), listed
+    assert "(no arXiv request: they are cached)" not in found, found
+    assert mixed.endswith("(no arXiv request for those cached with text; the others fetch it)."), mixed
+    assert read.endswith("Next: read_paper on one of them (no arXiv request: their text is cached)."), read
