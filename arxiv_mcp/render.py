@@ -125,9 +125,14 @@ def cache_stats(c: models.CacheStats) -> str:
     return (
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
         f"({tiers}); {c.open_sessions} open session(s)"
-        + (f": {', '.join(c.sessions)} (end_session releases a session's pins)" if c.sessions else "")
+        + (f": {', '.join(c.sessions)}{_unnamed(c)} (end_session releases a session's pins)" if c.sessions else "")
         + ("; the mirror is never evicted" if "mirror" in c.bytes_by_tier else "")
     )
+
+
+def _unnamed(c: models.CacheStats) -> str:
+    left_out = c.open_sessions - len(c.sessions)
+    return f", and {left_out} more used less recently" if left_out > 0 else ""
 
 
 def cached(c: models.CacheList) -> str:

@@ -181,3 +181,16 @@ async def test_papers_with_only_metadata_cached_are_not_promised_a_read_without_
     assert "(no arXiv request: they are cached)" not in found, found
     assert mixed.endswith("(no arXiv request for those cached with text; the others fetch it)."), mixed
     assert read.endswith("Next: read_paper on one of them (no arXiv request: their text is cached)."), read
+
+
+@pytest.mark.anyio
+async def test_cache_stats_says_how_many_open_sessions_it_does_not_name(fake, tmp_path):
+    """With 23 sessions open, cache_stats said "23 open session(s): " and named 20 of them, as
+    if those were all: the three left out could not be found to be ended."""
+    async with Client(stdio_server(fake, tmp_path / "home")) as client:
+        for number in range(23):
+            await client.call_tool("start_session", {"session_id": f"task-{number:02d}"})
+        stats = await client.call_tool("cache_stats", {})
+    assert len(stats.structured_content["sessions"]) == 20
+    assert "23 open session(s): task-22, task-21," in said(stats)
+    assert "task-03, and 3 more used less recently (end_session releases a session's pins)" in said(stats), said(stats)
