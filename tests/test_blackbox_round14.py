@@ -55,7 +55,8 @@ async def _listed_titles(client: Client) -> dict[str, str | None]:
 async def test_a_read_records_the_title_its_source_gave(served, fake, tmp_path):
     """A paper read through its HTML page or its LaTeX (no metadata fetched) was listed as
     "(no title cached)", though the page and the e-print print the title; the title is kept
-    without another request, and a new process still lists it, also when the index was lost."""
+    without another request, and a new process still lists it, also when the index was lost.
+    The PDF's text states no title: its bare-id read fetched the metadata, which names it."""
     async with Client(served) as client:
         asked = {}
         for pid in (HTML_ID, f"{TEX_ID}v1", PDF_ID):
