@@ -37,6 +37,7 @@ from typing import Any
 
 from . import budget, source_misses
 from .cache.disk import CacheWriteFailed
+from .cache.files import heading_title
 from .cache.paper import PaperRecord
 from .cache.store import Cache, CachedRaw, CacheFull
 from .cache.warm import TextOrigin
@@ -413,7 +414,7 @@ class Reader:
         except (ExtractionError, OSError) as exc:
             log.info("re-extracting %s from its cached file failed: %s", pid, exc)
             return None
-        self.cache.put_text(pid, doc.to_json(), method=source, extractor_version=EXTRACTOR_VERSION)
+        self._put_text(pid, doc, source)
         return Text(doc, "cache", source)
 
     def cached_raw(self, pid: PaperId, source: str) -> CachedRaw | None:
@@ -594,7 +595,7 @@ class Reader:
         needs: a page the cache cannot hold is only logged."""
         assert pid.version is not None, "text is kept per exact version"
         try:
-            self.cache.put_text(pid, doc.to_json(), method=used, extractor_version=EXTRACTOR_VERSION)
+            self._put_text(pid, doc, used)
         except CacheWriteFailed as exc:
             log.warning("the text of %s was not cached: %s", pid, exc)
             return f"This text could not be cached, so the next read fetches it again. {exc}"
@@ -604,6 +605,13 @@ class Reader:
             except (CacheFull, CacheWriteFailed) as exc:
                 log.warning("the %s page of %s was not cached: %s", page[0], pid, exc)
         return None
+
+    def _put_text(self, pid: PaperId, doc: Document, source: TextSource) -> None:
+        """Cache a version's document with the title it opens with: a read that fetched no
+        metadata (its HTML named the version, or a versioned id) still lists the paper by name."""
+        self.cache.put_text(
+            pid, doc.to_json(), method=source, extractor_version=EXTRACTOR_VERSION, title=heading_title(doc.text)
+        )
 
     def _download(self, pid: PaperId, method: TextSource) -> tuple[bytes | None, str]:
         """The raw body of an HTML rendering (`method` html or ar5iv), or None and why it is missing."""

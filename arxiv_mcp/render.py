@@ -125,9 +125,14 @@ def cache_stats(c: models.CacheStats) -> str:
     return (
         f"Cache {c.home}: {c.papers}/{c.max_papers} papers, {_size(c.bytes)} of {_size(c.max_bytes)} "
         f"({tiers}); {c.open_sessions} open session(s)"
-        + (f": {', '.join(c.sessions)} (end_session releases a session's pins)" if c.sessions else "")
+        + (f": {', '.join(c.sessions)}{_unnamed(c)} (end_session releases a session's pins)" if c.sessions else "")
         + ("; the mirror is never evicted" if "mirror" in c.bytes_by_tier else "")
     )
+
+
+def _unnamed(c: models.CacheStats) -> str:
+    left_out = c.open_sessions - len(c.sessions)
+    return f", and {left_out} more used less recently" if left_out > 0 else ""
 
 
 def cached(c: models.CacheList) -> str:
@@ -145,9 +150,19 @@ def cached(c: models.CacheList) -> str:
         )
     if c.next_offset is not None:
         lines.append(f"Next: list_cached(offset={c.next_offset}) for the next page; search_cached finds by words.")
-    elif c.papers:
-        lines.append("Next: read_paper on one of them (no arXiv request: they are cached).")
+    else:
+        lines.append(_read_next(sum("text" in p.tiers for p in c.papers), len(c.papers)))
     return "\n".join(lines)
+
+
+def _read_next(with_text: int, listed: int) -> str:
+    """What reading a listed paper costs: a version cached with metadata only (a search's hit)
+    is read from arXiv, so only one whose text is cached is promised no request."""
+    if with_text == listed:
+        return "Next: read_paper on one of them (no arXiv request: their text is cached)."
+    if with_text == 0:
+        return "Next: read_paper on one of them fetches its text (only its metadata is cached)."
+    return "Next: read_paper on one of them (no arXiv request for those cached with text; the others fetch it)."
 
 
 def _no_cached_papers(c: models.CacheList, which: str) -> str:
@@ -182,7 +197,10 @@ def library(r: models.LibrarySearch) -> str:
         snippet = f": {h.snippet}" if h.snippet and h.snippet != h.title else ""  # a title matched: shown once
         lines.append(f"- {h.paper_id}v{h.version} {h.title or '(no title cached)'} (score {h.score:g}){snippet}")
     if r.hits:
-        lines.append("Next: read_paper or find_in_paper on one of them (no arXiv request: they are cached).")
+        lines.append(
+            "Next: read_paper or find_in_paper on one of them (no arXiv request where its text is cached: "
+            "list_cached shows which)."
+        )
     else:
         lines.append("Next: search_papers searches arXiv itself; list_cached shows what is cached.")
     return "\n".join(lines)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, replace
 
-from . import bounds
+from . import bounds, ids
 from .cache.listing import SORTS as CACHE_SORTS
 from .config import display_path
 from .errors import InvalidInput
+from .ids import PaperId
 from .models import CachedPaper, CacheList, CacheStats, ClearResult, LibrarySearch, SessionInfo
 from .service_parts import Parts
 
@@ -72,8 +73,37 @@ class LibraryTools:
             raise InvalidInput("query is empty: give words to look for in the cached papers")
         bounds.FIND_QUERY.check(query)
         hits = self.parts.library.search(query, limit)
+        named = [] if hits else _named_ids(query)
+        if named:  # "0 papers match" would read as "not cached"
+            raise InvalidInput(
+                "search_cached ranks cached papers by their words and none matches, but as an arXiv id: "
+                f"{'; '.join(map(self._cached_state, named))}. read_paper and get_paper look in the cache "
+                "first; list_cached shows what each cached version holds."
+            )
         return LibrarySearch(
             query=query,
             papers_in_library=len(self.parts.library.index),
             hits=hits,
         )
+
+    def _cached_state(self, pid: PaperId) -> str:
+        """Whether the cache holds `pid` (the version it names, else any), from the index alone."""
+        versions = self.parts.cache.versions(pid)
+        listed = ", ".join(f"v{version}" for version in versions)
+        if not versions:
+            return f"{pid} is not cached (get_paper or read_paper fetches it)"
+        if pid.version is not None and pid.version not in versions:
+            return f"{pid} is not cached ({listed} {'is' if len(versions) == 1 else 'are'})"
+        return f"{pid} is cached ({listed})"
+
+
+def _named_ids(query: str) -> list[PaperId]:
+    """The arXiv ids a query consists of (commas or spaces between them), or none when any
+    word of it is not one: the library indexes a paper's words, not its id."""
+    found = []
+    for word in query.replace(",", " ").split():
+        try:
+            found.append(ids.parse(word))
+        except InvalidInput:
+            return []
+    return found

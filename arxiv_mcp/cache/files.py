@@ -88,8 +88,19 @@ def digest(data: bytes) -> str:
 
 
 def title_of(record: dict[str, Any]) -> str | None:
-    title = record.get("title")
+    """The title a metadata record or a text file's body states, as the index keeps it."""
+    return kept_title(record.get("title"))
+
+
+def kept_title(title: object) -> str | None:
     return " ".join(title.split())[:MAX_TITLE_CHARS] if isinstance(title, str) else None
+
+
+def heading_title(text: str) -> str | None:
+    """The title a document's text opens with (`# Title`: HTML and LaTeX documents do; a
+    PDF's does not), so a read that fetched no metadata still knows the paper's title."""
+    first = text[: text.find("\n")] if "\n" in text else text
+    return (first[2:].strip() or None) if first.startswith("# ") else None
 
 
 @dataclass(frozen=True)
@@ -146,14 +157,20 @@ def encode_meta(
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def encode_text(paper_id: str, version: int, text: str, method: str, extractor_version: int) -> bytes:
-    body = {
+def encode_text(
+    paper_id: str, version: int, text: str, method: str, extractor_version: int, title: str | None = None
+) -> bytes:
+    """A text file's bytes; `title` (when the text states one) kept too, so an index rebuilt
+    from the files lists the paper by its title."""
+    body: dict[str, Any] = {
         "paper_id": paper_id,
         "version": version,
         "method": method,
         "extractor_version": extractor_version,
         "text": text,
     }
+    if title is not None:
+        body["title"] = title
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 

@@ -134,8 +134,8 @@ class IndexState:
             self.bytes_by_tier[tier] -= old.size
         entry.tiers[tier] = op.record
         self.bytes_by_tier[tier] += op.record.size
-        if tier == "meta":
-            entry.title = op.title
+        if tier == "meta" or (op.title is not None and "meta" not in entry.tiers):
+            entry.title = op.title  # the metadata's title, else the one the text states
         if op.latest_at is not None:
             self.latest[key[0]] = (key[1], op.latest_at)
 

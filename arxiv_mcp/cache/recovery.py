@@ -95,7 +95,7 @@ def _adoption(state: IndexState, found: FoundFile, data: bytes) -> Put:
         return Put(key, "meta", record, found.mtime, title, float(latest_at) if newer else None, front=True)
     body = decode_text(data, *key)
     record = TierRecord(size, checksum, method=body["method"], extractor_version=body["extractor_version"])
-    return Put(key, "text", record, found.mtime, front=True)
+    return Put(key, "text", record, found.mtime, title_of(body), front=True)
 
 
 def check_whole(tier: str, data: bytes) -> None:

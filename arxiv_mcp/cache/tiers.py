@@ -29,6 +29,7 @@ from .files import (
     encode_meta,
     encode_text,
     file_name,
+    kept_title,
     title_of,
     versioned_id,
 )
@@ -138,14 +139,18 @@ class TierFiles:
             self._texts.put(key, opened[1], stamp, body)
         return body
 
-    def put_text(self, pid: PaperId, text: str, *, method: str, extractor_version: int) -> None:
-        """Store extracted text; CacheWriteFailed when the disk refuses it (the caller still has the text)."""
+    def put_text(
+        self, pid: PaperId, text: str, *, method: str, extractor_version: int, title: str | None = None
+    ) -> None:
+        """Store extracted text, and the title it states (list_cached shows it until metadata
+        is fetched); CacheWriteFailed when the disk refuses it (the caller still has the text)."""
         key = version_key(pid)
         if not isinstance(text, str) or not isinstance(method, str) or type(extractor_version) is not int:
             raise ValueError("text and method must be str, extractor_version an int")
-        payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version)
+        title = kept_title(title)
+        payload = _json_bytes(encode_text, key[0], key[1], text, method, extractor_version, title)
         record = TierRecord(len(payload), digest(payload), method=method, extractor_version=extractor_version)
-        self._commit(Put(key, "text", record, self.ledger.clock()), payload, file_name(*key, "text"))
+        self._commit(Put(key, "text", record, self.ledger.clock(), title), payload, file_name(*key, "text"))
 
     def get_raw(self, pid: PaperId, kind: str) -> CachedRaw | None:
         """Where a raw file lives, once its bytes are checked against the index (a truncated or

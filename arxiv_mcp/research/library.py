@@ -22,6 +22,7 @@ import logging
 import threading
 
 from ..cache.atomic import write_atomic
+from ..cache.files import heading_title
 from ..cache.index import collector_paused
 from ..cache.listing import Signature
 from ..cache.store import Cache
@@ -79,7 +80,7 @@ class Library:
             plain = _plain(text)
             self.index.add(
                 pid,
-                title=record.get("title") or _heading_title(plain),
+                title=record.get("title") or heading_title(plain) or "",
                 abstract=record.get("abstract", ""),
                 authors=" ".join(a.get("name", "") for a in record.get("authors", [])),
                 text=plain,
@@ -114,14 +115,6 @@ class Library:
             logger.warning("could not write the library index %s (%s)", self.path, exc)
             return
         self._unsaved = 0
-
-
-def _heading_title(text: str) -> str:
-    """The title a text opens with (`# Title`, as HTML and LaTeX documents do), for a paper
-    whose metadata was never fetched (its HTML named the version): its hits then show a title
-    and rank as the same paper with metadata would; "" for a text without one (a PDF's)."""
-    first = text[: text.find("\n")] if "\n" in text else text
-    return first[2:].strip() if first.startswith("# ") else ""
 
 
 def _plain(payload: str | None) -> str:
