@@ -121,12 +121,10 @@ def pdf_document(
     found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
-    builder = DocumentBuilder()
-    builder.notes.update(notes or {})
-    sink = _Sink(builder)
+    sink = _Sink(DocumentBuilder())
+    sink.builder.notes.update(notes or {})
     _write(sink, lines, marks, labels, int(PARAMS.short_line * full))
-    sink.flush()
-    return builder.build()
+    return sink.flushed().build()
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -149,25 +147,15 @@ class _Sink:
         # the list's own append, called for every line and joint: no method of ours in between
         self.add_text: Callable[[str], None] = self.pending.append
 
-    def flush(self) -> None:
+    def flushed(self) -> DocumentBuilder:
+        """The builder, given the text gathered so far: for what follows it (a citation, a block)."""
         if self.pending:
             self.builder.add_text("".join(self.pending))
             self.pending.clear()
-
-    def cite(self, printed: str, targets: list[str]) -> None:
-        self.flush()
-        self.builder.cite(printed, targets)
-
-    def heading(self, level: int, title: str, number: str | None) -> None:
-        self.flush()
-        self.builder.heading(level, title, number)
-
-    def block(self, kind: Kind, rendered: str, record: Record, cites: list[tuple[str, list[str]]]) -> None:
-        self.flush()
-        self.builder.block(kind, rendered, record, cites)
+        return self.builder
 
 
-def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
+def _write(sink: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -181,26 +169,26 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
             if separated and not line:
                 continue
             if joint is not None:
-                builder.add_text(joint)
+                sink.add_text(joint)
             separated, joint = False, None
             heading = _section(line)
             if heading:
                 level, title = len(heading[1]), heading[2]
                 number, roman = section_number(title, level, roman)
-                builder.heading(level, title, number)
+                sink.flushed().heading(level, title, number)
                 separated = True
                 continue
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
             broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
             written = line[:-1] if broken else line
-            _write_line(builder, written, labels)
+            _write_line(sink, written, labels)
             joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
         rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
         cites = [] if mark.kind is Kind.REFERENCE else _citations(rendered, labels)
-        builder.block(
+        sink.flushed().block(
             mark.kind, rendered, mark.record, [(rendered[start:end], targets) for start, end, targets in cites]
         )
         separated, joint = True, None
@@ -221,17 +209,17 @@ def _continues(line: str, following: str) -> bool:
     return not looks_tabular(line) and not looks_tabular(following)
 
 
-def _write_line(builder: _Sink, line: str, labels: _Labels) -> None:
+def _write_line(sink: _Sink, line: str, labels: _Labels) -> None:
     position = 0
     # most lines hold no citation to look for: no "[", and no author-year label to name
     if labels.names and ("[" in line or labels.author_year) and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
-            builder.add_text(line[position:start])
-            builder.cite(line[start:end], targets)
+            sink.add_text(line[position:start])
+            sink.flushed().cite(line[start:end], targets)
             position = end
-    builder.add_text(line[position:])
+    sink.add_text(line[position:])
 
 
 _AUTHOR_YEAR_CITATION = re.compile(
