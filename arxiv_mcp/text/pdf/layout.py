@@ -337,7 +337,7 @@ def _unnumbered_sections(
     for page in range(start.page, len(pages)):
         fragments = (styles[page] if page < len(styles) else None) or frozenset()
         for index, line in enumerate(pages[page] or ()):
-            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line.upper()):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
                 continue
             if not _plausible_title(line):
                 continue
@@ -354,11 +354,11 @@ def _paragraph_follows(lines: list[str], index: int) -> bool:
         lines[index][:1].isupper()
         and following[:1].isupper()
         and len(following.split()) >= PARAMS.paragraph_words
-        and not _LABEL.match(following.upper())
+        and not _LABEL.match(following)
     )
 
 
-_LABEL = re.compile(rf"(?:{labels.TABLE_NAMED}|{labels.FIGURE_NAMED}|APPENDIX|EQ\.?)\b", re.IGNORECASE)
+_LABEL = re.compile(labels.PRINTED_LABEL)  # a figure's or a table's label, as its caption opens
 
 
 def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:
