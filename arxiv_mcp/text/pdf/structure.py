@@ -5,7 +5,8 @@ the text joined and split again) and writes them through a `DocumentBuilder`, li
 line, marking what the page prints:
 
 - Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
-  "IV."): the heading lines are the ones `layout` chose.
+  "IV."): the heading lines are the ones `layout` chose, numbered as it reads them
+  (`layout.section_number`).
 - Captions: a line opening with a label and its number and a stop (`Figure 3:`, `Fig. 3.`,
   `FIG. 3.`, `Table 2:`, `Figure 1 |`), or a lone `TABLE I` line with its caption below, is a
   figure or table block running to the caption's paragraph end. A label a sentence carried
