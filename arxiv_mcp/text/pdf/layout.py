@@ -213,6 +213,19 @@ def heading_number(title: str) -> str | None:
     return match["letter"] + (f".{match['sub']}" if match["sub"] else "")
 
 
+def section_number(title: str, level: int, roman: str | None) -> tuple[str | None, str | None]:
+    """The number a heading written here prints (heading_number) read in document order, with
+    the roman section open before it (`roman`); and the one open after it. A roman paper's
+    lettered subsection is numbered in its section, as `_rekey_roman` keys it: REVTeX's "A."
+    under "IV." is IV.A."""
+    number = heading_number(title)
+    if number is not None and level == 2:
+        return number, number if re.fullmatch(r"[IVXL]+", number) and number != "L" else None
+    if number is not None and roman and level == 3 and re.fullmatch(r"[A-Z]", number):
+        return f"{roman}.{number}", roman
+    return number, roman
+
+
 def _plausible_title(title: str, emphasized: bool = False) -> bool:
     """Whether a numbered line's title reads as a section title. Two commas make a line an
     address ("1 Department of Physics, Walrus University, Oslo"), unless it is in a heading
@@ -324,7 +337,7 @@ def _unnumbered_sections(
     for page in range(start.page, len(pages)):
         fragments = (styles[page] if page < len(styles) else None) or frozenset()
         for index, line in enumerate(pages[page] or ()):
-            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line.upper()):
+            if (page, index) <= (start.page, start.line) or line not in fragments or _LABEL.match(line):
                 continue
             if not _plausible_title(line):
                 continue
@@ -341,11 +354,11 @@ def _paragraph_follows(lines: list[str], index: int) -> bool:
         lines[index][:1].isupper()
         and following[:1].isupper()
         and len(following.split()) >= PARAMS.paragraph_words
-        and not _LABEL.match(following.upper())
+        and not _LABEL.match(following)
     )
 
 
-_LABEL = re.compile(rf"(?:{labels.TABLE_NAMED}|{labels.FIGURE_NAMED}|APPENDIX|EQ\.?)\b", re.IGNORECASE)
+_LABEL = re.compile(labels.PRINTED_LABEL)  # a figure's or a table's label, as its caption opens
 
 
 def _in_heading_style(numbered: list[_Candidate], pages: list[list[str] | None]) -> list[_Candidate]:

@@ -5,7 +5,8 @@ the text joined and split again) and writes them through a `DocumentBuilder`, li
 line, marking what the page prints:
 
 - Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
-  "IV."): the heading lines are the ones `layout` chose.
+  "IV."): the heading lines are the ones `layout` chose, numbered as it reads them
+  (`layout.section_number`).
 - Captions: a line opening with a label and its number and a stop (`Figure 3:`, `Fig. 3.`,
   `FIG. 3.`, `Table 2:`, `Figure 1 |`), or a lone `TABLE I` line with its caption below, is a
   figure or table block running to the caption's paragraph end. A label a sentence carried
@@ -48,19 +49,29 @@ from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Kind, Record, Reference, Table
 from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
-from .layout import heading_number
+from .layout import section_number
 from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_START
 from .sentences import ends_sentence, ends_with_stop
 from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
 
-# --- captions -------------------------------------------------------------------------------
+# --- captions: the grammar of a caption line, a printed label (labels) and what follows it ---
 
 _CAPTION = re.compile(labels.PRINTED_LABEL + r"(?:\s*[:.|]\s*|\s+[—–]\s*)(?P<caption>\S.*)?$")
 _LONE_LABEL = re.compile(labels.PRINTED_LABEL + r"\.?$")
+"""A label alone on its line (`TABLE I`), its caption below."""
+_GLUED = re.compile(r"(?<=\s)" + labels.PRINTED_LABEL + r"[:|]\s*(?P<caption>\S.*)$")
+"""A caption the engine put after a figure's last words ("Tight Figure 4: ...")."""
+_STRONG_SEPARATOR = re.compile(r"\s*[:|]")
+"""A colon or a bar after a label, which no reference entry opens with (a stop may)."""
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
+
+
+def _may_name_label(line: str) -> bool:
+    """Whether a line holds a label's word at all: most lines do not, and are out at once."""
+    return "Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line
 
 
 def _is_table(name: str) -> bool:
@@ -111,12 +122,10 @@ def pdf_document(
     found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
-    builder = DocumentBuilder()
-    builder.notes.update(notes or {})
-    sink = _Sink(builder)
+    sink = _Sink(DocumentBuilder())
+    sink.builder.notes.update(notes or {})
     _write(sink, lines, marks, labels, int(PARAMS.short_line * full))
-    sink.flush()
-    return builder.build()
+    return sink.flushed().build()
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -139,25 +148,15 @@ class _Sink:
         # the list's own append, called for every line and joint: no method of ours in between
         self.add_text: Callable[[str], None] = self.pending.append
 
-    def flush(self) -> None:
+    def flushed(self) -> DocumentBuilder:
+        """The builder, given the text gathered so far: for what follows it (a citation, a block)."""
         if self.pending:
             self.builder.add_text("".join(self.pending))
             self.pending.clear()
-
-    def cite(self, printed: str, targets: list[str]) -> None:
-        self.flush()
-        self.builder.cite(printed, targets)
-
-    def heading(self, level: int, title: str, number: str | None) -> None:
-        self.flush()
-        self.builder.heading(level, title, number)
-
-    def block(self, kind: Kind, rendered: str, record: Record, cites: list[tuple[str, list[str]]]) -> None:
-        self.flush()
-        self.builder.block(kind, rendered, record, cites)
+        return self.builder
 
 
-def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
+def _write(sink: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, short: int) -> None:
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
@@ -171,24 +170,26 @@ def _write(builder: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels
             if separated and not line:
                 continue
             if joint is not None:
-                builder.add_text(joint)
+                sink.add_text(joint)
             separated, joint = False, None
-            heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
-            if heading and not is_page_title(heading[2]):
-                roman = _write_heading(builder, len(heading[1]), heading[2], roman)
+            heading = _section(line)
+            if heading:
+                level, title = len(heading[1]), heading[2]
+                number, roman = section_number(title, level, roman)
+                sink.flushed().heading(level, title, number)
                 separated = True
                 continue
             following = lines[index + 1] if index + 1 < end else ""
             joins = len(line) >= short and _continues(line, following)
             broken = joins and _broken(line, following)  # its hyphen goes, and nothing joins it
             written = line[:-1] if broken else line
-            _write_line(builder, written, labels)
+            _write_line(sink, written, labels)
             joint = ("" if broken else _joint(line, following)) if joins else "\n"
         if mark is None:
             break
         rendered = _rendered(lines[mark.start : mark.end], mark.flowed)
         cites = [] if mark.kind is Kind.REFERENCE else _citations(rendered, labels)
-        builder.block(
+        sink.flushed().block(
             mark.kind, rendered, mark.record, [(rendered[start:end], targets) for start, end, targets in cites]
         )
         separated, joint = True, None
@@ -209,28 +210,17 @@ def _continues(line: str, following: str) -> bool:
     return not looks_tabular(line) and not looks_tabular(following)
 
 
-def _write_heading(builder: _Sink, level: int, title: str, roman: str | None) -> str | None:
-    """Writes the heading with its printed number; returns the roman section now open, if any."""
-    number = heading_number(title)
-    if number is not None and level == 2:
-        roman = number if re.fullmatch(r"[IVXL]+", number) and number != "L" else None
-    elif number is not None and roman and level == 3 and re.fullmatch(r"[A-Z]", number):
-        number = f"{roman}.{number}"  # REVTeX's "A." under "IV.": section IV.A
-    builder.heading(level, title, number)
-    return roman
-
-
-def _write_line(builder: _Sink, line: str, labels: _Labels) -> None:
+def _write_line(sink: _Sink, line: str, labels: _Labels) -> None:
     position = 0
     # most lines hold no citation to look for: no "[", and no author-year label to name
     if labels.names and ("[" in line or labels.author_year) and not line.startswith("#"):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
-            builder.add_text(line[position:start])
-            builder.cite(line[start:end], targets)
+            sink.add_text(line[position:start])
+            sink.flushed().cite(line[start:end], targets)
             position = end
-    builder.add_text(line[position:])
+    sink.add_text(line[position:])
 
 
 _AUTHOR_YEAR_CITATION = re.compile(
@@ -347,7 +337,7 @@ def opens_caption(lines: list[str], index: int) -> bool:
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
     """(name, number, label, caption's first words, index of its next line) for a caption line."""
     line = lines[index]
-    if not ("Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line):  # most lines: out at once
+    if not _may_name_label(line):
         return None
     previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
     if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
@@ -359,9 +349,6 @@ def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] 
     if lone is not None and index + 1 < len(lines) and not _is_break(lines[index + 1]):
         return lone["name"], lone["number"], lone["label"], "", index + 1
     return None
-
-
-_GLUED = re.compile(r"(?<=\s)" + labels.PRINTED_LABEL + r"[:|]\s*(?P<caption>\S.*)$")
 
 
 def _glued_caption(line: str) -> re.Match[str] | None:
@@ -399,7 +386,7 @@ def _table_rows(
     while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
         texts.append(lines[index])
         index += 1
-    rows = _rows(texts, _page_at(lines, start) if pieces else 0, pieces)
+    rows = _rows(lines, start, texts, pieces)
     return (index, rows) if rows else (start, ())
 
 
@@ -413,12 +400,15 @@ def _rows_above(
         first -= 1
     if caption - first < 2:
         return ()
-    return _rows(lines[first:caption], _page_at(lines, caption) if pieces else 0, pieces)
+    return _rows(lines, caption, lines[first:caption], pieces)
 
 
-def _rows(texts: list[str], page: int, pieces: Mapping[tuple[int, str], list[Piece]]) -> tuple[tuple[str, ...], ...]:
-    """A table's lines as approximate rows: in columns where the engine placed them
-    (tables.placed_rows), else read from the text."""
+def _rows(
+    lines: list[str], caption: int, texts: list[str], pieces: Mapping[tuple[int, str], list[Piece]]
+) -> tuple[tuple[str, ...], ...]:
+    """A table's lines (`texts`, by its caption at line `caption`) as approximate rows: in
+    columns where the engine placed them (tables.placed_rows), else read from the text."""
+    page = _page_at(lines, caption) if pieces else 0
     placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
     return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
 
@@ -550,10 +540,10 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     """Lines [start, end) of the references section, without its heading."""
     start = None
     for index, line in enumerate(lines):
-        heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
+        heading = _section(line)
         if heading and _REFERENCES_TITLE.fullmatch(heading[2]):
             start = index + 1
-        elif heading and start is not None and not is_page_title(heading[2]):
+        elif heading and start is not None:
             return start, index
     if start is not None:
         return start, len(lines)
@@ -569,13 +559,10 @@ def _before_captions(lines: list[str], span: tuple[int, int] | None) -> tuple[in
     start, end = span
     for index in range(start, end):
         line = lines[index]
-        opened = _CAPTION.match(line) if "Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line else None
+        opened = _CAPTION.match(line) if _may_name_label(line) else None
         if opened is not None and _STRONG_SEPARATOR.match(line, opened.end("label")):
             return (start, index) if index > start else None
     return span
-
-
-_STRONG_SEPARATOR = re.compile(r"\s*[:|]")
 
 
 def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
@@ -585,7 +572,7 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
         first = _BRACKET_ENTRY.match(lines[index]) or _NUMBER_ENTRY.match(lines[index])
         if first is None or first["label"] != "1":
             continue
-        end = next((i for i in range(index, len(lines)) if _is_section(lines[i])), len(lines))
+        end = next((i for i in range(index, len(lines)) if _section(lines[i])), len(lines))
         body = [(i, lines[i]) for i in range(index, end)]
         bracketed = lines[index].startswith("[")
         found = [start for start in _entry_starts(body) if start[1] is not None]
@@ -594,9 +581,10 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _is_section(line: str) -> bool:
+def _section(line: str) -> re.Match[str] | None:
+    """A heading line of the text (its `#`s, its title), not a page marker."""
     heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
-    return heading is not None and not is_page_title(heading[2])
+    return heading if heading is not None and not is_page_title(heading[2]) else None
 
 
 def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
@@ -674,7 +662,7 @@ def _author_year_starts(body: list[tuple[int, str]]) -> list[tuple[int, str | No
     after_break = True
     previous = ""
     for index, line in body:
-        if not line or line.startswith("#"):
+        if _is_break(line):
             after_break = after_break or not line
             continue
         if after_break or (_ENTRY_END.search(previous) and _AUTHOR_START.match(line)):
