@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from . import pace
+from .babel import Shorthands
 from .listings import INPUT_RE, OPTIONS_RE, listing_float
 from .specs import SIZE_SWITCHES
 
@@ -304,9 +305,7 @@ def _xspace_adds_space(following: Token | None) -> bool:
     return kind in (MATH, RAW, LBRACKET)
 
 
-def _xspaced(
-    toks: list[Token], src: str, after: int, nested: bool, aliases: Mapping[str, tuple[str, str]]
-) -> list[Token]:
+def _xspaced(toks: list[Token], src: str, after: int, nested: bool, reader: _Tokenizer) -> list[Token]:
     """What a use read whole expands to, its \\xspace (anywhere in it) a space unless the token
     after the use (at `after` in `src`) is punctuation, a brace, a space or a footnote; a use
     ending a macro's body (`nested`, nothing after it) leaves its \\xspace to the use of that
@@ -317,8 +316,8 @@ def _xspaced(
         return toks
     kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
     kept = [t for t in kept if t not in _XSPACES]
-    peek = _Tokenizer(src[after : after + _PEEK])
-    peek.aliases = aliases
+    peek = _Tokenizer(src[after : after + _PEEK], shorthands=reader.shorthands)
+    peek.aliases = reader.aliases
     following = peek.run()
     if _xspace_adds_space(following[0] if following else None):
         kept.append((TEXT, " "))
@@ -326,8 +325,9 @@ def _xspaced(
 
 
 class _Tokenizer:
-    def __init__(self, src: str, macros: Macros | None = None):
+    def __init__(self, src: str, macros: Macros | None = None, shorthands: Shorthands | None = None):
         self.src = src
+        self.shorthands = shorthands  # babel's, read in text as TeX reads its active characters
         self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
         self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
         self.macros = macros
@@ -361,7 +361,7 @@ class _Tokenizer:
             m = self._SPECIAL_RE.search(src, i)
             j = m.start() if m else n
             if j > i:
-                self.text(src[i:j])
+                self.text(src[i:j] if self.shorthands is None else self.shorthands.text(src, i, j))
             if not m:
                 break
             c = src[j]
@@ -372,6 +372,9 @@ class _Tokenizer:
             elif c == "%":
                 nl = src.find("\n", j)
                 i = n if nl < 0 else nl + 1
+            elif c == "~" and self.shorthands is not None and (tie := self.shorthands.tie(src, j)):
+                self.toks.append((TEXT, tie[0]))
+                i = tie[1]
             else:
                 self.toks.append(
                     {
@@ -583,7 +586,7 @@ class _Tokenizer:
         self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
         if spaced:  # TeX drops the spaces after a control word; \\xspace may put one back
             end = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
-            toks = _xspaced(toks, self.src, end, self.depth > 0, self.aliases)
+            toks = _xspaced(toks, self.src, end, self.depth > 0, self)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
             self.toks.append((TEXT, " "))
@@ -600,7 +603,7 @@ class _Tokenizer:
         """A definition's tokens as written: nothing in it expanded or read as math or an alias, as
         TeX reads it; the definitions inside it (`\\newcommand{\\setup}{\\def\\a{...}}`) are recorded,
         as no use of a macro that defines macros is expanded here."""
-        inside = _Tokenizer(definition)
+        inside = _Tokenizer(definition, shorthands=self.shorthands)
         inside.recorder, inside.records_from = self.recorder, 1
         self.toks.extend(inside.run())
         return end
@@ -768,10 +771,10 @@ def _verbatim_body(env: str, inner: str) -> str:
     return inner[match_end(_MINTED_LANGUAGE_RE, inner, start) if env == "minted" else start :].strip("\n")
 
 
-def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
+def tokenize(src: str, macros: Macros | None = None, shorthands: Shorthands | None = None) -> list[Token]:
     """`macros`: the paper's macros, expanded as they are read (in math before its rows are
-    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber)."""
-    return _Tokenizer(src, macros).run()
+    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber); `shorthands`: babel's, read in text."""
+    return _Tokenizer(src, macros, shorthands).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
