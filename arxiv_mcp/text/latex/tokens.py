@@ -191,21 +191,6 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
-
-
-# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
-# a reader sees
-_MATH_SIZE_RE = re.compile(rf"\\(?:{'|'.join(SIZE_SWITCHES)})(?![A-Za-z])\s*")
-
-
-def _clean_math(latex: str) -> str:
-    cleaned = " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
-    # a control space or a row break ending the math (`$1, 2, \\ldots\\ $`) sets nothing; kept,
-    # its backslash would stand before the closing dollar, which then reads as a literal one
-    return cleaned.rstrip(" \\") if cleaned.endswith("\\") else cleaned
-
-
 def _accented(accent: str, base: str) -> str:
     base = {"\\i": "i", "\\j": "j"}.get(base, base)
     return unicodedata.normalize("NFC", base + _ACCENTS[accent])
@@ -397,34 +382,30 @@ class _Tokenizer:
                 return j + 2
             if self.plain_alignment(src[j + 2 : end]):
                 return end + 2
-            eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
-            self.math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end]))
+            eqno = _EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
+            self.toks.extend(_math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end])))
             if eqno:
-                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(2)), (RBRACE, "")])
-                self.labels(src[j + 2 : eqno.start()])
+                self.toks.extend(_command("@tagequation", eqno.group(2)) + _labels(src[j + 2 : eqno.start()]))
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
-        self.math(MATH, self.in_math(src[j + 1 : end]))
+        self.toks.extend(_math(MATH, self.in_math(src[j + 1 : end])))
         return end + 1
-
-    _ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
-    _ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
 
     def plain_alignment(self, display: str) -> bool:
         """Plain TeX's `$$\\eqalignno{a &= b & (1) \\cr ...}$$`: one display per numbered row,
         each numbered as written; False when the display is not one."""
-        found = self._ALIGNNO_RE.search(display)
+        found = _ALIGNNO_RE.search(display)
         close = group_end(display, found.end() - 1, len(display)) if found else -1
         if found is None or close < 0:
             return False
         for row in display[found.end() : close].split("\\cr"):
-            number = self._ROW_NUMBER_RE.search(row)
-            self.math(DMATH, self.in_math(row[: number.start()] if number else row), "aligned")
+            number = _ROW_NUMBER_RE.search(row)
+            self.toks.extend(_math(DMATH, self.in_math(row[: number.start()] if number else row), "aligned"))
             if number:
-                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, number.group(1)), (RBRACE, "")])
+                self.toks.extend(_command("@tagequation", number.group(1)))
         return True
 
     def in_math(self, latex: str) -> str:
@@ -434,75 +415,6 @@ class _Tokenizer:
         if self.macros is None:
             return latex
         return self.macros.in_math(latex, self.depth)
-
-    def math(self, kind: str, latex: str, wrapper: str = "") -> None:
-        latex = _clean_math(latex)
-        if not latex:
-            return
-        if wrapper == "inline":
-            kind = MATH
-        elif wrapper:
-            latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
-        self.toks.append((kind, latex))
-
-    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
-    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
-    # `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
-    _EQNO_RE = re.compile(
-        r"\\l?eqno\s*(?:\\(?:mathrm|rm|hbox|text|textrm)\s*)?(\{)?\s*\(?\s*([^()$\\{}]{1,20}?|\\the[A-Za-z]+)\s*\)?\s*(?(1)\})\s*$"
-    )
-    _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
-
-    def display(self, env: str, inner: str) -> None:
-        """A display environment: one DMATH per equation it numbers, each followed by its number
-        (`\\@stepequation`, or `\\@tagequation{x}` for \\tag{x}) and that row's `\\label`s, so the
-        converter numbers equations in document order and \\eqref reads. The rows of an alignment
-        go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
-        alignment numbering no row stays one display."""
-        wrapper = _MATH_ENVS[env]
-        if env.startswith("IEEEeqnarray"):
-            inner = self._COLUMNS_RE.sub("", inner, count=1)
-        numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
-        if not numbered or not wrapper or env.startswith("multline"):
-            self.math(DMATH, inner, wrapper)
-            if self._TAG_RE.search(inner) or (numbered and not self._NONUMBER_RE.search(inner)):
-                self.equation_number(inner)  # a starred display's \tag is printed
-            return
-        columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
-        prefix = columns.group() if columns else ""
-        groups: list[list[str]] = [[]]
-        for row in _top_rows(inner[len(prefix) :]):
-            groups[-1].append(row)
-            if self._numbers(row):
-                groups.append([])
-        if not groups[-1]:
-            groups.pop()
-        elif len(groups) > 1:
-            groups[-2].extend(groups.pop())  # unnumbered rows after the last number stay with it
-        for rows in groups:
-            self.math(DMATH, prefix + "\\\\".join(rows), wrapper)
-            numbers = [row for row in rows if self._numbers(row)]
-            if numbers:
-                self.equation_number(numbers[-1], "".join(rows))
-            else:  # a \\label in an alignment numbering no row names the equation before it
-                self.labels("".join(rows))
-
-    def _numbers(self, row: str) -> bool:
-        return bool(row.strip()) and (not self._NONUMBER_RE.search(row) or bool(self._TAG_RE.search(row)))
-
-    def equation_number(self, row: str, rows: str | None = None) -> None:
-        """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
-        of its `rows` (a label on an unnumbered row names the number its group prints)."""
-        tag = self._TAG_RE.search(row)
-        if tag is None:
-            self.toks.append((CMD, "@stepequation"))
-        elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
-            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
-        self.labels(row if rows is None else rows)
-
-    def labels(self, latex: str) -> None:
-        for label in _LABEL_KEY_RE.findall(latex):
-            self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
 
     # A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
     # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
@@ -636,7 +548,7 @@ class _Tokenizer:
             end = self.search.find(close, j + 2)
             if end < 0:
                 return j + 2
-            self.math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end]))
+            self.toks.extend(_math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end])))
             return end + 2
         accent = self._SYMBOL_ACCENT_RE.match(src, j)
         if accent:
@@ -660,7 +572,7 @@ class _Tokenizer:
                 return k
             inner = src[k:end]
             if env in _MATH_ENVS:
-                self.display(env, self.in_math(inner))
+                self.toks.extend(_display(env, self.in_math(inner)))
             elif env in _VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
@@ -737,6 +649,107 @@ def _url_text(raw: str) -> str:
     control words dropped, so no macro name is left inside a link."""
     raw = _DOIBASE_RE.sub("https://doi.org/", "".join(raw.split()))
     return _URL_CONTROL_RE.sub(lambda m: m.group(1) or "", raw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Math as tokens: one MATH or DMATH per formula, and each numbered display followed by its number
+# ---------------------------------------------------------------------------------------------
+
+_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+
+
+# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
+# a reader sees
+_MATH_SIZE_RE = re.compile(rf"\\(?:{'|'.join(SIZE_SWITCHES)})(?![A-Za-z])\s*")
+
+
+def _clean_math(latex: str) -> str:
+    cleaned = " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
+    # a control space or a row break ending the math (`$1, 2, \\ldots\\ $`) sets nothing; kept,
+    # its backslash would stand before the closing dollar, which then reads as a literal one
+    return cleaned.rstrip(" \\") if cleaned.endswith("\\") else cleaned
+
+
+_ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
+_ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
+_NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
+_TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
+# `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
+_EQNO_RE = re.compile(
+    r"\\l?eqno\s*(?:\\(?:mathrm|rm|hbox|text|textrm)\s*)?(\{)?\s*\(?\s*([^()$\\{}]{1,20}?|\\the[A-Za-z]+)\s*\)?\s*(?(1)\})\s*$"
+)
+_COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
+
+
+def _math(kind: str, latex: str, wrapper: str = "") -> list[Token]:
+    """The formula's token (none when it sets nothing), inside its `wrapper` environment."""
+    latex = _clean_math(latex)
+    if not latex:
+        return []
+    if wrapper == "inline":
+        kind = MATH
+    elif wrapper:
+        latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
+    return [(kind, latex)]
+
+
+def _command(name: str, argument: str) -> list[Token]:
+    """`\\name{argument}` as tokens: an equation's number (`@tagequation`) or a `label`."""
+    return [(CMD, name), (LBRACE, ""), (TEXT, argument), (RBRACE, "")]
+
+
+def _labels(latex: str) -> list[Token]:
+    return [tok for label in _LABEL_KEY_RE.findall(latex) for tok in _command("label", label)]
+
+
+def _display(env: str, inner: str) -> list[Token]:
+    """A display environment: one DMATH per equation it numbers, each followed by its number
+    (`\\@stepequation`, or `\\@tagequation{x}` for \\tag{x}) and that row's `\\label`s, so the
+    converter numbers equations in document order and \\eqref reads. The rows of an alignment
+    go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
+    alignment numbering no row stays one display."""
+    wrapper = _MATH_ENVS[env]
+    if env.startswith("IEEEeqnarray"):
+        inner = _COLUMNS_RE.sub("", inner, count=1)
+    numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
+    if not numbered or not wrapper or env.startswith("multline"):
+        if _TAG_RE.search(inner) or (numbered and not _NONUMBER_RE.search(inner)):
+            return _math(DMATH, inner, wrapper) + _equation_number(inner)  # a starred display's \tag is printed
+        return _math(DMATH, inner, wrapper)
+    columns = _COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
+    prefix = columns.group() if columns else ""
+    groups: list[list[str]] = [[]]
+    for row in _top_rows(inner[len(prefix) :]):
+        groups[-1].append(row)
+        if _numbers(row):
+            groups.append([])
+    if not groups[-1]:
+        groups.pop()
+    elif len(groups) > 1:
+        groups[-2].extend(groups.pop())  # unnumbered rows after the last number stay with it
+    toks: list[Token] = []
+    for rows in groups:
+        toks += _math(DMATH, prefix + "\\\\".join(rows), wrapper)
+        numbers = [row for row in rows if _numbers(row)]
+        # a \\label in an alignment numbering no row names the equation before it
+        toks += _equation_number(numbers[-1], "".join(rows)) if numbers else _labels("".join(rows))
+    return toks
+
+
+def _numbers(row: str) -> bool:
+    return bool(row.strip()) and (not _NONUMBER_RE.search(row) or bool(_TAG_RE.search(row)))
+
+
+def _equation_number(row: str, rows: str | None = None) -> list[Token]:
+    """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
+    of its `rows` (a label on an unnumbered row names the number its group prints)."""
+    tag = _TAG_RE.search(row)
+    number: list[Token] = []
+    if tag is None:
+        number = [(CMD, "@stepequation")]
+    elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
+        number = _command("@tagequation", tag.group(1))
+    return number + _labels(row if rows is None else rows)
 
 
 _ROW_PART_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?|\\(?:begin|end)(?![A-Za-z])|\\.|[{}]")
