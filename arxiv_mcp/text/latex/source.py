@@ -1,11 +1,14 @@
 """The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
 Everything here reads source text, before tokenising, each for a reason the tokenizer cannot
-serve: the main-file choice (made before any file is read), comment stripping, `\\iffalse` and
-`\\endinput` and include inlining from the archive's own files (TeX does these per file, below
-its tokens), the document split, and the packages the e-print ships (their text is not
-tokenized), with every package and class loaded, from which the class, how citations print
-and babel's languages are read; the float names (the paper's definitions are `definitions.py`'s).
+serve: the main-file choice (made before any file is read); each file's comments (TeX drops
+them as it reads a file's lines, before it makes tokens; the tokenizer sees none), its
+`\\endinput` (which ends the file it stands in) and the `\\iffalse` and `\\newif` branches it
+leaves untaken, all before include inlining from the archive's own files, since TeX reads no
+`\\input` that is commented out, hidden or after the end of its file; the document split, and
+the packages the e-print ships (their text is not tokenized), with every package and class
+loaded, from which the class, how citations print and babel's languages are read; the float
+names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
@@ -69,8 +72,8 @@ _VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|m
 
 
 def _strip_comments(text: str) -> str:
-    """Drop `%` comments and comment environments the way TeX reads lines; one pass, linear in
-    the text (each line is looked at once)."""
+    """Drop `%` comments and comment environments the way TeX reads lines (the only reader of
+    comments: the tokenizer sees none); one pass, linear in the text (each line is looked at once)."""
     out: list[str] = []
     verbatim_end = ""
     in_comment_env = False
@@ -84,10 +87,14 @@ def _strip_comments(text: str) -> str:
             in_comment_env = False
             line = line[end + len("\\end{comment}") :]
         if verbatim_end:
-            out.append(line + "\n")
-            if verbatim_end in line:
-                verbatim_end = ""
-            continue
+            end = line.find(verbatim_end)
+            if end < 0 or _comment_start(line[end:]) < 0:
+                out.append(line + "\n")
+                verbatim_end = verbatim_end if end < 0 else ""
+                continue
+            out.append(line[: end + len(verbatim_end)])  # a comment after its end is one
+            line = line[end + len(verbatim_end) :]
+            verbatim_end = ""
         cut = _comment_start(line)
         code = line if cut < 0 else line[:cut]
         begin = _VERBATIM_BEGIN_RE.search(code)

@@ -88,7 +88,7 @@ _MATH_ENVS = {
 }
 _UNNUMBERED_MATH = {"displaymath", "math"}
 _VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-_READ_HERE = {*_MATH_ENVS, *_VERBATIM_ENVS, "comment"}  # environments the tokenizer reads itself
+_READ_HERE = {*_MATH_ENVS, *_VERBATIM_ENVS}  # environments the tokenizer reads itself
 _STARRABLE = {
     "part",
     "chapter",
@@ -191,9 +191,17 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-def _accented(accent: str, base: str) -> str:
+# An accent on a letter, dotless i and j too: `\\'e`, `\\"{o}`, and a letter's accent braced, `\\c{c}`
+_ACCENT_RE = re.compile(
+    r"\\(?:([cvuHrkd])(?=[ \t]*\{)|(['`^\"~=.]))[ \t]*"
+    r"(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z])|[A-Za-z]))"
+)
+
+
+def _accented(accent: re.Match[str]) -> str:
+    base = accent.group(3) or accent.group(4)
     base = {"\\i": "i", "\\j": "j"}.get(base, base)
-    return unicodedata.normalize("NFC", base + _ACCENTS[accent])
+    return unicodedata.normalize("NFC", base + _ACCENTS[accent.group(1) or accent.group(2)])
 
 
 class Macros(Protocol):
@@ -336,7 +344,7 @@ class _Tokenizer:
             if piece:
                 self.toks.append((TEXT, piece))
 
-    _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
+    _SPECIAL_RE = re.compile(r"[\\{}$&~\[\]]")
 
     def run(self) -> list[Token]:
         """One pass over the source, linear in its length (each search starts where the last ended)."""
@@ -354,9 +362,6 @@ class _Tokenizer:
                 i = self.control(j)
             elif c == "$":
                 i = self.dollar(j)
-            elif c == "%":
-                nl = src.find("\n", j)
-                i = n if nl < 0 else nl + 1
             elif c == "~" and self.shorthands is not None and (tie := self.shorthands.tie(src, j)):
                 self.toks.append((TEXT, tie[0]))
                 i = tie[1]
@@ -422,17 +427,15 @@ class _Tokenizer:
 
     _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 
-    _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
-
     def control(self, j: int) -> int:
         src = self.src
+        accent = _ACCENT_RE.match(src, j)
+        if accent:
+            self.toks.append((TEXT, _accented(accent)))
+            return accent.end()
         word = self._WORD_RE.match(src, j)
         if not word:
             return self.control_symbol(j)
-        accent = self._LETTER_ACCENT_RE.match(src, j)
-        if accent:
-            self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
-            return accent.end()
         name, k = word.group(1), word.end()
         if self.recorder is not None and name in _RECORDED and j >= self.records_from:
             end = self.recorder.define_at(src, j)
@@ -531,10 +534,6 @@ class _Tokenizer:
 
     _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
 
-    _SYMBOL_ACCENT_RE = re.compile(
-        r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
-    )
-
     def control_symbol(self, j: int) -> int:
         src = self.src
         if j + 1 >= len(src):
@@ -550,11 +549,6 @@ class _Tokenizer:
                 return j + 2
             self.toks.extend(_math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end])))
             return end + 2
-        accent = self._SYMBOL_ACCENT_RE.match(src, j)
-        if accent:
-            base = accent.group(2) or accent.group(3) or accent.group(4)
-            self.toks.append((TEXT, _accented(accent.group(1), base)))
-            return accent.end()
         self.toks.append((TEXT, _CONTROL_SYMBOLS.get(c, "")))
         return j + 2
 
@@ -563,7 +557,7 @@ class _Tokenizer:
         if kind == "end":
             self.toks.append((END, env))
             return k
-        if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
+        if env in _READ_HERE:
             end, after = self.find_env_end(env, k)
             if env == "lstlisting":
                 return self.listing(k, end, after)
