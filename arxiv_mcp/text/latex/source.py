@@ -24,7 +24,7 @@ from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
-from .tokens import escaped
+from .tokens import VERBATIM_ENVS, escaped
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def _comment_start(line: str) -> int:
     return pos
 
 
-_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
+_VERBATIM_BEGIN_RE = re.compile(rf"\\begin\{{({'|'.join(map(re.escape, sorted(VERBATIM_ENVS | {'comment'})))})\}}")
 
 
 def _strip_comments(text: str) -> str:

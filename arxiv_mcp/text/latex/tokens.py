@@ -87,8 +87,9 @@ _MATH_ENVS = {
     "IEEEeqnarray*": "aligned",
 }
 _UNNUMBERED_MATH = {"displaymath", "math"}
-_VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-_READ_HERE = {*_MATH_ENVS, *_VERBATIM_ENVS}  # environments the tokenizer reads itself
+# environments whose lines are code: not read for commands, comments or math
+VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+_READ_HERE = {*_MATH_ENVS, *VERBATIM_ENVS}  # environments the tokenizer reads itself
 _STARRABLE = {
     "part",
     "chapter",
@@ -567,7 +568,7 @@ class _Tokenizer:
             inner = src[k:end]
             if env in _MATH_ENVS:
                 self.toks.extend(_display(env, self.in_math(inner)))
-            elif env in _VERBATIM_ENVS:
+            elif env in VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
         self.toks.append((BEGIN, env))
@@ -619,11 +620,8 @@ class _Tokenizer:
     def url(self, name: str, k: int) -> int:
         src = self.src
         brace = match_end(AFTER_WORD_RE, src, k)
-        if not src.startswith("{", brace):
-            self.toks.append((CMD, name))
-            return k
-        end = self.search.find("}", brace + 1)
-        if end < 0 or end - brace > 4000:
+        end = group_end(src, brace, 4000)
+        if end < 0:
             self.toks.append((CMD, name))
             return k
         if name == "href":
