@@ -533,8 +533,6 @@ class _Tokenizer:
             and not being_defined(self.toks, len(self.toks))
         )
 
-    _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
-
     def control_symbol(self, j: int) -> int:
         src = self.src
         if j + 1 >= len(src):
@@ -542,7 +540,7 @@ class _Tokenizer:
         c = src[j + 1]
         if c == "\\":
             self.toks.append((NEWLINE, ""))
-            return match_end(self._LINEBREAK_OPT_RE, src, j + 2)
+            return match_end(_LINE_BREAK_OPTIONS_RE, src, j + 2)
         if c in "([":
             close = "\\)" if c == "(" else "\\]"
             end = self.search.find(close, j + 2)
@@ -744,7 +742,12 @@ def _equation_number(row: str, rows: str | None = None) -> list[Token]:
     return number + _labels(row if rows is None else rows)
 
 
-_ROW_PART_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?|\\(?:begin|end)(?![A-Za-z])|\\.|[{}]")
+# What follows a line break `\\`, in text and in a formula's rows: a star, a length (`\\[2pt]`,
+# `\\[.5\baselineskip]`, `\\[\jot]`)
+_FACTOR = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_LINE_BREAK_OPTIONS = rf"\*?(?:[ \t]*\[[ \t]*(?:{_FACTOR}[ \t]*[a-z]{{2}}|(?:{_FACTOR})?[ \t]*\\[A-Za-z]+)[ \t]*\])?"
+_LINE_BREAK_OPTIONS_RE = re.compile(_LINE_BREAK_OPTIONS)
+_ROW_PART_RE = re.compile(rf"\\\\{_LINE_BREAK_OPTIONS}|\\(?:begin|end)(?![A-Za-z])|\\.|[{{}}]")
 
 
 def _top_rows(inner: str) -> list[str]:
