@@ -180,7 +180,8 @@ def _drop_untaken_branches(text: str) -> str:
     return "".join(out)
 
 
-_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
+# \endinput, and the braces around it: an escaped brace counts for nothing (`\{`, not `\\{`)
+_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])|\\[{}\\]|[{}]")
 
 
 def _top_level_endinput(text: str) -> int:
@@ -188,18 +189,11 @@ def _top_level_endinput(text: str) -> int:
     as a plain stop: biber's .bbl opens with `{... \\aftergroup\\endinput}`, run only when biblatex
     is missing, and its entries follow."""
     depth = 0
-    position = 0
-    for m in _ENDINPUT_RE.finditer(text):
-        depth += _brace_balance(text, position, m.start())
-        position = m.start()
-        if depth <= 0:
+    for m in _ENDINPUT_RE.finditer(text) if "\\endinput" in text else ():
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth <= 0 and m.group().startswith("\\endinput"):
             return m.start()
     return -1
-
-
-def _brace_balance(text: str, start: int, end: int) -> int:
-    piece = text[start:end].replace("\\\\", "").replace("\\{", "").replace("\\}", "")
-    return piece.count("{") - piece.count("}")
 
 
 _INPUT_RE = re.compile(
