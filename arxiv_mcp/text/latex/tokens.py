@@ -1,7 +1,9 @@
 """LaTeX source text -> a flat token list, plus the brace/bracket matching the converter walks by.
 
-One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
-and control symbols become text, and every other control word is a CMD token for the converter.
+One forward pass with memoised searches over text whose comments are gone (`source`): math,
+verbatim and URLs become single tokens, accents, control symbols and babel's shorthands (read
+in text only, as TeX reads its active characters) become text, and every other control word is
+a CMD token for the converter.
 A use of the paper's macros (`macros.Macros`) is expanded where it is read: what it stands for
 is read as tokens in its place (MAX_MACRO_DEPTH deep), and the LaTeX of math is rewritten by the
 same definitions before its rows and labels are read.
@@ -618,8 +620,12 @@ class _Tokenizer:
     def url(self, name: str, k: int) -> int:
         src = self.src
         brace = match_end(AFTER_WORD_RE, src, k)
-        end = group_end(src, brace, 4000)
-        if end < 0:
+        if not src.startswith("{", brace):
+            self.toks.append((CMD, name))
+            return k
+        # the first `}` closes it (a memoised search: a long run of unclosed \url{ stays linear)
+        end = self.search.find("}", brace + 1)
+        if end < 0 or end - brace > 4000:
             self.toks.append((CMD, name))
             return k
         if name == "href":
