@@ -780,8 +780,9 @@ _MINTED_LANGUAGE_RE = re.compile(r"[ \t]*\{[^}\n]{0,40}\}")
 
 def _verbatim_body(env: str, inner: str) -> str:
     """The code an environment prints: its options (listings' grammar, over lines and braces
-    as fancyvrb's and minted's are written too) and minted's language are not code."""
-    start = match_end(OPTIONS_RE, inner, 0) if env in ("lstlisting", "minted", "Verbatim", "Verbatim*") else 0
+    as fancyvrb's and minted's are written too; a listing's are read for its float, `listing`)
+    and minted's language are not code."""
+    start = match_end(OPTIONS_RE, inner, 0) if env in ("minted", "Verbatim", "Verbatim*") else 0
     return inner[match_end(_MINTED_LANGUAGE_RE, inner, start) if env == "minted" else start :].strip("\n")
 
 
