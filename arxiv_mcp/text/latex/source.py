@@ -24,7 +24,7 @@ from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
-from .tokens import VERBATIM_ENVS, escaped
+from .tokens import VERBATIM_ENVS, Searcher
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +60,6 @@ _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 
 
-def _comment_start(line: str) -> int:
-    """Index of the `%` that starts a comment (not `\\%`), or -1."""
-    pos = line.find("%")
-    while pos >= 0 and escaped(line, pos):
-        pos = line.find("%", pos + 1)
-    return pos
-
-
 _VERBATIM_BEGIN_RE = re.compile(rf"\\begin\{{({'|'.join(map(re.escape, sorted(VERBATIM_ENVS | {'comment'})))})\}}")
 
 
@@ -88,14 +80,14 @@ def _strip_comments(text: str) -> str:
             line = line[end + len("\\end{comment}") :]
         if verbatim_end:
             end = line.find(verbatim_end)
-            if end < 0 or _comment_start(line[end:]) < 0:
+            if end < 0 or Searcher(line).find_unescaped("%", end) < 0:
                 out.append(line + "\n")
                 verbatim_end = verbatim_end if end < 0 else ""
                 continue
             out.append(line[: end + len(verbatim_end)])  # a comment after its end is one
             line = line[end + len(verbatim_end) :]
             verbatim_end = ""
-        cut = _comment_start(line)
+        cut = Searcher(line).find_unescaped("%", 0) if "%" in line else -1  # not at `\\%`
         code = line if cut < 0 else line[:cut]
         begin = _VERBATIM_BEGIN_RE.search(code)
         if begin and begin.group(1) == "comment":

@@ -125,7 +125,7 @@ _STARRABLE = {
 }
 
 
-class _Searcher:
+class Searcher:
     """Forward `str.find` with memo: repeated searches for the same needle stay linear overall."""
 
     def __init__(self, text: str):
@@ -333,7 +333,7 @@ class _Tokenizer:
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
         self.ends_read = 0  # how often they were read again: a new environment defined after they were
-        self.search = _Searcher(src)
+        self.search = Searcher(src)
         self.toks: list[Token] = []
 
     _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
@@ -498,7 +498,7 @@ class _Tokenizer:
         Math never touches other math (`$a$$b$` would read as display math). `spaced`: a
         macro's use, after which TeX drops the spaces (an environment's \\end is not one)."""
         outer = self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends
-        self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
+        self.src, self.search, self.toks, self.depth, self.math_until = body, Searcher(body), [], self.depth + 1, -1
         self.own_ends = None
         toks = self.run()
         self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
