@@ -322,6 +322,17 @@ def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
     assert text(r"\documentclass{article}\usepackage[spanish,es-noshorthands]{babel}", "El a~no.") == "El a no.\n"
 
 
+def test_babel_shorthands_are_read_in_text_only():
+    """The tokenizer reads a shorthand where it reads text, as TeX reads an active character:
+    code and math keep their quotes."""
+    source = (
+        r"\documentclass{article}\usepackage[ngerman]{babel}\begin{document}"
+        'Gr"o"se, \\verb|"a| and $x"a$.\n\\begin{verbatim}\nGr"o"se\n\\end{verbatim}\n\\end{document}'
+    )
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert text.startswith('Größe, "a and $x"a$.') and 'Gr"o"se' in text
+
+
 def _person(family: str, given: str, initials: str) -> str:
     return (
         f"{{{{hash=0}}{{family={{{family}}}, familyi={{{family[0]}\\bibinitperiod}}, "
