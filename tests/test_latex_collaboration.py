@@ -164,8 +164,10 @@ def test_spanish_and_german_babel_shorthands_are_the_letters_printed():
     text = latex_to_document({"main.tex": spanish.encode()}).text
     assert "## 1 Introducción" in text
     assert "La información del año, lingüística, \u201ccitas\u201d y $f'(x)$. Árbol." in text
-    german = r'\documentclass{article}\usepackage[ngerman]{babel}\begin{document}Gr"o"se, Stra"se.\end{document}'
-    assert "Größe, Straße." in latex_to_document({"main.tex": german.encode()}).text
+    german = (
+        r'\documentclass{article}\usepackage[ngerman]{babel}\begin{document}Gr"o"se, Stra"se, Ein"~und.\end{document}'
+    )
+    assert "Größe, Straße, Ein-und." in latex_to_document({"main.tex": german.encode()}).text
     english = r"\documentclass{article}\begin{document}It's the authors' ``quote''.\end{document}"
     assert "It's the authors' \u201cquote\u201d." in latex_to_document({"main.tex": english.encode()}).text
 

@@ -51,7 +51,8 @@ class Shorthands:
         umlauts = {"german", "ngerman", "austrian", "naustrian", "swissgerman", "dutch", "catalan"}
         if spanish or loaded & umlauts:
             self.rules.append((_UMLAUT_RE, lambda m: _compose(m.group(1), _UMLAUT)))
-        if loaded & {"german", "ngerman", "austrian", "naustrian", "swissgerman"}:
+        self.german = bool(loaded & {"german", "ngerman", "austrian", "naustrian", "swissgerman"})
+        if self.german:
             self.rules.append((_GERMAN_RE, lambda m: _GERMAN[m.group(1)]))
 
     def text(self, src: str, start: int, end: int) -> str:
@@ -66,12 +67,18 @@ class Shorthands:
                 out.append(piece[pos : m.start()] + spelled(m))
                 pos = m.end()
             piece = piece[: start - context] + "".join(out) + piece[pos:]
-        return piece[start - context :]
+        # German's `"~` (a hyphen) ends at the tokenizer's `~`: its quote is read there (`tie`)
+        return piece[start - context : -1 if self._hyphen(src, end - 1) else None]
 
     def tie(self, src: str, pos: int) -> tuple[str, int] | None:
-        """spanish's `~n` at `pos` (the `~`): the letter it prints and where it ends."""
+        """spanish's `~n`, or German's `"~`, at `pos` (the `~`): what it prints and where it ends."""
+        if self._hyphen(src, pos - 1):
+            return _GERMAN["~"], pos + 1
         m = _SPANISH_TILDE_RE.match(src, pos) if self.tilde else None
         return (_compose(m.group(1) or m.group(2), "\u0303"), m.end()) if m else None
+
+    def _hyphen(self, src: str, pos: int) -> bool:
+        return self.german and pos >= 0 and src.startswith('"~', pos) and bool(_GERMAN_RE.match(src, pos))
 
 
 # What babel's \\captions<language> set \\figurename and \\tablename to; English is the classes'
