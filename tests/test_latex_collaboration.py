@@ -164,8 +164,10 @@ def test_spanish_and_german_babel_shorthands_are_the_letters_printed():
     text = latex_to_document({"main.tex": spanish.encode()}).text
     assert "## 1 Introducción" in text
     assert "La información del año, lingüística, \u201ccitas\u201d y $f'(x)$. Árbol." in text
-    german = r'\documentclass{article}\usepackage[ngerman]{babel}\begin{document}Gr"o"se, Stra"se.\end{document}'
-    assert "Größe, Straße." in latex_to_document({"main.tex": german.encode()}).text
+    german = (
+        r'\documentclass{article}\usepackage[ngerman]{babel}\begin{document}Gr"o"se, Stra"se, Ein"~und.\end{document}'
+    )
+    assert "Größe, Straße, Ein-und." in latex_to_document({"main.tex": german.encode()}).text
     english = r"\documentclass{article}\begin{document}It's the authors' ``quote''.\end{document}"
     assert "It's the authors' \u201cquote\u201d." in latex_to_document({"main.tex": english.encode()}).text
 
@@ -320,6 +322,17 @@ def test_babel_shorthands_only_where_the_language_and_its_options_make_them():
     )
     # es-noshorthands: `~` is the tie it is in English
     assert text(r"\documentclass{article}\usepackage[spanish,es-noshorthands]{babel}", "El a~no.") == "El a no.\n"
+
+
+def test_babel_shorthands_are_read_in_text_only():
+    """The tokenizer reads a shorthand where it reads text, as TeX reads an active character:
+    code and math keep their quotes."""
+    source = (
+        r"\documentclass{article}\usepackage[ngerman]{babel}\begin{document}"
+        'Gr"o"se, \\verb|"a| and $x"a$.\n\\begin{verbatim}\nGr"o"se\n\\end{verbatim}\n\\end{document}'
+    )
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert text.startswith('Größe, "a and $x"a$.') and 'Gr"o"se' in text
 
 
 def _person(family: str, given: str, initials: str) -> str:

@@ -41,6 +41,13 @@ def assert_contract(text: str) -> None:
     assert "\n\n\n" not in text
 
 
+def test_a_line_breaks_star_and_length_in_an_alignment_print_nothing():
+    """`\\\\*` and `\\\\[.5\\baselineskip]` end a row and print nothing: a row's line break is read
+    by the grammar of the text's."""
+    text = convert("\\begin{align}\na &= b \\\\*\n c &= d \\\\[.5\\baselineskip]\n e &= f\n\\end{align}")
+    assert "$$\\begin{aligned}c &= d\\end{aligned}$$" in text and "baselineskip" not in text
+
+
 # -- real e-prints ---------------------------------------------------------------------------
 
 

@@ -2,15 +2,16 @@
 names the paper's main language prints (`Figura 1`, `Abbildung 1`).
 
 With `\\usepackage[spanish]{babel}` an author may write `informaci'on` (activeacute), `a~no`
-and `ling"u'istica`; with `ngerman`, `Gr"o"se` and `"s`. TeX prints the accented letters, so
-they are spelled out in the source before tokenizing; a paper without those languages is left
-alone (an apostrophe in English is an apostrophe).
+and `ling"u'istica`; with `ngerman`, `Gr"o"se` and `"s`. TeX prints the accented letters: the
+tokenizer spells them out where it reads text (`Shorthands`); a paper without those languages
+is left alone (an apostrophe in English is an apostrophe).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 _ACUTE = "\u0301"
 _UMLAUT = "\u0308"
@@ -34,22 +35,50 @@ def languages(loads: list[tuple[str, str, str]]) -> list[str]:
     return options
 
 
-def shorthands(source: str, options: list[str]) -> str:
-    """`source` with the shorthands of the babel languages loaded (`languages`) spelled out."""
-    loaded = set(options)
-    # `'a` is á only with the activeacute option (without it TeX prints an apostrophe, and
-    # Catalan's `l'any` keeps it); spanish's `~n` and `"u` are on unless its options turn them off
-    if loaded & {"spanish", "catalan", "galician"} and "activeacute" in loaded:
-        source = _SPANISH_ACUTE_RE.sub(lambda m: _compose(m.group(1) or m.group(2), _ACUTE), source)
-    spanish = "spanish" in loaded and not loaded & {"es-noshorthands", "es-sloppy"}
-    if spanish and "es-notilde" not in loaded:
-        source = _SPANISH_TILDE_RE.sub(lambda m: _compose(m.group(1) or m.group(2), "\u0303"), source)
-    umlauts = {"german", "ngerman", "austrian", "naustrian", "swissgerman", "dutch", "catalan"}
-    if spanish or loaded & umlauts:
-        source = _UMLAUT_RE.sub(lambda m: _compose(m.group(1), _UMLAUT), source)
-    if loaded & {"german", "ngerman", "austrian", "naustrian", "swissgerman"}:
-        source = _GERMAN_RE.sub(lambda m: _GERMAN[m.group(1)], source)
-    return source
+class Shorthands:
+    """The shorthands of the babel languages loaded (`languages`), read by the tokenizer where
+    it reads text, as TeX reads an active character: never inside math, verbatim or a URL."""
+
+    def __init__(self, options: list[str]):
+        loaded = set(options)
+        self.rules: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = []
+        # `'a` is á only with the activeacute option (without it TeX prints an apostrophe, and
+        # Catalan's `l'any` keeps it); spanish's `~n` and `"u` are on unless its options turn them off
+        if loaded & {"spanish", "catalan", "galician"} and "activeacute" in loaded:
+            self.rules.append((_SPANISH_ACUTE_RE, lambda m: _compose(m.group(1) or m.group(2), _ACUTE)))
+        spanish = "spanish" in loaded and not loaded & {"es-noshorthands", "es-sloppy"}
+        self.tilde = spanish and "es-notilde" not in loaded
+        umlauts = {"german", "ngerman", "austrian", "naustrian", "swissgerman", "dutch", "catalan"}
+        if spanish or loaded & umlauts:
+            self.rules.append((_UMLAUT_RE, lambda m: _compose(m.group(1), _UMLAUT)))
+        self.german = bool(loaded & {"german", "ngerman", "austrian", "naustrian", "swissgerman"})
+        if self.german:
+            self.rules.append((_GERMAN_RE, lambda m: _GERMAN[m.group(1)]))
+
+    def text(self, src: str, start: int, end: int) -> str:
+        """`src[start:end]`, text between the tokenizer's special characters, its shorthands
+        spelled out (the character before `start` is seen, as a shorthand's context)."""
+        context = max(start - 1, 0)
+        piece = src[context:end]
+        for pattern, spelled in self.rules:
+            out: list[str] = []
+            pos = start - context
+            for m in pattern.finditer(piece, pos):
+                out.append(piece[pos : m.start()] + spelled(m))
+                pos = m.end()
+            piece = piece[: start - context] + "".join(out) + piece[pos:]
+        # German's `"~` (a hyphen) ends at the tokenizer's `~`: its quote is read there (`tie`)
+        return piece[start - context : -1 if self._hyphen(src, end - 1) else None]
+
+    def tie(self, src: str, pos: int) -> tuple[str, int] | None:
+        """spanish's `~n`, or German's `"~`, at `pos` (the `~`): what it prints and where it ends."""
+        if self._hyphen(src, pos - 1):
+            return _GERMAN["~"], pos + 1
+        m = _SPANISH_TILDE_RE.match(src, pos) if self.tilde else None
+        return (_compose(m.group(1) or m.group(2), "\u0303"), m.end()) if m else None
+
+    def _hyphen(self, src: str, pos: int) -> bool:
+        return self.german and pos >= 0 and src.startswith('"~', pos) and bool(_GERMAN_RE.match(src, pos))
 
 
 # What babel's \\captions<language> set \\figurename and \\tablename to; English is the classes'

@@ -21,7 +21,7 @@ from ...errors import ExtractionError
 from ..archive import SourceBundle, read_source
 from ..document import Document
 from . import pace
-from .babel import languages, shorthands
+from .babel import Shorthands, languages
 from .crossrefs import bounded_bibliographies, starred_citations
 from .definitions import builtin_theorems, defined_float_names, doi_prefix, wrappers
 from .document import Meta, render
@@ -80,7 +80,6 @@ def latex_to_document(
     preamble, body = split_document(source)
     packages, loads = assembler.packages(preamble)  # a shipped package's text is not tokenized
     babel = languages(loads)
-    body = shorthands(body, babel)  # shorthands change what characters mean (catcodes)
     macros = Macros(PROTECTED, KNOWN_ENVIRONMENTS)
     macros.read_package(packages)  # the paper's own definitions are recorded where the tokenizer reads them
     pace.check()
@@ -89,9 +88,10 @@ def latex_to_document(
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = macros.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
-    preamble_tokens = tokenize(shorthands(preamble, babel), macros)
+    shorthands = Shorthands(babel)  # the tokenizer reads them as TeX reads active characters
+    preamble_tokens = tokenize(preamble, macros, shorthands)
     pace.check()
-    body_tokens = bounded_bibliographies(tokenize(body, macros))
+    body_tokens = bounded_bibliographies(tokenize(body, macros, shorthands))
     meta.float_names = float_names(
         defined_float_names(macros.shipped), defined_float_names(macros.written), babel, meta.document_class
     )

@@ -1,11 +1,14 @@
 """The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
 Everything here reads source text, before tokenising, each for a reason the tokenizer cannot
-serve: the main-file choice (made before any file is read), comment stripping, `\\iffalse` and
-`\\endinput` and include inlining from the archive's own files (TeX does these per file, below
-its tokens), the document split, and the packages the e-print ships (their text is not
-tokenized), with every package and class loaded, from which the class, how citations print
-and babel's languages are read; the float names (the paper's definitions are `definitions.py`'s).
+serve: the main-file choice (made before any file is read); each file's comments (TeX drops
+them as it reads a file's lines, before it makes tokens; the tokenizer sees none), its
+`\\endinput` (which ends the file it stands in) and the `\\iffalse` and `\\newif` branches it
+leaves untaken, all before include inlining from the archive's own files, since TeX reads no
+`\\input` that is commented out, hidden or after the end of its file; the document split, and
+the packages the e-print ships (their text is not tokenized), with every package and class
+loaded, from which the class, how citations print and babel's languages are read; the float
+names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
-from .tokens import escaped
+from .tokens import VERBATIM_ENVS, Searcher
 
 log = logging.getLogger(__name__)
 
@@ -57,20 +60,12 @@ _DOCCLASS_RE = re.compile(r"\\document(?:class|style)(?![A-Za-z])")
 _PREFERRED_STEMS = ("main", "ms", "paper", "article", "manuscript")
 
 
-def _comment_start(line: str) -> int:
-    """Index of the `%` that starts a comment (not `\\%`), or -1."""
-    pos = line.find("%")
-    while pos >= 0 and escaped(line, pos):
-        pos = line.find("%", pos + 1)
-    return pos
-
-
-_VERBATIM_BEGIN_RE = re.compile(r"\\begin\{(verbatim\*?|Verbatim\*?|lstlisting|minted|comment)\}")
+_VERBATIM_BEGIN_RE = re.compile(rf"\\begin\{{({'|'.join(map(re.escape, sorted(VERBATIM_ENVS | {'comment'})))})\}}")
 
 
 def _strip_comments(text: str) -> str:
-    """Drop `%` comments and comment environments the way TeX reads lines; one pass, linear in
-    the text (each line is looked at once)."""
+    """Drop `%` comments and comment environments the way TeX reads lines (the only reader of
+    comments: the tokenizer sees none); one pass, linear in the text (each line is looked at once)."""
     out: list[str] = []
     verbatim_end = ""
     in_comment_env = False
@@ -84,11 +79,15 @@ def _strip_comments(text: str) -> str:
             in_comment_env = False
             line = line[end + len("\\end{comment}") :]
         if verbatim_end:
-            out.append(line + "\n")
-            if verbatim_end in line:
-                verbatim_end = ""
-            continue
-        cut = _comment_start(line)
+            end = line.find(verbatim_end)
+            if end < 0 or Searcher(line).find_unescaped("%", end) < 0:
+                out.append(line + "\n")
+                verbatim_end = verbatim_end if end < 0 else ""
+                continue
+            out.append(line[: end + len(verbatim_end)])  # a comment after its end is one
+            line = line[end + len(verbatim_end) :]
+            verbatim_end = ""
+        cut = Searcher(line).find_unescaped("%", 0) if "%" in line else -1  # not at `\\%`
         code = line if cut < 0 else line[:cut]
         begin = _VERBATIM_BEGIN_RE.search(code)
         if begin and begin.group(1) == "comment":
@@ -173,7 +172,8 @@ def _drop_untaken_branches(text: str) -> str:
     return "".join(out)
 
 
-_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])")
+# \endinput, and the braces around it: an escaped brace counts for nothing (`\{`, not `\\{`)
+_ENDINPUT_RE = re.compile(r"\\endinput(?![A-Za-z])|\\[{}\\]|[{}]")
 
 
 def _top_level_endinput(text: str) -> int:
@@ -181,18 +181,11 @@ def _top_level_endinput(text: str) -> int:
     as a plain stop: biber's .bbl opens with `{... \\aftergroup\\endinput}`, run only when biblatex
     is missing, and its entries follow."""
     depth = 0
-    position = 0
-    for m in _ENDINPUT_RE.finditer(text):
-        depth += _brace_balance(text, position, m.start())
-        position = m.start()
-        if depth <= 0:
+    for m in _ENDINPUT_RE.finditer(text) if "\\endinput" in text else ():
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth <= 0 and m.group().startswith("\\endinput"):
             return m.start()
     return -1
-
-
-def _brace_balance(text: str, start: int, end: int) -> int:
-    piece = text[start:end].replace("\\\\", "").replace("\\{", "").replace("\\}", "")
-    return piece.count("{") - piece.count("}")
 
 
 _INPUT_RE = re.compile(

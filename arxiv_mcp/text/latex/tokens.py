@@ -1,7 +1,9 @@
 """LaTeX source text -> a flat token list, plus the brace/bracket matching the converter walks by.
 
-One forward pass with memoised searches: math, verbatim and URLs become single tokens, accents
-and control symbols become text, and every other control word is a CMD token for the converter.
+One forward pass with memoised searches over text whose comments are gone (`source`): math,
+verbatim and URLs become single tokens, accents, control symbols and babel's shorthands (read
+in text only, as TeX reads its active characters) become text, and every other control word is
+a CMD token for the converter.
 A use of the paper's macros (`macros.Macros`) is expanded where it is read: what it stands for
 is read as tokens in its place (MAX_MACRO_DEPTH deep), and the LaTeX of math is rewritten by the
 same definitions before its rows and labels are read.
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from . import pace
+from .babel import Shorthands
 from .listings import INPUT_RE, OPTIONS_RE, listing_float
 from .specs import SIZE_SWITCHES
 
@@ -86,8 +89,9 @@ _MATH_ENVS = {
     "IEEEeqnarray*": "aligned",
 }
 _UNNUMBERED_MATH = {"displaymath", "math"}
-_VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
-_READ_HERE = {*_MATH_ENVS, *_VERBATIM_ENVS, "comment"}  # environments the tokenizer reads itself
+# environments whose lines are code: not read for commands, comments or math
+VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
+_READ_HERE = {*_MATH_ENVS, *VERBATIM_ENVS}  # environments the tokenizer reads itself
 _STARRABLE = {
     "part",
     "chapter",
@@ -121,7 +125,7 @@ _STARRABLE = {
 }
 
 
-class _Searcher:
+class Searcher:
     """Forward `str.find` with memo: repeated searches for the same needle stay linear overall."""
 
     def __init__(self, text: str):
@@ -190,24 +194,17 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+# An accent on a letter, dotless i and j too: `\\'e`, `\\"{o}`, and a letter's accent braced, `\\c{c}`
+_ACCENT_RE = re.compile(
+    r"\\(?:([cvuHrkd])(?=[ \t]*\{)|(['`^\"~=.]))[ \t]*"
+    r"(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z])|[A-Za-z]))"
+)
 
 
-# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
-# a reader sees
-_MATH_SIZE_RE = re.compile(rf"\\(?:{'|'.join(SIZE_SWITCHES)})(?![A-Za-z])\s*")
-
-
-def _clean_math(latex: str) -> str:
-    cleaned = " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
-    # a control space or a row break ending the math (`$1, 2, \\ldots\\ $`) sets nothing; kept,
-    # its backslash would stand before the closing dollar, which then reads as a literal one
-    return cleaned.rstrip(" \\") if cleaned.endswith("\\") else cleaned
-
-
-def _accented(accent: str, base: str) -> str:
+def _accented(accent: re.Match[str]) -> str:
+    base = accent.group(3) or accent.group(4)
     base = {"\\i": "i", "\\j": "j"}.get(base, base)
-    return unicodedata.normalize("NFC", base + _ACCENTS[accent])
+    return unicodedata.normalize("NFC", base + _ACCENTS[accent.group(1) or accent.group(2)])
 
 
 class Macros(Protocol):
@@ -304,9 +301,7 @@ def _xspace_adds_space(following: Token | None) -> bool:
     return kind in (MATH, RAW, LBRACKET)
 
 
-def _xspaced(
-    toks: list[Token], src: str, after: int, nested: bool, aliases: Mapping[str, tuple[str, str]]
-) -> list[Token]:
+def _xspaced(toks: list[Token], src: str, after: int, nested: bool, reader: _Tokenizer) -> list[Token]:
     """What a use read whole expands to, its \\xspace (anywhere in it) a space unless the token
     after the use (at `after` in `src`) is punctuation, a brace, a space or a footnote; a use
     ending a macro's body (`nested`, nothing after it) leaves its \\xspace to the use of that
@@ -317,8 +312,8 @@ def _xspaced(
         return toks
     kept = [(kind, XSPACE_RE.sub("", value) if kind in (MATH, DMATH) else value) for kind, value in toks]
     kept = [t for t in kept if t not in _XSPACES]
-    peek = _Tokenizer(src[after : after + _PEEK])
-    peek.aliases = aliases
+    peek = _Tokenizer(src[after : after + _PEEK], shorthands=reader.shorthands)
+    peek.aliases = reader.aliases
     following = peek.run()
     if _xspace_adds_space(following[0] if following else None):
         kept.append((TEXT, " "))
@@ -326,8 +321,9 @@ def _xspaced(
 
 
 class _Tokenizer:
-    def __init__(self, src: str, macros: Macros | None = None):
+    def __init__(self, src: str, macros: Macros | None = None, shorthands: Shorthands | None = None):
         self.src = src
+        self.shorthands = shorthands  # babel's, read in text as TeX reads its active characters
         self.aliases: Mapping[str, tuple[str, str]] = macros.aliases if macros is not None else {}
         self.end_aliases: Mapping[str, list[str]] = macros.end_aliases if macros is not None else {}
         self.macros = macros
@@ -337,7 +333,7 @@ class _Tokenizer:
         self.math_until = -1  # where a macro's body ending in math ends
         self.own_ends: dict[int, tuple[int, int]] | None = None  # the paper's environments' ends, once read
         self.ends_read = 0  # how often they were read again: a new environment defined after they were
-        self.search = _Searcher(src)
+        self.search = Searcher(src)
         self.toks: list[Token] = []
 
     _PAR_RE = re.compile(r"\n[ \t]*\n\s*")
@@ -351,7 +347,7 @@ class _Tokenizer:
             if piece:
                 self.toks.append((TEXT, piece))
 
-    _SPECIAL_RE = re.compile(r"[\\{}$&~%\[\]]")
+    _SPECIAL_RE = re.compile(r"[\\{}$&~\[\]]")
 
     def run(self) -> list[Token]:
         """One pass over the source, linear in its length (each search starts where the last ended)."""
@@ -361,7 +357,7 @@ class _Tokenizer:
             m = self._SPECIAL_RE.search(src, i)
             j = m.start() if m else n
             if j > i:
-                self.text(src[i:j])
+                self.text(src[i:j] if self.shorthands is None else self.shorthands.text(src, i, j))
             if not m:
                 break
             c = src[j]
@@ -369,9 +365,9 @@ class _Tokenizer:
                 i = self.control(j)
             elif c == "$":
                 i = self.dollar(j)
-            elif c == "%":
-                nl = src.find("\n", j)
-                i = n if nl < 0 else nl + 1
+            elif c == "~" and self.shorthands is not None and (tie := self.shorthands.tie(src, j)):
+                self.toks.append((TEXT, tie[0]))
+                i = tie[1]
             else:
                 self.toks.append(
                     {
@@ -394,34 +390,30 @@ class _Tokenizer:
                 return j + 2
             if self.plain_alignment(src[j + 2 : end]):
                 return end + 2
-            eqno = self._EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
-            self.math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end]))
+            eqno = _EQNO_RE.search(src, j + 2, end)  # plain TeX's `$$ x \eqno(3) $$` numbers it
+            self.toks.extend(_math(DMATH, self.in_math(src[j + 2 : eqno.start() if eqno else end])))
             if eqno:
-                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, eqno.group(2)), (RBRACE, "")])
-                self.labels(src[j + 2 : eqno.start()])
+                self.toks.extend(_command("@tagequation", eqno.group(2)) + _labels(src[j + 2 : eqno.start()]))
             return end + 2
         end = self.search.find_unescaped("$", j + 1)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
-        self.math(MATH, self.in_math(src[j + 1 : end]))
+        self.toks.extend(_math(MATH, self.in_math(src[j + 1 : end])))
         return end + 1
-
-    _ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
-    _ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
 
     def plain_alignment(self, display: str) -> bool:
         """Plain TeX's `$$\\eqalignno{a &= b & (1) \\cr ...}$$`: one display per numbered row,
         each numbered as written; False when the display is not one."""
-        found = self._ALIGNNO_RE.search(display)
+        found = _ALIGNNO_RE.search(display)
         close = group_end(display, found.end() - 1, len(display)) if found else -1
         if found is None or close < 0:
             return False
         for row in display[found.end() : close].split("\\cr"):
-            number = self._ROW_NUMBER_RE.search(row)
-            self.math(DMATH, self.in_math(row[: number.start()] if number else row), "aligned")
+            number = _ROW_NUMBER_RE.search(row)
+            self.toks.extend(_math(DMATH, self.in_math(row[: number.start()] if number else row), "aligned"))
             if number:
-                self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, number.group(1)), (RBRACE, "")])
+                self.toks.extend(_command("@tagequation", number.group(1)))
         return True
 
     def in_math(self, latex: str) -> str:
@@ -432,92 +424,21 @@ class _Tokenizer:
             return latex
         return self.macros.in_math(latex, self.depth)
 
-    def math(self, kind: str, latex: str, wrapper: str = "") -> None:
-        latex = _clean_math(latex)
-        if not latex:
-            return
-        if wrapper == "inline":
-            kind = MATH
-        elif wrapper:
-            latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
-        self.toks.append((kind, latex))
-
-    _NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
-    _TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
-    # `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
-    _EQNO_RE = re.compile(
-        r"\\l?eqno\s*(?:\\(?:mathrm|rm|hbox|text|textrm)\s*)?(\{)?\s*\(?\s*([^()$\\{}]{1,20}?|\\the[A-Za-z]+)\s*\)?\s*(?(1)\})\s*$"
-    )
-    _COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
-
-    def display(self, env: str, inner: str) -> None:
-        """A display environment: one DMATH per equation it numbers, each followed by its number
-        (`\\@stepequation`, or `\\@tagequation{x}` for \\tag{x}) and that row's `\\label`s, so the
-        converter numbers equations in document order and \\eqref reads. The rows of an alignment
-        go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
-        alignment numbering no row stays one display."""
-        wrapper = _MATH_ENVS[env]
-        if env.startswith("IEEEeqnarray"):
-            inner = self._COLUMNS_RE.sub("", inner, count=1)
-        numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
-        if not numbered or not wrapper or env.startswith("multline"):
-            self.math(DMATH, inner, wrapper)
-            if self._TAG_RE.search(inner) or (numbered and not self._NONUMBER_RE.search(inner)):
-                self.equation_number(inner)  # a starred display's \tag is printed
-            return
-        columns = self._COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
-        prefix = columns.group() if columns else ""
-        groups: list[list[str]] = [[]]
-        for row in _top_rows(inner[len(prefix) :]):
-            groups[-1].append(row)
-            if self._numbers(row):
-                groups.append([])
-        if not groups[-1]:
-            groups.pop()
-        elif len(groups) > 1:
-            groups[-2].extend(groups.pop())  # unnumbered rows after the last number stay with it
-        for rows in groups:
-            self.math(DMATH, prefix + "\\\\".join(rows), wrapper)
-            numbers = [row for row in rows if self._numbers(row)]
-            if numbers:
-                self.equation_number(numbers[-1], "".join(rows))
-            else:  # a \\label in an alignment numbering no row names the equation before it
-                self.labels("".join(rows))
-
-    def _numbers(self, row: str) -> bool:
-        return bool(row.strip()) and (not self._NONUMBER_RE.search(row) or bool(self._TAG_RE.search(row)))
-
-    def equation_number(self, row: str, rows: str | None = None) -> None:
-        """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
-        of its `rows` (a label on an unnumbered row names the number its group prints)."""
-        tag = self._TAG_RE.search(row)
-        if tag is None:
-            self.toks.append((CMD, "@stepequation"))
-        elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
-            self.toks.extend([(CMD, "@tagequation"), (LBRACE, ""), (TEXT, tag.group(1)), (RBRACE, "")])
-        self.labels(row if rows is None else rows)
-
-    def labels(self, latex: str) -> None:
-        for label in _LABEL_KEY_RE.findall(latex):
-            self.toks.extend([(CMD, "label"), (LBRACE, ""), (TEXT, label), (RBRACE, "")])
-
     # A control word; `@` joins letters into one name (\@secondoftwo, \href@noop: the internal
     # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
     _WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
 
     _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
 
-    _LETTER_ACCENT_RE = re.compile(r"\\([cvuHrkd])[ \t]*\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}")
-
     def control(self, j: int) -> int:
         src = self.src
+        accent = _ACCENT_RE.match(src, j)
+        if accent:
+            self.toks.append((TEXT, _accented(accent)))
+            return accent.end()
         word = self._WORD_RE.match(src, j)
         if not word:
             return self.control_symbol(j)
-        accent = self._LETTER_ACCENT_RE.match(src, j)
-        if accent:
-            self.toks.append((TEXT, _accented(accent.group(1), accent.group(2))))
-            return accent.end()
         name, k = word.group(1), word.end()
         if self.recorder is not None and name in _RECORDED and j >= self.records_from:
             end = self.recorder.define_at(src, j)
@@ -577,13 +498,13 @@ class _Tokenizer:
         Math never touches other math (`$a$$b$` would read as display math). `spaced`: a
         macro's use, after which TeX drops the spaces (an environment's \\end is not one)."""
         outer = self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends
-        self.src, self.search, self.toks, self.depth, self.math_until = body, _Searcher(body), [], self.depth + 1, -1
+        self.src, self.search, self.toks, self.depth, self.math_until = body, Searcher(body), [], self.depth + 1, -1
         self.own_ends = None
         toks = self.run()
         self.src, self.search, self.toks, self.depth, self.math_until, self.own_ends = outer
         if spaced:  # TeX drops the spaces after a control word; \\xspace may put one back
             end = end if nargs else match_end(AFTER_WORD_RE, self.src, end)
-            toks = _xspaced(toks, self.src, end, self.depth > 0, self.aliases)
+            toks = _xspaced(toks, self.src, end, self.depth > 0, self)
         before = self.src[j - 1 : j] == "$" or self.math_until == j
         if body.startswith("$") and self.toks and self.toks[-1][0] in (MATH, DMATH) and before:
             self.toks.append((TEXT, " "))
@@ -600,7 +521,7 @@ class _Tokenizer:
         """A definition's tokens as written: nothing in it expanded or read as math or an alias, as
         TeX reads it; the definitions inside it (`\\newcommand{\\setup}{\\def\\a{...}}`) are recorded,
         as no use of a macro that defines macros is expanded here."""
-        inside = _Tokenizer(definition)
+        inside = _Tokenizer(definition, shorthands=self.shorthands)
         inside.recorder, inside.records_from = self.recorder, 1
         self.toks.extend(inside.run())
         return end
@@ -614,12 +535,6 @@ class _Tokenizer:
             and not being_defined(self.toks, len(self.toks))
         )
 
-    _LINEBREAK_OPT_RE = re.compile(r"\*?(?:[ \t]*\[[ \t]*-?(?:\d+(?:\.\d*)?|\.\d+)[ \t]*[a-z]{2}[ \t]*\])?")
-
-    _SYMBOL_ACCENT_RE = re.compile(
-        r"\\(['`^\"~=.])[ \t]*(?:\{[ \t]*(\\[ij](?![A-Za-z])|[A-Za-z])[ \t]*\}|(\\[ij](?![A-Za-z]))|([A-Za-z]))"
-    )
-
     def control_symbol(self, j: int) -> int:
         src = self.src
         if j + 1 >= len(src):
@@ -627,19 +542,14 @@ class _Tokenizer:
         c = src[j + 1]
         if c == "\\":
             self.toks.append((NEWLINE, ""))
-            return match_end(self._LINEBREAK_OPT_RE, src, j + 2)
+            return match_end(_LINE_BREAK_OPTIONS_RE, src, j + 2)
         if c in "([":
             close = "\\)" if c == "(" else "\\]"
             end = self.search.find(close, j + 2)
             if end < 0:
                 return j + 2
-            self.math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end]))
+            self.toks.extend(_math(MATH if c == "(" else DMATH, self.in_math(src[j + 2 : end])))
             return end + 2
-        accent = self._SYMBOL_ACCENT_RE.match(src, j)
-        if accent:
-            base = accent.group(2) or accent.group(3) or accent.group(4)
-            self.toks.append((TEXT, _accented(accent.group(1), base)))
-            return accent.end()
         self.toks.append((TEXT, _CONTROL_SYMBOLS.get(c, "")))
         return j + 2
 
@@ -648,7 +558,7 @@ class _Tokenizer:
         if kind == "end":
             self.toks.append((END, env))
             return k
-        if env in _MATH_ENVS or env in _VERBATIM_ENVS or env == "comment":
+        if env in _READ_HERE:
             end, after = self.find_env_end(env, k)
             if env == "lstlisting":
                 return self.listing(k, end, after)
@@ -657,8 +567,8 @@ class _Tokenizer:
                 return k
             inner = src[k:end]
             if env in _MATH_ENVS:
-                self.display(env, self.in_math(inner))
-            elif env in _VERBATIM_ENVS:
+                self.toks.extend(_display(env, self.in_math(inner)))
+            elif env in VERBATIM_ENVS:
                 self.toks.append((VERB, _verbatim_body(env, inner)))
             return after
         self.toks.append((BEGIN, env))
@@ -713,6 +623,7 @@ class _Tokenizer:
         if not src.startswith("{", brace):
             self.toks.append((CMD, name))
             return k
+        # the first `}` closes it (a memoised search: a long run of unclosed \url{ stays linear)
         end = self.search.find("}", brace + 1)
         if end < 0 or end - brace > 4000:
             self.toks.append((CMD, name))
@@ -736,7 +647,113 @@ def _url_text(raw: str) -> str:
     return _URL_CONTROL_RE.sub(lambda m: m.group(1) or "", raw)
 
 
-_ROW_PART_RE = re.compile(r"\\\\(?:\[[^\]\n]{0,20}\])?|\\(?:begin|end)(?![A-Za-z])|\\.|[{}]")
+# ---------------------------------------------------------------------------------------------
+# Math as tokens: one MATH or DMATH per formula, and each numbered display followed by its number
+# ---------------------------------------------------------------------------------------------
+
+_LABEL_KEY_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
+
+
+# A text size switch inside math (`$^\\textrm{\\scriptsize 98}$`, ATLAS's author marks) sizes nothing
+# a reader sees
+_MATH_SIZE_RE = re.compile(rf"\\(?:{'|'.join(SIZE_SWITCHES)})(?![A-Za-z])\s*")
+
+
+def _clean_math(latex: str) -> str:
+    cleaned = " ".join(_MATH_SIZE_RE.sub("", _LABEL_KEY_RE.sub("", latex)).replace("\\protect", "").split())
+    # a control space or a row break ending the math (`$1, 2, \\ldots\\ $`) sets nothing; kept,
+    # its backslash would stand before the closing dollar, which then reads as a literal one
+    return cleaned.rstrip(" \\") if cleaned.endswith("\\") else cleaned
+
+
+_ALIGNNO_RE = re.compile(r"\\l?eqalignno\s*\{")
+_ROW_NUMBER_RE = re.compile(r"&\s*\(([^()&$\\]{1,20})\)\s*\Z")
+_NONUMBER_RE = re.compile(r"\\(?:nonumber|notag|IEEEnonumber)(?![A-Za-z])")
+_TAG_RE = re.compile(r"\\tag\*?[ \t]*\{((?:[^{}\n]|\{[^{}\n]{0,40}\}){0,60})\}")  # one brace level: \tag{\ref{x}'}
+# `\eqno(3)`, `\eqno \mathrm{(\theUniversal)}`: the number as written, or the counter it prints
+_EQNO_RE = re.compile(
+    r"\\l?eqno\s*(?:\\(?:mathrm|rm|hbox|text|textrm)\s*)?(\{)?\s*\(?\s*([^()$\\{}]{1,20}?|\\the[A-Za-z]+)\s*\)?\s*(?(1)\})\s*$"
+)
+_COLUMNS_RE = re.compile(r"\A\s*\{[^{}]{0,10}\}")
+
+
+def _math(kind: str, latex: str, wrapper: str = "") -> list[Token]:
+    """The formula's token (none when it sets nothing), inside its `wrapper` environment."""
+    latex = _clean_math(latex)
+    if not latex:
+        return []
+    if wrapper == "inline":
+        kind = MATH
+    elif wrapper:
+        latex = f"\\begin{{{wrapper}}}{latex}\\end{{{wrapper}}}"
+    return [(kind, latex)]
+
+
+def _command(name: str, argument: str) -> list[Token]:
+    """`\\name{argument}` as tokens: an equation's number (`@tagequation`) or a `label`."""
+    return [(CMD, name), (LBRACE, ""), (TEXT, argument), (RBRACE, "")]
+
+
+def _labels(latex: str) -> list[Token]:
+    return [tok for label in _LABEL_KEY_RE.findall(latex) for tok in _command("label", label)]
+
+
+def _display(env: str, inner: str) -> list[Token]:
+    """A display environment: one DMATH per equation it numbers, each followed by its number
+    (`\\@stepequation`, or `\\@tagequation{x}` for \\tag{x}) and that row's `\\label`s, so the
+    converter numbers equations in document order and \\eqref reads. The rows of an alignment
+    go with the numbered row they end at (`a &= b \\nonumber \\\\ &= c` is one equation); an
+    alignment numbering no row stays one display."""
+    wrapper = _MATH_ENVS[env]
+    if env.startswith("IEEEeqnarray"):
+        inner = _COLUMNS_RE.sub("", inner, count=1)
+    numbered = not env.endswith("*") and env not in _UNNUMBERED_MATH
+    if not numbered or not wrapper or env.startswith("multline"):
+        if _TAG_RE.search(inner) or (numbered and not _NONUMBER_RE.search(inner)):
+            return _math(DMATH, inner, wrapper) + _equation_number(inner)  # a starred display's \tag is printed
+        return _math(DMATH, inner, wrapper)
+    columns = _COLUMNS_RE.match(inner) if wrapper == "alignedat" else None
+    prefix = columns.group() if columns else ""
+    groups: list[list[str]] = [[]]
+    for row in _top_rows(inner[len(prefix) :]):
+        groups[-1].append(row)
+        if _numbers(row):
+            groups.append([])
+    if not groups[-1]:
+        groups.pop()
+    elif len(groups) > 1:
+        groups[-2].extend(groups.pop())  # unnumbered rows after the last number stay with it
+    toks: list[Token] = []
+    for rows in groups:
+        toks += _math(DMATH, prefix + "\\\\".join(rows), wrapper)
+        numbers = [row for row in rows if _numbers(row)]
+        # a \\label in an alignment numbering no row names the equation before it
+        toks += _equation_number(numbers[-1], "".join(rows)) if numbers else _labels("".join(rows))
+    return toks
+
+
+def _numbers(row: str) -> bool:
+    return bool(row.strip()) and (not _NONUMBER_RE.search(row) or bool(_TAG_RE.search(row)))
+
+
+def _equation_number(row: str, rows: str | None = None) -> list[Token]:
+    """The number of the equation `row` ends (its \\tag, else the next), then the `\\label`s
+    of its `rows` (a label on an unnumbered row names the number its group prints)."""
+    tag = _TAG_RE.search(row)
+    number: list[Token] = []
+    if tag is None:
+        number = [(CMD, "@stepequation")]
+    elif tag.group(1).strip() or not tag.group().startswith("\\tag*"):  # `\\tag*{}` prints nothing
+        number = _command("@tagequation", tag.group(1))
+    return number + _labels(row if rows is None else rows)
+
+
+# What follows a line break `\\`, in text and in a formula's rows: a star, a length (`\\[2pt]`,
+# `\\[.5\baselineskip]`, `\\[\jot]`)
+_FACTOR = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_LINE_BREAK_OPTIONS = rf"\*?(?:[ \t]*\[[ \t]*(?:{_FACTOR}[ \t]*[a-z]{{2}}|(?:{_FACTOR})?[ \t]*\\[A-Za-z]+)[ \t]*\])?"
+_LINE_BREAK_OPTIONS_RE = re.compile(_LINE_BREAK_OPTIONS)
+_ROW_PART_RE = re.compile(rf"\\\\{_LINE_BREAK_OPTIONS}|\\(?:begin|end)(?![A-Za-z])|\\.|[{{}}]")
 
 
 def _top_rows(inner: str) -> list[str]:
@@ -763,15 +780,16 @@ _MINTED_LANGUAGE_RE = re.compile(r"[ \t]*\{[^}\n]{0,40}\}")
 
 def _verbatim_body(env: str, inner: str) -> str:
     """The code an environment prints: its options (listings' grammar, over lines and braces
-    as fancyvrb's and minted's are written too) and minted's language are not code."""
-    start = match_end(OPTIONS_RE, inner, 0) if env in ("lstlisting", "minted", "Verbatim", "Verbatim*") else 0
+    as fancyvrb's and minted's are written too; a listing's are read for its float, `listing`)
+    and minted's language are not code."""
+    start = match_end(OPTIONS_RE, inner, 0) if env in ("minted", "Verbatim", "Verbatim*") else 0
     return inner[match_end(_MINTED_LANGUAGE_RE, inner, start) if env == "minted" else start :].strip("\n")
 
 
-def tokenize(src: str, macros: Macros | None = None) -> list[Token]:
+def tokenize(src: str, macros: Macros | None = None, shorthands: Shorthands | None = None) -> list[Token]:
     """`macros`: the paper's macros, expanded as they are read (in math before its rows are
-    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber)."""
-    return _Tokenizer(src, macros).run()
+    numbered, so `\\def\\nn{\\nonumber}` is a \\nonumber); `shorthands`: babel's, read in text."""
+    return _Tokenizer(src, macros, shorthands).run()
 
 
 def match_groups(toks: list[Token]) -> list[int]:
