@@ -53,7 +53,7 @@ from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_START
 from .sentences import ends_sentence, ends_with_stop
-from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
+from .tables import looks_tabular, placed_rows, reads_as_row, text_cells
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -419,7 +419,7 @@ def _rows_above(
 def _rows(texts: list[str], page: int, pieces: Mapping[tuple[int, str], list[Piece]]) -> tuple[tuple[str, ...], ...]:
     """A table's lines as approximate rows: in columns where the engine placed them
     (tables.placed_rows), else read from the text."""
-    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
+    placed = placed_rows([pieces.get((page, text)) for text in texts])
     return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
 
 

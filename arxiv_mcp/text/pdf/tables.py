@@ -20,9 +20,9 @@ a row leaves empty an empty cell. The result is approximate (a spanning cell sta
 column), and a table whose rows the engine did not place keeps the cells its text tells
 (`text_cells`).
 
-Invariant: a line's pieces are looked up by its page and its text with white space out and
-compatibility forms composed (NFKC), which is how the engine's text and its line records
-meet after the engine tidied the text (ligatures, accents, white space, an escaped `#`).
+Invariant: a line's pieces are its record's, the one reading_order.placed matched it to
+(the one matching of the engine's text and its line records), when that record holds the
+whole line; looked up by its page and its text.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import labels
 from .glyphs import utf16_length
-from .lines import PageText, Piece
+from .lines import Line, Piece
 from .params import PARAMS
 
 _TABLE_CAPTION = re.compile(rf"\s*(?:{labels.TABLE_PRINTED})\s?{labels.PRINTED_NUMBER}\b")
@@ -142,21 +142,27 @@ def measured(pieces: list[Piece], size: float) -> list[Piece]:
 _NARROW = frozenset(" .,;:'()[]|!ilj")
 
 
-def line_key(text: str) -> str:
-    """What a line's text and its record are matched by (see the module docstring)."""
-    key = "".join(unicodedata.normalize("NFKC", text).split())
-    return key[1:] if key.startswith("\\#") else key  # a line the engine's text escaped (shape.escape_line)
-
-
-def table_pieces(pages: Iterable[PageText | None]) -> dict[tuple[int, str], list[Piece]]:
-    """The placed pieces of the lines of `pages` the engine placed (those near a table's
-    caption), by page number (from 1) and line_key; the first of a page's lines of one text."""
+def table_pieces(
+    number: int, lines: Sequence[str], places: Sequence[Line | None]
+) -> dict[tuple[int, str], list[Piece]]:
+    """The placed pieces of the lines of page `number` (from 1) whose records the engine
+    placed (those near a table's caption), by the page's number and the line's text (`places`:
+    each line's record, reading_order.placed); the first of a page's lines of one text. A
+    line gets its record's pieces only when the record holds all of it (a line the engine's
+    text joined of several records, a raised script's, would get some of its cells)."""
     found: dict[tuple[int, str], list[Piece]] = {}
-    for number, page in enumerate(pages, 1):
-        for line in page.lines if page is not None else ():
-            if line.pieces is not None and len(line.pieces) > 1:
-                found.setdefault((number, line_key(line.text)), line.pieces)
+    for line, place in zip(lines, places):
+        if place is not None and place.pieces is not None and len(place.pieces) > 1 and _same(line, place.text):
+            found.setdefault((number, line), place.pieces)
     return found
+
+
+def _same(line: str, record: str) -> bool:
+    """Whether a line of the engine's text is its record's text tidied: the same with white
+    space out and compatibility forms composed (NFKC: ligatures, accents), and an escaped `#`
+    (shape.escape_line) read as it."""
+    key = "".join(unicodedata.normalize("NFKC", line).split())
+    return (key[1:] if key.startswith("\\#") else key) == "".join(unicodedata.normalize("NFKC", record).split())
 
 
 def _gaps(pieces: Sequence[Piece]) -> Iterator[float]:
