@@ -22,11 +22,11 @@ ROWS = [
 ]
 
 
-def _table_page() -> list[tuple[float, float, str, str]]:
+def _table_page(caption: str = "Walruses counted per herd and winter.") -> list[tuple[float, float, str, str]]:
     """Prose, a table's caption, its rows with each cell drawn where its column stands, prose."""
     y = 720.0
     page: list[tuple[float, float, str, str]] = []
-    for line in [*PROSE, "Table 1: Walruses counted per herd and winter."]:
+    for line in [*PROSE, f"Table 1: {caption}"]:
         page.append((72.0, y, line, "body"))
         y -= 14
     for row in ROWS:
@@ -46,6 +46,15 @@ def test_a_tables_cells_come_in_columns_from_where_they_stand(engine):
     assert table.approximate
     assert table.rows == tuple(ROWS)  # the header's words apart, the empty cell kept, "North Sea herd" one cell
     assert "North Sea herd 120 2001" in pdf_to_text(data, engine=engine)  # the page's text as it was
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_caption_without_a_stop_ends_at_the_first_row_placed_as_cells(engine):
+    # the caption's words run on into the rows as text ("... per herd Herd Mean count"),
+    # but the rows' cells stand apart: the caption ends where they start
+    (table,) = pdf_to_document(make_placed_pdf([_table_page("Walruses per herd")]), engine=engine).records(Table)
+    assert table.caption == "Walruses per herd"
+    assert table.rows == tuple(ROWS)
 
 
 def test_pieces_close_together_are_one_cell_and_a_spanning_cell_goes_where_it_overlaps_most():
@@ -101,3 +110,12 @@ def test_a_caption_over_its_table_keeps_the_rows_under_it():
     text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd.", "Herd Count", "North 120", "South 95", "", *PROSE]
     (table,) = pdf_document(text).records(Table)
     assert table.rows == (("Herd Count",), ("North", "120"), ("South", "95"))
+
+
+def test_a_table_caption_running_to_the_texts_end_is_read():
+    # its rows would start past the last line: looked up on the last page, not past it
+    text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd", "Herd Count"]
+    (table,) = pdf_document(text, pieces={(1, "North 120"): [(72.0, 90.0, "North"), (200.0, 220.0, " 120")]}).records(
+        Table
+    )
+    assert table.caption == "Walruses per herd Herd Count"

@@ -53,7 +53,7 @@ from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_START
 from .sentences import ends_sentence, ends_with_stop
-from .tables import looks_tabular, placed_rows, reads_as_row, text_cells
+from .tables import looks_tabular, placed_apart, placed_rows, reads_as_row, text_cells
 
 # --- captions -------------------------------------------------------------------------------
 
@@ -319,6 +319,9 @@ def _captions(
         name, number, label, first, body_start = found
         key = (_is_table(name), number)
         end = _caption_end(lines, index, body_start, full)
+        if _is_table(name) and pieces:  # its first row the engine placed as cells apart ends it
+            page = _page_at(lines, index)
+            end = next((row for row in range(body_start, end) if placed_apart(pieces.get((page, lines[row])))), end)
         if key in seen or end <= index:
             index += 1
             continue
@@ -424,8 +427,9 @@ def _rows(texts: list[str], page: int, pieces: Mapping[tuple[int, str], list[Pie
 
 
 def _page_at(lines: list[str], index: int) -> int:
-    """The number of the page line `index` is on (0 before the first page marker)."""
-    for line in map(lines.__getitem__, range(index, -1, -1)):
+    """The number of the page line `index` is on (0 before the first page marker; the last
+    page's just past the last line, where a caption running to the text's end ends)."""
+    for line in map(lines.__getitem__, range(min(index, len(lines) - 1), -1, -1)):
         if line.startswith("## Page ") and line[8:].isdigit():
             return int(line[8:])
     return 0

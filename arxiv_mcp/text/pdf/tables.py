@@ -174,6 +174,12 @@ def _gaps(pieces: Sequence[Piece]) -> Iterator[float]:
         right = max(right, x1)
 
 
+def placed_apart(pieces: Sequence[Piece] | None) -> bool:
+    """Whether a line's pieces (None: not placed) stand as a table's row: two of them farther
+    apart than any cell gap (PARAMS.cell_gap), which a sentence's spaces never are."""
+    return pieces is not None and any(gap > PARAMS.cell_gap[1] for gap in _gaps(pieces))
+
+
 def _cell_gap(rows: Sequence[Sequence[Piece]]) -> float:
     """How far apart two pieces of the table's rows stand at least to be two cells: a share
     more than the lower quartile of the gaps (a space, when cells hold words or signs: "5.5 ±
