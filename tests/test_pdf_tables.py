@@ -76,6 +76,15 @@ def test_pieces_close_together_are_one_cell_and_a_spanning_cell_goes_where_it_ov
     ]
 
 
+def test_a_sub_header_over_the_table_stands_in_the_column_where_it_starts():
+    rows = [
+        [(72.0, 100.0, "Herd"), (200.0, 230.0, " Count"), (300.0, 350.0, " Winter")],
+        [(195.0, 345.0, "Counted from orbit")],  # over the last two columns, most over the last
+        [(72.0, 100.0, "North"), (200.0, 220.0, " 120"), (300.0, 330.0, " 2001")],
+    ]
+    assert placed_rows(rows)[1] == ("", "Counted from orbit", "")
+
+
 def test_rows_not_placed_are_read_from_their_text():
     assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one placed row makes no columns
     assert text_cells("North Sea herd 120 2001") == ("North Sea herd", "120", "2001")

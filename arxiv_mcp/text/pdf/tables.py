@@ -15,7 +15,8 @@ apart: "4.600 566.9 5", its inner gaps unknown) is split so. The columns are the
 the cells cover, the rows of most cells first (a cell over two columns spans them and
 widens none); a column one row alone uses joins its nearer neighbour. A row of as many
 cells as columns has a cell a column, in order; every other row's cells go to the column
-they overlap most (nearest, when none), two in one column joined, a column
+they overlap most (nearest, when none; a row's only cell, a sub-header, to the first
+it overlaps), two in one column joined, a column
 a row leaves empty an empty cell. The result is approximate (a spanning cell stands in one
 column), and a table whose rows the engine did not place keeps the cells its text tells
 (`text_cells`).
@@ -271,10 +272,14 @@ def _merged_sparse(columns: list[tuple[float, float]], rows: list[list[Piece]]) 
     return columns
 
 
-def _column_of(cell: Piece, columns: list[tuple[float, float]]) -> int:
+def _column_of(cell: Piece, columns: list[tuple[float, float]], alone: bool = False) -> int:
+    """The column `cell` overlaps most (the first it overlaps when `alone`, its row's only
+    cell: a sub-header over the table stands in the column where it starts), else the nearest."""
     x0, x1, _ = cell
     overlaps = [min(x1, right) - max(x0, left) for left, right in columns]
     best = max(range(len(columns)), key=overlaps.__getitem__)
+    if alone and overlaps[best] > 0:
+        return next(index for index, overlap in enumerate(overlaps) if overlap > 0)
     if overlaps[best] > 0:
         return best
     middle = (x0 + x1) / 2
@@ -301,6 +306,6 @@ def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
             continue
         texts: list[list[str]] = [[] for _ in columns]
         for cell in row:
-            texts[_column_of(cell, columns)].append(cell[2])
+            texts[_column_of(cell, columns, len(row) == 1)].append(cell[2])
         out.append(tuple(" ".join(parts) for parts in texts))
     return out
