@@ -277,11 +277,9 @@ def reading_order(
         # the cheap tests first: most lines follow one that ends its paragraph, or go on it
         if line and line[0] != "#" and (before >= 0 or continued):
             interrupted = out[before] if before >= 0 else ""
-            # a paragraph goes on in lower case (see _resumes): its line before the run ends
-            # with no stop
-            if (
-                before < 0 or not (interrupted[0] == "#" or len(interrupted) < short or ends_with_stop(interrupted))
-            ) and _may_open(line, short):
+            # a heading or a short line ends its paragraph; whether a full one did, the
+            # positions after the run tell (a paragraph's first line is indented: _resumes)
+            if (before < 0 or not (interrupted[0] == "#" or len(interrupted) < short)) and _may_open(line, short):
                 if page is None:
                     page = _Page(out, places, records, short)
                 moved = _move_run(out, page, before, index, short, is_caption)
