@@ -86,8 +86,13 @@ def test_a_sub_header_over_the_table_stands_in_the_column_where_it_starts():
 
 
 def test_rows_not_placed_are_read_from_their_text():
-    assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one placed row makes no columns
+    assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one cell makes no columns
     assert text_cells("North Sea herd 120 2001") == ("North Sea herd", "120", "2001")
+
+
+def test_a_row_placed_alone_keeps_its_cells_apart():
+    # the text alone would make one cell of it (no number splits it)
+    assert placed_rows([None, [(72.0, 110.0, "North"), (200.0, 230.0, " Sea")]]) == [None, ("North", "Sea")]
 
 
 def test_a_caption_under_its_table_takes_the_rows_over_it_and_leaves_the_next_tables_rows():

@@ -15,11 +15,10 @@ apart: "4.600 566.9 5", its inner gaps unknown) is split so. The columns are the
 the cells cover, the rows of most cells first (a cell over two columns spans them and
 widens none); a column one row alone uses joins its nearer neighbour. A row of as many
 cells as columns has a cell a column, in order; every other row's cells go to the column
-they overlap most (nearest, when none; a row's only cell, a sub-header, to the first
-it overlaps), two in one column joined, a column
-a row leaves empty an empty cell. The result is approximate (a spanning cell stands in one
-column), and a table whose rows the engine did not place keeps the cells its text tells
-(`text_cells`).
+they overlap most (nearest, when none; a row's only cell, a sub-header, to the first it
+overlaps), two in one column joined, a column a row leaves empty an empty cell. The result
+is approximate (a spanning cell stands in one column), and a table whose rows the engine
+did not place keeps the cells its text tells (`text_cells`).
 
 Invariant: a line's pieces are its record's, the one reading_order.placed matched it to
 (the one matching of the engine's text and its line records), when that record holds the
@@ -288,12 +287,12 @@ def _column_of(cell: Piece, columns: list[tuple[float, float]], alone: bool = Fa
 
 def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
     """Each row placed (its pieces; None: not placed) as its cells in the table's columns,
-    as many in every row (None for a row not placed); all None when fewer than two rows are
-    placed or they make fewer than two columns."""
+    as many in every row (None for a row not placed); all None when the placed rows make
+    fewer than two columns (a row placed alone makes its own)."""
     gap = _cell_gap([row for row in rows if row])
     cells = [None if not row else _cells(row, gap) for row in rows]
     placed = [row for row in cells if row]
-    columns = _merged_sparse(_columns(placed), placed) if len(placed) > 1 else []
+    columns = _merged_sparse(_columns(placed), placed)
     if len(columns) < 2:
         return [None] * len(rows)
     out: list[tuple[str, ...] | None] = []
