@@ -21,7 +21,7 @@ def _records(rows: list[tuple[float, float, str]]) -> list[Line]:
 
 def _order(rows: list[tuple[float, float, str]], continued: bool = False) -> list[str]:
     lines = [text for _, _, text in rows]
-    return reading_order(lines, _records(rows), SHORT, opens_caption, continued)
+    return reading_order(lines, _records(rows), SHORT, opens_caption, continued)[0]
 
 
 LEFT = [
@@ -98,7 +98,7 @@ def test_a_float_at_a_pages_head_follows_the_paragraph_the_page_before_left_open
 
 def test_a_page_without_records_is_left_as_it_is():
     lines = [row[2] for row in [*LEFT, FOOTNOTE, *FLOAT, *RIGHT]]
-    assert reading_order(lines, [], SHORT, opens_caption) == lines
+    assert reading_order(lines, [], SHORT, opens_caption) == (lines, [None] * len(lines))
 
 
 def test_tidied_lines_find_their_records_by_their_ends():

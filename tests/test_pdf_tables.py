@@ -22,11 +22,11 @@ ROWS = [
 ]
 
 
-def _table_page() -> list[tuple[float, float, str, str]]:
+def _table_page(caption: str = "Walruses counted per herd and winter.") -> list[tuple[float, float, str, str]]:
     """Prose, a table's caption, its rows with each cell drawn where its column stands, prose."""
     y = 720.0
     page: list[tuple[float, float, str, str]] = []
-    for line in [*PROSE, "Table 1: Walruses counted per herd and winter."]:
+    for line in [*PROSE, f"Table 1: {caption}"]:
         page.append((72.0, y, line, "body"))
         y -= 14
     for row in ROWS:
@@ -48,6 +48,15 @@ def test_a_tables_cells_come_in_columns_from_where_they_stand(engine):
     assert "North Sea herd 120 2001" in pdf_to_text(data, engine=engine)  # the page's text as it was
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_caption_without_a_stop_ends_at_the_first_row_placed_as_cells(engine):
+    # the caption's words run on into the rows as text ("... per herd Herd Mean count"),
+    # but the rows' cells stand apart: the caption ends where they start
+    (table,) = pdf_to_document(make_placed_pdf([_table_page("Walruses per herd")]), engine=engine).records(Table)
+    assert table.caption == "Walruses per herd"
+    assert table.rows == tuple(ROWS)
+
+
 def test_pieces_close_together_are_one_cell_and_a_spanning_cell_goes_where_it_overlaps_most():
     rows = [
         [(72.0, 110.0, "Stage"), (200.0, 330.0, " Correctly classified")],
@@ -67,9 +76,23 @@ def test_pieces_close_together_are_one_cell_and_a_spanning_cell_goes_where_it_ov
     ]
 
 
+def test_a_sub_header_over_the_table_stands_in_the_column_where_it_starts():
+    rows = [
+        [(72.0, 100.0, "Herd"), (200.0, 230.0, " Count"), (300.0, 350.0, " Winter")],
+        [(195.0, 345.0, "Counted from orbit")],  # over the last two columns, most over the last
+        [(72.0, 100.0, "North"), (200.0, 220.0, " 120"), (300.0, 330.0, " 2001")],
+    ]
+    assert placed_rows(rows)[1] == ("", "Counted from orbit", "")
+
+
 def test_rows_not_placed_are_read_from_their_text():
-    assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one placed row makes no columns
+    assert placed_rows([None, [(72.0, 90.0, "North")]]) == [None, None]  # one cell makes no columns
     assert text_cells("North Sea herd 120 2001") == ("North Sea herd", "120", "2001")
+
+
+def test_a_row_placed_alone_keeps_its_cells_apart():
+    # the text alone would make one cell of it (no number splits it)
+    assert placed_rows([None, [(72.0, 110.0, "North"), (200.0, 230.0, " Sea")]]) == [None, ("North", "Sea")]
 
 
 def test_a_caption_under_its_table_takes_the_rows_over_it_and_leaves_the_next_tables_rows():
@@ -101,3 +124,12 @@ def test_a_caption_over_its_table_keeps_the_rows_under_it():
     text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd.", "Herd Count", "North 120", "South 95", "", *PROSE]
     (table,) = pdf_document(text).records(Table)
     assert table.rows == (("Herd Count",), ("North", "120"), ("South", "95"))
+
+
+def test_a_table_caption_running_to_the_texts_end_is_read():
+    # its rows would start past the last line: looked up on the last page, not past it
+    text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd", "Herd Count"]
+    (table,) = pdf_document(text, pieces={(1, "North 120"): [(72.0, 90.0, "North"), (200.0, 220.0, " 120")]}).records(
+        Table
+    )
+    assert table.caption == "Walruses per herd Herd Count"

@@ -446,7 +446,7 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         )
     furnished, stamp = remove_furniture(tidied)
     records = [None if page is None else page.lines for page in raw_pages]
-    laid_out = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
+    laid_out, pieces = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
     document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
         document.extend(("", page_heading(number)) if document else (page_heading(number),))
@@ -458,25 +458,30 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(document, stamp, read, damage, table_pieces(raw_pages))
+    return _Rendered(document, stamp, read, damage, pieces)
 
 
 def _in_reading_order(
     pages: list[list[str] | None], records: list[list[Line] | None], known_hyphenated: frozenset[str]
-) -> list[list[str] | None]:
+) -> tuple[list[list[str] | None], dict[tuple[int, str], list[Piece]]]:
     """Each page with the captions and footnotes that interrupt a paragraph moved out (reading_order),
-    and a word the move brings together again across a line end mended ("trans-" + "formers")."""
+    and a word the move brings together again across a line end mended ("trans-" + "formers");
+    the placed pieces of the lines near table captions (tables.table_pieces)."""
     short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
+    pieces: dict[tuple[int, str], list[Piece]] = {}
     continued = False  # the page before ended inside a paragraph
-    for lines, placed in zip(pages, records):
-        ordered = None if lines is None else reading_order(lines, placed or [], short, opens_caption, continued)
+    for number, (lines, placed) in enumerate(zip(pages, records), 1):
+        ordered = None
+        if lines is not None:
+            ordered, places = reading_order(lines, placed or [], short, opens_caption, continued)
+            pieces.update(table_pieces(number, ordered, places))
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
         continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
         out.append(ordered)
-    return out
+    return out, pieces
 
 
 def _fragments(lines: list[Line]) -> frozenset[str]:

@@ -80,10 +80,9 @@ class LayoutParams:
     """A section follows one of the last this many candidates (bounds the chain's search)."""
     equation_window: int = 200
     """An equation follows one of the last this many candidates."""
-    place_window: int = 8
-    """A tidied line is matched to one of the engine's next this many line records (reading_order)."""
     place_key: int = 6
-    """By its first or its last this many letters (spaces aside)."""
+    """A tidied line is matched to the engine's line record that shares its first or its last
+    this many letters, spaces aside (reading_order.placed)."""
     column_lines: int = 2
     """A column's left edge is where at least this many of a page's full lines start; the
     page's line step is the commonest one when seen this often (else the size's, below)."""

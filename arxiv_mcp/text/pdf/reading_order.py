@@ -11,7 +11,7 @@ those, and so does this pass: such a run is moved out, its captions to the end o
 paragraph, its footnotes to the end of the page's text.
 
 The page's lines are placed (`placed`: each text line matched to the engine's line record,
-lines.Line, in order), and the run is told from positions, not from sentences:
+lines.Line, once; the tables read the same matching), and the run is told from positions:
 - the paragraph is open where the run starts: the line before it is a full one (a line
   shorter than `short` characters, or a heading, ends its paragraph);
 - the run opens with a caption, a footnote's mark, or a figure's own words (short lines);
@@ -31,6 +31,7 @@ is left as it is. Every threshold is in params.LayoutParams.
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -54,64 +55,39 @@ IsCaption = Callable[[list[str], int], bool]
 
 
 def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
-    """Each of a page's text `lines` with the engine's record of it, None where none matches
-    (see _Placer)."""
-    placer = _Placer(lines, records)
-    return [placer.at(index) for index in range(len(lines))]
-
-
-class _Placer:
-    """Finds a text line's record when it is first asked for (a page's run is told from a few
-    of its lines: placing every line cost more than the rest of the pass).
+    """Each of a page's text `lines` with the engine's record of it (lines.Line), None where
+    none matches: the one matching of text and records, which this pass and the tables read.
 
     The text lines are the records' texts tidied (white space, hyphens mended, scripts
-    joined, furniture out, headings marked), mostly in the same order: a line is matched to a
-    record whose first few letters it shares (else its last few: a hyphen mended moved its
-    first word up), the first such after the record of the nearest line before it that is
-    placed (else the first such not matched yet: an engine may give a figure's labels apart)."""
-
-    def __init__(self, lines: Sequence[str], records: Sequence[Line]) -> None:
-        self.lines = lines
-        self.records = records
-        self.found: dict[int, int | None] = {}  # by line index: its record's index
-        self.used: set[int] = set()
-        self._heads: dict[str, list[int]] | None = None
-        self._tails: dict[str, list[int]] | None = None
-
-    def at(self, index: int) -> Line | None:
-        if index not in self.found:
-            # the lines just before it first, in order: where their records are tells which
-            # of the records sharing its letters is its ("Figure 7" or "Figure 8")
-            for other in range(max(0, index - PARAMS.place_window), index + 1):
-                if other not in self.found:
-                    self.found[other] = self._find(other)
-        record = self.found[index]
-        return None if record is None else self.records[record]
-
-    def moved(self, first: int, order: list[int | None]) -> None:
-        """The lines from `first` on were put in `order` (their old indexes; None: a blank line)."""
-        found = {index: record for index, record in self.found.items() if index < first}
-        for offset, old in enumerate(order):
-            if old is not None and old in self.found:
-                found[first + offset] = self.found[old]
-        self.found = found
-
-    def _find(self, index: int) -> int | None:
-        line, key = self.lines[index], PARAMS.place_key
-        if not line:
-            return None
-        before = (self.found.get(other) for other in range(index - 1, max(-1, index - PARAMS.place_window), -1))
-        last = next((record for record in before if record is not None), -1)
-        if self._heads is None:
-            self._heads = _indexes(_head(record.text, key) for record in self.records)
-        found = _match(self._heads.get(_head(line.lstrip("#\\ "), key), ()), self.used, last)
-        if found is None:
-            if self._tails is None:
-                self._tails = _indexes(_tail(record.text, key) for record in self.records)
-            found = _match(self._tails.get(_tail(line, key), ()), self.used, last)
+    joined, furniture out, headings marked, ligatures resolved), mostly in the same order: a
+    line is matched to a record whose first PARAMS.place_key letters it shares, or its last
+    few (a hyphen mended moved its first word up: "der SU(3) flavor ..." is the record of
+    "SU(3) flavor ...", not the table's row "SU(3) flavor [5] ..." further on), the first
+    such after the record of the last line placed (else the first such not matched yet: an
+    engine may give a figure's labels apart). Each record is matched once."""
+    key = PARAMS.place_key
+    heads = _indexes(_head(record.text, key) for record in records)
+    tails = _indexes(_tail(record.text, key) for record in records)
+    used: set[int] = set()
+    out: list[Line | None] = []
+    last = -1
+    for line in lines:
+        found = None
+        if line:
+            by_head = _match(heads.get(_head(line.lstrip("#\\ "), key)), used, last)
+            by_tail = _match(tails.get(_tail(line, key)), used, last)
+            found = _first_after(last, by_head, by_tail)
         if found is not None:
-            self.used.add(found)
-        return found
+            used.add(found)
+            last = found
+        out.append(None if found is None else records[found])
+    return out
+
+
+def _first_after(last: int, *found: int | None) -> int | None:
+    """Of the records `found`, the first after `last`, else the first one found."""
+    after = [index for index in found if index is not None and index > last]
+    return min(after) if after else next((index for index in found if index is not None), None)
 
 
 def _indexes(keys: Iterable[str]) -> dict[str, list[int]]:
@@ -121,34 +97,43 @@ def _indexes(keys: Iterable[str]) -> dict[str, list[int]]:
     return by_key
 
 
-def _match(indexes: Sequence[int], used: set[int], last: int) -> int | None:
-    """The first of `indexes` not yet matched after `last`, else the first one not yet matched."""
-    first = None
-    for index in indexes:
-        if index not in used:
-            if index > last:
-                return index
-            if first is None:
-                first = index
-    return first
+def _match(indexes: list[int] | None, used: set[int], last: int) -> int | None:
+    """The first of `indexes` not yet matched after `last`, else the first one not yet
+    matched. The matched ones at the list's head are dropped from it (each once): a key many
+    records share ("+", a table's "0.") is not scanned from its start again for every line."""
+    if not indexes:
+        return None
+    head = 0
+    while head < len(indexes) and indexes[head] in used:
+        head += 1
+    del indexes[:head]
+    for at in range(bisect_right(indexes, last), len(indexes)):
+        if indexes[at] not in used:
+            return indexes[at]
+    return indexes[0] if indexes else None
 
 
-# A text's first and last few letters, spaces aside: a slice of each end is looked at, not the
-# whole text (this runs on every line of a page placed).
+# A text's first and last few letters, spaces aside and compatibility forms composed (an
+# engine's record keeps the ligatures and the accents apart that its tidied text resolved):
+# a slice of each end is looked at, not the whole text (this runs on every line of a page).
 def _head(text: str, key: int) -> str:
-    return text[: 2 * key].replace(" ", "")[:key]
+    return _composed(text[: 2 * key].replace(" ", ""))[:key]
 
 
 def _tail(text: str, key: int) -> str:
-    return text[-2 * key :].replace(" ", "")[-key:]
+    return _composed(text[-2 * key :].replace(" ", ""))[-key:]
+
+
+def _composed(text: str) -> str:
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
 class _Page:
     """A page's lines, their records, and what the records say of its columns (found when
     first asked: most suspected runs are told apart by their text alone)."""
 
-    def __init__(self, lines: list[str], records: Sequence[Line], short: int) -> None:
-        self.placer = _Placer(lines, records)
+    def __init__(self, lines: list[str], places: list[Line | None], records: Sequence[Line], short: int) -> None:
+        self.places = places  # each line's record (see placed), moved with it
         self.lines = lines
         self.records = records
         self.short = short
@@ -194,7 +179,7 @@ class _Page:
         """How far right of its column's left edge line `index` starts (None: not placed, or
         in no column): under PARAMS.indent flush left, up to PARAMS.max_indent a paragraph's
         first line, indented."""
-        place = self.placer.at(index)
+        place = self.places[index]
         margin = None if place is None else self.margin(place)
         return None if place is None or margin is None else place.x0 - margin
 
@@ -210,21 +195,18 @@ class _Page:
         """Line `index` starts a new block after line `before` (or the nearest placed line
         before it): its baseline is no regular step below (a gap, a jump up to another
         column's head), or it stands in another column. An unplaced line starts none."""
-        b = self.placer.at(index)
-        a = next(
-            (self.placer.at(i) for i in range(before, max(-1, before - PARAMS.place_window), -1) if self.placer.at(i)),
-            None,
-        )
+        b = self.places[index]
+        a = next((place for place in reversed(self.places[: before + 1]) if place is not None), None)
         if a is None or b is None or not self.step or _one_line(a, b, self.step):
             return False  # unknown, or the rest of the printed line a raised script cut
-        return not (0 < a.y - b.y < PARAMS.block_gap * self.step) or abs(a.x0 - b.x0) > PARAMS.max_indent
+        return _apart(a, b, self.step) or abs(a.x0 - b.x0) > PARAMS.max_indent
 
     def ends_short(self, index: int, short: int) -> bool:
         """Line `index` ends its paragraph: shorter than `short` characters, and (where it is
         placed) ending short of its column's right edge, so no raised script cut it in two."""
         if len(self.lines[index]) >= short:
             return False
-        place = self.placer.at(index)
+        place = self.places[index]
         margin = None if place is None else self.margin(place)
         right = None if margin is None else self.rights.get(margin)
         return place is None or right is None or place.x1 < right - self.step  # a word or more short
@@ -232,24 +214,30 @@ class _Page:
     def one_line(self, before: int, index: int) -> bool:
         """Lines `before` and `index` are the two parts of one printed line (a raised script
         between them): `index` starts right of where `before` ends, on about its baseline."""
-        a, b = self.placer.at(before), self.placer.at(index)
+        a, b = self.places[before], self.places[index]
         return a is not None and b is not None and _one_line(a, b, self.step)
 
     def starts_block(self, index: int, since: int) -> bool:
         """Line `index` starts a new block among the lines from `since` on: the nearest placed
         line above it in its column is no regular step above, or there is none."""
-        below = self.placer.at(index)
+        below = self.places[index]
         if below is None or not self.step:
             return False
         for other in range(index - 1, since - 1, -1):
-            above = self.placer.at(other)
+            above = self.places[other]
             if above is None:
                 if self.lines[other]:
                     return False  # a line between unplaced: no gap is seen
                 continue
             if abs(above.x0 - below.x0) <= PARAMS.max_indent and above.y > below.y:
-                return not above.y - below.y < PARAMS.block_gap * self.step
+                return _apart(above, below, self.step)
         return True
+
+
+def _apart(above: Line, below: Line, step: float) -> bool:
+    """`below` starts a new block under the line `above` it: its baseline is no regular step
+    (PARAMS.block_gap of `step`) under the other's (a gap, a jump up to another column's head)."""
+    return not 0 < above.y - below.y < PARAMS.block_gap * step
 
 
 def _one_line(a: Line, b: Line, step: float) -> bool:
@@ -267,8 +255,9 @@ def _step_by_size(records: Sequence[Line]) -> float:
 
 def reading_order(
     lines: list[str], records: Sequence[Line], short: int, is_caption: IsCaption, continued: bool = False
-) -> list[str]:
-    """A page's `lines` with each interrupting run of captions and footnotes moved out (see above).
+) -> tuple[list[str], list[Line | None]]:
+    """A page's `lines` with each interrupting run of captions and footnotes moved out (see
+    above), and the record of each of those lines (see placed: None for a blank line put in).
 
     `records`: the engine's lines of the page; `short`: a line shorter than this ends its
     paragraph; `is_caption(lines, i)`: whether line i opens a figure's or a table's caption;
@@ -277,8 +266,10 @@ def reading_order(
     """
     out = list(lines)
     if not records or not _may_hold_run(out):
-        return out
-    page: _Page | None = None  # placed when a run is first suspected: most pages have none
+        # no run to move: the lines are placed for a table's pieces only (tables.table_pieces)
+        return out, placed(out, records) if any(record.pieces for record in records) else [None] * len(out)
+    places = placed(out, records)
+    page: _Page | None = None  # what the records say of the page: asked when a run is first suspected
     index = 0
     before = -1  # the last line with text before `index`
     while index < len(out):
@@ -286,13 +277,11 @@ def reading_order(
         # the cheap tests first: most lines follow one that ends its paragraph, or go on it
         if line and line[0] != "#" and (before >= 0 or continued):
             interrupted = out[before] if before >= 0 else ""
-            # a paragraph goes on in lower case (see _resumes): its line before the run ends
-            # with no stop
-            if (
-                before < 0 or not (interrupted[0] == "#" or len(interrupted) < short or ends_with_stop(interrupted))
-            ) and _may_open(line, short):
+            # a heading or a short line ends its paragraph; whether a full one did, the
+            # positions after the run tell (a paragraph's first line is indented: _resumes)
+            if (before < 0 or not (interrupted[0] == "#" or len(interrupted) < short)) and _may_open(line, short):
                 if page is None:
-                    page = _Page(out, records, short)
+                    page = _Page(out, places, records, short)
                 moved = _move_run(out, page, before, index, short, is_caption)
                 if moved is not None:
                     index = moved
@@ -301,7 +290,7 @@ def reading_order(
         if line:
             before = index
         index += 1
-    return out
+    return out, places
 
 
 _MARKS = frozenset("0123456789\u2217*\u2020\u2021\u00a7\u00b6")  # a footnote's mark's first character
@@ -373,7 +362,7 @@ def _move_run(out: list[str], page: _Page, before: int, start: int, short: int, 
     if found is None or not (opens or found[1]):
         return None  # a run of a figure's own words must hold its caption
     resume = found[0]
-    first, resumed = page.placer.at(start), page.placer.at(resume)
+    first, resumed = page.places[start], page.places[resume]
     if not found[1] and (first is None or resumed is None or first.y > resumed.y):
         return None  # footnotes alone stand at the foot of a page, below where the paragraph goes on
     end = _paragraph_end(out, page, resume, short)
@@ -383,9 +372,10 @@ def _move_run(out: list[str], page: _Page, before: int, start: int, short: int, 
     if footnotes:
         rebuilt += [None, *footnotes]
     rebuilt = _single_blanks(rebuilt, out)
-    trailing = [""] if not out[-1] else []  # a page's last blank line separates it from the next
-    out[before + 1 :] = [*("" if index is None else out[index] for index in rebuilt), *trailing]
-    page.placer.moved(before + 1, rebuilt)
+    if not out[-1]:
+        rebuilt.append(None)  # a page's last blank line separates it from the next
+    out[before + 1 :] = ["" if index is None else out[index] for index in rebuilt]
+    page.places[before + 1 :] = [None if index is None else page.places[index] for index in rebuilt]
     page.marks = None
     return before + 1 + (end - resume)
 
@@ -433,7 +423,7 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
 
 
 def _baseline(page: _Page, index: int) -> float | None:
-    place = page.placer.at(index)
+    place = page.places[index]
     return None if place is None else place.y
 
 
@@ -472,26 +462,24 @@ def _parts(out: list[str], page: _Page, start: int, resume: int, is_caption: IsC
             continue
         if is_caption(out, index):
             current = captions
-        elif FOOTNOTE_START.match(line) and (index == start or not out[index - 1] or _apart(page, last, index)):
+        elif FOOTNOTE_START.match(line) and (index == start or not out[index - 1] or _opens(page, last, index)):
             current = footnotes
         else:
             current.append(index)
-            last = page.placer.at(index) or last
+            last = page.places[index] or last
             continue
         if current:
             current.append(-1)
         current.append(index)
-        last = page.placer.at(index) or last
+        last = page.places[index] or last
     return captions, footnotes
 
 
-def _apart(page: _Page, above: Line | None, index: int) -> bool:
-    """Line `index` stands apart from the line `above` it (a footnote's first line, not the
-    next line of the one above)."""
-    below = page.placer.at(index)
-    if above is None or below is None or not page.step:
-        return True
-    return not (0 < above.y - below.y < PARAMS.block_gap * page.step)
+def _opens(page: _Page, above: Line | None, index: int) -> bool:
+    """Line `index` stands apart from the line `above` it, or where is not known (a
+    footnote's first line, not the next line of the one above)."""
+    below = page.places[index]
+    return above is None or below is None or not page.step or _apart(above, below, page.step)
 
 
 def _single_blanks(indexes: list[int | None], out: list[str]) -> list[int | None]:

@@ -54,7 +54,7 @@ from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_START
 from .sentences import ends_sentence, ends_with_stop
-from .tables import line_key, looks_tabular, placed_rows, reads_as_row, text_cells
+from .tables import looks_tabular, placed_apart, placed_rows, reads_as_row, text_cells
 
 # --- captions: the grammar of a caption line, a printed label (labels) and what follows it ---
 
@@ -309,6 +309,9 @@ def _captions(
         name, number, label, first, body_start = found
         key = (_is_table(name), number)
         end = _caption_end(lines, index, body_start, full)
+        if _is_table(name) and pieces:  # its first row the engine placed as cells apart ends it
+            page = _page_at(lines, index)
+            end = next((row for row in range(body_start, end) if placed_apart(pieces.get((page, lines[row])))), end)
         if key in seen or end <= index:
             index += 1
             continue
@@ -409,13 +412,14 @@ def _rows(
     """A table's lines (`texts`, by its caption at line `caption`) as approximate rows: in
     columns where the engine placed them (tables.placed_rows), else read from the text."""
     page = _page_at(lines, caption) if pieces else 0
-    placed = placed_rows([pieces.get((page, line_key(text))) for text in texts])
+    placed = placed_rows([pieces.get((page, text)) for text in texts])
     return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
 
 
 def _page_at(lines: list[str], index: int) -> int:
-    """The number of the page line `index` is on (0 before the first page marker)."""
-    for line in map(lines.__getitem__, range(index, -1, -1)):
+    """The number of the page line `index` is on (0 before the first page marker; the last
+    page's just past the last line, where a caption running to the text's end ends)."""
+    for line in map(lines.__getitem__, range(min(index, len(lines) - 1), -1, -1)):
         if line.startswith("## Page ") and line[8:].isdigit():
             return int(line[8:])
     return 0

@@ -15,14 +15,14 @@ apart: "4.600 566.9 5", its inner gaps unknown) is split so. The columns are the
 the cells cover, the rows of most cells first (a cell over two columns spans them and
 widens none); a column one row alone uses joins its nearer neighbour. A row of as many
 cells as columns has a cell a column, in order; every other row's cells go to the column
-they overlap most (nearest, when none), two in one column joined, a column
-a row leaves empty an empty cell. The result is approximate (a spanning cell stands in one
-column), and a table whose rows the engine did not place keeps the cells its text tells
-(`text_cells`).
+they overlap most (nearest, when none; a row's only cell, a sub-header, to the first it
+overlaps), two in one column joined, a column a row leaves empty an empty cell. The result
+is approximate (a spanning cell stands in one column), and a table whose rows the engine
+did not place keeps the cells its text tells (`text_cells`).
 
-Invariant: a line's pieces are looked up by its page and its text with white space out and
-compatibility forms composed (NFKC), which is how the engine's text and its line records
-meet after the engine tidied the text (ligatures, accents, white space, an escaped `#`).
+Invariant: a line's pieces are its record's, the one reading_order.placed matched it to
+(the one matching of the engine's text and its line records), when that record holds the
+whole line; looked up by its page and its text.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import labels
 from .glyphs import utf16_length
-from .lines import PageText, Piece
+from .lines import Line, Piece
 from .params import PARAMS
 
 _TABLE_CAPTION = re.compile(rf"\s*(?:{labels.TABLE_PRINTED})\s?{labels.PRINTED_NUMBER}\b")
@@ -142,21 +142,27 @@ def measured(pieces: list[Piece], size: float) -> list[Piece]:
 _NARROW = frozenset(" .,;:'()[]|!ilj")
 
 
-def line_key(text: str) -> str:
-    """What a line's text and its record are matched by (see the module docstring)."""
-    key = "".join(unicodedata.normalize("NFKC", text).split())
-    return key[1:] if key.startswith("\\#") else key  # a line the engine's text escaped (shape.escape_line)
-
-
-def table_pieces(pages: Iterable[PageText | None]) -> dict[tuple[int, str], list[Piece]]:
-    """The placed pieces of the lines of `pages` the engine placed (those near a table's
-    caption), by page number (from 1) and line_key; the first of a page's lines of one text."""
+def table_pieces(
+    number: int, lines: Sequence[str], places: Sequence[Line | None]
+) -> dict[tuple[int, str], list[Piece]]:
+    """The placed pieces of the lines of page `number` (from 1) whose records the engine
+    placed (those near a table's caption), by the page's number and the line's text (`places`:
+    each line's record, reading_order.placed); the first of a page's lines of one text. A
+    line gets its record's pieces only when the record holds all of it (a line the engine's
+    text joined of several records, a raised script's, would get some of its cells)."""
     found: dict[tuple[int, str], list[Piece]] = {}
-    for number, page in enumerate(pages, 1):
-        for line in page.lines if page is not None else ():
-            if line.pieces is not None and len(line.pieces) > 1:
-                found.setdefault((number, line_key(line.text)), line.pieces)
+    for line, place in zip(lines, places):
+        if place is not None and place.pieces is not None and len(place.pieces) > 1 and _same(line, place.text):
+            found.setdefault((number, line), place.pieces)
     return found
+
+
+def _same(line: str, record: str) -> bool:
+    """Whether a line of the engine's text is its record's text tidied: the same with white
+    space out and compatibility forms composed (NFKC: ligatures, accents), and an escaped `#`
+    (shape.escape_line) read as it."""
+    key = "".join(unicodedata.normalize("NFKC", line).split())
+    return (key[1:] if key.startswith("\\#") else key) == "".join(unicodedata.normalize("NFKC", record).split())
 
 
 def _gaps(pieces: Sequence[Piece]) -> Iterator[float]:
@@ -166,6 +172,12 @@ def _gaps(pieces: Sequence[Piece]) -> Iterator[float]:
         if text[:1].isspace():
             yield x0 - right
         right = max(right, x1)
+
+
+def placed_apart(pieces: Sequence[Piece] | None) -> bool:
+    """Whether a line's pieces (None: not placed) stand as a table's row: two of them farther
+    apart than any cell gap (PARAMS.cell_gap), which a sentence's spaces never are."""
+    return pieces is not None and any(gap > PARAMS.cell_gap[1] for gap in _gaps(pieces))
 
 
 def _cell_gap(rows: Sequence[Sequence[Piece]]) -> float:
@@ -259,10 +271,14 @@ def _merged_sparse(columns: list[tuple[float, float]], rows: list[list[Piece]]) 
     return columns
 
 
-def _column_of(cell: Piece, columns: list[tuple[float, float]]) -> int:
+def _column_of(cell: Piece, columns: list[tuple[float, float]], alone: bool = False) -> int:
+    """The column `cell` overlaps most (the first it overlaps when `alone`, its row's only
+    cell: a sub-header over the table stands in the column where it starts), else the nearest."""
     x0, x1, _ = cell
     overlaps = [min(x1, right) - max(x0, left) for left, right in columns]
     best = max(range(len(columns)), key=overlaps.__getitem__)
+    if alone and overlaps[best] > 0:
+        return next(index for index, overlap in enumerate(overlaps) if overlap > 0)
     if overlaps[best] > 0:
         return best
     middle = (x0 + x1) / 2
@@ -271,12 +287,12 @@ def _column_of(cell: Piece, columns: list[tuple[float, float]]) -> int:
 
 def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
     """Each row placed (its pieces; None: not placed) as its cells in the table's columns,
-    as many in every row (None for a row not placed); all None when fewer than two rows are
-    placed or they make fewer than two columns."""
+    as many in every row (None for a row not placed); all None when the placed rows make
+    fewer than two columns (a row placed alone makes its own)."""
     gap = _cell_gap([row for row in rows if row])
     cells = [None if not row else _cells(row, gap) for row in rows]
     placed = [row for row in cells if row]
-    columns = _merged_sparse(_columns(placed), placed) if len(placed) > 1 else []
+    columns = _merged_sparse(_columns(placed), placed)
     if len(columns) < 2:
         return [None] * len(rows)
     out: list[tuple[str, ...] | None] = []
@@ -289,6 +305,6 @@ def placed_rows(rows: list[list[Piece] | None]) -> list[tuple[str, ...] | None]:
             continue
         texts: list[list[str]] = [[] for _ in columns]
         for cell in row:
-            texts[_column_of(cell, columns)].append(cell[2])
+            texts[_column_of(cell, columns, len(row) == 1)].append(cell[2])
         out.append(tuple(" ".join(parts) for parts in texts))
     return out
