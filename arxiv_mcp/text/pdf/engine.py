@@ -51,7 +51,7 @@ from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
 from .layout import mark_headings, remove_furniture
-from .lines import Line, PageText, Piece, heading_fragments
+from .lines import Line, PageText, heading_fragments
 from .pagetree import mend_page_tree
 from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK, Box
@@ -103,7 +103,8 @@ def pdf_to_document(
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
     notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
-    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note}, rendered.pieces)
+    pieces = table_pieces(rendered.pages)
+    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note}, pieces)
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -426,8 +427,8 @@ class _Rendered:
     """Pages with text (the others failed, or were left out as too much work)."""
     damage: str | None = None
     """One line saying the file was damaged and what was read of it, when it was."""
-    pieces: dict[tuple[int, str], list[Piece]] = field(default_factory=dict)
-    """The placed pieces of the lines near table captions (tables.table_pieces)."""
+    pages: list[PageText | None] = field(default_factory=list)
+    """The pages as the engines read them (their line records: tables.table_pieces)."""
 
 
 def _render(raw_pages: list[PageText | None]) -> _Rendered:
@@ -458,7 +459,7 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(document, stamp, read, damage, table_pieces(raw_pages))
+    return _Rendered(document, stamp, read, damage, raw_pages)
 
 
 def _in_reading_order(
