@@ -254,12 +254,9 @@ class FontSpy:
         return known
 
     def _close(self) -> None:
-        if self._style is not None:
+        if self._style is not None:  # else no run is open: one with text opens the line
             self._closed.append((self._runs, self._starts, self._start, self._end, self._style))
-            self._runs, self._starts = [], []
-        else:
-            self._runs.clear()
-        self._style = None
+            self._runs, self._starts, self._style = [], [], None
 
     def closed_up(self, text: str) -> str:
         """The page `text` pypdf made with the letter-spaced runs seen closed up."""
