@@ -7,8 +7,9 @@ On a machine other jobs share, two runs of pdf_extraction.py a few minutes apart
 file's ratio 0.3 apart: a change's 0.05 cannot be seen between them. Here every checkout's
 `arxiv_mcp` is imported under a name of its own (`arxiv_mcp_1`, ...) beside this one's, and
 for each file the bare loop and every checkout's pdf_to_document(engine="pdfium") run
-interleaved, in a rotating order, N times each; each figure is a median ratio of process CPU
-times to the bare loop's (the least ratio beside it). Only the pdfium engine: pypdf's engine
+interleaved, in a rotating order, N times each (more for a short file: pdf_extraction.file_runs);
+each figure is the median of the runs' ratios of process CPU times to the bare loop's
+(pdf_extraction.paired_ratio; the ratio of the least times beside it). Only the pdfium engine: pypdf's engine
 puts a hook into pypdf once per process (pypdf_compat), which only the first checkout would get.
 """
 
@@ -28,7 +29,14 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.doc_hashes import DEFAULT_DIRS, corpus  # noqa: E402
-from benchmarks.pdf_extraction import bare_pdfium, interleaved_times, pdf_memos  # noqa: E402
+from benchmarks.pdf_extraction import (  # noqa: E402
+    MIN_SECONDS,
+    bare_pdfium,
+    file_runs,
+    interleaved_times,
+    paired_ratio,
+    pdf_memos,
+)
 
 
 def checkout(root: Path, name: str) -> Any:
@@ -61,6 +69,7 @@ def main() -> int:
     parser.add_argument("others", nargs="+", type=Path, help="other checkouts (each holding arxiv_mcp/)")
     parser.add_argument("--dir", action="append", type=Path, help="a directory of PDFs (repeatable)")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--min-seconds", type=float, default=MIN_SECONDS, help="see pdf_extraction.file_runs")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     names = {"this": "arxiv_mcp"}
@@ -70,18 +79,20 @@ def main() -> int:
     variants: dict[str, Callable[[bytes], None]] = {"bare": bare_pdfium}
     variants.update({label: pdfium_read(package) for label, package in names.items()})
     files = corpus([path.resolve() for path in args.dir or DEFAULT_DIRS])
-    print(f"{len(files)} PDFs; pdfium engine / bare pypdfium2, median (least) CPU time of {args.runs} runs")
+    print(
+        f"{len(files)} PDFs; pdfium engine / bare pypdfium2, CPU time: median of the runs' ratios (ratio of the least "
+        f"times), {args.runs} runs or more (a short file)"
+    )
     print(f"{'file':<36} " + " ".join(f"{label[:16]:>16}" for label in names))
     ratios: dict[str, list[tuple[float, str]]] = {label: [] for label in names}
     for path in files:
         data = path.read_bytes()
-        for variant in variants.values():
-            variant(data)  # each checkout's first read of the process is not timed
-        times = interleaved_times(data, variants, args.runs, time.process_time)
-        bare = statistics.median(times["bare"]), min(times["bare"])
+        first = interleaved_times(data, variants, 1, time.process_time)  # each checkout's first read: not timed
+        runs = file_runs(args.runs, first["bare"][0], args.min_seconds)
+        times = interleaved_times(data, variants, runs, time.process_time)
         cells = []
         for label in names:
-            median, least = statistics.median(times[label]) / bare[0], min(times[label]) / bare[1]
+            median, least = paired_ratio(times[label], times["bare"]), min(times[label]) / min(times["bare"])
             ratios[label].append((median, path.name))
             cells.append(f"{median:>8.2f} ({least:.2f})")
         print(f"{path.name[:36]:<36} " + " ".join(f"{cell:>16}" for cell in cells), flush=True)

@@ -94,18 +94,19 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
         else:
             head, tail = ends(textpage, start + lead, start + length - 1)
             boxes[start + lead], boxes[start + length - 1] = head, tail
-            add(_placed(line, head, tail, style))
-            if placed[number]:
-                lines[-1].pieces = pdfium_pieces(ends, textpage, line, start, simple)
+            pieces = pdfium_pieces(ends, textpage, line, start, simple) if placed[number] else None
+            add(_placed(line, head, tail, style, pieces))
         offset += length + 2
     return lines
 
 
-def _placed(text: str, head: Box | None, tail: Box | None, style: Style | None) -> Line:
+def _placed(
+    text: str, head: Box | None, tail: Box | None, style: Style | None, pieces: list[Piece] | None = None
+) -> Line:
     """A line whose first and last characters have the boxes `head` and `tail` (0 for an edge
     pdfium has no box for)."""
     left, bottom = (head[0], head[2]) if head else (0.0, 0.0)
-    return Line(text, left, tail[1] if tail else left, bottom, style)
+    return Line(text, left, tail[1] if tail else left, bottom, style, pieces)
 
 
 def _hyphen_parts(
@@ -202,12 +203,15 @@ class FontSpy:
         # A page draws thousands of runs in a handful of fonts: reading a font's dictionary
         # for every run was most of what this visitor cost.
         self._fonts: dict[int, list[Any]] = {}
-        self.lines: list[Line] = []
+        # each closed line: its runs, where each of its runs with text starts, where its
+        # first run starts, where its last run ends, its first letter's size and font kind
+        # (made lines.Line records by page_lines, the pieces of the few lines kept only)
+        self._closed: list[tuple[list[str], list[float], tuple[float, float], float, tuple[float, int]]] = []
         self._runs: list[str] = []  # the open line's
+        self._starts: list[float] = []  # where its runs with text start (tables)
         self._style: tuple[float, int] | None = None  # its first letter's size and font kind
         self._start = (0.0, 0.0)  # where its first run starts
         self._end = 0.0  # where its last run ends, estimated (see lines.Line.x1)
-        self._pieces: list[Piece] = []  # the open line's runs as placed (tables)
 
     def __call__(self, text: str, cm: Sequence[float], tm: Sequence[float], font: Any, size: float) -> None:
         if "\n" in text:
@@ -234,7 +238,7 @@ class FontSpy:
             self._start = (x, tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
         self._end = x + len(text.rstrip()) * self._style[0] * PARAMS.mean_letter_width
         self._runs.append(text)
-        self._pieces.append((x, self._end, text))
+        self._starts.append(x)
         if THREE_LETTERS.search(text):
             known = known or self._font(font)
             if known[2] is None:
@@ -250,13 +254,9 @@ class FontSpy:
         return known
 
     def _close(self) -> None:
-        if self._style is not None:
-            size, kind = self._style
-            style = Style(size, bool(kind & 1), bool(kind & 2))
-            self.lines.append(Line("".join(self._runs), self._start[0], self._end, self._start[1], style, self._pieces))
-            self._pieces = []
-        self._runs.clear()
-        self._style = None
+        if self._style is not None:  # else no run is open: one with text opens the line
+            self._closed.append((self._runs, self._starts, self._start, self._end, self._style))
+            self._runs, self._starts, self._style = [], [], None
 
     def closed_up(self, text: str) -> str:
         """The page `text` pypdf made with the letter-spaced runs seen closed up."""
@@ -266,11 +266,19 @@ class FontSpy:
 
     def page_lines(self) -> list[Line]:
         """The page's lines, the last one closed; the runs kept of those near a table's
-        caption that read as rows (tables.near_captions)."""
+        caption that read as rows (tables.near_captions), each where it starts."""
         self._close()
-        for line, kept in zip(self.lines, near_captions([line.text for line in self.lines])):
-            line.pieces = measured(line.pieces, line.style.size) if kept and line.pieces and line.style else None
-        return self.lines
+        texts = ["".join(runs) for runs, *_ in self._closed]
+        lines = []
+        for text, kept, (runs, starts, (x, y), end, (size, kind)) in zip(texts, near_captions(texts), self._closed):
+            pieces = measured(_runs_placed(runs, starts), size) if kept and starts else None
+            lines.append(Line(text, x, end, y, Style(size, bool(kind & 1), bool(kind & 2)), pieces))
+        return lines
+
+
+def _runs_placed(runs: list[str], starts: list[float]) -> list[Piece]:
+    """A line's runs with text, each with where it starts (its end left to tables.measured)."""
+    return [(x, x, text) for x, text in zip(starts, [run for run in runs if run and not run.isspace()])]
 
 
 _sqrt = math.sqrt
