@@ -23,7 +23,8 @@ import bisect
 import itertools
 import re
 import zlib
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .pagetree import LOST
 from .watch import every
@@ -316,7 +317,9 @@ def _new_catalog(
     by_place = sorted(order, key=order.__getitem__)
     if leaves and set(leaves) & set(order):
         by_place = _in_tree_order(leaves, order, numbers, objects, top + 2 + len(orphans))
-    kids = _with_lost_contents(by_place, sorted(set(pages) - set(order)))
+    # each page whose contents were lost, in number order, before the first kid numbered
+    # above it: producers number pages in order
+    kids = _merged(by_place, sorted(set(pages) - set(order)), lambda page: page)
     for key in kids:
         objects[key] = _with_parent(objects, key, tree[0])
     objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
@@ -391,36 +394,22 @@ def _in_tree_order(
         out.append((free, 0))
         objects[(free, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] %s true >>" % LOST.encode()
         order[(free, 0)], free = order[out[-2]] if len(out) > 1 else float("-inf"), free + 1
-    return _merged(out, sorted(left + extras[taken:], key=order.__getitem__), order)
+    return _merged(out, sorted(left + extras[taken:], key=order.__getitem__), order.__getitem__)
 
 
 def _merged(
-    kids: list[tuple[int, int]], extras: list[tuple[int, int]], order: dict[tuple[int, int], float]
+    kids: list[tuple[int, int]], extras: list[tuple[int, int]], place: Callable[[tuple[int, int]], Any]
 ) -> list[tuple[int, int]]:
-    """`kids` with each of `extras` (by place) before the first kid whose contents follow it."""
+    """`kids` with each of `extras` (sorted by `place`) before the first kid that `place` puts after it."""
     out: list[tuple[int, int]] = []
     waiting = iter(extras)
     extra = next(waiting, None)
     for kid in kids:
-        while extra is not None and order[extra] < order[kid]:
+        while extra is not None and place(extra) < place(kid):
             out.append(extra)
             extra = next(waiting, None)
         out.append(kid)
     return out + ([extra, *waiting] if extra is not None else [])
-
-
-def _with_lost_contents(kids: list[tuple[int, int]], lost: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`kids` (in the order of their contents) with each page whose contents were lost, in
-    number order, before the first kid numbered above it: producers number pages in order."""
-    out: list[tuple[int, int]] = []
-    waiting = iter(lost)
-    page = next(waiting, None)
-    for kid in kids:
-        while page is not None and page < kid:
-            out.append(page)
-            page = next(waiting, None)
-        out.append(kid)
-    return out + ([page, *waiting] if page is not None else [])
 
 
 def _content_place(
