@@ -54,11 +54,11 @@ def test_the_letter_under_an_accent_is_pdfiums_answer_with_its_tolerance():
         page = document[0]
         textpage = page.get_textpage()
         raw, handle = pypdfium2.raw, textpage.raw
-        count = raw.FPDFText_CountChars(handle)
+        chars = glyphs._Chars(raw, handle, {})
         rng = random.Random(5)
         points = []
-        for index in rng.sample(range(count), 60):
-            box = glyphs._box(raw, handle, index)
+        for index in rng.sample(range(chars.count), 60):
+            box = chars.box(index)
             if box is not None:  # on a box, just past its edges, and between lines
                 middle = (box[0] + box[1]) / 2
                 points += [(middle, (box[2] + box[3]) / 2), (box[1] + 0.3, box[2]), (middle, box[2] - 2.5)]
@@ -66,7 +66,7 @@ def test_the_letter_under_an_accent_is_pdfiums_answer_with_its_tolerance():
         points += [(rng.uniform(0, width), rng.uniform(0, height)) for _ in range(100)]
         for x, y in points:
             expected = raw.FPDFText_GetCharIndexAtPos(handle, x, y, 0.5, 4.0)
-            assert glyphs._index_at(raw, handle, x, y, 4.0) == expected
+            assert glyphs._index_at(chars, x, y, 4.0) == expected
         textpage.close()
         page.close()
     finally:

@@ -137,9 +137,10 @@ def pdfium_text(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None]
     """pdfium's page `text` with its accents on their letters, ℓ for a math backtick, code
     not letter-spaced, and its inline scripts on their lines. `boxes`: the characters' boxes
     read already (by index), most of those the script pass asks for (lines' ends)."""
-    edits = _glyphs_placed(raw, textpage, text)
-    _close_up_letter_spacing(raw, textpage, text, edits)
-    _scripts_joined(raw, textpage, text, edits, boxes)
+    page = _Chars(raw, textpage, boxes)
+    edits = _glyphs_placed(page, text)
+    _close_up_letter_spacing(page, text, edits)
+    _scripts_joined(page, text, edits)
     if not edits:  # most pages: the text as pdfium gave it, not taken apart and joined again
         return text
     # a page has a few edits in thousands of characters: the text between them is sliced,
@@ -153,27 +154,26 @@ def pdfium_text(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None]
     return "".join(pieces)
 
 
-def _glyphs_placed(raw: Any, textpage: Any, text: str) -> dict[int, str]:
+def _glyphs_placed(page: _Chars, text: str) -> dict[int, str]:
     """The characters of `text` to change (by place), each spacing accent moved onto its
     letter ("" where it was)."""
     chars: dict[int, str] = {}
     if not _has_accent(text):  # a C search each: most pages have none
         return chars
-    count = raw.FPDFText_CountChars(textpage)
     offset = drift = 0
     at = 0
     simple = one_unit_each(text)
     for match in ANY_ACCENT.finditer(text):
         offset += match.start() - at if simple else utf16_length(text[at : match.start()])
         at = match.start()
-        index = find_char(raw, textpage, ord(match[0]), offset + drift, count)
+        index = page.find(match[0], offset + drift)
         if index is None:
             continue
         drift = index - offset
-        if match[0] == _GRAVE and _MATH_ITALIC.search(_font_name(raw, textpage, index)):
+        if match[0] == _GRAVE and _MATH_ITALIC.search(page.calls.font_name(page.textpage, index).decode("latin-1")):
             chars[at] = "\u2113"
             continue
-        letter = _letter_under(raw, textpage, index, match[0] == _CEDILLA, count)
+        letter = _letter_under(page, index, match[0] == _CEDILLA)
         where = None if letter is None else at + letter - index
         now = chars.get(where, text[where]) if where is not None and 0 <= where < len(text) else ""
         if where is not None and now and _same(now, text[where]):
@@ -209,21 +209,12 @@ def find_char(raw: Any, textpage: Any, code: int, expected: int, count: int) -> 
     return None
 
 
-def _font_name(raw: Any, textpage: Any, index: int) -> str:
-    return char_calls(raw).font(textpage, index)[0].decode("latin-1")
-
-
-def _box(raw: Any, textpage: Any, index: int) -> tuple[float, float, float, float] | None:
-    """The character's left, right, bottom and top."""
-    return char_calls(raw).box(textpage, index)
-
-
-def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) -> int | None:
+def _letter_under(page: _Chars, index: int, below: bool) -> int | None:
     """The letter the accent at `index` is drawn over (under, for a cedilla), found by position.
 
     pdfium may have put the accent at the end of its letter's line, or on a line of its own.
     """
-    accent = _box(raw, textpage, index)
+    accent = page.box(index)
     if accent is None:
         return None
     # a point just past the accent's edge, further from it than the tolerance (pdfium would
@@ -231,17 +222,17 @@ def _letter_under(raw: Any, textpage: Any, index: int, below: bool, count: int) 
     height = max(accent[3] - accent[2], 1.0)
     reach = PARAMS.accent_reach * height
     y = accent[3] + reach if below else accent[2] - reach
-    other = _index_at(raw, textpage, (accent[0] + accent[1]) / 2, y, height)
-    if not 0 <= other < count or other == index:
+    other = _index_at(page, (accent[0] + accent[1]) / 2, y, height)
+    if not 0 <= other < page.count or other == index:
         return None
-    char = chr(char_calls(raw).unicode(textpage, other))
-    box = _box(raw, textpage, other)
+    char = chr(page.calls.unicode(page.textpage, other))
+    box = page.box(other)
     if not char.isalpha() or char in SPACING_TO_COMBINING or box is None or not _touches(accent, box, below):
         return None
     return other
 
 
-def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int:
+def _index_at(page: _Chars, x: float, y: float, height: float) -> int:
     """pdfium's character at (x, y), or else the nearest within PARAMS.char_tolerance
     across and `height` up or down (-1: none).
 
@@ -250,8 +241,10 @@ def _index_at(raw: Any, textpage: Any, x: float, y: float, height: float) -> int
     page for that. Asked without a tolerance, it only tests the boxes (half the work), and a
     box holding the point is the same answer: the tolerance is asked for only when none does.
     """
-    index = int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, 0.0, 0.0))
-    return index if index >= 0 else int(raw.FPDFText_GetCharIndexAtPos(textpage, x, y, PARAMS.char_tolerance, height))
+    index = int(page.raw.FPDFText_GetCharIndexAtPos(page.textpage, x, y, 0.0, 0.0))
+    if index >= 0:
+        return index
+    return int(page.raw.FPDFText_GetCharIndexAtPos(page.textpage, x, y, PARAMS.char_tolerance, height))
 
 
 def _touches(accent: tuple[float, float, float, float], letter: tuple[float, float, float, float], below: bool) -> bool:
@@ -280,17 +273,16 @@ MONO_NAME = re.compile(r"courier|mono|typewriter|consol|(?:^|\+)[a-z]*tt\d|pcrr"
 _FIXED_PITCH = 1  # the FixedPitch bit of a font's flags
 
 
-def _close_up_letter_spacing(raw: Any, textpage: Any, text: str, chars: dict[int, str]) -> None:
-    count = raw.FPDFText_CountChars(textpage)
+def _close_up_letter_spacing(page: _Chars, text: str, chars: dict[int, str]) -> None:
     simple = one_unit_each(text)
     for match in _spaced_letters(text):
         offset = match.start() if simple else utf16_length(text[: match.start()])
-        first = find_char(raw, textpage, ord(match[0][0]), offset, count)
-        if first is None or not _fixed_pitch(raw, textpage, first):
+        first = page.find(match[0][0], offset)
+        if first is None or not _fixed_pitch(page, first):
             continue
         for at in range(match.start() + 1, match.end(), 2):
-            index = find_char(raw, textpage, 0x20, first + at - match.start(), count)
-            if index is not None and raw.FPDFText_IsGenerated(textpage, index) == 1 and _close(raw, textpage, index):
+            index = page.find(" ", first + at - match.start())
+            if index is not None and page.raw.FPDFText_IsGenerated(page.textpage, index) == 1 and _close(page, index):
                 chars[at] = ""
 
 
@@ -312,21 +304,21 @@ def _spaced_letters(text: str) -> Iterator[re.Match[str]]:
             yield match
 
 
-def _fixed_pitch(raw: Any, textpage: Any, index: int) -> bool:
-    name, flags = char_calls(raw).font(textpage, index)
+def _fixed_pitch(page: _Chars, index: int) -> bool:
+    name, flags = page.calls.font(page.textpage, index)
     return bool(flags & _FIXED_PITCH or MONO_NAME.search(name.decode("latin-1")))
 
 
-def _close(raw: Any, textpage: Any, space: int) -> bool:
+def _close(page: _Chars, space: int) -> bool:
     """The characters either side of a made-up space are close together."""
-    before, after = _origin(raw, textpage, space - 1), _origin(raw, textpage, space + 1)
-    size = raw.FPDFText_GetFontSize(textpage, space - 1)
+    before, after = _origin(page, space - 1), _origin(page, space + 1)
+    size = page.size(space - 1)
     return before is not None and after is not None and 0 < after - before < PARAMS.code_pitch * size
 
 
-def _origin(raw: Any, textpage: Any, index: int) -> float | None:
+def _origin(page: _Chars, index: int) -> float | None:
     x, y = ctypes.c_double(), ctypes.c_double()
-    return x.value if raw.FPDFText_GetCharOrigin(textpage, index, ctypes.byref(x), ctypes.byref(y)) else None
+    return x.value if page.raw.FPDFText_GetCharOrigin(page.textpage, index, ctypes.byref(x), ctypes.byref(y)) else None
 
 
 # --- pdfium: a super- or subscript kept on its line ------------------------------------------
@@ -337,7 +329,7 @@ def _origin(raw: Any, textpage: Any, index: int) -> float | None:
 # whose last is continued by the line after is put back between them.
 
 
-def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str], boxes: dict[int, Box | None]) -> None:
+def _scripts_joined(page: _Chars, text: str, chars: dict[int, str]) -> None:
     """Adds to `chars` (changes to pdfium's `text`, by place) each inline script line put back on its line."""
     lines = text.split("\r\n")
     short, neighbour = PARAMS.script_line, PARAMS.script_neighbour
@@ -351,7 +343,6 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str], b
         if one_unit_each(text)
         else list(itertools.accumulate((utf16_length(line) + 2 for line in lines), initial=0))
     )
-    page = _Chars(raw, textpage, boxes)
     base = 0  # the last line before this one that is not a script line
     for number in range(1, len(lines) - 1):
         line, previous, following = lines[number], lines[number - 1], lines[number + 1]
@@ -385,12 +376,13 @@ def _scripts_joined(raw: Any, textpage: Any, text: str, chars: dict[int, str], b
 
 
 class _Chars:
-    """pdfium's answers about the characters of one page, each asked of it once: the script
-    pass asks about a line's first and last characters again for each test it makes."""
+    """pdfium's answers about the characters of one page, for the passes above, each place,
+    box and size asked of it once: the script pass asks about a line's first and last
+    characters again for each test it makes."""
 
     def __init__(self, raw: Any, textpage: Any, boxes: dict[int, Box | None]) -> None:
         self.raw, self.textpage = raw, textpage
-        calls = char_calls(raw)
+        self.calls = calls = char_calls(raw)
         self._unicode, self._box, self._size = calls.unicode, calls.box, calls.font_size
         self.count = raw.FPDFText_CountChars(textpage)
         self._found: dict[tuple[str, int], int | None] = {}

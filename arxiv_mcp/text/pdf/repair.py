@@ -5,7 +5,8 @@ Neither engine opens a file cut mid-way: the cross-reference table and trailer s
 end. The objects before the cut are intact, though. `rebuilt` collects every `N G obj ...
 endobj` of the file (a later definition wins, as an incremental update would), the objects
 packed in object streams it can still decode, and a stream cut by the end of the file
-(its data as far as it goes); it writes them into a fresh file with an exact table, the
+(its data as far as it goes: salvage cuts a form's last operator for pypdf, and pdfium
+reads the form's start itself); it writes them into a fresh file with an exact table, the
 catalog as its root (or, with no catalog left, a new one over every page found, in file
 order; a page whose contents were lost keeps its place by number). Contents no object names
 become pages of their own (text, an empty page, or a page of an included PDF that draws one
@@ -23,7 +24,8 @@ import bisect
 import itertools
 import re
 import zlib
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .pagetree import LOST
 from .watch import every
@@ -31,7 +33,6 @@ from .work import FLATE_ONLY, RESOURCES_REF
 
 MAX_OBJECTS = 500_000
 MAX_UNPACKED = 32 * 2**20  # bytes all object streams of one file may inflate to (a paper's: a few MB)
-MAX_CUT_FORM = 16 * 2**20  # bytes a form cut short may inflate to (a figure's: well under 1 MB)
 _SNIFF = 65_536  # bytes of a stream looked at to tell contents from other data
 _OBJECT = re.compile(rb"(?<![\d])(\d{1,7})\s+(\d{1,5})\s+obj\b")
 _ENDOBJ = re.compile(rb"\bendobj\b")
@@ -115,18 +116,8 @@ def _body(data: bytes, start: int, limit: int) -> bytes | None:
     head = data[start : stream.start()].strip()
     stop = _ENDSTREAM.search(data, stream.end(), limit)
     payload = data[stream.end() : stop.start() if stop else limit]
-    if stop is None and _FORM.search(head) and FLATE_ONLY.search(head) and b"/DecodeParms" not in head:
-        head, payload = _cut_form(head, payload)
     head = _LENGTH.sub(b"/Length %d" % len(payload), head) if _LENGTH.search(head) else head
     return head + b"\nstream\n" + payload + b"\nendstream"
-
-
-def _cut_form(head: bytes, payload: bytes) -> tuple[bytes, bytes]:
-    """A form cut short (its text, when the page includes another PDF's page), inflated as far
-    as it goes and kept to its last whole line, without its filter: its last operator was cut
-    mid-way, and pypdf leaves out a form that does not parse (pdfium reads its start)."""
-    content = inflated(payload, MAX_CUT_FORM)
-    return FLATE_ONLY.sub(b"", head), content[: content.rfind(b"\n") + 1]
 
 
 def _unpacked(body: bytes, budget: list[int]) -> list[tuple[tuple[int, int], bytes]]:
@@ -159,10 +150,10 @@ def decoded(head: bytes, payload: bytes, limit: int) -> bytes:
     start), at most `limit` bytes; b"" for a filter other than Flate."""
     if b"/Filter" not in head:
         return payload[:limit]
-    return inflated(payload, limit) if FLATE_ONLY.search(head) else b""
+    return _inflated(payload, limit) if FLATE_ONLY.search(head) else b""
 
 
-def inflated(payload: bytes, limit: int) -> bytes:
+def _inflated(payload: bytes, limit: int) -> bytes:
     """Deflate data inflated as far as it goes (damaged or cut, it keeps its start), at most `limit` bytes."""
     inflater = zlib.decompressobj()
     try:
@@ -316,7 +307,9 @@ def _new_catalog(
     by_place = sorted(order, key=order.__getitem__)
     if leaves and set(leaves) & set(order):
         by_place = _in_tree_order(leaves, order, numbers, objects, top + 2 + len(orphans))
-    kids = _with_lost_contents(by_place, sorted(set(pages) - set(order)))
+    # each page whose contents were lost, in number order, before the first kid numbered
+    # above it: producers number pages in order
+    kids = _merged(by_place, sorted(set(pages) - set(order)), lambda page: page)
     for key in kids:
         objects[key] = _with_parent(objects, key, tree[0])
     objects[tree] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
@@ -391,36 +384,22 @@ def _in_tree_order(
         out.append((free, 0))
         objects[(free, 0)] = b"<< /Type /Page /MediaBox [0 0 612 792] %s true >>" % LOST.encode()
         order[(free, 0)], free = order[out[-2]] if len(out) > 1 else float("-inf"), free + 1
-    return _merged(out, sorted(left + extras[taken:], key=order.__getitem__), order)
+    return _merged(out, sorted(left + extras[taken:], key=order.__getitem__), order.__getitem__)
 
 
 def _merged(
-    kids: list[tuple[int, int]], extras: list[tuple[int, int]], order: dict[tuple[int, int], float]
+    kids: list[tuple[int, int]], extras: list[tuple[int, int]], place: Callable[[tuple[int, int]], Any]
 ) -> list[tuple[int, int]]:
-    """`kids` with each of `extras` (by place) before the first kid whose contents follow it."""
+    """`kids` with each of `extras` (sorted by `place`) before the first kid that `place` puts after it."""
     out: list[tuple[int, int]] = []
     waiting = iter(extras)
     extra = next(waiting, None)
     for kid in kids:
-        while extra is not None and order[extra] < order[kid]:
+        while extra is not None and place(extra) < place(kid):
             out.append(extra)
             extra = next(waiting, None)
         out.append(kid)
     return out + ([extra, *waiting] if extra is not None else [])
-
-
-def _with_lost_contents(kids: list[tuple[int, int]], lost: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`kids` (in the order of their contents) with each page whose contents were lost, in
-    number order, before the first kid numbered above it: producers number pages in order."""
-    out: list[tuple[int, int]] = []
-    waiting = iter(lost)
-    page = next(waiting, None)
-    for kid in kids:
-        while page is not None and page < kid:
-            out.append(page)
-            page = next(waiting, None)
-        out.append(kid)
-    return out + ([page, *waiting] if page is not None else [])
 
 
 def _content_place(

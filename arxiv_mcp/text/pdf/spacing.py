@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .work import resolved
+
 _MIN_GAP = 1.0  # thousandths of the font size: a Tc smaller than this changes no word gap
 # Strings are cut into glyphs only when Tc alone may be a word gap: a tenth of the font size is
 # below any font's half space (pypdf's test), and above the letter-spacing Distiller sets
@@ -36,11 +38,9 @@ def sets_char_spacing(page: Any) -> bool:
     """Whether the page's own content may set `Tc` (its decoded bytes hold the operator's name;
     pypdf decodes them once, for both this look and its reading). A form's `Tc` is not looked
     for: forms are figures, and a figure's letter spacing is its own."""
-    contents: Any = page.get("/Contents")
-    contents = contents.get_object() if hasattr(contents, "get_object") else contents
-    streams = contents if isinstance(contents, list) else [contents]
-    for stream in streams:
-        stream = stream.get_object() if hasattr(stream, "get_object") else stream
+    contents = resolved(page.get("/Contents"))
+    for stream in contents if isinstance(contents, list) else [contents]:
+        stream = resolved(stream)
         try:
             data = stream.get_data()
         except Exception:  # unreadable: pypdf will say so when it reads the page

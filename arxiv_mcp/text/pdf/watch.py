@@ -31,13 +31,6 @@ def watching(check: Callable[[], None]) -> Iterator[None]:
         _check.reset(token)
 
 
-def check() -> None:
-    """Call the extraction's check now (nothing outside `watching`)."""
-    current = _check.get()
-    if current is not None:
-        current()
-
-
 def every(items: Iterable[T], step: int = CHECK_EVERY) -> Iterator[T]:
     """`items`, the check called before the first and then every `step` of them."""
     current = _check.get()
