@@ -1011,6 +1011,13 @@ def test_length_registers_set_in_the_body_print_no_dimension():
     assert "A B C D E." in text
 
 
+def test_a_skip_between_paragraphs_leaves_the_command_after_it():
+    """`\\bigskip` ends in `skip` like a length register but takes no value: the heading or font
+    command right after it was dropped as if it were the register's value."""
+    text = convert(r"A\bigskip\section{X} B \medskip\textbf{C} \smallskip\subsection{Y} D")
+    assert text == "A\n\n## 1 X\n\nB\n\nC\n\n### 1.1 Y\n\nD\n"
+
+
 def test_a_literal_dollar_stays_escaped_beside_math():
     """`\\$5M` is a price, not the start of a formula: the text keeps TeX's (and Markdown's)
     escape, so `$...$` pairs are the formulas alone (DeepSeek-V3: "$2 per GPU hour ... $5.576M")."""

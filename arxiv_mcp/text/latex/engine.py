@@ -216,8 +216,8 @@ class Walk:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
         if name in SKIP_SPECS:
             nxt = self.skip_spec(i + 1, SKIP_SPECS[name])
-        elif _LENGTH_NAME_RE.search(name):  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
-            nxt = self.skip_spec(i + 1, "d")
+        elif name not in PAR_COMMANDS and _LENGTH_NAME_RE.search(name):  # `\bigskip` is a space, no register
+            nxt = self.skip_spec(i + 1, "d")  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
         else:
             nxt = self.skip_assignment(i + 1)
         if name in PAR_COMMANDS:
