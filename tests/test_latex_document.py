@@ -436,3 +436,52 @@ def test_a_numbered_entry_with_its_year_only_in_the_label_states_that_year():
     ]
     assert [publication_year(reference.text) for reference in references] == [2020, 2019]
     assert "See [1, 2]." in document.text
+
+
+def test_captionof_makes_a_numbered_float_outside_a_float_environment():
+    """caption's \\captionof{figure}{..} (in a minipage, a centre block) counts and lists its float
+    as \\caption does in a figure: a reference to its label prints that number."""
+    source = r"""\documentclass{article}\usepackage{caption}\begin{document}
+\section{Intro}See Figure~\ref{fig:side} and Table~\ref{tab:side}.
+\begin{figure}\caption{First float.}\end{figure}
+\begin{minipage}{0.5\textwidth}\captionof{figure}{Beside the text.}\label{fig:side}\end{minipage}
+\begin{center}\captionof{table}[short]{Outside a float.}\label{tab:side}\end{center}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [(f.label, f.caption, f.anchor) for f in document.records(Figure)] == [
+        ("Figure 1", "First float.", None),
+        ("Figure 2", "Beside the text.", "fig:side"),
+    ]
+    assert [(t.label, t.caption, t.anchor) for t in document.records(Table)] == [
+        ("Table 1", "Outside a float.", "tab:side")
+    ]
+    assert "See Figure 2 and Table 1." in document.text and "short" not in document.text
+
+
+def test_sections_in_an_appendices_environment_are_lettered():
+    """appendix's `appendices` environment (like the \\appendix switch) letters the sections in it."""
+    source = r"""\documentclass{article}\usepackage{appendix}\begin{document}
+\section{Intro}See Appendix~\ref{app:p}.
+\begin{appendices}\section{Proofs}\label{app:p}\section{Data}\end{appendices}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [(h.title, h.number) for h in document.records(Heading)] == [
+        ("1 Intro", "1"),
+        ("A Proofs", "A"),
+        ("B Data", "B"),
+    ]
+    assert "See Appendix A." in document.text
+
+
+def test_llncs_inst_marks_authors_and_a_keywords_environment_is_labelled():
+    """LNCS's \\inst{1,2} prints the affiliation marks as superscripts after the author; the
+    keywords environment (and IEEEtran's IEEEkeywords) prints its list after a `Keywords:` label."""
+    source = r"""\documentclass{llncs}\begin{document}
+\title{Title Of Paper}\author{Ann Smith\inst{1} \and Bob Jones\inst{1, 2}}\institute{University A \and Lab B}
+\maketitle\begin{abstract}We test.\end{abstract}\begin{keywords}graphs, proofs\end{keywords}
+\section{Intro}Body.\end{document}"""
+    text = latex_to_document({"main.tex": source.encode()}).text
+    assert "Ann Smith$^{1}$, Bob Jones$^{1,2}$\n\n$^{1}$University A; $^{2}$Lab B" in text
+    assert "\n\nKeywords: graphs, proofs\n\n## 1 Intro" in text
+    ieee = source.replace("llncs", "IEEEtran").replace("{keywords}", "{IEEEkeywords}")
+    assert "\n\nKeywords: graphs, proofs\n\n## I Intro" in latex_to_document({"main.tex": ieee.encode()}).text

@@ -1018,6 +1018,26 @@ def test_length_registers_set_in_the_body_print_no_dimension():
     assert "A B C D E." in text
 
 
+def test_a_skip_between_paragraphs_leaves_the_command_after_it():
+    """`\\bigskip` ends in `skip` like a length register but takes no value: the heading or font
+    command right after it was dropped as if it were the register's value."""
+    text = convert(r"A\bigskip\section{X} B \medskip\textbf{C} \smallskip\subsection{Y} D")
+    assert text == "A\n\n## 1 X\n\nB\n\nC\n\n### 1.1 Y\n\nD\n"
+
+
+def test_a_length_set_to_a_register_or_a_multiple_of_one_prints_nothing():
+    """TeX reads `\\parskip=\\baselineskip` and `\\baselineskip=1.2\\baselineskip` as one assignment
+    each: an optional `=`, then a dimension that may be a factor and a register. Before, the `=`
+    (or `=0pt` of the next setting, or the factor `1.2`) was printed."""
+    settings = (
+        r"\setlength{\parskip}{0.5em}\parskip=\baselineskip \parindent=0pt"
+        r"\baselineskip=1.2\baselineskip \itemsep=-\parsep \columnsep 2em"
+        "\n\\abovedisplayskip=3pt plus 1pt minus 1pt \\textwidth=6.5in\n"
+    )
+    text = convert(rf"\section{{S}}A {settings} B \vskip\baselineskip C \hskip 2pt D.", preamble=settings)
+    assert text == "## 1 S\n\nA B\n\nC D.\n"  # \\vskip ends the paragraph
+
+
 def test_a_literal_dollar_stays_escaped_beside_math():
     """`\\$5M` is a price, not the start of a formula: the text keeps TeX's (and Markdown's)
     escape, so `$...$` pairs are the formulas alone (DeepSeek-V3: "$2 per GPU hour ... $5.576M")."""

@@ -74,6 +74,8 @@ _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title
 _DIMENSION_RE = re.compile(
     rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
 )
+# what may stand between a length and the register its value is a multiple of: `=`, `=-`, `= 1.2`
+_FACTOR_RE = re.compile(rf"(?:=[ \t]*)?(?:{_NUMBER}|-)?")  # matched stripped: no backtracking on spaces
 
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}
@@ -216,8 +218,8 @@ class Walk:
             return self.algorithm_line(i + 1, *ALGORITHM_WORDS[name])
         if name in SKIP_SPECS:
             nxt = self.skip_spec(i + 1, SKIP_SPECS[name])
-        elif _LENGTH_NAME_RE.search(name):  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
-            nxt = self.skip_spec(i + 1, "d")
+        elif name not in PAR_COMMANDS and _LENGTH_NAME_RE.search(name):  # `\bigskip` is a space, no register
+            nxt = self.skip_spec(i + 1, "d")  # `\fboxsep=1.5pt`, `\topskip0pt`: a length set, not text
         else:
             nxt = self.skip_assignment(i + 1)
         if name in PAR_COMMANDS:
@@ -443,7 +445,9 @@ class Walk:
                 while k < len(toks) and k - i < 20 and toks[k][0] not in (LBRACE, PAR):
                     k += 1
                 i = k if k < len(toks) and toks[k][0] == LBRACE else i
-            elif code in "=drk" and i < len(toks) and toks[i][0] == TEXT:
+            elif code == "d":
+                i = self.skip_dimension(i)
+            elif code in "=rk" and i < len(toks) and toks[i][0] == TEXT:
                 value = toks[i][1]
                 if code == "k":
                     m = _RULE_SPEC_RE.match(value)
@@ -451,17 +455,28 @@ class Walk:
                 elif code == "=":
                     stripped = value.lstrip()
                     value = stripped[1:] if stripped.startswith("=") else value
-                elif code == "d":
-                    m = _DIMENSION_RE.match(value)
-                    value = value[m.end() :] if m else value
                 else:
                     stripped = value.lstrip()
                     close = stripped.find(")")
                     value = stripped[close + 1 :] if stripped.startswith("(") and close > 0 else value
                 toks[i] = (TEXT, value)
-            elif code == "d" and i < len(toks) and toks[i][0] == CMD:
-                i += 1
         return i
+
+    def skip_dimension(self, i: int) -> int:
+        """Drop what TeX reads as a dimension after a length: an optional `=`, then a number and
+        unit (`=3pt plus 1pt`) or a register with an optional factor (`=1.2\\baselineskip`,
+        `=-\\parsep`, `\\vskip\\baselineskip`)."""
+        toks = self.toks
+        if i < len(toks) and toks[i][0] == TEXT:
+            value = toks[i][1]
+            m = _DIMENSION_RE.match(value)
+            if m is None and _FACTOR_RE.fullmatch(value.strip()) and i + 1 < len(toks) and toks[i + 1][0] == CMD:
+                toks[i] = (TEXT, "")  # the register is next
+                return i + 2
+            stripped = value.lstrip()  # no dimension TeX can read: its `=` is still the assignment's
+            toks[i] = (TEXT, value[m.end() :] if m else stripped[1:] if stripped.startswith("=") else value)
+            return i
+        return i + 1 if i < len(toks) and toks[i][0] == CMD else i
 
     def skip_assignment(self, i: int) -> int:
         """After a command no table knows, drop a plain-TeX assignment of a number or length

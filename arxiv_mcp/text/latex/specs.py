@@ -75,9 +75,10 @@ ENV_SPECS = {
 HEADING_LEVELS = {"section": 0, "subsection": 1, "subsubsection": 2}
 CHAPTER_LEVELS = {"chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}
 SKIP_SPECS = {
-    # o = optional [..], m = one argument, d = a TeX dimension, P = \def parameter text,
-    # = = an optional '=', r = parenthesised (..), k = a rule's `height 1pt depth 2pt width 0pt`;
-    # all dropped, later arguments stay as text.
+    # o = optional [..], m = one argument, d = an optional '=' and a TeX dimension (`2pt plus 1pt`,
+    # `1.2\baselineskip`), P = \def parameter text, = = an optional '=', r = parenthesised (..),
+    # k = a rule's `height 1pt depth 2pt width 0pt`; all dropped, later arguments stay as text.
+    # A length register (`\parskip`, `\tabcolsep`: engine's `_LENGTH_NAME_RE`) reads `d` unlisted.
     "vrule": "k",
     "hrule": "k",
     "vspace": "m",
@@ -98,7 +99,7 @@ SKIP_SPECS = {
     "@gobble": "m",
     "href@noop": "m",
     "selectlanguage": "m",
-    "spacefactor": "=d",
+    "spacefactor": "d",
     "bibAnnoteFile": "m",
     "bibAnnote": "mm",
     "setlength": "mm",
@@ -204,8 +205,7 @@ SKIP_SPECS = {
     "newif": "m",
     "theoremstyle": "m",
     "addcontentsline": "mmm",
-    "vskip": "d",
-    "hskip": "d",
+    "vskip": "d",  # a paragraph command, which the length rule passes over
     "kern": "d",
     "footnotemark": "o",
     "includepdf": "om",
@@ -230,14 +230,6 @@ SKIP_SPECS = {
     "algtext*": "om",  # its command prints nothing
     "algnotext": "om",
     "SetKw": "mm",
-    "abovedisplayskip": "=d",
-    "belowdisplayskip": "=d",
-    "parskip": "=d",
-    "parindent": "=d",
-    "baselineskip": "=d",
-    "textwidth": "=d",
-    "columnsep": "=d",
-    "itemsep": "=d",
     "bibpunct": "omm",
     "setcitestyle": "m",
     "keywordsname": "",
