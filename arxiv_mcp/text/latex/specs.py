@@ -463,8 +463,9 @@ CITE_COMMANDS = {
     "smartcite",
     "nocite",
 }
-# their starred forms (natbib's full author lists), which the tokenizer reads as one name
-CITE_COMMANDS |= {name + "*" for name in ("cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear")}
+# the citations with a starred form (natbib's full author lists), which the tokenizer reads as one name
+STARRED_CITES = ("cite", "citet", "citep", "citealt", "citealp", "citeauthor", "citeyear")
+CITE_COMMANDS |= {name + "*" for name in STARRED_CITES}
 REF_COMMANDS = {
     "ref",
     "eqref",

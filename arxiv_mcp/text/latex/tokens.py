@@ -19,7 +19,7 @@ from typing import Protocol
 from . import pace
 from .babel import Shorthands
 from .listings import INPUT_RE, OPTIONS_RE, listing_float
-from .specs import SIZE_SWITCHES
+from .specs import SIZE_SWITCHES, STARRED_CITES
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
 LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
@@ -107,13 +107,7 @@ _STARRABLE = {
     "renewcommand",
     "providecommand",
     "newtheorem",
-    "cite",
-    "citet",
-    "citep",
-    "citealt",
-    "citealp",
-    "citeauthor",
-    "citeyear",
+    *STARRED_CITES,
     "includegraphics",
     "footnote",
     "thanks",
