@@ -42,14 +42,21 @@ from .lines import Line
 from .params import PARAMS
 from .sentences import ends_with_stop
 
-# A footnote's first line: its mark (a number or a symbol, perhaps raised and so glued to the
-# word) and a capitalised word: "7 The Lemaître–Tolman model ...", "∗Corresponding author".
+# A footnote's mark: a number or a symbol (a daggers' pair for the second round of marks)
+FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
+# A footnote's first line: its mark (perhaps raised and so glued to the word) and a
+# capitalised word: "7 The Lemaître–Tolman model ...", "∗Corresponding author".
 FOOTNOTE_START = re.compile(
-    r"(?:\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}) ?[A-Z][a-z\u00df-\u00ff]+(?=[\s,.;:)\u2013-])"
+    rf"(?:{FOOTNOTE_MARK.pattern}) ?[A-Z][a-z\u00df-\u00ff]+(?=[\s,.;:)\u2013-])"
 )  # a capitalised word, not a unit ("1 GeV/c µ+ is ...")
 _GOES_ON = re.compile(r"[a-z\u00df-\u00ff]{2,}\b|a\s")  # a sentence's words go on (not a table's "n ℓ a")
 
-_LABEL_WORD = re.compile("Fig|FIG|Tab|TAB")  # a caption's label (asked before its grammar: cheaper)
+
+def may_name_label(text: str) -> bool:
+    """Whether `text` holds a caption label's word at all (asked before the caption grammar,
+    which is dearer): most lines do not, and are out at once."""
+    return "Fig" in text or "Tab" in text or "FIG" in text or "TAB" in text
+
 
 IsCaption = Callable[[list[str], int], bool]
 
@@ -299,8 +306,7 @@ _MARKS = frozenset("0123456789\u2217*\u2020\u2021\u00a7\u00b6")  # a footnote's 
 def _may_hold_run(lines: list[str]) -> bool:
     """A run needs a caption or a footnote to open it (a figure's words need a caption after
     them): a page with neither, most, is told from its text at once."""
-    text = "\n".join(lines)
-    if "Fig" in text or "FIG" in text or "Tab" in text or "TAB" in text:
+    if may_name_label("\n".join(lines)):
         return True
     return any(line[:1] in _MARKS and FOOTNOTE_START.match(line) for line in lines)
 
@@ -312,7 +318,7 @@ def _marks(out: list[str], page: _Page, is_caption: IsCaption) -> tuple[list[int
         stops: list[int] = []
         resumable: list[int] = []
         for index, line in enumerate(out):
-            if line[:1] == "#" or (_LABEL_WORD.search(line) and is_caption(out, index)):
+            if line[:1] == "#" or (may_name_label(line) and is_caption(out, index)):
                 stops.append(index)
             if len(line) >= page.short and _GOES_ON.match(line):
                 resumable.append(index)
@@ -340,7 +346,7 @@ def _may_resume(out: list[str], page: _Page, start: int, is_caption: IsCaption) 
 
 def _may_open(line: str, short: int) -> bool:
     """A run may start here: a footnote's mark, a caption's label word, or a figure's word."""
-    return bool(FOOTNOTE_START.match(line)) or bool(_LABEL_WORD.search(line)) or _debris(line, short)
+    return bool(FOOTNOTE_START.match(line)) or may_name_label(line) or _debris(line, short)
 
 
 def _debris(line: str, short: int) -> bool:
@@ -396,7 +402,7 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
         if captioned and not _GOES_ON.match(line) and not page.flush_left(index):
             if _below_gap(page, index, low) and not (is_caption(out, index) or FOOTNOTE_START.match(line)):
                 return None  # a block after the caption, set off its column's edge (display math)
-        if not captioned and _LABEL_WORD.search(line) is not None and is_caption(out, index):
+        if not captioned and may_name_label(line) and is_caption(out, index):
             captioned, low = True, None
         if captioned:
             y = _baseline(page, index)

@@ -52,7 +52,7 @@ from .chain import longest_chain
 from .layout import section_number
 from .lines import Piece
 from .params import PARAMS
-from .reading_order import FOOTNOTE_START
+from .reading_order import FOOTNOTE_MARK, FOOTNOTE_START, may_name_label
 from .sentences import ends_sentence, ends_with_stop
 from .tables import looks_tabular, placed_apart, placed_rows, reads_as_row, text_cells
 
@@ -67,11 +67,6 @@ _STRONG_SEPARATOR = re.compile(r"\s*[:|]")
 """A colon or a bar after a label, which no reference entry opens with (a stop may)."""
 # words a sentence puts before "Figure 3": the label then came to a line start by wrapping
 _LEADS_IN = frozenset("in of see and to from by with cf. also as than shows shown for on at".split())
-
-
-def _may_name_label(line: str) -> bool:
-    """Whether a line holds a label's word at all: most lines do not, and are out at once."""
-    return "Fig" in line or "Tab" in line or "FIG" in line or "TAB" in line
 
 
 def _is_table(name: str) -> bool:
@@ -340,7 +335,7 @@ def opens_caption(lines: list[str], index: int) -> bool:
 def _caption_at(lines: list[str], index: int) -> tuple[str, str, str, str, int] | None:
     """(name, number, label, caption's first words, index of its next line) for a caption line."""
     line = lines[index]
-    if not _may_name_label(line):
+    if not may_name_label(line):
         return None
     previous = next((lines[i] for i in range(index - 1, max(-1, index - 3), -1) if lines[i]), "")
     if previous.split()[-1:] and previous.split()[-1].lower() in _LEADS_IN:
@@ -512,13 +507,13 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
         if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > PARAMS.max_footnote_lines:
             break
         following = lines[index + 1] if index + 1 < end else ""
-        alone = _FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
+        alone = FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
         if FOOTNOTE_START.match(line) or _URL_NOTE.match(line) or alone:
             starts.append(index)
     body = "\n".join(lines[start : starts[-1]]) if starts else ""
     ends = [end, *starts]
     for first, last in zip(reversed(starts), reversed(ends[:-1])):
-        mark = _FOOTNOTE_MARK.match(lines[first])[0]  # type: ignore[index]
+        mark = FOOTNOTE_MARK.match(lines[first])[0]  # type: ignore[index]
         if not re.search(rf"[^\W\d_][.,;:)\u2019\u201d]?{re.escape(mark)}(?![\d.,]?\d)", body):
             continue
         text = _joined([line for line in lines[first:last] if line])[len(mark) :].strip()
@@ -529,12 +524,11 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
         yield _Mark(first, last, Kind.FOOTNOTE, Footnote(mark, text))
 
 
-_FOOTNOTE_MARK = re.compile(r"\d{1,2}|[\u2217*\u2020\u2021\u00a7\u00b6]{1,2}")
 # a collaboration's list of institutes, each under the mark its authors carry, is no footnote
 _AFFILIATION = re.compile(
     r"(?:[A-Z][\w.-]*,? ){0,5}(?:Universit|Institut|Department|Dipartimento|Laborator|College|School)"
 )
-_URL_NOTE = re.compile(f"(?:{_FOOTNOTE_MARK.pattern}) ?https?://")
+_URL_NOTE = re.compile(f"(?:{FOOTNOTE_MARK.pattern}) ?https?://")
 
 
 # --- references -----------------------------------------------------------------------------
@@ -563,7 +557,7 @@ def _before_captions(lines: list[str], span: tuple[int, int] | None) -> tuple[in
     start, end = span
     for index in range(start, end):
         line = lines[index]
-        opened = _CAPTION.match(line) if _may_name_label(line) else None
+        opened = _CAPTION.match(line) if may_name_label(line) else None
         if opened is not None and _STRONG_SEPARATOR.match(line, opened.end("label")):
             return (start, index) if index > start else None
     return span
