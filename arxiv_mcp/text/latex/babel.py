@@ -55,6 +55,11 @@ class Shorthands:
         if self.german:
             self.rules.append((_GERMAN_RE, lambda m: _GERMAN[m.group(1)]))
 
+    @property
+    def active(self) -> bool:
+        """Whether the languages loaded make any shorthand (most papers load none)."""
+        return bool(self.rules) or self.tilde
+
     def text(self, src: str, start: int, end: int) -> str:
         """`src[start:end]`, text between the tokenizer's special characters, its shorthands
         spelled out (the character before `start` is seen, as a shorthand's context)."""

@@ -88,7 +88,8 @@ def latex_to_document(
     meta.files = files_by_folder([*files, *members], main, preamble)
     meta.units = macros.units
     # the tokenizer records the paper's definitions and expands its macros where it reads them
-    shorthands = Shorthands(babel)  # the tokenizer reads them as TeX reads active characters
+    babel_shorthands = Shorthands(babel)  # the tokenizer reads them as TeX reads active characters
+    shorthands = babel_shorthands if babel_shorthands.active else None  # none: text read as it is
     preamble_tokens = tokenize(preamble, macros, shorthands)
     pace.check()
     body_tokens = bounded_bibliographies(tokenize(body, macros, shorthands))
