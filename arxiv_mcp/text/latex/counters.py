@@ -79,12 +79,12 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
     counter = named[1][3:]
     if not named[1].startswith("the") or not w.numbers.keeps(counter):
         return after
-    shape = _shape(w, named[1][3:], body[0] + 1, body[1]) if body else None
+    shape = _shape(w, counter, body[0] + 1, body[1]) if body else None
     if shape is not None:
-        scoped(w, i, w.meta.shapes, named[1][3:], shape)
+        scoped(w, i, w.meta.shapes, counter, shape)
     unit = shape[0][1] if shape and shape[0][0] == "unit" and shape[1:] == (("text", "."), ("count", "arabic")) else ""
-    if w.preamble and named[1][3:] in KINDS and unit in UNITS[:3]:  # the paper resets it with the unit
-        w.numbers.within[named[1][3:]] = unit
+    if w.preamble and counter in KINDS and unit in UNITS[:3]:  # the paper resets it with the unit
+        w.numbers.within[counter] = unit
     return after
 
 

@@ -44,6 +44,7 @@ from .tokens import (
     LBRACKET,
     MATH,
     NEWLINE,
+    NUMBER,
     PAR,
     RAW,
     RBRACE,
@@ -55,27 +56,26 @@ from .tokens import (
     match_groups,
 )
 
-# TeX's numbers and units, as the patterns below read them
-_NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+# TeX's units, as the patterns below read them (and its numbers: tokens.NUMBER)
 _UNIT = r"(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc|mu)"
 _GLUE_UNIT = r"(?:fill|fil|cm|mm|pt|in|em|ex)"
 _ASSIGNMENT_RE = re.compile(
-    rf"[ \t]*=[ \t]*{_NUMBER}(?![\w.,])"
-    rf"|[ \t]*=[ \t]*{_NUMBER}[ \t]*{_UNIT}\b"
-    rf"(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT}\b)*"
+    rf"[ \t]*=[ \t]*{NUMBER}(?![\w.,])"
+    rf"|[ \t]*=[ \t]*{NUMBER}[ \t]*{_UNIT}\b"
+    rf"(?:[ \t]*(?:plus|minus)[ \t]*{NUMBER}[ \t]*{_GLUE_UNIT}\b)*"
 )
 """`= 10000` or `=0pt plus 1pt` right after a command: a TeX register assignment."""
 # plain TeX's rule specification: `\\vrule depth 6pt height 12pt width 0pt` (a strut)
-_RULE_SPEC_RE = re.compile(rf"(?:\s*(?:height|depth|width)\s*{_NUMBER}\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+")
+_RULE_SPEC_RE = re.compile(rf"(?:\s*(?:height|depth|width)\s*{NUMBER}\s*(?:cm|mm|pt|in|em|ex|bp|pc|sp|dd|cc))+")
 # LaTeX's and TeX's length registers by their names' endings (\\parindent, \\tabcolsep, \\topskip)
 _LENGTH_NAME_RE = re.compile(r"(?:skip|sep|indent|width|height|depth|offset|hsize|vsize|jot|rule|parsep|length)$")
 _SCRIPT_MARKS_RE = re.compile(r"[\^_{}]")
 _GROUP_FONTS = FONT_SWITCHES | TITLE_FONTS  # the switches that may open a title's font group
 _DIMENSION_RE = re.compile(
-    rf"[ \t]*(?:=[ \t]*)?{_NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{_NUMBER}[ \t]*{_GLUE_UNIT})*"
+    rf"[ \t]*(?:=[ \t]*)?{NUMBER}[ \t]*(?:true)?{_UNIT}(?:[ \t]*(?:plus|minus)[ \t]*{NUMBER}[ \t]*{_GLUE_UNIT})*"
 )
 # what may stand between a length and the register its value is a multiple of: `=`, `=-`, `= 1.2`
-_FACTOR_RE = re.compile(rf"(?:=[ \t]*)?(?:{_NUMBER}|-)?")  # matched stripped: no backtracking on spaces
+_FACTOR_RE = re.compile(rf"(?:=[ \t]*)?(?:{NUMBER}|-)?")  # matched stripped: no backtracking on spaces
 
 
 _NAME_SPACING = {"quad", "qquad", "hfill", "enspace", "hfil"}

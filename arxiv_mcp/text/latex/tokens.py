@@ -742,10 +742,11 @@ def _equation_number(row: str, rows: str | None = None) -> list[Token]:
     return number + _labels(row if rows is None else rows)
 
 
+# A number as TeX reads one in a length (`-2`, `1.5`, `.5`)
+NUMBER = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
 # What follows a line break `\\`, in text and in a formula's rows: a star, a length (`\\[2pt]`,
 # `\\[.5\baselineskip]`, `\\[\jot]`)
-_FACTOR = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
-_LINE_BREAK_OPTIONS = rf"\*?(?:[ \t]*\[[ \t]*(?:{_FACTOR}[ \t]*[a-z]{{2}}|(?:{_FACTOR})?[ \t]*\\[A-Za-z]+)[ \t]*\])?"
+_LINE_BREAK_OPTIONS = rf"\*?(?:[ \t]*\[[ \t]*(?:{NUMBER}[ \t]*[a-z]{{2}}|(?:{NUMBER})?[ \t]*\\[A-Za-z]+)[ \t]*\])?"
 _LINE_BREAK_OPTIONS_RE = re.compile(_LINE_BREAK_OPTIONS)
 _ROW_PART_RE = re.compile(rf"\\\\{_LINE_BREAK_OPTIONS}|\\(?:begin|end)(?![A-Za-z])|\\.|[{{}}]")
 
