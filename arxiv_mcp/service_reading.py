@@ -73,8 +73,7 @@ class ReadingTools:
         kept = self.pages.get(asked)
         if kept is not None:  # this very page, and the cache proves nothing changed (rereads.py)
             self.parts.check_session(session_id)
-            if session_id:
-                self.parts.cache.pin(session_id, PaperId(kept[0].paper_id, kept[0].version))
+            self.parts.pin(session_id, PaperId(kept[0].paper_id, kept[0].version))
             return kept[0]
         from .text import selectors
         from .text.view import Pages
