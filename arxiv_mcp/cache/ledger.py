@@ -36,7 +36,8 @@ logger = logging.getLogger(__name__)
 
 
 class Ledger:
-    """The lock, the index, sessions and pins, access times and eviction of one cache home."""
+    """The lock, the index (and how long its latest-version marks stay fresh), sessions and
+    pins, access times and eviction of one cache home."""
 
     def __init__(
         self,
