@@ -26,6 +26,7 @@ from .upstream.arxiv_api import ArxivApi, search_params
 from .upstream.atom import Feed, Paper
 from .upstream.http import HttpClient
 from .upstream.rate_limiter import SingleFlight
+from .words import counted
 
 if TYPE_CHECKING:
     from .mirror.source import MirrorSource
@@ -230,7 +231,7 @@ def _skipped_note(feed: Feed) -> str | None:
     if not feed.skipped:
         return cut
     n = len(feed.skipped)
-    skipped = f"{n} entr{'y' if n == 1 else 'ies'} of arXiv's answer could not be read and {'was' if n == 1 else 'were'} left out ({feed.skipped[0]})."
+    skipped = f"{counted(n, 'entry', 'entries')} of arXiv's answer could not be read and {'was' if n == 1 else 'were'} left out ({feed.skipped[0]})."
     return _join_notes(skipped, cut)
 
 

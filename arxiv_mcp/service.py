@@ -36,10 +36,8 @@ class ArxivService:
         parts = self.parts = Parts(config, http=http, cache=cache)
         self.config = config
         self.cache = parts.cache
-        self.paper_tools = papers = PaperTools(parts)
-        self.reading_tools = reading = ReadingTools(parts)
-        self.download_tools = downloads = DownloadTools(parts)
-        self.library_tools = library = LibraryTools(parts)
+        papers, downloads, library = PaperTools(parts), DownloadTools(parts), LibraryTools(parts)
+        self.reading_tools = reading = ReadingTools(parts)  # benchmarks reset its rereads
         # Its methods are its parts' own, under the names server.py and the tests call.
         self.get_paper = papers.get_paper
         self.search = papers.search

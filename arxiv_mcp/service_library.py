@@ -98,12 +98,10 @@ class LibraryTools:
 
 
 def _named_ids(query: str) -> list[PaperId]:
-    """The arXiv ids a query consists of (commas or spaces between them), or none when any
-    word of it is not one: the library indexes a paper's words, not its id."""
-    found = []
-    for word in query.replace(",", " ").split():
-        try:
-            found.append(ids.parse(word))
-        except InvalidInput:
-            return []
-    return found
+    """The distinct arXiv ids a query consists of (commas or spaces between them), or none
+    when any word of it is not one: the library indexes a paper's words, not its id."""
+    try:
+        named, malformed = ids.parse_many(query.replace(",", " ").split())
+    except InvalidInput:
+        return []
+    return [] if malformed else named

@@ -46,14 +46,10 @@ class PaperTools:
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
 
-    def paper(self, pid: PaperId) -> tuple[Paper, bool]:
-        """Metadata of `pid` (latest when unversioned) and whether it is stale."""
-        return self.parts.catalog.paper(pid)
-
     def get_paper(self, paper_id: str, session_id: str | None = None) -> PaperDetail:
         pid = parse(paper_id)
         self.parts.check_session(session_id)
-        paper, stale = self.paper(pid)
+        paper, stale = self.parts.catalog.paper(pid)
         self.parts.pin(session_id, paper.pid)
         return self._with_history(self.detail(paper, stale))
 

@@ -1,4 +1,5 @@
-"""Word rules shared by every search: the stop-word list and the plural rule.
+"""Word rules shared by every search and every answer: the stop-word list, the plural rule,
+and a count said with its noun.
 
 The plural rule is deliberately small (no dictionary, no full stemmer): "models" and "model", "queries" and
 "query", "boxes" and "box" should meet; "bus", "analysis" and "class" must stay whole.
@@ -31,3 +32,8 @@ def singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
+
+
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """`1 figure`, `3 figures`: a count as a reader says it (`many` for a plural not made by "s")."""
+    return f"{n} {one if n == 1 else many or one + 's'}"

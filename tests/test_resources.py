@@ -7,6 +7,7 @@ import time
 import pytest
 from mcp.types import PromptReference, ResourceTemplateReference
 
+from arxiv_mcp.errors import InvalidInput
 from arxiv_mcp.ids import PaperId
 from tests.conftest import html_paper, paper
 
@@ -93,6 +94,14 @@ async def test_search_cached_ranks_offline(fake, connect, make_config):
     assert [h["paper_id"] for h in hits][:2] == ["2403.00020", "2403.00021"]
     assert hits[0]["score"] > hits[1]["score"]
     assert fake.requests == []
+
+
+def test_search_cached_names_each_id_of_a_query_once(service):
+    """A query of arXiv ids matches no words; the answer says once per paper whether it is
+    cached, however often (and in whatever form) the query repeats an id."""
+    with pytest.raises(InvalidInput) as caught:
+        service.search_cached("2403.00009, arXiv:2403.00009 2403.00009")
+    assert str(caught.value).count("2403.00009 is not cached") == 1, caught.value
 
 
 def test_search_cached_is_fast_at_1000_papers(make_config, monkeypatch):

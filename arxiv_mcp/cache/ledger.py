@@ -36,16 +36,25 @@ logger = logging.getLogger(__name__)
 
 
 class Ledger:
-    """The lock, the index, sessions and pins, access times and eviction of one cache home."""
+    """The lock, the index (and how long its latest-version marks stay fresh), sessions and
+    pins, access times and eviction of one cache home."""
 
     def __init__(
-        self, home: Path, *, max_papers: int, max_bytes: int, session_ttl_s: float, clock: Callable[[], float]
+        self,
+        home: Path,
+        *,
+        max_papers: int,
+        max_bytes: int,
+        meta_ttl_s: float,
+        session_ttl_s: float,
+        clock: Callable[[], float],
     ) -> None:
         self.home = home
         self.papers = home / "papers"
         self.tmp = home / "tmp"
         self.max_papers = max_papers
         self.max_bytes = max_bytes
+        self.meta_ttl_s = meta_ttl_s
         self.clock = clock
         prepare_home(home)
         try:
@@ -129,6 +138,12 @@ class Ledger:
             self.index.compact_if_long()
         except OSError as exc:
             logger.warning("could not compact the cache journal (%s); it is kept as it is", exc)
+
+    def latest(self, paper_id: str) -> tuple[int, float] | None:
+        """The version last marked as the paper's latest, and until when (cache clock) that mark
+        is fresh: the metadata TTL after it was made. Read under the lock."""
+        mark = self.state.latest.get(paper_id)
+        return None if mark is None else (mark[0], mark[1] + self.meta_ttl_s)
 
     def touch(self, key: Key) -> None:
         self.access.note(self.state, key, self.clock())

@@ -52,9 +52,8 @@ class PaperRecord:
 class PaperFacts:
     """The per-paper part of `store.Cache`: a paper's versions, latest mark and notes."""
 
-    def __init__(self, ledger: Ledger, meta_ttl_s: float) -> None:
+    def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.meta_ttl_s = meta_ttl_s
 
     def paper(self, pid: PaperId) -> PaperRecord:
         """Everything the cache knows of `pid`'s paper, read at once."""
@@ -62,11 +61,10 @@ class PaperFacts:
         with ledger.locked():
             state = ledger.state
             versions = state.by_paper.get(pid.id)
-            mark = state.latest.get(pid.id)
             notes = state.notes.get(pid.id)
             return PaperRecord(
                 tuple(sorted(versions)) if versions else (),
-                None if mark is None else (mark[0], mark[1] + self.meta_ttl_s),
+                ledger.latest(pid.id),
                 MappingProxyType(dict(notes)) if notes else MappingProxyType({}),
                 ledger.clock(),
             )

@@ -75,58 +75,47 @@ class Cache:
             # the old answer still served, marked stale, when arXiv cannot be reached.
             raise ValueError("meta_ttl_s must be >= 0 and session_ttl_s positive")
         self.home = Path(home).expanduser().absolute()
-        self.meta_ttl_s = meta_ttl_s
         ledger = self.ledger = Ledger(
-            self.home, max_papers=max_papers, max_bytes=max_bytes, session_ttl_s=session_ttl_s, clock=clock
+            self.home,
+            max_papers=max_papers,
+            max_bytes=max_bytes,
+            meta_ttl_s=meta_ttl_s,
+            session_ttl_s=session_ttl_s,
+            clock=clock,
         )
-        tiers = self.tiers = TierFiles(ledger, meta_ttl_s)
+        tiers = self.tiers = TierFiles(ledger)
         self.answers = AnswerStore(
             self.home / "searches", lambda payload: tiers.stage(payload, durable=False), ledger.locked, clock
         )
-        papers, warm = PaperFacts(ledger, meta_ttl_s), WarmChecks(ledger)
+        papers, warm = PaperFacts(ledger), WarmChecks(ledger)
         overview = CacheOverview(ledger, self.answers)
-        # Its methods are its parts' own, under the names callers know (a statement a part).
-        self.get_meta, self.put_meta, self.get_text, self.put_text, self.get_raw, self.put_raw, self.raw_records = (
-            tiers.get_meta,
-            tiers.put_meta,
-            tiers.get_text,
-            tiers.put_text,
-            tiers.get_raw,
-            tiers.put_raw,
-            tiers.raw_records,
-        )
-        self.paper, self.versions, self.get_note, self.put_note = (
-            papers.paper,
-            papers.versions,
-            papers.get_note,
-            papers.put_note,
-        )
-        self.start_session, self.end_session, self.session_status, self.pin = (
-            ledger.start_session,
-            ledger.end_session,
-            ledger.session_status,
-            ledger.pin,
-        )
-        (
-            self.stats,
-            self.list_cached,
-            self.list_page,
-            self.library_listing,
-            self.clear,
-            self.iter_documents,
-            self.verify,
-            self.paper_ids,
-        ) = (
-            overview.stats,
-            overview.list_cached,
-            overview.list_page,
-            overview.library_listing,
-            overview.clear,
-            overview.iter_documents,
-            overview.verify,
-            overview.paper_ids,
-        )
-        self.index_stamp, self.proof, self.holds = warm.index_stamp, warm.proof, warm.holds
+        # Its methods are its parts' own, under the names callers know.
+        self.get_meta = tiers.get_meta
+        self.put_meta = tiers.put_meta
+        self.get_text = tiers.get_text
+        self.put_text = tiers.put_text
+        self.get_raw = tiers.get_raw
+        self.put_raw = tiers.put_raw
+        self.raw_records = tiers.raw_records
+        self.paper = papers.paper
+        self.versions = papers.versions
+        self.get_note = papers.get_note
+        self.put_note = papers.put_note
+        self.start_session = ledger.start_session
+        self.end_session = ledger.end_session
+        self.session_status = ledger.session_status
+        self.pin = ledger.pin
+        self.stats = overview.stats
+        self.list_cached = overview.list_cached
+        self.list_page = overview.list_page
+        self.library_listing = overview.library_listing
+        self.clear = overview.clear
+        self.iter_documents = overview.iter_documents
+        self.verify = overview.verify
+        self.paper_ids = overview.paper_ids
+        self.index_stamp = warm.index_stamp
+        self.proof = warm.proof
+        self.holds = warm.holds
 
     def get_search(self, key: str) -> dict[str, Any] | None:
         """A stored answer (a search, trends or Semantic Scholar page), as the JSON it was put."""
@@ -137,6 +126,12 @@ class Cache:
         warning is logged and the answer is simply not remembered."""
         with best_effort("a search answer"):
             self.answers.put(key, value, ttl_s)
+
+    @property
+    def meta_ttl_s(self) -> float:
+        """How long metadata stays fresh (ARXIV_MCP_META_TTL_S): a paper's "latest version" mark
+        (the ledger keeps it) and the answers the catalog stores."""
+        return self.ledger.meta_ttl_s
 
     def close(self) -> None:
         """Release this object's open files; the cache home stays usable by other Cache objects."""

@@ -74,9 +74,8 @@ class CachedRaw:
 class TierFiles:
     """Each tier's file written whole then recorded, and read back checked against its record."""
 
-    def __init__(self, ledger: Ledger, meta_ttl_s: float) -> None:
+    def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
-        self.meta_ttl_s = meta_ttl_s
         self._papers = ledger.papers
         self._texts = ReadMemo()
 
@@ -87,11 +86,11 @@ class TierFiles:
         with ledger.locked():
             stale = False
             if version is None:
-                mark = ledger.state.latest.get(paper_id)
+                mark = ledger.latest(paper_id)
                 if mark is None:
                     return None
-                version, marked_at = mark
-                stale = ledger.clock() - marked_at >= self.meta_ttl_s
+                version, fresh_until = mark
+                stale = ledger.clock() >= fresh_until
                 if stale and not allow_stale:
                     return None
             opened = self._open_tier((paper_id, version), "meta")

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..words import counted
 from .bibids import arxiv_id_in
 from .document import Document, Kind
 
@@ -404,8 +405,6 @@ def view(doc: Document, own_id: str | None = None) -> tuple[str, list[dict[str, 
     found = document_links(doc, own_id)
     if not found:
         return "This paper's text states no URL.", []
-    lines = [
-        f"{len(found)} link{'' if len(found) == 1 else 's'} (kind, where: URL - the sentence or footnote it stands in):"
-    ]
+    lines = [f"{counted(len(found), 'link')} (kind, where: URL - the sentence or footnote it stands in):"]
     lines += [f"- {link.kind}, {link.where}: {link.url} - {link.context}" for link in found]
     return "\n".join(lines), [dict(vars(link)) for link in found]

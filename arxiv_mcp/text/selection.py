@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import InvalidInput
 from ..models import EquationItem, FigureItem, Mention, ReferenceItem, TableItem, item
+from ..words import counted
 from .document import Block, Kind
 from .outline import is_named, select_section
 from .places import Places
@@ -84,15 +85,10 @@ def mention(places: Places, offset: int) -> Mention:
     return Mention(places.section_name(offset), snippet)
 
 
-def counted(n: int, one: str, many: str) -> str:
-    """`1 figure`, `3 figures`: a count as a reader says it."""
-    return f"{n} {one if n == 1 else many}"
-
-
 def mention_lines(mentions: list[Mention], title: str = "Referred to in") -> list[str]:
     if not mentions:
         return []
-    lines = ["", f"{title} {counted(len(mentions), 'passage', 'passages')}:"]
+    lines = ["", f"{title} {counted(len(mentions), 'passage')}:"]
     lines += [f"- ({m.section or 'no section'}) {m.text}" for m in mentions]
     return lines
 

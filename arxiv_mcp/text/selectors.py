@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from ..errors import InvalidInput
 from ..models import EquationItem, ReferenceItem
+from ..words import counted, singular
 from . import cited, items, links, numbers, statement_views
 from .document import Document, Equation, Figure, Reference, Table
 from .outline import clean, render_outline, select_section
@@ -29,7 +30,6 @@ from .selection import (
     MAX_MENTIONS,
     FigureUri,
     Selection,
-    counted,
     mention,
     mention_lines,
     named_section,
@@ -154,7 +154,7 @@ def counts_line(doc: Document) -> str:
         (kinds[Equation], "numbered equation", '"Eq. (7)"'),
         (kinds[Reference], "reference", '"[12]"'),
     ]
-    said = ", ".join(f"{n} {noun}{'' if n == 1 else 's'}" for n, noun, _ in counts)
+    said = ", ".join(counted(n, noun) for n, noun, _ in counts)
     asks = [ask for n, _, ask in counts if n]
     how = (
         f'Read one with section={" / ".join(asks)}, list them with section="figures" (tables, equations, references).'
@@ -201,7 +201,7 @@ def _list(places: Places, which: str, figure_uri: FigureUri) -> Selection:
         except InvalidInput:
             raise InvalidInput(none_marked(which)) from None
         return Selection(f"section:{heading.number} {heading.title}", text)
-    selection.text = f"{counted(len(lines), which[:-1], which)}:\n" + "\n".join(lines)
+    selection.text = f"{counted(len(lines), singular(which), which)}:\n" + "\n".join(lines)
     return selection
 
 

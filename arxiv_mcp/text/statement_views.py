@@ -25,11 +25,12 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..errors import InvalidInput
+from ..words import counted, singular
 from . import heads, numbers
 from .document import Algorithm, Block, Document, Footnote, Kind, Statement
 from .outline import select_section
 from .places import Places, section_words
-from .selection import FigureUri, Selection, counted, mention_lines, mentions, named_section
+from .selection import FigureUri, Selection, mention_lines, mentions, named_section
 
 _STATEMENT_CHARS = 6000
 _PROOF_CHARS = 8000
@@ -430,7 +431,7 @@ def list_view(places: Places, wanted: str, figure_uri: FigureUri) -> Selection |
         what = heads.plural(kind) if kind else "theorem-like blocks"
         raise InvalidInput(_none_listed(places, what))
     lines = [_statement_line(places, b) for b in blocks]
-    heading = counted(len(lines), kind, heads.plural(kind)) if kind else counted(len(lines), "statement", "statements")
+    heading = counted(len(lines), kind, heads.plural(kind)) if kind else counted(len(lines), "statement")
     return Selection(name, f"{heading}:\n" + "\n".join(lines))
 
 
@@ -476,7 +477,7 @@ def _list_algorithms_or_footnotes(places: Places, name: str) -> Selection:
                 lines.append(f"{algorithm.label} {algorithm.number or ''}: {_short(algorithm.caption)}")
     if not lines:
         raise InvalidInput(_none_listed(places, name))
-    return Selection(name, f"{counted(len(lines), name[:-1], name)}:\n" + "\n".join(lines))
+    return Selection(name, f"{counted(len(lines), singular(name), name)}:\n" + "\n".join(lines))
 
 
 def _none_listed(places: Places, what: str) -> str:
@@ -498,7 +499,7 @@ def counts_words(doc: Document) -> str:
         (kinds[Algorithm], "algorithm or listing", '"Algorithm 1", "algorithms"'),
         (kinds[Footnote], "footnote", '"footnote 3", "footnotes"'),
     ]
-    said = [f"{n} {noun}{'' if n == 1 else 's'} ({ask})" for n, noun, ask in parts if n]
+    said = [f"{counted(n, noun)} ({ask})" for n, noun, ask in parts if n]
     return f" Also: {', '.join(said)}." if said else ""
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInput
 from ..models import FindHit
-from ..words import singular
+from ..words import counted, singular
 from .document import Document
 from .outline import outline
 from .places import Places
@@ -69,9 +69,8 @@ class Pages:
             raise ValueError(f"page {number}: pages are numbered from 1")
         if number > total:
             raise InvalidInput(
-                f"page {number} is past the end: this view has {total} "
-                f"{'page' if total == 1 else 'pages'} (page_size={self.page_size}); "
-                f"ask for page 1 to {total}."
+                f"page {number} is past the end: this view has {counted(total, 'page')} "
+                f"(page_size={self.page_size}); ask for page 1 to {total}."
             )
         return self.text[self.cuts[number - 1] : self.cuts[number]]
 
