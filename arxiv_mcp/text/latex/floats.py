@@ -20,7 +20,7 @@ from .engine import Walk
 from .numbering import STYLES
 from .sinks import Block, Discard, Grid, Sink, TableSink
 from .specs import ENV_SPECS, TABULAR_SPECS
-from .tokens import CMD, TEXT
+from .tokens import BEGIN, CMD, TEXT
 from .typed import TypedText, typed_caption
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
@@ -287,14 +287,31 @@ def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
 
 
 def cmd_captionof(w: Walk, i: int, name: str) -> int:
+    """caption's \\captionof{kind}: a \\caption of that kind, as the package defines it (the
+    float type set, then \\caption), in the float around it (`env_minipage`) or none."""
     found = w.raw_text(i)
     if found is None:
         return i
-    kind = "table" if "table" in found[0].lower() else "figure"
-    i = w.skip_spec(found[1], "o")
-    state = w.floats[-1] if w.floats else None
-    target = state.collect if state is not None and isinstance(w.sink, Discard) else w.sink
-    return caption(w, i, kind, target, None)
+    w.meta.caption_type = _caption_kind(found[0])
+    return cmd_caption(w, found[1], "caption")
+
+
+def _caption_kind(written: str) -> str:
+    return "table" if "table" in written.lower() else "figure"
+
+
+def env_minipage(w: Walk, j: int, end: int, env: str) -> int:
+    """A minipage outside a float holding a \\captionof is a float of that kind: the box is what
+    the caption captions, so its record gets the minipage's images or tabular."""
+    k = j
+    while k < end and not w.floats:  # a minipage in it is its own box, skipped: linear
+        if w.toks[k] == (BEGIN, "minipage") and w.match[k] > k:
+            k = w.match[k]
+        elif w.toks[k] == (CMD, "captionof") and (found := w.raw_text(k + 1)) is not None:
+            open_float(w, _caption_kind(found[0]), end)
+            break
+        k += 1
+    return w.skip_spec(j, ENV_SPECS[env])
 
 
 def env_subfloat(w: Walk, j: int, end: int, env: str) -> int:
