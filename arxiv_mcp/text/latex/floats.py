@@ -18,7 +18,7 @@ from .counters import scoped
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
-from .sinks import Block, Discard, Grid, Sink, TableSink
+from .sinks import Block, Discard, Grid, Sink, TableSink, spaced
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import BEGIN, CMD, TEXT
 from .typed import TypedText, typed_caption
@@ -444,14 +444,5 @@ def _joined(grids: list[Grid]) -> Grid:
 
 
 def _text(blocks: list[Block]) -> str:
-    """Blocks as the text shows them one after another (list items on their own lines)."""
-    out: list[str] = []
-    previous = ""
-    for block in blocks:
-        if not block.text.strip():
-            continue
-        if out:
-            out.append("\n" if block.kind == "li" and previous == "li" else "\n\n")
-        out.append(block.text)
-        previous = block.kind
-    return "".join(out)
+    """Blocks as the text shows them one after another (`sinks.spaced`)."""
+    return "".join(before + block.text for before, block in spaced(blocks))
