@@ -37,7 +37,7 @@ def open_float(w: Walk, kind: str, end: int, body: Sink | None = None, grouped: 
     text (a table float's rows and notes, an algorithm's lines: `grouped` makes its blocks)."""
     state = Float(kind, w.sink, grouped=grouped)
     w.floats.append(state)
-    w.later(end, partial(close_float, w, w.push(body or state.collect)))
+    w.until(end, partial(close_float, w), body or state.collect)
 
 
 def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
@@ -135,7 +135,6 @@ def finish_table(w: Walk, table: TableSink) -> None:
 
 
 def close_float(w: Walk, body: Sink) -> None:
-    w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
     if state.grouped is not None:
@@ -348,9 +347,8 @@ def cmd_subfloat(w: Walk, i: int, name: str) -> int:
         w.toks[k] = (TEXT, "")
     a, b = options[-1]
     sub = start_subfigure(w, state, state.sub or SubDraft())
-    target = w.push(Sink())
     w.toks[b] = (TEXT, "")
-    w.later(b, lambda: setattr(sub, "caption", w.pop(target).flat()))
+    w.until(b, lambda sink: setattr(sub, "caption", sink.flat()))
     return a + 1
 
 

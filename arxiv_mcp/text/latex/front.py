@@ -224,8 +224,7 @@ def cmd_abstract(w: Walk, i: int, name: str) -> int:
 
 
 def env_abstract(w: Walk, j: int, end: int, env: str) -> int:
-    target = w.push(Sink())
-    w.later(end, lambda: keep_abstract(w, w.pop(target)))
+    w.until(end, partial(keep_abstract, w))
     return j
 
 
