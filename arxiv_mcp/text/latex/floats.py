@@ -18,7 +18,7 @@ from .counters import scoped
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
-from .sinks import Block, Discard, Grid, Sink, TableSink, spaced
+from .sinks import Block, Discard, Grid, Sink, TableSink, blocks_text
 from .specs import ENV_SPECS, TABULAR_SPECS
 from .tokens import BEGIN, CMD, TEXT
 from .typed import TypedText, typed_caption
@@ -154,7 +154,7 @@ def close_float(w: Walk, body: Sink) -> None:
     ]
     if state.kind == "table" and len(captions) == 1:
         captions[0].grid = _joined(grids)
-        state.outer.block("caption", _text(blocks), captions[0])
+        state.outer.block("caption", blocks_text(blocks), captions[0])
         return
     if state.kind == "table" and len(captions) == len(grids):
         for draft, grid in zip(captions, grids):
@@ -439,8 +439,3 @@ def _joined(grids: list[Grid]) -> Grid:
     if not grids:
         return Grid((), 0)
     return Grid(tuple(row for grid in grids for row in grid.rows), grids[0].header_rows)
-
-
-def _text(blocks: list[Block]) -> str:
-    """Blocks as the text shows them one after another (`sinks.spaced`)."""
-    return "".join(before + block.text for before, block in spaced(blocks))

@@ -35,6 +35,11 @@ def spaced(blocks: Iterable[Block]) -> Iterator[tuple[str, Block]]:
             previous = block.kind
 
 
+def blocks_text(blocks: Iterable[Block]) -> str:
+    """Blocks as the text shows them one after another (a float's blocks made one)."""
+    return "".join(before + block.text for before, block in spaced(blocks))
+
+
 # A space left after "(" by a dropped argument (`(\\bibinfo {year}\n{1980})`) is not in the print.
 _OPEN_PAREN_SPACE_RE = re.compile(r"\( (?=\w)")
 
