@@ -461,11 +461,12 @@ def test_captionof_makes_a_numbered_float_outside_a_float_environment():
 def test_captionof_in_a_minipage_is_given_the_minipage_s_image_and_tabular():
     """A minipage holding \\captionof{kind} is a float of that kind (caption's \\captionof sets
     the float type of its box): the caption's record gets the minipage's \\includegraphics, or
-    its tabular's rows, as a \\caption in a figure or table does."""
+    its tabular's rows, as a \\caption in a figure or table does; a minipage around that one
+    is not the caption's box."""
     source = r"""\documentclass{article}\usepackage{caption,graphicx}\begin{document}
 \section{Intro}See Figure~\ref{fig:side} and Table~\ref{tab:side}.
-\begin{minipage}{0.5\textwidth}\centering\includegraphics[width=\linewidth]{side}
-\captionof{figure}{Beside the text.}\label{fig:side}\end{minipage}
+\begin{minipage}{\textwidth}\begin{minipage}{0.5\textwidth}\centering\includegraphics[width=\linewidth]{side}
+\captionof{figure}{Beside the text.}\label{fig:side}\end{minipage}\end{minipage}
 \begin{minipage}{0.4\textwidth}\captionof{table}{Numbers.}\label{tab:side}
 \begin{tabular}{ll}\hline a & b \\ \hline c & d \\ \end{tabular}\end{minipage}
 \end{document}"""
