@@ -1,6 +1,6 @@
 """Float handlers: figures (only their captions are text), tables and tabulars (as Markdown
-rows; AASTeX's deluxetable too), captions numbered as LaTeX numbers them, subfigures, images,
-spanned cells, rules.
+rows; AASTeX's deluxetable too), captions numbered as LaTeX numbers them (a minipage holding a
+\\captionof is a float of its kind), subfigures, images, spanned cells, rules.
 
 A float collects what it prints (captions, tables, a table float's notes) in its own sink and
 hands it on as one block when it closes: a table float with one caption becomes one table block
