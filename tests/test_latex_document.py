@@ -480,6 +480,22 @@ def test_captionof_in_a_minipage_is_given_the_minipage_s_image_and_tabular():
     assert "See Figure 1 and Table 1." in document.text
 
 
+def test_captionof_in_a_float_is_a_caption_of_that_float():
+    """\\captionof{figure} in a figure's minipages is \\caption with its kind set: each counts, and
+    each gets the images read since the caption before it."""
+    source = r"""\documentclass{article}\usepackage{caption,graphicx}\begin{document}
+\begin{figure}
+\begin{minipage}{0.5\textwidth}\includegraphics{left}\captionof{figure}{Left.}\end{minipage}
+\begin{minipage}{0.5\textwidth}\includegraphics{right}\captionof{figure}{Right.}\end{minipage}
+\end{figure}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [(f.label, f.caption, f.images) for f in document.records(Figure)] == [
+        ("Figure 1", "Left.", ("left",)),
+        ("Figure 2", "Right.", ("right",)),
+    ]
+
+
 def test_sections_in_an_appendices_environment_are_lettered():
     """appendix's `appendices` environment (like the \\appendix switch) letters the sections in it."""
     source = r"""\documentclass{article}\usepackage{appendix}\begin{document}
