@@ -458,6 +458,44 @@ def test_captionof_makes_a_numbered_float_outside_a_float_environment():
     assert "See Figure 2 and Table 1." in document.text and "short" not in document.text
 
 
+def test_captionof_in_a_minipage_is_given_the_minipage_s_image_and_tabular():
+    """A minipage holding \\captionof{kind} is a float of that kind (caption's \\captionof sets
+    the float type of its box): the caption's record gets the minipage's \\includegraphics, or
+    its tabular's rows, as a \\caption in a figure or table does; a minipage around that one
+    is not the caption's box."""
+    source = r"""\documentclass{article}\usepackage{caption,graphicx}\begin{document}
+\section{Intro}See Figure~\ref{fig:side} and Table~\ref{tab:side}.
+\begin{minipage}{\textwidth}\begin{minipage}{0.5\textwidth}\centering\includegraphics[width=\linewidth]{side}
+\captionof{figure}{Beside the text.}\label{fig:side}\end{minipage}\end{minipage}
+\begin{minipage}{0.4\textwidth}\captionof{table}{Numbers.}\label{tab:side}
+\begin{tabular}{ll}\hline a & b \\ \hline c & d \\ \end{tabular}\end{minipage}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [(f.label, f.caption, f.images, f.anchor) for f in document.records(Figure)] == [
+        ("Figure 1", "Beside the text.", ("side",), "fig:side")
+    ]
+    assert [(t.label, t.caption, t.rows, t.header_rows) for t in document.records(Table)] == [
+        ("Table 1", "Numbers.", (("a", "b"), ("c", "d")), 1)
+    ]
+    assert "See Figure 1 and Table 1." in document.text
+
+
+def test_captionof_in_a_float_is_a_caption_of_that_float():
+    """\\captionof{figure} in a figure's minipages is \\caption with its kind set: each counts, and
+    each gets the images read since the caption before it."""
+    source = r"""\documentclass{article}\usepackage{caption,graphicx}\begin{document}
+\begin{figure}
+\begin{minipage}{0.5\textwidth}\includegraphics{left}\captionof{figure}{Left.}\end{minipage}
+\begin{minipage}{0.5\textwidth}\includegraphics{right}\captionof{figure}{Right.}\end{minipage}
+\end{figure}
+\end{document}"""
+    document = latex_to_document({"main.tex": source.encode()})
+    assert [(f.label, f.caption, f.images) for f in document.records(Figure)] == [
+        ("Figure 1", "Left.", ("left",)),
+        ("Figure 2", "Right.", ("right",)),
+    ]
+
+
 def test_sections_in_an_appendices_environment_are_lettered():
     """appendix's `appendices` environment (like the \\appendix switch) letters the sections in it."""
     source = r"""\documentclass{article}\usepackage{appendix}\begin{document}

@@ -15,7 +15,7 @@ from ..document import Algorithm
 from .drafts import Float
 from .engine import Walk
 from .floats import open_float
-from .sinks import Block
+from .sinks import Block, blocks_text
 from .typed import typed_caption
 
 
@@ -32,7 +32,7 @@ def _grouped(state: Float, written: list[Block]) -> list[Block]:
         return written
     at, name, number, words = found
     code = "\n".join(block.text for k, block in enumerate(written) if k != at)
-    text = "\n\n".join(block.text for block in written)
+    text = blocks_text(written)
     return [Block("algorithm", text, Algorithm(name, number, words, code))]
 
 

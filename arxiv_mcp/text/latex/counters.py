@@ -55,7 +55,7 @@ def cmd_number_within(w: Walk, i: int, name: str) -> int:
             w.numbers.within[counter] = unit[0].strip()
         elif name == "counterwithout":
             w.numbers.within[counter] = ""
-        put(w.meta.shapes, counter, printed if star else None)
+        put(w.numbers.shapes, counter, printed if star else None)
     return unit[1] if unit else found[1]
 
 
@@ -81,7 +81,7 @@ def cmd_renew_the(w: Walk, i: int, name: str) -> int:
         return after
     shape = _shape(w, counter, body[0] + 1, body[1]) if body else None
     if shape is not None:
-        scoped(w, i, w.meta.shapes, counter, shape)
+        scoped(w, i, w.numbers.shapes, counter, shape)
     unit = shape[0][1] if shape and shape[0][0] == "unit" and shape[1:] == (("text", "."), ("count", "arabic")) else ""
     if w.preamble and counter in KINDS and unit in UNITS[:3]:  # the paper resets it with the unit
         w.numbers.within[counter] = unit
@@ -145,7 +145,7 @@ def cmd_new_counter(w: Walk, i: int, name: str) -> int:
     within = w.optional(after)
     unit = "".join(w.toks[within[0] + 1][1].split()) if within and within[1] == within[0] + 2 else ""
     if _NAME_RE.fullmatch(counter) and counter not in KINDS and counter not in UNITS:
-        w.meta.counters.add(counter)
+        w.numbers.own.add(counter)
         if unit in UNITS:
             w.numbers.within[counter] = unit
     return within[1] + 1 if within else after
@@ -157,7 +157,7 @@ def cmd_step_counter(w: Walk, i: int, name: str) -> int:
     if found is None:
         return i
     counter = found[0].strip()
-    if counter in w.meta.counters:
+    if counter in w.numbers.own:
         if name == "refstepcounter":
             w.step(counter)
         else:

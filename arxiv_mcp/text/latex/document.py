@@ -18,7 +18,7 @@ from .drafts import Draft, finish
 from .graphics import Graphics
 from .numbering import Shape
 from .references import Labels
-from .sinks import Block
+from .sinks import Block, spaced
 
 _OWN_MARK_RE = re.compile(r"\$(?:\{\})?\^")
 _CONTENT_RE = re.compile(r"[^\W_]")  # a letter or digit: a front block of punctuation alone prints nothing
@@ -168,17 +168,13 @@ class _Writer:
         self.builder = DocumentBuilder()
 
     def write(self, blocks: list[Block]) -> Document:
-        previous = ""
-        for k, block in enumerate(blocks):
+        for k, (before, block) in enumerate(spaced(blocks)):
             pace.tick(k)
-            if not block.text.strip():
-                continue
-            if block.kind == "li" and previous == "li":
-                self.builder.add_text("\n")
+            if before == "\n":
+                self.builder.add_text(before)
             else:
                 self.builder.separate()
             self.one(block)
-            previous = block.kind
         if self.builder.length:
             self.builder.separate()
         document = self.builder.build()

@@ -305,9 +305,14 @@ class Walk:
         g = self.group(i)
         if g is None:
             return i
-        target = self.push(sink or Sink())
-        self.later(g[1], lambda: done(self.pop(target)))
+        self.until(g[1], done, sink)
         return g[0] + 1
+
+    def until(self, end: int, done: Callable[[Sink], object], sink: Sink | None = None) -> None:
+        """Send what the walk writes up to token `end` to `sink` (a fresh one by default) and
+        call done(sink) there: an argument, an environment's body, a float."""
+        target = self.push(sink or Sink())
+        self.later(end, lambda: done(self.pop(target)))
 
     def end_front(self) -> None:
         if self.in_front:

@@ -1,6 +1,6 @@
 """Float handlers: figures (only their captions are text), tables and tabulars (as Markdown
-rows; AASTeX's deluxetable too), captions numbered as LaTeX numbers them, subfigures, images,
-spanned cells, rules.
+rows; AASTeX's deluxetable too), captions numbered as LaTeX numbers them (a minipage holding a
+\\captionof is a float of its kind), subfigures, images, spanned cells, rules.
 
 A float collects what it prints (captions, tables, a table float's notes) in its own sink and
 hands it on as one block when it closes: a table float with one caption becomes one table block
@@ -18,9 +18,9 @@ from .counters import scoped
 from .drafts import Draft, Float, Grouping, SubDraft, rendered_caption
 from .engine import Walk
 from .numbering import STYLES
-from .sinks import Block, Discard, Grid, Sink, TableSink
+from .sinks import Block, Discard, Grid, Sink, TableSink, blocks_text
 from .specs import ENV_SPECS, TABULAR_SPECS
-from .tokens import CMD, TEXT
+from .tokens import BEGIN, CMD, TEXT
 from .typed import TypedText, typed_caption
 
 _KINDS = {"figure": Kind.FIGURE, "table": Kind.TABLE}
@@ -37,7 +37,7 @@ def open_float(w: Walk, kind: str, end: int, body: Sink | None = None, grouped: 
     text (a table float's rows and notes, an algorithm's lines: `grouped` makes its blocks)."""
     state = Float(kind, w.sink, grouped=grouped)
     w.floats.append(state)
-    w.later(end, partial(close_float, w, w.push(body or state.collect)))
+    w.until(end, partial(close_float, w), body or state.collect)
 
 
 def env_figure(w: Walk, j: int, end: int, env: str, kind: str = "figure") -> int:
@@ -135,7 +135,6 @@ def finish_table(w: Walk, table: TableSink) -> None:
 
 
 def close_float(w: Walk, body: Sink) -> None:
-    w.pop(body)
     state = w.floats.pop()
     blocks = state.collect.flat_blocks()
     if state.grouped is not None:
@@ -155,7 +154,7 @@ def close_float(w: Walk, body: Sink) -> None:
     ]
     if state.kind == "table" and len(captions) == 1:
         captions[0].grid = _joined(grids)
-        state.outer.block("caption", _text(blocks), captions[0])
+        state.outer.block("caption", blocks_text(blocks), captions[0])
         return
     if state.kind == "table" and len(captions) == len(grids):
         for draft, grid in zip(captions, grids):
@@ -287,14 +286,31 @@ def start_subfigure(w: Walk, state: Float, sub: SubDraft) -> SubDraft:
 
 
 def cmd_captionof(w: Walk, i: int, name: str) -> int:
+    """caption's \\captionof{kind}: a \\caption of that kind, as the package defines it (the
+    float type set, then \\caption), in the float around it (`env_minipage`) or none."""
     found = w.raw_text(i)
     if found is None:
         return i
-    kind = "table" if "table" in found[0].lower() else "figure"
-    i = w.skip_spec(found[1], "o")
-    state = w.floats[-1] if w.floats else None
-    target = state.collect if state is not None and isinstance(w.sink, Discard) else w.sink
-    return caption(w, i, kind, target, None)
+    w.meta.caption_type = _caption_kind(found[0])
+    return cmd_caption(w, found[1], "caption")
+
+
+def _caption_kind(written: str) -> str:
+    return "table" if "table" in written.lower() else "figure"
+
+
+def env_minipage(w: Walk, j: int, end: int, env: str) -> int:
+    """A minipage outside a float holding a \\captionof is a float of that kind: the box is what
+    the caption captions, so its record gets the minipage's images or tabular."""
+    k = j
+    while k < end and not w.floats:  # a minipage in it is its own box, skipped: linear
+        if w.toks[k] == (BEGIN, "minipage") and w.match[k] > k:
+            k = w.match[k]
+        elif w.toks[k] == (CMD, "captionof") and (found := w.raw_text(k + 1)) is not None:
+            open_float(w, _caption_kind(found[0]), end)
+            break
+        k += 1
+    return w.skip_spec(j, ENV_SPECS[env])
 
 
 def env_subfloat(w: Walk, j: int, end: int, env: str) -> int:
@@ -331,9 +347,8 @@ def cmd_subfloat(w: Walk, i: int, name: str) -> int:
         w.toks[k] = (TEXT, "")
     a, b = options[-1]
     sub = start_subfigure(w, state, state.sub or SubDraft())
-    target = w.push(Sink())
     w.toks[b] = (TEXT, "")
-    w.later(b, lambda: setattr(sub, "caption", w.pop(target).flat()))
+    w.until(b, lambda sink: setattr(sub, "caption", sink.flat()))
     return a + 1
 
 
@@ -424,17 +439,3 @@ def _joined(grids: list[Grid]) -> Grid:
     if not grids:
         return Grid((), 0)
     return Grid(tuple(row for grid in grids for row in grid.rows), grids[0].header_rows)
-
-
-def _text(blocks: list[Block]) -> str:
-    """Blocks as the text shows them one after another (list items on their own lines)."""
-    out: list[str] = []
-    previous = ""
-    for block in blocks:
-        if not block.text.strip():
-            continue
-        if out:
-            out.append("\n" if block.kind == "li" and previous == "li" else "\n\n")
-        out.append(block.text)
-        previous = block.kind
-    return "".join(out)

@@ -170,8 +170,6 @@ def cmd_icml_affiliation(w: Walk, i: int, name: str) -> int:
 
 def cmd_affiliation_part(w: Walk, i: int, name: str) -> int:
     """acmart's \\institution{..}, \\city{..}, ...: items of one address (`MIT, Cambridge, USA`)."""
-    if w.group(i) is None:
-        return i
 
     def done(sink: Sink) -> None:
         text = sink.flat()
@@ -218,14 +216,11 @@ def cmd_inst(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_abstract(w: Walk, i: int, name: str) -> int:
-    if w.group(i) is None:
-        return i
     return w.capture(i, partial(keep_abstract, w))
 
 
 def env_abstract(w: Walk, j: int, end: int, env: str) -> int:
-    target = w.push(Sink())
-    w.later(end, lambda: keep_abstract(w, w.pop(target)))
+    w.until(end, partial(keep_abstract, w))
     return j
 
 
@@ -243,7 +238,7 @@ def cmd_maketitle(w: Walk, i: int, name: str) -> int:
 
 
 def cmd_font(w: Walk, i: int, name: str) -> int:
-    if w.in_front and w.may_title(size := title_size([name])) and w.group(i) is not None:
+    if w.in_front and w.may_title(size := title_size([name])):
         return w.capture(i, lambda sink: w.maybe_title(sink, size))
     return i
 

@@ -120,6 +120,7 @@ _ENVIRONMENTS: tuple[tuple[EnvironmentHandler, Iterable[str]], ...] = (
     (floats.env_figure, FIGURE_ENVS),
     (floats.env_new_float, ("@newfloat",)),
     (floats.env_subfloat, ("subfigure", "subtable")),
+    (floats.env_minipage, ("minipage",)),
     (algorithms.env_algorithm, ("algorithm", "algorithm*", "listing")),
     (crossrefs.env_subequations, ("subequations",)),
     (floats.env_table_float, TABLE_FLOATS),

@@ -204,9 +204,7 @@ class Numbers:
 
     def advance(self, counter: str) -> str:
         """Step `counter` in its unit; the number it now prints."""
-        number = self.next_number(counter)
-        self.count(self._key(counter))
-        return number
+        return self._printed(self.shape(counter), self.count(self._key(counter)))
 
     def count(self, key: str) -> int:
         """Step a plain count (`bibitem`, or a counter's in its unit: `figure:2`); its new value."""

@@ -9,6 +9,7 @@ a table's `Grid`), which `document.render` turns into the Document's typed block
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
 from .source import LINE_BREAK
@@ -22,6 +23,21 @@ class Block(NamedTuple):
     kind: str
     text: str
     record: Any = None
+
+
+def spaced(blocks: Iterable[Block]) -> Iterator[tuple[str, Block]]:
+    """The blocks that print something, each with what the text puts before it: nothing before
+    the first, a line break between two list items, a blank line between any others."""
+    previous = None
+    for block in blocks:
+        if block.text.strip():
+            yield "" if previous is None else "\n" if block.kind == "li" == previous else "\n\n", block
+            previous = block.kind
+
+
+def blocks_text(blocks: Iterable[Block]) -> str:
+    """Blocks as the text shows them one after another (a float's blocks made one)."""
+    return "".join(before + block.text for before, block in spaced(blocks))
 
 
 # A space left after "(" by a dropped argument (`(\\bibinfo {year}\n{1980})`) is not in the print.
