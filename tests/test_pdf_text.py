@@ -537,6 +537,30 @@ def test_forms_measured_from_the_file_bytes_weigh_what_pypdf_says(shape):
     assert by_bytes == by_pypdf > 3 * len(LEAF)
 
 
+@pytest.mark.parametrize(
+    "escaped", [b"/Subtype /F#6frm", b"/Subtyp#65 /Form", b"/XObject << /#4c 5 0 R >>"], ids=["value", "key", "name"]
+)
+def test_a_form_whose_names_are_escaped_is_measured_as_pdfium_reads_it(escaped):
+    """pdfium reads `/F#6frm` as `/Form` (and parses it as one): a form dictionary holding an
+    escape is measured by pypdf, which reads it so too, not taken for no form at all."""
+    heavy = form_object(b"BT /F1 9 Tf (a) Tj ET 0.5 w 72 72 m 540 720 l S " * 400)
+    drawing = form_object(b"/L Do " * 20, b"/Resources << /XObject << /L 5 0 R >> >>")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /Resources << /XObject << /X 6 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length 17 >>\nstream\n/X Do /X Do /X Do\nendstream",
+        heavy.replace(b"/Subtype /Form", escaped) if b"Subtyp" in escaped else heavy,
+        drawing.replace(b"/XObject << /L 5 0 R >>", escaped) if b"XObject" in escaped else drawing,
+    ]
+    data = assemble(objects)
+    assert data.count(escaped) == 1
+    reader = pypdf.PdfReader(BytesIO(data))
+    by_pypdf = pdf_work.page_work(reader.pages[0], 2**30)
+    assert by_pypdf > 60 * len(b"BT /F1 9 Tf (a) Tj ET 0.5 w 72 72 m 540 720 l S " * 400)
+    assert pdf_work.page_work(reader.pages[0], 2**30, {}, pdf_work.RawForms(data, reader.xref)) == by_pypdf
+
+
 def test_page_contents_of_the_common_shapes_are_read_from_the_file_bytes(monkeypatch):
     # page 1: one compressed stream (4); page 2: an array (5) of a compressed stream, a plain
     # one, and one with /DecodeParms (pypdf reads that one), cut short by a small limit

@@ -313,10 +313,14 @@ class RawForms:
         return total
 
     def _top_level(self, at: int) -> tuple[bytes, int | None]:
-        """The dictionary's own keys and values (nested dictionaries and strings left out), and its end."""
+        """The dictionary's own keys and values (nested dictionaries and strings left out), and its end.
+
+        A name written with an escape (`/Subtyp#65 /F#6frm`) is the plain name to pdfium and
+        pypdf but would not match here: a dictionary holding a `#` is not of the simple shape.
+        """
         plain = _NESTED_DICT.match(self._data, at, at + 65536)
         if plain is not None:
-            return _INNER_DICT.sub(b" ", plain[1]), plain.end()
+            return (_INNER_DICT.sub(b" ", plain[1]), plain.end()) if b"#" not in plain[0] else (b"", None)
         depth, top = 1, list[bytes]()
         for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
             text = token[0]
@@ -325,7 +329,7 @@ class RawForms:
             elif text == b">>":
                 depth -= 1
                 if depth == 0:
-                    return b" ".join(top), token.end()
+                    return (b" ".join(top), token.end()) if self._data.find(b"#", at, token.end()) < 0 else (b"", None)
             elif text in (b"(", b")", b"<", b">", b"%"):
                 return b"", None  # a string with nested brackets, or a comment: not the simple shape
             elif depth == 1 and not text.startswith(b"("):
