@@ -52,7 +52,7 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
     ends, add, heading_like = calls.ends, lines.append, _HEADING_LIKE.match
     body_sample, max_fragment, bold_weight = PARAMS.body_sample, PARAMS.max_fragment, PARAMS.bold_weight
     styles: dict[tuple[float, bytes], Style] = {}  # by size and font name: a page has a handful
-    goes_on = False  # the last line sampled could be a numbered title broken off mid-phrase
+    broken: str | None = None  # the line before, sampled: perhaps a numbered title broken off mid-phrase
     texts = text.split("\r\n")
     placed = near_captions(texts)  # the lines whose words are placed (tables)
     for number, line in enumerate(texts):
@@ -60,14 +60,17 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
         lead = len(line) - len(line.lstrip()) if not line or line[0].isspace() else 0
         if lead == len(line):
             offset += length + 2
-            goes_on = False
+            broken = None
             continue
-        # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the test
+        # a line that could be a heading (see _HEADING_LIKE), tested here: a call per line cost more than the
+        # test; whether the line before broke off is asked last, when nothing else has the line sampled
         sampled = (
-            number % body_sample == 0 or goes_on or ((len(line) <= 103 or lead) and heading_like(line) is not None)
+            number % body_sample == 0
+            or ((len(line) <= 103 or lead) and heading_like(line) is not None)
+            or (broken is not None and may_go_on(broken))
         )
         letter = _LETTER.search(line) if sampled else None
-        goes_on = False
+        broken = None
         style = None
         if letter is not None:
             first = letter.start()
@@ -87,7 +90,7 @@ def pdfium_lines(raw: Any, textpage: Any, text: str, boxes: dict[int, Box | None
                     style = styles[size, font] = Style(size, _bold_font(font), heavy)
                 # its next line, however it starts, may end the title: layout joins the two
                 # when both are in the heading font ("... from the macro to" / "the nanoscale")
-                goes_on = len(line) <= max_fragment and may_go_on(line)
+                broken = line if len(line) <= max_fragment else None
         start = offset + drift
         if "\ufffe" in line:
             lines.extend(_hyphen_parts(calls, textpage, line, (start, lead, start + length - 1), style))
