@@ -320,7 +320,8 @@ class RawForms:
         """
         plain = _NESTED_DICT.match(self._data, at, at + 65536)
         if plain is not None:
-            return (_INNER_DICT.sub(b" ", plain[1]), plain.end()) if b"#" not in plain[0] else (b"", None)
+            end = plain.end()
+            return (_INNER_DICT.sub(b" ", plain[1]), end) if self._data.find(b"#", at, end) < 0 else (b"", None)
         depth, top = 1, list[bytes]()
         for token in _DICT_TOKEN.finditer(self._data, at, at + 65536):
             text = token[0]
