@@ -46,11 +46,11 @@ from typing import Any
 from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
-from ..shape import escape_line, page_heading
+from ..shape import escape_line
 from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
-from .layout import mark_headings, remove_furniture
+from .layout import Marked, PageLine, mark_headings, remove_furniture
 from .lines import Line, PageText, Piece, heading_fragments
 from .pagetree import mend_page_tree
 from .params import PARAMS
@@ -419,8 +419,8 @@ def _pdfium_line_ends(text: str) -> str:
 @dataclass(frozen=True)
 class _Rendered:
     lines: list[str]
-    """The text's lines, page markers and the blank line between pages too: structure reads
-    these, and pdf_to_text joins them."""
+    """The text's lines, page markers (layout.PageLine) and the blank line between pages too:
+    structure reads these, and pdf_to_text joins them."""
     stamp: str | None
     read: int
     """Pages with text (the others failed, or were left out as too much work)."""
@@ -449,7 +449,7 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
     laid_out, pieces = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
     document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
-        document.extend(("", page_heading(number)) if document else (page_heading(number),))
+        document.extend(("", PageLine(number)) if document else (PageLine(number),))
         document.extend([FAILED_PAGE_NOTE] if lines is None else lines)
     read = sum(lines is not None for lines in laid_out)
     unread = len(laid_out) - read
@@ -479,7 +479,7 @@ def _in_reading_order(
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
-        continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
+        continued = len(last) >= short and not isinstance(last, Marked) and not ends_with_stop(last)
         out.append(ordered)
     return out, pieces
 
