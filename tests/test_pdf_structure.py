@@ -12,8 +12,9 @@ from arxiv_mcp.text.document import Document, Equation, Figure, Footnote, Headin
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text, sentences, tables
-from arxiv_mcp.text.pdf.layout import Numbering, PageLine
+from arxiv_mcp.text.pdf.layout import HeadingLine, Numbering, PageLine
 from arxiv_mcp.text.pdf.structure import pdf_document
+from arxiv_mcp.text.pdf.tables import PlacedLine
 from arxiv_mcp.text.shape import HEADING_RE, is_page_title
 from tests.conftest import paper
 from tests.pdfgen import make_pdf, make_placed_pdf
@@ -147,6 +148,17 @@ def document_of(lines: list[str]) -> Document:
 
 def page(*lines: str) -> str:
     return "## Page 1\n" + "\n".join(lines)
+
+
+def test_mending_words_after_reading_order_keeps_what_each_line_is():
+    # a heading is whole as layout wrote it, and a table's row keeps its placed pieces
+    heading = Numbering()(2, "2 Pre- and Post-Counting Methods")
+    row = PlacedLine("Pre- and post 120", [(72.0, 90.0, "Pre- and post"), (200.0, 220.0, " 120")])
+    lines = [heading, "walruses", row, "counted on the ice by two-", "dimensional grids."]
+    mended = pdf_text._mend_hyphens(lines, frozenset({"two-dimensional"}))
+    assert mended[:3] == lines[:3] and isinstance(mended[0], HeadingLine) and isinstance(mended[2], PlacedLine)
+    assert mended[3:] == ["counted on the ice by two-dimensional", "grids."]
+    assert [h.number for h in document_of(["## Page 1", heading, "", "Words."]).records(Heading)] == ["2"]
 
 
 def test_revtex_subsections_are_numbered_under_their_roman_section():

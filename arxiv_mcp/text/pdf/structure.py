@@ -43,7 +43,7 @@ headings and page markers stay lines, and a marked block stands apart between bl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import labels
@@ -51,11 +51,10 @@ from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Kind, Record, Reference, Table
 from .chain import longest_chain
 from .layout import HeadingLine, Marked, PageLine
-from .lines import Piece
 from .params import PARAMS
 from .reading_order import FOOTNOTE_MARK, FOOTNOTE_START, may_name_label
 from .sentences import ends_sentence, ends_with_stop
-from .tables import looks_tabular, placed_apart, placed_rows, reads_as_row, text_cells
+from .tables import looks_tabular, pieces_of, placed_apart, placed_rows, reads_as_row, text_cells
 
 # --- captions: the grammar of a caption line, a printed label (labels) and what follows it ---
 
@@ -107,15 +106,12 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(
-    lines: list[str], notes: dict[str, str] | None = None, pieces: Mapping[tuple[int, str], list[Piece]] | None = None
-) -> Document:
-    """The document of a PDF text's `lines` in the shared shape (see the module docstring);
-    `pieces`: the placed pieces of the lines near table captions (tables.table_pieces)."""
+def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
+    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     sink = _Sink(DocumentBuilder())
@@ -287,9 +283,7 @@ def _is_break(line: str) -> bool:
     return not line or isinstance(line, Marked)
 
 
-def _captions(
-    lines: list[str], references: tuple[int, int] | None, full: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> Iterator[_Mark]:
+def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
     index = claimed = 0  # claimed: lines before it are a block's (a caption, a table's rows below it)
     while index < len(lines):
@@ -303,17 +297,16 @@ def _captions(
         name, number, label, first, body_start = found
         key = (_is_table(name), number)
         end = _caption_end(lines, index, body_start, full)
-        if _is_table(name) and pieces:  # its first row the engine placed as cells apart ends it
-            page = _page_at(lines, index)
-            end = next((row for row in range(body_start, end) if placed_apart(pieces.get((page, lines[row])))), end)
+        if _is_table(name):  # its first row the engine placed as cells apart ends it
+            end = next((row for row in range(body_start, end) if placed_apart(pieces_of(lines[row]))), end)
         if key in seen or end <= index:
             index += 1
             continue
         seen.add(key)
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
-            rows_end, rows = _table_rows(lines, end, pieces)
-            above = _rows_above(lines, index, claimed, pieces)
+            rows_end, rows = _table_rows(lines, end)
+            above = _rows_above(lines, index, claimed)
             # the caption under its table: the rows below it are fewer (text's), or the next caption's
             after = rows_end < len(lines) and opens_caption(lines, rows_end)
             under = bool(above) and (len(above) > len(rows) or after)
@@ -374,22 +367,18 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
     return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or looks_tabular(following))
 
 
-def _table_rows(
-    lines: list[str], start: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[int, tuple[tuple[str, ...], ...]]:
+def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
     """Where the table's lines after its caption end, and those lines as approximate rows."""
     index = start + 1 if start < len(lines) and not lines[start] else start
     texts: list[str] = []
     while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
         texts.append(lines[index])
         index += 1
-    rows = _rows(lines, start, texts, pieces)
+    rows = _rows(texts)
     return (index, rows) if rows else (start, ())
 
 
-def _rows_above(
-    lines: list[str], caption: int, claimed: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[tuple[str, ...], ...]:
+def _rows_above(lines: list[str], caption: int, claimed: int) -> tuple[tuple[str, ...], ...]:
     """The rows of a table over its caption (line `caption`): the lines right above it that read
     as rows, none before `claimed`; none unless two at least."""
     first = caption
@@ -397,26 +386,14 @@ def _rows_above(
         first -= 1
     if caption - first < 2:
         return ()
-    return _rows(lines, caption, lines[first:caption], pieces)
+    return _rows(lines[first:caption])
 
 
-def _rows(
-    lines: list[str], caption: int, texts: list[str], pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[tuple[str, ...], ...]:
-    """A table's lines (`texts`, by its caption at line `caption`) as approximate rows: in
-    columns where the engine placed them (tables.placed_rows), else read from the text."""
-    page = _page_at(lines, caption) if pieces else 0
-    placed = placed_rows([pieces.get((page, text)) for text in texts])
+def _rows(texts: list[str]) -> tuple[tuple[str, ...], ...]:
+    """A table's lines as approximate rows: in columns where the engine placed them
+    (tables.placed_rows), else read from the text."""
+    placed = placed_rows([pieces_of(text) for text in texts])
     return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
-
-
-def _page_at(lines: list[str], index: int) -> int:
-    """The number of the page line `index` is on (0 before the first page marker; the last
-    page's just past the last line, where a caption running to the text's end ends)."""
-    for line in map(lines.__getitem__, range(min(index, len(lines) - 1), -1, -1)):
-        if isinstance(line, PageLine):
-            return line.number
-    return 0
 
 
 def _is_row(line: str) -> bool:
