@@ -229,6 +229,7 @@ class HeadingLine(Marked):
     """A section heading as the text prints it (`## 2 Methods`), with its level, its title
     (`name`: `title` is str's) and the number it prints (see Numbering)."""
 
+    __slots__ = ("level", "name", "number")
     level: int
     name: str
     number: str | None
@@ -242,12 +243,10 @@ class HeadingLine(Marked):
 class PageLine(Marked):
     """The line that opens page `number` (from 1)."""
 
-    number: int
+    __slots__ = ()
 
     def __new__(cls, number: int) -> PageLine:
-        line = super().__new__(cls, page_heading(number))
-        line.number = number
-        return line
+        return super().__new__(cls, page_heading(number))
 
 
 class Numbering:
@@ -344,12 +343,12 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
         levels.setdefault((candidate.page, candidate.line), 2)
     if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
         levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
-    headed = {page for page, _ in levels}
+    by_page: list[dict[int, int]] = [{} for _ in pages]
+    for (page, line), level in levels.items():
+        by_page[page][line] = level
     numbering = Numbering()
     return [
-        None
-        if lines is None
-        else _write(lines, page, levels, headed, styles[page] if page < len(styles) else None, numbering)
+        None if lines is None else _write(lines, by_page[page], styles[page] if page < len(styles) else None, numbering)
         for page, lines in enumerate(pages)
     ]
 
@@ -545,22 +544,15 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     return chain if len(chain) >= 2 or (chain and chain[0].emphasized) else []
 
 
-def _write(
-    lines: list[str],
-    page: int,
-    levels: dict[tuple[int, int], int],
-    headed: set[int],
-    styled: frozenset[str] | None,
-    numbering: Numbering,
-) -> list[str]:
-    """The page's lines with its headings (`levels`; `headed`: the pages that have one; `styled`:
-    the page's texts in a heading font) written by `numbering`, and no blank line last."""
-    if page not in headed and (not lines or lines[-1]):
+def _write(lines: list[str], levels: dict[int, int], styled: frozenset[str] | None, numbering: Numbering) -> list[str]:
+    """The page's lines with its headings (`levels`: each one's level by its line; `styled`: the
+    page's texts in a heading font) written by `numbering`, and no blank line last."""
+    if not levels and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
     rest = None  # a heading's second line, taken into it
     for index, line in enumerate(lines):
-        level = levels.get((page, index))
+        level = levels.get(index)
         if level is None:
             if index != rest:
                 out.append(line)
@@ -572,7 +564,7 @@ def _write(
             out.extend((numbering(level, run_in["name"]), "", line[run_in.end() :]))
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if (page, index + 1) not in levels and _goes_on(line, following, styled or frozenset()):
+        if index + 1 not in levels and _goes_on(line, following, styled or frozenset()):
             rest = index + 1
             kept = not _in_capitals(line) and following[:1].isupper()  # "Aux-Loss-" / "Free Models"
             line = (line if kept else line[:-1]) + following if line.endswith("-") else f"{line} {following}"

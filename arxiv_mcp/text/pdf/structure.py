@@ -126,9 +126,8 @@ def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Docum
 def full_line(lines: list[str]) -> int:
     """The length of a full line of text: most lines of a paragraph run the full width of
     their column, and a line well short of it ends its paragraph (or is a title)."""
-    lengths = sorted(
-        [len(line) for line in lines if line and not isinstance(line, Marked)]
-    )  # a list: sorted takes it as it is
+    # a list: sorted takes it as it is
+    lengths = sorted([len(line) for line in lines if line and not isinstance(line, Marked)])
     return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
