@@ -22,7 +22,7 @@ lines.Line, once; the tables read the same matching), and the run is told from p
   line (the next paragraph's first).
 
 Invariants: lines are only moved, never changed, added or dropped (but blank lines around a
-moved run); a run never spans a heading or a page marker (`#` lines), and nothing moves past
+moved run); a run never spans a heading or a page marker (layout.Marked), and nothing moves past
 the page's end; a run is moved only when the paragraph is seen to resume within
 PARAMS.max_run lines, right after the run; a page with no line records (or none matching)
 is left as it is. Every threshold is in params.LayoutParams.
