@@ -8,11 +8,14 @@ import re
 
 import pytest
 
-from arxiv_mcp.text.document import Equation, Figure, Footnote, Heading, Kind, Reference, Table
+from arxiv_mcp.text.document import Document, Equation, Figure, Footnote, Heading, Kind, Reference, Table
 from arxiv_mcp.text.extract import from_pdf
 from arxiv_mcp.text.pdf import engine as pdf_text
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text, sentences, tables
+from arxiv_mcp.text.pdf.layout import HeadingLine, Numbering, PageLine
 from arxiv_mcp.text.pdf.structure import pdf_document
+from arxiv_mcp.text.pdf.tables import PlacedLine
+from arxiv_mcp.text.shape import HEADING_RE, is_page_title
 from tests.conftest import paper
 from tests.pdfgen import make_pdf, make_placed_pdf
 from tests.test_pdf_text import same_characters
@@ -126,16 +129,44 @@ async def test_read_paper_gives_the_side_stamp_as_metadata_not_text(fake, connec
     assert again.structured_content["cached"]
 
 
+def document_of(lines: list[str]) -> Document:
+    """pdf_document of the lines of a text in the shared page format, handed over as the engine
+    hands them: its page markers and headings as the lines they are (layout's PageLine and
+    HeadingLine), not as text."""
+    numbering = Numbering()
+    typed: list[str] = []
+    for line in lines:
+        heading = HEADING_RE.fullmatch(line)
+        if heading is None:
+            typed.append(line)
+        elif is_page_title(heading[2]):
+            typed.append(PageLine(int(heading[2].removeprefix("Page "))))
+        else:
+            typed.append(numbering(len(heading[1]), heading[2]))
+    return pdf_document(typed)
+
+
 def page(*lines: str) -> str:
     return "## Page 1\n" + "\n".join(lines)
 
 
+def test_mending_words_after_reading_order_keeps_what_each_line_is():
+    # a heading is whole as layout wrote it, and a table's row keeps its placed pieces
+    heading = Numbering()(2, "2 Pre- and Post-Counting Methods")
+    row = PlacedLine("Pre- and post 120", [(72.0, 90.0, "Pre- and post"), (200.0, 220.0, " 120")])
+    lines = [heading, "walruses", row, "counted on the ice by two-", "dimensional grids."]
+    mended = pdf_text._mend_hyphens(lines, frozenset({"two-dimensional"}))
+    assert mended[:3] == lines[:3] and isinstance(mended[0], HeadingLine) and isinstance(mended[2], PlacedLine)
+    assert mended[3:] == ["counted on the ice by two-dimensional", "grids."]
+    assert [h.number for h in document_of(["## Page 1", heading, "", "Words."]).records(Heading)] == ["2"]
+
+
 def test_revtex_subsections_are_numbered_under_their_roman_section():
     text = page("## I. INTRODUCTION", "", "Words.", "", "## II. METHOD", "", "Words.", "", "### A. Data", "", "Words.")
-    numbers = [h.number for h in pdf_document(text.split("\n")).records(Heading)]
+    numbers = [h.number for h in document_of(text.split("\n")).records(Heading)]
     assert numbers == ["I", "II", "II.A"]
     appendix = page("## 1 Introduction", "", "Words.", "", "## A Proofs", "", "Words.", "", "### A.1 Lemmas")
-    assert [h.number for h in pdf_document(appendix.split("\n")).records(Heading)] == ["1", "A", "A.1"]
+    assert [h.number for h in document_of(appendix.split("\n")).records(Heading)] == ["1", "A", "A.1"]
 
 
 def test_a_label_a_sentence_carries_to_a_line_start_is_not_a_caption():
@@ -150,7 +181,7 @@ def test_a_label_a_sentence_carries_to_a_line_start_is_not_a_caption():
         "",
         "Tight Figure 4: Regions of the ice.",
     )
-    found = pdf_document(text.split("\n"))
+    found = document_of(text.split("\n"))
     labels = [r.label for r in (*found.records(Figure), *found.records(Table))]
     assert sorted(labels) == ["FIG. 3", "Figure 4", "TABLE IV"]
     assert found.records(Table)[0].caption == "Counts per herd"
@@ -166,7 +197,7 @@ def test_an_equation_number_must_continue_the_numbering():
         "(3)",
         "f(x) = 3, (2.1)",
     )
-    assert [e.number for e in pdf_document(text.split("\n")).records(Equation)] == ["1", "2", "3"]
+    assert [e.number for e in document_of(text.split("\n")).records(Equation)] == ["1", "2", "3"]
 
 
 def test_equations_numbered_by_section_chain_across_sections_and_sub_letters():
@@ -180,15 +211,15 @@ def test_equations_numbered_by_section_chain_across_sections_and_sub_letters():
         "m = n (5.7)",
         "p = q (4.1)",
     )
-    numbers = [e.number for e in pdf_document(text.split("\n")).records(Equation)]
+    numbers = [e.number for e in document_of(text.split("\n")).records(Equation)]
     assert numbers == ["2.1", "2.2", "3.1", "3.2a", "3.2b", "4.1"]
 
 
 def test_reference_entries_of_each_style_are_split():
     numbered = page("## References", "", "1. A. Tusk, Walruses. J. Ice 1", "(2001).", "2. B. Flipper, Seals (2010).")
-    assert [r.label for r in pdf_document(numbered.split("\n")).records(Reference)] == ["1", "2"]
+    assert [r.label for r in document_of(numbered.split("\n")).records(Reference)] == ["1", "2"]
     keyed = page("## References", "", "[Tus01] A. Tusk, Walruses (2001).", "[Fli10] B. Flipper, Seals (2010).")
-    assert [r.label for r in pdf_document(keyed.split("\n")).records(Reference)] == ["Tus01", "Fli10"]
+    assert [r.label for r in document_of(keyed.split("\n")).records(Reference)] == ["Tus01", "Fli10"]
     author_year = page(
         "## REFERENCES",
         "",
@@ -203,11 +234,11 @@ def test_reference_entries_of_each_style_are_split():
         "Anthropic. Claude, 2024. URL https://arxiv.org/abs/2401.",
         "12345.",
     )
-    entries = pdf_document(author_year.split("\n")).records(Reference)
+    entries = document_of(author_year.split("\n")).records(Reference)
     assert [r.label for r in entries] == ["Tusk 2001", "Walrus 2010", "Smith 2012", "Anthropic 2024"]
     assert entries[1].text == "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1"
     unheaded = page("## II. METHOD", "", "Words.", "", "[1] A. Tusk, Walruses (2001).", "[2] B. Flipper, Seals.")
-    assert len(pdf_document(unheaded.split("\n")).records(Reference)) == 2
+    assert len(document_of(unheaded.split("\n")).records(Reference)) == 2
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -246,7 +277,7 @@ def test_author_year_citations_name_their_entries():
         "Tusk A., Flipper B., 2001, J. Ice, 12, 3",
         "Walrus C. D., 2010, Mon. Not. R. Astron. Soc., 400, 1",
     )
-    document = pdf_document(text.split("\n"))
+    document = document_of(text.split("\n"))
     cited = [(document.text[c.start : c.end], c.targets) for c in document.citations]
     assert cited == [("Tusk et al. (2001", ("Tusk 2001",)), ("Walrus & Seal, 2010", ("Walrus 2010",))]
 
@@ -257,7 +288,7 @@ def test_plain_numbered_entries_after_the_last_section_are_the_references():
     text = page(
         "## I. INTRODUCTION", "", "1 Apples are counted.", "2 Pears next.", "", "## ACKNOWLEDGMENTS", "", *entries
     )
-    found = pdf_document(text.split("\n")).records(Reference)
+    found = document_of(text.split("\n")).records(Reference)
     assert [r.label for r in found] == ["1", "2", "3", "4", "5", "6"]
     assert found[3].text == "B. Author, Phys. Rev. Lett. 4, 2 (2002)."
 
@@ -275,7 +306,7 @@ def test_a_caption_ends_where_the_table_under_it_begins():
         "the counts were then compared with those made from aircraft in the same months.",
         full,
     )
-    (table,) = pdf_document(text.split("\n")).records(Table)
+    (table,) = document_of(text.split("\n")).records(Table)
     assert table.caption.endswith("in the images of March.")
     assert table.rows == (("Herd Count Winter",), ("North Sea herd", "120", "2001"), ("South", "95", "2002"))
 
@@ -337,7 +368,7 @@ def test_text_that_only_looks_like_a_footnote_stays_where_it_is():
         "Figure 2: The coast as seen from orbit in the winter.",
         "The herds are larger in the north than in the south.",
     ]
-    text = pdf_document(lines).text
+    text = document_of(lines).text
     assert text.index("12 Galaxies") < text.index("and we find") < text.index("Figure 2")
 
 
@@ -349,7 +380,7 @@ def test_a_footnote_under_the_last_paragraph_of_a_page_is_a_paragraph_of_its_own
         "observers who did not see each other's counts.",
         "\u2217Corresponding author: walrus@example.org",
     ]
-    text = pdf_document(lines).text
+    text = document_of(lines).text
     assert (
         "figure 3.\n7 The herds of the first winter were counted by hand, from the aircraft, by two observers" in text
     )
@@ -367,7 +398,7 @@ def test_a_figure_after_the_references_is_a_figure_not_part_of_the_last_entry():
         "## Page 2",
         "Figure 3: Herds seen from orbit in the first winter of the survey.",
     ]
-    document = pdf_document(lines)
+    document = document_of(lines)
     assert [figure.number for figure in document.records(Figure)] == ["3"]
     assert [entry.text for entry in document.records(Reference)][
         -1
@@ -389,7 +420,7 @@ def test_footnotes_at_a_pages_end_are_footnote_blocks_with_their_marks():
         "9",
         "Counted from the aircraft alone.",
     ]
-    document = pdf_document(lines)
+    document = document_of(lines)
     notes = document.records(Footnote)
     assert [(note.mark, note.text) for note in notes] == [
         (

@@ -8,10 +8,9 @@ import pytest
 
 from arxiv_mcp.text.document import Table
 from arxiv_mcp.text.pdf import pdf_to_document, pdf_to_text
-from arxiv_mcp.text.pdf.structure import pdf_document
 from arxiv_mcp.text.pdf.tables import placed_rows, text_cells
 from tests.pdfgen import make_placed_pdf
-from tests.test_pdf_structure import ENGINES, PROSE
+from tests.test_pdf_structure import ENGINES, PROSE, document_of
 
 COLUMNS = (72.0, 200.0, 300.0)
 ROWS = [
@@ -111,7 +110,7 @@ def test_a_caption_under_its_table_takes_the_rows_over_it_and_leaves_the_next_ta
         "",
         *PROSE,
     ]
-    eight, nine = pdf_document(text).records(Table)
+    eight, nine = document_of(text).records(Table)
     assert eight.rows == (
         ("Model Chat Safety Average",),
         ("GPT-4o", "96.6", "86.7", "84.7"),
@@ -122,14 +121,12 @@ def test_a_caption_under_its_table_takes_the_rows_over_it_and_leaves_the_next_ta
 
 def test_a_caption_over_its_table_keeps_the_rows_under_it():
     text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd.", "Herd Count", "North 120", "South 95", "", *PROSE]
-    (table,) = pdf_document(text).records(Table)
+    (table,) = document_of(text).records(Table)
     assert table.rows == (("Herd Count",), ("North", "120"), ("South", "95"))
 
 
 def test_a_table_caption_running_to_the_texts_end_is_read():
-    # its rows would start past the last line: looked up on the last page, not past it
+    # its rows would start past the last line
     text = ["## Page 1", *PROSE, "", "Table 1: Walruses per herd", "Herd Count"]
-    (table,) = pdf_document(text, pieces={(1, "North 120"): [(72.0, 90.0, "North"), (200.0, 220.0, " 120")]}).records(
-        Table
-    )
+    (table,) = document_of(text).records(Table)
     assert table.caption == "Walruses per herd Herd Count"

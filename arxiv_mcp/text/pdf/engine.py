@@ -39,19 +39,19 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
 from ...errors import ExtractionError, NoTextLayer
 from ..document import DAMAGED, Document
 from ..formats import is_pdf
-from ..shape import escape_line, page_heading
+from ..shape import escape_line
 from .fonts import FontSpy, forget_wide_spaces, page_fonts, pdfium_lines
 from .forms import hidden_textless_forms
 from .glyphs import compose_accents, pdfium_text
-from .layout import mark_headings, remove_furniture
-from .lines import Line, PageText, Piece, heading_fragments
+from .layout import Marked, PageLine, mark_headings, remove_furniture
+from .lines import Line, PageText, heading_fragments
 from .pagetree import mend_page_tree
 from .params import PARAMS
 from .pdfium_compat import PDFIUM_LOCK, Box
@@ -62,7 +62,7 @@ from .salvage import Salvage, salvageable
 from .sentences import ends_with_stop
 from .spacing import CharSpacing, sets_char_spacing
 from .structure import full_line, opens_caption, pdf_document
-from .tables import table_pieces
+from .tables import place_pieces
 from .watch import watching
 from .work import MAX_PAGE_WORK, PDFIUM_MAX_PAGE_WORK, UnmeasurableFile, heavy_pages, page_work
 
@@ -103,7 +103,7 @@ def pdf_to_document(
     structure), and arXiv's side stamp in `notes["stamp"]`. Raises as pdf_to_text."""
     rendered = _extract(data, engine, _Budget(deadline=deadline, max_pages=max_pages, clock=clock))
     notes = {"stamp": rendered.stamp, DAMAGED: rendered.damage}
-    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note}, rendered.pieces)
+    return pdf_document(rendered.lines, {key: note for key, note in notes.items() if note})
 
 
 def _extract(data: bytes, engine: str, budget: _Budget) -> _Rendered:
@@ -419,15 +419,13 @@ def _pdfium_line_ends(text: str) -> str:
 @dataclass(frozen=True)
 class _Rendered:
     lines: list[str]
-    """The text's lines, page markers and the blank line between pages too: structure reads
-    these, and pdf_to_text joins them."""
+    """The text's lines, page markers (layout.PageLine) and the blank line between pages too:
+    structure reads these, and pdf_to_text joins them."""
     stamp: str | None
     read: int
     """Pages with text (the others failed, or were left out as too much work)."""
     damage: str | None = None
     """One line saying the file was damaged and what was read of it, when it was."""
-    pieces: dict[tuple[int, str], list[Piece]] = field(default_factory=dict)
-    """The placed pieces of the lines near table captions (tables.table_pieces)."""
 
 
 def _render(raw_pages: list[PageText | None]) -> _Rendered:
@@ -446,10 +444,10 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         )
     furnished, stamp = remove_furniture(tidied)
     records = [None if page is None else page.lines for page in raw_pages]
-    laid_out, pieces = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
+    laid_out = _in_reading_order(mark_headings(furnished, styles), records, known_hyphenated)
     document: list[str] = []
     for number, lines in enumerate(laid_out, 1):
-        document.extend(("", page_heading(number)) if document else (page_heading(number),))
+        document.extend(("", PageLine(number)) if document else (PageLine(number),))
         document.extend([FAILED_PAGE_NOTE] if lines is None else lines)
     read = sum(lines is not None for lines in laid_out)
     unread = len(laid_out) - read
@@ -458,30 +456,29 @@ def _render(raw_pages: list[PageText | None]) -> _Rendered:
         if unread
         else None
     )
-    return _Rendered(document, stamp, read, damage, pieces)
+    return _Rendered(document, stamp, read, damage)
 
 
 def _in_reading_order(
     pages: list[list[str] | None], records: list[list[Line] | None], known_hyphenated: frozenset[str]
-) -> tuple[list[list[str] | None], dict[tuple[int, str], list[Piece]]]:
+) -> list[list[str] | None]:
     """Each page with the captions and footnotes that interrupt a paragraph moved out (reading_order),
     and a word the move brings together again across a line end mended ("trans-" + "formers");
-    the placed pieces of the lines near table captions (tables.table_pieces)."""
+    the lines near table captions with their placed pieces (tables.place_pieces)."""
     short = int(PARAMS.short_line * full_line([line for lines in pages if lines for line in lines]))
     out: list[list[str] | None] = []
-    pieces: dict[tuple[int, str], list[Piece]] = {}
     continued = False  # the page before ended inside a paragraph
-    for number, (lines, placed) in enumerate(zip(pages, records), 1):
+    for lines, placed in zip(pages, records):
         ordered = None
         if lines is not None:
             ordered, places = reading_order(lines, placed or [], short, opens_caption, continued)
-            pieces.update(table_pieces(number, ordered, places))
+            place_pieces(ordered, places)
         if ordered is not None and ordered != lines:
             ordered = _mend_hyphens(ordered, known_hyphenated)
         last = next((line for line in reversed(ordered or ()) if line), "")
-        continued = len(last) >= short and not last.startswith("#") and not ends_with_stop(last)
+        continued = len(last) >= short and not isinstance(last, Marked) and not ends_with_stop(last)
         out.append(ordered)
-    return out, pieces
+    return out
 
 
 def _fragments(lines: list[Line]) -> frozenset[str]:
@@ -653,7 +650,7 @@ def _mend_hyphens(lines: list[str], known_hyphenated: frozenset[str]) -> list[st
     close a compound split at a hyphen inside a line (see _closed_compounds)."""
     out: list[str] = []
     for line in lines:
-        if line and out and out[-1].endswith("-"):
+        if line and out and out[-1].endswith("-") and not isinstance(out[-1], Marked):  # a heading is whole
             joined = _join_hyphenated(out[-1], line, known_hyphenated)
             if joined is not None:
                 out[-1], line = joined
@@ -670,9 +667,10 @@ def _closed_compounds(line: str, known_hyphenated: frozenset[str]) -> str:
     """A compound broken at its hyphen over two lines that the engine put on one ("A two-
     dimensional fit": pypdf read the line end as a space) is closed when the document writes it
     whole elsewhere; a suspended hyphen ("pre- and post-processing") is no such compound."""
-    return _SPACED_COMPOUND.sub(
+    closed = _SPACED_COMPOUND.sub(
         lambda m: f"{m[1]}-{m[2]}" if f"{m[1].lower()}-{m[2].lower()}" in known_hyphenated else m[0], line
     )
+    return line if closed == line else closed  # the line itself: what it is (a heading, a placed row) kept
 
 
 def _join_hyphenated(first: str, second: str, known_hyphenated: frozenset[str]) -> tuple[str, str] | None:

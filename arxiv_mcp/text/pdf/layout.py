@@ -23,8 +23,11 @@ repeats across pages can be told from what a page says:
   a candidate must also be drawn in a heading font (bold, or larger than the body) when the
   document has any. A paper with no numbered section at all takes, after its Introduction
   heading, the lines set alone in that heading's font: in capitals (REVTeX), or in title case
-  with a paragraph after them (ACS). Headings become Markdown headings (shape.heading): `##`
-  for sections, `###` and deeper for their subsections.
+  with a paragraph after them (ACS). Headings become HeadingLines: Markdown headings
+  (shape.heading, `##` for sections, `###` and deeper for their subsections) that carry their
+  level, title and printed number, numbered once here in document order (Numbering); a page's
+  start is a PageLine. Later passes read what such a line is from its type (Marked), never
+  from its `#`.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from dataclasses import dataclass
 from ... import ids
 from .. import labels
 from ..roman import from_roman
-from ..shape import heading
+from ..shape import heading, page_heading
 from .chain import longest_chain
 from .params import PARAMS
 
@@ -213,17 +216,55 @@ def heading_number(title: str) -> str | None:
     return match["letter"] + (f".{match['sub']}" if match["sub"] else "")
 
 
-def section_number(title: str, level: int, roman: str | None) -> tuple[str | None, str | None]:
-    """The number a heading written here prints (heading_number) read in document order, with
-    the roman section open before it (`roman`); and the one open after it. A roman paper's
-    lettered subsection is numbered in its section, as `_rekey_roman` keys it: REVTeX's "A."
-    under "IV." is IV.A."""
-    number = heading_number(title)
-    if number is not None and level == 2:
-        return number, number if re.fullmatch(r"[IVXL]+", number) and number != "L" else None
-    if number is not None and roman and level == 3 and re.fullmatch(r"[A-Z]", number):
-        return f"{roman}.{number}", roman
-    return number, roman
+class Marked(str):
+    """A line the engine writes for what it is, not as a page printed it: a heading, or a
+    page's start. Its text is the shared page format's (`## 2 Methods`, `## Page 3`), so every
+    pass reads it as a line and pdf_to_text joins it as one; what it is, its type says (the
+    passes after this one read that, never its `#`)."""
+
+    __slots__ = ()
+
+
+class HeadingLine(Marked):
+    """A section heading as the text prints it (`## 2 Methods`), with its level, its title
+    (`name`: `title` is str's) and the number it prints (see Numbering)."""
+
+    __slots__ = ("level", "name", "number")
+    level: int
+    name: str
+    number: str | None
+
+    def __new__(cls, level: int, title: str, number: str | None) -> HeadingLine:
+        line = super().__new__(cls, heading(level, title))
+        line.level, line.name, line.number = level, title, number
+        return line
+
+
+class PageLine(Marked):
+    """The line that opens page `number` (from 1)."""
+
+    __slots__ = ()
+
+    def __new__(cls, number: int) -> PageLine:
+        return super().__new__(cls, page_heading(number))
+
+
+class Numbering:
+    """Heading lines made in document order, each with the number its title prints
+    (heading_number); a roman paper's lettered subsection is numbered in its section, as
+    `_rekey_roman` keys it: REVTeX's "A." under "IV." is IV.A."""
+
+    def __init__(self) -> None:
+        self.roman: str | None = None  # the roman section open
+
+    def __call__(self, level: int, title: str) -> HeadingLine:
+        title = " ".join(title.split())
+        number = heading_number(title)
+        if number is not None and level == 2:
+            self.roman = number if re.fullmatch(r"[IVXL]+", number) and number != "L" else None
+        elif number is not None and self.roman and level == 3 and re.fullmatch(r"[A-Z]", number):
+            number = f"{self.roman}.{number}"
+        return HeadingLine(level, title, number)
 
 
 def _plausible_title(title: str, emphasized: bool = False) -> bool:
@@ -283,7 +324,7 @@ def _is_emphasized(line: str, title: str, fragments: frozenset[str]) -> bool:
 
 
 def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | None]) -> list[list[str] | None]:
-    """`pages` with their section heading lines written as Markdown headings.
+    """`pages` with their section heading lines written as HeadingLines, numbered in order.
 
     `styles[i]` holds the texts page i draws in a heading font (None: the engine said nothing).
     """
@@ -302,9 +343,12 @@ def mark_headings(pages: list[list[str] | None], styles: list[frozenset[str] | N
         levels.setdefault((candidate.page, candidate.line), 2)
     if not levels.keys() - {(c.page, c.line) for c in unnumbered}:  # no numbered section at all
         levels.update(dict.fromkeys(_unnumbered_sections(pages, styles, unnumbered), 2))
-    headed = {page for page, _ in levels}
+    by_page: list[dict[int, int]] = [{} for _ in pages]
+    for (page, line), level in levels.items():
+        by_page[page][line] = level
+    numbering = Numbering()
     return [
-        None if lines is None else _write(lines, page, levels, headed, styles[page] if page < len(styles) else None)
+        None if lines is None else _write(lines, by_page[page], styles[page] if page < len(styles) else None, numbering)
         for page, lines in enumerate(pages)
     ]
 
@@ -500,17 +544,15 @@ def _longest_chain(candidates: list[_Candidate]) -> list[_Candidate]:
     return chain if len(chain) >= 2 or (chain and chain[0].emphasized) else []
 
 
-def _write(
-    lines: list[str], page: int, levels: dict[tuple[int, int], int], headed: set[int], styled: frozenset[str] | None
-) -> list[str]:
-    """The page's lines with its headings (`levels`; `headed`: the pages that have one; `styled`:
-    the page's texts in a heading font) written, and no blank line last."""
-    if page not in headed and (not lines or lines[-1]):
+def _write(lines: list[str], levels: dict[int, int], styled: frozenset[str] | None, numbering: Numbering) -> list[str]:
+    """The page's lines with its headings (`levels`: each one's level by its line; `styled`: the
+    page's texts in a heading font) written by `numbering`, and no blank line last."""
+    if not levels and (not lines or lines[-1]):
         return lines  # most pages: no heading, no blank line to drop, nothing to write
     out: list[str] = []
     rest = None  # a heading's second line, taken into it
     for index, line in enumerate(lines):
-        level = levels.get((page, index))
+        level = levels.get(index)
         if level is None:
             if index != rest:
                 out.append(line)
@@ -519,14 +561,14 @@ def _write(
             out.append("")
         run_in = _RUN_IN.match(line)
         if run_in is not None:  # the heading on its own line, its paragraph after it
-            out.extend((heading(level, run_in["name"]), "", line[run_in.end() :]))
+            out.extend((numbering(level, run_in["name"]), "", line[run_in.end() :]))
             continue
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if (page, index + 1) not in levels and _goes_on(line, following, styled or frozenset()):
+        if index + 1 not in levels and _goes_on(line, following, styled or frozenset()):
             rest = index + 1
             kept = not _in_capitals(line) and following[:1].isupper()  # "Aux-Loss-" / "Free Models"
             line = (line if kept else line[:-1]) + following if line.endswith("-") else f"{line} {following}"
-        out.extend((heading(level, line), ""))
+        out.extend((numbering(level, line), ""))
     while out and not out[-1]:
         out.pop()
     return out

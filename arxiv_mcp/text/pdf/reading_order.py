@@ -22,7 +22,7 @@ lines.Line, once; the tables read the same matching), and the run is told from p
   line (the next paragraph's first).
 
 Invariants: lines are only moved, never changed, added or dropped (but blank lines around a
-moved run); a run never spans a heading or a page marker (`#` lines), and nothing moves past
+moved run); a run never spans a heading or a page marker (layout.Marked), and nothing moves past
 the page's end; a run is moved only when the paragraph is seen to resume within
 PARAMS.max_run lines, right after the run; a page with no line records (or none matching)
 is left as it is. Every threshold is in params.LayoutParams.
@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from statistics import median
 
+from .layout import Marked
 from .lines import Line
 from .params import PARAMS
 from .sentences import ends_with_stop
@@ -282,11 +283,13 @@ def reading_order(
     while index < len(out):
         line = out[index]
         # the cheap tests first: most lines follow one that ends its paragraph, or go on it
-        if line and line[0] != "#" and (before >= 0 or continued):
+        if line and not isinstance(line, Marked) and (before >= 0 or continued):
             interrupted = out[before] if before >= 0 else ""
             # a heading or a short line ends its paragraph; whether a full one did, the
             # positions after the run tell (a paragraph's first line is indented: _resumes)
-            if (before < 0 or not (interrupted[0] == "#" or len(interrupted) < short)) and _may_open(line, short):
+            if (before < 0 or not (isinstance(interrupted, Marked) or len(interrupted) < short)) and _may_open(
+                line, short
+            ):
                 if page is None:
                     page = _Page(out, places, records, short)
                 moved = _move_run(out, page, before, index, short, is_caption)
@@ -318,7 +321,7 @@ def _marks(out: list[str], page: _Page, is_caption: IsCaption) -> tuple[list[int
         stops: list[int] = []
         resumable: list[int] = []
         for index, line in enumerate(out):
-            if line[:1] == "#" or (may_name_label(line) and is_caption(out, index)):
+            if isinstance(line, Marked) or (may_name_label(line) and is_caption(out, index)):
                 stops.append(index)
             if len(line) >= page.short and _GOES_ON.match(line):
                 resumable.append(index)
@@ -330,7 +333,7 @@ def _caption_ahead(out: list[str], page: _Page, start: int, is_caption: IsCaptio
     """A caption opens within PARAMS.max_run lines after `start`, before any heading."""
     stops = _marks(out, page, is_caption)[0]
     after = bisect_right(stops, start)
-    return after < len(stops) and stops[after] < start + PARAMS.max_run and out[stops[after]][:1] != "#"
+    return after < len(stops) and stops[after] < start + PARAMS.max_run and not isinstance(out[stops[after]], Marked)
 
 
 def _may_resume(out: list[str], page: _Page, start: int, is_caption: IsCaption) -> bool:
@@ -340,7 +343,7 @@ def _may_resume(out: list[str], page: _Page, start: int, is_caption: IsCaption) 
     after = bisect_right(resumable, start)
     if after == len(resumable) or resumable[after] >= start + PARAMS.max_run:
         return False
-    heading = next((index for index in stops[bisect_right(stops, start) :] if out[index][:1] == "#"), len(out))
+    heading = next((i for i in stops[bisect_right(stops, start) :] if isinstance(out[i], Marked)), len(out))
     return resumable[after] < heading
 
 
@@ -397,7 +400,7 @@ def _resumes(out: list[str], page: _Page, start: int, short: int, is_caption: Is
         line = out[index]
         if not line:
             continue
-        if line[0] == "#":
+        if isinstance(line, Marked):
             return None
         if captioned and not _GOES_ON.match(line) and not page.flush_left(index):
             if _below_gap(page, index, low) and not (is_caption(out, index) or FOOTNOTE_START.match(line)):
@@ -447,7 +450,7 @@ def _paragraph_end(out: list[str], page: _Page, resume: int, short: int) -> int:
     the rest of its own line (a script raised off the baseline cuts a line in two)."""
     for index in range(resume + 1, min(len(out), resume + PARAMS.max_paragraph)):
         line = out[index]
-        if not line or line[0] == "#" or page.indented(index):
+        if not line or isinstance(line, Marked) or page.indented(index):
             return index
         if page.ends_short(index - 1, short) and not page.one_line(index - 1, index):
             return index

@@ -1,12 +1,14 @@
 """What a PDF's text prints about its own structure, as a `Document` over that same text.
 
-Reads the lines `engine` made of the text (the shared shape, pages and headings marked; not
-the text joined and split again) and writes them through a `DocumentBuilder`, line for
-line, marking what the page prints:
+Reads the lines `engine` made of the text, as it made them (not the text joined and split
+again), and writes them through a `DocumentBuilder`, line for line, marking what the page
+prints. A page's start and a heading come as what they are (layout.PageLine, HeadingLine:
+their type, a heading's level, title and number), never found again from their `#`; every
+other line is the page's text.
 
 - Headings keep their printed number (`4.2`, `B`, and `IV.A` for REVTeX's "A." under
-  "IV."): the heading lines are the ones `layout` chose, numbered as it reads them
-  (`layout.section_number`).
+  "IV."): the heading lines are the ones `layout` chose, numbered as it wrote them
+  (`layout.Numbering`).
 - Captions: a line opening with a label and its number and a stop (`Figure 3:`, `Fig. 3.`,
   `FIG. 3.`, `Table 2:`, `Figure 1 |`), or a lone `TABLE I` line with its caption below, is a
   figure or table block running to the caption's paragraph end. A label a sentence carried
@@ -41,20 +43,18 @@ headings and page markers stay lines, and a marked block stands apart between bl
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .. import labels
 from ..bibids import arxiv_id_in, doi_in
 from ..document import Document, DocumentBuilder, Equation, Figure, Footnote, Kind, Record, Reference, Table
-from ..shape import HEADING_RE, is_page_title
 from .chain import longest_chain
-from .layout import section_number
-from .lines import Piece
+from .layout import HeadingLine, Marked, PageLine
 from .params import PARAMS
 from .reading_order import FOOTNOTE_MARK, FOOTNOTE_START, may_name_label
 from .sentences import ends_sentence, ends_with_stop
-from .tables import looks_tabular, placed_apart, placed_rows, reads_as_row, text_cells
+from .tables import looks_tabular, pieces_of, placed_apart, placed_rows, reads_as_row, text_cells
 
 # --- captions: the grammar of a caption line, a printed label (labels) and what follows it ---
 
@@ -106,15 +106,12 @@ class _Mark:
     """Lines from `start` written as one paragraph (None: all); a table's rows stay lines."""
 
 
-def pdf_document(
-    lines: list[str], notes: dict[str, str] | None = None, pieces: Mapping[tuple[int, str], list[Piece]] | None = None
-) -> Document:
-    """The document of a PDF text's `lines` in the shared shape (see the module docstring);
-    `pieces`: the placed pieces of the lines near table captions (tables.table_pieces)."""
+def pdf_document(lines: list[str], notes: dict[str, str] | None = None) -> Document:
+    """The document of a PDF text's `lines` in the shared shape (see the module docstring)."""
     references = _before_captions(lines, _reference_range(lines))
     entries = list(_entries(lines, references)) if references else []
     full = full_line(lines)
-    found = [*_captions(lines, references, full, pieces or {}), *_equations(lines, references), *entries]
+    found = [*_captions(lines, references, full), *_equations(lines, references), *entries]
     marks = sorted([*found, *_footnotes(lines, references)], key=lambda mark: mark.start)
     labels = _Labels.of(mark.record.label for mark in entries if isinstance(mark.record, Reference))
     sink = _Sink(DocumentBuilder())
@@ -129,7 +126,8 @@ def pdf_document(
 def full_line(lines: list[str]) -> int:
     """The length of a full line of text: most lines of a paragraph run the full width of
     their column, and a line well short of it ends its paragraph (or is a title)."""
-    lengths = sorted([len(line) for line in lines if line and line[0] != "#"])  # a list: sorted takes it as it is
+    # a list: sorted takes it as it is
+    lengths = sorted([len(line) for line in lines if line and not isinstance(line, Marked)])
     return lengths[(len(lengths) * 3) // 4] if len(lengths) >= 4 else 0
 
 
@@ -155,7 +153,6 @@ def _write(sink: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, s
     """The lines and marked blocks in order; the lines of a paragraph on one line."""
     position = 0
     separated, joint = True, None  # after a marked piece (the builder separated it); what ends the last line
-    roman: str | None = None
     for mark in [*marks, None]:
         end = len(lines) if mark is None else mark.start
         if mark is not None and mark.start < position:
@@ -167,11 +164,8 @@ def _write(sink: _Sink, lines: list[str], marks: list[_Mark], labels: _Labels, s
             if joint is not None:
                 sink.add_text(joint)
             separated, joint = False, None
-            heading = _section(line)
-            if heading:
-                level, title = len(heading[1]), heading[2]
-                number, roman = section_number(title, level, roman)
-                sink.flushed().heading(level, title, number)
+            if isinstance(line, HeadingLine):
+                sink.flushed().heading(line.level, line.name, line.number)
                 separated = True
                 continue
             following = lines[index + 1] if index + 1 < end else ""
@@ -198,7 +192,7 @@ def _continues(line: str, following: str) -> bool:
     """Whether `following` goes on the paragraph of `line`: both sentences' words (not a
     heading, a page marker, a list item, or a line of capitalised words and numbers: a
     table's, a figure's, an author list)."""
-    if not line or not following or line.startswith("#") or following.startswith("#") or _ITEM.match(following):
+    if not line or not following or isinstance(line, Marked) or isinstance(following, Marked) or _ITEM.match(following):
         return False
     if FOOTNOTE_START.match(following) and (ends_sentence(line) or not following[0].isdigit()):
         return False  # a footnote under the page's last paragraph ("... figure 3." / "7 The model ...")
@@ -208,7 +202,7 @@ def _continues(line: str, following: str) -> bool:
 def _write_line(sink: _Sink, line: str, labels: _Labels) -> None:
     position = 0
     # most lines hold no citation to look for: no "[", and no author-year label to name
-    if labels.names and ("[" in line or labels.author_year) and not line.startswith("#"):
+    if labels.names and ("[" in line or labels.author_year) and not isinstance(line, Marked):
         for start, end, targets in _citations(line, labels):
             if start < position:
                 continue
@@ -285,12 +279,10 @@ def _joint(text: str, following: str) -> str:
 
 
 def _is_break(line: str) -> bool:
-    return not line or line.startswith("#")
+    return not line or isinstance(line, Marked)
 
 
-def _captions(
-    lines: list[str], references: tuple[int, int] | None, full: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> Iterator[_Mark]:
+def _captions(lines: list[str], references: tuple[int, int] | None, full: int) -> Iterator[_Mark]:
     seen: set[tuple[bool, str]] = set()
     index = claimed = 0  # claimed: lines before it are a block's (a caption, a table's rows below it)
     while index < len(lines):
@@ -304,17 +296,16 @@ def _captions(
         name, number, label, first, body_start = found
         key = (_is_table(name), number)
         end = _caption_end(lines, index, body_start, full)
-        if _is_table(name) and pieces:  # its first row the engine placed as cells apart ends it
-            page = _page_at(lines, index)
-            end = next((row for row in range(body_start, end) if placed_apart(pieces.get((page, lines[row])))), end)
+        if _is_table(name):  # its first row the engine placed as cells apart ends it
+            end = next((row for row in range(body_start, end) if placed_apart(pieces_of(lines[row]))), end)
         if key in seen or end <= index:
             index += 1
             continue
         seen.add(key)
         caption = " ".join([first, *lines[body_start:end]]).strip()
         if _is_table(name):
-            rows_end, rows = _table_rows(lines, end, pieces)
-            above = _rows_above(lines, index, claimed, pieces)
+            rows_end, rows = _table_rows(lines, end)
+            above = _rows_above(lines, index, claimed)
             # the caption under its table: the rows below it are fewer (text's), or the next caption's
             after = rows_end < len(lines) and opens_caption(lines, rows_end)
             under = bool(above) and (len(above) > len(rows) or after)
@@ -375,22 +366,18 @@ def _ends_caption(line: str, following: str, full: int) -> bool:
     return ends_with_stop(line) and (len(line) < PARAMS.paragraph_end * full or looks_tabular(following))
 
 
-def _table_rows(
-    lines: list[str], start: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[int, tuple[tuple[str, ...], ...]]:
+def _table_rows(lines: list[str], start: int) -> tuple[int, tuple[tuple[str, ...], ...]]:
     """Where the table's lines after its caption end, and those lines as approximate rows."""
     index = start + 1 if start < len(lines) and not lines[start] else start
     texts: list[str] = []
     while index < len(lines) and len(texts) < PARAMS.max_table_rows and _is_row(lines[index]):
         texts.append(lines[index])
         index += 1
-    rows = _rows(lines, start, texts, pieces)
+    rows = _rows(texts)
     return (index, rows) if rows else (start, ())
 
 
-def _rows_above(
-    lines: list[str], caption: int, claimed: int, pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[tuple[str, ...], ...]:
+def _rows_above(lines: list[str], caption: int, claimed: int) -> tuple[tuple[str, ...], ...]:
     """The rows of a table over its caption (line `caption`): the lines right above it that read
     as rows, none before `claimed`; none unless two at least."""
     first = caption
@@ -398,26 +385,14 @@ def _rows_above(
         first -= 1
     if caption - first < 2:
         return ()
-    return _rows(lines, caption, lines[first:caption], pieces)
+    return _rows(lines[first:caption])
 
 
-def _rows(
-    lines: list[str], caption: int, texts: list[str], pieces: Mapping[tuple[int, str], list[Piece]]
-) -> tuple[tuple[str, ...], ...]:
-    """A table's lines (`texts`, by its caption at line `caption`) as approximate rows: in
-    columns where the engine placed them (tables.placed_rows), else read from the text."""
-    page = _page_at(lines, caption) if pieces else 0
-    placed = placed_rows([pieces.get((page, text)) for text in texts])
+def _rows(texts: list[str]) -> tuple[tuple[str, ...], ...]:
+    """A table's lines as approximate rows: in columns where the engine placed them
+    (tables.placed_rows), else read from the text."""
+    placed = placed_rows([pieces_of(text) for text in texts])
     return tuple(cells or text_cells(text) for text, cells in zip(texts, placed))
-
-
-def _page_at(lines: list[str], index: int) -> int:
-    """The number of the page line `index` is on (0 before the first page marker; the last
-    page's just past the last line, where a caption running to the text's end ends)."""
-    for line in map(lines.__getitem__, range(min(index, len(lines) - 1), -1, -1)):
-        if line.startswith("## Page ") and line[8:].isdigit():
-            return int(line[8:])
-    return 0
 
 
 def _is_row(line: str) -> bool:
@@ -494,7 +469,7 @@ def _footnotes(lines: list[str], references: tuple[int, int] | None) -> Iterator
     pdfium may give it) and a capitalised word or a URL, its mark printed raised earlier on the
     page ("model.7", "Smith∗", "Aider1")."""
     page = 0
-    for index in [*(i for i, line in enumerate(lines) if line.startswith("## Page ")), len(lines)]:
+    for index in [*(i for i, line in enumerate(lines) if isinstance(line, PageLine)), len(lines)]:
         if not (references and references[0] <= index and page < references[1]):
             yield from _page_footnotes(lines, page, index)
         page = index + 1
@@ -504,7 +479,11 @@ def _page_footnotes(lines: list[str], start: int, end: int) -> Iterator[_Mark]:
     starts: list[int] = []
     for index in range(end - 1, start, -1):
         line = lines[index]
-        if line.startswith("#") or _CAPTION.match(line) or (starts or [end])[-1] - index > PARAMS.max_footnote_lines:
+        if (
+            isinstance(line, Marked)
+            or _CAPTION.match(line)
+            or (starts or [end])[-1] - index > PARAMS.max_footnote_lines
+        ):
             break
         following = lines[index + 1] if index + 1 < end else ""
         alone = FOOTNOTE_MARK.fullmatch(line) is not None and (following[:1].isupper() or following[:4] == "http")
@@ -538,10 +517,11 @@ def _reference_range(lines: list[str]) -> tuple[int, int] | None:
     """Lines [start, end) of the references section, without its heading."""
     start = None
     for index, line in enumerate(lines):
-        heading = _section(line)
-        if heading and _REFERENCES_TITLE.fullmatch(heading[2]):
+        if not isinstance(line, HeadingLine):
+            continue
+        if _REFERENCES_TITLE.fullmatch(line.name):
             start = index + 1
-        elif heading and start is not None:
+        elif start is not None:
             return start, index
     if start is not None:
         return start, len(lines)
@@ -570,7 +550,7 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
         first = _BRACKET_ENTRY.match(lines[index]) or _NUMBER_ENTRY.match(lines[index])
         if first is None or first["label"] != "1":
             continue
-        end = next((i for i in range(index, len(lines)) if _section(lines[i])), len(lines))
+        end = next((i for i in range(index, len(lines)) if isinstance(lines[i], HeadingLine)), len(lines))
         body = [(i, lines[i]) for i in range(index, end)]
         bracketed = lines[index].startswith("[")
         found = [start for start in _entry_starts(body) if start[1] is not None]
@@ -579,20 +559,14 @@ def _unheaded_references(lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _section(line: str) -> re.Match[str] | None:
-    """A heading line of the text (its `#`s, its title), not a page marker."""
-    heading = HEADING_RE.fullmatch(line) if line.startswith("#") else None
-    return heading if heading is not None and not is_page_title(heading[2]) else None
-
-
 def _entries(lines: list[str], span: tuple[int, int]) -> Iterator[_Mark]:
     start, end = span
     body = [(index, lines[index]) for index in range(start, end)]
     starts = _entry_starts(body)
     for number, (first, label) in enumerate(starts):
         last = starts[number + 1][0] if number + 1 < len(starts) else end
-        parts = [line for line in lines[first:last] if line and not line.startswith("#")]
-        block_end = next((i for i in range(first, last) if lines[i].startswith("#")), last)
+        parts = [line for line in lines[first:last] if line and not isinstance(line, Marked)]
+        block_end = next((i for i in range(first, last) if isinstance(lines[i], Marked)), last)
         while block_end > first and not lines[block_end - 1]:
             block_end -= 1
         text = _joined(parts)

@@ -22,7 +22,9 @@ did not place keeps the cells its text tells (`text_cells`).
 
 Invariant: a line's pieces are its record's, the one reading_order.placed matched it to
 (the one matching of the engine's text and its line records), when that record holds the
-whole line; looked up by its page and its text.
+whole line; the line carries them (PlacedLine), so that structure reads them from the line
+it reads, never looking a line up again by its text. A pass that changes a line's text
+makes it a new line, which carries none.
 """
 
 from __future__ import annotations
@@ -142,19 +144,36 @@ def measured(pieces: list[Piece], size: float) -> list[Piece]:
 _NARROW = frozenset(" .,;:'()[]|!ilj")
 
 
-def table_pieces(
-    number: int, lines: Sequence[str], places: Sequence[Line | None]
-) -> dict[tuple[int, str], list[Piece]]:
-    """The placed pieces of the lines of page `number` (from 1) whose records the engine
-    placed (those near a table's caption), by the page's number and the line's text (`places`:
-    each line's record, reading_order.placed); the first of a page's lines of one text. A
-    line gets its record's pieces only when the record holds all of it (a line the engine's
-    text joined of several records, a raised script's, would get some of its cells)."""
-    found: dict[tuple[int, str], list[Piece]] = {}
+class PlacedLine(str):
+    """A line of the text near a table's caption, with its pieces as the engine placed them."""
+
+    __slots__ = ("pieces",)
+    pieces: list[Piece]
+
+    def __new__(cls, text: str, pieces: list[Piece]) -> PlacedLine:
+        line = super().__new__(cls, text)
+        line.pieces = pieces
+        return line
+
+
+def place_pieces(lines: list[str], places: Sequence[Line | None]) -> None:
+    """Makes each of a page's `lines` whose record the engine placed (those near a table's
+    caption; `places`: each line's record, reading_order.placed) a PlacedLine with its
+    record's pieces, when the record holds all of it (a line the engine's text joined of
+    several records, a raised script's, would get some of its cells); a line of the same
+    text as one placed, with the first such line's pieces (a table's row again, a header)."""
+    found: dict[str, list[Piece]] = {}
     for line, place in zip(lines, places):
         if place is not None and place.pieces is not None and len(place.pieces) > 1 and _same(line, place.text):
-            found.setdefault((number, line), place.pieces)
-    return found
+            found.setdefault(line, place.pieces)
+    for index, line in enumerate(lines) if found else ():
+        if line in found:
+            lines[index] = PlacedLine(line, found[line])
+
+
+def pieces_of(line: str) -> list[Piece] | None:
+    """A line's pieces as the engine placed them (None: not placed, see PlacedLine)."""
+    return line.pieces if isinstance(line, PlacedLine) else None
 
 
 def _same(line: str, record: str) -> bool:
