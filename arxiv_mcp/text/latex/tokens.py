@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from . import pace
@@ -144,11 +144,15 @@ class Searcher:
             pos = self.find(needle, pos + 1)
         return -1
 
-    def find_unescaped(self, char: str, start: int) -> int:
-        pos = self.find(char, start)
-        while pos >= 0 and escaped(self.text, pos, start):
-            pos = self.find(char, pos + 1)
-        return pos
+
+def find_unescaped(text: str, char: str, start: int, find: Callable[[str, int], int] | None = None) -> int:
+    """Where `char` stands from `start` on, not escaped by a backslash (`\\%` is not a comment),
+    or -1; `find` searches `text` (a `Searcher`'s memoised search), else `str.find` does."""
+    find = find or text.find
+    pos = find(char, start)
+    while pos >= 0 and escaped(text, pos, start):
+        pos = find(char, pos + 1)
+    return pos
 
 
 def escaped(text: str, pos: int, start: int = 0) -> bool:
@@ -389,7 +393,7 @@ class _Tokenizer:
             if eqno:
                 self.toks.extend(_command("@tagequation", eqno.group(2)) + _labels(src[j + 2 : eqno.start()]))
             return end + 2
-        end = self.search.find_unescaped("$", j + 1)
+        end = find_unescaped(src, "$", j + 1, self.search.find)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
