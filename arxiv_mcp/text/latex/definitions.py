@@ -197,7 +197,7 @@ def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     nargs, pos = int(m.group(1)), m.end()
     default = None
     if nargs and source.startswith("[", pos):
-        close = bracket_end(source, pos, MAX_MACRO_BODY)
+        close = tokens.group_end(source, pos, MAX_MACRO_BODY, "[")
         if close < 0:
             return -1, None, pos
         default, pos = source[pos + 1 : close], close + 1
@@ -229,14 +229,3 @@ def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     if params != "".join(f"#{k}" for k in range(1, len(params) // 2 + 1)):
         return -1, None, pos
     return len(params) // 2, None, match_end(_SPACES_RE, source, m.end() if m else pos)
-
-
-def bracket_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `]` closing the `[` at open_at, outside braces, or -1 past `limit` chars."""
-    depth = 0
-    for k in range(open_at + 1, min(len(text), open_at + limit + 2)):
-        c = text[k]
-        depth += (c == "{") - (c == "}")
-        if c == "]" and depth == 0 and text[k - 1] != "\\":
-            return k
-    return -1

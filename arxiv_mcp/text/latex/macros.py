@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, bracket_end, read_one
+from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, read_one
 from .specs import JOURNAL_MACROS, PACKAGE_TEMPLATES, PARTICLE_MACROS, UNIT_MACROS
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 from .units import quantities_in_math
@@ -439,7 +439,7 @@ class Macros:
         if definition.default is not None:
             start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
             bracket = src.startswith("[", start)
-            close = bracket_end(src, start, MAX_ARGUMENT) if bracket else -1
+            close = tokens.group_end(src, start, MAX_ARGUMENT, "[") if bracket else -1
             if bracket and close < 0:
                 return None
             args.append(src[start + 1 : close] if close > 0 else definition.default)

@@ -163,13 +163,15 @@ def escaped(text: str, pos: int, start: int = 0) -> bool:
     return (pos - k) % 2 == 1
 
 
-def group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1: no `{` there, or
+def group_end(text: str, open_at: int, limit: int, opener: str = "{") -> int:
+    """Index of the `}` closing the `{` at open_at, or with `opener` "[" of the `]` outside
+    braces closing an optional argument's `[` (escapes skipped), or -1: no `opener` there, or
     none closing it within `limit` chars."""
-    if not text.startswith("{", open_at):
+    if not text.startswith(opener, open_at):
         return -1
+    bracket = opener == "["
     depth = 0
-    k = open_at
+    k = open_at + bracket
     stop = min(len(text), open_at + limit + 2)
     while k < stop:
         c = text[k]
@@ -180,8 +182,10 @@ def group_end(text: str, open_at: int, limit: int) -> int:
             depth += 1
         elif c == "}":
             depth -= 1
-            if depth == 0:
+            if depth == 0 and not bracket:
                 return k
+        elif c == "]" and depth == 0 and bracket:
+            return k
         k += 1
     return -1
 
