@@ -172,7 +172,7 @@ def _safe_environment(definition: Definition) -> bool:
     )
 
 
-_ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+_ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)" + tokens.ENVIRONMENT_NAME)
 
 
 _NEW = ("new", "provide", "New", "Provide")  # definers that do not replace an earlier definition

@@ -28,6 +28,7 @@ Token = tuple[str, str]
 
 MAX_MACRO_DEPTH = 3  # a macro's body is read for macros again at most this many times
 AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+ENVIRONMENT_NAME = r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}"  # after \begin or \end
 
 _ACCENTS = {
     "'": "\u0301",
@@ -430,7 +431,7 @@ class _Tokenizer:
     # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
     _WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
 
-    _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+    _ENV_NAME_RE = re.compile(ENVIRONMENT_NAME)
 
     def control(self, j: int) -> int:
         src = self.src
