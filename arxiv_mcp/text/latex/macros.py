@@ -438,9 +438,8 @@ class Macros:
         args: list[str] = []
         if definition.default is not None:
             start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
-            bracket = src.startswith("[", start)
-            close = tokens.group_end(src, start, MAX_ARGUMENT, "[") if bracket else -1
-            if bracket and close < 0:
+            close = tokens.group_end(src, start, MAX_ARGUMENT, "[")
+            if close < 0 and src.startswith("[", start):  # an optional argument left open
                 return None
             args.append(src[start + 1 : close] if close > 0 else definition.default)
             pos = close + 1 if close > 0 else pos
