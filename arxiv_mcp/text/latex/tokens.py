@@ -67,29 +67,21 @@ _CONTROL_SYMBOLS = {
     "@": "",
     "|": "\u2016",
 }
-_MATH_ENVS = {
+# The math environments the tokenizer reads, by the environment their rows are set in: each
+# numbered one has a starred form that numbers nothing (`_display`); displaymath and math number nothing
+_NUMBERED_MATH = {
     "equation": "",
-    "equation*": "",
-    "displaymath": "",
-    "math": "inline",
     "align": "aligned",
-    "align*": "aligned",
     "eqnarray": "aligned",
-    "eqnarray*": "aligned",
     "flalign": "aligned",
-    "flalign*": "aligned",
     "alignat": "alignedat",
-    "alignat*": "alignedat",
     "gather": "gathered",
-    "gather*": "gathered",
     "multline": "gathered",
-    "multline*": "gathered",
     "dmath": "",
-    "dmath*": "",
     "IEEEeqnarray": "aligned",  # IEEEtrantools': its column spec ({rCl}) is left out
-    "IEEEeqnarray*": "aligned",
 }
-_UNNUMBERED_MATH = {"displaymath", "math"}
+_UNNUMBERED_MATH = {"displaymath": "", "math": "inline"}
+_MATH_ENVS = {name + star: rows for name, rows in _NUMBERED_MATH.items() for star in ("", "*")} | _UNNUMBERED_MATH
 # environments whose lines are code: not read for commands, comments or math
 VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _READ_HERE = {*_MATH_ENVS, *VERBATIM_ENVS}  # environments the tokenizer reads itself
