@@ -246,11 +246,8 @@ DEFINERS = {
     "xdef",
     "let",
     "newcommand",
-    "newcommand*",
     "renewcommand",
-    "renewcommand*",
     "providecommand",
-    "providecommand*",
     "DeclareRobustCommand",
     "DeclareMathOperator",
     "NewDocumentCommand",
@@ -273,7 +270,7 @@ def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
         j -= 1
     if j >= 0 and toks[j][0] == LBRACE:
         j -= 1
-    if j >= 0 and toks[j][0] == CMD and toks[j][1] in DEFINERS:
+    if j >= 0 and toks[j][0] == CMD and toks[j][1].removesuffix("*") in DEFINERS:  # `\\newcommand*` too
         return True
     return (CMD, "let") in toks[max(0, k - 4) : k]
 
