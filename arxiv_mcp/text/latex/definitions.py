@@ -116,35 +116,23 @@ def read_one(source: str, pos: int) -> tuple[Written | None, int]:
         return None, -1
     if m.group(3) and definer != "DeclareSIUnit":
         return None, -1
-    if definer in ENVIRONMENT_DEFINERS:
-        environment, end = _environment(source, m.end())
-        return Written(definer, name, environment), end
     if definer.endswith("DocumentCommand"):
         nargs, default, start = _document_parameters(source, m.end())
-    elif definer.endswith("command") or definer == "DeclareRobustCommand":
+    elif definer.endswith(("command", "environment")) or definer == "DeclareRobustCommand":
         nargs, default, start = _command_parameters(source, m.end())
     else:
         nargs, default, start = _def_parameters(source, m.end())
-    end = tokens.group_end(source, start, MAX_MACRO_BODY)
-    body = source[start + 1 : end]
+    end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 else -1
+    body, closing = source[start + 1 : end], ""
+    if definer in ENVIRONMENT_DEFINERS and end > 0:  # an environment: what its \begin prints, then its \end
+        start = match_end(_SPACES_RE, source, end + 1)
+        end = tokens.group_end(source, start, MAX_MACRO_BODY)
+        closing = source[start + 1 : end]
     if definer == "DeclareMathOperator":  # amsmath's operator is its name set upright, as LaTeX can read it
         body = f"\\operatorname{m.group(2)}{{{body}}}"
     usable = end > 0 and nargs >= 0
-    return Written(definer, name, Definition(nargs, default, body) if usable else None), end + 1 if usable else -1
-
-
-def _environment(source: str, pos: int) -> tuple[Definition | None, int]:
-    """`[1][default]{begin}{end}` after a \\newenvironment's name, and where it ends; None, -1
-    when not usable here."""
-    nargs, default, start = _command_parameters(source, pos)
-    begin_end = tokens.group_end(source, start, MAX_MACRO_BODY) if nargs >= 0 else -1
-    if begin_end < 0:
-        return None, -1
-    start_end = match_end(_SPACES_RE, source, begin_end + 1)
-    end_end = tokens.group_end(source, start_end, MAX_MACRO_BODY)
-    if end_end < 0:
-        return None, -1
-    return Definition(nargs, default, source[start + 1 : begin_end], source[start_end + 1 : end_end]), end_end + 1
+    definition = Definition(nargs, default, body, closing) if usable else None
+    return Written(definer, name, definition), end + 1 if usable else -1
 
 
 _ALIAS_BODY_RE = re.compile(r"[ \t]*\\(begin|end)[ \t]*\{([A-Za-z]+\*?)\}[ \t]*")
@@ -197,7 +185,7 @@ def _command_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     nargs, pos = int(m.group(1)), m.end()
     default = None
     if nargs and source.startswith("[", pos):
-        close = bracket_end(source, pos, MAX_MACRO_BODY)
+        close = tokens.group_end(source, pos, MAX_MACRO_BODY, "[")
         if close < 0:
             return -1, None, pos
         default, pos = source[pos + 1 : close], close + 1
@@ -229,14 +217,3 @@ def _def_parameters(source: str, pos: int) -> tuple[int, str | None, int]:
     if params != "".join(f"#{k}" for k in range(1, len(params) // 2 + 1)):
         return -1, None, pos
     return len(params) // 2, None, match_end(_SPACES_RE, source, m.end() if m else pos)
-
-
-def bracket_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `]` closing the `[` at open_at, outside braces, or -1 past `limit` chars."""
-    depth = 0
-    for k in range(open_at + 1, min(len(text), open_at + limit + 2)):
-        c = text[k]
-        depth += (c == "{") - (c == "}")
-        if c == "]" and depth == 0 and text[k - 1] != "\\":
-            return k
-    return -1

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
-from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, bracket_end, read_one
+from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, read_one
 from .specs import JOURNAL_MACROS, PACKAGE_TEMPLATES, PARTICLE_MACROS, UNIT_MACROS
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
 from .units import quantities_in_math
@@ -172,7 +172,7 @@ def _safe_environment(definition: Definition) -> bool:
     )
 
 
-_ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+_ENVIRONMENT_DELIMITER_RE = re.compile(r"\\(begin|end)" + tokens.ENVIRONMENT_NAME)
 
 
 _NEW = ("new", "provide", "New", "Provide")  # definers that do not replace an earlier definition
@@ -438,9 +438,8 @@ class Macros:
         args: list[str] = []
         if definition.default is not None:
             start = tokens.match_end(_BETWEEN_ARGUMENTS_RE, src, pos)
-            bracket = src.startswith("[", start)
-            close = bracket_end(src, start, MAX_ARGUMENT) if bracket else -1
-            if bracket and close < 0:
+            close = tokens.group_end(src, start, MAX_ARGUMENT, "[")
+            if close < 0 and src.startswith("[", start):  # an optional argument left open
                 return None
             args.append(src[start + 1 : close] if close > 0 else definition.default)
             pos = close + 1 if close > 0 else pos

@@ -24,7 +24,7 @@ from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
-from .tokens import VERBATIM_ENVS, Searcher
+from .tokens import VERBATIM_ENVS, find_unescaped
 
 log = logging.getLogger(__name__)
 
@@ -80,14 +80,14 @@ def _strip_comments(text: str) -> str:
             line = line[end + len("\\end{comment}") :]
         if verbatim_end:
             end = line.find(verbatim_end)
-            if end < 0 or Searcher(line).find_unescaped("%", end) < 0:
+            if end < 0 or find_unescaped(line, "%", end) < 0:
                 out.append(line + "\n")
                 verbatim_end = verbatim_end if end < 0 else ""
                 continue
             out.append(line[: end + len(verbatim_end)])  # a comment after its end is one
             line = line[end + len(verbatim_end) :]
             verbatim_end = ""
-        cut = Searcher(line).find_unescaped("%", 0) if "%" in line else -1  # not at `\\%`
+        cut = find_unescaped(line, "%", 0)
         code = line if cut < 0 else line[:cut]
         begin = _VERBATIM_BEGIN_RE.search(code)
         if begin and begin.group(1) == "comment":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from . import pace
@@ -28,6 +28,7 @@ Token = tuple[str, str]
 
 MAX_MACRO_DEPTH = 3  # a macro's body is read for macros again at most this many times
 AFTER_WORD_RE = re.compile(r"[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?")
+ENVIRONMENT_NAME = r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}"  # after \begin or \end
 
 _ACCENTS = {
     "'": "\u0301",
@@ -66,29 +67,21 @@ _CONTROL_SYMBOLS = {
     "@": "",
     "|": "\u2016",
 }
-_MATH_ENVS = {
+# The math environments the tokenizer reads, by the environment their rows are set in: each
+# numbered one has a starred form that numbers nothing (`_display`); displaymath and math number nothing
+_NUMBERED_MATH = {
     "equation": "",
-    "equation*": "",
-    "displaymath": "",
-    "math": "inline",
     "align": "aligned",
-    "align*": "aligned",
     "eqnarray": "aligned",
-    "eqnarray*": "aligned",
     "flalign": "aligned",
-    "flalign*": "aligned",
     "alignat": "alignedat",
-    "alignat*": "alignedat",
     "gather": "gathered",
-    "gather*": "gathered",
     "multline": "gathered",
-    "multline*": "gathered",
     "dmath": "",
-    "dmath*": "",
     "IEEEeqnarray": "aligned",  # IEEEtrantools': its column spec ({rCl}) is left out
-    "IEEEeqnarray*": "aligned",
 }
-_UNNUMBERED_MATH = {"displaymath", "math"}
+_UNNUMBERED_MATH = {"displaymath": "", "math": "inline"}
+_MATH_ENVS = {name + star: rows for name, rows in _NUMBERED_MATH.items() for star in ("", "*")} | _UNNUMBERED_MATH
 # environments whose lines are code: not read for commands, comments or math
 VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _READ_HERE = {*_MATH_ENVS, *VERBATIM_ENVS}  # environments the tokenizer reads itself
@@ -144,11 +137,15 @@ class Searcher:
             pos = self.find(needle, pos + 1)
         return -1
 
-    def find_unescaped(self, char: str, start: int) -> int:
-        pos = self.find(char, start)
-        while pos >= 0 and escaped(self.text, pos, start):
-            pos = self.find(char, pos + 1)
-        return pos
+
+def find_unescaped(text: str, char: str, start: int, find: Callable[[str, int], int] | None = None) -> int:
+    """Where `char` stands from `start` on, not escaped by a backslash (`\\%` is not a comment),
+    or -1; `find` searches `text` (a `Searcher`'s memoised search), else `str.find` does."""
+    find = find or text.find
+    pos = find(char, start)
+    while pos >= 0 and escaped(text, pos, start):
+        pos = find(char, pos + 1)
+    return pos
 
 
 def escaped(text: str, pos: int, start: int = 0) -> bool:
@@ -159,13 +156,15 @@ def escaped(text: str, pos: int, start: int = 0) -> bool:
     return (pos - k) % 2 == 1
 
 
-def group_end(text: str, open_at: int, limit: int) -> int:
-    """Index of the `}` closing the `{` at open_at (escapes skipped), or -1: no `{` there, or
+def group_end(text: str, open_at: int, limit: int, opener: str = "{") -> int:
+    """Index of the `}` closing the `{` at open_at, or with `opener` "[" of the `]` outside
+    braces closing an optional argument's `[` (escapes skipped), or -1: no `opener` there, or
     none closing it within `limit` chars."""
-    if not text.startswith("{", open_at):
+    if not text.startswith(opener, open_at):
         return -1
+    bracket = opener == "["
     depth = 0
-    k = open_at
+    k = open_at + bracket
     stop = min(len(text), open_at + limit + 2)
     while k < stop:
         c = text[k]
@@ -176,8 +175,10 @@ def group_end(text: str, open_at: int, limit: int) -> int:
             depth += 1
         elif c == "}":
             depth -= 1
-            if depth == 0:
+            if depth == 0 and not bracket:
                 return k
+        elif c == "]" and depth == 0 and bracket:
+            return k
         k += 1
     return -1
 
@@ -245,11 +246,8 @@ DEFINERS = {
     "xdef",
     "let",
     "newcommand",
-    "newcommand*",
     "renewcommand",
-    "renewcommand*",
     "providecommand",
-    "providecommand*",
     "DeclareRobustCommand",
     "DeclareMathOperator",
     "NewDocumentCommand",
@@ -272,7 +270,7 @@ def being_defined(toks: list[Token] | tuple[Token, ...], k: int) -> bool:
         j -= 1
     if j >= 0 and toks[j][0] == LBRACE:
         j -= 1
-    if j >= 0 and toks[j][0] == CMD and toks[j][1] in DEFINERS:
+    if j >= 0 and toks[j][0] == CMD and toks[j][1].removesuffix("*") in DEFINERS:  # `\\newcommand*` too
         return True
     return (CMD, "let") in toks[max(0, k - 4) : k]
 
@@ -389,7 +387,7 @@ class _Tokenizer:
             if eqno:
                 self.toks.extend(_command("@tagequation", eqno.group(2)) + _labels(src[j + 2 : eqno.start()]))
             return end + 2
-        end = self.search.find_unescaped("$", j + 1)
+        end = find_unescaped(src, "$", j + 1, self.search.find)
         if end < 0 or self._PAR_RE.search(src, j + 1, end):
             self.toks.append((TEXT, "$"))
             return j + 1
@@ -422,7 +420,7 @@ class _Tokenizer:
     # names of .bbl preambles and packages), while a lone `\@` stays the spacing command.
     _WORD_RE = re.compile(r"\\((?:[A-Za-z]+|@+[A-Za-z]+)(?:@+[A-Za-z]+)*)")
 
-    _ENV_NAME_RE = re.compile(r"[ \t]*\{[ \t]*([A-Za-z@]+\*?)[ \t]*\}")
+    _ENV_NAME_RE = re.compile(ENVIRONMENT_NAME)
 
     def control(self, j: int) -> int:
         src = self.src
