@@ -39,10 +39,10 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetad
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from . import __version__, budget, render, surrogates, tool_schemas
+from . import __version__, bounds, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
-from .errors import ArxivMcpError, UpstreamError, concise
+from .errors import ArxivMcpError, InvalidInput, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
 from .tool_groups import TOOL_GROUPS, exposed_tools, instructions
@@ -282,8 +282,17 @@ def _prompt_error(problem: str, known: dict[str, list[str]]) -> Exception:
 
     listed = "; ".join(f"{name} ({', '.join(args)})" for name, args in known.items())
     return MCPError(
-        code=INVALID_PARAMS, message=concise(f"{' '.join(problem.split())}. This server's prompts: {listed}.")
+        code=INVALID_PARAMS,
+        message=concise(f"{' '.join(problem.split()).rstrip('.')}. This server's prompts: {listed}."),
     )
+
+
+def _refusal(exc: BaseException) -> BaseException:
+    """The InvalidInput a prompt raised, under the SDK's two ValueErrors; else `exc`."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, InvalidInput):
+        cause = cause.__cause__
+    return cause or exc
 
 
 class _Server(MCPServer):
@@ -322,8 +331,8 @@ class _Server(MCPServer):
             )
         try:
             return await super().get_prompt(name, arguments, context)
-        except ValueError as exc:  # a required argument missing
-            raise _prompt_error(str(exc), known) from None
+        except ValueError as exc:  # a required argument missing, or one the prompt refused
+            raise _prompt_error(str(_refusal(exc)), known) from None
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
@@ -913,7 +922,12 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
         description="A step-by-step plan for a cited literature review using this server's tools",
     )
     def literature_review(topic: str, max_papers: str = "8") -> str:
-        return render.review_plan(topic, max_papers, exposed)
+        if not topic.strip():
+            raise InvalidInput("topic is empty: name the subject of the review")
+        bounds.REVIEW_TOPIC.check(topic)
+        digits = max_papers.strip()  # a prompt's arguments are strings: "8" and " 8 " mean 8
+        papers = bounds.REVIEW_PAPERS.check(int(digits) if digits.isascii() and digits.isdigit() else max_papers)
+        return render.review_plan(topic, str(papers), exposed)
 
 
 def _completions(server: MCPServer, svc: ArxivService) -> None:

@@ -35,3 +35,35 @@ async def test_two_processes_asking_one_papers_metadata_fetch_it_once(fake, tmp_
             group.start_soon(ask, second)
     assert [said(a).splitlines()[0] for a in answers] == ["[2609.04321v2] Seed-guided data mining"] * 2
     assert [r.path for r in fake.requests] == ["/api/query"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "named"),
+    [
+        ({"topic": "spin glasses", "max_papers": "abc"}, "max_papers must be a whole number from 1 to 50; got 'abc'"),
+        ({"topic": "spin glasses", "max_papers": "-3"}, "max_papers must be a whole number from 1 to 50; got '-3'"),
+        ({"topic": "spin glasses", "max_papers": "0"}, "max_papers must be a whole number from 1 to 50; got 0"),
+        ({"topic": "spin glasses", "max_papers": "10000000"}, "max_papers must be a whole number from 1 to 50"),
+        ({"topic": "   "}, "topic is empty"),
+        ({"topic": "x" * 1_000_000}, "topic is 1,000,000 characters long; at most 1,000"),
+    ],
+    ids=["letters", "negative", "zero", "huge", "empty-topic", "megabyte-topic"],
+)
+async def test_the_review_prompt_refuses_arguments_it_cannot_use_in_one_line(connect, arguments, named):
+    """prompts/get literature_review wrote "reading at most abc papers in full" for
+    max_papers="abc" (and -3, 0), "Write a literature review on: " for a blank topic, and a
+    megabyte topic back whole: each is now a one-line invalid-params error naming the argument."""
+    from mcp import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    from arxiv_mcp.errors import MAX_MESSAGE_BYTES
+
+    async with connect() as client:
+        with pytest.raises(MCPError) as err:
+            await client.get_prompt("literature_review", arguments)
+        kept = await client.get_prompt("literature_review", {"topic": "spin glasses", "max_papers": " 12 "})
+    assert err.value.error.code == INVALID_PARAMS
+    message = err.value.error.message
+    assert message.startswith(named) and "literature_review (topic, max_papers)" in message, message
+    assert len(message.encode()) <= MAX_MESSAGE_BYTES and "\n" not in message
+    assert "reading at most 12 papers in full" in kept.messages[0].content.text
