@@ -67,3 +67,27 @@ async def test_the_review_prompt_refuses_arguments_it_cannot_use_in_one_line(con
     assert message.startswith(named) and "literature_review (topic, max_papers)" in message, message
     assert len(message.encode()) <= MAX_MESSAGE_BYTES and "\n" not in message
     assert "reading at most 12 papers in full" in kept.messages[0].content.text
+
+
+async def test_search_cached_for_an_id_says_whether_that_paper_is_cached(fake, connect):
+    """search_cached("hep-th/9902002"), the paper not cached, listed a cached paper that cites
+    hep-th papers (its words "hep" and "th" matched) and never said the one asked for is not
+    there; a new-style id cited in a cached text did the same. An id asks for that paper."""
+    citing = "We follow hep-th/9902002 and arXiv:1706.03762 closely, as the th-order terms show. " * 20
+    fake.add(html_paper("2403.00011", "Strings and attention", sections=[("Introduction", citing)] * 3))
+    async with connect() as client:
+        assert not (await client.call_tool("read_paper", {"paper_id": "2403.00011v1"})).is_error
+        fake.clear_log()
+        answers = {
+            query: await client.call_tool("search_cached", {"query": query})
+            for query in ("hep-th/9902002", "arXiv:1706.03762", "2403.00011", "hep-th/9902002 2403.00011v1")
+        }
+        words = await client.call_tool("search_cached", {"query": "strings attention"})
+    assert not fake.requests
+    said_of = {query: said(answer) for query, answer in answers.items()}
+    assert "as an arXiv id: hep-th/9902002 is not cached (get_paper or read_paper" in said_of["hep-th/9902002"], said_of
+    assert "1706.03762 is not cached" in said_of["arXiv:1706.03762"], said_of
+    assert "2403.00011 is cached (v1)" in said_of["2403.00011"], said_of
+    assert "hep-th/9902002 is not cached" in said_of["hep-th/9902002 2403.00011v1"], said_of
+    assert "2403.00011v1 is cached (v1)" in said_of["hep-th/9902002 2403.00011v1"], said_of
+    assert not words.is_error and [hit["paper_id"] for hit in words.structured_content["hits"]] == ["2403.00011"]
