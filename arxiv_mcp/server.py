@@ -42,7 +42,7 @@ from pydantic import BeforeValidator, Field
 from . import __version__, bounds, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
-from .errors import ArxivMcpError, InvalidInput, UpstreamError, concise
+from .errors import ArxivMcpError, InvalidInput, NotFound, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
 from .tool_groups import TOOL_GROUPS, exposed_tools, instructions
@@ -901,9 +901,9 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
     def trends_chart(category: str, window_days: str) -> str:
         """An SVG chart of a category's submissions per day (its title and desc say the numbers)"""
         if not window_days.isdigit():
-            from mcp.server.mcpserver.exceptions import ResourceError
+            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-            raise ResourceError(f"window_days {window_days!r} is not a whole number of days")
+            raise ResourceNotFoundError(f"window_days {window_days!r} is not a whole number of days")
         return str(_resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s))
 
     reads: tuple[tuple[str, str, Callable[..., str | bytes], str], ...] = (
@@ -986,11 +986,16 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
 
 
 def _resource(work: Callable[[], T], deadline_s: float) -> T:
-    from mcp.server.mcpserver.exceptions import ResourceError
+    """A resource read under a call's deadline; a URI asking for what is not there (a malformed
+    id, a version, figure or category that does not exist) is the SDK's -32602, and -32603
+    (internal error, in clients' words) is kept for failures that are not the asker's."""
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
     with budget.tool_call(deadline_s, None, _client_gone):
         try:
             return work()
+        except (InvalidInput, NotFound) as exc:
+            raise ResourceNotFoundError(concise(str(exc))) from None
         except ArxivMcpError as exc:
             raise ResourceError(concise(str(exc))) from None
 

@@ -91,3 +91,29 @@ async def test_search_cached_for_an_id_says_whether_that_paper_is_cached(fake, c
     assert "hep-th/9902002 is not cached" in said_of["hep-th/9902002 2403.00011v1"], said_of
     assert "2403.00011v1 is cached (v1)" in said_of["hep-th/9902002 2403.00011v1"], said_of
     assert not words.is_error and [hit["paper_id"] for hit in words.structured_content["hits"]] == ["2403.00011"]
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "arxiv://paper/9999.99999",
+        "arxiv://paper/2403.00012v7/text",
+        "arxiv://paper/2403.00012v1/figure/99",
+        "arxiv://trends/cs.LG/0/chart",
+        "arxiv://trends/nope/30/chart",
+    ],
+)
+async def test_a_resource_asked_wrongly_is_invalid_params_not_an_internal_error(fake, connect, uri):
+    """A resource URI naming a malformed id, a version or figure the paper lacks, or a window
+    or category out of range answered JSON-RPC -32603 (internal error: a server fault, in
+    clients' words) though the message said what to fix; the SDK's code for a resource that
+    does not exist is -32602."""
+    from mcp import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    fake.add(html_paper("2403.00012", "Sparse graphs"))
+    async with connect() as client:
+        with pytest.raises(MCPError) as err:
+            await client.read_resource(uri)
+    assert err.value.error.code == INVALID_PARAMS, err.value.error
+    assert "\n" not in err.value.error.message
