@@ -117,3 +117,32 @@ async def test_a_resource_asked_wrongly_is_invalid_params_not_an_internal_error(
             await client.read_resource(uri)
     assert err.value.error.code == INVALID_PARAMS, err.value.error
     assert "\n" not in err.value.error.message
+
+
+@pytest.mark.parametrize(
+    "citation",
+    [
+        "J. Maldacena. The large N limit of superconformal field theories. hep-th/9711200 (1997)",
+        "Maldacena J. The large N limit of superconformal field theories. [hep-th/9711200v3]",
+    ],
+)
+async def test_a_citation_stating_a_bare_old_style_id_resolves_by_it(fake, connect, citation):
+    """Physics bibliographies print old-style ids without "arXiv:" (`hep-th/9711200`), and
+    the bibliography reader takes them; resolve_references did not: it searched the title
+    with the id's words in it (ti:hep AND ... ti:9711200) and answered not_found."""
+    from tests.conftest import paper
+
+    fake.add(
+        paper(
+            "hep-th/9711200",
+            "The Large N Limit of Superconformal Field Theories and Supergravity",
+            year=1997,
+            month=11,
+            authors=["Juan M. Maldacena"],
+        )
+    )
+    async with connect() as client:
+        answer = await client.call_tool("resolve_references", {"references": [citation]})
+    item = answer.structured_content["items"][0]
+    assert item["verdict"] in ("exact", "likely") and item["arxiv_id"] == "hep-th/9711200", said(answer)
+    assert [r.query.get("id_list") for r in fake.requests] == ["hep-th/9711200"]
