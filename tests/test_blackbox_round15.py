@@ -32,6 +32,9 @@ async def test_two_processes_asking_one_papers_metadata_fetch_it_once(fake, tmp_
 
         async with anyio.create_task_group() as group:
             group.start_soon(ask, first)
+            with anyio.fail_after(60):
+                while not fake.requests:  # the second asks while the first's answer is under way
+                    await anyio.sleep(0.02)
             group.start_soon(ask, second)
     assert [said(a).splitlines()[0] for a in answers] == ["[2609.04321v2] Seed-guided data mining"] * 2
     assert [r.path for r in fake.requests] == ["/api/query"]
