@@ -15,10 +15,19 @@ from tests.selecting import said, stdio_server
 pytestmark = pytest.mark.anyio
 
 
-async def test_two_processes_asking_one_papers_metadata_fetch_it_once(fake, tmp_path):
-    """Two servers on one home asked get_paper of the same paper at once: the second waited
-    for the first's request (the flight's lock spans processes), then asked arXiv the same
-    id_list again, though the first had just cached the answer."""
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("get_paper", {"paper_id": "2609.04321"}),
+        ("search_papers", {"query": "seed-guided mining"}),
+        ("category_trends", {"category": "cs.LG", "window_days": 7}),
+    ],
+)
+async def test_two_processes_asking_one_answer_fetch_it_once(fake, tmp_path, tool, arguments):
+    """Two servers on one home asked the same get_paper, search or trends at once: the second
+    asked arXiv again though the first was fetching the answer it would cache (get_paper's
+    flight spans processes but its work did not look in the cache; search cached its answer
+    after the flight; trends had no flight), as list_new and read_paper do not."""
     fake.add(html_paper("2609.04321", "Seed-guided data mining", versions=2))
     fake.fault("/api/query", "drip_chunked", size=400, interval=0.2, times=2)  # about 1 s each
     answers = []
@@ -28,7 +37,7 @@ async def test_two_processes_asking_one_papers_metadata_fetch_it_once(fake, tmp_
     ):
 
         async def ask(client: Client) -> None:
-            answers.append(await client.call_tool("get_paper", {"paper_id": "2609.04321"}))
+            answers.append(await client.call_tool(tool, arguments))
 
         async with anyio.create_task_group() as group:
             group.start_soon(ask, first)
@@ -36,7 +45,8 @@ async def test_two_processes_asking_one_papers_metadata_fetch_it_once(fake, tmp_
                 while not fake.requests:  # the second asks while the first's answer is under way
                     await anyio.sleep(0.02)
             group.start_soon(ask, second)
-    assert [said(a).splitlines()[0] for a in answers] == ["[2609.04321v2] Seed-guided data mining"] * 2
+    assert len(answers) == 2 and not any(a.is_error for a in answers), [said(a) for a in answers]
+    assert said(answers[0]).splitlines()[0] == said(answers[1]).splitlines()[0]
     assert [r.path for r in fake.requests] == ["/api/query"]
 
 
