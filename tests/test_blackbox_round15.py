@@ -15,39 +15,43 @@ from tests.selecting import said, stdio_server
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments"),
-    [
-        ("get_paper", {"paper_id": "2609.04321"}),
-        ("search_papers", {"query": "seed-guided mining"}),
-        ("category_trends", {"category": "cs.LG", "window_days": 7}),
-    ],
-)
-async def test_two_processes_asking_one_answer_fetch_it_once(fake, tmp_path, tool, arguments):
-    """Two servers on one home asked the same get_paper, search or trends at once: the second
-    asked arXiv again though the first was fetching the answer it would cache (get_paper's
+SHARED_ASKS = [
+    ("get_paper", {"paper_id": "2609.04321"}, "/api/query"),
+    ("search_papers", {"query": "seed-guided mining"}, "/api/query"),
+    ("category_trends", {"category": "cs.LG", "window_days": 7}, "/api/query"),
+    ("get_citations", {"paper_id": "2609.04321"}, "/s2/graph/v1/paper/arXiv:2609.04321/citations"),
+]
+
+
+async def test_two_processes_asking_one_answer_fetch_it_once(fake, tmp_path):
+    """Two servers on one home asked the same get_paper, search, trends or citations at once:
+    the second asked again though the first was fetching the answer it would cache (get_paper's
     flight spans processes but its work did not look in the cache; search cached its answer
-    after the flight; trends had no flight), as list_new and read_paper do not."""
-    fake.add(html_paper("2609.04321", "Seed-guided data mining", versions=2))
-    fake.fault("/api/query", "drip_chunked", size=400, interval=0.2, times=2)  # about 1 s each
-    answers = []
+    after the flight; trends and citations had no flight), as list_new and read_paper do not."""
+    fake.add(html_paper("2609.04321", "Seed-guided data mining", versions=2, citations=[]))
+
     async with (
         Client(stdio_server(fake, tmp_path / "home")) as first,
         Client(stdio_server(fake, tmp_path / "home")) as second,
     ):
+        for tool, arguments, wanted in SHARED_ASKS:
+            fake.clear_log()
+            fake.fault(wanted, "drip_chunked", size=100, interval=0.2, times=2)  # a second or more
+            answers: list = []
 
-        async def ask(client: Client) -> None:
-            answers.append(await client.call_tool(tool, arguments))
+            async def ask(client: Client, tool=tool, arguments=arguments, answers=answers) -> None:
+                answers.append(await client.call_tool(tool, arguments))
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(ask, first)
-            with anyio.fail_after(60):
-                while not fake.requests:  # the second asks while the first's answer is under way
-                    await anyio.sleep(0.02)
-            group.start_soon(ask, second)
-    assert len(answers) == 2 and not any(a.is_error for a in answers), [said(a) for a in answers]
-    assert said(answers[0]).splitlines()[0] == said(answers[1]).splitlines()[0]
-    assert [r.path for r in fake.requests] == ["/api/query"]
+            async with anyio.create_task_group() as group:
+                group.start_soon(ask, first)
+                with anyio.fail_after(60):
+                    while not fake.requests:  # the second asks while the first's answer is under way
+                        await anyio.sleep(0.02)
+                group.start_soon(ask, second)
+            fake.clear_faults()
+            assert len(answers) == 2 and not any(a.is_error for a in answers), [said(a) for a in answers]
+            assert said(answers[0]).splitlines()[0] == said(answers[1]).splitlines()[0]
+            assert [r.path for r in fake.requests] == [wanted], tool
 
 
 @pytest.mark.parametrize(
