@@ -163,3 +163,16 @@ async def test_a_citation_stating_a_bare_old_style_id_resolves_by_it(fake, conne
     item = answer.structured_content["items"][0]
     assert item["verdict"] in ("exact", "likely") and item["arxiv_id"] == "hep-th/9711200", said(answer)
     assert [r.query.get("id_list") for r in fake.requests] == ["hep-th/9711200"]
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\ufeff", "\u2060", "\u00ad", "\u200d"])
+async def test_an_id_pasted_with_an_invisible_character_is_read(fake, connect, invisible):
+    """An id copied from a web page or a PDF often carries an invisible character (a zero-width
+    space, a byte-order mark, a word joiner, a soft hyphen): get_paper refused
+    "2403.00013\\u200b" as containing U+200B, a character the model cannot see to remove."""
+    fake.add(html_paper("2403.00013", "Invisible marks"))
+    async with connect() as client:
+        answer = await client.call_tool("get_paper", {"paper_id": f"{invisible}2403.{invisible}00013{invisible}"})
+        batch = await client.call_tool("export_bibtex", {"paper_ids": [f"2403.00013{invisible}"]})
+    assert not answer.is_error and said(answer).startswith("[2403.00013v1] Invisible marks"), said(answer)
+    assert not batch.is_error and "@misc{arxiv:2403.00013," in said(batch), said(batch)
