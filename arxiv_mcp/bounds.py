@@ -106,7 +106,3 @@ REFERENCES = CountBound("references", 1, 100, "references (ids or citations)")
 MAX_LOOKUPS = Bound("max_lookups", 0, 100)
 FIND_QUERY = TextBound("query", 1000)
 """find_in_paper's and search_cached's words: a phrase, never a page."""
-REVIEW_TOPIC = TextBound("topic", 1000)
-"""The literature_review prompt's subject, written back into the plan."""
-REVIEW_PAPERS = Bound("max_papers", 1, 50)
-"""The papers the literature_review prompt's plan reads in full (export_bibtex cites 50 at once)."""

@@ -39,7 +39,7 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetad
 from mcp.types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from . import __version__, bounds, budget, render, surrogates, tool_schemas
+from . import __version__, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
 from .errors import ArxivMcpError, InvalidInput, NotFound, UpstreamError, concise
@@ -922,11 +922,14 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
         description="A step-by-step plan for a cited literature review using this server's tools",
     )
     def literature_review(topic: str, max_papers: str = "8") -> str:
+        from .bounds import Bound, TextBound  # a prompt's, not a tool's: no schema shows them
+
         if not topic.strip():
             raise InvalidInput("topic is empty: name the subject of the review")
-        bounds.REVIEW_TOPIC.check(topic)
+        TextBound("topic", 1000).check(topic)
         digits = max_papers.strip()  # a prompt's arguments are strings: "8" and " 8 " mean 8
-        papers = bounds.REVIEW_PAPERS.check(int(digits) if digits.isascii() and digits.isdigit() else max_papers)
+        wanted = int(digits) if digits.isascii() and digits.isdigit() else max_papers
+        papers = Bound("max_papers", 1, 50).check(wanted)  # export_bibtex cites 50 at once
         return render.review_plan(topic, str(papers), exposed)
 
 
