@@ -234,7 +234,7 @@ class PaperTools:
         from .upstream.rss import RssFeed, parse_rss
 
         bounds.LIMIT.check(limit)
-        name, seen = announcements.feed_name(category), announcements.read_cursor(since)
+        name, seen = announcements.feed_name(category), announcements.read_cursor(since, datetime.now(UTC))
         key = f"rss:{name}"
 
         def kept() -> RssFeed | None:

@@ -196,3 +196,24 @@ async def test_a_versioned_read_that_finds_no_text_gives_advice_that_can_work(fa
         answer = await client.call_tool("read_paper", {"paper_id": "2501.00021v1"})
     assert answer.is_error and "/api/query" in [r.path for r in fake.requests]
     assert "Try another version" not in said(answer) and "It has no other version" in said(answer), said(answer)
+
+
+@pytest.mark.parametrize("since", ["2030-01-01", "2030-01-01:5"])
+async def test_list_new_refuses_a_cursor_from_the_future(fake, connect, since):
+    """list_new(since="2030-01-01") answered "Nothing new since 2030-01-01" and handed the same
+    cursor back as the one to pass next time: a mistyped year would hide every announcement
+    until 2030. No feed can have been seen on a day that has not come; one line says so."""
+    from datetime import UTC, datetime
+
+    from arxiv_mcp.research.announcements import eastern_day
+    from tests.fake_rss import FeedItem, feed_xml
+
+    today = eastern_day(datetime.now(UTC))
+    fake.feeds["cs.CV"] = feed_xml("cs.CV", today, [FeedItem("2612.00001", title="First new")])
+    async with connect() as client:
+        future = await client.call_tool("list_new", {"category": "cs.CV", "since": since})
+        asked_for_it = list(fake.requests)
+        kept = await client.call_tool("list_new", {"category": "cs.CV", "since": today.isoformat()})
+    assert future.is_error and "\n" not in said(future) and asked_for_it == [], said(future)
+    assert said(future).startswith(f"since={since!r} is after today"), said(future)
+    assert not kept.is_error and kept.structured_content["cursor"] == today.isoformat()
