@@ -45,7 +45,16 @@ class Catalog:
     def fetch(self, pids: list[PaperId]) -> dict[PaperId, Paper]:
         """One id_list request for all of `pids`; answers keyed by the pid asked for."""
         wire = list(dict.fromkeys(p.wire_id for p in pids))
-        feed = self.flights.do(("ids",) + tuple(wire), lambda: self.api.by_ids(wire))
+        return self.flights.do(("ids",) + tuple(wire), lambda: self._fetch_now(pids, wire))
+
+    def _fetch_now(self, pids: list[PaperId], wire: list[str]) -> dict[PaperId, Paper]:
+        """The flight's work: the cache first, since a server on the same home may have
+        fetched these while this one waited for the flight; then the request, cached before
+        the flight ends, so whoever waited finds it."""
+        kept = self._cached_many(pids)
+        if len(kept) == len(pids):
+            return kept
+        feed = self.api.by_ids(wire)
         by_id: dict[str, list[Paper]] = {}
         for paper in feed.papers:
             by_id.setdefault(paper.id, []).append(paper)

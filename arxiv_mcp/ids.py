@@ -266,6 +266,9 @@ def parse(text: str) -> PaperId:
     s = " ".join(text.split())  # newlines and tabs from pasting are whitespace, nothing more
     if any(ord(c) < 32 or ord(c) == 127 for c in s):
         raise _invalid(text, "it contains control characters")
+    # Zero-width spaces, byte-order marks, word joiners and soft hyphens ride along with ids
+    # copied from web pages and PDFs; invisible, the model could not see what to remove.
+    s = "".join(c for c in s if unicodedata.category(c) != "Cf")
     s = _markdown_link(unicodedata.normalize("NFKC", s))
     s = _ascii(text, _unwrap(_strip_url(text, _unwrap(s))))
     doi = _DOI.fullmatch(s.lower())

@@ -137,14 +137,19 @@ class Searcher:
     def _search_query(self, composed: q.Composed, start: int, max_results: int, sort_by: str, sort_order: str) -> Hits:
         params = search_params(composed.search_query, start, max_results, sort_by, sort_order)
         key = _search_key(params)
+        # One call of any process on the home asks; the others find its answer kept.
+        return self._kept(key) or self.flights.do(key, lambda: self._kept(key) or self._fetched(composed, params, key))
+
+    def _kept(self, key: str) -> Hits | None:
         cached = self.cache.get_search(key)
-        if cached:
-            return Hits(
-                cached["total"],
-                [Paper.from_dict(d) for d in cached["papers"]],
-                cached["query"],
-                note=cached.get("note"),
-            )
+        if not cached:
+            return None
+        return Hits(
+            cached["total"], [Paper.from_dict(d) for d in cached["papers"]], cached["query"], note=cached.get("note")
+        )
+
+    def _fetched(self, composed: q.Composed, params: dict[str, str], key: str) -> Hits:
+        sort_by = params["sortBy"]
         ttl = (
             self.config.search_ttl_s
             if sort_by == "relevance"
@@ -177,7 +182,7 @@ class Searcher:
         relaxed = dict(params, search_query=composed.relaxed) if composed.relaxed else None
         if relaxed and self.cache.get_search(mark):
             return self.api.query(relaxed), relaxed["search_query"], RELAXED_NOTE
-        feed = self.flights.do(_search_key(params), lambda: self.api.query(params))
+        feed = self.api.query(params)  # inside the search's flight
         if feed.total_results or not relaxed:
             return feed, composed.search_query, None
         if ttl > 0:

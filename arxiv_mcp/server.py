@@ -42,7 +42,7 @@ from pydantic import BeforeValidator, Field
 from . import __version__, budget, render, surrogates, tool_schemas
 from .cache import home as cache_home
 from .config import Config, display_path, load
-from .errors import ArxivMcpError, UpstreamError, concise
+from .errors import ArxivMcpError, InvalidInput, NotFound, UpstreamError, concise
 from .first_use import ServiceOnFirstUse
 from .forms import AnswerForms
 from .tool_groups import TOOL_GROUPS, exposed_tools, instructions
@@ -282,8 +282,17 @@ def _prompt_error(problem: str, known: dict[str, list[str]]) -> Exception:
 
     listed = "; ".join(f"{name} ({', '.join(args)})" for name, args in known.items())
     return MCPError(
-        code=INVALID_PARAMS, message=concise(f"{' '.join(problem.split())}. This server's prompts: {listed}.")
+        code=INVALID_PARAMS,
+        message=concise(f"{' '.join(problem.split()).rstrip('.')}. This server's prompts: {listed}."),
     )
+
+
+def _refusal(exc: BaseException) -> BaseException:
+    """The InvalidInput a prompt raised, under the SDK's two ValueErrors; else `exc`."""
+    cause: BaseException | None = exc
+    while cause is not None and not isinstance(cause, InvalidInput):
+        cause = cause.__cause__
+    return cause or exc
 
 
 class _Server(MCPServer):
@@ -322,8 +331,8 @@ class _Server(MCPServer):
             )
         try:
             return await super().get_prompt(name, arguments, context)
-        except ValueError as exc:  # a required argument missing
-            raise _prompt_error(str(exc), known) from None
+        except ValueError as exc:  # a required argument missing, or one the prompt refused
+            raise _prompt_error(str(_refusal(exc)), known) from None
 
     async def read_resource(self, uri: Any, context: Any = None) -> Any:
         from dataclasses import replace as with_type
@@ -892,9 +901,9 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
     def trends_chart(category: str, window_days: str) -> str:
         """An SVG chart of a category's submissions per day (its title and desc say the numbers)"""
         if not window_days.isdigit():
-            from mcp.server.mcpserver.exceptions import ResourceError
+            from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-            raise ResourceError(f"window_days {window_days!r} is not a whole number of days")
+            raise ResourceNotFoundError(f"window_days {window_days!r} is not a whole number of days")
         return str(_resource(lambda: svc.trends_chart(category, int(window_days)), svc.config.deadline_s))
 
     reads: tuple[tuple[str, str, Callable[..., str | bytes], str], ...] = (
@@ -913,7 +922,15 @@ def _resources_and_prompts(server: MCPServer, svc: ArxivService, exposed: set[st
         description="A step-by-step plan for a cited literature review using this server's tools",
     )
     def literature_review(topic: str, max_papers: str = "8") -> str:
-        return render.review_plan(topic, max_papers, exposed)
+        from .bounds import Bound, TextBound  # a prompt's, not a tool's: no schema shows them
+
+        if not topic.strip():
+            raise InvalidInput("topic is empty: name the subject of the review")
+        TextBound("topic", 1000).check(topic)
+        digits = max_papers.strip()  # a prompt's arguments are strings: "8" and " 8 " mean 8
+        wanted = int(digits) if digits.isascii() and digits.isdigit() else max_papers
+        papers = Bound("max_papers", 1, 50).check(wanted)  # export_bibtex cites 50 at once
+        return render.review_plan(topic, str(papers), exposed)
 
 
 def _completions(server: MCPServer, svc: ArxivService) -> None:
@@ -972,11 +989,16 @@ def _gone_check(ctx: Context | None) -> Callable[[], bool]:
 
 
 def _resource(work: Callable[[], T], deadline_s: float) -> T:
-    from mcp.server.mcpserver.exceptions import ResourceError
+    """A resource read under a call's deadline; a URI asking for what is not there (a malformed
+    id, a version, figure or category that does not exist) is the SDK's -32602, and -32603
+    (internal error, in clients' words) is kept for failures that are not the asker's."""
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 
     with budget.tool_call(deadline_s, None, _client_gone):
         try:
             return work()
+        except (InvalidInput, NotFound) as exc:
+            raise ResourceNotFoundError(concise(str(exc))) from None
         except ArxivMcpError as exc:
             raise ResourceError(concise(str(exc))) from None
 

@@ -72,14 +72,14 @@ class LibraryTools:
         if not query or not query.strip():
             raise InvalidInput("query is empty: give words to look for in the cached papers")
         bounds.FIND_QUERY.check(query)
-        hits = self.parts.library.search(query, limit)
-        named = [] if hits else _named_ids(query)
+        named = _named_ids(query)  # asks for those papers: the words of an id match texts citing it
         if named:  # "0 papers match" would read as "not cached"
             raise InvalidInput(
-                "search_cached ranks cached papers by their words and none matches, but as an arXiv id: "
+                "search_cached ranks cached papers by their words, not their ids; as an arXiv id: "
                 f"{'; '.join(map(self._cached_state, named))}. read_paper and get_paper look in the cache "
                 "first; list_cached shows what each cached version holds."
             )
+        hits = self.parts.library.search(query, limit)  # first: a search may rebuild the index it counts
         return LibrarySearch(
             query=query,
             papers_in_library=len(self.parts.library.index),

@@ -201,13 +201,20 @@ class PaperTools:
         if counted is not None:
             return replace(counted, chart_uri=chart_uri(counted.category, window_days))
         key = f"trends:{category.strip().lower()}:{window_days}:{time.strftime('%Y-%m-%d', time.gmtime())}"
-        stored = self.parts.cache.get_search(key)
-        if stored is not None:
-            return trends_from_dict(stored)
-        got = category_trends(self.parts.api, category, window_days)
-        got.chart_uri = chart_uri(got.category, window_days)
-        self.parts.cache.put_search(key, asdict(got), TRENDS_TTL_S)
-        return got
+
+        def kept() -> Trends | None:
+            stored = self.parts.cache.get_search(key)
+            return None if stored is None else trends_from_dict(stored)
+
+        def fetched() -> Trends:  # one call of any process on the home asks; the others find it kept
+            got = kept()
+            if got is None:
+                got = category_trends(self.parts.api, category, window_days)
+                got.chart_uri = chart_uri(got.category, window_days)
+                self.parts.cache.put_search(key, asdict(got), TRENDS_TTL_S)
+            return got
+
+        return kept() or self.parts.flights.do(("trends", key), fetched)
 
     def trends_chart(self, category: str, window_days: int) -> str:
         """The `arxiv://trends/{category}/{window_days}/chart` resource: an SVG of the answer above."""
@@ -223,7 +230,7 @@ class PaperTools:
         from .upstream.rss import RssFeed, parse_rss
 
         bounds.LIMIT.check(limit)
-        name, seen = announcements.feed_name(category), announcements.read_cursor(since)
+        name, seen = announcements.feed_name(category), announcements.read_cursor(since, datetime.now(UTC))
         key = f"rss:{name}"
 
         def kept() -> RssFeed | None:

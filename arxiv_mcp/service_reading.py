@@ -232,7 +232,14 @@ class ReadingTools:
             own = self._bibliography(pid, limit)
             if own is not None:
                 return self._resolved(own, max_lookups) if resolve else own
-        return s2.neighbours(self.parts.http, self.parts.config.s2_url, pid, direction, limit, cache=self.parts.cache)
+        # One call of any process on the home asks (neighbours looks in the cache first and
+        # stores its answer): the others find it kept.
+        return self.parts.flights.do(
+            ("s2", direction, pid.id, limit),
+            lambda: s2.neighbours(
+                self.parts.http, self.parts.config.s2_url, pid, direction, limit, cache=self.parts.cache
+            ),
+        )
 
     def _bibliography(self, pid: PaperId, limit: int) -> Neighbours | None:
         from .text.document import Reference

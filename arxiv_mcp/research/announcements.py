@@ -92,8 +92,10 @@ def feed_name(category: str) -> str:
     return "+".join(sorted({category_or_archive(p) for p in parts}))
 
 
-def read_cursor(since: str | None) -> tuple[str, int | None] | None:
-    """(day, papers of that day seen, or None for all of them) from a cursor or a date."""
+def read_cursor(since: str | None, now: datetime) -> tuple[str, int | None] | None:
+    """(day, papers of that day seen, or None for all of them) from a cursor or a date. A day
+    that has not come (US Eastern, a day's slack) is refused: handed back as the next cursor,
+    it would hide every feed until then."""
     if since is None or not since.strip():
         return None
     match = _CURSOR.fullmatch(since.strip())
@@ -101,6 +103,12 @@ def read_cursor(since: str | None) -> tuple[str, int | None] | None:
         raise InvalidInput(
             f"since={since!r} is not a cursor: pass the cursor a previous list_new answer gave "
             "(like 2025-09-18 or 2025-09-18:25), a date YYYY-MM-DD, or nothing for the whole feed"
+        )
+    today = eastern_day(now)
+    if date.fromisoformat(match["day"]) > today + timedelta(days=1):
+        raise InvalidInput(
+            f"since={since!r} is after today ({today.isoformat()}, US Eastern), so no feed of it has been seen: "
+            "pass the cursor a previous list_new answer gave, or nothing for the whole feed"
         )
     return match["day"], int(match["seen"]) if match["seen"] is not None else None
 

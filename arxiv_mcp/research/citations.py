@@ -47,6 +47,9 @@ _STATED_ID = re.compile(
     r"|corr\s*,?\s*abs/" + _LOOSE_ID + r"|10\.48550/arxiv\." + _LOOSE_ID,
     re.IGNORECASE,
 )
+_BARE_OLD_ID = re.compile(rf"(?<![\w/.])(?:{ids.OLD_STYLE}){ids.VERSION}(?![\w/])", re.IGNORECASE)
+"""`hep-th/9711200` with no `arXiv:`, as physics bibliographies print it (the bibliography
+reader, `text.bibids`, takes it too): an archive, a slash and seven digits are no page number."""
 _EPRINT_FIELD = ("eprint", "arxivid", "arxiv")
 _BIBTEX_FIELD = re.compile(r"(?P<name>[A-Za-z]+)\s*=\s*", re.ASCII)
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{[^}]*\}")
@@ -126,6 +129,12 @@ def _stated_id(text: str) -> tuple[ids.PaperId | None, str | None, str]:
             problem = problem or digits
             continue
         return pid, None, _URL.sub(" ", _STATED_ID.sub(" ", text))
+    for m in _BARE_OLD_ID.finditer(text):
+        try:
+            pid = ids.parse(m.group(0))
+        except InvalidInput:
+            continue  # a word, a slash and seven digits that name no archive: not an id
+        return pid, None, _URL.sub(" ", _BARE_OLD_ID.sub(" ", _STATED_ID.sub(" ", text)))
     return None, problem, _URL.sub(" ", _STATED_ID.sub(" ", text))
 
 
