@@ -342,12 +342,7 @@ class Reader:
         latest = self.catalog.latest_known(pid)
         if pid.version > 1 and (latest is None or latest.version < pid.version):
             latest = self._check_exists(pid)  # only the metadata can say this version exists
-        try:
-            return self._text(pid, latest)
-        except NotFound:
-            if latest is None:  # every source failed: does the paper exist at all?
-                self._check_exists(pid)
-            raise
+        return self._text(pid, latest)
 
     def _check_exists(self, pid: PaperId) -> Paper | None:
         """The latest metadata (one request at most), or None when arXiv is unreachable;
@@ -513,6 +508,8 @@ class Reader:
             note = missing or self._keep(pid, used, doc, None if stored else (method, raw))
             budget.report(f"read {pid}", len(order), len(order))
             return Text(doc, used, used, note)
+        if latest is None:  # every source failed: does the paper exist at all, and in what versions?
+            latest = self._check_exists(pid)  # NotFound when not; the advice then names versions it has
         raise _nothing_read(pid, tried, no_text, list(known.versions), latest)
 
     def _body(self, pid: PaperId, method: TextSource, prefetched: Prefetched) -> tuple[bytes | None, str, bool]:

@@ -178,15 +178,12 @@ async def test_an_id_pasted_with_an_invisible_character_is_read(fake, connect, i
     assert not batch.is_error and "@misc{arxiv:2403.00013," in said(batch), said(batch)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="reading.py (helper house5): the advice is made before the existence check it spends"
-)
 async def test_a_versioned_read_that_finds_no_text_gives_advice_that_can_work(fake, connect):
     """read_paper("2501.00021v1") of a one-version paper whose HTML is an empty LaTeXML page,
     with no e-print and no PDF: every source failed, the reader then asked arXiv's API whether
     the paper exists (a request) and learned it has one version, yet answered "Try another
     version (cached: none)", advice that cannot work; a bare id's read says "It has no other
-    version". Fix: in `Reader._read_version`, make the NotFound's advice after `_check_exists`."""
+    version". The reader now makes the advice after that existence check."""
     from tests.conftest import paper
     from tests.fake_arxiv import NO_PDF
 
