@@ -148,6 +148,10 @@ class Catalog:
         if cached:
             return cached, False
         bare = pid.with_version(None)
+        known = None if pid == bare else self.cached(bare)
+        if known is not None and pid.version is not None and pid.version > known.version:
+            # the fresh metadata names the latest version, as read_paper trusts it: no request
+            raise NotFound(not_found(pid, self.cache.versions(pid), known.version))
         try:
             found = self.fetch([pid] if pid == bare else [pid, bare])
         except UpstreamError:

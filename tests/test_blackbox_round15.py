@@ -214,3 +214,15 @@ async def test_list_new_refuses_a_cursor_from_the_future(fake, connect, since):
     assert future.is_error and "\n" not in said(future) and asked_for_it == [], said(future)
     assert said(future).startswith(f"since={since!r} is after today"), said(future)
     assert not kept.is_error and kept.structured_content["cursor"] == today.isoformat()
+
+
+async def test_a_version_past_the_fresh_latest_is_refused_without_a_request(fake, connect):
+    """get_paper("2609.04322v9") right after get_paper("2609.04322") said v2 is the latest asked
+    arXiv again (read_paper answers the same question from the fresh metadata, with no request)."""
+    fake.add(html_paper("2609.04322", "Two versions", versions=2))
+    async with connect() as client:
+        assert not (await client.call_tool("get_paper", {"paper_id": "2609.04322"})).is_error
+        fake.clear_log()
+        answer = await client.call_tool("get_paper", {"paper_id": "2609.04322v9"})
+    assert answer.is_error and "latest version of 2609.04322 is v2" in said(answer), said(answer)
+    assert not fake.requests
