@@ -4,7 +4,8 @@ Stages: `source` (main file, \\input, comments, the packages the paper ships, wh
 loads), `babel` (Spanish and German shorthands spelled out), `biblatex` (biber's .bbl
 as \\bibitem entries), `listings` (listings' option captions read by `tokens` as the floats they
 print), `definitions` (what the paper defines),
-`macros` (its macros and own environments, expanded where `tokens` reads them), then the converter: `engine` (the one walk, its
+`macros` (its macros and own environments, expanded where `tokens` reads them), `conditionals`
+(TeX's \\if...\\fi decided where the answer is known, in files and macro bodies), then the converter: `engine` (the one walk, its
 state and argument readers) calling the functions `handlers` registers for `specs`' names, from
 `front`, `sections`, `floats`, `crossrefs`, `units` (siunitx), with `numbering`'s counters (`counters`: those the paper creates, sets and renews),
 writing into `sinks`; `pace` keeps the call's deadline throughout; figures, tables, equations and bibliography entries are `drafts` until the walk ends (`typed`: captions typed by hand)
