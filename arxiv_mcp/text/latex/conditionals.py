@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import re
 
-# A conditional's words, each with the blanks TeX skips after it: \newif's declaration, a
-# declared flag set (`\drafttrue`), \if... (\ifnum with its two numbers when they are
-# written out), \else, \fi and \or.
+from .tokens import AFTER_WORD_RE
+
+# A conditional's words, each with the blanks TeX skips after it (as after any control word):
+# \newif's declaration, a declared flag set (`\drafttrue`), \if... (\ifnum with its two numbers
+# when they are written out), \else, \fi and \or.
 _CONDITIONAL_RE = re.compile(
     r"\\(?:newif\\if(?P<declared>[A-Za-z]+)|(?P<word>if[A-Za-z]*|else|fi|or)|(?P<flag>[A-Za-z]+)(?P<value>true|false))"
     r"(?![A-Za-z])(?:(?<=\\ifnum)[ \t]*(?P<left>-?\d{1,10})[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d{1,10})(?!\d))?"
-    r"(?P<blank>[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?)"
+    + AFTER_WORD_RE.pattern
 )
 _BRACED_RE = re.compile(r"[ \t]*\{")  # \ifthenelse{..}, etoolbox's \iftoggle{..}: commands, closed by no \fi
 
