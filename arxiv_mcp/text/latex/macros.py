@@ -471,7 +471,7 @@ def _separated(before: str, body: str, after: str) -> str:
     return body
 
 
-_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
+_ONE_TOKEN_RE = re.compile(r"\\[A-Za-z@]+|[A-Za-z0-9]")
 
 
 def _argument(src: str, pos: int) -> tuple[str, int] | None:
@@ -480,8 +480,8 @@ def _argument(src: str, pos: int) -> tuple[str, int] | None:
     if src.startswith("{", start):
         close = tokens.group_end(src, start, MAX_ARGUMENT)
         return (src[start + 1 : close], close + 1) if close > 0 else None
-    m = _ONE_TOKEN_RE.match(src, pos)
-    return (m.group(1), m.end()) if m else None
+    m = _ONE_TOKEN_RE.match(src, start)
+    return (m.group(), m.end()) if m else None
 
 
 def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:
