@@ -480,6 +480,14 @@ def test_numeric_and_math_mode_conditionals_in_macros_are_decided():
     assert convert(body, preamble) == "Modes $A\\rightarrow B$, $C$; x and $y$; z.\n"
 
 
+def test_one_decider_reads_conditionals_in_files_and_in_macro_bodies():
+    # \ifnum on written-out numbers is decided in a file as in a macro's body; a braced
+    # \ifthenelse is a command (closed by no \fi), so a macro holding one is expanded
+    preamble = r"\newcommand{\pick}[1]{\ifthenelse{\boolean{b}}{#1}{no}\ifnum 2>1 !\fi}"
+    body = r"\ifnum 0=1 hidden \else shown\fi{} and \pick{yes}."
+    assert convert(body, preamble) == "shown and yes!.\n"
+
+
 def test_recursive_and_exploding_macros_with_arguments_stay_bounded():
     preamble = r"\def\rec#1{\rec{#1}\rec{#1}}\def\e#1{#1#1#1#1#1#1#1#1#1}"
     start = time.process_time()  # CPU time: other jobs on the machine do not count

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import pace, tokens
+from .conditionals import decide
 from .definitions import ENVIRONMENT_DEFINERS, Definition, Written, alias, read_one
 from .specs import JOURNAL_MACROS, PACKAGE_TEMPLATES, PARTICLE_MACROS, UNIT_MACROS
 from .tokens import BEGIN, END, LBRACE, MAX_MACRO_DEPTH, RBRACE, Token
@@ -139,7 +140,8 @@ _CONTROL_NAME_RE = re.compile(r"\\([A-Za-z@]+)")
 
 def _decidable(body: str) -> bool:
     """Whether its conditionals can be decided here, whatever its arguments (`\\ifx` cannot)."""
-    return _conditionals(_PARAMETER_RE.sub("0", body), False) is not None
+    decided = decide(_PARAMETER_RE.sub("0", body), False)
+    return decided is not None and decided[1]
 
 
 def _safe(body: str) -> bool:
@@ -452,8 +454,8 @@ class Macros:
         body = _PARAMETER_RE.sub(
             lambda p: args[int(p.group(1)) - 1] if int(p.group(1)) <= len(args) else "", definition.body
         )
-        decided = _conditionals(body, math)
-        return (_in_mode(decided, math), pos) if decided is not None else None
+        decided = decide(body, math)
+        return (_in_mode(decided[0], math), pos) if decided and decided[1] else None
 
 
 _ENDS_IN_WORD_RE = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z@]+\Z")
@@ -469,7 +471,7 @@ def _separated(before: str, body: str, after: str) -> str:
     return body
 
 
-_ONE_TOKEN_RE = re.compile(r"[ \t]*(?:\n[ \t]*)?(\\[A-Za-z@]+|[A-Za-z0-9])")
+_ONE_TOKEN_RE = re.compile(r"\\[A-Za-z@]+|[A-Za-z0-9]")
 
 
 def _argument(src: str, pos: int) -> tuple[str, int] | None:
@@ -478,44 +480,8 @@ def _argument(src: str, pos: int) -> tuple[str, int] | None:
     if src.startswith("{", start):
         close = tokens.group_end(src, start, MAX_ARGUMENT)
         return (src[start + 1 : close], close + 1) if close > 0 else None
-    m = _ONE_TOKEN_RE.match(src, pos)
-    return (m.group(1), m.end()) if m else None
-
-
-_INNERMOST_IF_RE = re.compile(
-    r"\\if(?:num[ \t]*(?P<left>-?\d+)[ \t]*(?P<op>[<=>])[ \t]*(?P<right>-?\d+)|mmode(?![A-Za-z@]))"
-    r"(?P<branches>(?:(?!\\if[A-Za-z@]|\\fi(?![A-Za-z@])).)*)\\fi(?![A-Za-z@])",
-    re.DOTALL,
-)
-
-
-_ELSE_RE = re.compile(r"\\else(?![A-Za-z@])")
-
-
-# etoolbox's \\iftoggle{name}{yes}{no} and \\ifbool are commands with braced branches, which the
-# converter decides (`engine.cmd_if_toggle`); TeX's own \\if...\\fi cannot be decided here
-_ANY_CONDITIONAL_RE = re.compile(r"\\(?:(?!(?:iftoggle|ifbool)(?![A-Za-z@]))if[A-Za-z@]*|else|fi|or)(?![A-Za-z@])")
-
-
-def _conditionals(body: str, math: bool) -> str | None:
-    """The body with its `\\ifnum 2=1 ...\\else ...\\fi` on numbers and its `\\ifmmode` decided,
-    innermost first; None when a condition is left that cannot be known without running TeX."""
-    for _ in range(body.count("\\if")):
-        m = _INNERMOST_IF_RE.search(body)
-        if m is None:
-            break
-        branches = _ELSE_RE.split(m.group("branches"), maxsplit=1)
-        chosen = branches[0] if _holds(m, math) else (branches[1] if len(branches) > 1 else "")
-        # the space ending the number, and those after \\else and \\fi, are TeX's, not text
-        body = body[: m.start()] + chosen.strip() + body[m.end() :]
-    return None if _ANY_CONDITIONAL_RE.search(body) else body
-
-
-def _holds(m: re.Match[str], math: bool) -> bool:
-    if m.group("op") is None:
-        return math
-    left, right = int(m.group("left")), int(m.group("right"))
-    return {"<": left < right, "=": left == right, ">": left > right}[m.group("op")]
+    m = _ONE_TOKEN_RE.match(src, start)
+    return (m.group(), m.end()) if m else None
 
 
 def _spaced(body: str, src: str, end: int, nargs: int) -> tuple[str, int]:

@@ -1,14 +1,14 @@
 """The LaTeX source as one text: which file is main, \\input inlined, comments gone.
 
 Everything here reads source text, before tokenising, each for a reason the tokenizer cannot
-serve: the main-file choice (made before any file is read); each file's comments (TeX drops
-them as it reads a file's lines, before it makes tokens; the tokenizer sees none), its
-`\\endinput` (which ends the file it stands in) and the `\\iffalse` and `\\newif` branches it
-leaves untaken, all before include inlining from the archive's own files, since TeX reads no
-`\\input` that is commented out, hidden or after the end of its file; the document split, and
-the packages the e-print ships (their text is not tokenized), with every package and class
-loaded, from which the class, how citations print and babel's languages are read; the float
-names (the paper's definitions are `definitions.py`'s).
+serve: the main-file choice (made before any file is read); each file's comments (TeX drops them
+as it reads a file's lines, before it makes tokens; the tokenizer sees none), its `\\endinput`
+(which ends the file it stands in) and the branches of its conditionals it leaves untaken
+(`conditionals`: `\\iffalse`, `\\newif` flags), all before include inlining from the archive's
+own files, since TeX reads no `\\input` that is commented out, hidden or after the end of its
+file; the document split, and the packages the e-print ships (their text is not tokenized), with
+every package and class loaded, from which the class, how citations print and babel's languages
+are read; the float names (the paper's definitions are `definitions.py`'s).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ...errors import ExtractionError
 from . import pace
 from .babel import caption_names
 from .biblatex import NameStyle, is_biblatex, name_style, to_thebibliography
+from .conditionals import decide
 from .references import MARK_CHARS
 from .specs import CLASS_FLOAT_NAMES
 from .tokens import VERBATIM_ENVS, find_unescaped
@@ -113,63 +114,10 @@ def _strip_comments(text: str) -> str:
         else:
             out.append("\n\n")
             glue = False
-    return _drop_untaken_branches("".join(out))
-
-
-# A conditional's words, each with the blanks TeX skips after a control word: \newif's
-# declaration, a declared flag set (`\drafttrue`), and \if..., \else, \fi.
-_CONDITIONAL_RE = re.compile(
-    r"\\(?:newif\\if(?P<declared>[A-Za-z]+)|(?P<word>if[A-Za-z]*|else|fi)|(?P<flag>[A-Za-z]+)(?P<value>true|false))"
-    r"(?![A-Za-z])(?P<blank>[ \t]*(?:\n(?![ \t]*\n)[ \t]*)?)"
-)
-_BRACED_RE = re.compile(r"[ \t]*\{")  # \ifthenelse{..}, etoolbox's \ifstrequal{..}: commands, closed by no \fi
-
-
-def _drop_untaken_branches(text: str) -> str:
-    """Keep the branch a conditional TeX decides here takes, drop the other: `\\iffalse ... \\fi`
-    (a common way to hide text), `\\iftrue`, and a flag of the file's own `\\newif` (false until
-    `\\drafttrue` sets it, in the order of the text). Other conditionals (`\\ifx`, `\\ifnum`)
-    stay whole, their \\else and \\fi counted; a text whose decided ones do not close is kept."""
-    if "\\iffalse" not in text and "\\iftrue" not in text and "\\newif" not in text:
-        return text
-    flags: dict[str, bool] = {}
-    stack: list[bool | None] = []  # per open conditional: the branch kept now, None when undecided
-    hiding = 0  # how many of them hide the text now (a count: nesting may be deep in hostile text)
-    out: list[str] = []
-    pos = 0
-    for m in _CONDITIONAL_RE.finditer(text):
-        shown = not hiding
-        word, flag = m.group("word"), m.group("flag")
-        decided = word is not None and (word in ("iffalse", "iftrue") or word[2:] in flags)
-        if word is not None and word.startswith("if") and not decided:
-            if not _BRACED_RE.match(text, m.end("word")):
-                stack.append(None)
-            continue
-        if word in ("else", "fi") and (not stack or stack[-1] is None):
-            if word == "fi" and stack:
-                stack.pop()
-            continue
-        if word is None:
-            if shown and m.group("declared"):
-                flags.setdefault(m.group("declared"), False)
-            elif shown and flag in flags:
-                flags[flag] = m.group("value") == "true"
-            continue
-        if shown:
-            out.append(text[pos : m.start()])
-        pos = m.end()
-        if word == "else":
-            stack[-1] = not stack[-1]
-            hiding += 1 if stack[-1] is False else -1
-        elif word == "fi":
-            hiding -= stack.pop() is False
-        else:
-            stack.append(word == "iftrue" or (word != "iffalse" and flags[word[2:]]))
-            hiding += stack[-1] is False
-    if any(branch is not None for branch in stack):
-        return text
-    out.append(text[pos:])
-    return "".join(out)
+    text = "".join(out)
+    # scanned only when it holds a conditional a file decides (\ifmmode waits for a macro's use)
+    decided = decide(text) if any(word in text for word in ("\\iffalse", "\\iftrue", "\\newif", "\\ifnum")) else None
+    return decided[0] if decided else text
 
 
 # \endinput, and the braces around it: an escaped brace counts for nothing (`\{`, not `\\{`)

@@ -19,7 +19,7 @@ from typing import Protocol
 from . import pace
 from .babel import Shorthands
 from .listings import INPUT_RE, OPTIONS_RE, listing_float
-from .specs import SIZE_SWITCHES, STARRED_CITES
+from .specs import CITE_COMMANDS, HEADING_COMMANDS, SIZE_SWITCHES, SKIP_SPECS
 
 TEXT, PAR, CMD, BEGIN, END, LBRACE, RBRACE = "text", "par", "cmd", "begin", "end", "{", "}"
 LBRACKET, RBRACKET, AMP, NEWLINE, MATH, DMATH, VERB, RAW = "[", "]", "&", "nl", "math", "dmath", "verb", "raw"
@@ -85,22 +85,12 @@ _MATH_ENVS = {name + star: rows for name, rows in _NUMBERED_MATH.items() for sta
 # environments whose lines are code: not read for commands, comments or math
 VERBATIM_ENVS = {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "lstlisting", "minted", "alltt"}
 _READ_HERE = {*_MATH_ENVS, *VERBATIM_ENVS}  # environments the tokenizer reads itself
-_STARRABLE = {
-    "part",
-    "chapter",
-    "section",
-    "subsection",
-    "subsubsection",
-    "paragraph",
-    "subparagraph",
-    "hspace",
-    "vspace",
+# commands whose `*` is part of the name: those `specs`' tables give a starred form, those a
+# handler's row names starred (`handlers` cannot be read here) and the environment definers
+_STARRABLE = {name[:-1] for name in (*SKIP_SPECS, *HEADING_COMMANDS, *CITE_COMMANDS) if name.endswith("*")} | {
     "caption",
-    "newcommand",
     "renewcommand",
-    "providecommand",
     "newtheorem",
-    *STARRED_CITES,
     "includegraphics",
     "footnote",
     "thanks",
@@ -108,7 +98,6 @@ _STARRABLE = {
     "multicolumn",
     "newenvironment",
     "renewenvironment",
-    "algtext",
 }
 
 
