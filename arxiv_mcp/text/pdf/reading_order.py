@@ -74,7 +74,8 @@ def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
     such after the record of the last line placed (else the first such not matched yet: an
     engine may give a figure's labels apart). Each record is matched once."""
     key = PARAMS.place_key
-    heads = _indexes(_head(record.text, key) for record in records)
+    head_keys = [_head(record.text, key) for record in records]
+    heads = _indexes(head_keys)
     tails = _indexes(_tail(record.text, key) for record in records)
     used: set[int] = set()
     out: list[Line | None] = []
@@ -82,9 +83,13 @@ def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
     for line in lines:
         found = None
         if line:
-            by_head = _match(heads.get(_head(line.lstrip("#\\ "), key)), used, last)
-            by_tail = _match(tails.get(_tail(line, key)), used, last)
-            found = _first_after(last, by_head, by_tail)
+            head = _head(line.lstrip("#\\ "), key)
+            following = last + 1
+            if following < len(records) and head_keys[following] == head and following not in used:
+                found = following  # most lines: the next record, which no other match comes before
+            else:
+                by_head = _match(heads.get(head), used, last)
+                found = _first_after(last, by_head, _match(tails.get(_tail(line, key)), used, last))
         if found is not None:
             used.add(found)
             last = found
