@@ -308,8 +308,9 @@ def reading_order(
         if line:
             before = index
         index += 1
-    placed_yet = page is not None and "places" in vars(page)  # else nothing moved: no run needed them
-    return out, page.places if page is not None and placed_yet else _unmoved_places(out, records)
+    if page is not None and "places" in vars(page):  # placed for a run (else none moved: see _move_run)
+        return out, page.places
+    return out, _unmoved_places(out, records)
 
 
 def _unmoved_places(lines: list[str], records: Sequence[Line]) -> list[Line | None]:
