@@ -74,7 +74,8 @@ def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
     such after the record of the last line placed (else the first such not matched yet: an
     engine may give a figure's labels apart). Each record is matched once."""
     key = PARAMS.place_key
-    heads = _indexes(_head(record.text, key) for record in records)
+    head_keys = [_head(record.text, key) for record in records]
+    heads = _indexes(head_keys)
     tails = _indexes(_tail(record.text, key) for record in records)
     used: set[int] = set()
     out: list[Line | None] = []
@@ -82,9 +83,13 @@ def placed(lines: Sequence[str], records: Sequence[Line]) -> list[Line | None]:
     for line in lines:
         found = None
         if line:
-            by_head = _match(heads.get(_head(line.lstrip("#\\ "), key)), used, last)
-            by_tail = _match(tails.get(_tail(line, key)), used, last)
-            found = _first_after(last, by_head, by_tail)
+            head = _head(line.lstrip("#\\ "), key)
+            following = last + 1
+            if following < len(records) and head_keys[following] == head and following not in used:
+                found = following  # most lines: the next record, which no other match comes before
+            else:
+                by_head = _match(heads.get(head), used, last)
+                found = _first_after(last, by_head, _match(tails.get(_tail(line, key)), used, last))
         if found is not None:
             used.add(found)
             last = found
@@ -137,15 +142,20 @@ def _composed(text: str) -> str:
 
 
 class _Page:
-    """A page's lines, their records, and what the records say of its columns (found when
-    first asked: most suspected runs are told apart by their text alone)."""
+    """A page's lines, their records, and what the records say of its columns and where each
+    line stands (found when first asked: most suspected runs are told apart by their text alone)."""
 
-    def __init__(self, lines: list[str], places: list[Line | None], records: Sequence[Line], short: int) -> None:
-        self.places = places  # each line's record (see placed), moved with it
+    def __init__(self, lines: list[str], given: Sequence[str], records: Sequence[Line], short: int) -> None:
         self.lines = lines
+        self.given = given  # the lines as given: none moved, while `lines` are
         self.records = records
         self.short = short
         self.marks: tuple[list[int], list[int]] | None = None  # see _marks
+
+    @cached_property
+    def places(self) -> list[Line | None]:
+        """Each line's record (see placed), moved with it."""
+        return placed(self.given, self.records)
 
     @cached_property
     def _full(self) -> list[Line]:
@@ -274,9 +284,7 @@ def reading_order(
     """
     out = list(lines)
     if not records or not _may_hold_run(out):
-        # no run to move: the lines are placed for a table's pieces only (tables.table_pieces)
-        return out, placed(out, records) if any(record.pieces for record in records) else [None] * len(out)
-    places = placed(out, records)
+        return out, _unmoved_places(out, records)
     page: _Page | None = None  # what the records say of the page: asked when a run is first suspected
     index = 0
     before = -1  # the last line with text before `index`
@@ -291,7 +299,7 @@ def reading_order(
                 line, short
             ):
                 if page is None:
-                    page = _Page(out, places, records, short)
+                    page = _Page(out, lines, records, short)
                 moved = _move_run(out, page, before, index, short, is_caption)
                 if moved is not None:
                     index = moved
@@ -300,7 +308,15 @@ def reading_order(
         if line:
             before = index
         index += 1
-    return out, places
+    if page is not None and "places" in vars(page):  # placed for a run (else none moved: see _move_run)
+        return out, page.places
+    return out, _unmoved_places(out, records)
+
+
+def _unmoved_places(lines: list[str], records: Sequence[Line]) -> list[Line | None]:
+    """The records of a page's lines none of which moved: placed for a table's pieces only
+    (tables.place_pieces), and only when there are some."""
+    return placed(lines, records) if any(record.pieces for record in records) else [None] * len(lines)
 
 
 _MARKS = frozenset("0123456789\u2217*\u2020\u2021\u00a7\u00b6")  # a footnote's mark's first character
