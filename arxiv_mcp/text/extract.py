@@ -18,7 +18,7 @@ from enum import StrEnum
 from ..errors import ArxivMcpError, ExtractionError
 from .document import Document
 
-EXTRACTOR_VERSION = 17
+EXTRACTOR_VERSION = 18
 
 log = logging.getLogger(__name__)
 
