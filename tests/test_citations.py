@@ -90,9 +90,11 @@ def test_an_id_that_cannot_exist_is_refused_with_its_reason(text, why):
         ("A. Vaswani, Attention is all you need, Adv. Neural Inf. Process. Syst. 30 (2017) 5998", TITLE, "vaswani"),
         ("A. Vaswani, N. Shazeer and N. Parmar, Attention is all you need, Nature 550 (2017) 354", TITLE, "vaswani"),
         ("J.-P. Vaswani, Attention is all you need, J. Phys. A 30 (2017) 1", TITLE, "vaswani"),
+        ("A. Vaswani, N. Shazeer, and N. Parmar, Attention is all you need, NIPS (2017) 5998", TITLE, "vaswani"),
         ("Vaswani, A. Attention is all you need. NeurIPS 30, 2017.", TITLE, "vaswani"),
         ("Vaswani, A., Shazeer, N. Attention is all you need. NeurIPS 30, 2017.", TITLE, "vaswani"),
         ("Vaswani, A. and Shazeer, N. M. Attention is all you need. arXiv:1706.03762", TITLE, "vaswani"),
+        ("Vaswani, A.P., Shazeer, N.: Attention is all you need. In: NeurIPS (2017)", TITLE, "vaswani"),
     ],
 )
 def test_initials_then_a_comma_or_a_stop_end_the_authors(text, title, author):

@@ -83,17 +83,17 @@ _GIVEN_FIRST = re.compile(
 )
 """`J. Maldacena, Title, Journal`: initials before each surname, a comma after the last."""
 _SURNAME_FIRST = re.compile(
-    rf"^(?P<authors>{_SURNAME},\s{_INITIALS}(?:{_NAME_SEP}{_SURNAME},\s{_INITIALS})*{_ETAL_TAIL}),?\s+{_NOT_A_TITLE}(?P<rest>.+)$",
+    rf"^(?P<authors>{_SURNAME},\s{_INITIALS}(?:{_NAME_SEP}{_SURNAME},\s{_INITIALS})*{_ETAL_TAIL})[,:]?\s+{_NOT_A_TITLE}(?P<rest>.+)$",
     re.S,
 )
 """`Perelman, G. Title. Journal`: initials after each surname and its comma, the last one's
-stop ending the names."""
+stop (or a colon after it, as Springer sets `Kingma, D.P., Ba, J.: Title`) ending the names."""
 _JOURNAL = re.compile(
     r"(?:^|,\s+)(?=[A-Z][a-z]{0,7}\.\s)"
-    r"|,\s+(?=(?:[A-Z][A-Za-z]*\.?\s){1,5}\d|(?:in|In|arXiv|preprint)\b|\(?(?:19|20)\d\d\b|\d)"
+    r"|,\s+(?=(?:[A-Z][A-Za-z]*\.?\s){1,5}\(?\d|(?:in|In|arXiv|preprint)\b|\(?(?:19|20)\d\d\b|\d)"
 )
-"""Where a journal starts after a title: an abbreviation (`Adv.`), words and a volume
-(`Nature 550`), `In`, a year; physics and mathematics bibliographies set no stop before it."""
+"""Where a journal starts after a title: an abbreviation (`Adv.`), words and a volume or year
+(`Nature 550`, `CVPR (2016)`), `In`, a year; physics and mathematics bibliographies set no stop before it."""
 _URL = re.compile(r"(?:https?://|www\.)\S+")
 _LABEL = re.compile(r"^\s*(?:\[\s*\d{1,3}\s*\]|\(\s*\d{1,3}\s*\)|\d{1,3}\.(?=\s))\s*")
 _NOT_ENDING = frozenset("al vs jr sr st eds ed proc conf int vol no pp dr inc ltd co univ dept".split())
