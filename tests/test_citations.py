@@ -67,6 +67,45 @@ def test_an_id_that_cannot_exist_is_refused_with_its_reason(text, why):
     assert c.pid is None and why in (c.id_problem or "")
 
 
+@pytest.mark.parametrize(
+    ("text", "title", "author"),
+    [
+        (
+            "J. Maldacena, The large N limit of superconformal field theories and supergravity, "
+            "Adv. Theor. Math. Phys. 2 (1998) 231, hep-th/9711200 (1997)",
+            "The large N limit of superconformal field theories and supergravity",
+            "maldacena",
+        ),
+        (
+            "Perelman, G. The entropy formula for the Ricci flow and its geometric applications. arXiv:math/0211159",
+            "The entropy formula for the Ricci flow and its geometric applications",
+            "perelman",
+        ),
+        ("J. Maldacena, Adv. Theor. Math. Phys. 2 (1998) 231 [hep-th/9711200]", None, "maldacena"),
+        (
+            "E. Witten, Anti De Sitter Space And Holography, Adv. Theor. Math. Phys. 2 (1998) 253",
+            "Anti De Sitter Space And Holography",
+            "witten",
+        ),
+        ("A. Vaswani, Attention is all you need, Adv. Neural Inf. Process. Syst. 30 (2017) 5998", TITLE, "vaswani"),
+        ("A. Vaswani, N. Shazeer and N. Parmar, Attention is all you need, Nature 550 (2017) 354", TITLE, "vaswani"),
+        ("J.-P. Vaswani, Attention is all you need, J. Phys. A 30 (2017) 1", TITLE, "vaswani"),
+        ("A. Vaswani, N. Shazeer, and N. Parmar, Attention is all you need, NIPS (2017) 5998", TITLE, "vaswani"),
+        ("Vaswani, A. Attention is all you need. NeurIPS 30, 2017.", TITLE, "vaswani"),
+        ("Vaswani, A., Shazeer, N. Attention is all you need. NeurIPS 30, 2017.", TITLE, "vaswani"),
+        ("Vaswani, A. and Shazeer, N. M. Attention is all you need. arXiv:1706.03762", TITLE, "vaswani"),
+        ("Vaswani, A.P., Shazeer, N.: Attention is all you need. In: NeurIPS (2017)", TITLE, "vaswani"),
+    ],
+)
+def test_initials_then_a_comma_or_a_stop_end_the_authors(text, title, author):
+    """Initials before a surname and a comma (`J. Maldacena, Title, Journal`), or after a
+    surname and its comma, then a stop (`Perelman, G. Title.`): the title starts after them
+    and stops where a journal starts (none when the journal follows the names); the names
+    were read into the title, or a title-cased title with them as one list of names."""
+    c = parse(text)
+    assert (c.title, c.first_author) == (title, author)
+
+
 def test_tex_accents_unicode_braces_and_case_fold_alike():
     assert fold('{\\"o}') == fold('\\"{o}') == fold("ö") == "o"
     assert fold("{\\L}ukasz") == fold("Łukasz") == "lukasz"

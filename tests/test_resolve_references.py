@@ -181,6 +181,36 @@ async def test_pasted_bibliographies_split_into_their_entries_in_order(connect, 
         assert [i["arxiv_id"] for i in result.structured_content["items"]] == ["1706.03762", "1512.03385", "1412.6980"]
 
 
+@pytest.mark.parametrize(
+    ("citation", "pid", "title", "author"),
+    [
+        (
+            "J. Maldacena, The large N limit of superconformal field theories and supergravity, "
+            "Adv. Theor. Math. Phys. 2 (1998) 231, hep-th/9711200 (1997)",
+            "hep-th/9711200",
+            "The Large N Limit of Superconformal Field Theories and Supergravity",
+            "Juan M. Maldacena",
+        ),
+        (
+            "Perelman, G. The entropy formula for the Ricci flow and its geometric applications. arXiv:math/0211159",
+            "math/0211159",
+            "The entropy formula for the Ricci flow and its geometric applications",
+            "Grisha Perelman",
+        ),
+    ],
+)
+async def test_an_author_first_citation_with_initials_matches_its_id(fake, connect, citation, pid, title, author):
+    """`J. Surname, Title, Journal` and `Surname, G. Title.` kept the author in the title read,
+    so the title did not fit the stated id's paper and the verdict was mismatch."""
+    from tests.conftest import paper
+
+    fake.add(paper(pid, title, year=2002, authors=[author]))
+    async with connect() as client:
+        result = await client.call_tool("resolve_references", {"references": [citation]})
+    item = result.structured_content["items"][0]
+    assert (item["verdict"], item["arxiv_id"]) == ("exact", pid), item
+
+
 async def test_exactly_one_of_references_and_text(connect, cite_config):
     async with connect(cite_config()) as client:
         for args in ({}, {"references": ["1706.03762"], "text": "1706.03762"}):

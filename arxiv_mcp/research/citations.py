@@ -72,6 +72,28 @@ _TRAILING_AUTHORS = re.compile(
 named first, its authors and year after it, as answers in chats write them."""
 _APA = re.compile(r"^(?P<authors>.*?)\s*\(\s*(?:(?:19|20)\d\d[a-z]?|n\.\s?d\.)\s*\)[.,:]?\s*(?P<rest>.+)$", re.S)
 _ACM = re.compile(r"^(?P<authors>.+?)\.\s+(?:19|20)\d\d[a-z]?\.\s+(?P<rest>.+)$", re.S)
+_INITIALS = r"[A-Z]\.(?:\s?-?[A-Z]\.)*"
+_SURNAME = r"(?:(?:[a-z]{1,3}|[A-Z]'|'t)\s?)?[A-Z][^\s,.;:()]+"
+_NAME_SEP = r"(?:,\s(?:and\s|&\s)?|\s(?:and|&)\s)"
+_NOT_A_TITLE = rf"(?!and\s|&|et\sal\b|\(|(?:19|20)\d\d\b|{_INITIALS})"
+_ETAL_TAIL = r"(?:,?\set\sal\.?)?"
+_GIVEN_FIRST = re.compile(
+    rf"^(?P<authors>{_INITIALS}\s?{_SURNAME}(?:{_NAME_SEP}{_INITIALS}\s?{_SURNAME})*{_ETAL_TAIL}),\s+{_NOT_A_TITLE}(?P<rest>.+)$",
+    re.S,
+)
+"""`J. Maldacena, Title, Journal`: initials before each surname, a comma after the last."""
+_SURNAME_FIRST = re.compile(
+    rf"^(?P<authors>{_SURNAME},\s{_INITIALS}(?:{_NAME_SEP}{_SURNAME},\s{_INITIALS})*{_ETAL_TAIL})[,:]?\s+{_NOT_A_TITLE}(?P<rest>.+)$",
+    re.S,
+)
+"""`Perelman, G. Title. Journal`: initials after each surname and its comma, the last one's
+stop (or a colon after it, as Springer sets `Kingma, D.P., Ba, J.: Title`) ending the names."""
+_JOURNAL = re.compile(
+    r"(?:^|,\s+)(?=[A-Z][a-z]{0,7}\.\s)"
+    r"|,\s+(?=(?:[A-Z][A-Za-z]*\.?\s){1,5}\(?\d|(?:in|In|arXiv|preprint)\b|\(?(?:19|20)\d\d\b|\d)"
+)
+"""Where a journal starts after a title: an abbreviation (`Adv.`), words and a volume or year
+(`Nature 550`, `CVPR (2016)`), `In`, a year; physics and mathematics bibliographies set no stop before it."""
 _URL = re.compile(r"(?:https?://|www\.)\S+")
 _LABEL = re.compile(r"^\s*(?:\[\s*\d{1,3}\s*\]|\(\s*\d{1,3}\s*\)|\d{1,3}\.(?=\s))\s*")
 _NOT_ENDING = frozenset("al vs jr sr st eds ed proc conf int vol no pp dr inc ltd co univ dept".split())
@@ -236,6 +258,9 @@ def _authors_and_title(text: str) -> tuple[str, str]:
     named = trailing and (trailing.group("by") or trailing.group("paren"))
     if trailing and named and _looks_like_authors(named):
         return named, trailing.group("title")
+    given_first = _initialed(_GIVEN_FIRST, text)
+    if given_first:  # before APA: `E. Witten, Title Cased, Adv. Phys. 2 (1998)` reads as names
+        return given_first
     for style in (_VANCOUVER, _APA, _ACM):
         m = style.match(text)
         if not m or (m.group("authors").strip(" .,") and not _looks_like_authors(m.group("authors"))):
@@ -247,11 +272,28 @@ def _authors_and_title(text: str) -> tuple[str, str]:
     parts = _sentences(text)
     if len(parts) > 1 and _looks_like_authors(parts[0]):
         return parts[0], parts[1]
-    return "", parts[0] if parts else ""
+    return _initialed(_SURNAME_FIRST, text) or ("", parts[0] if parts else "")
+
+
+def _initialed(form: re.Pattern[str], text: str) -> tuple[str, str] | None:
+    """(authors, title) when `text` opens with names in `form`; the title ends at its first
+    stop or where a journal starts, whichever comes first, and is empty when a journal follows
+    the names (physics bibliographies often state none)."""
+    m = form.match(text)
+    if not m:
+        return None
+    rest = m.group("rest")
+    journal = _JOURNAL.search(rest)
+    if journal and journal.start() == 0:  # `J. Maldacena, Adv. Theor. Math. Phys. 2`: no title
+        return m.group("authors"), ""
+    parts = _sentences(rest[: journal.start()] if journal else rest)
+    if not parts or _looks_like_authors(parts[0]):  # `A. B, and C. D. Title`: more names
+        return None
+    return m.group("authors"), parts[0]
 
 
 def _sentences(text: str) -> list[str]:
-    """`text` cut at sentence ends: a stop after an initial (`J.`), `et al.` or a common
+    """`text` cut at sentence ends: a stop after an initial (`J.`, `J.-P.`), `et al.` or a common
     abbreviation is not one; `?` and `!` stay with their sentence (titles end with them)."""
     out: list[str] = []
     start = 0
@@ -260,7 +302,8 @@ def _sentences(text: str) -> list[str]:
         last = before[-1].lower().strip("(") if before else ""
         after = text[m.end() :].lstrip()[:1]
         ends_list = last == "al" and after.isupper()  # `..., et al. Title ...`
-        if m.group() == "." and (len(last) == 1 or last in _NOT_ENDING) and not ends_list:
+        initial = len(last) == 1 or re.fullmatch(r"(?:[a-z]\.?-)+[a-z]", last)  # `J.`, `J.-P.`
+        if m.group() == "." and (initial or last in _NOT_ENDING) and not ends_list:
             continue
         piece = text[start : m.end() if m.group() != "." else m.start()].strip()
         if piece:
